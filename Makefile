@@ -1,0 +1,29 @@
+# Two entry points: `make play` and `make test`. Each builds .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: play test bench clean schema
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/negtui autoplay scenarios/teaching/poison-pill.json --lens upper
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q || [ $$? -eq 5 ]  # 5 = no tests collected, not a failure
+
+bench: $(STAMP)
+	$(BIN)/python bench/bench_games.py
+	$(BIN)/python bench/bench_exact.py
+
+schema: $(STAMP)
+	$(BIN)/negtui schema > negtui/scenario/scenario.schema.json
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,162 @@
+"""Exact solver: backward induction over (turn, commitment mask), dense and vectorised (DESIGN §4).
+
+For every turn, from the last to the first, the value vector of every mask is computed at once from
+the next turn's table: for each partner, all offers' children `mask | offer` are gathered together,
+the partner's acceptance and the proposer's best choice are array reductions.  Only the chosen
+partner and child are kept per (turn, mask), so the subgame-perfect path is rebuilt on demand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from negtui.engine.game import Game
+from negtui.engine.payoff import satisfaction
+from negtui.engine.rules import VALUE_TIE, Rules
+
+MAX_CELLS = 24
+DEFAULT_STATE_LIMIT = 40_000_000
+_CHUNK_ELEMENTS = 4_000_000
+
+
+class ExactTooLarge(ValueError):
+    """The state space is beyond what the exact solver will attempt."""
+
+
+@dataclass(frozen=True)
+class PathStep:
+    t: int
+    proposer: int
+    partner: int | None  # None: the proposer makes no deal
+    bits: int  # new cells committed on this turn
+    mask: int  # commitments after the turn
+
+
+@dataclass
+class ExactSolution:
+    game: Game
+    linearised: bool
+    V: list[np.ndarray]  # V[t]: (2^S, N) subgame-perfect payoffs from (t, mask)
+    partner: list[np.ndarray]  # [t]: (2^S,) chosen partner, -1 when no deal is made
+    child: list[np.ndarray]  # [t]: (2^S,) mask after the turn
+    states: int = field(default=0)
+
+    def values_at(self, t: int, masks) -> np.ndarray:
+        return self.V[min(t, len(self.V) - 1)][masks]
+
+    @property
+    def payoffs(self) -> np.ndarray:
+        return self.V[0][0]
+
+    def path(self, t: int = 0, mask: int = 0) -> list[PathStep]:
+        steps = []
+        for u in range(t, len(self.child)):
+            q = int(self.partner[u][mask])
+            nxt = int(self.child[u][mask])
+            steps.append(PathStep(u, int(self.game.schedule[u]), None if q < 0 else q, nxt & ~mask, nxt))
+            mask = nxt
+        return steps
+
+
+def state_space(game: Game) -> int:
+    return (game.T + 1) << game.n_cells
+
+
+def check_size(game: Game, limit: int = DEFAULT_STATE_LIMIT) -> None:
+    S, size = game.n_cells, state_space(game)
+    if S > MAX_CELLS or size > limit:
+        raise ExactTooLarge(
+            f"exact solving needs {game.T + 1} turns x 2^{S} commitment masks = {size:,} states, "
+            f"over the limit of {limit:,}; use a lens instead, or a smaller game"
+        )
+
+
+def _joint_offers(game: Game, p: int, q: int) -> tuple[np.ndarray, np.ndarray]:
+    """All offers of p to q ignoring the current state, in enumeration order: (bits, n_cells)."""
+    op = game.options[p]
+    if q == p:
+        return op.bits64.copy(), op.size.copy()
+    oq = game.options[q]
+    bits = (op.bits64[:, None] | oq.bits64[None, :]).ravel()
+    size = (op.size[:, None] + oq.size[None, :]).ravel()
+    return bits, size
+
+
+def _terminal_values(game: Game, masks: np.ndarray, linearise: bool) -> np.ndarray:
+    X = ((masks[:, None] >> np.arange(game.n_cells)) & 1).astype(float)
+    return satisfaction(game, X @ game.inc, linear=linearise) @ game.G
+
+
+def _exclusion_ok(game: Game, masks: np.ndarray) -> np.ndarray | None:
+    if not game.groups:
+        return None
+    ok = np.ones(len(masks), dtype=bool)
+    for cells in game.groups:
+        n = np.zeros(len(masks), dtype=np.int64)
+        for c in cells:
+            n += (masks >> int(c)) & 1
+        ok &= n <= 1
+    return ok
+
+
+def solve(game: Game, rules: Rules, linearise: bool = False, limit: int = DEFAULT_STATE_LIMIT,
+          progress=None) -> ExactSolution:
+    """Subgame-perfect values of every (turn, mask); `progress(done, total)` is called per turn."""
+    check_size(game, limit)
+    S, N, T = game.n_cells, game.n, game.T
+    masks = np.arange(1 << S, dtype=np.int64)
+    ok = _exclusion_ok(game, masks)
+    V: list[np.ndarray] = [np.empty(0)] * (T + 1)
+    partner: list[np.ndarray] = [np.empty(0)] * T
+    child: list[np.ndarray] = [np.empty(0)] * T
+    V[T] = _terminal_values(game, masks, linearise)
+    tol = rules.accept_tolerance
+    for t in range(T - 1, -1, -1):
+        p = int(game.schedule[t])
+        Vn = V[t + 1]
+        vn_p = np.ascontiguousarray(Vn[:, p])
+        inc_val = vn_p.copy()
+        inc_child = masks.copy()
+        inc_q = np.full(len(masks), -1, dtype=np.int16)
+        inc_cells = np.zeros(len(masks), dtype=np.int64)
+        for q in range(N):
+            if q == p and not game.unilateral:
+                continue
+            D, size = _joint_offers(game, p, q)
+            vn_q = np.ascontiguousarray(Vn[:, q])
+            chunk = max(1, _CHUNK_ELEMENTS // len(D))
+            for lo in range(0, len(masks), chunk):
+                mk = masks[lo:lo + chunk]
+                kids = mk[:, None] | D[None, :]
+                valid = (mk[:, None] & D[None, :]) == 0
+                if ok is not None:
+                    valid &= ok[kids]
+                acc = valid & (vn_q[kids] >= vn_q[mk][:, None] - tol)
+                vp = np.where(acc, vn_p[kids], -np.inf)
+                rows = np.arange(len(mk))
+                if rules.exact_reference_ties:
+                    o = np.argmax(vp, axis=1)
+                    best = vp[rows, o]
+                    better = best > inc_val[lo:lo + chunk]
+                else:
+                    top = vp.max(axis=1)
+                    near = acc & (vp >= top[:, None] - VALUE_TIE)
+                    key = np.where(near, size[None, :] * len(D) + np.arange(len(D))[None, :], np.iinfo(np.int64).max)
+                    o = np.argmin(key, axis=1)
+                    best = vp[rows, o]
+                    cur = inc_val[lo:lo + chunk]
+                    better = (best > cur + VALUE_TIE) | ((best >= cur - VALUE_TIE) & (size[o] < inc_cells[lo:lo + chunk]))
+                idx = np.flatnonzero(better)
+                sel = idx + lo
+                inc_val[sel] = best[idx]
+                inc_child[sel] = kids[idx, o[idx]]
+                inc_q[sel] = q
+                inc_cells[sel] = size[o[idx]]
+        V[t] = Vn[inc_child]
+        partner[t] = inc_q
+        child[t] = inc_child
+        if progress is not None:
+            progress(T - t, T)
+    return ExactSolution(game, linearise, V, partner, child, states=(T + 1) << S)

@@ -1,0 +1,173 @@
+"""Feasible offers and the proposer's offer search (paper Eq. 1).
+
+All feasible joint offers of a proposer p to a partner q are built at once, in the reference
+enumeration order (p's option outer, q's inner, each option ascending as a binary row with action 0
+most significant).  Index 0 is always the no-op, whose successor equals the rejection state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from negtui.engine.game import Game
+from negtui.engine.lenses import Owing, lens_core
+from negtui.engine.payoff import StateInfo, satisfaction
+from negtui.engine.rules import REFERENCE_SLACK, VALUE_TIE, Rules
+
+
+@dataclass(frozen=True)
+class Offer:
+    """New commitments proposed by `proposer` to `partner` (bits are global cell bitmasks)."""
+
+    proposer: int
+    partner: int
+    bits: int
+    n_cells: int = 0
+    index: int = 0
+    value_proposer: float = float("nan")
+    value_partner: float = float("nan")
+    reject_proposer: float = float("nan")
+    reject_partner: float = float("nan")
+
+    @property
+    def is_noop(self) -> bool:
+        return self.bits == 0
+
+
+@dataclass
+class Candidates:
+    """The feasible joint offers of p to q at one state, as arrays over offers."""
+
+    p: int
+    q: int
+    ip: np.ndarray  # index into p's options
+    iq: np.ndarray  # index into q's options (-1 for a unilateral move)
+    counts: np.ndarray  # (O, J) goal counts after the offer
+    lost: np.ndarray  # (O, J) required cells ruled out by exclusive sets after the offer
+    n_cells: np.ndarray  # (O,)
+    owes_p: np.ndarray  # (O, J) cells p could still commit after the offer
+    owes_q: np.ndarray  # (O, J)
+
+    def __len__(self) -> int:
+        return len(self.ip)
+
+    def bits(self, game: Game, o: int) -> int:
+        b = game.options[self.p].bits[int(self.ip[o])]
+        if self.iq[o] >= 0:
+            b |= game.options[self.q].bits[int(self.iq[o])]
+        return b
+
+    def child_masks(self, game: Game, bits: int) -> np.ndarray:
+        """(O,) int64 successor bitmasks; only for games of at most 62 cells."""
+        bp = game.options[self.p].bits64[self.ip]
+        out = np.int64(bits) | bp
+        if self.p != self.q:
+            out = out | game.options[self.q].bits64[self.iq]
+        return out
+
+
+def feasible_options(game: Game, info: StateInfo, i: int) -> np.ndarray:
+    """Indices of player i's options that add only free cells and respect exclusive sets."""
+    opts = game.options[i]
+    taken = game.row(info.bits | info.blocked, i)
+    return np.flatnonzero(((opts.local & taken) == 0) & opts.consistent)
+
+
+def candidates(game: Game, info: StateInfo, p: int, q: int) -> Candidates:
+    op = game.options[p]
+    vp = feasible_options(game, info, p)
+    if q == p:
+        ip, iq = vp, np.full(len(vp), -1)
+        dp = op.delta[ip]
+        counts = info.counts + dp
+        n_cells = op.size[ip]
+        owes_p = info.owes[p] - dp
+        owes_q = owes_p
+        members = op.group_member[ip] if game.groups else None
+    else:
+        oq = game.options[q]
+        vq = feasible_options(game, info, q)
+        ip = np.repeat(vp, len(vq))
+        iq = np.tile(vq, len(vp))
+        if game.groups:
+            mp, mq = op.group_member[ip], oq.group_member[iq]
+            ok = ~np.any((mp > 0) & (mq > 0), axis=1)
+            ip, iq, members = ip[ok], iq[ok], (mp + mq)[ok]
+        else:
+            members = None
+        dp, dq = op.delta[ip], oq.delta[iq]
+        counts = info.counts + dp + dq
+        n_cells = op.size[ip] + oq.size[iq]
+        owes_p = info.owes[p] - dp
+        owes_q = info.owes[q] - dq
+    if members is not None:
+        status = np.where(info.status > 0, info.status, members)
+        lost = np.zeros_like(counts)
+        for g, table in enumerate(game.group_lost):
+            lost += table[status[:, g]]
+    else:
+        lost = np.broadcast_to(info.lost, counts.shape)
+    return Candidates(p, q, ip, iq, counts, lost, n_cells, owes_p, owes_q)
+
+
+def owing_after(game: Game, info: StateInfo, cand: Candidates, i: int) -> Owing:
+    """Owing seen by player i (p or q) across the candidate offers.
+
+    Cells that an offer newly blocks through an exclusive set still count as owed here; the
+    reachability cap `d - lost` in the lower lens accounts for them."""
+    changed = {cand.p: cand.owes_p, cand.q: cand.owes_q}
+    owes = info.owes
+    keep = np.ones(game.n, dtype=bool)
+    keep[list(changed)] = False
+    base = owes[keep]
+    G = game.G.T
+    owing_base = (base > 0).sum(axis=0)
+    hostile_base = ((base > 0) & (G[keep] < 0)).sum(axis=0)
+    total = base.sum(axis=0) + sum(changed.values())
+    owing_tot = owing_base + sum((v > 0).astype(np.int64) for v in changed.values())
+    hostile_tot = hostile_base + sum(((v > 0) & (G[k] < 0)).astype(np.int64) for k, v in changed.items())
+    own = changed[i]
+    return Owing(
+        own=own,
+        others=total - own,
+        others_owing=owing_tot - (own > 0),
+        others_hostile=hostile_tot - ((own > 0) & (G[i] < 0)),
+    )
+
+
+def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, t_next: int, lens: str,
+                     i: int, exact_values=None) -> np.ndarray:
+    """(O,) player i's lens value of each candidate's successor state at turn t_next."""
+    if lens == "exact":
+        if exact_values is None:
+            raise ValueError("the exact lens needs the exact solution of the game")
+        return exact_values(t_next, cand.child_masks(game, info.bits))[:, i]
+    g = game.G[:, i]
+    if t_next >= game.T or lens == "myopic":
+        return satisfaction(game, cand.counts) @ g
+    owing = owing_after(game, info, cand, i) if lens == "lower" else None
+    return lens_core(game, rules, lens, cand.counts, cand.lost, g, owing)
+
+
+def choose(rules: Rules, v_p: np.ndarray, v_q: np.ndarray, n_cells: np.ndarray) -> int:
+    """Index of the proposer's offer: best own value among offers the partner accepts.
+
+    Index 0 (the no-op) carries the rejection values and is always acceptable."""
+    r_p, r_q = v_p[0], v_q[0]
+    if rules.offer_ties_last:
+        # reference: scan in order, keep the LAST offer within 1e-10 of the running best
+        acceptable = np.flatnonzero(v_q >= r_q - rules.accept_tolerance)
+        top = v_p[acceptable].max()
+        best, b = 0, r_p
+        for o in acceptable[v_p[acceptable] >= top - 1e-6]:
+            v = v_p[o]
+            if v + REFERENCE_SLACK < b:
+                continue
+            best, b = int(o), v
+        return best
+    ok = (v_q >= r_q - rules.accept_tolerance) & (v_p >= r_p - VALUE_TIE)
+    top = v_p[ok].max()
+    near = np.flatnonzero(ok & (v_p >= top - VALUE_TIE))
+    return int(near[np.argmin(n_cells[near])])

@@ -1,0 +1,104 @@
+"""Goal satisfaction and payoffs, for one state or a batch of candidate states.
+
+Satisfaction is computed from per-goal counts c_j = |R_j ∩ P|: linear goals give min(1, c/τ),
+all-or-nothing goals 1[c ≥ τ].  `linear=True` treats every goal as linear with τ = |R_j| — the
+reference's linearised evaluation (its baseline, exact "True solution" and regret).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import numpy as np
+
+from negtui.engine.game import Game
+
+
+def committed_vector(game: Game, bits: int) -> np.ndarray:
+    """(S,) bool: which cells the bitmask commits."""
+    S = game.n_cells
+    raw = np.frombuffer(bits.to_bytes((S + 7) // 8 or 1, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:S].astype(bool)
+
+
+def satisfaction(game: Game, counts: np.ndarray, linear: bool = False) -> np.ndarray:
+    """Satisfaction for counts of shape (..., J)."""
+    if linear:
+        return counts / game.d
+    lin = np.minimum(counts / game.tau, 1.0)
+    if not game.binary.any():
+        return lin
+    return np.where(game.binary, (counts >= game.tau).astype(float), lin)
+
+
+def progress(game: Game, counts: np.ndarray) -> np.ndarray:
+    """The reference's linear progress f_j = c_j / |R_j|."""
+    return counts / game.d
+
+
+def payoffs_from_counts(game: Game, counts: np.ndarray, linear: bool = False) -> np.ndarray:
+    return satisfaction(game, counts, linear) @ game.G
+
+
+@dataclass(frozen=True)
+class StateInfo:
+    """What every evaluation at one commitment state needs, computed once per state."""
+
+    bits: int
+    x: np.ndarray  # (S,) committed
+    counts: np.ndarray  # (J,)
+    status: np.ndarray  # (L,) 0 = group open, k = member k-1 committed
+    blocked: int  # bitmask of cells no longer committable because of an exclusive set
+    owes: np.ndarray  # (N, J) required cells each player could still commit (uncommitted, unblocked)
+    lost: np.ndarray  # (J,) required cells no longer committable
+
+    @property
+    def free(self) -> int:
+        """Cells neither committed nor blocked (as a bitmask over all cells)."""
+        return ~(self.bits | self.blocked)
+
+
+_CACHE_LIMIT = 50_000
+
+
+def state_info(game: Game, bits: int) -> StateInfo:
+    """Cached per game: MCTS and the turn loop revisit the same states many times."""
+    cache = game.info_cache
+    info = cache.get(bits)
+    if info is None:
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        info = cache[bits] = _compute_state_info(game, bits)
+    return info
+
+
+def _compute_state_info(game: Game, bits: int) -> StateInfo:
+    x = committed_vector(game, bits)
+    counts = x.astype(float) @ game.inc
+    L = len(game.groups)
+    status = np.zeros(L, dtype=np.int64)
+    blocked = 0
+    lost = np.zeros(game.n_goals)
+    for g, cells in enumerate(game.groups):
+        hit = np.flatnonzero(x[cells])
+        if hit.size:
+            status[g] = hit[0] + 1
+            for c in cells:
+                if not x[c]:
+                    blocked |= 1 << int(c)
+        lost += game.group_lost[g][status[g]]
+    avail = ~x
+    if blocked:
+        avail &= ~committed_vector(game, blocked)
+    owes = np.zeros((game.n, game.n_goals))
+    np.add.at(owes, game.owner[avail], game.inc[avail])
+    return StateInfo(bits, x, counts, status, blocked, owes, lost)
+
+
+def payoffs(game: Game, bits: int, linear: bool = False) -> np.ndarray:
+    """(N,) payoff vector R(P)."""
+    return payoffs_from_counts(game, state_info(game, bits).counts, linear)
+
+
+def reachable(game: Game, counts: np.ndarray, lost: np.ndarray) -> np.ndarray:
+    """Goals whose threshold can still be met given the cells exclusive sets have ruled out."""
+    return (game.d - lost) >= game.tau

@@ -1,0 +1,111 @@
+"""The two rule sets.
+
+Every place where negtui's default rules (`paper`) and the reproduction of the public reference
+implementation (`reference`) differ is one named switch here, so engine code reads
+``if rules.offer_ties_last:`` rather than ``if compat:``.  The switches are documented where they are
+declared; reference-benchmark.md gives the background of each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+RuleName = Literal["paper", "reference"]
+
+
+@dataclass(frozen=True)
+class Rules:
+    name: str
+    # --- lenses -------------------------------------------------------------------------------------
+    # upper: remaining value uses the linear progress c/d for every goal and ignores reachability
+    # (reference §4 note 1), instead of the type-correct satisfaction of reachable goals.
+    upper_linear_remainder: bool
+    # lower: the reference's "lower_tighter": adds the full G[j,i] of every credible harm, counts
+    # harms only the player itself can complete as credible, ignores committed and zero-valued
+    # contributors (reference §4 note 3).  Off: credible threats per DESIGN §2.
+    lower_reference_credibility: bool
+    # --- offers ---------------------------------------------------------------------------------------
+    # Ties between proposer values go to the LAST acceptable offer in enumeration order, compared with
+    # a 1e-10 slack that drifts (reference §3.4).  Off: fewer new cells, then lowest index.
+    offer_ties_last: bool
+    # Slack allowed when the partner compares an offer with rejecting (reference: exact float >=).
+    accept_tolerance: float
+    # The no-op offer counts as an accepted deal (reference: rejections never happen).
+    noop_is_deal: bool
+    # --- partner search -------------------------------------------------------------------------------
+    # MCTS leaf value is the myopic payoff R(P) rather than the searcher's lens vector.
+    mcts_leaf_myopic: bool
+    # MCTS expands partners N-1 first, so ties go to the highest partner index.
+    mcts_expand_descending: bool
+    # --- exact solver, baseline, metrics ----------------------------------------------------------------
+    # `negtui solve` treats every goal as linear (main.py's "True solution", reference §5.1).
+    exact_linearised: bool
+    # Exact solver ties: reject, then lowest partner, then first offer in enumeration order, all by
+    # exact float comparison.  Off: the offer-search tie rules (tolerance, fewer cells, lowest index).
+    exact_reference_ties: bool
+    # No-Negotiation baseline: one accumulating linear pass with strict float > (reference §6).
+    baseline_linear_accumulating: bool
+    # Regret toggles cells both ways with linear goals (reference §5.2) instead of adding one more
+    # own commitment with type-correct goals.
+    regret_linear_toggle: bool
+    # Rounds are capped at 10, as in the reference runner.
+    max_rounds: int | None
+    # The reference knows neither thresholds below |R_j| nor exclusive sets.
+    allows_thresholds_and_exclusions: bool
+    # --- generator ------------------------------------------------------------------------------------
+    generator: Literal["paper", "reference"]
+
+    def with_(self, **changes: object) -> Rules:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+PAPER = Rules(
+    name="paper",
+    upper_linear_remainder=False,
+    lower_reference_credibility=False,
+    offer_ties_last=False,
+    accept_tolerance=1e-9,
+    noop_is_deal=False,
+    mcts_leaf_myopic=False,
+    mcts_expand_descending=False,
+    exact_linearised=False,
+    exact_reference_ties=False,
+    baseline_linear_accumulating=False,
+    regret_linear_toggle=False,
+    max_rounds=None,
+    allows_thresholds_and_exclusions=True,
+    generator="paper",
+)
+
+REFERENCE = Rules(
+    name="reference",
+    upper_linear_remainder=True,
+    lower_reference_credibility=True,
+    offer_ties_last=True,
+    accept_tolerance=0.0,
+    noop_is_deal=True,
+    mcts_leaf_myopic=True,
+    mcts_expand_descending=True,
+    exact_linearised=True,
+    exact_reference_ties=True,
+    baseline_linear_accumulating=True,
+    regret_linear_toggle=True,
+    max_rounds=10,
+    allows_thresholds_and_exclusions=False,
+    generator="reference",
+)
+
+RULES: dict[str, Rules] = {"paper": PAPER, "reference": REFERENCE}
+
+# Slack within which two proposer values count as tied (paper rules).
+VALUE_TIE = 1e-9
+# The reference offer search's slack on the proposer's running maximum.
+REFERENCE_SLACK = 1e-10
+
+
+def get_rules(name: str) -> Rules:
+    try:
+        return RULES[name]
+    except KeyError:
+        raise ValueError(f"unknown rule set {name!r}; choose from {', '.join(RULES)}") from None

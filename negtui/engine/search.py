@@ -1,0 +1,110 @@
+"""Partner choice: MCTS over partners (reference §3.3), greedy best single offer, or random.
+
+The tree is over partner choices only; the offer made to a partner is the deterministic offer search
+of the simulated proposer, with the searcher's lenses for every simulated player (as the reference
+does).  Offers are cached in the `Negotiation`, so revisiting a node costs a dictionary look-up.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from negtui.engine.lenses import lens_vector
+from negtui.engine.negotiation import Negotiation, State
+from negtui.engine.payoff import payoffs, state_info
+
+PARTNER_METHODS = ("mcts", "greedy", "random")
+
+
+@dataclass
+class _Node:
+    state: State
+    untried: list[int]
+    n: int = 0
+    W: np.ndarray | None = None
+    children: dict[int, _Node] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    visits: dict[int, int]
+    value: dict[int, float]  # mean value of each root child for the proposer
+
+
+def _partners(neg: Negotiation, s: State, descending: bool) -> list[int]:
+    """Untried partners, stored so that list.pop() takes the next one to expand."""
+    if neg.is_terminal(s):
+        return []
+    qs = neg.legal_partners(s)
+    # the reference pops from the end of [0..N-1], expanding N-1 first
+    return qs if descending else qs[::-1]
+
+
+def mcts_partner(neg: Negotiation, s: State, lens_p: str, lens_q: str, sims: int = 50, c_ucb: float = 10.0,
+                 ) -> tuple[int, SearchStats]:
+    rules, game = neg.rules, neg.game
+    if sims < 1:
+        raise ValueError("MCTS needs at least one simulation")
+    desc = rules.mcts_expand_descending
+    root = _Node(s, _partners(neg, s, desc), W=np.zeros(game.n))
+
+    def leaf_value(state: State) -> np.ndarray:
+        if rules.mcts_leaf_myopic or neg.is_terminal(state):
+            return payoffs(game, state.bits)
+        return lens_vector(game, rules, lens_p, state_info(game, state.bits), state.t,
+                           neg._exact_lookup if lens_p == "exact" else None)
+
+    def step(state: State, q: int) -> State:
+        offer = neg.best_offer(state, q, lens_p, lens_q)
+        accepted = not offer.is_noop or rules.noop_is_deal
+        return neg.apply(state, offer, accepted)
+
+    for _ in range(sims):
+        node, path = root, [root]
+        while not node.untried and not neg.is_terminal(node.state) and node.children:
+            p = neg.proposer(node.state)
+            log_n = math.log(node.n)
+            best_q, best_u = None, -math.inf
+            for q, ch in node.children.items():
+                u = ch.W[p] / ch.n + c_ucb * math.sqrt(log_n / ch.n)
+                if u > best_u:
+                    best_q, best_u = q, u
+            node = node.children[best_q]
+            path.append(node)
+        if not neg.is_terminal(node.state) and node.untried:
+            q = node.untried.pop()
+            nxt = step(node.state, q)
+            ch = _Node(nxt, _partners(neg, nxt, desc), W=np.zeros(game.n))
+            node.children[q] = ch
+            node = ch
+            path.append(node)
+        value = leaf_value(node.state)
+        for nd in path:
+            nd.n += 1
+            nd.W += value
+    if not root.children:
+        raise ValueError("no partner to choose at a terminal state")
+    # most visits; ties to the first inserted child (highest index under the reference, lowest otherwise)
+    best = max(root.children.items(), key=lambda kv: kv[1].n)[0]
+    p = neg.proposer(s)
+    stats = SearchStats({q: ch.n for q, ch in root.children.items()},
+                        {q: float(ch.W[p] / ch.n) for q, ch in root.children.items()})
+    return best, stats
+
+
+def greedy_partner(neg: Negotiation, s: State, lens_p: str, lens_q: str) -> int:
+    """The partner whose best offer is worth most to the proposer; ties to the lowest index."""
+    best_q, best_v = -1, -math.inf
+    for q in neg.legal_partners(s):
+        v = neg.best_offer(s, q, lens_p, lens_q).value_proposer
+        if v > best_v + 1e-9:
+            best_q, best_v = q, v
+    return best_q
+
+
+def random_partner(neg: Negotiation, s: State, rng: np.random.Generator) -> int:
+    qs = neg.legal_partners(s)
+    return int(qs[rng.integers(len(qs))])

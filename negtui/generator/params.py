@@ -1,0 +1,127 @@
+"""Parameters of the random game generator, checked once when they are built.
+
+The checks mirror the reference generator's (reference-benchmark.md §2.2) so that a parameter set the
+reference rejects is rejected here too, with a one-line message that names the parameter, plus the
+checks for the fields the reference does not have (payoff name, rounds, budget, rules, seed).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+Structure = Literal["cooperative", "adversarial"]
+Payoff = Literal["balanced", "positive", "negative"]
+Rules = Literal["paper", "reference"]
+
+STRUCTURES: tuple[str, ...] = ("cooperative", "adversarial")
+PAYOFFS: tuple[str, ...] = ("balanced", "positive", "negative")
+RULES: tuple[str, ...] = ("paper", "reference")
+
+
+class GeneratorError(ValueError):
+    """Parameters the generator cannot turn into a game; the message is one line meant for the user."""
+
+
+@dataclass(frozen=True)
+class GeneratorParams:
+    """Every axis of the paper's generator, plus the protocol the generated scenario carries.
+
+    Defaults are the reference sweep's small games (main.py: N = 10, J = 15, one action each, R = 5, k = 2).
+    `actions` is one count for every player or one count per player; a list is stored as a tuple so the
+    parameters stay hashable.
+    """
+
+    players: int = 10
+    actions: int | tuple[int, ...] = 1
+    goals: int = 15
+    factors: int = 5
+    structure: Structure = "adversarial"
+    payoff: Payoff = "balanced"
+    all_or_nothing: float = 0.0
+    zipf: float = 1.6
+    poison_pill: bool = False
+    rounds: int = 5
+    budget: int = 2
+    seed: int = 0
+    rules: Rules = "paper"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.actions, int):
+            object.__setattr__(self, "actions", tuple(self.actions))
+        check_params(self)
+
+    @property
+    def action_counts(self) -> tuple[int, ...]:
+        """m_i for every player, in player order (the reference's dict insertion order)."""
+        if isinstance(self.actions, int):
+            return (self.actions,) * self.players
+        return tuple(self.actions)
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready copy, for the scenario's provenance (`meta.generator`)."""
+        return {
+            "players": self.players,
+            "actions": self.actions if isinstance(self.actions, int) else list(self.actions),
+            "goals": self.goals,
+            "factors": self.factors,
+            "structure": self.structure,
+            "payoff": self.payoff,
+            "all_or_nothing": self.all_or_nothing,
+            "zipf": self.zipf,
+            "poison_pill": self.poison_pill,
+            "rounds": self.rounds,
+            "budget": self.budget,
+            "seed": self.seed,
+            "rules": self.rules,
+        }
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_counts(actions: Sequence[int], n_goals: int, k_factors: int) -> None:
+    """Sizes, in the reference's order: action counts, players, factors, goals (§2.2 steps 1, 3-5)."""
+    if any(not _is_int(m) or m < 1 for m in actions):
+        raise GeneratorError(f"every player needs at least 1 action (got action counts {list(actions)})")
+    if len(actions) < 3:
+        raise GeneratorError(f"a generated game needs at least 3 players (got {len(actions)})")
+    if not _is_int(k_factors) or not 1 <= k_factors <= n_goals:
+        raise GeneratorError(f"factors must be between 1 and the number of goals {n_goals} (got {k_factors})")
+    if not _is_int(n_goals) or n_goals < 3:
+        raise GeneratorError(f"a generated game needs at least 3 goals (got {n_goals})")
+
+
+def check_profile(structure: str, payoff: str, binary_fraction: float, zipf_a: float) -> None:
+    """The profile fields: names and ranges (§2.2 step 6; the reference maps unknown shifts to balanced,
+    we refuse them so that a typo is not silently a different game)."""
+    if structure not in STRUCTURES:
+        raise GeneratorError(f"structure must be one of {', '.join(STRUCTURES)} (got {structure!r})")
+    if payoff not in PAYOFFS:
+        raise GeneratorError(f"payoff must be one of {', '.join(PAYOFFS)} (got {payoff!r})")
+    if not 0.0 <= binary_fraction <= 1.0:  # also rejects NaN
+        raise GeneratorError(f"all_or_nothing is a fraction of goals and must be in [0, 1] (got {binary_fraction})")
+    if not zipf_a > 1.0 or math.isinf(zipf_a):  # also rejects NaN
+        raise GeneratorError(f"zipf must be a finite number greater than 1 (got {zipf_a})")
+
+
+def check_params(p: GeneratorParams) -> None:
+    """All checks for a parameter set; the generator's own checks first, in the reference's order."""
+    if not _is_int(p.players) or p.players < 1:
+        raise GeneratorError(f"players must be a positive integer (got {p.players!r})")
+    counts = p.action_counts
+    if len(counts) != p.players:
+        raise GeneratorError(f"actions lists {len(counts)} counts but there are {p.players} players")
+    check_counts(counts, p.goals, p.factors)
+    check_profile(p.structure, p.payoff, p.all_or_nothing, p.zipf)
+    if p.rules not in RULES:
+        raise GeneratorError(f"rules must be one of {', '.join(RULES)} (got {p.rules!r})")
+    if not _is_int(p.rounds) or p.rounds < 1:
+        raise GeneratorError(f"rounds must be at least 1 (got {p.rounds!r})")
+    if not _is_int(p.budget) or p.budget < 1:
+        raise GeneratorError(f"budget must be at least 1 (got {p.budget!r})")
+    if not _is_int(p.seed) or p.seed < 0:
+        raise GeneratorError(f"seed must be a non-negative integer (got {p.seed!r})")

@@ -1,0 +1,92 @@
+"""Reading and writing scenario files, with errors that name the file and the JSON path."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from negtui.scenario.model import Scenario, reference_problems
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    message: str
+
+
+class ScenarioError(Exception):
+    """A scenario file that cannot be used; carries every problem found, not just the first."""
+
+    def __init__(self, source: str, problems: list[Problem]):
+        self.source = source
+        self.problems = problems
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        lines = [f"{self.source}: invalid scenario ({len(self.problems)} problem{'s' * (len(self.problems) != 1)})"]
+        lines += [f"  {p.path}: {p.message}" for p in self.problems]
+        return "\n".join(lines)
+
+
+def _json_path(loc: tuple[int | str, ...]) -> str:
+    out = "$"
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return out
+
+
+def problems_from_validation(err: ValidationError) -> list[Problem]:
+    out: list[Problem] = []
+    for e in err.errors(include_url=False):
+        msg = e["msg"]
+        if e["type"] == "value_error" and msg.startswith("Value error, $"):
+            # our cross-reference check: the message carries its own path(s)
+            for line in msg.removeprefix("Value error, ").splitlines():
+                path, _, text = line.partition(": ")
+                out.append(Problem(path, text))
+            continue
+        if e["type"] == "extra_forbidden":
+            msg = "unknown field"
+        out.append(Problem(_json_path(tuple(e["loc"])), msg))
+    return out
+
+
+def parse_scenario(data: object, source: str = "<scenario>") -> Scenario:
+    """Validate already-decoded JSON; structural errors first, then every dangling reference."""
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as err:
+        raise ScenarioError(source, problems_from_validation(err)) from None
+
+
+def load_scenario(path: str | os.PathLike[str]) -> Scenario:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(str(p), [Problem("$", "file not found")]) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ScenarioError(str(p), [Problem("$", f"cannot read file: {err}")]) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ScenarioError(str(p), [Problem("$", f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}")]) from None
+    return parse_scenario(data, str(p))
+
+
+def dump_scenario(sc: Scenario) -> str:
+    return json.dumps(sc.model_dump(mode="json", exclude_defaults=False), indent=1) + "\n"
+
+
+def write_scenario(sc: Scenario, path: str | os.PathLike[str], force: bool = False) -> None:
+    p = Path(path)
+    if p.exists() and not force:
+        raise FileExistsError(f"{p} exists; pass --force to overwrite")
+    p.write_text(dump_scenario(sc), encoding="utf-8")
+
+
+__all__ = ["Problem", "ScenarioError", "load_scenario", "parse_scenario", "dump_scenario", "write_scenario", "reference_problems"]

@@ -1,0 +1,146 @@
+"""Pydantic models of a negtui scenario file (DESIGN §5).
+
+A scenario names everything by id (players, actions, goals) so that files stay readable and diffable;
+the engine later compiles ids to array indices.  Cross-references are checked here, with the JSON path
+of the offending value, so that a broken file is reported before any game starts.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+FORMAT = "negtui-scenario/1"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Action(_Strict):
+    id: str = Field(min_length=1, description="Unique within its player.")
+    label: str = Field(default="", description="Human-readable description of the commitment.")
+
+
+class Player(_Strict):
+    id: str = Field(min_length=1, description="Unique player id, used in goals, schedule and seats.")
+    name: str = Field(default="", description="Display name; defaults to the id.")
+    actions: list[Action] = Field(min_length=1, description="The commitments this player can make.")
+
+    @property
+    def display(self) -> str:
+        return self.name or self.id
+
+
+class CellRef(_Strict):
+    """One commitment: an action of a player."""
+
+    player: str
+    action: str
+
+
+class Goal(_Strict):
+    id: str = Field(min_length=1)
+    label: str = ""
+    kind: Literal["linear", "all_or_nothing"] = "linear"
+    threshold: int | None = Field(
+        default=None,
+        ge=1,
+        description="Required commitments for full satisfaction; defaults to all of them.",
+    )
+    requires: list[CellRef] = Field(min_length=1, description="Commitments that advance this goal.")
+    values: dict[str, float] = Field(
+        default_factory=dict, description="Value of the goal to each player id; missing players value it 0."
+    )
+
+
+class Protocol(_Strict):
+    rounds: int = Field(default=5, ge=1, description="Proposer turns per player.")
+    budget: int = Field(default=2, ge=1, description="Most new commitments per player in one offer.")
+    seed: int = Field(default=0, description="Seeds the turn order when no schedule is given.")
+    schedule: list[str] | None = Field(
+        default=None, description="Explicit proposer order (player ids), one entry per turn."
+    )
+    unilateral: bool = Field(default=True, description="Whether a proposer may pick itself as partner.")
+
+
+class Scenario(_Strict):
+    format: Literal["negtui-scenario/1"] = FORMAT
+    name: str = Field(min_length=1)
+    description: str = ""
+    lesson: str = Field(default="", description="Teaching note shown with the scenario.")
+    players: list[Player] = Field(min_length=1)
+    goals: list[Goal] = Field(min_length=1)
+    exclusive: list[list[CellRef]] = Field(
+        default_factory=list, description="Sets of commitments of which at most one may ever be made."
+    )
+    protocol: Protocol = Field(default_factory=Protocol)
+    meta: dict[str, object] = Field(
+        default_factory=dict, description="Free-form provenance, e.g. generator parameters."
+    )
+
+    @model_validator(mode="after")
+    def _check_references(self) -> Scenario:
+        problems = reference_problems(self)
+        if problems:
+            raise ValueError("\n".join(f"{path}: {message}" for path, message in problems))
+        return self
+
+    @property
+    def player_ids(self) -> list[str]:
+        return [p.id for p in self.players]
+
+
+def reference_problems(sc: Scenario) -> list[tuple[str, str]]:
+    """Every dangling or duplicate id, as (JSON path, message), in file order."""
+    out: list[tuple[str, str]] = []
+    players: dict[str, set[str]] = {}
+    for i, p in enumerate(sc.players):
+        if p.id in players:
+            out.append((f"$.players[{i}].id", f"duplicate player id {p.id!r}"))
+        seen: set[str] = set()
+        for a, act in enumerate(p.actions):
+            if act.id in seen:
+                out.append((f"$.players[{i}].actions[{a}].id", f"duplicate action id {act.id!r}"))
+            seen.add(act.id)
+        players[p.id] = seen
+
+    def cell(path: str, ref: CellRef) -> None:
+        if ref.player not in players:
+            out.append((f"{path}.player", f"unknown player {ref.player!r}"))
+        elif ref.action not in players[ref.player]:
+            out.append((f"{path}.action", f"player {ref.player!r} has no action {ref.action!r}"))
+
+    goal_ids: set[str] = set()
+    for j, g in enumerate(sc.goals):
+        base = f"$.goals[{j}]"
+        if g.id in goal_ids:
+            out.append((f"{base}.id", f"duplicate goal id {g.id!r}"))
+        goal_ids.add(g.id)
+        keys = set()
+        for r, ref in enumerate(g.requires):
+            cell(f"{base}.requires[{r}]", ref)
+            key = (ref.player, ref.action)
+            if key in keys:
+                out.append((f"{base}.requires[{r}]", "commitment listed twice"))
+            keys.add(key)
+        if g.threshold is not None and g.threshold > len(g.requires):
+            out.append(
+                (f"{base}.threshold", f"threshold {g.threshold} exceeds the {len(g.requires)} required commitments")
+            )
+        for pid in g.values:
+            if pid not in players:
+                out.append((f"{base}.values.{pid}", f"unknown player {pid!r}"))
+    for x, group in enumerate(sc.exclusive):
+        if len(group) < 2:
+            out.append((f"$.exclusive[{x}]", "an exclusive set needs at least two commitments"))
+        for r, ref in enumerate(group):
+            cell(f"$.exclusive[{x}][{r}]", ref)
+    if sc.protocol.schedule is not None:
+        if not sc.protocol.schedule:
+            out.append(("$.protocol.schedule", "schedule is empty"))
+        for t, pid in enumerate(sc.protocol.schedule):
+            if pid not in players:
+                out.append((f"$.protocol.schedule[{t}]", f"unknown player {pid!r}"))
+    return out
