@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from negtui.engine.game import Game
-from negtui.engine.payoff import satisfaction
+from negtui.engine.payoff import payoffs_from_counts
 from negtui.engine.rules import VALUE_TIE, Rules
 
 MAX_CELLS = 24
@@ -86,7 +86,7 @@ def _joint_offers(game: Game, p: int, q: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _terminal_values(game: Game, masks: np.ndarray, linearise: bool) -> np.ndarray:
     X = ((masks[:, None] >> np.arange(game.n_cells)) & 1).astype(float)
-    return satisfaction(game, X @ game.inc, linear=linearise) @ game.G
+    return payoffs_from_counts(game, X @ game.inc, linear=linearise)
 
 
 def _exclusion_ok(game: Game, masks: np.ndarray) -> np.ndarray | None:

@@ -7,6 +7,7 @@ operations over precomputed per-player option tables, instead of deep copies and
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -40,6 +41,22 @@ class PlayerOptions:
     consistent: np.ndarray  # (K,) bool: at most one cell per exclusive group
 
 
+@dataclass(frozen=True)
+class GoalView:
+    """Goal parameters of a subset of goals; offer search works on the goals an offer can touch."""
+
+    index: np.ndarray  # (J',) goal indices
+    d: np.ndarray
+    tau: np.ndarray
+    binary: np.ndarray
+    any_binary: bool
+    G: np.ndarray  # (J', N)
+    lost_tables: list[np.ndarray]  # per exclusive set, (members+1, J') as Game.group_lost
+    scale: float  # Game.scale
+    mult_tau: np.ndarray  # scale / tau
+    mult_d: np.ndarray  # scale / d
+
+
 @dataclass(eq=False)
 class Game:
     scenario: Scenario
@@ -57,6 +74,7 @@ class Game:
     unilateral: bool
     options: list[PlayerOptions] = field(repr=False)
     info_cache: dict = field(default_factory=dict, repr=False)  # bits -> payoff.StateInfo
+    view_cache: dict = field(default_factory=dict, repr=False)  # (p, q) -> goal views
 
     @property
     def n(self) -> int:
@@ -108,6 +126,55 @@ class Game:
             rows = [np.maximum(per_goal - 1, 0)] + [per_goal - r[k] for k in range(len(cells))]
             out.append(np.array(rows))
         return out
+
+    @cached_property
+    def any_binary(self) -> bool:
+        return bool(self.binary.any())
+
+    @cached_property
+    def scale(self) -> float:
+        """A common multiple L of every threshold and requirement count.
+
+        Satisfaction is computed as L·s_j, an integer for integer counts, so payoffs and lens values of
+        integer-valued games are sums of integers: exact in float64, independent of summation order
+        and BLAS build, and mathematically equal values compare equal.  Values are divided by L once,
+        at the end.  Beyond 1e9 (huge goals) plain floats are used."""
+        L = 1
+        for v in set(self.tau.tolist()) | set(self.d.tolist()):
+            L = math.lcm(L, max(int(v), 1))
+        return float(L) if L <= 1_000_000_000 else 1.0
+
+    @cached_property
+    def mult_tau(self) -> np.ndarray:
+        return self.scale / self.tau
+
+    @cached_property
+    def mult_d(self) -> np.ndarray:
+        return self.scale / self.d
+
+    def view(self, index: np.ndarray) -> GoalView:
+        return GoalView(index, self.d[index], self.tau[index], self.binary[index], bool(self.binary[index].any()),
+                        self.G[index], [t[:, index] for t in self.group_lost], self.scale, self.mult_tau[index],
+                        self.mult_d[index])
+
+    @cached_property
+    def all_goals(self) -> GoalView:
+        return self.view(np.arange(self.n_goals))
+
+    def pair_views(self, p: int, q: int) -> tuple[GoalView, GoalView]:
+        """Goals an offer between p and q can change (own cells, or cells sharing an exclusive set
+        with theirs), and the rest, whose lens terms are the same for every such offer."""
+        key = (min(p, q), max(p, q))
+        hit = self.view_cache.get(key)
+        if hit is None:
+            cells = [c for c in range(self.n_cells) if int(self.owner[c]) in (p, q)]
+            touched = set(cells)
+            for c in cells:
+                for g in self.cell_groups[c]:
+                    touched.update(int(x) for x in self.groups[g])
+            rel = self.inc[sorted(touched)].any(axis=0)
+            hit = self.view_cache[key] = (self.view(np.flatnonzero(rel)), self.view(np.flatnonzero(~rel)))
+        return hit
 
     def cell_name(self, c: int) -> str:
         i = int(self.owner[c])

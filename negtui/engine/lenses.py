@@ -12,8 +12,8 @@ from typing import Literal
 
 import numpy as np
 
-from negtui.engine.game import Game
-from negtui.engine.payoff import StateInfo, satisfaction
+from negtui.engine.game import Game, GoalView
+from negtui.engine.payoff import StateInfo, payoffs_from_counts, scaled_satisfaction
 from negtui.engine.rules import Rules
 
 Lens = Literal["myopic", "upper", "lower", "exact"]
@@ -43,7 +43,14 @@ class Owing:
 
 
 def owing_all(game: Game, info: StateInfo) -> Owing:
-    """Per player at one state: arrays of shape (N, J)."""
+    """Per player at one state: arrays of shape (N, J), computed once per state."""
+    hit = info.memo.get("owing")
+    if hit is None:
+        hit = info.memo["owing"] = _owing_all(game, info)
+    return hit
+
+
+def _owing_all(game: Game, info: StateInfo) -> Owing:
     owes = info.owes
     owing = owes > 0
     hostile = owing & (game.G.T < 0)
@@ -55,29 +62,35 @@ def owing_all(game: Game, info: StateInfo) -> Owing:
     )
 
 
-def lens_core(game: Game, rules: Rules, lens: str, counts: np.ndarray, lost: np.ndarray, g: np.ndarray,
-              owing: Owing | None) -> np.ndarray:
-    """Lens value of states with goal counts `counts` (O, J) for a player valuing goals `g` ((J,) or (O, J))."""
-    s = satisfaction(game, counts)
-    R = (s * g).sum(axis=-1)
-    if lens == "myopic":
-        return R
+def lens_core(goals: GoalView, rules: Rules, lens: str, counts: np.ndarray, lost: np.ndarray, g: np.ndarray,
+              owing: Owing | None, const: float = 0.0, scaled: bool = False) -> np.ndarray:
+    """Lens value of states with goal counts `counts` (O, J) for a player valuing goals `g` ((J,) or (O, J)).
+
+    Every lens is a sum of per-goal terms, so it can be evaluated on any subset of the goals; `const`
+    adds the (scaled) terms of the other goals.  Sums run on the integer scale L (Game.scale) and are
+    divided once, unless `scaled` asks for the scaled value."""
+    L = goals.scale
+    s = scaled_satisfaction(goals, counts)  # L·s
+    total = (s * g).sum(axis=-1)
     if lens == "upper":
         if rules.upper_linear_remainder:
-            remainder = 1.0 - counts / game.d
+            remainder = L - counts * goals.mult_d
         else:
-            remainder = (1.0 - s) * ((game.d - lost) >= game.tau)
-        return R + (remainder * np.maximum(g, 0.0)).sum(axis=-1)
-    if lens == "lower":
+            remainder = (L - s) * ((goals.d - lost) >= goals.tau)
+        total = total + (remainder * np.maximum(g, 0.0)).sum(axis=-1)
+    elif lens == "lower":
         assert owing is not None
         harm = g < 0
         if rules.lower_reference_credibility:
-            credible = harm & (counts < game.d) & (owing.others_hostile == 0)
-            return R + (credible * g).sum(axis=-1)
-        credible = harm & (owing.others_owing > 0) & (owing.others_hostile == 0)
-        completed = satisfaction(game, np.minimum(counts + owing.others, game.d - lost))
-        return R + (credible * (completed - s) * g).sum(axis=-1)
-    raise ValueError(f"lens {lens!r} has no closed form")
+            credible = harm & (counts < goals.d) & (owing.others_hostile == 0)
+            total = total + L * (credible * g).sum(axis=-1)
+        else:
+            credible = harm & (owing.others_owing > 0) & (owing.others_hostile == 0)
+            completed = scaled_satisfaction(goals, np.minimum(counts + owing.others, goals.d - lost))
+            total = total + (credible * (completed - s) * g).sum(axis=-1)
+    elif lens != "myopic":
+        raise ValueError(f"lens {lens!r} has no closed form")
+    return total if scaled else (total + const) / L
 
 
 def lens_vector(game: Game, rules: Rules, lens: str, info: StateInfo, t: int, exact_values=None) -> np.ndarray:
@@ -88,6 +101,6 @@ def lens_vector(game: Game, rules: Rules, lens: str, info: StateInfo, t: int, ex
         return exact_values(t, info.bits)
     s_counts = info.counts[None, :]
     if t >= game.T or lens == "myopic":
-        return (satisfaction(game, info.counts) @ game.G)
+        return payoffs_from_counts(game, info.counts)
     owing = owing_all(game, info) if lens == "lower" else None
-    return lens_core(game, rules, lens, s_counts, info.lost[None, :], game.G.T, owing)
+    return lens_core(game.all_goals, rules, lens, s_counts, info.lost[None, :], game.G.T, owing)

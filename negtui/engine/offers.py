@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from negtui.engine.game import Game
-from negtui.engine.lenses import Owing, lens_core
-from negtui.engine.payoff import StateInfo, satisfaction
+from negtui.engine.game import Game, GoalView
+from negtui.engine.lenses import Owing, lens_core, owing_all
+from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import REFERENCE_SLACK, VALUE_TIE, Rules
 
 
@@ -38,17 +38,22 @@ class Offer:
 
 @dataclass
 class Candidates:
-    """The feasible joint offers of p to q at one state, as arrays over offers."""
+    """The feasible joint offers of p to q at one state, as arrays over offers.
+
+    Goal arrays cover only `goals`, the goals such an offer can change; the others contribute the
+    same lens terms to every candidate and are evaluated once, at the current state."""
 
     p: int
     q: int
+    goals: GoalView
+    rest: GoalView
     ip: np.ndarray  # index into p's options
     iq: np.ndarray  # index into q's options (-1 for a unilateral move)
-    counts: np.ndarray  # (O, J) goal counts after the offer
-    lost: np.ndarray  # (O, J) required cells ruled out by exclusive sets after the offer
+    counts: np.ndarray  # (O, J') goal counts after the offer
+    lost: np.ndarray  # (O, J') required cells ruled out by exclusive sets after the offer
     n_cells: np.ndarray  # (O,)
-    owes_p: np.ndarray  # (O, J) cells p could still commit after the offer
-    owes_q: np.ndarray  # (O, J)
+    owes_p: np.ndarray  # (O, J') cells p could still commit after the offer
+    owes_q: np.ndarray  # (O, J')
 
     def __len__(self) -> int:
         return len(self.ip)
@@ -76,53 +81,54 @@ def feasible_options(game: Game, info: StateInfo, i: int) -> np.ndarray:
 
 
 def candidates(game: Game, info: StateInfo, p: int, q: int) -> Candidates:
+    goals, rest = game.pair_views(p, q)
+    J = goals.index
     op = game.options[p]
     vp = feasible_options(game, info, p)
+    dp = op.delta[vp][:, J]
     if q == p:
         ip, iq = vp, np.full(len(vp), -1)
-        dp = op.delta[ip]
-        counts = info.counts + dp
+        counts = info.counts[J] + dp
         n_cells = op.size[ip]
-        owes_p = info.owes[p] - dp
-        owes_q = owes_p
+        owes_p = owes_q = info.owes[p, J] - dp
         members = op.group_member[ip] if game.groups else None
     else:
         oq = game.options[q]
         vq = feasible_options(game, info, q)
+        dq = oq.delta[vq][:, J]
         ip = np.repeat(vp, len(vq))
         iq = np.tile(vq, len(vp))
+        counts = ((info.counts[J] + dp)[:, None, :] + dq[None, :, :]).reshape(-1, len(J))
+        n_cells = (op.size[vp][:, None] + oq.size[vq][None, :]).ravel()
+        owes_p = np.repeat(info.owes[p, J] - dp, len(vq), axis=0)
+        owes_q = np.tile(info.owes[q, J] - dq, (len(vp), 1))
+        members = None
         if game.groups:
             mp, mq = op.group_member[ip], oq.group_member[iq]
             ok = ~np.any((mp > 0) & (mq > 0), axis=1)
             ip, iq, members = ip[ok], iq[ok], (mp + mq)[ok]
-        else:
-            members = None
-        dp, dq = op.delta[ip], oq.delta[iq]
-        counts = info.counts + dp + dq
-        n_cells = op.size[ip] + oq.size[iq]
-        owes_p = info.owes[p] - dp
-        owes_q = info.owes[q] - dq
+            counts, n_cells, owes_p, owes_q = counts[ok], n_cells[ok], owes_p[ok], owes_q[ok]
     if members is not None:
         status = np.where(info.status > 0, info.status, members)
         lost = np.zeros_like(counts)
-        for g, table in enumerate(game.group_lost):
+        for g, table in enumerate(goals.lost_tables):
             lost += table[status[:, g]]
     else:
-        lost = np.broadcast_to(info.lost, counts.shape)
-    return Candidates(p, q, ip, iq, counts, lost, n_cells, owes_p, owes_q)
+        lost = np.broadcast_to(info.lost[J], counts.shape)
+    return Candidates(p, q, goals, rest, ip, iq, counts, lost, n_cells, owes_p, owes_q)
 
 
 def owing_after(game: Game, info: StateInfo, cand: Candidates, i: int) -> Owing:
-    """Owing seen by player i (p or q) across the candidate offers.
+    """Owing seen by player i (p or q) across the candidate offers, on the candidates' goals.
 
     Cells that an offer newly blocks through an exclusive set still count as owed here; the
     reachability cap `d - lost` in the lower lens accounts for them."""
+    J = cand.goals.index
     changed = {cand.p: cand.owes_p, cand.q: cand.owes_q}
-    owes = info.owes
     keep = np.ones(game.n, dtype=bool)
     keep[list(changed)] = False
-    base = owes[keep]
-    G = game.G.T
+    base = info.owes[keep][:, J]
+    G = cand.goals.G.T  # (N, J')
     owing_base = (base > 0).sum(axis=0)
     hostile_base = ((base > 0) & (G[keep] < 0)).sum(axis=0)
     total = base.sum(axis=0) + sum(changed.values())
@@ -137,6 +143,21 @@ def owing_after(game: Game, info: StateInfo, cand: Candidates, i: int) -> Owing:
     )
 
 
+def _constant_part(game: Game, rules: Rules, info: StateInfo, rest: GoalView, lens: str, i: int) -> float:
+    """Lens terms (on the integer scale) of the goals no candidate offer changes, at the current commitments."""
+    if len(rest.index) == 0:
+        return 0.0
+    K = rest.index
+    counts, g = info.counts[K][None, :], rest.G[:, i]
+    if lens == "myopic":
+        return float(scaled_satisfaction(rest, counts)[0] @ g)
+    owing = None
+    if lens == "lower":
+        full = owing_all(game, info)
+        owing = Owing(full.own[i, K], full.others[i, K], full.others_owing[i, K], full.others_hostile[i, K])
+    return float(lens_core(rest, rules, lens, counts, info.lost[K][None, :], g, owing, scaled=True)[0])
+
+
 def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, t_next: int, lens: str,
                      i: int, exact_values=None) -> np.ndarray:
     """(O,) player i's lens value of each candidate's successor state at turn t_next."""
@@ -144,11 +165,14 @@ def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates
         if exact_values is None:
             raise ValueError("the exact lens needs the exact solution of the game")
         return exact_values(t_next, cand.child_masks(game, info.bits))[:, i]
-    g = game.G[:, i]
-    if t_next >= game.T or lens == "myopic":
-        return satisfaction(game, cand.counts) @ g
+    if t_next >= game.T:
+        lens = "myopic"  # every lens is the realised payoff at the end of the game
+    g = cand.goals.G[:, i]
+    const = _constant_part(game, rules, info, cand.rest, lens, i)
+    if lens == "myopic":
+        return (scaled_satisfaction(cand.goals, cand.counts) @ g + const) / game.scale
     owing = owing_after(game, info, cand, i) if lens == "lower" else None
-    return lens_core(game, rules, lens, cand.counts, cand.lost, g, owing)
+    return lens_core(cand.goals, rules, lens, cand.counts, cand.lost, g, owing, const)
 
 
 def choose(rules: Rules, v_p: np.ndarray, v_q: np.ndarray, n_cells: np.ndarray) -> int:

@@ -7,10 +7,10 @@ reference's linearised evaluation (its baseline, exact "True solution" and regre
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import numpy as np
 
-from negtui.engine.game import Game
+from negtui.engine.game import Game, GoalView
 
 
 def committed_vector(game: Game, bits: int) -> np.ndarray:
@@ -20,23 +20,24 @@ def committed_vector(game: Game, bits: int) -> np.ndarray:
     return np.unpackbits(raw, bitorder="little")[:S].astype(bool)
 
 
-def satisfaction(game: Game, counts: np.ndarray, linear: bool = False) -> np.ndarray:
-    """Satisfaction for counts of shape (..., J)."""
+def scaled_satisfaction(goals: Game | GoalView, counts: np.ndarray, linear: bool = False) -> np.ndarray:
+    """L·s for counts of shape (..., J); integers for integer counts (see Game.scale)."""
     if linear:
-        return counts / game.d
-    lin = np.minimum(counts / game.tau, 1.0)
-    if not game.binary.any():
+        return counts * goals.mult_d
+    lin = np.minimum(counts, goals.tau) * goals.mult_tau
+    if not goals.any_binary:
         return lin
-    return np.where(game.binary, (counts >= game.tau).astype(float), lin)
+    return np.where(goals.binary & (counts < goals.tau), 0.0, lin)
 
 
-def progress(game: Game, counts: np.ndarray) -> np.ndarray:
-    """The reference's linear progress f_j = c_j / |R_j|."""
-    return counts / game.d
+def satisfaction(goals: Game | GoalView, counts: np.ndarray, linear: bool = False) -> np.ndarray:
+    """Satisfaction s_j in [0, 1] for counts of shape (..., J)."""
+    return scaled_satisfaction(goals, counts, linear) / goals.scale
 
 
-def payoffs_from_counts(game: Game, counts: np.ndarray, linear: bool = False) -> np.ndarray:
-    return satisfaction(game, counts, linear) @ game.G
+def payoffs_from_counts(game: Game | GoalView, counts: np.ndarray, linear: bool = False) -> np.ndarray:
+    """R = sᵀG, summed on the integer scale and divided once."""
+    return (scaled_satisfaction(game, counts, linear) @ game.G) / game.scale
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class StateInfo:
     blocked: int  # bitmask of cells no longer committable because of an exclusive set
     owes: np.ndarray  # (N, J) required cells each player could still commit (uncommitted, unblocked)
     lost: np.ndarray  # (J,) required cells no longer committable
+    memo: dict = field(default_factory=dict, repr=False, compare=False)  # derived per-state arrays
 
     @property
     def free(self) -> int:
@@ -97,8 +99,3 @@ def _compute_state_info(game: Game, bits: int) -> StateInfo:
 def payoffs(game: Game, bits: int, linear: bool = False) -> np.ndarray:
     """(N,) payoff vector R(P)."""
     return payoffs_from_counts(game, state_info(game, bits).counts, linear)
-
-
-def reachable(game: Game, counts: np.ndarray, lost: np.ndarray) -> np.ndarray:
-    """Goals whose threshold can still be met given the cells exclusive sets have ruled out."""
-    return (game.d - lost) >= game.tau
