@@ -50,7 +50,7 @@ class Goal(_Strict):
         description="Required commitments for full satisfaction; defaults to all of them.",
     )
     requires: list[CellRef] = Field(min_length=1, description="Commitments that advance this goal.")
-    values: dict[str, float] = Field(
+    values: dict[str, int | float] = Field(
         default_factory=dict, description="Value of the goal to each player id; missing players value it 0."
     )
 

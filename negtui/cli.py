@@ -1,0 +1,354 @@
+"""The `negtui` command: one command, sub-commands.
+
+Every expected failure (a broken file, an impossible request) becomes a message on stderr and exit
+status 2; Ctrl-C stops a run cleanly with status 130.  Heavy imports happen inside commands so that
+`negtui validate` and `negtui autoplay` start fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+if TYPE_CHECKING:
+    from negtui.engine import Negotiation
+    from negtui.scenario import Scenario
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Simulate multi-party negotiation over binding commitments.",
+)
+
+EXIT_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+RulesOpt = Annotated[str, typer.Option("--rules", help="Rule set: paper (default) or reference.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+
+
+def _fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
+    typer.echo(message, err=True)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def _user_errors() -> Iterator[None]:
+    """Turn the errors a user can cause into a message and exit status 2."""
+    from negtui.engine import ExactTooLarge, GameError, IllegalMove
+    from negtui.generator import GeneratorError
+    from negtui.scenario import ScenarioError
+
+    try:
+        yield
+    except ScenarioError as err:
+        _fail(err.render())
+    except (GameError, ExactTooLarge, GeneratorError, IllegalMove, FileExistsError) as err:
+        _fail(f"error: {err}")
+    except KeyboardInterrupt:
+        _fail("interrupted", EXIT_INTERRUPTED)
+
+
+def _load(path: Path) -> Scenario:
+    from negtui.scenario import load_scenario
+
+    return load_scenario(path)
+
+
+def _negotiation(sc: Scenario, rules: str, budget: int | None = None) -> Negotiation:
+    from negtui.engine import Negotiation, get_rules
+
+    try:
+        r = get_rules(rules)
+    except ValueError as err:
+        _fail(f"error: {err}")
+    return Negotiation.from_scenario(sc, r, budget=budget)
+
+
+def _progress(total: int, label: str, enabled: bool = True):
+    """A progress bar on stderr, shown only when stderr is a terminal."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                    transient=True, disable=not (enabled and console.is_terminal))
+
+
+def _emit_json(obj: dict) -> None:
+    typer.echo(json.dumps(obj, indent=1))
+
+
+# --- scenario files ---------------------------------------------------------------------------------------
+
+@app.command()
+def validate(files: Annotated[list[Path], typer.Argument(help="Scenario files to check.")]) -> None:
+    """Check scenario files; report every problem with its JSON path."""
+    from negtui.engine import PAPER, compile_game
+    from negtui.scenario import ScenarioError, load_scenario
+
+    bad = 0
+    for f in files:
+        try:
+            sc = load_scenario(f)
+            game = compile_game(sc, PAPER)
+        except ScenarioError as err:
+            typer.echo(err.render(), err=True)
+            bad += 1
+            continue
+        typer.echo(f"ok: {f} — {sc.name}: {game.n} players, {game.n_cells} actions, {game.n_goals} goals, "
+                   f"{len(game.groups)} exclusive sets, {game.T} turns")
+    if bad:
+        raise typer.Exit(EXIT_INPUT)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of scenario files."""
+    from negtui.scenario.schema import scenario_schema
+
+    _emit_json(scenario_schema())
+
+
+@app.command()
+def generate(
+    players: Annotated[int, typer.Option(help="Number of players N (≥ 3).")] = 10,
+    actions: Annotated[str, typer.Option(help="Actions per player: one number, or a comma list per player.")] = "1",
+    goals: Annotated[int, typer.Option(help="Number of goals J (≥ 3).")] = 15,
+    factors: Annotated[int, typer.Option(help="Latent factors K (1..J).")] = 5,
+    structure: Annotated[str, typer.Option(help="cooperative or adversarial.")] = "adversarial",
+    payoff: Annotated[str, typer.Option(help="balanced, positive or negative.")] = "balanced",
+    all_or_nothing: Annotated[float, typer.Option("--all-or-nothing", help="Fraction of all-or-nothing goals.")] = 0.0,
+    zipf: Annotated[float, typer.Option(help="Zipf exponent of goal complexity (> 1).")] = 1.6,
+    poison_pill: Annotated[bool, typer.Option("--poison-pill", help="Inject the two-player poison pill.")] = False,
+    rounds: Annotated[int, typer.Option(help="Proposer turns per player.")] = 5,
+    budget: Annotated[int, typer.Option(help="Most new commitments per player per offer.")] = 2,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+    rules: RulesOpt = "paper",
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Scenario file to write (stdout if omitted).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Generate a random game along the paper's axes and write it as a scenario file."""
+    from negtui.generator import GeneratorError, GeneratorParams, generate as gen
+    from negtui.scenario import dump_scenario, write_scenario
+
+    try:
+        acts: int | list[int] = [int(a) for a in actions.split(",")] if "," in actions else int(actions)
+    except ValueError:
+        _fail(f"error: --actions must be a number or a comma list of numbers, not {actions!r}")
+    with _user_errors():
+        try:
+            params = GeneratorParams(players=players, actions=acts, goals=goals, factors=factors, structure=structure,
+                                     payoff=payoff, all_or_nothing=all_or_nothing, zipf=zipf, poison_pill=poison_pill,
+                                     rounds=rounds, budget=budget, seed=seed, rules=rules)
+        except (GeneratorError, ValueError, TypeError) as err:
+            _fail(f"error: {err}")
+        sc = gen(params)
+        if output is None:
+            typer.echo(dump_scenario(sc), nl=False)
+            return
+        write_scenario(sc, output, force=force)
+    typer.echo(f"wrote {output}: {sc.name}", err=True)
+
+
+# --- playing ----------------------------------------------------------------------------------------------
+
+def _seats(neg: Negotiation, lens: str, seat: list[str], partner: str, sims: int, ucb: float, seed: int):
+    from negtui.agents import LensBot, parse_lens_pair, parse_seats
+
+    try:
+        default = parse_lens_pair(lens)
+        chosen = parse_seats(seat, neg.game.player_ids)
+        bots = []
+        for i, pid in enumerate(neg.game.player_ids):
+            prop, resp = chosen.get(pid, default)
+            bots.append(LensBot(pid, prop, resp, partner, sims, ucb, seed + i))
+    except ValueError as err:
+        _fail(f"error: {err}")
+    if any("exact" in (b.propose_lens, b.respond_lens) for b in bots):
+        _ = neg.exact  # solve up front: refuses cleanly when the game is too large
+    return bots
+
+
+def _result(neg: Negotiation, bits: int) -> dict:
+    from negtui.engine import no_negotiation
+    from negtui.engine.metrics import improvement, regret, welfare_summary
+    from negtui.engine.payoff import payoffs
+    from negtui.narrate import commitments, rounded
+
+    pay = payoffs(neg.game, bits)
+    base = no_negotiation(neg.game, neg.rules)
+    return {
+        "payoffs": rounded(pay),
+        "commitments": commitments(neg.game, bits),
+        "welfare": {k: round(v, 10) for k, v in welfare_summary(pay).items()},
+        "baseline": {"payoffs": rounded(base.payoffs), "commitments": commitments(neg.game, base.bits)},
+        "improvement": improvement(pay, base.payoffs).as_dict(),
+        "regret": rounded(regret(neg.game, neg.rules, bits)),
+    }
+
+
+def _payoff_table(neg: Negotiation, result: dict, labels: list[str]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    game = neg.game
+    t = Table(title="Final payoffs", title_justify="left")
+    for col, just in (("player", "left"), ("seat", "left"), ("payoff", "right"), ("no negotiation", "right"),
+                      ("Δ", "right"), ("commitments", "left")):
+        t.add_column(col, justify=just)
+    imp = result["improvement"]["per_player"]
+    for i, pid in enumerate(game.player_ids):
+        made = [game.scenario.players[i].actions[a].id for a, v in enumerate(result["commitments"][i]) if v]
+        t.add_row(pid, labels[i], f"{result['payoffs'][i]:.2f}", f"{result['baseline']['payoffs'][i]:.2f}",
+                  f"{imp[i]:+.2f}", ", ".join(made) or "—")
+    t.add_section()
+    t.add_row("sum", "", f"{sum(result['payoffs']):.2f}", f"{sum(result['baseline']['payoffs']):.2f}",
+              f"{result['improvement']['sum']:+.2f}", "")
+    console = Console()
+    console.print(t)
+    console.print(f"improved: {result['improvement']['fraction_improved']:.0%} of players, "
+                  f"worst change {result['improvement']['min']:+.2f}; "
+                  f"unilateral regret {sum(result['regret']):.2f}")
+
+
+@app.command()
+def autoplay(
+    scenario: Annotated[Path, typer.Argument(help="Scenario file.")],
+    lens: Annotated[str, typer.Option(help="Lens of every seat: myopic, upper, lower or exact (PROPOSE/RESPOND to split roles).")] = "upper",
+    seat: Annotated[list[str] | None, typer.Option("--seat", help="NAME=LENS for one seat (repeatable).")] = None,
+    rules: RulesOpt = "paper",
+    partner: Annotated[str, typer.Option(help="Partner choice: mcts, greedy or random.")] = "mcts",
+    sims: Annotated[int, typer.Option(help="MCTS simulations per turn.")] = 50,
+    ucb: Annotated[float, typer.Option(help="MCTS exploration constant.")] = 10.0,
+    seed: Annotated[int, typer.Option(help="Seed of random partner choice.")] = 0,
+    budget: Annotated[int | None, typer.Option(help="Override the scenario's per-player budget.")] = None,
+    as_json: JsonOpt = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No turn log.")] = False,
+) -> None:
+    """Play a whole game with lens bots in every seat; print the turn log and the payoff table."""
+    from negtui.engine import Match
+    from negtui.narrate import event_json, turn_line
+
+    with _user_errors():
+        sc = _load(scenario)
+        neg = _negotiation(sc, rules, budget)
+        bots = _seats(neg, lens, seat or [], partner, sims, ucb, seed)
+        match = Match(neg, bots)
+        game = neg.game
+        if not as_json:
+            typer.echo(f"{sc.name} — {game.n} players, {game.n_goals} goals, {game.T} turns, rules {neg.rules.name}, "
+                       f"partner {partner}")
+        started = time.perf_counter()
+        try:
+            with _progress(game.T, "playing", enabled=as_json or quiet) as bar:
+                task = bar.add_task("turns", total=game.T)
+                for ev in match.run():
+                    bar.advance(task)
+                    if not (as_json or quiet):
+                        typer.echo(turn_line(game, ev))
+        except KeyboardInterrupt:
+            pay = neg.returns(match.state)
+            _fail(f"interrupted at turn {match.state.t}/{game.T}; payoffs so far: "
+                  + ", ".join(f"{p} {v:.2f}" for p, v in zip(game.player_ids, pay)), EXIT_INTERRUPTED)
+        seconds = time.perf_counter() - started
+        result = _result(neg, match.state.bits)
+        if as_json:
+            _emit_json({
+                "scenario": sc.name, "rules": neg.rules.name, "partner": partner, "sims": sims, "ucb": ucb,
+                "seats": {b.name: {"propose": b.propose_lens, "respond": b.respond_lens} for b in bots},
+                **result, "turns": [event_json(game, ev) for ev in match.events], "seconds": round(seconds, 3),
+            })
+            return
+        _payoff_table(neg, result, [b.label for b in bots])
+        typer.echo(f"{game.T} turns in {seconds:.2f} s")
+
+
+@app.command()
+def solve(
+    scenario: Annotated[Path, typer.Argument(help="Scenario file.")],
+    rules: RulesOpt = "paper",
+    limit: Annotated[int, typer.Option(help="Largest state space (turns × 2^actions) to attempt.")] = 40_000_000,
+    as_json: JsonOpt = False,
+) -> None:
+    """Solve a small game exactly (subgame-perfect backward induction)."""
+    from negtui.engine.exact import solve as exact_solve
+    from negtui.narrate import offer_words, rounded
+
+    with _user_errors():
+        sc = _load(scenario)
+        neg = _negotiation(sc, rules)
+        game = neg.game
+        started = time.perf_counter()
+        with _progress(game.T, "solving") as bar:
+            task = bar.add_task("turns", total=game.T)
+            sol = exact_solve(game, neg.rules, linearise=neg.rules.exact_linearised, limit=limit,
+                              progress=lambda done, total: bar.update(task, completed=done))
+        seconds = time.perf_counter() - started
+        path = sol.path()
+        bits = path[-1].mask if path else 0
+        result = _result(neg, bits)
+        result["payoffs"] = rounded(sol.payoffs)  # as solved (linearised under reference rules)
+        if as_json:
+            _emit_json({"scenario": sc.name, "rules": neg.rules.name, "linearised": sol.linearised,
+                        "states": sol.states, **result,
+                        "path": [{"t": s.t, "proposer": game.player_ids[s.proposer],
+                                  "partner": None if s.partner is None else game.player_ids[s.partner],
+                                  "offer": [game.cell_name(c) for c in game.cells_of(s.bits)]} for s in path],
+                        "seconds": round(seconds, 3)})
+            return
+        for s in path:
+            who = game.player_ids[s.proposer]
+            if s.partner is None:
+                typer.echo(f"t{s.t:>3} {who}: no deal")
+            else:
+                typer.echo(f"t{s.t:>3} {who} → {game.player_ids[s.partner]}: "
+                           f"{offer_words(game, s.bits, s.proposer, s.partner)}")
+        _payoff_table(neg, result, ["exact"] * game.n)
+        note = " (all goals linear, as the reference's solver)" if sol.linearised else ""
+        typer.echo(f"solved {sol.states:,} states in {seconds:.2f} s{note}")
+
+
+@app.command()
+def baseline(
+    scenario: Annotated[Path, typer.Argument(help="Scenario file.")],
+    rules: RulesOpt = "paper",
+    as_json: JsonOpt = False,
+) -> None:
+    """The No-Negotiation baseline: each player's best unilateral commitments."""
+    from negtui.engine import no_negotiation
+    from negtui.narrate import commitments, rounded
+
+    with _user_errors():
+        sc = _load(scenario)
+        neg = _negotiation(sc, rules)
+        base = no_negotiation(neg.game, neg.rules)
+        out = {"scenario": sc.name, "rules": neg.rules.name, "payoffs": rounded(base.payoffs),
+               "commitments": commitments(neg.game, base.bits), "sum": round(float(base.payoffs.sum()), 10)}
+        if as_json:
+            _emit_json(out)
+            return
+        for i, pid in enumerate(neg.game.player_ids):
+            made = [sc.players[i].actions[a].id for a, v in enumerate(out["commitments"][i]) if v]
+            typer.echo(f"{pid:>12}  {out['payoffs'][i]:>9.2f}  {', '.join(made) or '—'}")
+        typer.echo(f"{'sum':>12}  {out['sum']:>9.2f}")
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+
+
+if __name__ == "__main__":
+    main()
