@@ -13,13 +13,13 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/negtui autoplay scenarios/teaching/poison-pill.json --lens upper
+	$(BIN)/negtui autoplay scenarios/generated/six-party.json --lens myopic --seat P0=upper --seat P1=lower
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q || [ $$? -eq 5 ]  # 5 = no tests collected, not a failure
 
 bench: $(STAMP)
-	$(BIN)/python bench/bench_games.py
+	$(BIN)/python bench/bench_games.py --hnc
 	$(BIN)/python bench/bench_exact.py
 
 schema: $(STAMP)

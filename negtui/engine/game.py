@@ -51,7 +51,6 @@ class GoalView:
     binary: np.ndarray
     any_binary: bool
     G: np.ndarray  # (J', N)
-    lost_tables: list[np.ndarray]  # per exclusive set, (members+1, J') as Game.group_lost
     scale: float  # Game.scale
     mult_tau: np.ndarray  # scale / tau
     mult_d: np.ndarray  # scale / d
@@ -116,18 +115,6 @@ class Game:
         return out
 
     @cached_property
-    def group_lost(self) -> list[np.ndarray]:
-        """Per group, (members+1, J): required cells of each goal made uncommittable by the group's
-        state (row 0: group open, so all but one of its cells in a goal; row k: member k-1 committed)."""
-        out = []
-        for cells in self.groups:
-            r = self.inc[cells]  # (members, J)
-            per_goal = r.sum(axis=0)
-            rows = [np.maximum(per_goal - 1, 0)] + [per_goal - r[k] for k in range(len(cells))]
-            out.append(np.array(rows))
-        return out
-
-    @cached_property
     def any_binary(self) -> bool:
         return bool(self.binary.any())
 
@@ -154,7 +141,7 @@ class Game:
 
     def view(self, index: np.ndarray) -> GoalView:
         return GoalView(index, self.d[index], self.tau[index], self.binary[index], bool(self.binary[index].any()),
-                        self.G[index], [t[:, index] for t in self.group_lost], self.scale, self.mult_tau[index],
+                        self.G[index], self.scale, self.mult_tau[index],
                         self.mult_d[index])
 
     @cached_property

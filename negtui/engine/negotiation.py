@@ -41,6 +41,8 @@ class Negotiation:
         self.rules = rules
         self._offers: dict[tuple, Offer] = {}
         self._exact: ExactSolution | None = None
+        self.searches = 0  # offer searches computed (cache misses)
+        self.evaluated = 0  # successor states evaluated by those searches
 
     @classmethod
     def from_scenario(cls, sc: Scenario, rules: Rules, budget: int | None = None) -> Negotiation:
@@ -90,6 +92,8 @@ class Negotiation:
             return hit
         p = self.proposer(s)
         cand = self.candidates(s, q)
+        self.searches += 1
+        self.evaluated += len(cand)
         v_p = self.values(s, cand, lens_p, p)
         v_q = v_p if (q == p and lens_q == lens_p) else self.values(s, cand, lens_q, q)
         o = choose(self.rules, v_p, v_q, cand.n_cells)

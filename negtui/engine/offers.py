@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from negtui.engine.game import Game, GoalView
+from negtui.engine.exclusion import exclusions
 from negtui.engine.lenses import Owing, lens_core, owing_all
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import REFERENCE_SLACK, VALUE_TIE, Rules
@@ -54,6 +55,7 @@ class Candidates:
     n_cells: np.ndarray  # (O,)
     owes_p: np.ndarray  # (O, J') cells p could still commit after the offer
     owes_q: np.ndarray  # (O, J')
+    owes_all: np.ndarray | None = None  # (O, N, J') every player's, when exclusive sets can block cells
 
     def __len__(self) -> int:
         return len(self.ip)
@@ -91,7 +93,6 @@ def candidates(game: Game, info: StateInfo, p: int, q: int) -> Candidates:
         counts = info.counts[J] + dp
         n_cells = op.size[ip]
         owes_p = owes_q = info.owes[p, J] - dp
-        members = op.group_member[ip] if game.groups else None
     else:
         oq = game.options[q]
         vq = feasible_options(game, info, q)
@@ -102,28 +103,51 @@ def candidates(game: Game, info: StateInfo, p: int, q: int) -> Candidates:
         n_cells = (op.size[vp][:, None] + oq.size[vq][None, :]).ravel()
         owes_p = np.repeat(info.owes[p, J] - dp, len(vq), axis=0)
         owes_q = np.tile(info.owes[q, J] - dq, (len(vp), 1))
-        members = None
         if game.groups:
-            mp, mq = op.group_member[ip], oq.group_member[iq]
-            ok = ~np.any((mp > 0) & (mq > 0), axis=1)
-            ip, iq, members = ip[ok], iq[ok], (mp + mq)[ok]
+            ok = ~np.any((op.group_member[ip] > 0) & (oq.group_member[iq] > 0), axis=1)
+            ip, iq = ip[ok], iq[ok]
             counts, n_cells, owes_p, owes_q = counts[ok], n_cells[ok], owes_p[ok], owes_q[ok]
-    if members is not None:
-        status = np.where(info.status > 0, info.status, members)
-        lost = np.zeros_like(counts)
-        for g, table in enumerate(goals.lost_tables):
-            lost += table[status[:, g]]
+    owes_all = None
+    if game.groups:
+        lost, owes_all = _exclusion_effects(game, info, p, q, ip, iq, J, owes_p, owes_q)
+        owes_p, owes_q = owes_all[:, p], owes_all[:, q]
     else:
         lost = np.broadcast_to(info.lost[J], counts.shape)
-    return Candidates(p, q, goals, rest, ip, iq, counts, lost, n_cells, owes_p, owes_q)
+    return Candidates(p, q, goals, rest, ip, iq, counts, lost, n_cells, owes_p, owes_q, owes_all)
+
+
+def _exclusion_effects(game: Game, info: StateInfo, p: int, q: int, ip: np.ndarray, iq: np.ndarray, J: np.ndarray,
+                       owes_p: np.ndarray, owes_q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per offer: goal progress ruled out, and every player's still-committable cells, once the
+    offer's cells block their rivals.  Offers fall into few classes by the set cells they commit."""
+    ex = exclusions(game)
+    op, oq = game.options[p], game.options[q]
+    key_p = np.array([b & ex.mask for b in op.bits], dtype=object)[ip]
+    key_q = np.array([b & ex.mask for b in oq.bits], dtype=object)[iq] if p != q else np.zeros(len(ip), dtype=object)
+    keys = key_p | key_q
+    lost = np.empty((len(ip), len(J)))
+    owes_all = np.repeat(info.owes[None, :, J], len(ip), axis=0)
+    owes_all[:, p] = owes_p
+    owes_all[:, q] = owes_q
+    for key in set(keys.tolist()):
+        rows = keys == key
+        committed = info.bits | key
+        blocked = ex.blocked_by(committed)
+        lost[rows] = ex.lost(committed, blocked)[J]
+        for c in game.cells_of(blocked & ~info.blocked):
+            owes_all[rows, int(game.owner[c])] -= game.inc[c, J]
+    return lost, owes_all
 
 
 def owing_after(game: Game, info: StateInfo, cand: Candidates, i: int) -> Owing:
-    """Owing seen by player i (p or q) across the candidate offers, on the candidates' goals.
-
-    Cells that an offer newly blocks through an exclusive set still count as owed here; the
-    reachability cap `d - lost` in the lower lens accounts for them."""
+    """Owing seen by player i (p or q) across the candidate offers, on the candidates' goals."""
     J = cand.goals.index
+    if cand.owes_all is not None:
+        owes = cand.owes_all
+        owing = owes > 0
+        hostile = owing & (cand.goals.G.T < 0)
+        return Owing(owes[:, i], owes.sum(axis=1) - owes[:, i], owing.sum(axis=1) - owing[:, i],
+                     hostile.sum(axis=1) - hostile[:, i])
     changed = {cand.p: cand.owes_p, cand.q: cand.owes_q}
     keep = np.ones(game.n, dtype=bool)
     keep[list(changed)] = False

@@ -47,7 +47,6 @@ class StateInfo:
     bits: int
     x: np.ndarray  # (S,) committed
     counts: np.ndarray  # (J,)
-    status: np.ndarray  # (L,) 0 = group open, k = member k-1 committed
     blocked: int  # bitmask of cells no longer committable because of an exclusive set
     owes: np.ndarray  # (N, J) required cells each player could still commit (uncommitted, unblocked)
     lost: np.ndarray  # (J,) required cells no longer committable
@@ -76,24 +75,20 @@ def state_info(game: Game, bits: int) -> StateInfo:
 def _compute_state_info(game: Game, bits: int) -> StateInfo:
     x = committed_vector(game, bits)
     counts = x.astype(float) @ game.inc
-    L = len(game.groups)
-    status = np.zeros(L, dtype=np.int64)
     blocked = 0
     lost = np.zeros(game.n_goals)
-    for g, cells in enumerate(game.groups):
-        hit = np.flatnonzero(x[cells])
-        if hit.size:
-            status[g] = hit[0] + 1
-            for c in cells:
-                if not x[c]:
-                    blocked |= 1 << int(c)
-        lost += game.group_lost[g][status[g]]
+    if game.groups:
+        from negtui.engine.exclusion import exclusions
+
+        ex = exclusions(game)
+        blocked = ex.blocked_by(bits)
+        lost = ex.lost(bits, blocked)
     avail = ~x
     if blocked:
         avail &= ~committed_vector(game, blocked)
     owes = np.zeros((game.n, game.n_goals))
     np.add.at(owes, game.owner[avail], game.inc[avail])
-    return StateInfo(bits, x, counts, status, blocked, owes, lost)
+    return StateInfo(bits, x, counts, blocked, owes, lost)
 
 
 def payoffs(game: Game, bits: int, linear: bool = False) -> np.ndarray:

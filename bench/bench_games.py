@@ -1,0 +1,82 @@
+"""Seconds per game and states evaluated per second, on the paper's game sizes.
+
+    .venv/bin/python bench/bench_games.py [--seeds 5] [--hnc] [--quick]
+
+Large games: 10 players × 5 actions, 15 goals, 5 rounds (50 turns), budget 2, MCTS 50 simulations,
+for each rule set and lens.  With --hnc also a 22-player, 45-goal, 8-actions-each game of 198 turns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from negtui.agents import LensBot
+from negtui.engine import PAPER, REFERENCE, Match, Negotiation
+from negtui.generator import GeneratorParams, generate
+
+LENSES = ("myopic", "upper", "lower")
+
+
+def play(sc, rules, lens: str, sims: int = 50) -> tuple[float, int]:
+    neg = Negotiation.from_scenario(sc, rules)
+    bots = [LensBot(p, lens, lens, "mcts", sims, 10.0) for p in neg.game.player_ids]
+    t0 = time.perf_counter()
+    Match(neg, bots).play()
+    return time.perf_counter() - t0, neg.evaluated
+
+
+def large_games(seeds: int) -> list:
+    settings = [("adversarial", "balanced", 0.0), ("cooperative", "positive", 0.3), ("adversarial", "negative", 0.5)]
+    out = []
+    for seed in range(seeds):
+        structure, payoff, bf = settings[seed % len(settings)]
+        for rules in (PAPER, REFERENCE):
+            out.append((rules, generate(GeneratorParams(players=10, actions=5, goals=15, factors=5, structure=structure,
+                                                        payoff=payoff, all_or_nothing=bf, zipf=1.6, rounds=5, budget=2,
+                                                        seed=seed, rules=rules.name))))
+    return out
+
+
+def report(title: str, rows: list[tuple[str, str, list[float], int]]) -> None:
+    print(title)
+    print(f"  {'rules':<10} {'lens':<7} {'games':>5} {'median s/game':>14} {'max s/game':>11} {'states/s':>11}")
+    for rules, lens, secs, states in rows:
+        print(f"  {rules:<10} {lens:<7} {len(secs):>5} {statistics.median(secs):>14.3f} {max(secs):>11.3f} "
+              f"{states / sum(secs):>11,.0f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--hnc", action="store_true", help="also the 22-player, 198-turn game")
+    ap.add_argument("--quick", action="store_true", help="one seed, no HNC-size game")
+    args = ap.parse_args()
+    seeds = 1 if args.quick else args.seeds
+    games = large_games(seeds)
+    rows = []
+    for rules in (PAPER, REFERENCE):
+        for lens in LENSES:
+            secs, states = [], 0
+            for r, sc in games:
+                if r is rules:
+                    s, n = play(sc, rules, lens)
+                    secs.append(s)
+                    states += n
+            rows.append((rules.name, lens, secs, states))
+    report("Large games: 10 players x 5 actions, 15 goals, 50 turns, budget 2, MCTS 50", rows)
+    if args.hnc and not args.quick:
+        rows = []
+        for rules in (PAPER, REFERENCE):
+            sc = generate(GeneratorParams(players=22, actions=8, goals=45, factors=5, structure="cooperative",
+                                          payoff="positive", all_or_nothing=0.1, zipf=1.6, rounds=9, budget=2, seed=0,
+                                          rules=rules.name))
+            for lens in LENSES:
+                s, n = play(sc, rules, lens)
+                rows.append((rules.name, lens, [s], n))
+        report("HNC-size game: 22 players x 8 actions, 45 goals, 198 turns, MCTS 50", rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""The command line as a user meets it: exit codes, messages with file and JSON path, JSON output."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from negtui.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+PILL = str(ROOT / "scenarios" / "teaching" / "poison-pill.json")
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_autoplay_json_has_payoffs_and_commitments():
+    res = run("autoplay", PILL, "--lens", "myopic", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["payoffs"] == [40.0, 7.0]
+    assert out["commitments"] == [[1, 0], [1, 1]]
+    assert out["baseline"]["payoffs"] == [30.0, 30.0]
+    assert out["improvement"]["sum"] == pytest.approx(-13.0)
+    assert [t["accepted"] for t in out["turns"]] == [True, False]
+
+
+def test_autoplay_seats_mix_lenses():
+    res = run("autoplay", PILL, "--lens", "myopic", "--seat", "B=upper", "--json")
+    out = json.loads(res.stdout)
+    assert out["seats"]["B"] == {"propose": "upper", "respond": "upper"}
+    assert out["payoffs"] == [30.0, 30.0]  # B's optimistic lens refuses the pill
+
+
+def test_autoplay_reference_rules_reproduce_the_trap():
+    out = json.loads(run("autoplay", PILL, "--lens", "lower", "--rules", "reference", "--json").stdout)
+    assert out["payoffs"] == [40.0, 7.0]
+    assert out["commitments"] == [[1, 1], [1, 1]]
+
+
+def test_autoplay_human_readable_log_and_table():
+    res = run("autoplay", PILL, "--lens", "myopic")
+    assert res.exit_code == 0
+    assert "A → B: A commits bait; B commits bait, poison — accepted" in res.stdout
+    assert "Final payoffs" in res.stdout
+
+
+def test_solve_and_baseline_json():
+    out = json.loads(run("solve", PILL, "--json").stdout)
+    assert out["payoffs"] == [30.0, 30.0]
+    assert out["path"][0]["partner"] is None and out["path"][1]["offer"] == ["A.bait", "B.bait"]
+    base = json.loads(run("baseline", PILL, "--json").stdout)
+    assert base["payoffs"] == [30.0, 30.0] and base["commitments"] == [[1, 0], [1, 0]]
+
+
+def test_generate_writes_a_valid_file_and_refuses_to_overwrite(tmp_path):
+    f = tmp_path / "g.json"
+    args = ["generate", "--players", "4", "--actions", "2", "--goals", "5", "--factors", "2", "--seed", "3", "-o", str(f)]
+    assert run(*args).exit_code == 0
+    first = f.read_text()
+    assert run("validate", str(f)).exit_code == 0
+    res = run(*args)
+    assert res.exit_code == 2 and "--force" in res.stderr
+    assert run(*args, "--force").exit_code == 0 and f.read_text() == first
+
+
+def test_generate_reference_writes_schedule(tmp_path):
+    f = tmp_path / "r.json"
+    res = run("generate", "--players", "5", "--actions", "2", "--goals", "4", "--factors", "2", "--rounds", "2",
+              "--rules", "reference", "-o", str(f))
+    assert res.exit_code == 0
+    assert len(json.loads(f.read_text())["protocol"]["schedule"]) == 10
+
+
+@pytest.mark.parametrize(
+    "content, path",
+    [
+        ('{"name": "x", "players": [{"id": "A", "actions": [{"id": "a"}]}], '
+         '"goals": [{"id": "g", "requires": [{"player": "A", "action": "zz"}]}]}', "$.goals[0].requires[0].action"),
+        ('{"name": "x", "players": [{"id": "A", "actions": [{"id": "a"}]}], "goals": [], "extra": 1}', "$.extra"),
+        ('{"name": "x", "players": [{"id": "A", "actions": [{"id": "a"}]}], '
+         '"goals": [{"id": "g", "threshold": 3, "requires": [{"player": "A", "action": "a"}]}]}', "$.goals[0].threshold"),
+        ('{"name": ', "$"),
+    ],
+)
+def test_broken_scenario_names_file_and_path(tmp_path, content, path):
+    f = tmp_path / "broken.json"
+    f.write_text(content)
+    for cmd in ("validate", "autoplay", "solve", "baseline"):
+        res = run(cmd, str(f))
+        assert res.exit_code == 2, cmd
+        assert str(f) in res.stderr and path in res.stderr, res.stderr
+        assert "Traceback" not in res.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["autoplay", PILL, "--seat", "Z=upper"], "no player 'Z'"),
+        (["autoplay", PILL, "--lens", "best"], "unknown lens"),
+        (["autoplay", PILL, "--rules", "nope"], "unknown rule set"),
+        (["autoplay", PILL, "--partner", "psychic"], "unknown partner method"),
+        (["generate", "--players", "2"], "at least 3 players"),
+    ],
+)
+def test_bad_options_exit_2_with_message(args, message):
+    res = run(*args)
+    assert res.exit_code == 2
+    assert message in res.stderr
+
+
+def test_exact_refuses_large_games_cleanly():
+    big = str(ROOT / "scenarios" / "generated" / "large-balanced.json")
+    res = run("solve", big)
+    assert res.exit_code == 2 and "over the limit" in res.stderr
+
+
+def test_console_script_has_no_traceback_on_missing_file(tmp_path):
+    missing = tmp_path / "missing.json"
+    res = subprocess.run([sys.executable, "-m", "negtui.cli", "autoplay", str(missing)], capture_output=True, text=True)
+    assert res.returncode == 2
+    assert "file not found" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_schema_command_matches_committed_schema():
+    from negtui.scenario.schema import SCHEMA_FILE
+
+    res = run("schema")
+    assert json.loads(res.stdout) == json.loads(SCHEMA_FILE.read_text()), "run `make schema` and commit the result"
