@@ -196,6 +196,25 @@ def _result(neg: Negotiation, bits: int) -> dict:
     }
 
 
+AUTO_EXACT_LIMIT = 5_000_000
+
+
+def _exact_comparison(neg: Negotiation, payoffs: list[float]) -> dict | None:
+    """The exact solution and the L1 error against it, when the game is small enough to solve quickly."""
+    from negtui.engine.exact import ExactTooLarge, check_size
+    from negtui.engine.exact import solve as exact_solve
+    from negtui.engine.metrics import l1_error
+    from negtui.narrate import rounded
+
+    try:
+        check_size(neg.game, AUTO_EXACT_LIMIT)
+    except ExactTooLarge:
+        return None
+    linear = neg.rules.exact_linearised
+    sol = neg.exact if not linear else exact_solve(neg.game, neg.rules, linearise=True)
+    return {"payoffs": rounded(sol.payoffs), "linearised": linear, "l1_error": round(l1_error(payoffs, sol.payoffs), 10)}
+
+
 def _payoff_table(neg: Negotiation, result: dict, labels: list[str]) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -261,6 +280,9 @@ def autoplay(
                   + ", ".join(f"{p} {v:.2f}" for p, v in zip(game.player_ids, pay)), EXIT_INTERRUPTED)
         seconds = time.perf_counter() - started
         result = _result(neg, match.state.bits)
+        exact = _exact_comparison(neg, result["payoffs"])
+        if exact is not None:
+            result["exact"] = exact
         if as_json:
             _emit_json({
                 "scenario": sc.name, "rules": neg.rules.name, "partner": partner, "sims": sims, "ucb": ucb,
@@ -269,6 +291,8 @@ def autoplay(
             })
             return
         _payoff_table(neg, result, [b.label for b in bots])
+        if exact is not None:
+            typer.echo(f"exact solution: sum {sum(exact['payoffs']):.2f}; L1 error of this game {exact['l1_error']:.2f}")
         typer.echo(f"{game.T} turns in {seconds:.2f} s")
 
 

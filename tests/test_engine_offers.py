@@ -207,3 +207,40 @@ def test_paper_upper_knows_reachability_with_exclusive_sets(toy, seed: int) -> N
         want = [float(lenses.value("upper", i, 0, mask)) for i in range(spec.n)]
         np.testing.assert_allclose(neg.forecast(State(0, mask), "upper"), want, atol=1e-9,
                                    err_msg=f"mask={mask:b} {spec!r}")
+
+
+def three_singles(exclusive: list[str], goal: dict):
+    from negtui.scenario import parse_scenario
+
+    return parse_scenario({
+        "name": "three-singles",
+        "players": [{"id": p, "actions": [{"id": "a"}]} for p in "XYZ"],
+        "goals": [goal],
+        "exclusive": [[{"player": p, "action": "a"} for p in grp] for grp in exclusive],
+        "protocol": {"schedule": ["Z", "X", "Y", "Z"]},
+    })
+
+
+def test_overlapping_exclusive_sets_do_not_double_count_lost_cells() -> None:
+    """Sets {X.a, Y.a} and {Y.a, Z.a}: X.a and Z.a can both be committed, so a goal needing 2 of the three
+    cells is reachable and upper adds its value (an earlier engine counted Y.a as lost twice)."""
+    sc = three_singles(["XY", "YZ"], {"id": "g", "requires": [{"player": p, "action": "a"} for p in "XYZ"],
+                                      "threshold": 2, "values": {"X": 10}})
+    neg = Negotiation.from_scenario(sc, PAPER)
+    np.testing.assert_allclose(neg.forecast(State(0, 0), "upper"), [10, 0, 0])
+    np.testing.assert_allclose(neg.exact.payoffs, [10, 0, 0])
+    # once Y.a is committed both other cells are blocked: 1 of 2 stays the best, upper adds nothing to R = 5
+    np.testing.assert_allclose(neg.forecast(State(0, 0b010), "upper"), [5, 0, 0])
+
+
+def test_lower_credibility_ignores_cells_an_offer_blocks() -> None:
+    """Z offers X a deal in which only Z commits; Z.a blocks X.a (exclusive). X was the only hostile
+    contributor, so after the deal the harm is credible for Z (Y still owes and likes the goal): the offer
+    search must see the same value as `forecast` of the successor state."""
+    sc = three_singles(["XZ"], {"id": "g", "requires": [{"player": "X", "action": "a"}, {"player": "Y", "action": "a"}],
+                                "threshold": 1, "values": {"X": -9, "Y": 8, "Z": -10}})
+    neg = Negotiation.from_scenario(sc, PAPER)
+    s = State(0, 0)
+    offer = neg.make_offer(s, 0, [2])
+    assert neg.offer_value(s, offer, "lower", 2) == pytest.approx((-10, 0))
+    assert neg.forecast(State(1, 0b100), "lower")[2] == pytest.approx(-10)
