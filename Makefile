@@ -21,6 +21,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/bench_games.py --hnc
 	$(BIN)/python bench/bench_exact.py
+	$(BIN)/python bench/bench_welfare.py
 
 schema: $(STAMP)
 	$(BIN)/negtui schema > negtui/scenario/scenario.schema.json

@@ -46,12 +46,13 @@ def _user_errors() -> Iterator[None]:
     from negtui.engine import ExactTooLarge, GameError, IllegalMove
     from negtui.generator import GeneratorError
     from negtui.scenario import ScenarioError
+    from negtui.welfare.solve import WelfareError
 
     try:
         yield
     except ScenarioError as err:
         _fail(err.render())
-    except (GameError, ExactTooLarge, GeneratorError, IllegalMove, FileExistsError) as err:
+    except (GameError, ExactTooLarge, GeneratorError, IllegalMove, FileExistsError, WelfareError) as err:
         _fail(f"error: {err}")
     except KeyboardInterrupt:
         _fail("interrupted", EXIT_INTERRUPTED)
@@ -364,6 +365,109 @@ def baseline(
             made = [sc.players[i].actions[a].id for a, v in enumerate(out["commitments"][i]) if v]
             typer.echo(f"{pid:>12}  {out['payoffs'][i]:>9.2f}  {', '.join(made) or '—'}")
         typer.echo(f"{'sum':>12}  {out['sum']:>9.2f}")
+
+
+def _welfare_table(game, res, negotiated: list[float] | None, gap: list[float] | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"{res.objective} optimum", title_justify="left")
+    cols = ["player", "optimal payoff", "commitments"] + (["negotiated", "optimum − negotiated"] if negotiated else [])
+    for c in cols:
+        t.add_column(c, justify="left" if c in ("player", "commitments") else "right")
+    for i, pid in enumerate(game.player_ids):
+        made = [game.scenario.players[i].actions[a].id for a in range(int(game.m[i]))
+                if res.bits >> (int(game.offset[i]) + a) & 1]
+        row = [pid, f"{res.payoffs[i]:.2f}", ", ".join(made) or "—"]
+        if negotiated:
+            row += [f"{negotiated[i]:.2f}", f"{gap[i]:+.2f}"]
+        t.add_row(*row)
+    Console().print(t)
+
+
+@app.command()
+def welfare(
+    scenario: Annotated[Path, typer.Argument(help="Scenario file.")],
+    objective: Annotated[str, typer.Option(help="utilitarian, nash, nash-bargaining or maximin.")] = "utilitarian",
+    rules: RulesOpt = "paper",
+    solver: Annotated[str, typer.Option(help="MILP solver: highs (in-process) or cbc.")] = "highs",
+    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds for the whole solve.")] = 60.0,
+    floor: Annotated[float | None, typer.Option(help="Participation floor: every payoff at least this.")] = None,
+    delta: Annotated[float, typer.Option(help="Nash: smallest payoff (or gain) counted as positive.")] = 1e-3,
+    disagreement: Annotated[str, typer.Option(help="Nash bargaining disagreement point: baseline or current.")] = "baseline",
+    lens: Annotated[str, typer.Option(help="Lens of the negotiated outcome to compare with.")] = "upper",
+    seat: Annotated[list[str] | None, typer.Option("--seat", help="NAME=LENS for one seat (repeatable).")] = None,
+    partner: Annotated[str, typer.Option(help="Partner choice of the negotiated game.")] = "mcts",
+    sims: Annotated[int, typer.Option(help="MCTS simulations per turn.")] = 50,
+    compare: Annotated[bool, typer.Option("--compare/--no-compare", help="Play the negotiated game to compare.")] = True,
+    as_json: JsonOpt = False,
+) -> None:
+    """The welfare optimum (MILP) over all completions of the commitments, beside a negotiated outcome."""
+    from negtui.engine import Match
+    from negtui.narrate import commitments, rounded
+    from negtui.welfare import Cancelled, WelfareError, WelfareJob, WelfareOptions, WelfareRequest, efficiency, welfare_of
+
+    with _user_errors():
+        sc = _load(scenario)
+        neg = _negotiation(sc, rules)
+        game = neg.game
+        try:
+            opts = WelfareOptions(objective=objective, solver=solver, time_limit=time_limit, floor=floor, delta=delta,
+                                  disagreement=disagreement).check()
+        except WelfareError as err:
+            _fail(f"error: {err}")
+        bits = 0
+        negotiated = None
+        if compare:
+            bots = _seats(neg, lens, seat or [], partner, sims, 10.0, 0)
+            match = Match(neg, bots)
+            with _progress(game.T, "negotiating") as bar:
+                task = bar.add_task("turns", total=game.T)
+                for _ in match.run():
+                    bar.advance(task)
+            negotiated = neg.returns(match.state)
+            source = {"seats": {b.name: b.label for b in bots}, "partner": partner}
+        job = WelfareJob(WelfareRequest(sc.model_dump(mode="json"), neg.rules.name, bits, opts))
+        try:
+            with _progress(1, f"solving {objective}") as bar:
+                bar.add_task("solve", total=None)
+                res = job.result()
+        except KeyboardInterrupt:
+            job.cancel()
+            _fail("welfare solve cancelled", EXIT_INTERRUPTED)
+        except (RuntimeError, Cancelled) as err:
+            _fail(f"error: {err}")
+        out = {"scenario": sc.name, "rules": neg.rules.name, **res.as_dict()}
+        out["commitments"] = commitments(game, res.bits) if res.bits is not None else None
+        if negotiated is not None and res.payoffs is not None:
+            base = None if objective == "nash" else res.disagreement
+            won = welfare_of(objective, negotiated, res.included, base)
+            gap = [round(o - n, 10) + 0.0 for o, n in zip(res.payoffs, negotiated)]
+            out["negotiated"] = {**source, "payoffs": rounded(negotiated), "welfare": won,
+                                 "commitments": commitments(game, match.state.bits)}
+            out["efficiency"] = efficiency(objective, won, res.welfare, len(res.included))
+            out["per_player_gap"] = gap
+            out["gainers"] = [game.player_ids[i] for i, g in enumerate(gap) if g > 1e-9]
+            out["losers"] = [game.player_ids[i] for i, g in enumerate(gap) if g < -1e-9]
+        if as_json:
+            _emit_json(out)
+            return
+        if res.payoffs is None:
+            typer.echo(f"{objective}: {res.status}. {res.message}")
+            return
+        _welfare_table(game, res, rounded(negotiated) if "negotiated" in out else None, out.get("per_player_gap"))
+        proven = "proven optimal" if res.proven_optimal else "best found (not proven optimal)"
+        extra = f", gap {res.gap:.2e}" if res.gap is not None else ""
+        typer.echo(f"welfare {res.welfare:.4f} — {proven}{extra}; {res.solves} solve(s) in {res.seconds:.2f} s with {solver}")
+        if res.message:
+            typer.echo(res.message)
+        if "negotiated" in out:
+            eff = out["efficiency"]
+            won = out["negotiated"]["welfare"]
+            typer.echo(f"negotiated welfare {'undefined' if won is None else f'{won:.4f}'}; "
+                       f"efficiency {'n/a' if eff is None else f'{eff:.1%}'}")
+            typer.echo(f"would gain from the optimum: {', '.join(out['gainers']) or 'nobody'}; "
+                       f"would lose: {', '.join(out['losers']) or 'nobody'}")
 
 
 def main() -> None:

@@ -1,0 +1,283 @@
+"""Welfare optima over the completions of a state: utilitarian, Nash, Nash bargaining, maximin.
+
+Nash objectives maximise Σ log(y_i − d_i) by an outer approximation: w_i ≤ tangent cuts of log,
+starting from a geometric grid; after each solve a cut is added at the returned payoffs, until
+Σ w_i (an upper bound of the optimum) and the true Σ log of the returned commitments agree within the
+tolerance.  Welfare values are always recomputed from the returned commitments by the engine, so they
+are exact, not the solver's floating-point objective.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+import pulp
+
+from negtui.engine.baseline import no_negotiation
+from negtui.engine.game import Game
+from negtui.engine.payoff import payoffs
+from negtui.engine.rules import Rules
+from negtui.welfare.model import WelfareModel, build_model, chosen_bits
+
+OBJECTIVES = ("utilitarian", "nash", "nash-bargaining", "maximin")
+SOLVERS = ("highs", "cbc")
+OBJECTIVE_HELP = {
+    "utilitarian": "maximise the sum of payoffs",
+    "nash": "maximise the product of payoffs of players that can reach a positive payoff (Nash social welfare)",
+    "nash-bargaining": "maximise the product of gains over the disagreement point (Nash bargaining solution)",
+    "maximin": "maximise the smallest payoff (egalitarian)",
+}
+
+
+class WelfareError(ValueError):
+    """A welfare request that cannot be run (unknown objective or solver)."""
+
+
+@dataclass
+class WelfareOptions:
+    objective: str = "utilitarian"
+    solver: str = "highs"
+    time_limit: float | None = 60.0  # seconds for the whole request
+    floor: float | None = None  # optional participation floor y_i ≥ floor (utilitarian, maximin)
+    delta: float = 1e-3  # Nash: smallest payoff (or gain) counted positive
+    tolerance: float = 1e-6  # Nash: stop when Σ w − Σ log y ≤ tolerance
+    disagreement: str = "baseline"  # Nash bargaining: "baseline" (No-Negotiation) or "current" payoffs
+    max_rounds: int = 60  # Nash: cut rounds
+
+    def check(self) -> WelfareOptions:
+        if self.objective not in OBJECTIVES:
+            raise WelfareError(f"unknown objective {self.objective!r}; choose from {', '.join(OBJECTIVES)}")
+        if self.solver not in SOLVERS:
+            raise WelfareError(f"unknown solver {self.solver!r}; choose from {', '.join(SOLVERS)}")
+        if self.disagreement not in ("baseline", "current"):
+            raise WelfareError("the disagreement point is 'baseline' or 'current'")
+        if self.delta <= 0:
+            raise WelfareError("the Nash floor delta must be positive")
+        return self
+
+
+@dataclass
+class WelfareResult:
+    objective: str
+    status: str  # optimal | feasible | infeasible | no solution
+    proven_optimal: bool
+    bits: int | None = None
+    payoffs: list[float] | None = None
+    welfare: float | None = None  # Σ y, Σ log(y − d) over `included`, or min y
+    bound: float | None = None  # Nash: Σ w, an upper bound of the optimum (when proven)
+    gap: float | None = None  # Nash: bound − welfare
+    included: list[int] = field(default_factory=list)  # players in the Nash product
+    disagreement: list[float] | None = None
+    solver: str = ""
+    seconds: float = 0.0
+    solves: int = 0
+    message: str = ""
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def make_solver(name: str, time_limit: float | None) -> pulp.LpSolver:
+    if name == "highs":
+        solver = pulp.HiGHS(msg=False, timeLimit=time_limit)
+        if not solver.available():
+            raise WelfareError("HiGHS is not available (install highspy); use --solver cbc")
+        return solver
+    solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=None if time_limit is None else max(1, math.ceil(time_limit)))
+    if not solver.available():
+        raise WelfareError("the CBC binary is not available; use --solver highs")
+    return solver
+
+
+class _Run:
+    """One request: the deadline, solver choice and count of solves."""
+
+    def __init__(self, opts: WelfareOptions):
+        self.opts = opts
+        self.started = time.perf_counter()
+        self.solves = 0
+        self.proven = True
+
+    def remaining(self) -> float | None:
+        if self.opts.time_limit is None:
+            return None
+        return max(0.05, self.opts.time_limit - (time.perf_counter() - self.started))
+
+    def expired(self) -> bool:
+        return self.opts.time_limit is not None and time.perf_counter() - self.started >= self.opts.time_limit
+
+    def solve(self, prob: pulp.LpProblem) -> str:
+        """'optimal', 'feasible' (time limit hit with a solution), 'infeasible' or 'no solution'."""
+        self.solves += 1
+        prob.solve(make_solver(self.opts.solver, self.remaining()))
+        if prob.status == pulp.LpStatusInfeasible or prob.sol_status == pulp.LpSolutionInfeasible:
+            return "infeasible"
+        if prob.sol_status == pulp.LpSolutionOptimal:
+            return "optimal"
+        if prob.sol_status == pulp.LpSolutionIntegerFeasible:
+            self.proven = False
+            return "feasible"
+        return "no solution"
+
+
+def _finish(game: Game, model: WelfareModel, run: _Run, res: WelfareResult) -> WelfareResult:
+    res.bits = chosen_bits(model)
+    res.payoffs = [round(float(v), 10) + 0.0 for v in payoffs(game, res.bits)]
+    return res
+
+
+def _max_each(game: Game, bits: int, run: _Run, lower: np.ndarray | None) -> np.ndarray:
+    """Per player, the largest payoff any completion gives (subject to y ≥ lower, if given)."""
+    out = np.full(game.n, -np.inf)
+    for i in range(game.n):
+        model = build_model(game, bits, f"max_{i}")
+        if lower is not None:
+            for k in range(game.n):
+                model.prob += model.y[k] >= float(lower[k]), f"ir_{k}"
+        model.prob.setObjective(model.y[i])
+        status = run.solve(model.prob)
+        if status in ("optimal", "feasible"):
+            out[i] = payoffs(game, chosen_bits(model))[i]
+    return out
+
+
+def _nash(game: Game, bits: int, run: _Run, base: np.ndarray, ir: bool, res: WelfareResult) -> WelfareResult:
+    """Maximise Σ log(y_i − base_i) over the players that can gain at least δ.
+
+    Where those players cannot all gain at once, the standard convention of maximum Nash welfare
+    applies: first the most players with a gain of at least δ, then the largest product among them.
+    Both are one MILP: binary p_i marks a counted player, t_i ∈ [δ, U_i] is its gain (t_i ≤ y_i − base_i
+    when p_i = 1), w_i ≤ tangent cuts of log t_i and w_i ≤ log δ unless counted, and the objective
+    Σ w_i + M·Σ p_i with M larger than any spread of Σ w_i."""
+    opts = run.opts
+    best = _max_each(game, bits, run, base if ir else None)
+    if ir and not np.all(np.isfinite(best)):
+        res.status, res.proven_optimal = "infeasible", True
+        res.message = "no completion gives every player at least its disagreement payoff"
+        return res
+    eligible = [i for i in range(game.n) if best[i] - base[i] >= opts.delta]
+    model = build_model(game, bits, res.objective)
+    prob = model.prob
+    if ir:
+        for k in range(game.n):
+            prob += model.y[k] >= float(base[k]), f"ir_{k}"
+    log_d = math.log(opts.delta)
+    upper = {i: max(float(best[i] - base[i]), opts.delta * 1.0001) for i in eligible}
+    lowest = {i: float(np.minimum(game.G[:, i], 0).sum() - base[i]) for i in eligible}
+    p = {i: pulp.LpVariable(f"p_{i}", cat=pulp.LpBinary) for i in eligible}
+    t = {i: pulp.LpVariable(f"t_{i}", opts.delta, upper[i]) for i in eligible}
+    w = {i: pulp.LpVariable(f"w_{i}", upBound=math.log(upper[i])) for i in eligible}
+    cuts = 0
+
+    def cut(i: int, b: float) -> None:
+        nonlocal cuts
+        cuts += 1
+        prob.addConstraint(w[i] <= math.log(b) + (t[i] - b) / b, f"cut_{cuts}")
+
+    for i in eligible:
+        gain = model.y[i] - float(base[i])
+        prob += t[i] <= gain + (upper[i] - lowest[i]) * (1 - p[i]), f"gain_{i}"
+        prob += w[i] <= log_d + (math.log(upper[i]) - log_d) * p[i], f"counted_{i}"
+        for b in np.geomspace(opts.delta, upper[i], 8):
+            cut(i, float(b))
+    weight = 1.0 + sum(math.log(upper[i]) - log_d for i in eligible)
+    prob.setObjective(pulp.lpSum(w.values()) + weight * pulp.lpSum(p.values()))
+    for _ in range(opts.max_rounds):
+        status = run.solve(prob)
+        if status in ("infeasible", "no solution"):
+            res.status, res.proven_optimal = status, status == "infeasible"
+            if status == "infeasible":
+                res.message = "no completion gives every player at least its disagreement payoff"
+            return res
+        _finish(game, model, run, res)
+        gains = np.array(res.payoffs) - base
+        res.included = [i for i in eligible if p[i].value() > 0.5 and gains[i] >= opts.delta - 1e-9]
+        res.welfare = float(np.sum(np.log(gains[res.included])))
+        bound = float(sum(w[i].value() for i in res.included))
+        res.bound = bound if status == "optimal" else None
+        res.gap = max(0.0, bound - res.welfare) if status == "optimal" else None
+        if status != "optimal" or bound - res.welfare <= opts.tolerance or run.expired():
+            break
+        for i in res.included:
+            cut(i, float(gains[i]))
+    res.status = "optimal" if run.proven and res.gap is not None and res.gap <= opts.tolerance else "feasible"
+    res.proven_optimal = res.status == "optimal"
+    if not res.included:
+        res.message = "no player can gain at least δ; every feasible completion is a solution"
+    elif len(res.included) < len(eligible):
+        res.message = (f"{len(eligible)} players can each gain, at most {len(res.included)} at once: "
+                       "the product runs over the largest such set")
+    return res
+
+
+def solve_welfare(game: Game, rules: Rules, bits: int = 0, options: WelfareOptions | None = None) -> WelfareResult:
+    """The welfare optimum over every completion of the commitments `bits`."""
+    opts = (options or WelfareOptions()).check()
+    run = _Run(opts)
+    res = WelfareResult(opts.objective, "no solution", False, solver=opts.solver)
+    try:
+        if opts.objective in ("nash", "nash-bargaining"):
+            if opts.objective == "nash":
+                base = np.zeros(game.n)
+            elif opts.disagreement == "current":
+                base = payoffs(game, bits)
+            else:
+                base = no_negotiation(game, rules).payoffs
+            if opts.objective == "nash-bargaining":
+                res.disagreement = [round(float(v), 10) + 0.0 for v in base]
+            _nash(game, bits, run, base, opts.objective == "nash-bargaining", res)
+        else:
+            model = build_model(game, bits, opts.objective)
+            if opts.floor is not None:
+                for i in range(game.n):
+                    model.prob += model.y[i] >= opts.floor, f"floor_{i}"
+            if opts.objective == "utilitarian":
+                model.prob.setObjective(pulp.lpSum(model.y))
+            else:
+                m = pulp.LpVariable("min_payoff")
+                for i in range(game.n):
+                    model.prob += m <= model.y[i], f"min_{i}"
+                model.prob.setObjective(m)
+            res.status = run.solve(model.prob)
+            res.proven_optimal = res.status in ("optimal", "infeasible")
+            if res.status == "infeasible":
+                res.message = f"no completion gives every player at least {opts.floor:g}" if opts.floor is not None \
+                    else "the model is infeasible"
+            elif res.status in ("optimal", "feasible"):
+                _finish(game, model, run, res)
+                y = np.array(res.payoffs)
+                res.welfare = float(y.sum() if opts.objective == "utilitarian" else y.min())
+    finally:
+        res.seconds = round(time.perf_counter() - run.started, 4)
+        res.solves = run.solves
+    if res.status == "no solution":
+        res.message = res.message or "the solver found no solution within the time limit"
+    return res
+
+
+def welfare_of(objective: str, pay: np.ndarray, included: list[int], base: np.ndarray | None) -> float | None:
+    """The objective's welfare of any payoff vector (None where a Nash log is undefined)."""
+    pay = np.asarray(pay, dtype=float)
+    if objective == "utilitarian":
+        return float(pay.sum())
+    if objective == "maximin":
+        return float(pay.min())
+    b = np.zeros(len(pay)) if base is None else np.asarray(base, dtype=float)
+    gains = pay[included] - b[included]
+    if np.any(gains <= 0):
+        return None
+    return float(np.sum(np.log(gains)))
+
+
+def efficiency(objective: str, negotiated: float | None, optimum: float | None, n_included: int) -> float | None:
+    """Negotiated ÷ optimal welfare; for Nash objectives the ratio of geometric means of the gains."""
+    if negotiated is None or optimum is None:
+        return None if objective not in ("nash", "nash-bargaining") or optimum is None else 0.0
+    if objective in ("nash", "nash-bargaining"):
+        return float(math.exp((negotiated - optimum) / max(n_included, 1)))
+    if optimum == 0:
+        return None
+    return float(negotiated / optimum)
