@@ -45,12 +45,13 @@ def _user_errors() -> Iterator[None]:
     """Turn the errors a user can cause into a message and exit status 2."""
     from negtui.engine import ExactTooLarge, GameError, IllegalMove
     from negtui.generator import GeneratorError
+    from negtui.record import RecordError
     from negtui.scenario import ScenarioError
     from negtui.welfare.solve import WelfareError
 
     try:
         yield
-    except ScenarioError as err:
+    except (ScenarioError, RecordError) as err:
         _fail(err.render())
     except (GameError, ExactTooLarge, GeneratorError, IllegalMove, FileExistsError, WelfareError) as err:
         _fail(f"error: {err}")
@@ -240,10 +241,35 @@ def _payoff_table(neg: Negotiation, result: dict, labels: list[str]) -> None:
                   f"unilateral regret {sum(result['regret']):.2f}")
 
 
+def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None):
+    """(negotiation, agents, start state, parent) to continue a record from a turn."""
+    from negtui.agents import parse_lens_pair, parse_seats
+    from negtui.record import Replay, load_record
+
+    replay = Replay(load_record(from_record))
+    t = replay.last_turn if turn is None else turn
+    try:
+        start = replay.state_at(t)
+    except IndexError as err:
+        _fail(f"error: {err}")
+    try:
+        overrides = parse_seats(seat, replay.neg.game.player_ids)
+        if lens is not None:
+            every = parse_lens_pair(lens)
+            overrides = {pid: overrides.get(pid, every) for pid in replay.neg.game.player_ids}
+    except ValueError as err:
+        _fail(f"error: {err}")
+    agents = replay.agents(overrides)
+    humans = [pid for pid, a in zip(replay.neg.game.player_ids, agents) if a is None]
+    if humans:
+        _fail(f"error: {', '.join(humans)} played by hand in the record; give --seat NAME=LENS to continue")
+    return replay.neg, agents, start, replay.parent_at(t)
+
+
 @app.command()
 def autoplay(
-    scenario: Annotated[Path, typer.Argument(help="Scenario file.")],
-    lens: Annotated[str, typer.Option(help="Lens of every seat: myopic, upper, lower or exact (PROPOSE/RESPOND to split roles).")] = "upper",
+    scenario: Annotated[Path | None, typer.Argument(help="Scenario file (omit with --from-record).")] = None,
+    lens: Annotated[str | None, typer.Option(help="Lens of every seat: myopic, upper, lower or exact (PROPOSE/RESPOND to split roles); default upper.")] = None,
     seat: Annotated[list[str] | None, typer.Option("--seat", help="NAME=LENS for one seat (repeatable).")] = None,
     rules: RulesOpt = "paper",
     partner: Annotated[str, typer.Option(help="Partner choice: mcts, greedy or random.")] = "mcts",
@@ -251,50 +277,120 @@ def autoplay(
     ucb: Annotated[float, typer.Option(help="MCTS exploration constant.")] = 10.0,
     seed: Annotated[int, typer.Option(help="Seed of random partner choice.")] = 0,
     budget: Annotated[int | None, typer.Option(help="Override the scenario's per-player budget.")] = None,
+    record: Annotated[Path | None, typer.Option("--record", help="Write a game record (JSON Lines) here.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing record.")] = False,
+    from_record: Annotated[Path | None, typer.Option("--from-record", help="Continue (fork) a recorded game.")] = None,
+    turn: Annotated[int | None, typer.Option("--turn", help="With --from-record: the turn to continue from.")] = None,
     as_json: JsonOpt = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No turn log.")] = False,
 ) -> None:
-    """Play a whole game with lens bots in every seat; print the turn log and the payoff table."""
+    """Play a game with lens bots in every seat; print the turn log and the payoff table."""
     from negtui.engine import Match
     from negtui.narrate import event_json, turn_line
+    from negtui.record import RecordWriter
 
     with _user_errors():
-        sc = _load(scenario)
-        neg = _negotiation(sc, rules, budget)
-        bots = _seats(neg, lens, seat or [], partner, sims, ucb, seed)
-        match = Match(neg, bots)
+        parent = None
+        if from_record is not None:
+            if scenario is not None:
+                _fail("error: give either a scenario or --from-record, not both")
+            neg, bots, start, parent = _fork(from_record, turn, seat or [], lens)
+        else:
+            if scenario is None:
+                _fail("error: missing scenario file (or --from-record FILE)")
+            if turn is not None:
+                _fail("error: --turn needs --from-record")
+            neg = _negotiation(_load(scenario), rules, budget)
+            bots = _seats(neg, lens or "upper", seat or [], partner, sims, ucb, seed)
+            start = neg.initial_state()
         game = neg.game
+        sc = game.scenario
+        match = Match(neg, bots, state=start)
+        writer = RecordWriter(record, neg, bots, start, parent=parent, force=force) if record else None
         if not as_json:
-            typer.echo(f"{sc.name} — {game.n} players, {game.n_goals} goals, {game.T} turns, rules {neg.rules.name}, "
-                       f"partner {partner}")
+            fork = f", continuing {parent.file} from turn {parent.turn}" if parent else ""
+            typer.echo(f"{sc.name} — {game.n} players, {game.n_goals} goals, {game.T} turns, rules {neg.rules.name}{fork}")
         started = time.perf_counter()
         try:
             with _progress(game.T, "playing", enabled=as_json or quiet) as bar:
-                task = bar.add_task("turns", total=game.T)
+                task = bar.add_task("turns", total=game.T, completed=start.t)
                 for ev in match.run():
                     bar.advance(task)
+                    if writer:
+                        writer.turn(ev)
                     if not (as_json or quiet):
                         typer.echo(turn_line(game, ev))
         except KeyboardInterrupt:
             pay = neg.returns(match.state)
-            _fail(f"interrupted at turn {match.state.t}/{game.T}; payoffs so far: "
+            saved = f"; record so far in {record}" if writer else ""
+            _fail(f"interrupted at turn {match.state.t}/{game.T}{saved}; payoffs so far: "
                   + ", ".join(f"{p} {v:.2f}" for p, v in zip(game.player_ids, pay)), EXIT_INTERRUPTED)
         seconds = time.perf_counter() - started
         result = _result(neg, match.state.bits)
         exact = _exact_comparison(neg, result["payoffs"])
         if exact is not None:
             result["exact"] = exact
+        if writer:
+            writer.result(match.state, baseline=result["baseline"]["payoffs"])
+            writer.close()
         if as_json:
             _emit_json({
-                "scenario": sc.name, "rules": neg.rules.name, "partner": partner, "sims": sims, "ucb": ucb,
-                "seats": {b.name: {"propose": b.propose_lens, "respond": b.respond_lens} for b in bots},
+                "scenario": sc.name, "rules": neg.rules.name,
+                "seats": {b.name: {"propose": b.propose_lens, "respond": b.respond_lens, "partner": b.partner_method,
+                                   "sims": b.sims} for b in bots},
                 **result, "turns": [event_json(game, ev) for ev in match.events], "seconds": round(seconds, 3),
+                **({"record": str(record)} if record else {}),
+                **({"parent": parent.model_dump()} if parent else {}),
             })
             return
         _payoff_table(neg, result, [b.label for b in bots])
         if exact is not None:
             typer.echo(f"exact solution: sum {sum(exact['payoffs']):.2f}; L1 error of this game {exact['l1_error']:.2f}")
-        typer.echo(f"{game.T} turns in {seconds:.2f} s")
+        typer.echo(f"{game.T - start.t} turns in {seconds:.2f} s" + (f"; record written to {record}" if record else ""))
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="Game record (JSON Lines).")],
+    verify_bots: Annotated[bool, typer.Option("--verify", help="Re-run every bot decision and check it.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print a recorded game turn by turn; with --verify, re-run every bot decision from the header."""
+    from negtui.narrate import offer_words, rounded
+    from negtui.record import Replay, load_record, verify
+
+    with _user_errors():
+        rec = load_record(file)
+        rp = Replay(rec)
+        game = rp.neg.game
+        divergence = verify(rp) if verify_bots else None
+        pay = rp.neg.returns(rp.final)
+        if as_json:
+            _emit_json({"scenario": rec.scenario.name, "rules": rec.header.rules, "turns": len(rec.turns),
+                        "first_turn": rp.first_turn, "complete": rec.complete, "stopped": rec.stopped,
+                        "payoffs": rounded(pay), "commitments": [[(rp.final.bits >> (int(game.offset[i]) + a)) & 1
+                                                                  for a in range(int(game.m[i]))] for i in range(game.n)],
+                        "parent": rec.header.parent.model_dump() if rec.header.parent else None,
+                        "verified": None if not verify_bots else divergence is None,
+                        "divergence": divergence.describe() if divergence else None})
+        else:
+            typer.echo(f"{rec.scenario.name} — rules {rec.header.rules}, recorded {rec.header.started}")
+            if rec.header.parent:
+                typer.echo(f"fork of {rec.header.parent.file} at turn {rec.header.parent.turn}")
+            for line in rec.turns:
+                p, q = game.index_of(line.proposer), game.index_of(line.partner)
+                words = offer_words(game, game.bits_of(line.offer), p, q)
+                outcome = "accepted" if line.accepted else ("no deal" if not line.offer else "rejected")
+                typer.echo(f"t{line.t:>3} {line.proposer} → {line.partner}: {words} — {outcome} ({line.decided_by})")
+            typer.echo("payoffs: " + ", ".join(f"{p} {v:.2f}" for p, v in zip(game.player_ids, pay)))
+            if rec.stopped:
+                typer.echo(f"note: {rec.stopped}")
+            elif not rec.complete:
+                typer.echo("note: the record has no result line (the game was not finished)")
+            if verify_bots and divergence is None:
+                typer.echo(f"verified: every bot decision of {len(rec.turns)} turns re-runs identically")
+        if divergence is not None:
+            _fail(f"{file}: verification failed at {divergence.describe()}")
 
 
 @app.command()

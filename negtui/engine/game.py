@@ -168,6 +168,21 @@ class Game:
         a = c - int(self.offset[i])
         return f"{self.player_ids[i]}.{self.scenario.players[i].actions[a].id}"
 
+    @cached_property
+    def cell_ids(self) -> dict[str, int]:
+        """'PLAYER.ACTION' -> cell, the names records and JSON output use."""
+        return {self.cell_name(c): c for c in range(self.n_cells)}
+
+    def bits_of(self, names: list[str]) -> int:
+        """Bitmask of cells named 'PLAYER.ACTION'; raises GameError naming the first unknown one."""
+        bits = 0
+        for name in names:
+            c = self.cell_ids.get(name)
+            if c is None:
+                raise GameError(f"unknown commitment {name!r}")
+            bits |= 1 << c
+        return bits
+
     def cells_of(self, bits: int) -> list[int]:
         out, c = [], 0
         while bits:

@@ -27,6 +27,12 @@ class Agent(Protocol):
     def respond(self, neg: Negotiation, s: State, offer: Offer) -> bool: ...
 
 
+def describe(agent: Agent) -> str:
+    """'P3 (upper)': the agent's name and, for bots, how it decides."""
+    label = getattr(agent, "label", "")
+    return f"{agent.name} ({label})" if label else agent.name
+
+
 @dataclass(frozen=True)
 class TurnEvent:
     t: int
@@ -69,9 +75,9 @@ class Match:
         offer = proposer.propose(neg, s, q, self.seats[q])
         if offer.is_noop:
             # an offer of nothing: the reference counts it as a deal that changes nothing
-            accepted, decided = neg.rules.noop_is_deal, proposer.name
+            accepted, decided = neg.rules.noop_is_deal, describe(proposer)
         else:
-            accepted, decided = self.seats[q].respond(neg, s, offer), self.seats[q].name
+            accepted, decided = self.seats[q].respond(neg, s, offer), describe(self.seats[q])
         after = neg.apply(s, offer, accepted)
         ev = TurnEvent(s.t, p, q, offer, accepted, decided, s, after, neg.returns(after), stats)
         self.state = after

@@ -1,0 +1,105 @@
+"""Loading records: every complete line is kept, a line cut off at the end is reported, anything else
+wrong is a `RecordError` naming the file, the line and the JSON path."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from negtui.record.format import KNOWN_FORMATS, Header, ResultLine, TurnLine
+from negtui.scenario.io import ScenarioError, parse_scenario, problems_from_validation
+from negtui.scenario.model import Scenario
+
+
+class RecordError(Exception):
+    def __init__(self, source: str, line: int | None, problems: list[tuple[str, str]]):
+        self.source, self.line, self.problems = source, line, problems
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        where = f"{self.source}" + (f", line {self.line}" if self.line else "")
+        out = [f"{where}: invalid record"]
+        out += [f"  {path}: {msg}" for path, msg in self.problems]
+        return "\n".join(out)
+
+
+@dataclass
+class Record:
+    source: str
+    header: Header
+    scenario: Scenario
+    turns: list[TurnLine] = field(default_factory=list)
+    result: ResultLine | None = None
+    stopped: str | None = None  # why loading stopped early (a line cut off mid-way)
+
+    @property
+    def complete(self) -> bool:
+        return self.result is not None
+
+
+def _validate(model, data: object, source: str, line: int):
+    try:
+        return model.model_validate(data)
+    except ValidationError as err:
+        raise RecordError(source, line, [(p.path, p.message) for p in problems_from_validation(err)]) from None
+
+
+def load_record(path: str | os.PathLike[str]) -> Record:
+    p = Path(path)
+    src = str(p)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(src, None, [("$", "file not found")]) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise RecordError(src, None, [("$", f"cannot read file: {err}")]) from None
+    lines = text.split("\n")
+    ends_cleanly = text.endswith("\n")
+    if not lines or not lines[0].strip():
+        raise RecordError(src, 1, [("$", "empty record: no header line")])
+    try:
+        head = json.loads(lines[0])
+    except json.JSONDecodeError as err:
+        raise RecordError(src, 1, [("$", f"header is not valid JSON: {err.msg}")]) from None
+    if isinstance(head, dict) and head.get("format") not in KNOWN_FORMATS:
+        raise RecordError(src, 1, [("$.format", f"unknown record format {head.get('format')!r}; "
+                                                f"this negtui reads {', '.join(KNOWN_FORMATS)}")])
+    header = _validate(Header, head, src, 1)
+    try:
+        scenario = parse_scenario(header.scenario, src)
+    except ScenarioError as err:
+        raise RecordError(src, 1, [(f"$.scenario{pr.path[1:]}", pr.message) for pr in err.problems]) from None
+    rec = Record(src, header, scenario)
+    body = lines[1:]
+    for k, raw in enumerate(body):
+        n = k + 2
+        last = k == len(body) - 1
+        if not raw.strip():
+            if last:
+                break
+            raise RecordError(src, n, [("$", "empty line inside the record")])
+        if rec.result is not None:
+            raise RecordError(src, n, [("$", "line after the result line")])
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as err:
+            if last and not ends_cleanly:
+                rec.stopped = f"line {n} is cut off; loaded the {len(rec.turns)} complete turn(s) before it"
+                break
+            raise RecordError(src, n, [("$", f"not valid JSON: {err.msg}")]) from None
+        kind = data.get("type") if isinstance(data, dict) else None
+        if kind == "turn":
+            turn = _validate(TurnLine, data, src, n)
+            expected = header.start_turn + len(rec.turns)
+            if turn.t != expected:
+                raise RecordError(src, n, [("$.t", f"turn {turn.t} where turn {expected} was expected")])
+            rec.turns.append(turn)
+        elif kind == "result":
+            rec.result = _validate(ResultLine, data, src, n)
+        else:
+            raise RecordError(src, n, [("$.type", f"unknown line type {kind!r}")])
+    return rec
