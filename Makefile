@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/negtui autoplay scenarios/generated/six-party.json --lens myopic --seat P0=upper --seat P1=lower
+	$(BIN)/negtui play scenarios/generated/six-party.json
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q || [ $$? -eq 5 ]  # 5 = no tests collected, not a failure

@@ -354,14 +354,20 @@ def replay(
     file: Annotated[Path, typer.Argument(help="Game record (JSON Lines).")],
     verify_bots: Annotated[bool, typer.Option("--verify", help="Re-run every bot decision and check it.")] = False,
     as_json: JsonOpt = False,
+    print_only: Annotated[bool, typer.Option("--print", help="Print the turns instead of opening the app.")] = False,
 ) -> None:
-    """Print a recorded game turn by turn; with --verify, re-run every bot decision from the header."""
+    """Replay a recorded game: in the app (in a terminal), or printed turn by turn; --verify re-runs
+    every bot decision from the header alone."""
     from negtui.narrate import offer_words, rounded
     from negtui.record import Replay, load_record, verify
 
     with _user_errors():
         rec = load_record(file)
         rp = Replay(rec)
+        if not (verify_bots or as_json or print_only) and sys.stdout.isatty() and sys.stdin.isatty():
+            from negtui.tui.app import run_app
+
+            raise typer.Exit(run_app(replay=file))
         game = rp.neg.game
         divergence = verify(rp) if verify_bots else None
         pay = rp.neg.returns(rp.final)
@@ -483,7 +489,7 @@ def _welfare_table(game, res, negotiated: list[float] | None, gap: list[float] |
 
 @app.command()
 def welfare(
-    scenario: Annotated[Path, typer.Argument(help="Scenario file.")],
+    scenario: Annotated[Path | None, typer.Argument(help="Scenario file (omit with --from-record).")] = None,
     objective: Annotated[str, typer.Option(help="utilitarian, nash, nash-bargaining or maximin.")] = "utilitarian",
     rules: RulesOpt = "paper",
     solver: Annotated[str, typer.Option(help="MILP solver: highs (in-process) or cbc.")] = "highs",
@@ -496,6 +502,8 @@ def welfare(
     partner: Annotated[str, typer.Option(help="Partner choice of the negotiated game.")] = "mcts",
     sims: Annotated[int, typer.Option(help="MCTS simulations per turn.")] = 50,
     compare: Annotated[bool, typer.Option("--compare/--no-compare", help="Play the negotiated game to compare.")] = True,
+    from_record: Annotated[Path | None, typer.Option("--from-record", help="Take the state (and negotiated outcome) from a record.")] = None,
+    turn: Annotated[int | None, typer.Option("--turn", help="With --from-record: optimise over completions of the state before this turn.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The welfare optimum (MILP) over all completions of the commitments, beside a negotiated outcome."""
@@ -504,8 +512,19 @@ def welfare(
     from negtui.welfare import Cancelled, WelfareError, WelfareJob, WelfareOptions, WelfareRequest, efficiency, welfare_of
 
     with _user_errors():
-        sc = _load(scenario)
-        neg = _negotiation(sc, rules)
+        replay = None
+        if from_record is not None:
+            from negtui.record import Replay, load_record
+
+            replay = Replay(load_record(from_record))
+            neg, sc = replay.neg, replay.record.scenario
+        else:
+            if turn is not None:
+                _fail("error: --turn needs --from-record")
+            if scenario is None:
+                _fail("error: missing scenario file (or --from-record FILE)")
+            sc = _load(scenario)
+            neg = _negotiation(sc, rules)
         game = neg.game
         try:
             opts = WelfareOptions(objective=objective, solver=solver, time_limit=time_limit, floor=floor, delta=delta,
@@ -514,7 +533,16 @@ def welfare(
             _fail(f"error: {err}")
         bits = 0
         negotiated = None
-        if compare:
+        if replay is not None:
+            t = replay.last_turn if turn is None else turn
+            try:
+                bits = replay.state_at(t).bits
+            except IndexError as err:
+                _fail(f"error: {err}")
+            negotiated = replay.neg.returns(replay.final)
+            negotiated_bits = replay.final.bits
+            source = {"record": str(from_record), "turn": t}
+        elif compare:
             bots = _seats(neg, lens, seat or [], partner, sims, 10.0, 0)
             match = Match(neg, bots)
             with _progress(game.T, "negotiating") as bar:
@@ -522,6 +550,7 @@ def welfare(
                 for _ in match.run():
                     bar.advance(task)
             negotiated = neg.returns(match.state)
+            negotiated_bits = match.state.bits
             source = {"seats": {b.name: b.label for b in bots}, "partner": partner}
         job = WelfareJob(WelfareRequest(sc.model_dump(mode="json"), neg.rules.name, bits, opts))
         try:
@@ -540,7 +569,7 @@ def welfare(
             won = welfare_of(objective, negotiated, res.included, base)
             gap = [round(o - n, 10) + 0.0 for o, n in zip(res.payoffs, negotiated)]
             out["negotiated"] = {**source, "payoffs": rounded(negotiated), "welfare": won,
-                                 "commitments": commitments(game, match.state.bits)}
+                                 "commitments": commitments(game, negotiated_bits)}
             out["efficiency"] = efficiency(objective, won, res.welfare, len(res.included))
             out["per_player_gap"] = gap
             out["gainers"] = [game.player_ids[i] for i, g in enumerate(gap) if g > 1e-9]
@@ -564,6 +593,52 @@ def welfare(
                        f"efficiency {'n/a' if eff is None else f'{eff:.1%}'}")
             typer.echo(f"would gain from the optimum: {', '.join(out['gainers']) or 'nobody'}; "
                        f"would lose: {', '.join(out['losers']) or 'nobody'}")
+
+
+@app.command()
+def play(
+    scenario: Annotated[Path | None, typer.Argument(help="Scenario file; omit to pick one.")] = None,
+    seat: Annotated[list[str] | None, typer.Option("--seat", help="NAME=human or NAME=LENS (repeatable); skips the seat dialog.")] = None,
+    rules: RulesOpt = "paper",
+    partner: Annotated[str, typer.Option(help="Bots' partner choice: mcts, greedy or random.")] = "mcts",
+    sims: Annotated[int, typer.Option(help="MCTS simulations per turn.")] = 50,
+    record: Annotated[bool, typer.Option("--record/--no-record", help="Record the game (default: on).")] = True,
+    data_dir: Annotated[Path | None, typer.Option("--data-dir", help="Where records and generated scenarios go.")] = None,
+    autoplay: Annotated[bool, typer.Option("--autoplay", help="Start autoplay at once.")] = False,
+) -> None:
+    """Open the app: play any seats, let lenses play the others."""
+    from negtui.agents import parse_lens_pair
+    from negtui.engine import get_rules
+    from negtui.session import Seat
+
+    with _user_errors():
+        try:
+            get_rules(rules)
+        except ValueError as err:
+            _fail(f"error: {err}")
+        seats: dict[str, Seat] = {}
+        if scenario is not None:
+            sc = _load(scenario)
+            ids = [p.id for p in sc.players]
+            for spec in seat or []:
+                name, sep, kind = spec.partition("=")
+                if not sep or name not in ids:
+                    _fail(f"error: seat {spec!r}: expected NAME=human or NAME=LENS with NAME one of {', '.join(ids)}")
+                if kind == "human":
+                    seats[name] = Seat(human=True)
+                else:
+                    try:
+                        prop, resp = parse_lens_pair(kind)
+                    except ValueError as err:
+                        _fail(f"error: seat {spec!r}: {err}")
+                    seats[name] = Seat(False, prop, resp)
+        elif seat:
+            _fail("error: --seat needs a scenario file")
+        from negtui.tui.app import run_app
+
+        code = run_app(scenario=scenario, rules=rules, seats=seats, ask_seats=not seats, record=record,
+                       data_dir=data_dir, partner=partner, sims=sims, autoplay=autoplay)
+    raise typer.Exit(code)
 
 
 def main() -> None:

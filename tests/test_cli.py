@@ -35,7 +35,8 @@ def test_autoplay_json_has_payoffs_and_commitments():
 def test_autoplay_seats_mix_lenses():
     res = run("autoplay", PILL, "--lens", "myopic", "--seat", "B=upper", "--json")
     out = json.loads(res.stdout)
-    assert out["seats"]["B"] == {"propose": "upper", "respond": "upper"}
+    assert out["seats"]["B"]["propose"] == "upper" and out["seats"]["B"]["respond"] == "upper"
+    assert out["seats"]["A"]["propose"] == "myopic"
     assert out["payoffs"] == [30.0, 30.0]  # B's optimistic lens refuses the pill
 
 

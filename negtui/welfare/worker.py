@@ -1,11 +1,16 @@
 """Welfare solves in a worker process, so that a caller (the app, Ctrl-C at the command line) can
-cancel them at once: a MILP solver inside the process cannot be interrupted cooperatively."""
+cancel them at once: a MILP solver inside the process cannot be interrupted cooperatively.
+
+The worker is a plain `python -m negtui.welfare.worker` child reading a JSON request on stdin and
+writing a JSON result on stdout: no multiprocessing machinery, so it works from inside the app, whose
+standard streams are not real files."""
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import queue
-from dataclasses import dataclass
+import json
+import subprocess
+import sys
+from dataclasses import asdict, dataclass
 
 from negtui.welfare.solve import WelfareOptions, WelfareResult
 
@@ -16,10 +21,19 @@ class Cancelled(Exception):
 
 @dataclass(frozen=True)
 class WelfareRequest:
-    scenario: dict  # the scenario as JSON data (picklable, rebuilt in the worker)
+    scenario: dict  # the scenario as JSON data, rebuilt in the worker
     rules: str
     bits: int
     options: WelfareOptions
+
+    def to_json(self) -> str:
+        return json.dumps({"scenario": self.scenario, "rules": self.rules, "bits": self.bits,
+                           "options": asdict(self.options)})
+
+    @classmethod
+    def from_json(cls, text: str) -> WelfareRequest:
+        data = json.loads(text)
+        return cls(data["scenario"], data["rules"], int(data["bits"]), WelfareOptions(**data["options"]))
 
 
 def run_request(req: WelfareRequest) -> WelfareResult:
@@ -32,21 +46,13 @@ def run_request(req: WelfareRequest) -> WelfareResult:
     return solve_welfare(game, rules, req.bits, req.options)
 
 
-def _work(req: WelfareRequest, out: mp.Queue) -> None:
-    try:
-        out.put(("ok", run_request(req)))
-    except Exception as err:  # reported to the caller, who decides how to show it
-        out.put(("error", f"{type(err).__name__}: {err}"))
-
-
 class WelfareJob:
     """A welfare solve running in its own process."""
 
     def __init__(self, req: WelfareRequest):
-        ctx = mp.get_context("spawn")  # safe beside threads (the app's workers)
-        self._out: mp.Queue = ctx.Queue()
-        self._proc = ctx.Process(target=_work, args=(req, self._out), daemon=True)
-        self._proc.start()
+        self._proc = subprocess.Popen([sys.executable, "-m", "negtui.welfare.worker"], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self._input: str | None = req.to_json()
         self._result: WelfareResult | None = None
         self._cancelled = False
 
@@ -56,22 +62,38 @@ class WelfareJob:
             raise Cancelled()
         if self._result is None:
             try:
-                kind, payload = self._out.get(timeout=timeout)
-            except queue.Empty:
-                if not self._proc.is_alive():
-                    raise RuntimeError("the welfare worker stopped without a result") from None
+                out, err = self._proc.communicate(self._input, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self._input = None  # already sent
                 raise TimeoutError() from None
-            self._proc.join()
-            if kind == "error":
-                raise RuntimeError(payload)
-            self._result = payload
+            except (ValueError, OSError):  # cancelled from another thread meanwhile
+                raise Cancelled() from None
+            if self._cancelled:
+                raise Cancelled()
+            if self._proc.returncode != 0:
+                last = (err or "").strip().splitlines()
+                raise RuntimeError(last[-1] if last else f"the welfare worker exited with {self._proc.returncode}")
+            self._result = WelfareResult(**json.loads(out))
         return self._result
 
     def done(self) -> bool:
-        return self._result is not None or not self._out.empty() or not self._proc.is_alive()
+        return self._result is not None or self._proc.poll() is not None
 
     def cancel(self) -> None:
         self._cancelled = True
-        if self._proc.is_alive():
-            self._proc.terminate()
-        self._proc.join(timeout=5)
+        if self._proc.poll() is None:
+            self._proc.kill()
+        try:
+            self._proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def main() -> None:
+    req = WelfareRequest.from_json(sys.stdin.read())
+    res = run_request(req)
+    sys.stdout.write(json.dumps(res.as_dict()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+"""Colours of the app: the Okabe–Ito palette, safe for the common forms of colour blindness.
+
+Every state is also told apart by its glyph, so the app reads in monochrome (NO_COLOR) too."""
+
+BLUE = "#0072B2"  # committed, positive values
+ORANGE = "#E69F00"  # committed on the latest turn, negative values
+GREEN = "#009E73"  # in the offer on the table
+SKY = "#56B4E9"  # proposer highlight
+VERMILLION = "#D55E00"  # partner highlight
+GREY = "#999999"  # blocked
+
+POSITIVE = BLUE
+NEGATIVE = ORANGE
+
+GLYPH = {
+    "committed": "██",
+    "new": "▓▓",
+    "offer": "++",
+    "blocked": "××",
+    "free": "··",
+}
+SPARK = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: list[float], width: int = 12) -> str:
+    """A text sparkline of the last `width` values."""
+    vals = values[-width:]
+    if not vals:
+        return ""
+    lo, hi = min(vals), max(vals)
+    if hi - lo < 1e-12:
+        return SPARK[3] * len(vals)
+    return "".join(SPARK[min(7, int((v - lo) / (hi - lo) * 7.999))] for v in vals)
+
+
+def signed(value: float) -> str:
+    """Rich style for a signed value."""
+    if value > 1e-9:
+        return POSITIVE
+    if value < -1e-9:
+        return NEGATIVE
+    return ""

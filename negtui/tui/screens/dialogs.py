@@ -1,0 +1,205 @@
+"""Modal dialogs: seats, partner choice, answering an offer, jump to a turn, help."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from negtui.session import PartnerOption, Preview, Seat
+from negtui.tui import palette
+
+SEAT_CHOICES = ("human", "myopic", "upper", "lower", "exact")
+
+
+class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
+    """Who plays each seat: a human, or a lens bot."""
+
+    BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("ctrl+s", "done", "start")]
+
+    def __init__(self, seats: dict[str, Seat], lenses: tuple[str, ...], title: str = "Seats") -> None:
+        super().__init__()
+        self.seats = dict(seats)
+        self.choices = [c for c in SEAT_CHOICES if c == "human" or c in lenses]
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog"):
+            yield Label(f"{self.title_text} — who plays each player?", classes="dialog-title")
+            with VerticalScroll(id="seat-list"):
+                for pid, seat in self.seats.items():
+                    value = "human" if seat.human else seat.propose
+                    with Horizontal(classes="seat-row"):
+                        yield Label(pid, classes="seat-name")
+                        yield Select([(c, c) for c in self.choices], value=value, allow_blank=False,
+                                     id=f"seat-{_safe(pid)}", classes="seat-select")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Start", variant="primary", id="done")
+                yield Button("All bots", id="bots")
+                yield Button("Cancel", id="cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "done":
+            self.action_done()
+        elif event.button.id == "bots":
+            for pid in self.seats:
+                sel = self.query_one(f"#seat-{_safe(pid)}", Select)
+                if sel.value == "human":
+                    sel.value = "upper"
+        else:
+            self.dismiss(None)
+
+    def action_done(self) -> None:
+        out = {}
+        for pid, old in self.seats.items():
+            v = self.query_one(f"#seat-{_safe(pid)}", Select).value
+            if v == "human":
+                out[pid] = Seat(human=True, propose=old.propose, respond=old.respond)
+            elif not old.human and v == old.propose:
+                out[pid] = old  # keep a split lens pair untouched
+            else:
+                out[pid] = Seat(False, str(v), str(v))
+        self.dismiss(out)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def _safe(pid: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in pid)
+
+
+class PartnerScreen(ModalScreen[int | None]):
+    """A human proposer picks a partner, seeing what each lens would offer and what it is worth."""
+
+    BINDINGS = [Binding("escape", "cancel", "back"), Binding("x", "pass_turn", "pass the turn")]
+
+    def __init__(self, proposer: str, names: list[str], options: list[PartnerOption], describe) -> None:
+        super().__init__()
+        self.proposer, self.names, self.options, self.describe = proposer, names, options, describe
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog wide"):
+            yield Label(f"{self.proposer}, choose a partner (Enter); x passes the turn", classes="dialog-title")
+            items = []
+            for opt in self.options:
+                t = Text()
+                t.append(f"{self.names[opt.partner]:<12}", style="bold")
+                for lens, gain in opt.value.items():
+                    t.append(f" {lens} ")
+                    t.append(f"{gain:+.1f}", style=palette.signed(gain))
+                best = max(opt.value, key=lambda k: opt.value[k])
+                t.append(f"\n   best ({best}): {self.describe(opt.offers[best])}", style="dim")
+                items.append(Option(t, id=str(opt.partner)))
+            yield OptionList(*items, id="partners")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option.id))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def action_pass_turn(self) -> None:
+        self.dismiss(-1)
+
+
+class RespondScreen(ModalScreen[bool]):
+    """A bot's offer to a human seat: its effect under every lens; accept or reject."""
+
+    BINDINGS = [Binding("a", "answer(True)", "accept"), Binding("r", "answer(False)", "reject")]
+
+    def __init__(self, title: str, words: str, preview: Preview, partner: str) -> None:
+        super().__init__()
+        self.title_text, self.words, self.preview, self.partner = title, words, preview, partner
+
+    def compose(self) -> ComposeResult:
+        t = Table(box=None, padding=(0, 1), title=f"what it means for {self.partner}", title_justify="left")
+        for col in ("lens", "if you accept", "if you reject", "change"):
+            t.add_column(col, justify="left" if col == "lens" else "right")
+        for lens, view in self.preview.partner.items():
+            t.add_row(lens, f"{view.accept:.2f}", f"{view.reject:.2f}",
+                      Text(f"{view.gain:+.2f}", style=palette.signed(view.gain)))
+        with Vertical(id="dialog", classes="dialog wide"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.words)
+            yield Static(t)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Accept (a)", variant="success", id="accept")
+                yield Button("Reject (r)", variant="error", id="reject")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "accept")
+
+    def action_answer(self, accept: bool) -> None:
+        self.dismiss(accept)
+
+
+class JumpScreen(ModalScreen[int | None]):
+    BINDINGS = [Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, first: int, last: int) -> None:
+        super().__init__()
+        self.first, self.last = first, last
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog"):
+            yield Label(f"Jump to turn ({self.first}–{self.last})", classes="dialog-title")
+            yield Input(placeholder=str(self.last), type="integer", id="turn")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        try:
+            t = int(event.value)
+        except ValueError:
+            self.notify("a turn number, please", severity="warning")
+            return
+        if not self.first <= t <= self.last:
+            self.notify(f"turn {t} is outside {self.first}–{self.last}", severity="warning")
+            return
+        self.dismiss(t)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+HELP = """\
+[b]Moving around[/b]
+  arrows         move in the commitment matrix (the focused cell explains itself)
+  tab            next pane · 1–4 switch the side pane (goals, forecasts, log, network)
+  v              sort goals by value / progress / id · f  filter the log by the focused player
+
+[b]Playing[/b]
+  space / n      one bot turn          r  run / pause autoplay      + / -  faster / slower
+  p              pick a partner (your turn)
+  enter          add or remove the focused cell in your offer
+  o              submit the offer      x  pass the turn      escape  choose another partner
+  s              seats: switch any seat between human and a lens, also mid-game
+  w              welfare optimum for the current state (c cancels a solve)
+
+[b]Replay[/b]
+  , / .          step back / forward   g  jump to a turn   r  autoplay the replay
+  t              take over from this turn (fork): continue with any seats
+
+  ctrl+p         command palette       ?  this help         q  quit
+
+[b]Matrix[/b]  ██ committed  ▓▓ committed this turn  ++ in the offer  ×× ruled out by an exclusive set
+        ·· free   ▶ proposer  ◆ partner
+[b]Lenses[/b]  myopic: payoff if the game ended now · upper: reachable goals you value get completed ·
+        lower: credible threats get completed · exact: subgame-perfect value (small games)
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark", "close", "close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="dialog", classes="dialog wide"):
+            yield Label("negtui — keys", classes="dialog-title")
+            yield Static(HELP, markup=True)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

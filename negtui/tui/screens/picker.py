@@ -1,0 +1,144 @@
+"""Choosing a game: the bundled scenarios with size and description, or a generated one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static, Switch
+from textual.widgets.option_list import Option
+
+from negtui.generator import GeneratorError, GeneratorParams
+from negtui.scenario import ScenarioError, load_scenario
+
+
+@dataclass(frozen=True)
+class Entry:
+    path: Path
+    name: str
+    players: int
+    goals: int
+    actions: int
+    description: str
+
+
+def bundled_scenarios(root: Path) -> list[Entry]:
+    """Every valid scenario under `root`, sorted by folder then name (invalid files are skipped)."""
+    out = []
+    for f in sorted(root.rglob("*.json")):
+        try:
+            sc = load_scenario(f)
+        except ScenarioError:
+            continue
+        out.append(Entry(f, sc.name, len(sc.players), len(sc.goals), sum(len(p.actions) for p in sc.players),
+                         (sc.description or sc.lesson).split(". ")[0]))
+    return out
+
+
+class PickerScreen(Screen):
+    BINDINGS = [Binding("g", "generate", "generate"), Binding("q", "app.quit", "quit"),
+                Binding("question_mark", "app.help", "help")]
+
+    def __init__(self, root: Path) -> None:
+        super().__init__()
+        self.root = root
+        self.entries = bundled_scenarios(root)
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(" negtui — choose a scenario (enter), or g to generate one ", style="bold reverse"),
+                     id="topbar")
+        items = []
+        for e in self.entries:
+            t = Text()
+            t.append(f"{e.name}", style="bold")
+            t.append(f"  {e.players} players · {e.actions} actions · {e.goals} goals  ", style="dim")
+            t.append(str(e.path.relative_to(self.root)), style="dim italic")
+            if e.description:
+                t.append(f"\n  {e.description[:150]}")
+            items.append(Option(t, id=str(len(items))))
+        if not items:
+            items.append(Option(f"no scenarios found under {self.root}", disabled=True))
+        yield OptionList(*items, id="scenario-list")
+        yield Footer()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.app.open_scenario(self.entries[int(event.option.id)].path)
+
+    def action_generate(self) -> None:
+        def made(params: GeneratorParams | None) -> None:
+            if params is not None:
+                self.app.open_generated(params)
+
+        self.app.push_screen(GenerateScreen(), made)
+
+
+FIELDS = (
+    ("players", "players", "6"), ("actions", "actions per player", "3"), ("goals", "goals", "10"),
+    ("factors", "latent factors", "3"), ("all_or_nothing", "all-or-nothing fraction", "0.2"),
+    ("zipf", "Zipf exponent", "1.6"), ("rounds", "rounds", "4"), ("budget", "budget", "2"), ("seed", "seed", "0"),
+)
+
+
+class GenerateScreen(ModalScreen[GeneratorParams | None]):
+    """The generator's parameters as a form."""
+
+    BINDINGS = [Binding("escape", "cancel", "cancel")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="dialog", classes="dialog"):
+            yield Label("Generate a game", classes="dialog-title")
+            for key, label, default in FIELDS:
+                with Horizontal(classes="form-row"):
+                    yield Label(label, classes="form-label")
+                    yield Input(default, id=f"gen-{key}", classes="form-input")
+            with Horizontal(classes="form-row"):
+                yield Label("structure", classes="form-label")
+                yield Select([("cooperative", "cooperative"), ("adversarial", "adversarial")], value="cooperative",
+                             allow_blank=False, id="gen-structure")
+            with Horizontal(classes="form-row"):
+                yield Label("payoffs", classes="form-label")
+                yield Select([(v, v) for v in ("balanced", "positive", "negative")], value="positive",
+                             allow_blank=False, id="gen-payoff")
+            with Horizontal(classes="form-row"):
+                yield Label("poison pill", classes="form-label")
+                yield Switch(False, id="gen-poison")
+            yield Static("", id="gen-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Generate", variant="primary", id="go")
+                yield Button("Cancel", id="cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "cancel":
+            self.dismiss(None)
+            return
+        self._submit()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self._submit()
+
+    def _submit(self) -> None:
+        values = {}
+        try:
+            for key, label, _ in FIELDS:
+                raw = self.query_one(f"#gen-{key}", Input).value.strip()
+                if key == "actions" and "," in raw:
+                    values[key] = [int(a) for a in raw.split(",")]
+                else:
+                    values[key] = float(raw) if key in ("all_or_nothing", "zipf") else int(raw)
+            params = GeneratorParams(**values, structure=str(self.query_one("#gen-structure", Select).value),
+                                     payoff=str(self.query_one("#gen-payoff", Select).value),
+                                     poison_pill=self.query_one("#gen-poison", Switch).value)
+        except (ValueError, GeneratorError) as err:
+            self.query_one("#gen-error", Static).update(Text(str(err), style="bold"))
+            return
+        self.dismiss(params)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+

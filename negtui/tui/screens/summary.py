@@ -1,0 +1,83 @@
+"""End of game: payoffs against the No-Negotiation baseline, how each lens forecast the outcome, and
+the utilitarian welfare optimum (solved in the background)."""
+
+from __future__ import annotations
+
+import numpy as np
+from rich.table import Table
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+from textual.worker import get_current_worker
+
+from negtui.tui import palette
+from negtui.welfare import Cancelled, WelfareJob, WelfareOptions, WelfareRequest
+
+
+class SummaryScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,enter,q", "close", "close")]
+
+    def __init__(self, names: list[str], payoffs: np.ndarray, baseline: np.ndarray,
+                 first_forecasts: dict[str, np.ndarray], scenario: dict, rules: str, bits: int,
+                 record: str | None) -> None:
+        super().__init__()
+        self.names, self.payoffs, self.baseline = names, payoffs, baseline
+        self.first_forecasts = first_forecasts
+        self.request = WelfareRequest(scenario, rules, 0, WelfareOptions(objective="utilitarian", time_limit=30))
+        self.record = record
+        self.job: WelfareJob | None = None
+
+    def compose(self) -> ComposeResult:
+        t = Table(box=None, padding=(0, 1), title="final payoffs", title_justify="left")
+        cols = ["player", "payoff", "no negotiation", "Δ"] + [f"{lens} said" for lens in self.first_forecasts]
+        for c in cols:
+            t.add_column(c, justify="left" if c == "player" else "right")
+        for i, name in enumerate(self.names):
+            d = float(self.payoffs[i] - self.baseline[i])
+            t.add_row(name, f"{self.payoffs[i]:.2f}", f"{self.baseline[i]:.2f}", Text(f"{d:+.2f}", style=palette.signed(d)),
+                      *[f"{v[i]:.1f}" for v in self.first_forecasts.values()])
+        total = float(self.payoffs.sum() - self.baseline.sum())
+        t.add_section()
+        t.add_row("sum", f"{self.payoffs.sum():.2f}", f"{self.baseline.sum():.2f}",
+                  Text(f"{total:+.2f}", style=palette.signed(total)), *["" for _ in self.first_forecasts])
+        with VerticalScroll(id="dialog", classes="dialog wide"):
+            yield Label("Game over", classes="dialog-title")
+            yield Static(t)
+            yield Static("'… said': each lens's forecast at the start of the game.", classes="dim")
+            yield Static("welfare optimum: solving …", id="summary-welfare")
+            if self.record:
+                yield Static(f"record: {self.record}")
+
+    def on_mount(self) -> None:
+        self.job = WelfareJob(self.request)
+        self._wait(self.job)
+
+    @work(thread=True, exclusive=True, group="summary-welfare")
+    def _wait(self, job: WelfareJob) -> None:
+        worker = get_current_worker()
+        while not worker.is_cancelled:
+            try:
+                res = job.result(timeout=0.1)
+            except TimeoutError:
+                continue
+            except (Cancelled, RuntimeError):
+                return
+            self.app.call_from_thread(self._show, res)
+            return
+
+    def _show(self, res) -> None:
+        label = self.query_one("#summary-welfare", Static)
+        if res.welfare is None:
+            label.update(f"welfare optimum: {res.status}")
+            return
+        eff = float(self.payoffs.sum()) / res.welfare if res.welfare else float("nan")
+        label.update(f"utilitarian optimum {res.welfare:.2f} (sum of payoffs); this game reached {eff:.0%} of it")
+
+    def action_close(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+        self.dismiss(None)

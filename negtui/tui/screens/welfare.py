@@ -1,0 +1,121 @@
+"""The welfare benchmark for the current state, solved in a worker process with a cancel key."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from rich.table import Table
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Select, Static
+from textual.worker import get_current_worker
+
+from negtui.tui import palette
+from negtui.welfare import (
+    OBJECTIVES, Cancelled, WelfareJob, WelfareOptions, WelfareRequest, WelfareResult, efficiency, welfare_of,
+)
+
+
+class WelfareScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("enter", "solve", "solve"),
+        Binding("c", "cancel_solve", "cancel solve"),
+        Binding("escape", "close", "close"),
+    ]
+
+    def __init__(self, scenario: dict, rules: str, bits: int, names: list[str], payoffs: np.ndarray,
+                 forecast: np.ndarray, objective: str = "utilitarian") -> None:
+        super().__init__()
+        self.scenario, self.rules, self.bits = scenario, rules, bits
+        self.names, self.payoffs, self.forecast = names, payoffs, forecast
+        self.objective = objective
+        self.job: WelfareJob | None = None
+        self.result: WelfareResult | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog wide"):
+            yield Label("Welfare optimum over every completion of the current commitments", classes="dialog-title")
+            with Horizontal(classes="dialog-buttons"):
+                yield Select([(o, o) for o in OBJECTIVES], value=self.objective, allow_blank=False, id="objective")
+                yield Button("Solve (enter)", variant="primary", id="solve")
+                yield Button("Cancel (c)", id="cancel")
+            yield Static("", id="welfare-status")
+            yield Static("", id="welfare-table")
+
+    def on_mount(self) -> None:
+        self.action_solve()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self.objective = str(event.value)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "solve":
+            self.action_solve()
+        else:
+            self.action_cancel_solve()
+
+    def action_solve(self) -> None:
+        self.action_cancel_solve(quiet=True)
+        self.query_one("#welfare-status", Static).update(f"solving {self.objective} … (c cancels)")
+        self.query_one("#welfare-table", Static).update("")
+        self.job = WelfareJob(WelfareRequest(self.scenario, self.rules, self.bits,
+                                             WelfareOptions(objective=self.objective, time_limit=60)))
+        self._wait(self.job)
+
+    @work(thread=True, exclusive=True, group="welfare")
+    def _wait(self, job: WelfareJob) -> None:
+        worker = get_current_worker()
+        started = time.perf_counter()
+        while not worker.is_cancelled:
+            try:
+                res = job.result(timeout=0.1)
+            except TimeoutError:
+                continue
+            except Cancelled:
+                return
+            except RuntimeError as err:
+                self.app.call_from_thread(self._show_error, str(err))
+                return
+            self.app.call_from_thread(self._show, res, time.perf_counter() - started)
+            return
+
+    def action_cancel_solve(self, quiet: bool = False) -> None:
+        if self.job is not None and not self.job.done():
+            self.job.cancel()
+            if not quiet:
+                self.query_one("#welfare-status", Static).update("solve cancelled")
+        self.job = None
+
+    def _show_error(self, message: str) -> None:
+        self.query_one("#welfare-status", Static).update(Text(f"error: {message}", style=palette.NEGATIVE))
+
+    def _show(self, res: WelfareResult, seconds: float) -> None:
+        self.result = res
+        status = self.query_one("#welfare-status", Static)
+        if res.payoffs is None:
+            status.update(f"{res.objective}: {res.status}. {res.message}")
+            return
+        base = None if res.objective == "nash" else res.disagreement
+        now = welfare_of(res.objective, self.payoffs, res.included, base)
+        eff = efficiency(res.objective, now, res.welfare, len(res.included))
+        proven = "proven optimal" if res.proven_optimal else "best found"
+        status.update(f"{res.objective}: welfare {res.welfare:.3f} ({proven}, {res.solves} solve(s), {seconds:.1f} s); "
+                      f"efficiency so far {'n/a' if eff is None else f'{eff:.0%}'}"
+                      + (f"\n{res.message}" if res.message else ""))
+        t = Table(box=None, padding=(0, 1))
+        for col in ("player", "now", "forecast", "optimum", "gain"):
+            t.add_column(col, justify="left" if col == "player" else "right")
+        for i, name in enumerate(self.names):
+            gain = res.payoffs[i] - float(self.payoffs[i])
+            t.add_row(name, f"{self.payoffs[i]:.1f}", f"{self.forecast[i]:.1f}", f"{res.payoffs[i]:.1f}",
+                      Text(f"{gain:+.1f}", style=palette.signed(gain)))
+        self.query_one("#welfare-table", Static).update(t)
+
+    def action_close(self) -> None:
+        self.action_cancel_solve(quiet=True)
+        self.dismiss(None)
