@@ -271,11 +271,11 @@ def autoplay(
     scenario: Annotated[Path | None, typer.Argument(help="Scenario file (omit with --from-record).")] = None,
     lens: Annotated[str | None, typer.Option(help="Lens of every seat: myopic, upper, lower or exact (PROPOSE/RESPOND to split roles); default upper.")] = None,
     seat: Annotated[list[str] | None, typer.Option("--seat", help="NAME=LENS for one seat (repeatable).")] = None,
-    rules: RulesOpt = "paper",
-    partner: Annotated[str, typer.Option(help="Partner choice: mcts, greedy or random.")] = "mcts",
-    sims: Annotated[int, typer.Option(help="MCTS simulations per turn.")] = 50,
-    ucb: Annotated[float, typer.Option(help="MCTS exploration constant.")] = 10.0,
-    seed: Annotated[int, typer.Option(help="Seed of random partner choice.")] = 0,
+    rules: Annotated[str | None, typer.Option("--rules", help="Rule set: paper (default) or reference.")] = None,
+    partner: Annotated[str | None, typer.Option(help="Partner choice: mcts (default), greedy or random.")] = None,
+    sims: Annotated[int | None, typer.Option(help="MCTS simulations per turn (default 50).")] = None,
+    ucb: Annotated[float | None, typer.Option(help="MCTS exploration constant (default 10).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of random partner choice (default 0).")] = None,
     budget: Annotated[int | None, typer.Option(help="Override the scenario's per-player budget.")] = None,
     record: Annotated[Path | None, typer.Option("--record", help="Write a game record (JSON Lines) here.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing record.")] = False,
@@ -294,14 +294,19 @@ def autoplay(
         if from_record is not None:
             if scenario is not None:
                 _fail("error: give either a scenario or --from-record, not both")
+            fixed = [name for name, v in (("--rules", rules), ("--partner", partner), ("--sims", sims), ("--ucb", ucb),
+                                          ("--seed", seed), ("--budget", budget)) if v is not None]
+            if fixed:
+                _fail(f"error: {', '.join(fixed)} come from the record when forking; change seats with --seat NAME=LENS")
             neg, bots, start, parent = _fork(from_record, turn, seat or [], lens)
         else:
             if scenario is None:
                 _fail("error: missing scenario file (or --from-record FILE)")
             if turn is not None:
                 _fail("error: --turn needs --from-record")
-            neg = _negotiation(_load(scenario), rules, budget)
-            bots = _seats(neg, lens or "upper", seat or [], partner, sims, ucb, seed)
+            neg = _negotiation(_load(scenario), rules or "paper", budget)
+            bots = _seats(neg, lens or "upper", seat or [], partner or "mcts", 50 if sims is None else sims,
+                          10.0 if ucb is None else ucb, seed or 0)
             start = neg.initial_state()
         game = neg.game
         sc = game.scenario

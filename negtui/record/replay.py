@@ -8,6 +8,7 @@ a continuation from any turn needs (the app drives the same API: load, step, jum
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from negtui.agents.lens_bot import LensBot
 from negtui.engine.game import GameError
@@ -50,6 +51,22 @@ class Replay:
         self.states: list[State] = [self.start]
         for k, line in enumerate(record.turns):
             self.states.append(self._apply(self.states[-1], line, k + 2))
+        if record.result is not None:
+            self._check_result(len(record.turns) + 2)
+
+    def _check_result(self, lineno: int) -> None:
+        """A result line must close a finished game and match the replayed final state."""
+        neg, game, res, final = self.neg, self.neg.game, self.record.result, self.states[-1]
+        problems = []
+        if not neg.is_terminal(final):
+            problems.append(("$", f"result line after turn {final.t} of {game.T}: turns are missing"))
+        if sorted(res.commitments) != sorted(game.cell_name(c) for c in game.cells_of(final.bits)):
+            problems.append(("$.commitments", "do not match the commitments the turns add up to"))
+        pay = neg.returns(final)
+        if len(res.payoffs) != game.n or any(abs(a - b) > 1e-6 for a, b in zip(res.payoffs, pay)):
+            problems.append(("$.payoffs", "do not match the payoffs of the replayed final state"))
+        if problems:
+            raise RecordError(self.record.source, lineno, problems)
 
     def _apply(self, s: State, line, lineno: int) -> State:
         neg, game, src = self.neg, self.neg.game, self.record.source
@@ -102,7 +119,7 @@ class Replay:
 
     def parent_at(self, t: int) -> Parent:
         s = self.state_at(t)
-        return Parent(file=self.record.source, turn=t, digest=state_digest(s.t, s.bits))
+        return Parent(file=str(Path(self.record.source).resolve()), turn=t, digest=state_digest(s.t, s.bits))
 
 
 def verify(replay: Replay) -> Divergence | None:
