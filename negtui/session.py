@@ -99,7 +99,7 @@ class Session:
     def __init__(self, scenario: Scenario, rules: Rules, seats: dict[str, Seat] | None = None, *,
                  partner_method: str = "mcts", sims: int = 50, ucb: float = 10.0, budget: int | None = None,
                  start: State | None = None, record: str | os.PathLike[str] | None = None,
-                 parent: Parent | None = None):
+                 parent: Parent | None = None, remote: bool = False):
         self.neg = Negotiation.from_scenario(scenario, rules, budget=budget)
         self.partner_method, self.sims, self.ucb = partner_method, sims, ucb
         game = self.neg.game
@@ -115,6 +115,12 @@ class Session:
         self._writer = RecordWriter(self.record_path, self.neg, self.agents, self.state, parent, force=True) \
             if self.record_path else None
         self._baseline = None
+        self._remote = None
+        if remote:  # bots think in their own process: the caller's interpreter stays free (see agents.remote)
+            from negtui.agents.remote import RemoteBots, seats_json
+
+            self._remote = RemoteBots(scenario.model_dump(mode="json"), rules.name, seats_json(self.seats),
+                                      partner_method, sims, ucb, budget)
 
     # --- seats ----------------------------------------------------------------------------------------
     def _agent(self, pid: str) -> LensBot | Human:
@@ -130,6 +136,10 @@ class Session:
             raise IllegalMove("the exact lens needs a small game")
         self.seats[pid] = seat
         self.agents[self.neg.game.player_ids.index(pid)] = self._agent(pid)
+        if self._remote is not None:
+            from negtui.agents.remote import seats_json
+
+            self._remote.set_seats(seats_json(self.seats))
 
     def is_human(self, i: int) -> bool:
         return isinstance(self.agents[i], Human)
@@ -165,6 +175,11 @@ class Session:
         bot = self.agents[p]
         if not isinstance(bot, LensBot):
             raise IllegalMove(f"{self.neg.game.player_ids[p]} is played by a human")
+        if self._remote is not None:
+            res = self._remote.decide(s.t, s.bits)
+            q, bits = int(res["partner"]), int(res["offer"], 16)
+            offer = self.neg.make_offer(s, q, self.neg.game.cells_of(bits)) if bits else Offer(p, q, 0)
+            return Decision(s.t, p, q, offer, res["accepted"], res["decided_by"] or "")
         q, _ = bot.choose_partner(self.neg, s)
         partner = self.agents[q]
         offer = bot.propose(self.neg, s, q, partner if isinstance(partner, LensBot) else bot)
@@ -265,6 +280,9 @@ class Session:
         if self._writer:
             self._writer.close()
             self._writer = None
+        if self._remote is not None:
+            self._remote.close()
+            self._remote = None
 
 
 def user_data_dir() -> Path:

@@ -28,15 +28,16 @@ DEFAULT_SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 class NegtuiApp(App):
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses elsewhere find it too
     TITLE = "negtui"
     BINDINGS = [Binding("ctrl+q", "quit", "quit", show=False), Binding("question_mark", "help", "help", show=False)]
 
     def __init__(self, scenario: Path | None = None, *, rules: str = "paper", seats: dict[str, Seat] | None = None,
                  ask_seats: bool = True, replay: Path | None = None, record: bool = True,
                  data_dir: Path | None = None, scenarios_dir: Path | None = None, partner: str = "mcts",
-                 sims: int = 50, autoplay: bool = False) -> None:
+                 sims: int = 50, autoplay: bool = False, remote_bots: bool = True) -> None:
         super().__init__()
+        self.remote_bots = remote_bots
         self.scenario_path, self.rules_name, self.seats = scenario, rules, seats or {}
         self.ask_seats, self.replay_path = ask_seats, replay
         self.record, self.data_dir = record, data_dir or user_data_dir()
@@ -100,7 +101,7 @@ class NegtuiApp(App):
         record = default_record_path(sc.name, self.data_dir / "records") if self.record else None
         try:
             session = Session(sc, get_rules(rules), seats, partner_method=self.partner, sims=self.sims,
-                              start=start, record=record, parent=parent, budget=budget)
+                              start=start, record=record, parent=parent, budget=budget, remote=self.remote_bots)
         except (ValueError, OSError) as err:
             self.notify(f"cannot start: {err}", severity="error", timeout=10)
             return

@@ -66,6 +66,7 @@ class PlayScreen(Screen):
         self.pos = replay.first_turn if replay else 0
         self._replay_events = _events_of(replay) if replay else []
         self.running = False
+        self._run_id = 0  # bumped by every run/pause: a pending autoplay step of an earlier run is dropped
         self.speed = 2
         self.thinking = False
         self.offer_partner: int | None = None
@@ -103,7 +104,16 @@ class PlayScreen(Screen):
     def on_mount(self) -> None:
         self.query_one(CommitmentMatrix).focus()
         self.refresh_panes()
+        self._dirty = False
+        # during autoplay turns can come faster than a terminal needs frames: redraw at most 10 times a
+        # second, so key presses never queue behind a backlog of repaints
+        self.set_interval(0.1, self._refresh_if_dirty)
         self.call_after_refresh(self.after_turn)
+
+    def _refresh_if_dirty(self) -> None:
+        if self._dirty:
+            self._dirty = False
+            self.refresh_panes()
 
     # --- what to show ---------------------------------------------------------------------------------
     @property
@@ -138,18 +148,31 @@ class PlayScreen(Screen):
                         frozenset(self.offer_cells), self.offer_partner, "play" if self.session else "replay")
 
     def refresh_panes(self) -> None:
+        """Redraw what is visible; the hidden side panes redraw when their tab is opened."""
         snap = self.snapshot()
         self.query_one(CommitmentMatrix).update(snap)
-        focus_player = int(self.game.owner[self.focused_cell]) if self.focused_cell is not None else 0
-        self.query_one(GoalBars).show(snap, focus_player)
-        self.query_one(Forecasts).show(snap)
-        self.query_one(TurnLog).show(snap)
-        self.query_one("#log-scroll", VerticalScroll).scroll_end(animate=False)
-        self.query_one(DealNetwork).show(snap)
+        self._refresh_side(snap)
         self.query_one(CellInfo).show(snap, self.focused_cell)
         self.query_one("#topbar", Static).update(self._topbar(snap))
         self._show_offer_panel()
         self.refresh_bindings()
+
+    def _refresh_side(self, snap: Snapshot | None = None) -> None:
+        snap = snap or self.snapshot()
+        pane = self.query_one(TabbedContent).active
+        if pane == "goals":
+            focus_player = int(self.game.owner[self.focused_cell]) if self.focused_cell is not None else 0
+            self.query_one(GoalBars).show(snap, focus_player)
+        elif pane == "forecasts":
+            self.query_one(Forecasts).show(snap)
+        elif pane == "log":
+            self.query_one(TurnLog).show(snap)
+            self.query_one("#log-scroll", VerticalScroll).scroll_end(animate=False)
+        elif pane == "network":
+            self.query_one(DealNetwork).show(snap)
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self._refresh_side()
 
     def _topbar(self, snap: Snapshot) -> Text:
         g, s = self.game, snap.state
@@ -177,7 +200,8 @@ class PlayScreen(Screen):
         self.focused_cell = event.cell
         snap = self.snapshot()
         self.query_one(CellInfo).show(snap, event.cell)
-        self.query_one(GoalBars).show(snap, int(self.game.owner[event.cell]))
+        if self.query_one(TabbedContent).active == "goals":
+            self.query_one(GoalBars).show(snap, int(self.game.owner[event.cell]))
 
     def on_commitment_matrix_cell_toggled(self, event: CommitmentMatrix.CellToggled) -> None:
         if self.offer_partner is None:
@@ -221,7 +245,7 @@ class PlayScreen(Screen):
             self.action_partner()
             return
         self.thinking = True
-        self.refresh_panes()
+        self.query_one("#topbar", Static).update(self._topbar(self.snapshot()))
         self._think()
 
     @work(thread=True, exclusive=True, group="bot")
@@ -267,7 +291,10 @@ class PlayScreen(Screen):
             return
         self.offer_partner, self.offer_cells = None, set()
         self.set_status(turn_line(self.game, ev))
-        self.refresh_panes()
+        if self.running and not self.session.over:
+            self._dirty = True
+        else:
+            self.refresh_panes()
         self.after_turn()
 
     def after_turn(self) -> None:
@@ -289,10 +316,24 @@ class PlayScreen(Screen):
                 self.action_partner()
             return
         if self.running:
-            self.set_timer(SPEEDS[self.speed], self.action_step)
+            self._later(self.action_step)
+
+    def _later(self, callback) -> None:
+        """Run the next autoplay step after the current pause (at full speed: after the next repaint)."""
+        delay, run = SPEEDS[self.speed], self._run_id
+
+        def tick() -> None:
+            if self.running and self._run_id == run:  # not paused (or paused and resumed) meanwhile
+                callback()
+
+        if delay > 0:
+            self.set_timer(delay, tick)
+        else:
+            self.call_after_refresh(tick)
 
     def action_run(self) -> None:
         self.running = not self.running
+        self._run_id += 1
         self.refresh_panes()
         if self.running:
             if self.replay:
@@ -336,6 +377,8 @@ class PlayScreen(Screen):
         except IllegalMove as err:
             self.set_status(Text(str(err), style=palette.NEGATIVE))
             return
+        if d.accepted is None and d.partner == d.proposer:
+            d = self.session.respond(d, True)  # a unilateral commitment: nobody else to ask
         if d.accepted is None:
             self._ask_human(d)
         else:
@@ -464,7 +507,7 @@ class PlayScreen(Screen):
             self.refresh_panes()
             return
         self.action_turn_forward()
-        self.set_timer(SPEEDS[self.speed], self._replay_tick)
+        self._later(self._replay_tick)
 
     def action_jump(self) -> None:
         if not self.replay:

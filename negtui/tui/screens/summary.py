@@ -81,3 +81,7 @@ class SummaryScreen(ModalScreen[None]):
         if self.job is not None:
             self.job.cancel()
         self.dismiss(None)
+
+    def on_unmount(self) -> None:
+        if self.job is not None:
+            self.job.cancel()  # the app quit mid-solve: do not leave the worker process behind

@@ -119,3 +119,6 @@ class WelfareScreen(ModalScreen[None]):
     def action_close(self) -> None:
         self.action_cancel_solve(quiet=True)
         self.dismiss(None)
+
+    def on_unmount(self) -> None:
+        self.action_cancel_solve(quiet=True)  # the app quit mid-solve: do not leave the worker process behind

@@ -30,7 +30,9 @@ class CommitmentMatrix(Widget, can_focus=True):
         Binding("down", "move(0, 1)", "down", show=False),
         Binding("left", "move(-1, 0)", "left", show=False),
         Binding("right", "move(1, 0)", "right", show=False),
-        Binding("enter,space", "toggle", "toggle cell", show=False),
+        Binding("enter", "toggle", "toggle cell", show=False),
+        # space toggles only while an offer is being built; otherwise it falls through to the screen's "step"
+        Binding("space", "toggle_in_offer", "toggle cell", show=False),
     ]
 
     cursor: reactive[tuple[int, int]] = reactive((0, 0))
@@ -97,6 +99,14 @@ class CommitmentMatrix(Widget, can_focus=True):
         cell = self.focused_cell
         if cell is not None:
             self.post_message(self.CellToggled(cell))
+
+    def action_toggle_in_offer(self) -> None:
+        self.action_toggle()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_in_offer":
+            return self.snap is not None and self.snap.mode == "play" and self.snap.partner is not None
+        return True
 
     def _state_of(self, c: int) -> str:
         snap = self.snap

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from negtui.engine.payoff import satisfaction
+from negtui.engine.payoff import committed_vector, satisfaction
 from negtui.narrate import offer_words, turn_line
 from negtui.tui import palette
 from negtui.tui.snapshot import Snapshot
@@ -23,8 +23,15 @@ def _bar(fraction: float, width: int = BAR) -> str:
     return "█" * filled + "░" * (width - filled)
 
 
+def _cell(text: str, width: int, right: bool = False) -> str:
+    text = text[:width]
+    return text.rjust(width) if right else text.ljust(width)
+
+
 class GoalBars(Static):
-    """One bar per goal: kind, threshold, progress and the value the focused player puts on it."""
+    """One bar per goal: kind, threshold, progress and the value the focused player puts on it.
+
+    Drawn as plain styled text (not a Rich table): it is redrawn on every turn of an autoplay."""
 
     DEFAULT_CSS = "GoalBars { height: auto; }"
     SORTS = ("goal", "value", "progress")
@@ -38,7 +45,7 @@ class GoalBars(Static):
         if player is not None:
             self.player = player
         g = snap.game
-        counts = np.array([int(snap.game.inc[:, j][self._committed(snap)].sum()) for j in range(g.n_goals)])
+        counts = (committed_vector(g, snap.state.bits).astype(float) @ g.inc).astype(int)
         sat = satisfaction(g, counts.astype(float))
         values = g.G[:, self.player]
         order = list(range(g.n_goals))
@@ -46,22 +53,18 @@ class GoalBars(Static):
             order.sort(key=lambda j: -values[j])
         elif self.sort == "progress":
             order.sort(key=lambda j: -sat[j])
-        t = Table(box=None, padding=(0, 1), show_edge=False, expand=False,
-                  title=f"goals · values of {g.player_ids[self.player]} · sorted by {self.sort}", title_justify="left")
-        for col, just in (("goal", "left"), ("kind", "left"), ("progress", "left"), ("", "right"), ("value", "right")):
-            t.add_column(col, justify=just, no_wrap=True)
+        width = min(14, max(len(goal.id) for goal in g.scenario.goals))
+        out = Text(no_wrap=True)
+        out.append(f"goals · values of {g.player_ids[self.player]} · sorted by {self.sort} (v)\n", style="bold")
+        out.append(f"{_cell('goal', width)} kind {_cell('progress', BAR)} {'done':>5} {'value':>6}\n", style="dim")
         for j in order:
-            goal = g.scenario.goals[j]
-            kind = "all" if g.binary[j] else "lin"
             v = float(values[j])
-            t.add_row(Text(goal.id[:14]), kind, Text(_bar(sat[j]), style=palette.BLUE if sat[j] >= 1 else ""),
-                      f"{counts[j]}/{g.tau[j]}", Text(f"{v:+g}", style=palette.signed(v)))
-        self.update(t)
-
-    @staticmethod
-    def _committed(snap: Snapshot) -> np.ndarray:
-        S = snap.game.n_cells
-        return np.array([(snap.state.bits >> c) & 1 for c in range(S)], dtype=bool)
+            out.append(f"{_cell(g.scenario.goals[j].id, width)} {'all ' if g.binary[j] else 'lin '} ")
+            out.append(_bar(sat[j]), style=palette.BLUE if sat[j] >= 1 else "")
+            out.append(f" {f'{counts[j]}/{g.tau[j]}':>5} ")
+            out.append(f"{v:>+6g}\n", style=palette.signed(v))
+        out.rstrip()
+        self.update(out)
 
 
 class Forecasts(Static):
@@ -75,29 +78,25 @@ class Forecasts(Static):
     def show(self, snap: Snapshot) -> None:
         g = snap.game
         lenses = list(snap.forecasts)
-        narrow = 0 < self.size.width < 64
-        t = Table(box=None, padding=(0, 1), show_edge=False, title="payoffs and forecasts", title_justify="left")
-        t.add_column("player", no_wrap=True)
-        if not narrow:
-            t.add_column("seat", no_wrap=True)
-        t.add_column("now", justify="right", no_wrap=True)
-        for lens in lenses:
-            t.add_column(self.SHORT[lens] if narrow else lens, justify="right", no_wrap=True)
-        t.add_column("trend", no_wrap=True)
-        hist = np.array(snap.payoff_history)
+        narrow = self.app.size.width < 104  # the side pane is under ~64 columns
+        name_w = min(10, max(len(p) for p in g.player_ids))
+        num_w = 5 if narrow else 7
         fmt = "{:.0f}" if narrow else "{:.1f}"
+        out = Text(no_wrap=True)
+        out.append("payoffs and forecasts\n", style="bold")
+        head = _cell("player", name_w) + ("" if narrow else " " + _cell("seat", 11))
+        head += " " + _cell("now", num_w, True)
+        head += "".join(" " + _cell(self.SHORT[lens] if narrow else lens, num_w, True) for lens in lenses)
+        out.append(head + "  trend\n", style="dim")
+        hist = np.array(snap.payoff_history)
         for i, pid in enumerate(g.player_ids):
             now = float(snap.payoffs[i])
-            row = [pid[:10]] + ([] if narrow else [snap.seats[i]])
-            row.append(Text(fmt.format(now), style=palette.signed(now)))
-            row += [fmt.format(float(snap.forecasts[lens][i])) for lens in lenses]
-            row.append(palette.sparkline(list(hist[:, i]), width=8 if narrow else 12))
-            t.add_row(*row)
-        self.update(t)
-
-    def on_resize(self) -> None:
-        if self.app and hasattr(self.screen, "refresh_panes"):
-            self.screen.refresh_panes()
+            out.append(_cell(pid, name_w) + ("" if narrow else " " + _cell(snap.seats[i], 11)) + " ")
+            out.append(_cell(fmt.format(now), num_w, True), style=palette.signed(now))
+            out.append("".join(" " + _cell(fmt.format(float(snap.forecasts[lens][i])), num_w, True) for lens in lenses))
+            out.append("  " + palette.sparkline(list(hist[:, i]), width=8 if narrow else 12) + "\n")
+        out.rstrip()
+        self.update(out)
 
 
 class TurnLog(Static):

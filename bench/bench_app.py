@@ -1,0 +1,134 @@
+"""App start time and key-press latency while bots think and while a welfare solve runs.
+
+    .venv/bin/python bench/bench_app.py [--presses 30]
+
+Start: wall time from launching a Python process to the play screen being drawn (headless).
+Latency: time from a key event being posted to its action running, sampled during autoplay of the
+22-player scenario at full speed and during a Nash welfare solve of the same scenario.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import os
+SWITCH = float(os.environ.get("SWITCH", "0"))
+ROOT = Path(__file__).resolve().parents[1]
+BIG = ROOT / "scenarios" / "generated" / "twenty-two-party.json"
+SMALL = ROOT / "scenarios" / "generated" / "six-party.json"
+
+START_SCRIPT = """
+import asyncio
+from pathlib import Path
+from negtui.tui.app import NegtuiApp
+from negtui.tui.screens.play import PlayScreen
+
+class Timed(NegtuiApp):
+    def on_mount(self):
+        super().on_mount()
+        self.set_interval(0.005, self._check)
+
+    def _check(self):
+        if isinstance(self.screen, PlayScreen) and self.screen.query("#forecast-table"):
+            self.exit()
+
+asyncio.run(Timed(Path({path!r}), ask_seats=False, record=False).run_async(headless=True, size=(80, 24)))
+"""
+
+
+def start_time(path: Path) -> float:
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", START_SCRIPT.format(path=str(path))], check=True)
+    return time.perf_counter() - t0
+
+
+async def _probe(app, screen, key: str, action: str) -> float:
+    """Seconds from a key event being posted to its action starting to run."""
+    from textual import events
+
+    seen: list[float] = []
+    original = getattr(screen, action)
+
+    def probe(*args):
+        seen.append(time.perf_counter())
+        return original(*args)
+
+    setattr(screen, action, probe)
+    try:
+        t0 = time.perf_counter()
+        app.post_message(events.Key(key, None))
+        while not seen and time.perf_counter() - t0 < 5:
+            await asyncio.sleep(0.001)
+        return (seen[0] if seen else time.perf_counter()) - t0
+    finally:
+        setattr(screen, action, original)
+
+
+async def latencies(presses: int) -> tuple[list[float], list[float], int]:
+    from negtui.tui.app import NegtuiApp
+    from negtui.tui.screens.play import PlayScreen
+    from negtui.tui.screens.welfare import WelfareScreen
+
+    if SWITCH:
+        sys.setswitchinterval(SWITCH)
+    app = NegtuiApp(BIG, ask_seats=False, record=False)
+    during_play, during_welfare = [], []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        screen.speed = 0
+        await pilot.press("r")
+        await asyncio.sleep(0.5)
+        for k in range(presses):
+            await asyncio.sleep(0.1)
+            during_play.append(await _probe(app, screen, "v", "action_sort_goals"))
+        turns = app.session.state.t
+        screen.running = False
+        await app.workers.wait_for_complete()
+        scenario = app.session.neg.game.scenario.model_dump(mode="json")
+        welfare = WelfareScreen(scenario, "paper", app.session.state.bits, app.session.neg.game.player_ids,
+                                app.session.neg.returns(app.session.state), app.session.forecast("upper"),
+                                objective="nash")
+        await app.push_screen(welfare)
+        await pilot.pause()
+        for _ in range(presses):
+            if welfare.job is None or welfare.job.done():
+                break
+            await asyncio.sleep(0.05)
+            during_welfare.append(await _probe(app, app, "tab", "action_focus_next"))
+        welfare.action_cancel_solve(quiet=True)
+    return during_play, during_welfare, turns
+
+
+def show(label: str, xs: list[float]) -> None:
+    if not xs:
+        print(f"  {label:<38} no samples")
+        return
+    print(f"  {label:<38} n={len(xs):<3} median {1000 * statistics.median(xs):6.1f} ms   "
+          f"max {1000 * max(xs):6.1f} ms")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--presses", type=int, default=30)
+    args = ap.parse_args()
+    starts = [start_time(SMALL) for _ in range(3)]
+    big = [start_time(BIG) for _ in range(3)]
+    print("App start to first drawn play screen (headless, 80x24)")
+    print(f"  six-party scenario      median {statistics.median(starts):.2f} s  max {max(starts):.2f} s")
+    print(f"  22-player scenario      median {statistics.median(big):.2f} s  max {max(big):.2f} s")
+    play, welfare, turns = asyncio.run(latencies(args.presses))
+    print(f"Key press to its action running (autoplay moved {turns} turns while sampled)")
+    show("during autoplay (22 players, no delay)", play)
+    show("during a Nash welfare solve (22 x 45)", welfare)
+
+
+if __name__ == "__main__":
+    main()

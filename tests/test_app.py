@@ -1,0 +1,547 @@
+"""The app driven through Textual's pilot: every flow a player meets, asserted on the session it drives
+and on what the screen shows.
+
+The poison pill (A: bait, side; B: bait, poison; A proposes, then B) gives known answers: an optimistic
+(upper) B refuses the bundle bait+poison and accepts the bait alone (30/30); a myopic A offers B the
+bundle, which leaves A 40 and B 7 if B accepts.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from rich.console import Console
+from textual.widgets import Select, Static, TabbedContent
+from typer.testing import CliRunner
+
+from negtui.cli import app as cli
+from negtui.record import Replay, load_record
+from negtui.session import Seat
+from negtui.tui.app import NegtuiApp
+from negtui.tui.screens.dialogs import HelpScreen, JumpScreen, PartnerScreen, RespondScreen, SeatsScreen
+from negtui.tui.screens.play import PlayScreen
+from negtui.tui.screens.summary import SummaryScreen
+from negtui.tui.screens.welfare import WelfareScreen
+
+ROOT = Path(__file__).resolve().parents[1]
+PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
+SIX = ROOT / "scenarios" / "generated" / "six-party.json"
+
+# poison-pill cells, player-major: A.bait, A.side, B.bait, B.poison
+A_BAIT, A_SIDE, B_BAIT, B_POISON = 0, 1, 2, 3
+
+pytestmark = pytest.mark.asyncio
+
+
+# --- helpers -----------------------------------------------------------------------------------------------
+
+def screen_text(app) -> str:
+    """What the terminal shows now, as plain text (the same render an SVG screenshot is made from)."""
+    w, h = app.size
+    console = Console(width=w, height=h, file=io.StringIO(), force_terminal=True, color_system="truecolor",
+                      record=True, legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+async def settle(pilot) -> None:
+    """Let bot workers finish and their results reach the screen."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def wait_until(pilot, cond: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}\n{screen_text(pilot.app)}")
+        await pilot.pause(0.05)
+
+
+def play_screen(app) -> PlayScreen:
+    screens = [s for s in app.screen_stack if isinstance(s, PlayScreen)]
+    assert len(screens) == 1, app.screen_stack
+    return screens[0]
+
+
+def pill_app(**seats: Seat) -> NegtuiApp:
+    return NegtuiApp(PILL, seats=seats, ask_seats=False, record=False)
+
+
+def payoffs(app) -> list[float]:
+    return [float(v) for v in app.session.neg.returns(app.session.state)]
+
+
+def record_game(path: Path, scenario: Path = SIX, lens: str = "myopic") -> Path:
+    res = CliRunner().invoke(cli, ["autoplay", str(scenario), "--lens", lens, "--partner", "greedy", "--sims", "4",
+                                   "--record", str(path), "--quiet"])
+    assert res.exit_code == 0, res.output
+    return path
+
+
+# --- starting ----------------------------------------------------------------------------------------------
+
+async def test_start_with_seats_dialog_keyboard_and_start_button():
+    app = NegtuiApp(PILL, ask_seats=True, record=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SeatsScreen)
+        assert app.session is None
+        sel = app.screen.query_one("#seat-A", Select)
+        assert sel.value == "upper" and app.screen.query_one("#seat-B", Select).value == "upper"
+        # choose "human" for A with the keyboard: open the drop-down, go to the top entry, pick it
+        sel.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("home", "enter")
+        await pilot.pause()
+        assert sel.value == "human"
+        await pilot.click("#done")
+        await pilot.pause()
+        assert app.session is not None
+        assert app.session.seats["A"].human and not app.session.seats["B"].human
+        assert app.session.seats["B"].propose == "upper"
+        # A proposes first and is human: the partner dialog opens by itself
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        assert "A, choose a partner" in screen_text(app)
+
+
+async def test_start_with_seats_all_bots_and_ctrl_s():
+    app = NegtuiApp(PILL, seats={"A": Seat(human=True)}, ask_seats=True, record=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#seat-A", Select).value == "human"
+        await pilot.click("#bots")
+        await pilot.pause()
+        assert app.screen.query_one("#seat-A", Select).value == "upper"
+        app.screen.query_one("#seat-B", Select).value = "myopic"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, PlayScreen)
+        assert app.session.seats == {"A": Seat(False, "upper", "upper"), "B": Seat(False, "myopic", "myopic")}
+        assert "A (upper)" in screen_text(app)
+
+
+async def test_cancelling_the_seats_dialog_quits():
+    app = NegtuiApp(PILL, ask_seats=True, record=False)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.session is None
+    assert app.return_code == 0
+
+
+# --- a human turn end to end -------------------------------------------------------------------------------
+
+async def test_human_offers_bait_alone_b_accepts_and_game_ends_with_summary():
+    app = pill_app(A=Seat(human=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        partners = [o.partner for o in app.screen.options]
+        assert partners == [0, 1]  # A itself (unilateral) and B
+        await pilot.press("down", "enter")  # B
+        await pilot.pause()
+        ps = play_screen(app)
+        assert app.screen is ps and ps.offer_partner == 1
+        await pilot.press("enter", "down", "enter")  # A.bait, then B.bait below it
+        await pilot.pause()
+        assert ps.offer_cells == {A_BAIT, B_BAIT}
+        panel = screen_text(app)
+        assert "offer A → B: A commits bait; B commits" in panel
+        assert "yes ◀" in panel  # B's own lens (upper) accepts
+        assert app.session.events == []
+        await pilot.press("o")
+        await settle(pilot)
+        ev = app.session.events[-1]
+        assert (ev.t, ev.proposer, ev.partner, ev.accepted) == (0, 0, 1, True)
+        assert ev.decided_by == "B (upper)"
+        assert app.session.state.t == 1 and app.session.state.bits == (1 << A_BAIT) | (1 << B_BAIT)
+        assert payoffs(app) == [30.0, 30.0]
+        assert ps.offer_partner is None and ps.offer_cells == set()
+        assert "A commits bait; B commits bait — accepted" in screen_text(app)
+        assert not app.session.over
+        # B's bot turn: one step (space) ends the game
+        await pilot.press("space")
+        await settle(pilot)
+        assert app.session.over and len(app.session.events) == 2
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        text = screen_text(app)
+        assert "Game over" in text and "30.00" in text
+        assert "game over" in str(ps.query_one("#topbar", Static).content)
+        await wait_until(pilot, lambda: "utilitarian optimum" in str(app.screen.query_one("#summary-welfare",
+                                                                                             Static).content),
+                         "the summary's welfare optimum")
+        assert "utilitarian optimum 60.00" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is ps
+
+
+async def test_human_offers_poison_bundle_upper_b_rejects():
+    app = pill_app(A=Seat(human=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        ps = play_screen(app)
+        await pilot.press("enter", "down", "enter", "right", "enter")  # A.bait, B.bait, B.poison
+        await pilot.pause()
+        assert ps.offer_cells == {A_BAIT, B_BAIT, B_POISON}
+        await pilot.press("o")
+        await settle(pilot)
+        ev = app.session.events[-1]
+        assert ev.accepted is False and ev.offer.bits == 0b1101
+        assert app.session.state.t == 1 and app.session.state.bits == 0
+        assert payoffs(app) == [0.0, 0.0]
+        assert "B commits bait, poison — rejected" in screen_text(app)
+        await pilot.press("3")  # the turn log pane
+        await pilot.pause()
+        assert "rejected" in screen_text(app).split("turn log", 1)[1]
+
+
+async def test_offer_building_toggles_escape_and_neither_side_cells():
+    app = pill_app(A=Seat(human=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        await pilot.press("enter")  # A itself: a unilateral commitment
+        await pilot.pause()
+        ps = play_screen(app)
+        assert ps.offer_partner == 0
+        await pilot.press("down", "enter")  # B.bait belongs to neither side of A → A
+        await pilot.pause()
+        assert ps.offer_cells == set()
+        assert "belongs to neither side" in str(ps.query_one("#status", Static).content)
+        await pilot.press("up", "space", "space", "space")  # space toggles while building an offer
+        await pilot.pause()
+        assert ps.offer_cells == {A_BAIT} and app.session.events == []
+        await pilot.press("escape")  # back to the partner choice, offer dropped
+        await pilot.pause()
+        assert isinstance(app.screen, PartnerScreen) and ps.offer_partner is None and ps.offer_cells == set()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is ps and app.session.state.t == 0
+
+
+async def test_unilateral_offer_commits_without_asking_oneself():
+    app = pill_app(A=Seat(human=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        await pilot.press("enter")  # A itself
+        await pilot.pause()
+        await pilot.press("enter", "o")
+        await pilot.pause()
+        assert not isinstance(app.screen, RespondScreen), "a human was asked to accept their own offer"
+        ev = app.session.events[-1]
+        assert (ev.proposer, ev.partner, ev.accepted) == (0, 0, True)
+        assert app.session.state.bits == 1 << A_BAIT
+        assert payoffs(app) == [15.0, 15.0]
+
+
+# --- a bot's offer to a human ------------------------------------------------------------------------------
+
+async def _bot_offer_to_human_b(pilot, app) -> RespondScreen:
+    assert isinstance(app.screen, PlayScreen) and not app.session.is_human(app.session.proposer)
+    await pilot.press("n")
+    await settle(pilot)
+    await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "the answer dialog")
+    dlg = app.screen
+    assert dlg.title_text == "A offers B a deal"
+    assert dlg.words == "A commits bait; B commits bait, poison"
+    assert dlg.preview.partner["myopic"].accept == pytest.approx(7.0)
+    assert dlg.preview.partner["myopic"].reject == pytest.approx(0.0)
+    assert "A offers B a deal" in screen_text(app)
+    assert app.session.events == []  # nothing happens until B answers
+    return dlg
+
+
+async def test_bot_offer_to_human_accepted():
+    app = pill_app(A=Seat(False, "myopic", "myopic"), B=Seat(human=True))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await _bot_offer_to_human_b(pilot, app)
+        await pilot.press("a")
+        await pilot.pause()
+        ev = app.session.events[-1]
+        assert ev.accepted is True and ev.decided_by == "B (human)"
+        assert app.session.state.bits == 0b1101
+        assert payoffs(app) == [40.0, 7.0]
+        # B's own turn now: the partner dialog; passing ends the game
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "B's partner dialog")
+        await pilot.press("x")
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        assert app.session.over
+        np.testing.assert_allclose(app.session.neg.returns(app.session.state), [40.0, 7.0])
+        text = screen_text(app)
+        assert "40.00" in text and "7.00" in text
+
+
+async def test_bot_offer_to_human_rejected_then_human_offers_bait():
+    app = pill_app(A=Seat(False, "myopic", "myopic"), B=Seat(human=True))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await _bot_offer_to_human_b(pilot, app)
+        await pilot.press("r")
+        await pilot.pause()
+        ev = app.session.events[-1]
+        assert ev.accepted is False and ev.decided_by == "B (human)"
+        assert app.session.state.t == 1 and app.session.state.bits == 0  # no commitments from that turn
+        assert payoffs(app) == [0.0, 0.0]
+        # B proposes the bait alone to A; a myopic A accepts: 30/30
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "B's partner dialog")
+        assert [o.partner for o in app.screen.options] == [0, 1]
+        await pilot.press("enter")  # A
+        await pilot.pause()
+        await pilot.press("enter", "down", "enter", "o")  # A.bait, B.bait
+        await settle(pilot)
+        assert app.session.over
+        assert app.session.events[-1].accepted is True and app.session.events[-1].decided_by == "A (myopic)"
+        assert payoffs(app) == [30.0, 30.0]
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+
+
+# --- autoplay ----------------------------------------------------------------------------------------------
+
+async def test_autoplay_six_party_to_the_end_matches_the_command_line():
+    app = NegtuiApp(SIX, ask_seats=False, record=False, sims=4, partner="greedy")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        ps = play_screen(app)
+        await pilot.press("plus", "plus")
+        assert ps.speed == 0
+        await pilot.press("r")
+        assert ps.running or app.session.events
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the end of autoplay", timeout=30)
+        assert app.session.over and not ps.running
+        assert len(app.session.events) == app.session.neg.game.T == 24
+        await pilot.pause()
+        assert "Game over" in screen_text(app)
+        mine = [round(v, 6) for v in payoffs(app)]
+    res = CliRunner().invoke(cli, ["autoplay", str(SIX), "--partner", "greedy", "--sims", "4", "--json"])
+    assert res.exit_code == 0, res.output
+    assert mine == [round(v, 6) for v in json.loads(res.stdout)["payoffs"]]
+
+
+async def test_autoplay_pause_stops_after_the_current_turn():
+    app = NegtuiApp(SIX, ask_seats=False, record=False, sims=4, partner="greedy")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        ps = play_screen(app)
+        await pilot.press("minus")  # half a second between turns
+        assert ps.speed == 3
+        await pilot.press("r")
+        await settle(pilot)
+        assert ps.running and len(app.session.events) == 1
+        assert "▶▶ 0.5s" in screen_text(app)
+        await pilot.press("r")  # pause while the next turn waits on its timer
+        assert not ps.running
+        await pilot.pause(0.9)
+        await settle(pilot)
+        assert len(app.session.events) == 1, "a turn was played after autoplay was paused"
+        await pilot.press("n")  # stepping still works while paused
+        await settle(pilot)
+        assert len(app.session.events) == 2 and not ps.running
+
+
+# --- seats mid-game ----------------------------------------------------------------------------------------
+
+async def test_switching_seats_mid_game():
+    app = pill_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert not app.session.is_human(0)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, SeatsScreen)
+        app.screen.query_one("#seat-A", Select).value = "human"
+        app.screen.query_one("#seat-B", Select).value = "myopic"
+        await pilot.click("#done")
+        await pilot.pause()
+        assert app.session.seats["A"] == Seat(human=True)
+        assert app.session.seats["B"] == Seat(False, "myopic", "myopic")
+        assert app.session.is_human(0) and app.session.agents[1].respond_lens == "myopic"
+        # it is A's turn and A is human now: the partner dialog opens
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "A (human)" in screen_text(app)
+        # and back to a bot: stepping plays A's turn
+        await pilot.press("s")
+        await pilot.pause()
+        app.screen.query_one("#seat-A", Select).value = "upper"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.session.seats["A"] == Seat(False, "upper", "upper")
+        await pilot.press("space")
+        await settle(pilot)
+        assert len(app.session.events) == 1 and app.session.events[0].proposer == 0
+
+
+# --- welfare -----------------------------------------------------------------------------------------------
+
+async def test_welfare_optimum_shown_then_a_solve_cancelled():
+    app = pill_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        ps = play_screen(app)
+        await pilot.press("w")
+        await pilot.pause()
+        scr = app.screen
+        assert isinstance(scr, WelfareScreen)
+        status = scr.query_one("#welfare-status", Static)
+        await wait_until(pilot, lambda: "welfare " in str(status.content), "the welfare result")
+        assert scr.result.welfare == pytest.approx(60.0)
+        assert scr.result.payoffs == pytest.approx([30.0, 30.0])
+        assert "utilitarian: welfare 60.000" in str(status.content)
+        text = screen_text(app)
+        assert "optimum" in text and "30.0" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is ps
+
+        await pilot.press("w")
+        await pilot.pause()
+        scr = app.screen
+        job = scr.job
+        assert job is not None and not job.done(), "the solve finished before it could be cancelled"
+        proc = job._proc
+        await pilot.press("c")
+        await pilot.pause()
+        assert "cancelled" in str(scr.query_one("#welfare-status", Static).content)
+        assert scr.job is None and scr.result is None
+        assert proc.poll() is not None  # the worker process is gone
+        await pilot.pause(0.3)
+        assert "cancelled" in str(scr.query_one("#welfare-status", Static).content)  # no late result
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is ps
+
+
+async def test_quitting_during_a_welfare_solve_ends_the_worker_process():
+    app = pill_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        await pilot.pause()
+        job = app.screen.job
+        assert job is not None and not job.done()
+        proc = job._proc
+    assert proc.wait(timeout=2) is not None and proc.returncode != 0  # killed, not left to finish
+
+
+# --- replay ------------------------------------------------------------------------------------------------
+
+async def test_replay_step_back_jump_and_take_over(tmp_path):
+    rec = record_game(tmp_path / "six.jsonl")
+    rp = Replay(load_record(rec))
+    assert rp.last_turn == 24 and rp.state_at(4).bits != 0
+    app = NegtuiApp(replay=rec, record=True, data_dir=tmp_path, partner="greedy", sims=4)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        ps = play_screen(app)
+        assert ps.replay is not None and ps.session is None and app.session is None
+        assert ps.pos == 0 and "REPLAY 0/24" in screen_text(app)
+        assert not ps.check_action("seats", ()) and not ps.check_action("submit", ())
+        await pilot.press("full_stop", "full_stop", "full_stop")
+        await pilot.pause()
+        assert ps.pos == 3 and ps.state == rp.state_at(3)
+        text = screen_text(app)
+        assert "REPLAY 3/24" in text and f"t  2 r1  {rp.record.turns[2].proposer} → {rp.record.turns[2].partner}" in text
+        await pilot.press("comma")
+        await pilot.pause()
+        assert ps.pos == 2 and ps.state == rp.state_at(2)
+        await pilot.press("comma", "comma", "comma")  # stops at the first turn
+        assert ps.pos == 0
+        # jump: out of range is refused, then turn 4
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, JumpScreen)
+        await pilot.press("9", "9", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, JumpScreen) and ps.pos == 0
+        inp = app.screen.query_one("#turn")
+        inp.value = ""
+        await pilot.press("4", "enter")
+        await pilot.pause()
+        assert app.screen is ps and ps.pos == 4 and ps.state == rp.state_at(4)
+        assert "REPLAY 4/24" in screen_text(app)
+        # take over (fork) from turn 4
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, SeatsScreen) and app.screen.title_text == "Take over from turn 4"
+        assert all(app.screen.query_one(f"#seat-{pid}", Select).value == "myopic" for pid in rp.neg.game.player_ids)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        live = play_screen(app)
+        assert live is not ps and live.session is app.session and live.replay is None
+        ses = app.session
+        assert ses.state == rp.state_at(4) and ses.start == rp.state_at(4)
+        assert ses.events == []
+        assert ses.record_path is not None and ses.record_path.parent == tmp_path / "records"
+        header = json.loads(ses.record_path.read_text().splitlines()[0])
+        assert header["parent"]["file"] == str(rec.resolve()) and header["parent"]["turn"] == 4
+        assert header["parent"]["digest"] == rp.parent_at(4).digest
+        assert header["start_turn"] == 4
+        # the fork plays on from turn 4
+        await pilot.press("n")
+        await settle(pilot)
+        assert len(ses.events) == 1 and ses.events[0].t == 4 and ses.state.t == 5
+        assert "REPLAY" not in screen_text(app)
+    fork = load_record(ses.record_path)
+    assert fork.header.parent.turn == 4 and [t.t for t in fork.turns] == [4]
+
+
+async def test_replay_autoplay_runs_to_the_last_turn(tmp_path):
+    rec = record_game(tmp_path / "pill.jsonl", scenario=PILL)
+    app = NegtuiApp(replay=rec, record=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        ps = play_screen(app)
+        await pilot.press("plus", "plus", "r")
+        await wait_until(pilot, lambda: not ps.running, "the replay's end")
+        assert ps.pos == 2 and ps.state.bits == 0b1101
+        assert "REPLAY 2/2" in screen_text(app)
+        await pilot.press("n")  # stepping past the end does nothing
+        assert ps.pos == 2
+
+
+async def test_broken_record_exits_with_a_message(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "header"}\n')
+    app = NegtuiApp(replay=bad, record=False)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+    assert app.return_code == 2
+
+
+# --- panes and help ----------------------------------------------------------------------------------------
+
+async def test_side_panes_sort_filter_and_help():
+    app = pill_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        tabs = play_screen(app).query_one(TabbedContent)
+        assert tabs.active == "forecasts"
+        for key, pane in (("1", "goals"), ("4", "network")):
+            await pilot.press(key)
+            assert tabs.active == pane
+        await pilot.press("v")
+        await pilot.pause()
+        assert tabs.active == "goals" and "sorted by value" in screen_text(app)
+        await pilot.press("down", "f")  # the log, only turns involving the focused player (B)
+        await pilot.pause()
+        assert tabs.active == "log" and "turn log · only B" in screen_text(app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and "negtui — keys" in screen_text(app)
+        await pilot.press("escape", "q")
+        await pilot.pause()
+    assert app.return_code == 0 and not app.is_running
