@@ -29,7 +29,7 @@ def build_model(game: Game, bits: int = 0, name: str = "welfare") -> WelfareMode
     info = state_info(game, bits)
     prob = pulp.LpProblem(name, pulp.LpMaximize)
     free = [c for c in range(game.n_cells) if not (bits >> c & 1) and not (info.blocked >> c & 1)]
-    x = {c: pulp.LpVariable(f"x_{c}", cat=pulp.LpBinary) for c in free}
+    x = {c: prob.add_variable(f"x_{c}", cat=pulp.LpBinary) for c in free}
 
     def count(cells) -> pulp.LpAffineExpression:
         return pulp.lpSum(x[c] for c in cells if c in x) + sum(1 for c in cells if bits >> c & 1)
@@ -40,7 +40,7 @@ def build_model(game: Game, bits: int = 0, name: str = "welfare") -> WelfareMode
         c_j = count(cells)
         tau, d = int(game.tau[j]), int(game.d[j])
         if game.binary[j]:
-            z = pulp.LpVariable(f"z_{j}", cat=pulp.LpBinary)
+            z = prob.add_variable(f"z_{j}", cat=pulp.LpBinary)
             prob += c_j >= tau * z, f"aon_low_{j}"
             prob += c_j <= tau - 1 + (d - tau + 1) * z, f"aon_high_{j}"
             s.append(z)
@@ -48,8 +48,8 @@ def build_model(game: Game, bits: int = 0, name: str = "welfare") -> WelfareMode
             s.append((1.0 / tau) * c_j)
         else:
             # s = min(1, c/τ): u marks saturation (c ≥ τ)
-            sj = pulp.LpVariable(f"s_{j}", 0, 1)
-            u = pulp.LpVariable(f"u_{j}", cat=pulp.LpBinary)
+            sj = prob.add_variable(f"s_{j}", 0, 1)
+            u = prob.add_variable(f"u_{j}", cat=pulp.LpBinary)
             prob += sj <= (1.0 / tau) * c_j, f"lin_le_{j}"
             prob += sj >= (1.0 / tau) * c_j - (d / tau - 1.0) * u, f"lin_ge_{j}"
             prob += sj >= u, f"sat_{j}"

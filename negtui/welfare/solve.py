@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -86,7 +87,10 @@ def make_solver(name: str, time_limit: float | None) -> pulp.LpSolver:
         if not solver.available():
             raise WelfareError("HiGHS is not available (install highspy); use --solver cbc")
         return solver
-    solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=None if time_limit is None else max(1, math.ceil(time_limit)))
+    with warnings.catch_warnings():
+        # PuLP 3.x bundles CBC behind PULP_CBC_CMD and warns that 4.0 will not; we pin PuLP 3.x for it
+        warnings.simplefilter("ignore", DeprecationWarning)
+        solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=None if time_limit is None else max(1, math.ceil(time_limit)))
     if not solver.available():
         raise WelfareError("the CBC binary is not available; use --solver highs")
     return solver
@@ -167,9 +171,9 @@ def _nash(game: Game, bits: int, run: _Run, base: np.ndarray, ir: bool, res: Wel
     log_d = math.log(opts.delta)
     upper = {i: max(float(best[i] - base[i]), opts.delta * 1.0001) for i in eligible}
     lowest = {i: float(np.minimum(game.G[:, i], 0).sum() - base[i]) for i in eligible}
-    p = {i: pulp.LpVariable(f"p_{i}", cat=pulp.LpBinary) for i in eligible}
-    t = {i: pulp.LpVariable(f"t_{i}", opts.delta, upper[i]) for i in eligible}
-    w = {i: pulp.LpVariable(f"w_{i}", upBound=math.log(upper[i])) for i in eligible}
+    p = {i: prob.add_variable(f"p_{i}", cat=pulp.LpBinary) for i in eligible}
+    t = {i: prob.add_variable(f"t_{i}", opts.delta, upper[i]) for i in eligible}
+    w = {i: prob.add_variable(f"w_{i}", upBound=math.log(upper[i])) for i in eligible}
     cuts = 0
 
     def cut(i: int, b: float) -> None:
@@ -237,7 +241,7 @@ def solve_welfare(game: Game, rules: Rules, bits: int = 0, options: WelfareOptio
             if opts.objective == "utilitarian":
                 model.prob.setObjective(pulp.lpSum(model.y))
             else:
-                m = pulp.LpVariable("min_payoff")
+                m = model.prob.add_variable("min_payoff")
                 for i in range(game.n):
                     model.prob += m <= model.y[i], f"min_{i}"
                 model.prob.setObjective(m)

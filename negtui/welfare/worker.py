@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from dataclasses import asdict, dataclass
 
 from negtui.welfare.solve import WelfareOptions, WelfareResult
@@ -47,46 +48,48 @@ def run_request(req: WelfareRequest) -> WelfareResult:
 
 
 class WelfareJob:
-    """A welfare solve running in its own process."""
+    """A welfare solve running in its own process, started at once; a thread feeds it and collects
+    its answer, so `done()` can be polled and `cancel()` kills it whatever it is doing."""
 
     def __init__(self, req: WelfareRequest):
+        req.options.check()  # a bad request fails here, as a WelfareError, before any process starts
         self._proc = subprocess.Popen([sys.executable, "-m", "negtui.welfare.worker"], stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self._input: str | None = req.to_json()
-        self._result: WelfareResult | None = None
+        self._finished = threading.Event()
+        self._out = self._err = ""
         self._cancelled = False
+        self._result: WelfareResult | None = None
+        threading.Thread(target=self._talk, args=(req.to_json(),), daemon=True).start()
+
+    def _talk(self, request: str) -> None:
+        try:
+            self._out, self._err = self._proc.communicate(request)
+        except (OSError, ValueError):  # killed while talking
+            pass
+        finally:
+            self._finished.set()
 
     def result(self, timeout: float | None = None) -> WelfareResult:
         """Wait for the result; raises TimeoutError (still running), Cancelled, or RuntimeError."""
+        if not self._finished.wait(timeout):
+            raise TimeoutError()
         if self._cancelled:
             raise Cancelled()
+        if self._proc.returncode != 0:
+            last = (self._err or "").strip().splitlines()
+            raise RuntimeError(last[-1] if last else f"the welfare worker exited with {self._proc.returncode}")
         if self._result is None:
-            try:
-                out, err = self._proc.communicate(self._input, timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self._input = None  # already sent
-                raise TimeoutError() from None
-            except (ValueError, OSError):  # cancelled from another thread meanwhile
-                raise Cancelled() from None
-            if self._cancelled:
-                raise Cancelled()
-            if self._proc.returncode != 0:
-                last = (err or "").strip().splitlines()
-                raise RuntimeError(last[-1] if last else f"the welfare worker exited with {self._proc.returncode}")
-            self._result = WelfareResult(**json.loads(out))
+            self._result = WelfareResult(**json.loads(self._out))
         return self._result
 
     def done(self) -> bool:
-        return self._result is not None or self._proc.poll() is not None
+        return self._finished.is_set()
 
     def cancel(self) -> None:
         self._cancelled = True
         if self._proc.poll() is None:
             self._proc.kill()
-        try:
-            self._proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
+        self._finished.wait(5)
 
 
 def main() -> None:
