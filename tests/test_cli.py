@@ -135,3 +135,45 @@ def test_schema_command_matches_committed_schema():
 
     res = run("schema")
     assert json.loads(res.stdout) == json.loads(SCHEMA_FILE.read_text()), "run `make schema` and commit the result"
+
+
+def test_welfare_json_side_by_side_with_a_lens():
+    res = run("welfare", PILL, "--lens", "myopic", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["objective"] == "utilitarian" and out["proven_optimal"] is True
+    assert out["welfare"] == 60.0 and out["payoffs"] == [30.0, 30.0]
+    assert out["commitments"] == [[1, 0], [1, 0]]
+    assert out["negotiated"]["payoffs"] == [40.0, 7.0]
+    assert out["efficiency"] == pytest.approx(47 / 60)
+    assert out["gainers"] == ["B"] and out["losers"] == ["A"]
+
+
+@pytest.mark.parametrize("objective", ["nash", "nash-bargaining", "maximin"])
+def test_welfare_objectives_run(objective):
+    out = json.loads(run("welfare", PILL, "--objective", objective, "--no-compare", "--json").stdout)
+    assert out["objective"] == objective and out["proven_optimal"] is True
+    assert out["payoffs"] == [30.0, 30.0]
+
+
+def test_welfare_from_a_record_turn(tmp_path):
+    rec = tmp_path / "r.jsonl"
+    assert run("autoplay", PILL, "--lens", "myopic", "--record", str(rec), "-q").exit_code == 0
+    out = json.loads(run("welfare", "--from-record", str(rec), "--turn", "1", "--json").stdout)
+    # after A's trap deal (turn 0) every completion keeps bait and poison: the optimum is what was reached
+    assert out["payoffs"] == [40.0, 7.0] and out["welfare"] == 47.0
+    assert out["negotiated"]["record"] == str(rec) and out["efficiency"] == pytest.approx(1.0)
+    out0 = json.loads(run("welfare", "--from-record", str(rec), "--turn", "0", "--json").stdout)
+    assert out0["welfare"] == 60.0
+
+
+def test_welfare_bad_objective_and_solver():
+    assert "unknown objective" in run("welfare", PILL, "--objective", "best").stderr
+    assert run("welfare", PILL, "--solver", "gurobi").exit_code == 2
+
+
+def test_replay_prints_turns_and_verifies(tmp_path):
+    rec = tmp_path / "r.jsonl"
+    run("autoplay", PILL, "--lens", "upper", "--record", str(rec), "-q")
+    res = run("replay", str(rec), "--verify")
+    assert res.exit_code == 0 and "verified" in res.stdout and "B → A" in res.stdout

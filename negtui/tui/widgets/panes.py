@@ -80,11 +80,14 @@ class Forecasts(Static):
         lenses = list(snap.forecasts)
         narrow = self.app.size.width < 104  # the side pane is under ~64 columns
         name_w = min(10, max(len(p) for p in g.player_ids))
+        if not narrow:
+            name_w = max(name_w, len("player"))
         num_w = 5 if narrow else 7
         fmt = "{:.0f}" if narrow else "{:.1f}"
         out = Text(no_wrap=True)
         out.append("payoffs and forecasts\n", style="bold")
-        head = _cell("player", name_w) + ("" if narrow else " " + _cell("seat", 11))
+        # a narrow pane with short ids leaves the player column unlabelled rather than cut to "p"
+        head = _cell("player" if name_w >= len("player") else "", name_w) + ("" if narrow else " " + _cell("seat", 11))
         head += " " + _cell("now", num_w, True)
         head += "".join(" " + _cell(self.SHORT[lens] if narrow else lens, num_w, True) for lens in lenses)
         out.append(head + "  trend\n", style="dim")
