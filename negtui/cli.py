@@ -161,6 +161,61 @@ def generate(
     typer.echo(f"wrote {output}: {sc.name}", err=True)
 
 
+@app.command("import-hnc")
+def import_hnc(
+    topfile: Annotated[Path, typer.Argument(help="HNC topfile (countries, country_actions, …).")],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Scenario file to write (stdout if omitted).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Convert an HNC topfile into a negtui scenario file."""
+    from negtui.scenario import dump_scenario, write_scenario
+
+    with _user_errors():
+        sc = _load(topfile)
+        if output is None:
+            typer.echo(dump_scenario(sc), nl=False)
+            return
+        write_scenario(sc, output, force=force)
+    typer.echo(f"wrote {output}: {sc.name}", err=True)
+
+
+@app.command("export-hnc")
+def export_hnc(
+    scenario: Annotated[Path, typer.Argument(help="Scenario file (or topfile).")],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Topfile to write (stdout if omitted).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Write a scenario as an HNC topfile (player names as countries, action labels as actions)."""
+    from negtui.scenario.hnc import from_scenario
+    from negtui.scenario.io import write_json
+
+    with _user_errors():
+        data = from_scenario(_load(scenario)).model_dump(mode="json", exclude_none=True)
+        if output is None:
+            _emit_json(data)
+            return
+        write_json(data, output, force=force)
+    typer.echo(f"wrote {output}", err=True)
+
+
+@app.command()
+def scenarios(
+    directory: Annotated[Path | None, typer.Option("--dir", help="Where to look (default: the bundled scenarios).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the bundled scenarios: name, path, size, kind and one line."""
+    from negtui.scenario.library import bundled_root, catalogue
+
+    entries = catalogue(directory or bundled_root())
+    if as_json:
+        typer.echo(json.dumps([e.as_dict() for e in entries], indent=1))
+        return
+    for e in entries:
+        typer.echo(f"{e.name:<44} {e.kind:<10} {e.players:>3} players {e.actions:>4} actions {e.goals:>3} goals  {e.path}")
+        if e.line:
+            typer.echo(f"    {e.line}")
+
+
 # --- playing ----------------------------------------------------------------------------------------------
 
 def _seats(neg: Negotiation, lens: str, seat: list[str], partner: str, sims: int, ucb: float, seed: int):

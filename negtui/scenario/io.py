@@ -56,15 +56,36 @@ def problems_from_validation(err: ValidationError) -> list[Problem]:
 
 
 def parse_scenario(data: object, source: str = "<scenario>") -> Scenario:
-    """Validate already-decoded JSON; structural errors first, then every dangling reference."""
+    """Validate already-decoded JSON — a scenario, or an HNC topfile (recognised by its `countries`);
+    structural errors first, then every dangling reference."""
+    from negtui.scenario.hnc import HncTopfile, is_topfile, to_scenario
+
     try:
+        if is_topfile(data):
+            return to_scenario(HncTopfile.model_validate(data))
         return Scenario.model_validate(data)
     except ValidationError as err:
         raise ScenarioError(source, problems_from_validation(err)) from None
 
 
+def load_topfile(path: str | os.PathLike[str]):
+    """An HNC topfile as its model (for export round trips); errors as for scenarios."""
+    from negtui.scenario.hnc import HncTopfile
+
+    p = Path(path)
+    data = _read_json(p)
+    try:
+        return HncTopfile.model_validate(data)
+    except ValidationError as err:
+        raise ScenarioError(str(p), problems_from_validation(err)) from None
+
+
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     p = Path(path)
+    return parse_scenario(_read_json(p), str(p))
+
+
+def _read_json(p: Path) -> object:
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -72,21 +93,30 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     except (OSError, UnicodeDecodeError) as err:
         raise ScenarioError(str(p), [Problem("$", f"cannot read file: {err}")]) from None
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as err:
         raise ScenarioError(str(p), [Problem("$", f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}")]) from None
-    return parse_scenario(data, str(p))
 
 
 def dump_scenario(sc: Scenario) -> str:
     return json.dumps(sc.model_dump(mode="json", exclude_defaults=False), indent=1) + "\n"
 
 
-def write_scenario(sc: Scenario, path: str | os.PathLike[str], force: bool = False) -> None:
+def _write_new(path: str | os.PathLike[str], text: str, force: bool) -> None:
+    """Write a file, never replacing an existing one unless forced."""
     p = Path(path)
     if p.exists() and not force:
         raise FileExistsError(f"{p} exists; pass --force to overwrite")
-    p.write_text(dump_scenario(sc), encoding="utf-8")
+    p.write_text(text, encoding="utf-8")
 
 
-__all__ = ["Problem", "ScenarioError", "load_scenario", "parse_scenario", "dump_scenario", "write_scenario", "reference_problems"]
+def write_scenario(sc: Scenario, path: str | os.PathLike[str], force: bool = False) -> None:
+    _write_new(path, dump_scenario(sc), force)
+
+
+def write_json(obj: object, path: str | os.PathLike[str], force: bool = False) -> None:
+    _write_new(path, json.dumps(obj, indent=1, ensure_ascii=False) + "\n", force)
+
+
+__all__ = ["Problem", "ScenarioError", "load_scenario", "load_topfile", "parse_scenario", "dump_scenario",
+           "write_scenario", "write_json", "reference_problems"]

@@ -19,12 +19,12 @@ from negtui.generator import GeneratorParams, generate
 from negtui.record import Parent, Replay, load_record
 from negtui.record.reader import RecordError
 from negtui.scenario import Scenario, ScenarioError, load_scenario, write_scenario
+from negtui.scenario.library import bundled_root
 from negtui.session import Seat, Session, default_record_path, user_data_dir
 from negtui.tui.screens.dialogs import HelpScreen, SeatsScreen
 from negtui.tui.screens.picker import PickerScreen
 from negtui.tui.screens.play import PlayScreen
 
-DEFAULT_SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 class NegtuiApp(App):
@@ -41,7 +41,7 @@ class NegtuiApp(App):
         self.scenario_path, self.rules_name, self.seats = scenario, rules, seats or {}
         self.ask_seats, self.replay_path = ask_seats, replay
         self.record, self.data_dir = record, data_dir or user_data_dir()
-        self.scenarios_dir = scenarios_dir or DEFAULT_SCENARIOS
+        self.scenarios_dir = scenarios_dir or bundled_root()
         self.partner, self.sims, self.autoplay = partner, sims, autoplay
         self.session: Session | None = None
         get_rules(rules)  # fail early on an unknown rule set

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
@@ -14,30 +13,7 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Select, St
 from textual.widgets.option_list import Option
 
 from negtui.generator import GeneratorError, GeneratorParams
-from negtui.scenario import ScenarioError, load_scenario
-
-
-@dataclass(frozen=True)
-class Entry:
-    path: Path
-    name: str
-    players: int
-    goals: int
-    actions: int
-    description: str
-
-
-def bundled_scenarios(root: Path) -> list[Entry]:
-    """Every valid scenario under `root`, sorted by folder then name (invalid files are skipped)."""
-    out = []
-    for f in sorted(root.rglob("*.json")):
-        try:
-            sc = load_scenario(f)
-        except ScenarioError:
-            continue
-        out.append(Entry(f, sc.name, len(sc.players), len(sc.goals), sum(len(p.actions) for p in sc.players),
-                         (sc.description or sc.lesson).split(". ")[0]))
-    return out
+from negtui.scenario.library import catalogue
 
 
 class PickerScreen(Screen):
@@ -47,7 +23,7 @@ class PickerScreen(Screen):
     def __init__(self, root: Path) -> None:
         super().__init__()
         self.root = root
-        self.entries = bundled_scenarios(root)
+        self.entries = catalogue(root)
 
     def compose(self) -> ComposeResult:
         yield Static(Text(" negtui — choose a scenario (enter), or g to generate one ", style="bold reverse"),
@@ -56,10 +32,9 @@ class PickerScreen(Screen):
         for e in self.entries:
             t = Text()
             t.append(f"{e.name}", style="bold")
-            t.append(f"  {e.players} players · {e.actions} actions · {e.goals} goals  ", style="dim")
-            t.append(str(e.path.relative_to(self.root)), style="dim italic")
-            if e.description:
-                t.append(f"\n  {e.description[:150]}")
+            t.append(f"  {e.kind} · {e.players} players · {e.actions} actions · {e.goals} goals", style="dim")
+            if e.line:
+                t.append(f"\n  {e.line[:150]}")
             items.append(Option(t, id=str(len(items))))
         if not items:
             items.append(Option(f"no scenarios found under {self.root}", disabled=True))
@@ -67,7 +42,7 @@ class PickerScreen(Screen):
         yield Footer()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.app.open_scenario(self.entries[int(event.option.id)].path)
+        self.app.open_scenario(Path(self.entries[int(event.option.id)].path))
 
     def action_generate(self) -> None:
         def made(params: GeneratorParams | None) -> None:
