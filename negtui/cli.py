@@ -140,7 +140,6 @@ def generate(
 ) -> None:
     """Generate a random game along the paper's axes and write it as a scenario file."""
     from negtui.generator import GeneratorError, GeneratorParams, generate as gen
-    from negtui.scenario import dump_scenario, write_scenario
 
     try:
         acts: int | list[int] = [int(a) for a in actions.split(",")] if "," in actions else int(actions)
@@ -153,11 +152,17 @@ def generate(
                                      rounds=rounds, budget=budget, seed=seed, rules=rules)
         except (GeneratorError, ValueError, TypeError) as err:
             _fail(f"error: {err}")
-        sc = gen(params)
-        if output is None:
-            typer.echo(dump_scenario(sc), nl=False)
-            return
-        write_scenario(sc, output, force=force)
+        _output_scenario(gen(params), output, force)
+
+
+def _output_scenario(sc: Scenario, output: Path | None, force: bool) -> None:
+    """A scenario to stdout, or to a new file (an existing one only with --force)."""
+    from negtui.scenario import dump_scenario, write_scenario
+
+    if output is None:
+        typer.echo(dump_scenario(sc), nl=False)
+        return
+    write_scenario(sc, output, force=force)
     typer.echo(f"wrote {output}: {sc.name}", err=True)
 
 
@@ -168,15 +173,8 @@ def import_hnc(
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
 ) -> None:
     """Convert an HNC topfile into a negtui scenario file."""
-    from negtui.scenario import dump_scenario, write_scenario
-
     with _user_errors():
-        sc = _load(topfile)
-        if output is None:
-            typer.echo(dump_scenario(sc), nl=False)
-            return
-        write_scenario(sc, output, force=force)
-    typer.echo(f"wrote {output}: {sc.name}", err=True)
+        _output_scenario(_load(topfile), output, force)
 
 
 @app.command("export-hnc")
