@@ -28,7 +28,6 @@ from negtui.tui.widgets.matrix import LEGEND, CommitmentMatrix
 from negtui.tui.widgets.panes import CellInfo, DealNetwork, Forecasts, GoalBars, TurnLog
 
 SPEEDS = (0.0, 0.05, 0.2, 0.5, 1.0, 2.0)  # seconds between autoplayed turns
-PANES = ("goals", "forecasts", "log", "network")
 
 
 class PlayScreen(Screen):
