@@ -180,9 +180,8 @@ class Session:
             q, bits = int(res["partner"]), int(res["offer"], 16)
             offer = self.neg.make_offer(s, q, self.neg.game.cells_of(bits)) if bits else Offer(p, q, 0)
             return Decision(s.t, p, q, offer, res["accepted"], res["decided_by"] or "")
-        q, _ = bot.choose_partner(self.neg, s)
-        partner = self.agents[q]
-        offer = bot.propose(self.neg, s, q, partner if isinstance(partner, LensBot) else bot)
+        q, _ = bot.choose_partner(self.neg, s, self.agents)
+        offer = bot.propose(self.neg, s, q, self.agents[q])
         return self._answer(s, p, q, offer)
 
     def _answer(self, s: State, p: int, q: int, offer: Offer) -> Decision:
@@ -249,7 +248,7 @@ class Session:
             responder = self.agents[q]
             offers, values = {}, {}
             for lens in self.lenses:
-                lens_q = responder.respond_lens if isinstance(responder, LensBot) else lens
+                lens_q = responder.respond_lens if isinstance(responder, LensBot) else lens  # a human: same lens
                 o = self.neg.best_offer(s, q, lens, lens_q)
                 offers[lens], values[lens] = o, o.value_proposer - o.reject_proposer
             out.append(PartnerOption(q, offers, values))

@@ -51,7 +51,7 @@ class Tmux:
         self.target = name
         # the shell prints the exit status and stays, so a crash or a clean quit can both be read
         shell = f"cd {shlex.quote(str(ROOT))} && {shlex.join(command)}; echo {EXIT_MARK}$?; sleep 600"
-        self.tmux("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), shell)
+        self.tmux("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), "sh", "-c", shell)
 
     def tmux(self, *args: str) -> str:
         res = subprocess.run(["tmux", "-L", self.socket, "-f", os.devnull, *args], capture_output=True, text=True,
@@ -63,7 +63,7 @@ class Tmux:
     def keys(self, *keys: str) -> None:
         for key in keys:  # one at a time: the app handles each before the next arrives
             self.tmux("send-keys", "-t", self.target, key)
-            time.sleep(0.15)
+            time.sleep(0.05)
 
     def capture(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.target)
@@ -78,7 +78,7 @@ class Tmux:
                 return screen
             if EXIT_MARK in screen:
                 break  # the app is gone: no point waiting
-            time.sleep(0.25)
+            time.sleep(0.1)
         missing = [t for t in texts if not re.search(t, screen)]
         raise Failure(f"{step}: {missing} not on screen after {timeout:.0f} s. The pane shows:\n{screen}")
 
@@ -89,7 +89,7 @@ class Tmux:
         while re.search(text, screen):
             if time.monotonic() > deadline:
                 raise Failure(f"{step}: {text!r} still on screen after {timeout:.0f} s:\n{screen}")
-            time.sleep(0.25)
+            time.sleep(0.1)
             screen = self.capture()
         return screen
 
@@ -100,7 +100,11 @@ class Tmux:
             pass
 
 
+STARTED = time.monotonic()
+
+
 def show(title: str, screen: str) -> None:
+    title = f"{title} [{time.monotonic() - STARTED:.1f} s]"
     print(f"--- {title} " + "-" * max(0, 76 - len(title)))
     print(screen.rstrip("\n"))
 
@@ -109,6 +113,7 @@ def quit_app(t: Tmux) -> str:
     """q closes the summary, q again quits; the shell then prints the exit status.  The screen between."""
     t.keys("q")
     screen = t.wait_gone("Game over", step="summary closed")
+    show("the play screen at the end", screen)
     t.keys("q")
     screen = t.wait_for(EXIT_MARK + r"\d+", step="quit")
     code = re.search(EXIT_MARK + r"(\d+)", screen).group(1)
@@ -155,11 +160,12 @@ def bot_game(keep: bool) -> None:
     try:
         screen = t.wait_for(r"P4 \(upper\)", r"turn 1/24", step="six-party opened", timeout=90)
         show("six-party, all bots", screen)
-        t.keys("plus", "plus", "r")  # full speed, run
+        t.keys("+", "+", "r")  # full speed, run (tmux key names: "+" is the plus key)
         screen = t.wait_for("Game over", r"P5\s+\d+\.\d\d", r"\bsum\b", step="autoplay to the end", timeout=120)
         show("the summary after autoplay", screen)
         t.keys("q")
-        screen = t.wait_for(r"game over\s+turn 24/24", r"t 23 r4", step="all 24 turns played")
+        screen = t.wait_gone("Game over", step="summary closed")
+        screen = t.wait_for(r"game over\s+turn 24/24", r"t 23 r4 ", r"q quit", step="all 24 turns played")
         show("the play screen at the end", screen)
         t.keys("q")
         t.wait_for(EXIT_MARK + r"0\b", step="quit")

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import signal
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -51,9 +54,8 @@ def screen_text(app) -> str:
 
 
 async def settle(pilot) -> None:
-    """Let bot workers finish and their results reach the screen."""
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    """Let bot workers finish and their results reach the screen (a worker hands its decision over with
+    call_from_thread, which returns once the screen has handled it)."""
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
@@ -91,7 +93,7 @@ def record_game(path: Path, scenario: Path = SIX, lens: str = "myopic") -> Path:
 
 async def test_start_with_seats_dialog_keyboard_and_start_button():
     app = NegtuiApp(PILL, ask_seats=True, record=False)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, SeatsScreen)
         assert app.session is None
@@ -116,7 +118,7 @@ async def test_start_with_seats_dialog_keyboard_and_start_button():
 
 async def test_start_with_seats_all_bots_and_ctrl_s():
     app = NegtuiApp(PILL, seats={"A": Seat(human=True)}, ask_seats=True, record=False)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert app.screen.query_one("#seat-A", Select).value == "human"
         await pilot.click("#bots")
@@ -134,10 +136,11 @@ async def test_cancelling_the_seats_dialog_quits():
     app = NegtuiApp(PILL, ask_seats=True, record=False)
     async with app.run_test() as pilot:
         await pilot.pause()
+        assert app.return_code is None
         await pilot.press("escape")
         await pilot.pause()
         assert app.session is None
-    assert app.return_code == 0
+        assert app.return_code == 0  # escape on the first dialog quits (not the end of run_test)
 
 
 # --- a human turn end to end -------------------------------------------------------------------------------
@@ -203,9 +206,29 @@ async def test_human_offers_poison_bundle_upper_b_rejects():
         assert app.session.state.t == 1 and app.session.state.bits == 0
         assert payoffs(app) == [0.0, 0.0]
         assert "B commits bait, poison — rejected" in screen_text(app)
-        await pilot.press("3")  # the turn log pane
+        # the side panes: 1-4 switch, v sorts goals, f filters the log by the focused player
+        tabs = ps.query_one(TabbedContent)
+        assert tabs.active == "forecasts"
+        await pilot.press("3")
+        assert tabs.active == "log"
         await pilot.pause()
         assert "rejected" in screen_text(app).split("turn log", 1)[1]
+        await pilot.press("4")
+        assert tabs.active == "network"
+        await pilot.press("v")
+        await pilot.pause()
+        assert tabs.active == "goals" and "sorted by value" in screen_text(app)
+        await pilot.press("f")  # the cursor is on B.poison: only B's turns
+        await pilot.pause()
+        assert tabs.active == "log" and "turn log · only B" in screen_text(app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and "negtui — keys" in screen_text(app)
+        await pilot.press("escape")
+        assert app.return_code is None
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.return_code == 0
 
 
 async def test_offer_building_escape_and_a_unilateral_commitment():
@@ -255,7 +278,7 @@ async def _bot_offer_to_human_b(pilot, app) -> RespondScreen:
 
 async def test_bot_offer_to_human_accepted():
     app = pill_app(A=Seat(False, "myopic", "myopic"), B=Seat(human=True))
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await _bot_offer_to_human_b(pilot, app)
         await pilot.press("a")
@@ -276,7 +299,7 @@ async def test_bot_offer_to_human_accepted():
 
 async def test_bot_offer_to_human_rejected_then_human_offers_bait():
     app = pill_app(A=Seat(False, "myopic", "myopic"), B=Seat(human=True))
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await _bot_offer_to_human_b(pilot, app)
         await pilot.press("r")
@@ -302,7 +325,7 @@ async def test_bot_offer_to_human_rejected_then_human_offers_bait():
 
 async def test_autoplay_six_party_to_the_end_matches_the_command_line():
     app = NegtuiApp(SIX, ask_seats=False, record=False, sims=4, partner="greedy")
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         ps = play_screen(app)
         await pilot.press("plus", "plus")
@@ -345,7 +368,7 @@ async def test_autoplay_pause_stops_after_the_current_turn():
 
 async def test_switching_seats_mid_game():
     app = pill_app()
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert not app.session.is_human(0)
         await pilot.press("s")
@@ -375,54 +398,59 @@ async def test_switching_seats_mid_game():
 
 # --- welfare -----------------------------------------------------------------------------------------------
 
+def _slow(job) -> subprocess.Popen:
+    """Freeze a welfare worker process (SIGSTOP) so that it cannot finish on its own: a slow solve,
+    without racing a real one.  A frozen process still dies of the SIGKILL that cancelling sends."""
+    assert job is not None and not job.done(), "the solve finished before the test could hold it"
+    proc = job._proc
+    os.kill(proc.pid, signal.SIGSTOP)
+    return proc
+
+
 async def test_welfare_optimum_shown_then_a_solve_cancelled():
     app = pill_app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        ps = play_screen(app)
-        await pilot.press("w")
-        await pilot.pause()
-        scr = app.screen
-        assert isinstance(scr, WelfareScreen)
-        status = scr.query_one("#welfare-status", Static)
-        await wait_until(pilot, lambda: "welfare " in str(status.content), "the welfare result")
-        assert scr.result.welfare == pytest.approx(60.0)
-        assert scr.result.payoffs == pytest.approx([30.0, 30.0])
-        assert "utilitarian: welfare 60.000" in str(status.content)
-        text = screen_text(app)
-        assert "optimum" in text and "30.0" in text
-        await pilot.press("escape")
-        await pilot.pause()
-        assert app.screen is ps
+    procs: list[subprocess.Popen] = []
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            ps = play_screen(app)
+            await pilot.press("w")
+            await pilot.pause()
+            scr = app.screen
+            assert isinstance(scr, WelfareScreen)
+            status = scr.query_one("#welfare-status", Static)
+            await wait_until(pilot, lambda: "welfare " in str(status.content), "the welfare result")
+            assert scr.result.welfare == pytest.approx(60.0)
+            assert scr.result.payoffs == pytest.approx([30.0, 30.0])
+            assert "utilitarian: welfare 60.000" in str(status.content)
+            text = screen_text(app)
+            assert "optimum" in text and "30.0" in text
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is ps
 
-        await pilot.press("w")
-        await pilot.pause()
-        scr = app.screen
-        job = scr.job
-        assert job is not None and not job.done(), "the solve finished before it could be cancelled"
-        proc = job._proc
-        await pilot.press("c")
-        await pilot.pause()
-        assert "cancelled" in str(scr.query_one("#welfare-status", Static).content)
-        assert scr.job is None and scr.result is None
-        assert proc.poll() is not None  # the worker process is gone
-        await pilot.pause(0.3)
-        assert "cancelled" in str(scr.query_one("#welfare-status", Static).content)  # no late result
-        await pilot.press("escape")
-        await pilot.pause()
-        assert app.screen is ps
-
-
-async def test_quitting_during_a_welfare_solve_ends_the_worker_process():
-    app = pill_app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        await pilot.press("w")
-        await pilot.pause()
-        job = app.screen.job
-        assert job is not None and not job.done()
-        proc = job._proc
-    assert proc.wait(timeout=2) is not None and proc.returncode != 0  # killed, not left to finish
+            await pilot.press("w")
+            scr = app.screen
+            procs.append(_slow(scr.job))
+            status = scr.query_one("#welfare-status", Static)
+            assert "solving utilitarian" in str(status.content)
+            await pilot.press("c")
+            await pilot.pause()
+            assert "solve cancelled" in str(status.content)
+            assert scr.job is None and scr.result is None
+            assert procs[-1].wait(timeout=5) == -signal.SIGKILL  # the worker process is gone
+            await pilot.pause(0.3)
+            assert "solve cancelled" in str(status.content)  # no late result
+            # solve again, and quit the app while it runs: the worker process must not outlive the app
+            await pilot.click("#solve")
+            procs.append(_slow(scr.job))
+            assert "solving utilitarian" in str(status.content)
+        assert procs[-1].wait(timeout=5) == -signal.SIGKILL, "the worker process outlived the app"
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
 
 # --- replay ------------------------------------------------------------------------------------------------
@@ -432,7 +460,7 @@ async def test_replay_step_back_jump_and_take_over(tmp_path):
     rp = Replay(load_record(rec))
     assert rp.last_turn == 24 and rp.state_at(4).bits != 0
     app = NegtuiApp(replay=rec, record=True, data_dir=tmp_path, partner="greedy", sims=4)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         ps = play_screen(app)
         assert ps.replay is not None and ps.session is None and app.session is None
@@ -448,19 +476,30 @@ async def test_replay_step_back_jump_and_take_over(tmp_path):
         assert ps.pos == 2 and ps.state == rp.state_at(2)
         await pilot.press("comma", "comma", "comma")  # stops at the first turn
         assert ps.pos == 0
-        # jump: out of range is refused, then turn 4
+        # jump: out of range is refused, then turn 20
         await pilot.press("g")
         await pilot.pause()
         assert isinstance(app.screen, JumpScreen)
         await pilot.press("9", "9", "enter")
         await pilot.pause()
         assert isinstance(app.screen, JumpScreen) and ps.pos == 0
-        inp = app.screen.query_one("#turn")
-        inp.value = ""
+        app.screen.query_one("#turn").value = ""
+        await pilot.press("2", "0", "enter")
+        await pilot.pause()
+        assert app.screen is ps and ps.pos == 20 and ps.state == rp.state_at(20)
+        assert "REPLAY 20/24" in screen_text(app)
+        # autoplay the replay to its end; stepping past the end does nothing
+        await pilot.press("plus", "plus", "r")
+        await wait_until(pilot, lambda: not ps.running, "the replay's end")
+        assert ps.pos == 24 and ps.state == rp.final
+        await pilot.press("full_stop")
+        assert ps.pos == 24
+        await pilot.pause()
+        assert "REPLAY 24/24" in screen_text(app)
+        await pilot.press("g")
         await pilot.press("4", "enter")
         await pilot.pause()
         assert app.screen is ps and ps.pos == 4 and ps.state == rp.state_at(4)
-        assert "REPLAY 4/24" in screen_text(app)
         # take over (fork) from turn 4
         await pilot.press("t")
         await pilot.pause()
@@ -487,49 +526,10 @@ async def test_replay_step_back_jump_and_take_over(tmp_path):
     assert fork.header.parent.turn == 4 and [t.t for t in fork.turns] == [4]
 
 
-async def test_replay_autoplay_runs_to_the_last_turn(tmp_path):
-    rec = record_game(tmp_path / "pill.jsonl", scenario=PILL)
-    app = NegtuiApp(replay=rec, record=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        ps = play_screen(app)
-        await pilot.press("plus", "plus", "r")
-        await wait_until(pilot, lambda: not ps.running, "the replay's end")
-        assert ps.pos == 2 and ps.state.bits == 0b1101
-        assert "REPLAY 2/2" in screen_text(app)
-        await pilot.press("n")  # stepping past the end does nothing
-        assert ps.pos == 2
-
-
 async def test_broken_record_exits_with_a_message(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "header"}\n')
     app = NegtuiApp(replay=bad, record=False)
     async with app.run_test() as pilot:
         await pilot.pause()
-    assert app.return_code == 2
-
-
-# --- panes and help ----------------------------------------------------------------------------------------
-
-async def test_side_panes_sort_filter_and_help():
-    app = pill_app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        tabs = play_screen(app).query_one(TabbedContent)
-        assert tabs.active == "forecasts"
-        for key, pane in (("1", "goals"), ("4", "network")):
-            await pilot.press(key)
-            assert tabs.active == pane
-        await pilot.press("v")
-        await pilot.pause()
-        assert tabs.active == "goals" and "sorted by value" in screen_text(app)
-        await pilot.press("down", "f")  # the log, only turns involving the focused player (B)
-        await pilot.pause()
-        assert tabs.active == "log" and "turn log · only B" in screen_text(app)
-        await pilot.press("question_mark")
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen) and "negtui — keys" in screen_text(app)
-        await pilot.press("escape", "q")
-        await pilot.pause()
-    assert app.return_code == 0 and not app.is_running
+        assert app.return_code == 2 and app.session is None

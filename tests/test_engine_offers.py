@@ -70,7 +70,9 @@ class SpecLenses:
                 continue
             if lens == "upper" and v > 0 and self.reachable(j, mask):
                 out += v * (1 - s)
-            if lens == "lower" and v < 0:
+            # two players, no unilateral moves: nothing is committed without the threatened player's consent
+            consent_needed = not spec.unilateral and spec.n == 2
+            if lens == "lower" and v < 0 and not consent_needed:
                 assert not spec.exclusive, "the paper lower lens is only checked without exclusive sets"
                 outstanding = [cell for cell in g.cells if not mask >> cell & 1 and spec.owner(cell) != i]
                 owing = {spec.owner(cell) for cell in outstanding}

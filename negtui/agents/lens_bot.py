@@ -40,17 +40,23 @@ class LensBot:
             return self.propose_lens
         return f"{self.propose_lens}/{self.respond_lens}"
 
-    def choose_partner(self, neg: Negotiation, s: State) -> tuple[int, SearchStats | None]:
+    def choose_partner(self, neg: Negotiation, s: State, seats: list[Agent] | None = None,
+                       ) -> tuple[int, SearchStats | None]:
+        """MCTS models every simulated player with this bot's lenses (as the reference does); greedy
+        and the offer itself use each partner's real responding lens (perfect information)."""
         if self.partner_method == "random":
             return random_partner(neg, s, self.rng), None
         if self.partner_method == "greedy":
-            return greedy_partner(neg, s, self.propose_lens, self.respond_lens), None
+            return greedy_partner(neg, s, self.propose_lens,
+                                  lambda q: self.partner_lens(seats[q] if seats else None)), None
         return mcts_partner(neg, s, self.propose_lens, self.respond_lens, self.sims, self.ucb)
 
+    def partner_lens(self, partner_agent: Agent | None) -> str:
+        """How a partner judges offers; a human (or unknown) partner is modelled with this bot's lens."""
+        return getattr(partner_agent, "respond_lens", self.respond_lens)
+
     def propose(self, neg: Negotiation, s: State, partner: int, partner_agent: Agent) -> Offer:
-        # perfect information: the proposer knows how its partner judges offers
-        lens_q = getattr(partner_agent, "respond_lens", self.respond_lens)
-        return neg.best_offer(s, partner, self.propose_lens, lens_q)
+        return neg.best_offer(s, partner, self.propose_lens, self.partner_lens(partner_agent))
 
     def respond(self, neg: Negotiation, s: State, offer: Offer) -> bool:
         return neg.accepts(s, offer, self.respond_lens)

@@ -72,6 +72,9 @@ def _reference_pass(game: Game) -> int:
 
 
 def no_negotiation(game: Game, rules: Rules) -> Baseline:
+    """Without negotiation nobody can commit where commitments need a partner's consent."""
+    if not game.unilateral:
+        return Baseline(0, payoffs_from_counts(game, np.zeros(game.n_goals), linear=rules.baseline_linear_accumulating))
     if rules.baseline_linear_accumulating:
         bits = _reference_pass(game)
         return Baseline(bits, payoffs_from_counts(game, _counts(game, bits), linear=True))

@@ -99,6 +99,9 @@ def lens_vector(game: Game, rules: Rules, lens: str, info: StateInfo, t: int, ex
         if exact_values is None:
             raise ValueError("the exact lens needs the exact solution of the game")
         return exact_values(t, info.bits)
+    from negtui.engine.offers import effective_lens
+
+    lens = effective_lens(game, rules, lens)
     s_counts = info.counts[None, :]
     if t >= game.T or lens == "myopic":
         return payoffs_from_counts(game, info.counts)

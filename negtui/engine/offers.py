@@ -99,7 +99,7 @@ def candidates(game: Game, info: StateInfo, p: int, q: int) -> Candidates:
         dq = oq.delta[vq][:, J]
         ip = np.repeat(vp, len(vq))
         iq = np.tile(vq, len(vp))
-        counts = ((info.counts[J] + dp)[:, None, :] + dq[None, :, :]).reshape(-1, len(J))
+        counts = ((info.counts[J] + dp)[:, None, :] + dq[None, :, :]).reshape(len(vp) * len(vq), len(J))
         n_cells = (op.size[vp][:, None] + oq.size[vq][None, :]).ravel()
         owes_p = np.repeat(info.owes[p, J] - dp, len(vq), axis=0)
         owes_q = np.tile(info.owes[q, J] - dq, (len(vp), 1))
@@ -182,6 +182,14 @@ def _constant_part(game: Game, rules: Rules, info: StateInfo, rest: GoalView, le
     return float(lens_core(rest, rules, lens, counts, info.lost[K][None, :], g, owing, scaled=True)[0])
 
 
+def effective_lens(game: Game, rules: Rules, lens: str) -> str:
+    """In a two-player game without unilateral moves nothing is committed without the other's consent,
+    so (paper rules) there are no credible threats and the lower lens is the myopic one."""
+    if lens == "lower" and not rules.lower_reference_credibility and not game.unilateral and game.n == 2:
+        return "myopic"
+    return lens
+
+
 def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, t_next: int, lens: str,
                      i: int, exact_values=None) -> np.ndarray:
     """(O,) player i's lens value of each candidate's successor state at turn t_next."""
@@ -191,6 +199,7 @@ def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates
         return exact_values(t_next, cand.child_masks(game, info.bits))[:, i]
     if t_next >= game.T:
         lens = "myopic"  # every lens is the realised payoff at the end of the game
+    lens = effective_lens(game, rules, lens)
     g = cand.goals.G[:, i]
     const = _constant_part(game, rules, info, cand.rest, lens, i)
     if lens == "myopic":

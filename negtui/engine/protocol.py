@@ -20,7 +20,8 @@ from negtui.engine.search import SearchStats
 class Agent(Protocol):
     name: str
 
-    def choose_partner(self, neg: Negotiation, s: State) -> tuple[int, SearchStats | None]: ...
+    def choose_partner(self, neg: Negotiation, s: State, seats: list[Agent] | None = None,
+                       ) -> tuple[int, SearchStats | None]: ...
 
     def propose(self, neg: Negotiation, s: State, partner: int, partner_agent: Agent) -> Offer: ...
 
@@ -71,7 +72,7 @@ class Match:
         neg, s = self.neg, self.state
         p = neg.proposer(s)
         proposer = self.seats[p]
-        q, stats = proposer.choose_partner(neg, s)
+        q, stats = proposer.choose_partner(neg, s, self.seats)
         offer = proposer.propose(neg, s, q, self.seats[q])
         if offer.is_noop:
             # an offer of nothing: the reference counts it as a deal that changes nothing

@@ -8,6 +8,7 @@ does).  Offers are cached in the `Negotiation`, so revisiting a node costs a dic
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -95,11 +96,12 @@ def mcts_partner(neg: Negotiation, s: State, lens_p: str, lens_q: str, sims: int
     return best, stats
 
 
-def greedy_partner(neg: Negotiation, s: State, lens_p: str, lens_q: str) -> int:
-    """The partner whose best offer is worth most to the proposer; ties to the lowest index."""
+def greedy_partner(neg: Negotiation, s: State, lens_p: str, lens_of: Callable[[int], str]) -> int:
+    """The partner whose best offer is worth most to the proposer, each offer built against that
+    partner's own responding lens (`lens_of(q)`); ties to the lowest index."""
     best_q, best_v = -1, -math.inf
     for q in neg.legal_partners(s):
-        v = neg.best_offer(s, q, lens_p, lens_q).value_proposer
+        v = neg.best_offer(s, q, lens_p, lens_of(q)).value_proposer
         if v > best_v + 1e-9:
             best_q, best_v = q, v
     return best_q

@@ -132,11 +132,10 @@ def verify(replay: Replay) -> Divergence | None:
         p, q_rec = neg.proposer(s), game.index_of(line.partner)
         bot = seats[p]
         if bot is not None:
-            q, _ = bot.choose_partner(neg, s)
+            q, _ = bot.choose_partner(neg, s, seats)
             if q != q_rec:
                 return Divergence(s.t, f"{names[p]}'s choice of partner", names[q_rec], names[q])
-            partner_agent = seats[q] if seats[q] is not None else bot
-            offer = bot.propose(neg, s, q, partner_agent)
+            offer = bot.propose(neg, s, q, seats[q])
             rec_bits = game.bits_of(line.offer)
             if offer.bits != rec_bits:
                 show = lambda b: ", ".join(game.cell_name(c) for c in game.cells_of(b)) or "nothing"  # noqa: E731
