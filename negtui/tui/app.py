@@ -97,10 +97,12 @@ class NegtuiApp(App):
         self.push_screen(SeatsScreen(seats, lenses, title=sc.name), chosen)
 
     def start_session(self, sc: Scenario, rules: str, seats: dict[str, Seat], *, start: State | None = None,
-                      parent: Parent | None = None, budget: int | None = None) -> None:
+                      parent: Parent | None = None, budget: int | None = None, partner: str | None = None,
+                      sims: int | None = None) -> None:
         record = default_record_path(sc.name, self.data_dir / "records") if self.record else None
         try:
-            session = Session(sc, get_rules(rules), seats, partner_method=self.partner, sims=self.sims,
+            session = Session(sc, get_rules(rules), seats, partner_method=partner or self.partner,
+                              sims=self.sims if sims is None else sims,
                               start=start, record=record, parent=parent, budget=budget, remote=self.remote_bots)
         except (ValueError, OSError) as err:
             self.notify(f"cannot start: {err}", severity="error", timeout=10)

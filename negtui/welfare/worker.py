@@ -90,6 +90,12 @@ class WelfareJob:
         if self._proc.poll() is None:
             self._proc.kill()
         self._finished.wait(5)
+        for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
 
 
 def main() -> None:

@@ -179,6 +179,7 @@ HELP = """\
   o              submit the offer      x  pass the turn      escape  choose another partner
   s              seats: switch any seat between human and a lens, also mid-game
   w              welfare optimum for the current state (c cancels a solve)
+  l              the scenario's lesson (teaching scenarios)
 
 [b]Replay[/b]
   , / .          step back / forward   g  jump to a turn   r  autoplay the replay
@@ -200,6 +201,24 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="dialog", classes="dialog wide"):
             yield Label("negtui — keys", classes="dialog-title")
             yield Static(HELP, markup=True)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class LessonScreen(ModalScreen[None]):
+    """A scenario's teaching note."""
+
+    BINDINGS = [Binding("escape,enter,l,q", "close", "close")]
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.title_text, self.text = title, text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="dialog", classes="dialog wide"):
+            yield Label(f"Lesson — {self.title_text}", classes="dialog-title")
+            yield Static(self.text, markup=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -20,7 +20,9 @@ from negtui.narrate import offer_words, turn_line
 from negtui.record import Replay
 from negtui.session import FORECAST_LENSES, Decision, Seat, Session
 from negtui.tui import palette
-from negtui.tui.screens.dialogs import HelpScreen, JumpScreen, PartnerScreen, RespondScreen, SeatsScreen
+from negtui.tui.screens.dialogs import (
+    HelpScreen, JumpScreen, LessonScreen, PartnerScreen, RespondScreen, SeatsScreen,
+)
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.screens.welfare import WelfareScreen
 from negtui.tui.snapshot import Snapshot
@@ -52,6 +54,7 @@ class PlayScreen(Screen):
         Binding("2", "pane('forecasts')", "forecasts", show=False),
         Binding("3", "pane('log')", "log", show=False),
         Binding("4", "pane('network')", "network", show=False),
+        Binding("l", "lesson", "lesson"),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
     ]
@@ -103,6 +106,9 @@ class PlayScreen(Screen):
     def on_mount(self) -> None:
         self.query_one(CommitmentMatrix).focus()
         self.refresh_panes()
+        lesson = self.game.scenario.lesson
+        if lesson and self.state.t == 0:
+            self.set_status(f"lesson (l): {lesson.split('. ')[0].rstrip('.')}.")
         self._dirty = False
         # during autoplay turns can come faster than a terminal needs frames: redraw at most 10 times a
         # second, so key presses never queue behind a backlog of repaints
@@ -141,8 +147,7 @@ class PlayScreen(Screen):
             k = self.pos - self.replay.first_turn
             events = self._replay_events[:k]
             history = [self.neg.returns(st) for st in self.replay.states[:k + 1]]
-            seats = [(spec.propose or "human") if spec.agent == "lens" else "human"
-                     for spec in (self.replay.record.header.seats.get(pid) for pid in g.player_ids)]
+            seats = [_seat_label(self.replay.record.header.seats.get(pid)) for pid in g.player_ids]
         return Snapshot(g, self.neg.rules.name, s, events, seats, forecasts, history, info.blocked,
                         frozenset(self.offer_cells), self.offer_partner, "play" if self.session else "replay")
 
@@ -231,6 +236,8 @@ class PlayScreen(Screen):
             return replay
         if action == "seats":
             return play
+        if action == "lesson":
+            return bool(self.game.scenario.lesson)
         return True
 
     def action_step(self) -> None:
@@ -264,8 +271,8 @@ class PlayScreen(Screen):
 
     def _decided(self, d: Decision) -> None:
         self.thinking = False
-        if d.t != self.session.state.t:
-            return  # the game moved on (seat switched, screen left)
+        if d.t != self.session.state.t or self.session.is_human(d.proposer):
+            return  # the game moved on, or the seat was handed to a human while its bot was thinking
         if d.accepted is None:
             self._ask_human(d)
             return
@@ -473,6 +480,11 @@ class PlayScreen(Screen):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
 
+    def action_lesson(self) -> None:
+        sc = self.game.scenario
+        if sc.lesson:
+            self.app.push_screen(LessonScreen(sc.name, sc.lesson))
+
     def action_quit(self) -> None:
         if self.session:
             self.session.close()
@@ -524,21 +536,30 @@ class PlayScreen(Screen):
         if not self.replay:
             return
         rp, t = self.replay, self.pos
-        seats = {}
-        for pid in rp.neg.game.player_ids:
-            spec = rp.record.header.seats.get(pid)
-            if spec is None or spec.agent == "human":
-                seats[pid] = Seat(human=True)
-            else:
-                seats[pid] = Seat(False, spec.propose or "upper", spec.respond or spec.propose or "upper")
+        specs = rp.record.header.seats
+        seats = {pid: _seat_of(specs.get(pid)) for pid in rp.neg.game.player_ids}
+        bots = [spec for spec in specs.values() if spec.agent == "lens"]
 
         def start(chosen: dict[str, Seat] | None) -> None:
             if chosen is None:
                 return
+            # the bots search as the recorded ones did
             self.app.start_session(rp.record.scenario, rp.neg.rules.name, chosen, start=rp.state_at(t),
-                                   parent=rp.parent_at(t), budget=rp.record.header.budget)
+                                   parent=rp.parent_at(t), budget=rp.record.header.budget,
+                                   partner=bots[0].partner if bots else None, sims=bots[0].sims if bots else None)
 
         self.app.push_screen(SeatsScreen(seats, ("myopic", "upper", "lower"), title=f"Take over from turn {t}"), start)
+
+
+def _seat_of(spec) -> Seat:
+    """A record's seat description as a seat of a new session."""
+    if spec is None or spec.agent != "lens":
+        return Seat(human=True)
+    return Seat(False, spec.propose or "upper", spec.respond or spec.propose or "upper")
+
+
+def _seat_label(spec) -> str:
+    return _seat_of(spec).label
 
 
 def _events_of(rp: Replay) -> list[TurnEvent]:

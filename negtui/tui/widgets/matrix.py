@@ -158,5 +158,4 @@ class CommitmentMatrix(Widget, can_focus=True):
         return out
 
 
-LEGEND = ("██ committed  ▓▓ this turn  ++ in the offer  ×× ruled out  ·· free   "
-          "▶ proposer  ◆ partner")
+LEGEND = "██ made  ▓▓ just made  ++ offer  ×× ruled out  ·· free  ▶ proposer  ◆ partner"
