@@ -60,9 +60,10 @@ class RemoteBots:
             except OSError:
                 pass
             try:
-                self._proc.wait(timeout=2)
-            except subprocess.TimeoutExpired:
+                self._proc.wait(timeout=0.3)
+            except subprocess.TimeoutExpired:  # still starting up or thinking: nothing to keep
                 self._proc.kill()
+                self._proc.wait()
 
 
 def seats_json(seats: dict) -> dict[str, dict]:

@@ -76,6 +76,7 @@ class PlayScreen(Screen):
         self.focused_cell: int | None = None
         self.prompted_turn = -1
         self._summary_shown = False
+        self._keys: tuple[bool, ...] = ()
 
     # --- layout ---------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -159,7 +160,10 @@ class PlayScreen(Screen):
         self.query_one(CellInfo).show(snap, self.focused_cell)
         self.query_one("#topbar", Static).update(self._topbar(snap))
         self._show_offer_panel()
-        self.refresh_bindings()
+        keys = tuple(bool(self.check_action(a, ())) for a in ("step", "partner", "submit", "seats"))
+        if keys != self._keys:  # re-rendering the footer is costly: only when the usable keys change
+            self._keys = keys
+            self.refresh_bindings()
 
     def _refresh_side(self, snap: Snapshot | None = None) -> None:
         snap = snap or self.snapshot()

@@ -50,8 +50,9 @@ class CommitmentMatrix(Widget, can_focus=True):
         self.snap: Snapshot | None = None
 
     def update(self, snap: Snapshot) -> None:
+        relayout = self.snap is None or self.snap.game is not snap.game
         self.snap = snap
-        self.refresh(layout=True)
+        self.refresh(layout=relayout)
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         if self.snap is None:

@@ -8,6 +8,8 @@ import numpy as np
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual.geometry import Size
+from textual.widget import Widget
 from textual.widgets import Static
 
 from negtui.engine.payoff import committed_vector, satisfaction
@@ -23,17 +25,40 @@ def _bar(fraction: float, width: int = BAR) -> str:
     return "█" * filled + "░" * (width - filled)
 
 
+class TextPane(Widget):
+    """A pane of styled text that repaints without a screen re-layout while its line count holds:
+    the panes redrawn on every autoplayed turn must not make the whole screen reflow."""
+
+    DEFAULT_CSS = "TextPane { height: auto; }"
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._text = Text()
+        self._lines = 1
+
+    def show_text(self, text: Text) -> None:
+        lines = text.plain.count("\n") + 1
+        relayout = lines != self._lines
+        self._text, self._lines = text, lines
+        self.refresh(layout=relayout)
+
+    def render(self) -> Text:
+        return self._text
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self._lines
+
+
 def _cell(text: str, width: int, right: bool = False) -> str:
     text = text[:width]
     return text.rjust(width) if right else text.ljust(width)
 
 
-class GoalBars(Static):
+class GoalBars(TextPane):
     """One bar per goal: kind, threshold, progress and the value the focused player puts on it.
 
     Drawn as plain styled text (not a Rich table): it is redrawn on every turn of an autoplay."""
 
-    DEFAULT_CSS = "GoalBars { height: auto; }"
     SORTS = ("goal", "value", "progress")
 
     def __init__(self, **kwargs) -> None:
@@ -64,15 +89,14 @@ class GoalBars(Static):
             out.append(f" {f'{counts[j]}/{g.tau[j]}':>5} ")
             out.append(f"{v:>+6g}\n", style=palette.signed(v))
         out.rstrip()
-        self.update(out)
+        self.show_text(out)
 
 
-class Forecasts(Static):
+class Forecasts(TextPane):
     """Every player's payoff now and its forecast under each lens, with a sparkline of the payoff.
 
     Narrow panes (an 80-column terminal) get short headers and no seat column."""
 
-    DEFAULT_CSS = "Forecasts { height: auto; }"
     SHORT = {"myopic": "myo", "upper": "up", "lower": "low", "exact": "ex"}
 
     def show(self, snap: Snapshot) -> None:
@@ -99,7 +123,7 @@ class Forecasts(Static):
             out.append("".join(" " + _cell(fmt.format(float(snap.forecasts[lens][i])), num_w, True) for lens in lenses))
             out.append("  " + palette.sparkline(list(hist[:, i]), width=8 if narrow else 12) + "\n")
         out.rstrip()
-        self.update(out)
+        self.show_text(out)
 
 
 class TurnLog(Static):
