@@ -179,7 +179,7 @@ async def test_human_offers_bait_alone_b_accepts_and_game_ends_with_summary():
         await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         text = screen_text(app)
         assert "Game over" in text and "30.00" in text
-        assert "game over" in str(ps.query_one("#topbar", Static).content)
+        assert "game over" in ps.query_one("#topbar").plain
         await wait_until(pilot, lambda: "utilitarian optimum" in str(app.screen.query_one("#summary-welfare",
                                                                                              Static).content),
                          "the summary's welfare optimum")
@@ -242,7 +242,7 @@ async def test_offer_building_escape_and_a_unilateral_commitment():
         await pilot.press("down", "enter")  # B.bait belongs to neither side of A → A
         await pilot.pause()
         assert ps.offer_cells == set()
-        assert "belongs to neither side" in str(ps.query_one("#status", Static).content)
+        assert "belongs to neither side" in ps.query_one("#status").plain
         await pilot.press("up", "space", "space", "space")  # space toggles while an offer is being built
         assert ps.offer_cells == {A_BAIT} and app.session.events == []
         await pilot.press("escape")  # back to the partner choice, the offer dropped

@@ -27,7 +27,7 @@ from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.screens.welfare import WelfareScreen
 from negtui.tui.snapshot import Snapshot
 from negtui.tui.widgets.matrix import LEGEND, CommitmentMatrix
-from negtui.tui.widgets.panes import CellInfo, DealNetwork, Forecasts, GoalBars, TurnLog
+from negtui.tui.widgets.panes import CellInfo, DealNetwork, Forecasts, GoalBars, TextPane, TurnLog
 
 SPEEDS = (0.0, 0.05, 0.2, 0.5, 1.0, 2.0)  # seconds between autoplayed turns
 
@@ -80,7 +80,7 @@ class PlayScreen(Screen):
 
     # --- layout ---------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static("", id="topbar")
+        yield TextPane(id="topbar")
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 with VerticalScroll(id="matrix-box"):
@@ -101,7 +101,7 @@ class PlayScreen(Screen):
                 with TabPane("Network", id="network"):
                     with VerticalScroll():
                         yield DealNetwork(id="deal-network")
-        yield Static("", id="status")
+        yield TextPane(id="status")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -158,7 +158,7 @@ class PlayScreen(Screen):
         self.query_one(CommitmentMatrix).update(snap)
         self._refresh_side(snap)
         self.query_one(CellInfo).show(snap, self.focused_cell)
-        self.query_one("#topbar", Static).update(self._topbar(snap))
+        self.query_one("#topbar", TextPane).show_text(self._topbar(snap))
         self._show_offer_panel()
         keys = tuple(bool(self.check_action(a, ())) for a in ("step", "partner", "submit", "seats"))
         if keys != self._keys:  # re-rendering the footer is costly: only when the usable keys change
@@ -201,7 +201,7 @@ class PlayScreen(Screen):
         return t
 
     def set_status(self, text: str | Text) -> None:
-        self.query_one("#status", Static).update(text)
+        self.query_one("#status", TextPane).show_text(Text(text) if isinstance(text, str) else text)
 
     # --- matrix events --------------------------------------------------------------------------------
     def on_commitment_matrix_cell_focused(self, event: CommitmentMatrix.CellFocused) -> None:
@@ -255,7 +255,7 @@ class PlayScreen(Screen):
             self.action_partner()
             return
         self.thinking = True
-        self.query_one("#topbar", Static).update(self._topbar(self.snapshot()))
+        self.query_one("#topbar", TextPane).show_text(self._topbar(self.snapshot()))
         self._think()
 
     @work(thread=True, exclusive=True, group="bot")

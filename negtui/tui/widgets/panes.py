@@ -45,6 +45,10 @@ class TextPane(Widget):
     def render(self) -> Text:
         return self._text
 
+    @property
+    def plain(self) -> str:
+        return self._text.plain
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self._lines
 
