@@ -312,7 +312,7 @@ def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None
             overrides = {pid: overrides.get(pid, every) for pid in replay.neg.game.player_ids}
     except ValueError as err:
         _fail(f"error: {err}")
-    agents = replay.agents(overrides)
+    agents = replay.agents(overrides, t)
     humans = [pid for pid, a in zip(replay.neg.game.player_ids, agents) if a is None]
     if humans:
         _fail(f"error: {', '.join(humans)} played by hand in the record; give --seat NAME=LENS to continue")

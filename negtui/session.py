@@ -115,6 +115,7 @@ class Session:
         self._writer = RecordWriter(self.record_path, self.neg, self.agents, self.state, parent, force=True) \
             if self.record_path else None
         self._baseline = None
+        self._switched: set[str] = set()  # seats changed since the last recorded turn
         self._remote = None
         if remote:  # bots think in their own process: the caller's interpreter stays free (see agents.remote)
             from negtui.agents.remote import RemoteBots, seats_json
@@ -136,6 +137,7 @@ class Session:
             raise IllegalMove("the exact lens needs a small game")
         self.seats[pid] = seat
         self.agents[self.neg.game.player_ids.index(pid)] = self._agent(pid)
+        self._switched.add(pid)
         if self._remote is not None:
             from negtui.agents.remote import seats_json
 
@@ -221,10 +223,12 @@ class Session:
             self.history[lens].append(self.forecast(lens))
         self.payoff_history.append(ev.payoffs)
         if self._writer:
-            self._writer.turn(ev)
+            ids = self.neg.game.player_ids
+            self._writer.turn(ev, {pid: self.agents[ids.index(pid)] for pid in sorted(self._switched)})
             if self.over:
                 self._writer.result(after, baseline=[float(v) for v in self.baseline])
                 self._writer.close()
+        self._switched.clear()
         return ev
 
     # --- what the panes show --------------------------------------------------------------------------

@@ -571,3 +571,35 @@ def test_large_game_record_is_small_and_fast_to_load(tmp_path):
     assert len(rp.record.turns) == 198 and rp.record.complete and rp.neg.game.n == 22
     assert size < 2_000_000
     assert seconds < 1.0
+
+
+def test_seat_switched_mid_game_is_recorded_and_verifies(tmp_path):
+    """A seat handed to another lens during play is written on the next turn line; verification and
+    forks use the seats in force at each turn."""
+    from negtui.engine import PAPER
+    from negtui.record import Replay, load_record, verify
+    from negtui.scenario import load_scenario
+    from negtui.session import Seat, Session
+
+    sc = load_scenario(ROOT / "scenarios" / "generated" / "large-balanced.json")
+    path = tmp_path / "switch.jsonl"
+    ses = Session(sc, PAPER, {p.id: Seat(False, "myopic", "myopic") for p in sc.players}, partner_method="greedy",
+                  record=path)
+    for k in range(ses.neg.game.T):
+        if k == 3:  # P3 then makes different moves from turn 4 on
+            ses.set_seat("P3", Seat(False, "upper", "upper"))
+        ses.conclude(ses.decide())
+    ses.close()
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    switched = [x for x in lines if x["type"] == "turn" and "seats" in x]
+    assert [x["t"] for x in switched] == [3] and switched[0]["seats"]["P3"]["propose"] == "upper"
+    rp = Replay(load_record(path))
+    assert verify(rp) is None
+    assert rp.seat_specs(3)["P3"].propose == "myopic" and rp.seat_specs(4)["P3"].propose == "upper"
+    # the same record without the switch line no longer verifies once P2 proposes again
+    for x in switched:
+        del x["seats"]
+    bare = tmp_path / "bare.jsonl"
+    bare.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    div = verify(Replay(load_record(bare)))
+    assert div is not None and div.t == 4

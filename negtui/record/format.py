@@ -61,6 +61,7 @@ class TurnLine(_Line):
     decided_by: str
     digest: str
     forecasts: dict[str, list[float]] = Field(default_factory=dict)
+    seats: dict[str, SeatSpec] | None = None  # seats switched before this turn (as they now are)
 
 
 class ResultLine(_Line):

@@ -106,11 +106,21 @@ class Replay:
     def final(self) -> State:
         return self.states[-1]
 
-    def agents(self, overrides: dict[str, tuple[str, str]] | None = None) -> list:
-        """The seats' agents as the header describes them, with lens overrides per player id."""
+    def seat_specs(self, t: int | None = None) -> dict[str, SeatSpec]:
+        """The seats in force before turn t: the header's, updated by every switch recorded before t."""
+        specs = dict(self.record.header.seats)
+        for line in self.record.turns:
+            if t is not None and line.t >= t:
+                break
+            specs.update(line.seats or {})
+        return specs
+
+    def agents(self, overrides: dict[str, tuple[str, str]] | None = None, t: int | None = None) -> list:
+        """The seats' agents in force at turn t (default: the start), with lens overrides per player id."""
+        specs = self.seat_specs(self.first_turn if t is None else t)
         out = []
         for pid in self.neg.game.player_ids:
-            spec = self.record.header.seats.get(pid, SeatSpec())
+            spec = specs.get(pid, SeatSpec())
             if overrides and pid in overrides:
                 prop, resp = overrides[pid]
                 spec = spec.model_copy(update={"agent": "lens", "propose": prop, "respond": resp})
@@ -129,6 +139,8 @@ def verify(replay: Replay) -> Divergence | None:
     names = game.player_ids
     for k, line in enumerate(replay.record.turns):
         s = replay.states[k]
+        for pid, spec in (line.seats or {}).items():  # a seat switched hands before this turn
+            seats[game.index_of(pid)] = build_agent(pid, spec)
         p, q_rec = neg.proposer(s), game.index_of(line.partner)
         bot = seats[p]
         if bot is not None:

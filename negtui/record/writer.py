@@ -56,13 +56,15 @@ class RecordWriter:
         self._fh.write(line + "\n")
         self._fh.flush()
 
-    def turn(self, ev: TurnEvent) -> None:
+    def turn(self, ev: TurnEvent, switched: dict[str, object] | None = None) -> None:
+        """One turn; `switched` maps player ids to the agents that took over their seats before it."""
         game = self.neg.game
         line = TurnLine(t=ev.t, proposer=game.player_ids[ev.proposer], partner=game.player_ids[ev.partner],
                         offer=[game.cell_name(c) for c in game.cells_of(ev.offer.bits)], accepted=ev.accepted,
                         decided_by=ev.decided_by, digest=state_digest(ev.after.t, ev.after.bits),
-                        forecasts=forecasts(self.neg, ev.after))
-        self._write(line.model_dump_json())
+                        forecasts=forecasts(self.neg, ev.after),
+                        seats={pid: seat_spec(a) for pid, a in switched.items()} if switched else None)
+        self._write(line.model_dump_json(exclude_none=True))
 
     def result(self, s: State, baseline: list[float] | None = None, welfare: dict | None = None) -> None:
         game = self.neg.game

@@ -148,7 +148,8 @@ class PlayScreen(Screen):
             k = self.pos - self.replay.first_turn
             events = self._replay_events[:k]
             history = [self.neg.returns(st) for st in self.replay.states[:k + 1]]
-            seats = [_seat_label(self.replay.record.header.seats.get(pid)) for pid in g.player_ids]
+            specs = self.replay.seat_specs(self.pos)
+            seats = [_seat_label(specs.get(pid)) for pid in g.player_ids]
         return Snapshot(g, self.neg.rules.name, s, events, seats, forecasts, history, info.blocked,
                         frozenset(self.offer_cells), self.offer_partner, "play" if self.session else "replay")
 
@@ -540,7 +541,7 @@ class PlayScreen(Screen):
         if not self.replay:
             return
         rp, t = self.replay, self.pos
-        specs = rp.record.header.seats
+        specs = rp.seat_specs(t)
         seats = {pid: _seat_of(specs.get(pid)) for pid in rp.neg.game.player_ids}
         bots = [spec for spec in specs.values() if spec.agent == "lens"]
 
