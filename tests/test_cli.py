@@ -177,3 +177,32 @@ def test_replay_prints_turns_and_verifies(tmp_path):
     run("autoplay", PILL, "--lens", "upper", "--record", str(rec), "-q")
     res = run("replay", str(rec), "--verify")
     assert res.exit_code == 0 and "verified" in res.stdout and "B → A" in res.stdout
+
+
+def test_broken_hnc_topfile_names_every_reference_with_its_path(tmp_path):
+    topfile = ROOT / "scenarios" / "hnc" / "humanitarian" / "humanitarian-access.json"
+    data = json.loads(topfile.read_text())
+    first = data["countries"][0]
+    data["goal_satisfaction"][0]["requirements"][0]["country"] = "Atlantis"
+    data["country_data"][first]["goals_value"]["No such goal"] = 3
+    data["mutually_exclusive_agreements"][0][0]["action"] = "levitate"
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(data))
+    for cmd in ("validate", "autoplay", "import-hnc"):
+        res = run(cmd, str(f))
+        assert res.exit_code == 2 and "Traceback" not in res.output
+        assert f'$.country_data[{json.dumps(first)}].goals_value["No such goal"]: unknown goal' in res.stderr
+        assert "$.goal_satisfaction[0].requirements[0].country: unknown country 'Atlantis'" in res.stderr
+        assert "$.mutually_exclusive_agreements[0][0].action" in res.stderr
+
+
+def test_hnc_round_trip_through_the_commands(tmp_path):
+    topfile = ROOT / "scenarios" / "hnc" / "water" / "river-basin-treaty.json"
+    sc = tmp_path / "sc.json"
+    back = tmp_path / "back.json"
+    assert run("import-hnc", str(topfile), "-o", str(sc)).exit_code == 0
+    assert run("export-hnc", str(sc), "-o", str(back)).exit_code == 0
+    from negtui.scenario.hnc import HncTopfile
+
+    # same content (defaults such as protocol.unilateral may now be spelled out)
+    assert HncTopfile.model_validate_json(back.read_text()) == HncTopfile.model_validate_json(topfile.read_text())

@@ -18,6 +18,7 @@ that export reproduces the topfile.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Literal
 
@@ -67,6 +68,11 @@ class HncTopfile(_Strict):
         return self
 
 
+def _key(name: str) -> str:
+    """A JSON path step for a dictionary key: .key, or ["key"] when it is not a plain word."""
+    return f".{name}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else f"[{json.dumps(name)}]"
+
+
 def topfile_problems(tf: HncTopfile) -> list[tuple[str, str]]:
     """Every reference to a country, action or goal that does not exist, with its JSON path."""
     out: list[tuple[str, str]] = []
@@ -77,21 +83,21 @@ def topfile_problems(tf: HncTopfile) -> list[tuple[str, str]]:
         if c not in tf.country_actions:
             out.append((f"$.country_actions", f"no actions for country {c!r}"))
         elif not tf.country_actions[c]:
-            out.append((f"$.country_actions.{c}", "a country needs at least one action"))
+            out.append((f"$.country_actions{_key(c)}", "a country needs at least one action"))
         elif len(set(tf.country_actions[c])) != len(tf.country_actions[c]):
-            out.append((f"$.country_actions.{c}", "an action is listed twice"))
+            out.append((f"$.country_actions{_key(c)}", "an action is listed twice"))
     for c in tf.country_actions:
         if c not in countries:
-            out.append((f"$.country_actions.{c}", f"unknown country {c!r}"))
+            out.append((f"$.country_actions{_key(c)}", f"unknown country {c!r}"))
     goals = set(tf.goals)
     if len(goals) != len(tf.goals):
         out.append(("$.goals", "a goal is listed twice"))
     for c, data in tf.country_data.items():
         if c not in countries:
-            out.append((f"$.country_data.{c}", f"unknown country {c!r}"))
+            out.append((f"$.country_data{_key(c)}", f"unknown country {c!r}"))
         for g in data.goals_value:
             if g not in goals:
-                out.append((f"$.country_data.{c}.goals_value.{g}", f"unknown goal {g!r}"))
+                out.append((f"$.country_data{_key(c)}.goals_value{_key(g)}", f"unknown goal {g!r}"))
 
     def ref(path: str, r: HncRef) -> None:
         if r.country not in countries:
