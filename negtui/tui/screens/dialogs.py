@@ -31,6 +31,11 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="dialog"):
             yield Label(f"{self.title_text} — who plays each player?", classes="dialog-title")
+            # buttons first: with many players the list scrolls and the buttons stay in view
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Start (ctrl+s)", variant="primary", id="done")
+                yield Button("All bots", id="bots")
+                yield Button("Cancel", id="cancel")
             with VerticalScroll(id="seat-list"):
                 for pid, seat in self.seats.items():
                     value = "human" if seat.human else seat.propose
@@ -38,10 +43,6 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
                         yield Label(pid, classes="seat-name")
                         yield Select([(c, c) for c in self.choices], value=value, allow_blank=False,
                                      id=f"seat-{_safe(pid)}", classes="seat-select")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button("Start", variant="primary", id="done")
-                yield Button("All bots", id="bots")
-                yield Button("Cancel", id="cancel")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "done":
