@@ -17,17 +17,15 @@ import numpy as np
 from negtui.agents.lens_bot import LensBot
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.exact import ExactTooLarge, check_size
-from negtui.engine.lenses import lens_vector
+from negtui.engine.lenses import CLOSED_FORM_LENSES as FORECAST_LENSES
 from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.offers import Offer
-from negtui.engine.payoff import state_info
 from negtui.engine.protocol import TurnEvent, describe
 from negtui.engine.rules import Rules
 from negtui.record.format import Parent
 from negtui.record.writer import RecordWriter
 from negtui.scenario.model import Scenario
 
-FORECAST_LENSES = ("myopic", "upper", "lower")
 EXACT_IN_APP_LIMIT = 3_000_000  # state-space bound under which the app offers the exact lens
 
 
@@ -219,12 +217,13 @@ class Session:
                        s, after, self.neg.returns(after))
         self.state = after
         self.events.append(ev)
-        for lens in FORECAST_LENSES:
-            self.history[lens].append(self.forecast(lens))
+        shown = {lens: self.forecast(lens) for lens in FORECAST_LENSES}
+        for lens, values in shown.items():
+            self.history[lens].append(values)
         self.payoff_history.append(ev.payoffs)
         if self._writer:
             ids = self.neg.game.player_ids
-            self._writer.turn(ev, {pid: self.agents[ids.index(pid)] for pid in sorted(self._switched)})
+            self._writer.turn(ev, {pid: self.agents[ids.index(pid)] for pid in sorted(self._switched)}, shown)
             if self.over:
                 self._writer.result(after, baseline=[float(v) for v in self.baseline])
                 self._writer.close()
@@ -233,10 +232,7 @@ class Session:
 
     # --- what the panes show --------------------------------------------------------------------------
     def forecast(self, lens: str, s: State | None = None) -> np.ndarray:
-        s = s or self.state
-        if lens == "exact":
-            return self.neg.forecast(s, "exact")
-        return lens_vector(self.neg.game, self.neg.rules, lens, state_info(self.neg.game, s.bits), s.t)
+        return self.neg.forecast(s or self.state, lens)
 
     @property
     def baseline(self) -> np.ndarray:

@@ -18,6 +18,7 @@ from negtui.engine.rules import Rules
 
 Lens = Literal["myopic", "upper", "lower", "exact"]
 LENSES: tuple[str, ...] = ("myopic", "upper", "lower", "exact")
+CLOSED_FORM_LENSES: tuple[str, ...] = ("myopic", "upper", "lower")  # cheap at any size: what forecasts show
 LENS_HELP = {
     "myopic": "payoff if the game ended now (the reference's 'reward')",
     "upper": "optimistic: every reachable goal the player values is completed",

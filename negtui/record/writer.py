@@ -8,14 +8,12 @@ from pathlib import Path
 from typing import IO
 
 from negtui import __version__
-from negtui.engine.lenses import lens_vector
+from negtui.engine.lenses import CLOSED_FORM_LENSES as FORECAST_LENSES
 from negtui.engine.negotiation import Negotiation, State
-from negtui.engine.payoff import state_info
 from negtui.engine.protocol import TurnEvent
 from negtui.record.digest import state_digest
 from negtui.record.format import FORMAT, Header, Parent, ResultLine, SeatSpec, TurnLine
 
-FORECAST_LENSES = ("myopic", "upper", "lower")
 
 
 def seat_spec(agent: object) -> SeatSpec:
@@ -26,11 +24,10 @@ def seat_spec(agent: object) -> SeatSpec:
     return SeatSpec(agent="human")
 
 
-def forecasts(neg: Negotiation, s: State) -> dict[str, list[float]]:
-    """The closed-form lens forecasts of every player, as the app shows them."""
-    info = state_info(neg.game, s.bits)
-    return {lens: [round(float(v), 6) + 0.0 for v in lens_vector(neg.game, neg.rules, lens, info, s.t)]
-            for lens in FORECAST_LENSES}
+def forecasts(neg: Negotiation, s: State, shown: dict | None = None) -> dict[str, list[float]]:
+    """The closed-form lens forecasts of every player, as the app shows them (or as given)."""
+    shown = shown or {lens: neg.forecast(s, lens) for lens in FORECAST_LENSES}
+    return {lens: [round(float(v), 6) + 0.0 for v in shown[lens]] for lens in FORECAST_LENSES}
 
 
 class RecordWriter:
@@ -56,13 +53,14 @@ class RecordWriter:
         self._fh.write(line + "\n")
         self._fh.flush()
 
-    def turn(self, ev: TurnEvent, switched: dict[str, object] | None = None) -> None:
-        """One turn; `switched` maps player ids to the agents that took over their seats before it."""
+    def turn(self, ev: TurnEvent, switched: dict[str, object] | None = None, shown: dict | None = None) -> None:
+        """One turn; `switched` maps player ids to the agents that took over their seats before it, and
+        `shown` holds the forecasts already computed for the state after it."""
         game = self.neg.game
         line = TurnLine(t=ev.t, proposer=game.player_ids[ev.proposer], partner=game.player_ids[ev.partner],
                         offer=[game.cell_name(c) for c in game.cells_of(ev.offer.bits)], accepted=ev.accepted,
                         decided_by=ev.decided_by, digest=state_digest(ev.after.t, ev.after.bits),
-                        forecasts=forecasts(self.neg, ev.after),
+                        forecasts=forecasts(self.neg, ev.after, shown),
                         seats={pid: seat_spec(a) for pid, a in switched.items()} if switched else None)
         self._write(line.model_dump_json(exclude_none=True))
 
