@@ -139,7 +139,9 @@ class PlayScreen(Screen):
         info = state_info(g, s.bits)
         if self.session:
             ses = self.session
-            forecasts = {lens: ses.forecast(lens) for lens in ses.lenses}
+            # the closed-form forecasts were computed when the turn concluded
+            forecasts = {lens: ses.history[lens][-1] if lens in ses.history else ses.forecast(lens)
+                         for lens in ses.lenses}
             events, history = ses.events, ses.payoff_history
             seats = [ses.seats[pid].label for pid in g.player_ids]
         else:
