@@ -414,8 +414,7 @@ def replay(
     as_json: JsonOpt = False,
     print_only: Annotated[bool, typer.Option("--print", help="Print the turns instead of opening the app.")] = False,
 ) -> None:
-    """Replay a recorded game: in the app (in a terminal), or printed turn by turn; --verify re-runs
-    every bot decision from the header alone."""
+    """Replay a recorded game in the app, or print it (--print, --json); --verify re-runs every bot."""
     from negtui.narrate import offer_words, rounded
     from negtui.record import Replay, load_record, verify
 
