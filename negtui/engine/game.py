@@ -96,17 +96,6 @@ class Game:
         return np.repeat(np.arange(self.n), self.m)
 
     @cached_property
-    def player_mask(self) -> list[int]:
-        return [((1 << int(self.m[i])) - 1) << int(self.offset[i]) for i in range(self.n)]
-
-    @cached_property
-    def owner_inc(self) -> np.ndarray:
-        """(N, J): required cells of each goal owned by each player."""
-        out = np.zeros((self.n, self.n_goals))
-        np.add.at(out, self.owner, self.inc)
-        return out
-
-    @cached_property
     def cell_groups(self) -> list[list[int]]:
         out: list[list[int]] = [[] for _ in range(self.n_cells)]
         for g, cells in enumerate(self.groups):

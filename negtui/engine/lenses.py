@@ -19,14 +19,6 @@ from negtui.engine.rules import Rules
 Lens = Literal["myopic", "upper", "lower", "exact"]
 LENSES: tuple[str, ...] = ("myopic", "upper", "lower", "exact")
 CLOSED_FORM_LENSES: tuple[str, ...] = ("myopic", "upper", "lower")  # cheap at any size: what forecasts show
-LENS_HELP = {
-    "myopic": "payoff if the game ended now (the reference's 'reward')",
-    "upper": "optimistic: every reachable goal the player values is completed",
-    "lower": "pessimistic: credible threats (harms others want completed) are completed",
-    "exact": "subgame-perfect continuation value (small games only)",
-}
-
-
 def check_lens(name: str) -> str:
     if name not in LENSES:
         raise ValueError(f"unknown lens {name!r}; choose from {', '.join(LENSES)}")
@@ -94,14 +86,20 @@ def lens_core(goals: GoalView, rules: Rules, lens: str, counts: np.ndarray, lost
     return total if scaled else (total + const) / L
 
 
+def effective_lens(game: Game, rules: Rules, lens: str) -> str:
+    """In a two-player game without unilateral moves nothing is committed without the other's consent,
+    so (paper rules) there are no credible threats and the lower lens is the myopic one."""
+    if lens == "lower" and not rules.lower_reference_credibility and not game.unilateral and game.n == 2:
+        return "myopic"
+    return lens
+
+
 def lens_vector(game: Game, rules: Rules, lens: str, info: StateInfo, t: int, exact_values=None) -> np.ndarray:
     """(N,) every player's lens value at state (t, P)."""
     if lens == "exact":
         if exact_values is None:
             raise ValueError("the exact lens needs the exact solution of the game")
         return exact_values(t, info.bits)
-    from negtui.engine.offers import effective_lens
-
     lens = effective_lens(game, rules, lens)
     s_counts = info.counts[None, :]
     if t >= game.T or lens == "myopic":

@@ -66,7 +66,3 @@ def regret(game: Game, rules: Rules, bits: int) -> np.ndarray:
         gain = payoffs_from_counts(game, y @ game.inc, linear=linear)[i] - base[i]
         out[i] += max(0.0, gain)
     return out
-
-
-def is_equilibrium(regrets: np.ndarray) -> bool:
-    return float(np.sum(regrets)) <= 1e-6

@@ -13,7 +13,7 @@ import numpy as np
 
 from negtui.engine.game import Game, GoalView
 from negtui.engine.exclusion import exclusions
-from negtui.engine.lenses import Owing, lens_core, owing_all
+from negtui.engine.lenses import Owing, effective_lens, lens_core, owing_all
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import REFERENCE_SLACK, VALUE_TIE, Rules
 
@@ -180,14 +180,6 @@ def _constant_part(game: Game, rules: Rules, info: StateInfo, rest: GoalView, le
         full = owing_all(game, info)
         owing = Owing(full.own[i, K], full.others[i, K], full.others_owing[i, K], full.others_hostile[i, K])
     return float(lens_core(rest, rules, lens, counts, info.lost[K][None, :], g, owing, scaled=True)[0])
-
-
-def effective_lens(game: Game, rules: Rules, lens: str) -> str:
-    """In a two-player game without unilateral moves nothing is committed without the other's consent,
-    so (paper rules) there are no credible threats and the lower lens is the myopic one."""
-    if lens == "lower" and not rules.lower_reference_credibility and not game.unilateral and game.n == 2:
-        return "myopic"
-    return lens
 
 
 def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, t_next: int, lens: str,

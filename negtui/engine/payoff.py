@@ -8,6 +8,7 @@ reference's linearised evaluation (its baseline, exact "True solution" and regre
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 import numpy as np
 
 from negtui.engine.game import Game, GoalView
@@ -52,10 +53,6 @@ class StateInfo:
     lost: np.ndarray  # (J,) required cells no longer committable
     memo: dict = field(default_factory=dict, repr=False, compare=False)  # derived per-state arrays
 
-    @property
-    def free(self) -> int:
-        """Cells neither committed nor blocked (as a bitmask over all cells)."""
-        return ~(self.bits | self.blocked)
 
 
 _CACHE_LIMIT = 50_000

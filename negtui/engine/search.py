@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from negtui.engine.lenses import lens_vector
 from negtui.engine.negotiation import Negotiation, State
-from negtui.engine.payoff import payoffs, state_info
+from negtui.engine.payoff import payoffs
 
 PARTNER_METHODS = ("mcts", "greedy", "random")
 
@@ -55,8 +54,7 @@ def mcts_partner(neg: Negotiation, s: State, lens_p: str, lens_q: str, sims: int
     def leaf_value(state: State) -> np.ndarray:
         if rules.mcts_leaf_myopic or neg.is_terminal(state):
             return payoffs(game, state.bits)
-        return lens_vector(game, rules, lens_p, state_info(game, state.bits), state.t,
-                           neg._exact_lookup if lens_p == "exact" else None)
+        return neg.forecast(state, lens_p)
 
     def step(state: State, q: int) -> State:
         offer = neg.best_offer(state, q, lens_p, lens_q)

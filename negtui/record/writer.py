@@ -11,6 +11,7 @@ from negtui import __version__
 from negtui.engine.lenses import CLOSED_FORM_LENSES as FORECAST_LENSES
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.protocol import TurnEvent
+from negtui.narrate import rounded
 from negtui.record.digest import state_digest
 from negtui.record.format import FORMAT, Header, Parent, ResultLine, SeatSpec, TurnLine
 
@@ -27,7 +28,7 @@ def seat_spec(agent: object) -> SeatSpec:
 def forecasts(neg: Negotiation, s: State, shown: dict | None = None) -> dict[str, list[float]]:
     """The closed-form lens forecasts of every player, as the app shows them (or as given)."""
     shown = shown or {lens: neg.forecast(s, lens) for lens in FORECAST_LENSES}
-    return {lens: [round(float(v), 6) + 0.0 for v in shown[lens]] for lens in FORECAST_LENSES}
+    return {lens: rounded(shown[lens], 6) for lens in FORECAST_LENSES}
 
 
 class RecordWriter:
@@ -66,7 +67,7 @@ class RecordWriter:
 
     def result(self, s: State, baseline: list[float] | None = None, welfare: dict | None = None) -> None:
         game = self.neg.game
-        pay = [round(float(v), 10) + 0.0 for v in self.neg.returns(s)]
+        pay = rounded(self.neg.returns(s))
         self._write(ResultLine(payoffs=pay, commitments=[game.cell_name(c) for c in game.cells_of(s.bits)],
                                baseline=baseline, welfare=welfare).model_dump_json(exclude_none=True))
 

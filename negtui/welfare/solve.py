@@ -21,18 +21,11 @@ from negtui.engine.baseline import no_negotiation
 from negtui.engine.game import Game
 from negtui.engine.payoff import payoffs
 from negtui.engine.rules import Rules
+from negtui.narrate import rounded
 from negtui.welfare.model import WelfareModel, build_model, chosen_bits
 
 OBJECTIVES = ("utilitarian", "nash", "nash-bargaining", "maximin")
 SOLVERS = ("highs", "cbc")
-OBJECTIVE_HELP = {
-    "utilitarian": "maximise the sum of payoffs",
-    "nash": "maximise the product of payoffs of players that can reach a positive payoff (Nash social welfare)",
-    "nash-bargaining": "maximise the product of gains over the disagreement point (Nash bargaining solution)",
-    "maximin": "maximise the smallest payoff (egalitarian)",
-}
-
-
 class WelfareError(ValueError):
     """A welfare request that cannot be run (unknown objective or solver)."""
 
@@ -129,7 +122,7 @@ class _Run:
 
 def _finish(game: Game, model: WelfareModel, run: _Run, res: WelfareResult) -> WelfareResult:
     res.bits = chosen_bits(model)
-    res.payoffs = [round(float(v), 10) + 0.0 for v in payoffs(game, res.bits)]
+    res.payoffs = rounded(payoffs(game, res.bits))
     return res
 
 
@@ -231,7 +224,7 @@ def solve_welfare(game: Game, rules: Rules, bits: int = 0, options: WelfareOptio
             else:
                 base = no_negotiation(game, rules).payoffs
             if opts.objective == "nash-bargaining":
-                res.disagreement = [round(float(v), 10) + 0.0 for v in base]
+                res.disagreement = rounded(base)
             _nash(game, bits, run, base, opts.objective == "nash-bargaining", res)
         else:
             model = build_model(game, bits, opts.objective)

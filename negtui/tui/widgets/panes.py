@@ -13,7 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from negtui.engine.payoff import committed_vector, satisfaction
-from negtui.narrate import offer_words, turn_line
+from negtui.narrate import turn_line
 from negtui.tui import palette
 from negtui.tui.snapshot import Snapshot
 
@@ -250,7 +250,3 @@ class CellInfo(Static):
             text.append(f"({g.player_ids[i]} {v:+g})", style=palette.signed(v))
             text.append("  ")
         self.update(text)
-
-
-def describe_offer(snap: Snapshot, bits: int, p: int, q: int) -> str:
-    return offer_words(snap.game, bits, p, q)
