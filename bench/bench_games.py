@@ -13,7 +13,7 @@ import statistics
 import time
 
 from negtui.agents import LensBot
-from negtui.engine import PAPER, REFERENCE, Match, Negotiation
+from negtui.engine import PAPER, REFERENCE, Negotiation, TurnDriver
 from negtui.generator import GeneratorParams, generate
 
 LENSES = ("myopic", "upper", "lower")
@@ -21,9 +21,9 @@ LENSES = ("myopic", "upper", "lower")
 
 def play(sc, rules, lens: str, sims: int = 50) -> tuple[float, int]:
     neg = Negotiation.from_scenario(sc, rules)
-    bots = [LensBot(p, lens, lens, "mcts", sims, 10.0) for p in neg.game.player_ids]
+    bots = [LensBot(lens, lens, "mcts", sims, 10.0) for _ in neg.game.player_ids]
     t0 = time.perf_counter()
-    Match(neg, bots).play()
+    TurnDriver(neg, bots).play()
     return time.perf_counter() - t0, neg.evaluated
 
 

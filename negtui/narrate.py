@@ -1,16 +1,12 @@
 """Games in words and in JSON: turn lines, commitment lists, result objects.
 
-Shared by the command line, and later the app and game records, so a turn reads the same everywhere.
+Shared by the command line, the app and game records, so a turn reads the same everywhere.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import numpy as np
-
 from negtui.engine.game import Game
-from negtui.engine.protocol import TurnEvent
+from negtui.engine.turns import TurnEvent
 
 
 def cell_label(game: Game, c: int) -> str:
@@ -33,17 +29,18 @@ def turn_line(game: Game, ev: TurnEvent) -> str:
     p, q = game.player_ids[ev.proposer], game.player_ids[ev.partner]
     n = game.n
     rnd = ev.t // n + 1 if n else 1
-    who = f"{p} → {q}" if ev.partner != ev.proposer else f"{p} alone"
+    head = f"t{ev.t:>3} r{rnd:<2} "
+    if ev.fault:
+        what = "passes" if ev.offer.is_noop else f"→ {q}: {offer_words(game, ev.offer.bits, ev.proposer, ev.partner)} — rejected"
+        return f"{head}{p} {what} (an agent failed: {ev.fault})"
     if ev.offer.is_noop:
+        if ev.partner == ev.proposer:
+            return f"{head}{p} passes — no offer" + (" (an empty deal)" if ev.accepted else "")
         outcome = "no deal (nothing worth offering)" if not ev.accepted else "empty deal"
-    else:
-        outcome = "accepted" if ev.accepted else "rejected"
-    return f"t{ev.t:>3} r{rnd:<2} {who}: {offer_words(game, ev.offer.bits, ev.proposer, ev.partner)} — {outcome}"
-
-
-def commitments(game: Game, bits: int) -> list[list[int]]:
-    """Per player, 0/1 per action."""
-    return [[(bits >> (int(game.offset[i]) + a)) & 1 for a in range(int(game.m[i]))] for i in range(game.n)]
+        return f"{head}{p} → {q}: nothing — {outcome}"
+    who = f"{p} → {q}" if ev.partner != ev.proposer else f"{p} alone"
+    outcome = "accepted" if ev.accepted else "rejected"
+    return f"{head}{who}: {offer_words(game, ev.offer.bits, ev.proposer, ev.partner)} — {outcome}"
 
 
 def event_json(game: Game, ev: TurnEvent) -> dict:
@@ -54,9 +51,6 @@ def event_json(game: Game, ev: TurnEvent) -> dict:
         "offer": [game.cell_name(c) for c in game.cells_of(ev.offer.bits)],
         "accepted": ev.accepted,
         "decided_by": ev.decided_by,
+        **({"fault": ev.fault} if ev.fault else {}),
     }
 
-
-def rounded(values: Sequence[float] | np.ndarray, digits: int = 10) -> list[float]:
-    """Plain floats without float noise in the last digits."""
-    return [round(float(v), digits) + 0.0 for v in values]

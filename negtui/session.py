@@ -1,8 +1,9 @@
-"""A game in progress with any mix of human and bot seats: the small API the app drives.
+"""A game in progress with any mix of people and agents: the small API the app drives.
 
-Bots decide in `decide()` (pure computation, safe to run in a worker thread); humans decide through
-`propose()` and `respond()`.  Every finished turn goes through `conclude()`, which applies it, records
-it and keeps the forecast history.  No UI code here: the app, the SSH host and tests share it.
+The turn driver runs the game; agents decide through `think()` (safe to call from a worker thread),
+people through `propose()` and `answer()`, and every decision goes through `submit()`, which records
+finished turns and keeps the forecast history.  No UI code here: the app, the SSH host and tests
+share it.
 """
 
 from __future__ import annotations
@@ -14,52 +15,20 @@ from pathlib import Path
 
 import numpy as np
 
-from negtui.agents.lens_bot import LensBot
+from negtui.agents.table import AgentOptions, Table
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.exact import ExactTooLarge, check_size
 from negtui.engine.lenses import CLOSED_FORM_LENSES as FORECAST_LENSES
-from negtui.engine.negotiation import IllegalMove, Negotiation, State
+from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
 from negtui.engine.offers import Offer
-from negtui.engine.protocol import TurnEvent, describe
 from negtui.engine.rules import Rules
+from negtui.engine.turns import Move, TurnDriver, TurnEvent
 from negtui.record.format import Parent
 from negtui.record.writer import RecordWriter
 from negtui.scenario.model import Scenario
+from negtui.seats import Seat
 
 EXACT_IN_APP_LIMIT = 3_000_000  # state-space bound under which the app offers the exact lens
-
-
-@dataclass(frozen=True)
-class Seat:
-    human: bool = False
-    propose: str = "upper"
-    respond: str = "upper"
-
-    @property
-    def label(self) -> str:
-        if self.human:
-            return "human"
-        return self.propose if self.propose == self.respond else f"{self.propose}/{self.respond}"
-
-
-@dataclass
-class Human:
-    """A human seat as an agent: its decisions arrive from the UI."""
-
-    name: str
-    label: str = "human"
-
-
-@dataclass(frozen=True)
-class Decision:
-    """A proposer's move: partner and offer, and the answer if it is already known."""
-
-    t: int
-    proposer: int
-    partner: int
-    offer: Offer
-    accepted: bool | None  # None: waiting for a human partner
-    decided_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -95,54 +64,40 @@ class PartnerOption:
 
 class Session:
     def __init__(self, scenario: Scenario, rules: Rules, seats: dict[str, Seat] | None = None, *,
-                 partner_method: str = "mcts", sims: int = 50, ucb: float = 10.0, budget: int | None = None,
-                 start: State | None = None, record: str | os.PathLike[str] | None = None,
-                 parent: Parent | None = None, remote: bool = False):
+                 budget: int | None = None, start: State | None = None,
+                 record: str | os.PathLike[str] | None = None, parent: Parent | None = None,
+                 options: AgentOptions | None = None):
         self.neg = Negotiation.from_scenario(scenario, rules, budget=budget)
-        self.partner_method, self.sims, self.ucb = partner_method, sims, ucb
-        game = self.neg.game
-        self.seats: dict[str, Seat] = {pid: Seat() for pid in game.player_ids}
-        self.seats.update(seats or {})
-        self.agents: list[LensBot | Human] = [self._agent(pid) for pid in game.player_ids]
-        self.state = start or self.neg.initial_state()
-        self.start = self.state
-        self.events: list[TurnEvent] = []
-        self.history: dict[str, list[np.ndarray]] = {lens: [self.forecast(lens)] for lens in FORECAST_LENSES}
-        self.payoff_history: list[np.ndarray] = [self.neg.returns(self.state)]
-        self.record_path = Path(record) if record else None
-        self._writer = RecordWriter(self.record_path, self.neg, self.agents, self.state, parent, force=True) \
-            if self.record_path else None
+        self.table = Table(self.neg, seats or {}, options)
+        try:
+            self.driver = TurnDriver(self.neg, self.table.agents, start or self.neg.initial_state())
+            self.start = self.driver.state
+            self.history: dict[str, list[np.ndarray]] = {lens: [self.forecast(lens)] for lens in FORECAST_LENSES}
+            self.payoff_history: list[np.ndarray] = [self.neg.returns(self.state)]
+            self.record_path = Path(record) if record else None
+            self._writer = RecordWriter(self.record_path, self.neg, self.table.seats, self.state, parent,
+                                        force=True) if self.record_path else None
+        except BaseException:
+            self.table.close()
+            raise
         self._baseline = None
-        self._switched: set[str] = set()  # seats changed since the last recorded turn
-        self._remote = None
-        if remote:  # bots think in their own process: the caller's interpreter stays free (see agents.remote)
-            from negtui.agents.remote import RemoteBots, seats_json
-
-            self._remote = RemoteBots(scenario.model_dump(mode="json"), rules.name, seats_json(self.seats),
-                                      partner_method, sims, ucb, budget)
+        self._switched: dict[str, Seat] = {}  # seats changed since the last recorded turn
 
     # --- seats ----------------------------------------------------------------------------------------
-    def _agent(self, pid: str) -> LensBot | Human:
-        seat = self.seats[pid]
-        if seat.human:
-            return Human(pid)
-        i = self.neg.game.player_ids.index(pid)
-        return LensBot(pid, seat.propose, seat.respond, self.partner_method, self.sims, self.ucb, seed=i)
+    @property
+    def seats(self) -> dict[str, Seat]:
+        return dict(zip(self.neg.game.player_ids, self.table.seats))
 
     def set_seat(self, pid: str, seat: Seat) -> None:
-        """Switch a seat between human and any lens, also mid-game."""
-        if "exact" in (seat.propose, seat.respond) and not seat.human and not self.exact_available:
-            raise IllegalMove("the exact lens needs a small game")
-        self.seats[pid] = seat
-        self.agents[self.neg.game.player_ids.index(pid)] = self._agent(pid)
-        self._switched.add(pid)
-        if self._remote is not None:
-            from negtui.agents.remote import seats_json
-
-            self._remote.set_seats(seats_json(self.seats))
+        """Give a seat to someone else, also mid-game."""
+        if seat.is_lens and "exact" in (seat.propose, seat.respond) and not self.exact_available:
+            raise IllegalMove("the exact lens needs a small game", "seat")
+        i = self.neg.game.index_of(pid)
+        self.driver.seats[i] = self.table.set(i, seat)
+        self._switched[pid] = seat
 
     def is_human(self, i: int) -> bool:
-        return isinstance(self.agents[i], Human)
+        return self.table.seats[i].is_human
 
     @property
     def exact_available(self) -> bool:
@@ -158,76 +113,77 @@ class Session:
 
     # --- the turn -------------------------------------------------------------------------------------
     @property
+    def state(self) -> State:
+        return self.driver.state
+
+    @property
+    def events(self) -> list[TurnEvent]:
+        return self.driver.events
+
+    @property
     def over(self) -> bool:
-        return self.neg.is_terminal(self.state)
+        return self.driver.over
 
     @property
     def proposer(self) -> int:
         return self.neg.proposer(self.state)
 
     @property
+    def deciding(self) -> int:
+        """Who decides next: the proposer, or the partner of a pending offer."""
+        return self.driver.player
+
+    @property
+    def pending(self) -> Offer | None:
+        return self.state.pending
+
+    @property
     def round(self) -> int:
         return self.state.t // max(self.neg.game.n, 1) + 1
 
-    def decide(self) -> Decision:
-        """A bot proposer's move (and a bot partner's answer); safe to call from a worker thread."""
-        s, p = self.state, self.proposer
-        bot = self.agents[p]
-        if not isinstance(bot, LensBot):
-            raise IllegalMove(f"{self.neg.game.player_ids[p]} is played by a human")
-        if self._remote is not None:
-            res = self._remote.decide(s.t, s.bits)
-            q, bits = int(res["partner"]), int(res["offer"], 16)
-            offer = self.neg.make_offer(s, q, self.neg.game.cells_of(bits)) if bits else Offer(p, q, 0)
-            return Decision(s.t, p, q, offer, res["accepted"], res["decided_by"] or "")
-        q, _ = bot.choose_partner(self.neg, s, self.agents)
-        offer = bot.propose(self.neg, s, q, self.agents[q])
-        return self._answer(s, p, q, offer)
+    def waiting_for_person(self) -> bool:
+        """Whether the next decision is a person's."""
+        return not self.over and self.driver.decided_outside()
 
-    def _answer(self, s: State, p: int, q: int, offer: Offer) -> Decision:
-        if offer.is_noop:
-            return Decision(s.t, p, q, offer, self.neg.rules.noop_is_deal, describe(self.agents[p]))
-        partner = self.agents[q]
-        if isinstance(partner, Human):
-            return Decision(s.t, p, q, offer, None)
-        return Decision(s.t, p, q, offer, partner.respond(self.neg, s, offer), describe(partner))
+    def think(self) -> list[Move]:
+        """The next decision of an agent's seat and, when it is an offer another agent answers, that
+        answer too (one worker run per turn); safe to call from a worker thread."""
+        move = self.driver.ask()
+        moves = [move]
+        if move.phase is Phase.PROPOSE:
+            after = self.neg.apply(self.state, move.offer)
+            if after.pending is not None and not self.driver.decided_outside(after.pending.partner):
+                moves.append(self.driver.ask(after))
+        return moves
 
-    def propose(self, q: int, cells: list[int]) -> Decision:
-        """A human proposer's offer (an empty offer passes the turn)."""
-        s, p = self.state, self.proposer
-        if q not in self.neg.legal_partners(s):
-            raise IllegalMove(f"{self.neg.game.player_ids[q]} is not a legal partner")
-        offer = self.neg.make_offer(s, q, cells) if cells else Offer(p, q, 0)
-        return self._answer(s, p, q, offer)
-
-    def respond(self, decision: Decision, accept: bool) -> Decision:
-        """A human partner's answer to a pending offer."""
-        return Decision(decision.t, decision.proposer, decision.partner, decision.offer, accept,
-                        describe(self.agents[decision.partner]))
-
-    def conclude(self, d: Decision) -> TurnEvent:
-        """Apply a decided turn: commit, record, extend the forecast history."""
-        if d.accepted is None:
-            raise IllegalMove("the partner has not answered yet")
-        if d.t != self.state.t:
-            raise IllegalMove("this decision belongs to another turn")
+    def propose(self, q: int, cells: list[int]) -> Move:
+        """A person's offer to q (no cells: a pass)."""
         s = self.state
-        after = self.neg.apply(s, d.offer, d.accepted)
-        ev = TurnEvent(s.t, d.proposer, d.partner, d.offer, d.accepted, d.decided_by or describe(self.agents[d.proposer]),
-                       s, after, self.neg.returns(after))
-        self.state = after
-        self.events.append(ev)
+        if not cells:
+            return self.driver.propose(self.neg.pass_offer(s))
+        if q not in self.neg.legal_partners(s):
+            raise IllegalMove(f"{self.neg.game.player_ids[q]} is not a legal partner", "partner")
+        return self.driver.propose(self.neg.make_offer(s, q, cells))
+
+    def answer(self, accept: bool) -> Move:
+        """A person's answer to the pending offer."""
+        return self.driver.answer(accept)
+
+    def submit(self, move: Move) -> TurnEvent | None:
+        """Apply a decision; when it ends the turn, record it and extend the forecast history."""
+        ev = self.driver.submit(move)
+        if ev is None:
+            return None
         shown = {lens: self.forecast(lens) for lens in FORECAST_LENSES}
         for lens, values in shown.items():
             self.history[lens].append(values)
         self.payoff_history.append(ev.payoffs)
         if self._writer:
-            ids = self.neg.game.player_ids
-            self._writer.turn(ev, {pid: self.agents[ids.index(pid)] for pid in sorted(self._switched)}, shown)
+            self._writer.turn(ev, self._switched, shown)
             if self.over:
-                self._writer.result(after, baseline=[float(v) for v in self.baseline])
+                self._writer.result(ev.after, baseline=[float(v) for v in self.baseline])
                 self._writer.close()
-        self._switched.clear()
+        self._switched = {}
         return ev
 
     # --- what the panes show --------------------------------------------------------------------------
@@ -241,47 +197,38 @@ class Session:
         return self._baseline
 
     def partner_options(self) -> list[PartnerOption]:
-        """For a human proposer: per partner, the best offer each lens would make and its value to them."""
-        s, p = self.state, self.proposer
-        out = []
+        """For a person proposing: per partner, the best offer each lens would make and its value to them."""
+        s, out = State(self.state.t, self.state.bits), []
         for q in self.neg.legal_partners(s):
-            responder = self.agents[q]
             offers, values = {}, {}
             for lens in self.lenses:
-                lens_q = responder.respond_lens if isinstance(responder, LensBot) else lens  # a human: same lens
-                o = self.neg.best_offer(s, q, lens, lens_q)
+                o = self.neg.best_offer(s, q, lens, self.table.respond_lens(q) or lens)  # a person: same lens
                 offers[lens], values[lens] = o, o.value_proposer - o.reject_proposer
             out.append(PartnerOption(q, offers, values))
         return out
 
     def preview(self, q: int, cells: list[int]) -> Preview:
-        """Live preview of an offer being built: values for both sides under every lens."""
-        s = self.state
+        """Live preview of an offer: values for both sides under every lens."""
+        s = State(self.state.t, self.state.bits)
         try:
             offer = self.neg.make_offer(s, q, cells) if cells else None
         except IllegalMove as err:
             return Preview(None, str(err))
         if offer is None:
             return Preview(None, None)
-        p = self.proposer
+        p = offer.proposer
         mine, theirs, accepts = {}, {}, {}
         for lens in self.lenses:
-            a, r = self.neg.offer_value(s, offer, lens, p)
-            mine[lens] = LensView(a, r)
-            a, r = self.neg.offer_value(s, offer, lens, q)
-            theirs[lens] = LensView(a, r)
-            accepts[lens] = a >= r - self.neg.rules.accept_tolerance
-        responder = self.agents[q]
-        return Preview(offer, None, mine, theirs, accepts,
-                       responder.respond_lens if isinstance(responder, LensBot) else "human")
+            mine[lens] = LensView(*self.neg.offer_value(s, offer, lens, p))
+            theirs[lens] = view = LensView(*self.neg.offer_value(s, offer, lens, q))
+            accepts[lens] = bool(self.neg.rules.accepts(view.accept, view.reject))
+        return Preview(offer, None, mine, theirs, accepts, self.table.respond_lens(q) or self.table.seats[q].label)
 
     def close(self) -> None:
         if self._writer:
             self._writer.close()
             self._writer = None
-        if self._remote is not None:
-            self._remote.close()
-            self._remote = None
+        self.table.close()
 
 
 def user_data_dir() -> Path:
@@ -298,3 +245,7 @@ def default_record_path(scenario_name: str, directory: str | os.PathLike[str] | 
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in scenario_name)[:60]
     return Path(directory) / f"{stamp}-{safe}.jsonl"
+
+
+__all__ = ["EXACT_IN_APP_LIMIT", "FORECAST_LENSES", "LensView", "PartnerOption", "Phase", "Preview", "Session",
+           "default_record_path", "user_data_dir"]

@@ -24,8 +24,8 @@ from textual.widgets import Select, Static, TabbedContent
 from typer.testing import CliRunner
 
 from negtui.cli import app as cli
-from negtui.record import Replay, load_record
-from negtui.session import Seat
+from negtui.record import Replay, load_record, parent_at
+from negtui.seats import Seat
 from negtui.tui.app import NegtuiApp
 from negtui.tui.screens.dialogs import HelpScreen, JumpScreen, PartnerScreen, RespondScreen, SeatsScreen
 from negtui.tui.screens.play import PlayScreen
@@ -109,7 +109,7 @@ async def test_start_with_seats_dialog_keyboard_and_start_button():
         await pilot.click("#done")
         await pilot.pause()
         assert app.session is not None
-        assert app.session.seats["A"].human and not app.session.seats["B"].human
+        assert app.session.seats["A"].is_human and not app.session.seats["B"].is_human
         assert app.session.seats["B"].propose == "upper"
         # A proposes first and is human: the partner dialog opens by itself
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
@@ -117,7 +117,7 @@ async def test_start_with_seats_dialog_keyboard_and_start_button():
 
 
 async def test_start_with_seats_all_bots_and_ctrl_s():
-    app = NegtuiApp(PILL, seats={"A": Seat(human=True)}, ask_seats=True, record=False)
+    app = NegtuiApp(PILL, seats={"A": Seat.human()}, ask_seats=True, record=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert app.screen.query_one("#seat-A", Select).value == "human"
@@ -128,7 +128,7 @@ async def test_start_with_seats_all_bots_and_ctrl_s():
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, PlayScreen)
-        assert app.session.seats == {"A": Seat(False, "upper", "upper"), "B": Seat(False, "myopic", "myopic")}
+        assert {pid: s.label for pid, s in app.session.seats.items()} == {"A": "upper", "B": "myopic"}
         assert "A (upper)" in screen_text(app)
 
 
@@ -146,7 +146,7 @@ async def test_cancelling_the_seats_dialog_quits():
 # --- a human turn end to end -------------------------------------------------------------------------------
 
 async def test_human_offers_bait_alone_b_accepts_and_game_ends_with_summary():
-    app = pill_app(A=Seat(human=True))
+    app = pill_app(A=Seat.human())
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
         partners = [o.partner for o in app.screen.options]
@@ -190,7 +190,7 @@ async def test_human_offers_bait_alone_b_accepts_and_game_ends_with_summary():
 
 
 async def test_human_offers_poison_bundle_upper_b_rejects():
-    app = pill_app(A=Seat(human=True))
+    app = pill_app(A=Seat.human())
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
         await pilot.press("down", "enter")
@@ -232,7 +232,7 @@ async def test_human_offers_poison_bundle_upper_b_rejects():
 
 
 async def test_offer_building_escape_and_a_unilateral_commitment():
-    app = pill_app(A=Seat(human=True))
+    app = pill_app(A=Seat.human())
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
         await pilot.press("enter")  # A itself: a unilateral commitment
@@ -277,7 +277,7 @@ async def _bot_offer_to_human_b(pilot, app) -> RespondScreen:
 
 
 async def test_bot_offer_to_human_accepted():
-    app = pill_app(A=Seat(False, "myopic", "myopic"), B=Seat(human=True))
+    app = pill_app(A=Seat.lens("myopic"), B=Seat.human())
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await _bot_offer_to_human_b(pilot, app)
@@ -298,7 +298,7 @@ async def test_bot_offer_to_human_accepted():
 
 
 async def test_bot_offer_to_human_rejected_then_human_offers_bait():
-    app = pill_app(A=Seat(False, "myopic", "myopic"), B=Seat(human=True))
+    app = pill_app(A=Seat.lens("myopic"), B=Seat.human())
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await _bot_offer_to_human_b(pilot, app)
@@ -378,9 +378,9 @@ async def test_switching_seats_mid_game():
         app.screen.query_one("#seat-B", Select).value = "myopic"
         await pilot.click("#done")
         await pilot.pause()
-        assert app.session.seats["A"] == Seat(human=True)
-        assert app.session.seats["B"] == Seat(False, "myopic", "myopic")
-        assert app.session.is_human(0) and app.session.agents[1].respond_lens == "myopic"
+        assert app.session.seats["A"] == Seat.human()
+        assert app.session.seats["B"] == Seat.lens("myopic", seed=1)  # B keeps its bot's search settings
+        assert app.session.is_human(0) and app.session.table.respond_lens(1) == "myopic"
         # it is A's turn and A is human now: the partner dialog opens
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
         await pilot.press("escape")
@@ -390,7 +390,7 @@ async def test_switching_seats_mid_game():
         app.screen.query_one("#seat-A", Select).value = "upper"
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert app.session.seats["A"] == Seat(False, "upper", "upper")
+        assert app.session.seats["A"] == Seat.lens("upper")  # a person's seat given to a bot: bot 0's settings
         await pilot.press("space")
         await settle(pilot)
         assert len(app.session.events) == 1 and app.session.events[0].proposer == 0
@@ -515,7 +515,7 @@ async def test_replay_step_back_jump_and_take_over(tmp_path):
         assert ses.record_path is not None and ses.record_path.parent == tmp_path / "records"
         header = json.loads(ses.record_path.read_text().splitlines()[0])
         assert header["parent"]["file"] == str(rec.resolve()) and header["parent"]["turn"] == 4
-        assert header["parent"]["digest"] == rp.parent_at(4).digest
+        assert header["parent"]["digest"] == parent_at(rp, 4).digest
         assert header["start_turn"] == 4
         # the fork plays on from turn 4
         await pilot.press("n")

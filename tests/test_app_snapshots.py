@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from negtui.session import Seat
+from negtui.seats import Seat
 from negtui.tui.app import NegtuiApp
 from negtui.tui.screens.dialogs import PartnerScreen
 from negtui.tui.screens.play import PlayScreen
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
 SIX = ROOT / "scenarios" / "generated" / "six-party.json"
 
-MYOPIC = Seat(False, "myopic", "myopic")
+MYOPIC = Seat.lens("myopic", partner="greedy", sims=4)
 
 
 def six_party_app() -> NegtuiApp:
@@ -66,7 +66,7 @@ async def _offer_built(pilot) -> None:
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
 def test_snapshot_human_offer_being_built(snap_compare, size):
-    app = NegtuiApp(PILL, seats={"A": Seat(human=True)}, ask_seats=False, record=False)
+    app = NegtuiApp(PILL, seats={"A": Seat.human()}, ask_seats=False, record=False)
     assert snap_compare(app, terminal_size=size, run_before=_offer_built)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from negtui.agents import LensBot
-from negtui.engine import PAPER, REFERENCE, ExactTooLarge, Match, Negotiation, solve
+from negtui.engine import PAPER, REFERENCE, ExactTooLarge, Negotiation, TurnDriver, solve
 from negtui.generator import GeneratorParams, generate
 from negtui.scenario import parse_scenario
 
@@ -136,8 +136,8 @@ def test_exact_lens_bots_reach_the_solver_outcome_on_poison_pill(rules: str, sch
     raw = json.loads(POISON_PILL.read_text())
     raw["protocol"]["schedule"] = schedule
     neg = Negotiation.from_scenario(parse_scenario(raw), RULES[rules])
-    seats = [LensBot("A", "exact", "exact"), LensBot("B", "exact", "exact")]
-    outcome = Match(neg, seats).play()
+    seats = [LensBot("exact", "exact"), LensBot("exact", "exact")]
+    outcome = TurnDriver(neg, seats).play()
     np.testing.assert_allclose(outcome, neg.exact.payoffs)
     np.testing.assert_allclose(outcome, [30, 30])
 
@@ -147,8 +147,8 @@ def test_exact_greedy_proposer_realises_its_subgame_perfect_value(seed: int) -> 
     """With the exact lens and greedy partner choice, each proposer's continuation value never drops."""
     sc = generate(GeneratorParams(players=3, actions=2, goals=4, factors=2, seed=seed, rounds=2))
     neg = Negotiation.from_scenario(sc, PAPER)
-    seats = [LensBot(f"P{i}", "exact", "exact", partner_method="greedy") for i in range(3)]
-    match = Match(neg, seats)
+    seats = [LensBot("exact", "exact", partner_method="greedy") for i in range(3)]
+    match = TurnDriver(neg, seats)
     outcome = match.play()
     V = neg.exact
     for ev in match.events:

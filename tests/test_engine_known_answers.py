@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from negtui.agents import LensBot
-from negtui.engine import PAPER, REFERENCE, Match, Negotiation, State, solve
+from negtui.engine import PAPER, REFERENCE, Negotiation, State, TurnDriver, solve
 from negtui.engine.metrics import improvement, l1_error, regret, welfare_summary
 from negtui.scenario import load_scenario, parse_scenario
 
@@ -29,10 +29,10 @@ def bits(*cells: int) -> int:
     return sum(1 << c for c in cells)
 
 
-def play(sc, rules, lens: str, partner_method: str = "mcts") -> Match:
+def play(sc, rules, lens: str, partner_method: str = "mcts") -> TurnDriver:
     neg = Negotiation.from_scenario(sc, rules)
-    seats = [LensBot(p.id, lens, lens, partner_method=partner_method) for p in sc.players]
-    match = Match(neg, seats)
+    seats = [LensBot(lens, lens, partner_method=partner_method) for p in sc.players]
+    match = TurnDriver(neg, seats)
     match.play()
     return match
 

@@ -9,10 +9,11 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from negtui.agents import LensBot
-from negtui.engine import PAPER, REFERENCE, IllegalMove, Match, Negotiation, State, no_negotiation
+from negtui.agents import Table
+from negtui.engine import PAPER, REFERENCE, IllegalMove, Negotiation, State, TurnDriver, no_negotiation
 from negtui.generator import GeneratorParams, generate
 from negtui.scenario import Scenario, parse_scenario
+from negtui.seats import Seat
 
 RULES = {"paper": PAPER, "reference": REFERENCE}
 LENSES = ("myopic", "upper", "lower", "exact")
@@ -53,25 +54,25 @@ def payoff_bound(sc: Scenario) -> np.ndarray:
     return np.array([sum(abs(g.values.get(p.id, 0.0)) for g in sc.goals) for p in sc.players])
 
 
-def seats_for(sc: Scenario, lenses: tuple[str, str] | list[tuple[str, str]], method: str, seed: int) -> list[LensBot]:
+def seats_for(sc: Scenario, lenses: tuple[str, str] | list[tuple[str, str]], method: str, seed: int) -> list[Seat]:
     n = len(sc.players)
     per_seat = lenses if isinstance(lenses, list) else [lenses] * n
-    return [LensBot(p.id, per_seat[i][0], per_seat[i][1], partner_method=method, sims=6, seed=seed * 10 + i)
+    return [Seat.lens(per_seat[i][0], per_seat[i][1], partner=method, sims=6, seed=seed * 10 + i)
             for i, p in enumerate(sc.players)]
 
 
-def run(sc: Scenario, rules: str, lenses, method: str, seed: int) -> Match:
+def run(sc: Scenario, rules: str, lenses, method: str, seed: int) -> TurnDriver:
     neg = Negotiation.from_scenario(sc, RULES[rules])
-    match = Match(neg, seats_for(sc, lenses, method, seed))
+    match = TurnDriver(neg, Table(neg, seats_for(sc, lenses, method, seed)).agents)
     match.play()
     return match
 
 
-def trace(match: Match) -> list[tuple]:
+def trace(match: TurnDriver) -> list[tuple]:
     return [(e.t, e.proposer, e.partner, e.offer.bits, e.accepted, e.after.t, e.after.bits) for e in match.events]
 
 
-def check_invariants(sc: Scenario, rules: str, match: Match) -> dict[str, int]:
+def check_invariants(sc: Scenario, rules: str, match: TurnDriver) -> dict[str, int]:
     neg = match.neg
     owner = owner_of(sc)
     budget = sc.protocol.budget

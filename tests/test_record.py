@@ -20,7 +20,8 @@ from typer.testing import CliRunner
 
 from negtui.cli import app
 from negtui.generator import GeneratorParams, generate
-from negtui.record import Replay, load_record, state_digest
+from negtui.engine import PAPER
+from negtui.record import RecordError, Replay, load_record, state_digest
 from negtui.scenario import write_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,7 +151,7 @@ def test_generated_game_round_trip_every_lens_and_rule_set(tmp_path, small_games
     rec = tmp_path / "rec.jsonl"
     out = play(small_games[rules], rec, "--lens", lens, "--rules", rules, "--sims", 8)
     check_round_trip(small_games[rules], rec, out)
-    assert load_record(rec).header.rules == rules
+    assert load_record(rec).header.rules.name == rules
     assert {s.propose for s in load_record(rec).header.seats.values()} == {lens}
 
 
@@ -194,7 +195,8 @@ def test_record_is_json_lines(dealing):
     assert all(isinstance(r, dict) for r in rows)
     assert [r["type"] for r in rows] == ["header"] + ["turn"] * len(out["turns"]) + ["result"]
     h = rows[0]
-    assert h["format"] == "negtui-record/1" and h["rules"] == "paper" and h["scenario"]["players"]
+    assert h["format"] == "negtui-record/2" and h["rules"]["name"] == "paper" and h["scenario"]["players"]
+    assert h["rules"] == PAPER.as_dict()  # every switch, so a variant of a rule set replays as played
     assert set(h["seats"]) == {p["id"] for p in h["scenario"]["players"]}
     for r in rows[1:-1]:
         assert {"t", "proposer", "partner", "offer", "accepted", "decided_by", "digest"} <= set(r)
@@ -272,9 +274,9 @@ def test_edit_with_recomputed_digests_loads_but_verify_names_the_turn(tmp_path, 
     assert body["verified"] is False and body["divergence"].startswith(f"turn {t}:")
 
 
-def test_edited_empty_offer_flag_is_caught_by_verify(tmp_path, dealing):
+def test_edited_empty_offer_flag_is_caught_on_loading(tmp_path, dealing):
     """Under paper rules an empty offer is no deal; flipping its flag leaves the state (and the digest)
-    unchanged, so only verification can tell."""
+    unchanged, but replaying the turn through the rules tells at once."""
     rec, _ = dealing
     objs = lines_of(rec)
     k = next((k for k, o in enumerate(objs) if o["type"] == "turn" and not o["offer"]), None)
@@ -282,9 +284,11 @@ def test_edited_empty_offer_flag_is_caught_by_verify(tmp_path, dealing):
     assert objs[k]["accepted"] is False
     objs[k]["accepted"] = True
     bad = write_lines(tmp_path / "edited.jsonl", objs)
-    load_record_and_replay(bad)
-    res = run("replay", bad, "--verify")
-    assert res.exit_code == 2 and f"turn {objs[k]['t']}: an empty offer" in res.stderr, res.stderr
+    with pytest.raises(RecordError, match=r"\$\.accepted: an empty offer is no deal under paper rules"):
+        load_record_and_replay(bad)
+    for args in (["replay", bad], ["replay", bad, "--verify"]):
+        res = run(*args)
+        assert res.exit_code == 2 and f"line {k + 1}" in res.stderr and "an empty offer" in res.stderr, res.stderr
 
 
 def test_edit_that_breaks_the_rules_names_the_line(tmp_path, dealing):
@@ -404,8 +408,9 @@ def test_fork_at_any_turn_without_override(tmp_path, upper_game, t):
 
 
 def test_fork_with_seat_override_names_its_parent_and_verifies(tmp_path, upper_game):
-    from negtui.agents import LensBot
-    from negtui.engine import Match
+    from negtui.agents import Table
+    from negtui.engine import TurnDriver
+    from negtui.seats import Seat
 
     _, rec, _ = upper_game
     t = fork_turn(rec)
@@ -422,15 +427,14 @@ def test_fork_with_seat_override_names_its_parent_and_verifies(tmp_path, upper_g
     assert h.start_commitments  # the fork starts after a deal
     assert (h.seats["P3"].propose, h.seats["P3"].respond) == ("lower", "lower")
     assert all(s.propose == "upper" for pid, s in h.seats.items() if pid != "P3")
-    assert h.rules == "reference" and h.scenario == orig.record.header.scenario
+    assert h.rules.name == "reference" and h.scenario == orig.record.header.scenario
     res = run("replay", fork, "--verify")
     assert res.exit_code == 0, res.stderr
     assert f"fork of {rec} at turn {t}" in res.stdout and "verified" in res.stdout
     # the fork is the game a fresh match from that state plays
     game = orig.neg.game
-    bots = [LensBot(pid, "lower" if pid == "P3" else "upper", "lower" if pid == "P3" else "upper", "mcts", 8, 10.0, i)
-            for i, pid in enumerate(game.player_ids)]
-    match = Match(orig.neg, bots, state=at_t)
+    seats = [Seat.lens("lower" if pid == "P3" else "upper", sims=8, seed=i) for i, pid in enumerate(game.player_ids)]
+    match = TurnDriver(orig.neg, Table(orig.neg, seats).agents, state=at_t)
     events = list(match.run())
     forked = load_record(fork)
     assert [(x.t, x.proposer, x.partner, x.offer, x.accepted) for x in forked.turns] == \
@@ -576,30 +580,64 @@ def test_large_game_record_is_small_and_fast_to_load(tmp_path):
 def test_seat_switched_mid_game_is_recorded_and_verifies(tmp_path):
     """A seat handed to another lens during play is written on the next turn line; verification and
     forks use the seats in force at each turn."""
-    from negtui.engine import PAPER
+    from negtui.agents import Table
     from negtui.record import Replay, load_record, verify
     from negtui.scenario import load_scenario
-    from negtui.session import Seat, Session
+    from negtui.seats import Seat
+    from negtui.session import Session
 
     sc = load_scenario(ROOT / "scenarios" / "generated" / "large-balanced.json")
     path = tmp_path / "switch.jsonl"
-    ses = Session(sc, PAPER, {p.id: Seat(False, "myopic", "myopic") for p in sc.players}, partner_method="greedy",
+    ses = Session(sc, PAPER, {p.id: Seat.lens("myopic", partner="greedy", seed=i) for i, p in enumerate(sc.players)},
                   record=path)
     for k in range(ses.neg.game.T):
         if k == 3:  # P3 then makes different moves from turn 4 on
-            ses.set_seat("P3", Seat(False, "upper", "upper"))
-        ses.conclude(ses.decide())
+            ses.set_seat("P3", Seat.lens("upper", partner="greedy", seed=3))
+        for move in ses.think():  # the proposer's offer, and the partner's answer when one is needed
+            ses.submit(move)
     ses.close()
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     switched = [x for x in lines if x["type"] == "turn" and "seats" in x]
     assert [x["t"] for x in switched] == [3] and switched[0]["seats"]["P3"]["propose"] == "upper"
     rp = Replay(load_record(path))
-    assert verify(rp) is None
-    assert rp.seat_specs(3)["P3"].propose == "myopic" and rp.seat_specs(4)["P3"].propose == "upper"
+    assert verify(rp, Table) is None
+    assert rp.seats_at(3)["P3"].propose == "myopic" and rp.seats_at(4)["P3"].propose == "upper"
     # the same record without the switch line no longer verifies once P2 proposes again
     for x in switched:
         del x["seats"]
     bare = tmp_path / "bare.jsonl"
     bare.write_text("".join(json.dumps(x) + "\n" for x in lines))
-    div = verify(Replay(load_record(bare)))
+    div = verify(Replay(load_record(bare)), Table)
     assert div is not None and div.t == 4
+
+
+# --- records written before format 2 ------------------------------------------------------------------------
+
+V1_RECORDS = sorted((ROOT / "tests" / "data").glob("record-v1-*.jsonl"))
+
+
+@pytest.mark.parametrize("path", V1_RECORDS, ids=lambda p: p.stem)
+def test_format_1_records_load_replay_and_verify(path):
+    """Records written by negtui before format 2 (rules by name, `SeatSpec` seats) still load, replay and
+    verify: format 1 is converted on loading."""
+    rec = load_record(path)
+    assert json.loads(path.read_text().splitlines()[0])["format"] == "negtui-record/1"
+    assert rec.header.rules.is_standard and rec.complete
+    rp = Replay(rec)
+    assert rp.final.t == rp.neg.game.T
+    res = run("replay", path, "--verify")
+    assert res.exit_code == 0, res.stderr
+    assert "verified: every bot decision" in res.stdout
+
+
+def test_format_1_record_with_a_person_and_a_switch_forks_into_format_2(tmp_path):
+    path = ROOT / "tests" / "data" / "record-v1-human-switch.jsonl"
+    rp = Replay(load_record(path))
+    assert rp.seats_at(0)["P1"].is_human and rp.seats_at(6)["P3"].lenses == ("upper", "lower")
+    fork = tmp_path / "fork.jsonl"
+    res = run("autoplay", "--from-record", path, "--turn", 8, "--seat", "P1=lower", "--record", fork, "--quiet")
+    assert res.exit_code == 0, res.stderr
+    h = load_record(fork).header
+    assert h.format == "negtui-record/2" and h.seats["P1"].lenses == ("lower", "lower")
+    assert h.seats["P3"].lenses == ("upper", "lower")  # the switch recorded before turn 8 holds
+    assert run("replay", fork, "--verify").exit_code == 0

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from negtui.agents import LensBot
 from negtui.cli import app
-from negtui.engine import PAPER, Match, Negotiation, compile_game
+from negtui.engine import PAPER, Negotiation, TurnDriver, compile_game
 from negtui.engine.exact import solve as exact_solve
 from negtui.engine.payoff import payoffs
 from negtui.scenario import load_scenario
@@ -54,7 +54,7 @@ def negotiation(f: Path) -> Negotiation:
 @cache
 def autoplay(f: Path, lens: str) -> tuple[np.ndarray, int]:
     neg = negotiation(f)
-    match = Match(neg, [LensBot(pid, lens, lens, "greedy") for pid in neg.game.player_ids])
+    match = TurnDriver(neg, [LensBot(lens, lens, "greedy") for pid in neg.game.player_ids])
     pay = match.play()
     assert match.state.t == neg.game.T
     return pay, match.state.bits

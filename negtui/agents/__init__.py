@@ -1,5 +1,8 @@
-"""Who decides a move: lens bots (and, in the app, humans)."""
+"""Who decides a move: lens bots, outside programs over stdio, language models; humans decide at the app.
 
-from negtui.agents.lens_bot import LensBot, parse_lens_pair, parse_seats
+`Table` builds the agents of a game's seats from their `Seat` descriptions (`negtui.seats`)."""
 
-__all__ = ["LensBot", "parse_lens_pair", "parse_seats"]
+from negtui.agents.lens_bot import LensBot
+from negtui.agents.table import AgentOptions, Table, lens_bot
+
+__all__ = ["AgentOptions", "LensBot", "Table", "lens_bot"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -9,22 +10,24 @@ import numpy as np
 from negtui.engine.lenses import check_lens
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.offers import Offer
-from negtui.engine.protocol import Agent
-from negtui.engine.search import PARTNER_METHODS, SearchStats, greedy_partner, mcts_partner, random_partner
+from negtui.engine.search import PARTNER_METHODS, greedy_partner, mcts_partner, random_partner
 
 
 @dataclass
 class LensBot:
     """Proposes by the offer search of `propose_lens`, picks partners by MCTS/greedy/random, and
-    accepts an offer when its `respond_lens` value is at least that of rejecting."""
+    accepts an offer when its `respond_lens` value is at least that of rejecting.
 
-    name: str
-    propose_lens: str = "myopic"
-    respond_lens: str = "myopic"
+    `partner_lens(q)` tells how seat q judges offers (the game has perfect information); None, or a
+    seat that is not a lens bot, is modelled with this bot's own responding lens."""
+
+    propose_lens: str = "upper"
+    respond_lens: str = "upper"
     partner_method: str = "mcts"
     sims: int = 50
     ucb: float = 10.0
     seed: int = 0
+    partner_lens: Callable[[int], str | None] | None = field(default=None, repr=False)
     rng: np.random.Generator = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -40,42 +43,21 @@ class LensBot:
             return self.propose_lens
         return f"{self.propose_lens}/{self.respond_lens}"
 
-    def choose_partner(self, neg: Negotiation, s: State, seats: list[Agent] | None = None,
-                       ) -> tuple[int, SearchStats | None]:
+    def lens_of(self, q: int) -> str:
+        known = self.partner_lens(q) if self.partner_lens is not None else None
+        return known or self.respond_lens
+
+    def choose_partner(self, neg: Negotiation, s: State) -> int:
         """MCTS models every simulated player with this bot's lenses (as the reference does); greedy
-        and the offer itself use each partner's real responding lens (perfect information)."""
+        and the offer itself use each partner's real responding lens."""
         if self.partner_method == "random":
-            return random_partner(neg, s, self.rng), None
+            return random_partner(neg, s, self.rng)
         if self.partner_method == "greedy":
-            return greedy_partner(neg, s, self.propose_lens,
-                                  lambda q: self.partner_lens(seats[q] if seats else None)), None
-        return mcts_partner(neg, s, self.propose_lens, self.respond_lens, self.sims, self.ucb)
+            return greedy_partner(neg, s, self.propose_lens, self.lens_of)
+        return mcts_partner(neg, s, self.propose_lens, self.respond_lens, self.sims, self.ucb)[0]
 
-    def partner_lens(self, partner_agent: Agent | None) -> str:
-        """How a partner judges offers; a human (or unknown) partner is modelled with this bot's lens."""
-        return getattr(partner_agent, "respond_lens", self.respond_lens)
+    def make_offer(self, neg: Negotiation, s: State, partner: int) -> Offer:
+        return neg.best_offer(s, partner, self.propose_lens, self.lens_of(partner))
 
-    def propose(self, neg: Negotiation, s: State, partner: int, partner_agent: Agent) -> Offer:
-        return neg.best_offer(s, partner, self.propose_lens, self.partner_lens(partner_agent))
-
-    def respond(self, neg: Negotiation, s: State, offer: Offer) -> bool:
-        return neg.accepts(s, offer, self.respond_lens)
-
-
-def parse_lens_pair(text: str) -> tuple[str, str]:
-    """'upper' -> (upper, upper); 'upper/lower' -> proposing upper, responding lower."""
-    prop, _, resp = text.partition("/")
-    return check_lens(prop.strip()), check_lens((resp or prop).strip())
-
-
-def parse_seats(specs: list[str], player_ids: list[str]) -> dict[str, tuple[str, str]]:
-    """Seat specs NAME=LENS or NAME=PROPOSE/RESPOND, by player id."""
-    out: dict[str, tuple[str, str]] = {}
-    for spec in specs:
-        name, sep, lens = spec.partition("=")
-        if not sep or not name or not lens:
-            raise ValueError(f"seat {spec!r}: expected NAME=LENS, e.g. {player_ids[0]}=upper")
-        if name not in player_ids:
-            raise ValueError(f"seat {spec!r}: no player {name!r}; players are {', '.join(player_ids)}")
-        out[name] = parse_lens_pair(lens)
-    return out
+    def respond(self, neg: Negotiation, s: State) -> bool:
+        return neg.accepts(s, s.pending, self.respond_lens)

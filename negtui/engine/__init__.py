@@ -1,5 +1,9 @@
 """The numpy core: compiled games, states, lenses, offers, partner search, exact solver, baseline.
 
+The game API any agent drives (OpenSpiel-shaped): `Negotiation.current_player`, `phase`,
+`legal_partners`, `legal_offers`, `is_legal`, `apply`, `returns`, and `observation` for one player;
+`TurnDriver` runs turns by asking whoever sits in each seat.
+
 Never imports the app (Textual) or the welfare solver (PuLP); a test enforces it.
 """
 
@@ -7,13 +11,15 @@ from negtui.engine.baseline import Baseline, no_negotiation
 from negtui.engine.exact import ExactSolution, ExactTooLarge, solve
 from negtui.engine.game import Game, GameError, compile_game, round_robin
 from negtui.engine.lenses import LENSES
-from negtui.engine.negotiation import IllegalMove, Negotiation, State
+from negtui.engine.negotiation import TERMINAL_PLAYER, IllegalMove, Negotiation, Phase, State
+from negtui.engine.observation import observation, observation_text
 from negtui.engine.offers import Offer
-from negtui.engine.protocol import Agent, Match, TurnEvent
-from negtui.engine.rules import PAPER, REFERENCE, RULES, Rules, get_rules
+from negtui.engine.rules import PAPER, REFERENCE, RULES, Rules, get_rules, rules_from
+from negtui.engine.turns import Agent, AgentFault, Move, TurnDriver, TurnEvent
 
 __all__ = [
-    "Agent", "Baseline", "ExactSolution", "ExactTooLarge", "Game", "GameError", "IllegalMove", "LENSES",
-    "Match", "Negotiation", "Offer", "PAPER", "REFERENCE", "RULES", "Rules", "State", "TurnEvent",
-    "compile_game", "get_rules", "no_negotiation", "round_robin", "solve",
+    "Agent", "AgentFault", "Baseline", "ExactSolution", "ExactTooLarge", "Game", "GameError", "IllegalMove", "LENSES",
+    "Move", "Negotiation", "Offer", "PAPER", "Phase", "REFERENCE", "RULES", "Rules", "State", "TERMINAL_PLAYER",
+    "TurnDriver", "TurnEvent", "compile_game", "get_rules", "no_negotiation", "observation", "observation_text",
+    "round_robin", "rules_from", "solve",
 ]

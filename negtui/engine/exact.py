@@ -112,7 +112,6 @@ def solve(game: Game, rules: Rules, linearise: bool = False, limit: int = DEFAUL
     partner: list[np.ndarray] = [np.empty(0)] * T
     child: list[np.ndarray] = [np.empty(0)] * T
     V[T] = _terminal_values(game, masks, linearise)
-    tol = rules.accept_tolerance
     for t in range(T - 1, -1, -1):
         p = int(game.schedule[t])
         Vn = V[t + 1]
@@ -133,7 +132,7 @@ def solve(game: Game, rules: Rules, linearise: bool = False, limit: int = DEFAUL
                 valid = (mk[:, None] & D[None, :]) == 0
                 if ok is not None:
                     valid &= ok[kids]
-                acc = valid & (vn_q[kids] >= vn_q[mk][:, None] - tol)
+                acc = valid & rules.accepts(vn_q[kids], vn_q[mk][:, None])
                 vp = np.where(acc, vn_p[kids], -np.inf)
                 rows = np.arange(len(mk))
                 if rules.exact_reference_ties:

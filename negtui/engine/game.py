@@ -39,6 +39,7 @@ class PlayerOptions:
     delta: np.ndarray  # (K, J) float: required cells of each goal this subset adds
     group_member: np.ndarray  # (K, L) int: 1 + index within the group of the cell it commits, 0 if none
     consistent: np.ndarray  # (K,) bool: at most one cell per exclusive group
+    position: dict[int, int]  # local bitmask -> index of that option
 
 
 @dataclass(frozen=True)
@@ -226,7 +227,8 @@ def _player_options(S_total: int, m: int, offset: int, budget: int, inc: np.ndar
         bits.append(b)
         size[x] = len(s)
     bits64 = np.array(bits, dtype=np.int64) if offset + m <= 62 and S_total <= 62 else None
-    return PlayerOptions(local, bits64, tuple(bits), size, delta, member, consistent)
+    position = {int(b): x for x, b in enumerate(local)}
+    return PlayerOptions(local, bits64, tuple(bits), size, delta, member, consistent, position)
 
 
 def compile_game(sc: Scenario, rules: Rules, budget: int | None = None) -> Game:

@@ -1,12 +1,16 @@
-"""The game API every agent drives: states, legal partners, offers, lens values, apply, returns.
+"""The game API every agent drives: decision points, legal moves, apply, returns, lens values.
 
 Shaped after OpenSpiel's game/state split: a `Negotiation` holds the compiled game, the rules and
-caches; a `State` is an immutable (turn, commitment bitmask) pair.
+caches; a `State` is immutable.  A turn has two decision points: the proposer's (a partner and an
+offer, together one `Offer`) and, when the offer needs an answer, the partner's (accept or reject).
+`apply` checks every move and says which rule an illegal one breaks; `next_state` is the unchecked
+step searches use with offers they built themselves.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,16 +27,36 @@ if TYPE_CHECKING:
 
 
 class IllegalMove(ValueError):
-    """An offer or partner the rules do not allow."""
+    """A move the rules do not allow; `rule` names the rule broken, for programs that react to it.
+
+    Rules: terminal (the game is over), phase (a move of the other phase), proposer (not this
+    player's turn), partner (not a legal partner), unknown_cell, third_party (a cell of neither
+    side), committed (already committed), exclusive (ruled out by, or breaking, an exclusive set),
+    budget (more new cells for one player than the budget)."""
+
+    def __init__(self, message: str, rule: str = "illegal"):
+        super().__init__(message)
+        self.rule = rule
+
+
+class Phase(str, Enum):
+    PROPOSE = "propose"
+    RESPOND = "respond"
+    TERMINAL = "terminal"
+
+
+TERMINAL_PLAYER = -1  # current_player() of a finished game
 
 
 @dataclass(frozen=True, slots=True)
 class State:
     t: int = 0
     bits: int = 0
+    pending: Offer | None = None  # an offer waiting for the partner's answer (respond phase)
 
 
 _OFFER_CACHE_LIMIT = 200_000
+_CANDIDATE_CACHE_LIMIT = 256
 
 
 class Negotiation:
@@ -40,6 +64,7 @@ class Negotiation:
         self.game = game
         self.rules = rules
         self._offers: dict[tuple, Offer] = {}
+        self._candidates: dict[tuple[int, int, int], Candidates] = {}
         self._exact: ExactSolution | None = None
         self.searches = 0  # offer searches computed (cache misses)
         self.evaluated = 0  # successor states evaluated by those searches
@@ -48,12 +73,23 @@ class Negotiation:
     def from_scenario(cls, sc: Scenario, rules: Rules, budget: int | None = None) -> Negotiation:
         return cls(compile_game(sc, rules, budget=budget), rules)
 
-    # --- the protocol ---------------------------------------------------------------------------------
+    # --- decision points ------------------------------------------------------------------------------
     def initial_state(self) -> State:
         return State(0, 0)
 
     def is_terminal(self, s: State) -> bool:
         return s.t >= self.game.T
+
+    def phase(self, s: State) -> Phase:
+        if self.is_terminal(s):
+            return Phase.TERMINAL
+        return Phase.PROPOSE if s.pending is None else Phase.RESPOND
+
+    def current_player(self, s: State) -> int:
+        """Who decides next: the proposer, the partner of a pending offer, or TERMINAL_PLAYER."""
+        if self.is_terminal(s):
+            return TERMINAL_PLAYER
+        return self.proposer(s) if s.pending is None else s.pending.partner
 
     def proposer(self, s: State) -> int:
         sched = self.game.schedule
@@ -63,21 +99,131 @@ class Negotiation:
         p = self.proposer(s)
         return [q for q in range(self.game.n) if q != p or self.game.unilateral]
 
-    def apply(self, s: State, offer: Offer | None, accepted: bool) -> State:
+    def legal_offers(self, s: State, partner: int) -> list[Offer]:
+        """Every legal offer of the proposer to `partner`, in enumeration order; the first is the
+        empty offer (a pass)."""
+        cand = self._candidates_for(s, partner)
+        p, g = cand.p, self.game
+        return [Offer(p, partner, cand.bits(g, o), int(cand.n_cells[o]), o) for o in range(len(cand))]
+
+    def pass_offer(self, s: State) -> Offer:
+        """The proposer makes no offer."""
+        p = self.proposer(s)
+        return Offer(p, p, 0, 0, 0)
+
+    def make_offer(self, s: State, q: int, cells) -> Offer:
+        """An offer of the given cells to q; raises IllegalMove naming the rule it breaks."""
+        bits = 0
+        for c in cells:
+            c = int(c)
+            if c < 0:
+                raise IllegalMove(f"there is no commitment number {c}", "unknown_cell")
+            bits |= 1 << c
+        offer = Offer(self.proposer(s), q, bits, bin(bits).count("1"), 0 if bits == 0 else -1)
+        self.check_offer(s, offer)
+        return offer
+
+    def is_legal(self, s: State, offer: Offer) -> bool:
+        try:
+            self.check_offer(s, offer)
+        except IllegalMove:
+            return False
+        return True
+
+    def check_offer(self, s: State, offer: Offer) -> None:
+        """Raise IllegalMove if the proposer may not make this offer now."""
+        g = self.game
         if self.is_terminal(s):
-            raise IllegalMove("the game is over")
+            raise IllegalMove("the game is over", "terminal")
+        if s.pending is not None:
+            raise IllegalMove("an offer is waiting for its answer", "phase")
+        p, q = self.proposer(s), offer.partner
+        if offer.proposer != p:
+            raise IllegalMove(f"turn {s.t} belongs to {g.player_ids[p]}, not to "
+                              f"{self._name(offer.proposer)}", "proposer")
+        if not 0 <= q < g.n:
+            raise IllegalMove(f"there is no player number {q}", "partner")
+        if offer.bits == 0:
+            return  # a pass is always legal
+        if q == p and not g.unilateral:
+            raise IllegalMove("this scenario does not allow unilateral commitments", "partner")
+        if offer.bits >> g.n_cells:
+            raise IllegalMove(f"the game has {g.n_cells} commitments; the offer names one beyond them",
+                              "unknown_cell")
+        info = state_info(g, s.bits)
+        count: dict[int, int] = {}
+        for c in offer.cells:
+            owner = int(g.owner[c])
+            if owner not in (p, q):
+                raise IllegalMove(f"{g.cell_name(c)} belongs to neither {g.player_ids[p]} nor {g.player_ids[q]}",
+                                  "third_party")
+            if s.bits >> c & 1:
+                raise IllegalMove(f"{g.cell_name(c)} is already committed", "committed")
+            if info.blocked >> c & 1:
+                raise IllegalMove(f"{g.cell_name(c)} is ruled out by an exclusive set", "exclusive")
+            count[owner] = count.get(owner, 0) + 1
+        for i, n in count.items():
+            if n > g.budget:
+                raise IllegalMove(f"{g.player_ids[i]} would make {n} new commitments; the budget is {g.budget}",
+                                  "budget")
+        for cells in g.groups:
+            hit = [int(c) for c in cells if offer.bits >> int(c) & 1]
+            if len(hit) > 1:
+                raise IllegalMove(f"{' and '.join(g.cell_name(c) for c in hit)} are in one exclusive set: "
+                                  "at most one of them may be committed", "exclusive")
+
+    def _name(self, i: int) -> str:
+        return self.game.player_ids[i] if 0 <= i < self.game.n else f"player number {i}"
+
+    # --- moves ----------------------------------------------------------------------------------------
+    def apply(self, s: State, action: Offer | bool) -> State:
+        """The state after a checked move: an `Offer` from the proposer, or True/False from the partner.
+
+        A pass and a unilateral commitment need no answer and end the turn at once (a pass counts
+        as a deal only under rules where an empty offer is one)."""
+        if self.is_terminal(s):
+            raise IllegalMove("the game is over", "terminal")
+        if s.pending is None:
+            if not isinstance(action, Offer):
+                raise IllegalMove("the proposer moves with an offer (an empty one passes)", "phase")
+            self.check_offer(s, action)
+            if action.is_noop:
+                return self.next_state(s, action, self.rules.noop_is_deal)
+            if action.is_unilateral:
+                return self.next_state(s, action, True)
+            return State(s.t, s.bits, action)
+        if not isinstance(action, (bool, np.bool_)):
+            raise IllegalMove("the partner answers an offer with accept (true) or reject (false)", "phase")
+        return self.next_state(s, s.pending, bool(action))
+
+    def next_state(self, s: State, offer: Offer | None, accepted: bool) -> State:
+        """Unchecked: the state after a turn whose offer and answer are known to be legal."""
         bits = s.bits | offer.bits if (accepted and offer is not None) else s.bits
         return State(s.t + 1, bits)
 
     def returns(self, s: State) -> np.ndarray:
         return payoffs(self.game, s.bits)
 
+    def blocked(self, s: State) -> int:
+        """Bitmask of the cells an exclusive set rules out at this state."""
+        return state_info(self.game, s.bits).blocked
+
     # --- offers ---------------------------------------------------------------------------------------
     def candidates(self, s: State, q: int) -> Candidates:
         p = self.proposer(s)
         if q == p and not self.game.unilateral:
-            raise IllegalMove("this scenario does not allow unilateral commitments")
+            raise IllegalMove("this scenario does not allow unilateral commitments", "partner")
         return candidates(self.game, state_info(self.game, s.bits), p, q)
+
+    def _candidates_for(self, s: State, q: int) -> Candidates:
+        """Candidates of the proposer to q, kept for the few states the app and respondents revisit."""
+        key = (s.bits, self.proposer(s), q)
+        hit = self._candidates.get(key)
+        if hit is None:
+            if len(self._candidates) >= _CANDIDATE_CACHE_LIMIT:
+                self._candidates.clear()
+            hit = self._candidates[key] = self.candidates(s, q)
+        return hit
 
     def values(self, s: State, cand: Candidates, lens: str, i: int) -> np.ndarray:
         """Player i's lens value of every candidate's successor (turn t+1)."""
@@ -104,46 +250,32 @@ class Negotiation:
         self._offers[key] = offer
         return offer
 
-    def make_offer(self, s: State, q: int, cells: list[int]) -> Offer:
-        """An offer built by hand (a human proposer); raises IllegalMove when infeasible."""
-        p = self.proposer(s)
-        bits = 0
-        for c in cells:
-            bits |= 1 << c
-        cand = self.candidates(s, q)
-        for o in range(len(cand)):
-            if cand.bits(self.game, o) == bits:
-                return Offer(p, q, bits, int(cand.n_cells[o]), o)
-        raise IllegalMove(self._why_infeasible(s, p, q, cells))
-
-    def _why_infeasible(self, s: State, p: int, q: int, cells: list[int]) -> str:
-        g = self.game
-        for c in cells:
-            owner = int(g.owner[c])
-            if owner not in (p, q):
-                return f"{g.cell_name(c)} belongs to neither {g.player_ids[p]} nor {g.player_ids[q]}"
-            if s.bits >> c & 1:
-                return f"{g.cell_name(c)} is already committed"
-            if state_info(g, s.bits).blocked >> c & 1:
-                return f"{g.cell_name(c)} is ruled out by an exclusive set"
-        for i in {p, q}:
-            n = sum(1 for c in cells if int(g.owner[c]) == i)
-            if n > g.budget:
-                return f"{g.player_ids[i]} would make {n} new commitments; the budget is {g.budget}"
-        return "the offer commits two members of one exclusive set"
+    def offer_index(self, s: State, offer: Offer) -> int:
+        """The offer's position among the candidates (index 0 is the empty offer)."""
+        if offer.bits == 0:
+            return 0
+        if offer.index >= 0:
+            return offer.index
+        cand = self._candidates_for(s, offer.partner)
+        g, p, q = self.game, cand.p, cand.q
+        ip = g.options[p].position[g.row(offer.bits, p)]
+        hit = cand.ip == ip
+        if q != p:
+            hit &= cand.iq == g.options[q].position[g.row(offer.bits, q)]
+        return int(np.flatnonzero(hit)[0])
 
     def offer_value(self, s: State, offer: Offer, lens: str, i: int) -> tuple[float, float]:
         """(value if accepted, value if rejected) of an offer for player i under a lens."""
-        cand = self.candidates(s, offer.partner)
+        cand = self._candidates_for(s, offer.partner)
         v = self.values(s, cand, lens, i)
-        return float(v[offer.index]), float(v[0])
+        return float(v[self.offer_index(s, offer)]), float(v[0])
 
     def accepts(self, s: State, offer: Offer, lens: str) -> bool:
         """The partner's decision under its responding lens."""
         if offer.is_noop:
             return False
         accept, reject = self.offer_value(s, offer, lens, offer.partner)
-        return accept >= reject - self.rules.accept_tolerance
+        return self.rules.accepts(accept, reject)
 
     # --- values ---------------------------------------------------------------------------------------
     def forecast(self, s: State, lens: str) -> np.ndarray:

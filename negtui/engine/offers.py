@@ -7,7 +7,7 @@ most significant).  Index 0 is always the no-op, whose successor equals the reje
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -20,21 +20,40 @@ from negtui.engine.rules import REFERENCE_SLACK, VALUE_TIE, Rules
 
 @dataclass(frozen=True)
 class Offer:
-    """New commitments proposed by `proposer` to `partner` (bits are global cell bitmasks)."""
+    """New commitments proposed by `proposer` to `partner` (bits: a bitmask over the game's cells).
+
+    An offer is identified by who offers what to whom; the search results it may carry (its index
+    among the candidates, lens values) do not take part in comparisons.  The empty offer is a pass:
+    no deal is made, whoever the partner."""
 
     proposer: int
     partner: int
     bits: int
-    n_cells: int = 0
-    index: int = 0
-    value_proposer: float = float("nan")
-    value_partner: float = float("nan")
-    reject_proposer: float = float("nan")
-    reject_partner: float = float("nan")
+    n_cells: int = field(default=0, compare=False)
+    index: int = field(default=-1, compare=False)  # position among the candidates; -1 when not known
+    value_proposer: float = field(default=float("nan"), compare=False)
+    value_partner: float = field(default=float("nan"), compare=False)
+    reject_proposer: float = field(default=float("nan"), compare=False)
+    reject_partner: float = field(default=float("nan"), compare=False)
 
     @property
     def is_noop(self) -> bool:
         return self.bits == 0
+
+    @property
+    def is_unilateral(self) -> bool:
+        return self.partner == self.proposer
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        """The offered cells, ascending."""
+        out, c, bits = [], 0, self.bits
+        while bits:
+            if bits & 1:
+                out.append(c)
+            bits >>= 1
+            c += 1
+        return tuple(out)
 
 
 @dataclass
@@ -207,7 +226,7 @@ def choose(rules: Rules, v_p: np.ndarray, v_q: np.ndarray, n_cells: np.ndarray) 
     r_p, r_q = v_p[0], v_q[0]
     if rules.offer_ties_last:
         # reference: scan in order, keep the LAST offer within 1e-10 of the running best
-        acceptable = np.flatnonzero(v_q >= r_q - rules.accept_tolerance)
+        acceptable = np.flatnonzero(rules.accepts(v_q, r_q))
         top = v_p[acceptable].max()
         best, b = 0, r_p
         for o in acceptable[v_p[acceptable] >= top - 1e-6]:
@@ -216,7 +235,7 @@ def choose(rules: Rules, v_p: np.ndarray, v_q: np.ndarray, n_cells: np.ndarray) 
                 continue
             best, b = int(o), v
         return best
-    ok = (v_q >= r_q - rules.accept_tolerance) & (v_p >= r_p - VALUE_TIE)
+    ok = rules.accepts(v_q, r_q) & (v_p >= r_p - VALUE_TIE)
     top = v_p[ok].max()
     near = np.flatnonzero(ok & (v_p >= top - VALUE_TIE))
     return int(near[np.argmin(n_cells[near])])

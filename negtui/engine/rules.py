@@ -8,14 +8,21 @@ declared; reference-benchmark.md gives the background of each.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Literal
+
+from pydantic import ConfigDict
 
 RuleName = Literal["paper", "reference"]
 
 
 @dataclass(frozen=True)
 class Rules:
+    """A rule set: its name and every switch.  Records and bot processes carry the whole object
+    (`as_dict`, validated back by pydantic), so a variant made with `with_` plays the same anywhere."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")
+
     name: str
     # --- lenses -------------------------------------------------------------------------------------
     # upper: remaining value uses the linear progress c/d for every goal and ignores reachability
@@ -56,8 +63,27 @@ class Rules:
     # --- generator ------------------------------------------------------------------------------------
     generator: Literal["paper", "reference"]
 
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.accept_tolerance < 1.0:  # also refuses NaN
+            raise ValueError(f"accept_tolerance must be in [0, 1), not {self.accept_tolerance!r}")
+        if self.max_rounds is not None and self.max_rounds < 1:
+            raise ValueError(f"max_rounds must be at least 1, not {self.max_rounds!r}")
+
     def with_(self, **changes: object) -> Rules:
         return replace(self, **changes)  # type: ignore[arg-type]
+
+    def accepts(self, accept, reject):
+        """The partner's acceptance rule: an offer worth at least rejecting, within the tolerance
+        (works on arrays of values too)."""
+        return accept >= reject - self.accept_tolerance
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+    @property
+    def is_standard(self) -> bool:
+        """Whether these are exactly the named rule set's switches."""
+        return RULES.get(self.name) == self
 
 
 PAPER = Rules(
@@ -109,3 +135,17 @@ def get_rules(name: str) -> Rules:
         return RULES[name]
     except KeyError:
         raise ValueError(f"unknown rule set {name!r}; choose from {', '.join(RULES)}") from None
+
+
+def rules_from(value: str | dict) -> Rules:
+    """Rules from a rule-set name or from `Rules.as_dict()`; raises ValueError when invalid."""
+    if isinstance(value, str):
+        return get_rules(value)
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        return TypeAdapter(Rules).validate_python(value)
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise ValueError(f"invalid rules{': ' + where if where else ''}: {first['msg']}") from None

@@ -59,7 +59,7 @@ def mcts_partner(neg: Negotiation, s: State, lens_p: str, lens_q: str, sims: int
     def step(state: State, q: int) -> State:
         offer = neg.best_offer(state, q, lens_p, lens_q)
         accepted = not offer.is_noop or rules.noop_is_deal
-        return neg.apply(state, offer, accepted)
+        return neg.next_state(state, offer, accepted)
 
     for _ in range(sims):
         node, path = root, [root]

@@ -2,12 +2,13 @@
 and forking."""
 
 from negtui.record.digest import state_digest
-from negtui.record.format import FORMAT, Header, Parent, ResultLine, SeatSpec, TurnLine
+from negtui.record.fork import Fork, fork, parent_at
+from negtui.record.format import FORMAT, Header, Parent, ResultLine, TurnLine
 from negtui.record.reader import Record, RecordError, load_record
-from negtui.record.replay import Divergence, Replay, verify
-from negtui.record.writer import RecordWriter, forecasts, seat_spec
+from negtui.record.replay import Divergence, Replay, Seating, verify
+from negtui.record.writer import RecordWriter, forecasts
 
 __all__ = [
-    "FORMAT", "Divergence", "Header", "Parent", "Record", "RecordError", "RecordWriter", "Replay", "ResultLine",
-    "SeatSpec", "TurnLine", "forecasts", "load_record", "seat_spec", "state_digest", "verify",
+    "FORMAT", "Divergence", "Fork", "Header", "Parent", "Record", "RecordError", "RecordWriter", "Replay",
+    "ResultLine", "Seating", "TurnLine", "forecasts", "fork", "load_record", "parent_at", "state_digest", "verify",
 ]

@@ -3,6 +3,10 @@
 Every line is a JSON object with a `type`; pydantic models reject unknown fields, so a damaged or
 foreign file is reported precisely.  Commitments and offers are written as "PLAYER.ACTION" ids, which
 stay readable with `jq` and load as plain columns in pandas.
+
+Format 2 writes the whole rule set (name and every switch) and seats as `negtui.seats.Seat`, and
+marks turns an outside agent failed to decide (`fault`).  Format 1 records (rules by name, lens and
+human seats only) are read as they are and converted on loading.
 """
 
 from __future__ import annotations
@@ -11,24 +15,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-FORMAT = "negtui-record/1"
-KNOWN_FORMATS = (FORMAT,)
+from negtui.engine.rules import Rules
+from negtui.seats import Seat
+
+FORMAT = "negtui-record/2"
+FORMAT_1 = "negtui-record/1"
+KNOWN_FORMATS = (FORMAT, FORMAT_1)
 
 
 class _Line(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-class SeatSpec(_Line):
-    """Who sat in a seat: a lens bot with its parameters, or a human."""
-
-    agent: Literal["lens", "human"] = "lens"
-    propose: str | None = None
-    respond: str | None = None
-    partner: str = "mcts"
-    sims: int = 50
-    ucb: float = 10.0
-    seed: int = 0
 
 
 class Parent(_Line):
@@ -42,9 +38,9 @@ class Header(_Line):
     format: str
     negtui: str
     scenario: dict
-    rules: str
+    rules: Rules
     budget: int | None = None
-    seats: dict[str, SeatSpec]
+    seats: dict[str, Seat]
     started: str
     start_turn: int = 0
     start_commitments: list[str] = Field(default_factory=list)
@@ -61,7 +57,8 @@ class TurnLine(_Line):
     decided_by: str
     digest: str
     forecasts: dict[str, list[float]] = Field(default_factory=dict)
-    seats: dict[str, SeatSpec] | None = None  # seats switched before this turn (as they now are)
+    seats: dict[str, Seat] | None = None  # seats switched before this turn (as they now are)
+    fault: str | None = None  # an outside agent failed to decide; its move was played as a pass or rejection
 
 
 class ResultLine(_Line):

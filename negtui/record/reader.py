@@ -10,7 +10,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from negtui.record.format import KNOWN_FORMATS, Header, ResultLine, TurnLine
+from negtui.engine.rules import get_rules
+from negtui.record.format import FORMAT_1, KNOWN_FORMATS, Header, ResultLine, TurnLine
 from negtui.scenario.io import ScenarioError, parse_scenario, problems_from_validation
 from negtui.scenario.model import Scenario
 
@@ -48,6 +49,17 @@ def _validate(model, data: object, source: str, line: int):
         raise RecordError(source, line, [(p.path, p.message) for p in problems_from_validation(err)]) from None
 
 
+def _from_format_1(head: dict, source: str) -> dict:
+    """Format 1 named its rule set; format 2 carries every switch."""
+    rules = head.get("rules")
+    if isinstance(rules, str):
+        try:
+            head = {**head, "rules": get_rules(rules).as_dict()}
+        except ValueError as err:
+            raise RecordError(source, 1, [("$.rules", str(err))]) from None
+    return head
+
+
 def load_record(path: str | os.PathLike[str]) -> Record:
     p = Path(path)
     src = str(p)
@@ -68,6 +80,8 @@ def load_record(path: str | os.PathLike[str]) -> Record:
     if isinstance(head, dict) and head.get("format") not in KNOWN_FORMATS:
         raise RecordError(src, 1, [("$.format", f"unknown record format {head.get('format')!r}; "
                                                 f"this negtui reads {', '.join(KNOWN_FORMATS)}")])
+    if isinstance(head, dict) and head.get("format") == FORMAT_1:
+        head = _from_format_1(head, src)
     header = _validate(Header, head, src, 1)
     try:
         scenario = parse_scenario(header.scenario, src)

@@ -1,23 +1,29 @@
-"""Replaying a record: states at every turn, verification of bot decisions, forking.
+"""Replaying a record: states at every turn, the forecasts shown, and verification of bot decisions.
 
-`Replay` rebuilds the game from the header alone and checks every turn against the rules and its
-digest; `verify` re-runs every bot decision and reports the first one that differs; `fork` gives what
-a continuation from any turn needs (the app drives the same API: load, step, jump, state at t).
+`Replay` rebuilds the game from the header alone and plays every recorded decision through the turn
+driver, which checks it against the rules; every state is checked against its digest.  `verify`
+drives the same game with the seats' bots and reports the first decision a bot makes differently.
+The bots come from a `Seating` the caller supplies (the agents package), so records do not depend
+on how agents are built.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Protocol
 
-from negtui.agents.lens_bot import LensBot
+import numpy as np
+
 from negtui.engine.game import GameError
-from negtui.engine.negotiation import IllegalMove, Negotiation, State
+from negtui.engine.lenses import CLOSED_FORM_LENSES
+from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
 from negtui.engine.offers import Offer
-from negtui.engine.rules import get_rules
+from negtui.engine.turns import Agent, TurnDriver, TurnEvent
 from negtui.record.digest import state_digest
-from negtui.record.format import Parent, SeatSpec
+from negtui.record.format import TurnLine
 from negtui.record.reader import Record, RecordError
+from negtui.seats import Seat
 
 
 @dataclass(frozen=True)
@@ -31,11 +37,17 @@ class Divergence:
         return f"turn {self.t}: {self.what} — recorded {self.recorded}, re-run gives {self.recomputed}"
 
 
-def build_agent(pid: str, spec: SeatSpec):
-    if spec.agent == "human":
-        return None
-    return LensBot(pid, spec.propose or "myopic", spec.respond or spec.propose or "myopic", spec.partner, spec.sims,
-                   spec.ucb, spec.seed)
+class Seating(Protocol):
+    """The agents of a game's seats (agents.Table): built from seats, replaceable seat by seat."""
+
+    agents: list[Agent | None]
+
+    def set(self, i: int, seat: Seat) -> Agent | None: ...
+
+    def close(self) -> None: ...
+
+
+SeatingFactory = Callable[[Negotiation, list[Seat]], Seating]
 
 
 class Replay:
@@ -43,14 +55,17 @@ class Replay:
         self.record = record
         h = record.header
         try:
-            self.neg = Negotiation.from_scenario(record.scenario, get_rules(h.rules), budget=h.budget)
+            self.neg = Negotiation.from_scenario(record.scenario, h.rules, budget=h.budget)
             game = self.neg.game
             self.start = State(h.start_turn, game.bits_of(h.start_commitments))
         except (GameError, ValueError) as err:
             raise RecordError(record.source, 1, [("$", str(err))]) from None
         self.states: list[State] = [self.start]
+        self.events: list[TurnEvent] = []
+        driver = TurnDriver(self.neg, [None] * game.n, self.start)
         for k, line in enumerate(record.turns):
-            self.states.append(self._apply(self.states[-1], line, k + 2))
+            self.events.append(self._play(driver, line, k + 2))
+            self.states.append(driver.state)
         if record.result is not None:
             self._check_result(len(record.turns) + 2)
 
@@ -68,24 +83,29 @@ class Replay:
         if problems:
             raise RecordError(self.record.source, lineno, problems)
 
-    def _apply(self, s: State, line, lineno: int) -> State:
+    def _play(self, driver: TurnDriver, line: TurnLine, lineno: int) -> TurnEvent:
+        """Play one recorded turn: the proposer's offer, then (if it needs one) the partner's answer."""
         neg, game, src = self.neg, self.neg.game, self.record.source
+        s = driver.state
         try:
             p, q = game.index_of(line.proposer), game.index_of(line.partner)
             if p != neg.proposer(s):
                 raise IllegalMove(f"{line.proposer} proposes, but the schedule gives turn {s.t} to "
                                   f"{game.player_ids[neg.proposer(s)]}")
-            if q not in neg.legal_partners(s):
-                raise IllegalMove(f"{line.partner} is not a legal partner")
-            bits = game.bits_of(line.offer)
-            offer = neg.make_offer(s, q, game.cells_of(bits)) if bits else Offer(p, q, 0)
-            after = neg.apply(s, offer, line.accepted)
+            ev = driver.submit(driver.propose(Offer(p, q, game.bits_of(line.offer))))
+            if ev is None:
+                ev = driver.submit(driver.answer(line.accepted))
         except (IllegalMove, GameError) as err:
             raise RecordError(src, lineno, [("$.offer", str(err))]) from None
-        if state_digest(after.t, after.bits) != line.digest:
+        if ev.accepted != line.accepted:
+            what = "an empty offer" if ev.offer.is_noop else "a unilateral commitment"
+            raise RecordError(src, lineno, [("$.accepted", f"{what} is {'a deal' if ev.accepted else 'no deal'} "
+                                                          f"under {neg.rules.name} rules")])
+        if state_digest(ev.after.t, ev.after.bits) != line.digest:
             raise RecordError(src, lineno, [("$.digest", "the state after this turn does not match its digest "
                                                         "(the record was edited or is damaged)")])
-        return after
+        return TurnEvent(ev.t, ev.proposer, ev.partner, ev.offer, ev.accepted, line.decided_by, ev.before, ev.after,
+                         ev.payoffs, line.fault)
 
     # --- navigation -----------------------------------------------------------------------------------
     @property
@@ -106,61 +126,65 @@ class Replay:
     def final(self) -> State:
         return self.states[-1]
 
-    def seat_specs(self, t: int | None = None) -> dict[str, SeatSpec]:
-        """The seats in force before turn t: the header's, updated by every switch recorded before t."""
-        specs = dict(self.record.header.seats)
+    def forecasts_at(self, t: int) -> dict[str, np.ndarray]:
+        """The closed-form lens forecasts before turn t: as the record wrote them when it has them."""
+        s = self.state_at(t)
+        k = t - self.first_turn
+        shown = self.record.turns[k - 1].forecasts if k > 0 else {}
+        n = self.neg.game.n
+        return {lens: np.asarray(shown[lens], dtype=float) if len(shown.get(lens, ())) == n
+                else self.neg.forecast(s, lens) for lens in CLOSED_FORM_LENSES}
+
+    def seats_at(self, t: int | None = None) -> dict[str, Seat]:
+        """The seats in force before turn t (default: after the last turn): the header's, updated by
+        every switch recorded before t."""
+        seats = dict(self.record.header.seats)
         for line in self.record.turns:
             if t is not None and line.t >= t:
                 break
-            specs.update(line.seats or {})
-        return specs
+            seats.update(line.seats or {})
+        return seats
 
-    def agents(self, overrides: dict[str, tuple[str, str]] | None = None, t: int | None = None) -> list:
-        """The seats' agents in force at turn t (default: the start), with lens overrides per player id."""
-        specs = self.seat_specs(self.first_turn if t is None else t)
-        out = []
-        for pid in self.neg.game.player_ids:
-            spec = specs.get(pid, SeatSpec())
-            if overrides and pid in overrides:
-                prop, resp = overrides[pid]
-                spec = spec.model_copy(update={"agent": "lens", "propose": prop, "respond": resp})
-            out.append(build_agent(pid, spec))
-        return out
-
-    def parent_at(self, t: int) -> Parent:
-        s = self.state_at(t)
-        return Parent(file=str(Path(self.record.source).resolve()), turn=t, digest=state_digest(s.t, s.bits))
+    def seat_list(self, t: int | None = None) -> list[Seat]:
+        seats = self.seats_at(t)
+        return [seats.get(pid) or Seat.human() for pid in self.neg.game.player_ids]
 
 
-def verify(replay: Replay) -> Divergence | None:
-    """Re-run every bot decision from the header alone; the first difference, or None."""
+def verify(replay: Replay, seating: SeatingFactory) -> Divergence | None:
+    """Re-run every bot decision from the header alone; the first difference, or None.
+
+    Seats that are not lens bots (people, outside programs, language models) are followed as
+    recorded; so is any decision the record marks as a fault."""
     neg, game = replay.neg, replay.neg.game
-    seats = replay.agents()
     names = game.player_ids
-    for k, line in enumerate(replay.record.turns):
-        s = replay.states[k]
-        for pid, spec in (line.seats or {}).items():  # a seat switched hands before this turn
-            seats[game.index_of(pid)] = build_agent(pid, spec)
-        p, q_rec = neg.proposer(s), game.index_of(line.partner)
-        bot = seats[p]
-        if bot is not None:
-            q, _ = bot.choose_partner(neg, s, seats)
-            if q != q_rec:
-                return Divergence(s.t, f"{names[p]}'s choice of partner", names[q_rec], names[q])
-            offer = bot.propose(neg, s, q, seats[q])
-            rec_bits = game.bits_of(line.offer)
-            if offer.bits != rec_bits:
-                show = lambda b: ", ".join(game.cell_name(c) for c in game.cells_of(b)) or "nothing"  # noqa: E731
-                return Divergence(s.t, f"{names[p]}'s offer to {names[q]}", show(rec_bits), show(offer.bits))
-        responder = seats[q_rec]
-        bits = game.bits_of(line.offer)
-        if bits and responder is not None:
-            offer = neg.make_offer(s, q_rec, game.cells_of(bits))
-            accepted = responder.respond(neg, s, offer)
-            if accepted != line.accepted:
-                word = {True: "accept", False: "reject"}
-                return Divergence(s.t, f"{names[q_rec]}'s answer", word[line.accepted], word[accepted])
-        elif not bits and line.accepted != neg.rules.noop_is_deal:
-            return Divergence(s.t, "an empty offer", "accepted" if line.accepted else "rejected",
-                              "accepted" if neg.rules.noop_is_deal else "rejected")
+    bots_only = lambda seats: [s if s.is_lens else Seat.human() for s in seats]  # noqa: E731
+    table = seating(neg, bots_only(replay.seat_list(replay.first_turn)))
+    driver = TurnDriver(neg, table.agents, replay.start)
+    try:
+        for line, event in zip(replay.record.turns, replay.events):
+            for pid, seat in (line.seats or {}).items():  # a seat switched hands before this turn
+                i = game.index_of(pid)
+                driver.seats[i] = table.set(i, bots_only([seat])[0])
+            s = driver.state
+            p, q_rec = event.proposer, event.partner
+            if driver.seats[p] is not None and not line.fault:
+                move = driver.ask()
+                offer = move.offer
+                if offer.partner != q_rec:
+                    return Divergence(s.t, f"{names[p]}'s choice of partner", names[q_rec], names[offer.partner])
+                if offer.bits != event.offer.bits:
+                    show = lambda b: ", ".join(game.cell_name(c) for c in game.cells_of(b)) or "nothing"  # noqa: E731
+                    return Divergence(s.t, f"{names[p]}'s offer to {names[q_rec]}", show(event.offer.bits),
+                                      show(offer.bits))
+            if driver.submit(driver.propose(event.offer)) is not None:
+                continue
+            if driver.seats[q_rec] is not None and not line.fault:
+                move = driver.ask()
+                if move.accept != line.accepted:
+                    word = {True: "accept", False: "reject"}
+                    return Divergence(s.t, f"{names[q_rec]}'s answer", word[line.accepted], word[move.accept])
+            driver.submit(driver.answer(line.accepted))
+            assert driver.phase is not Phase.RESPOND
+    finally:
+        table.close()
     return None

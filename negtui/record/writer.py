@@ -3,26 +3,21 @@
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import os
 from pathlib import Path
 from typing import IO
 
+from pydantic import BaseModel
+
 from negtui import __version__
 from negtui.engine.lenses import CLOSED_FORM_LENSES as FORECAST_LENSES
 from negtui.engine.negotiation import Negotiation, State
-from negtui.engine.protocol import TurnEvent
-from negtui.narrate import rounded
+from negtui.engine.turns import TurnEvent
+from negtui.engine.outcome import rounded
 from negtui.record.digest import state_digest
-from negtui.record.format import FORMAT, Header, Parent, ResultLine, SeatSpec, TurnLine
-
-
-
-def seat_spec(agent: object) -> SeatSpec:
-    """The record's description of a seat's agent."""
-    if hasattr(agent, "propose_lens"):
-        return SeatSpec(agent="lens", propose=agent.propose_lens, respond=agent.respond_lens,
-                        partner=agent.partner_method, sims=agent.sims, ucb=agent.ucb, seed=agent.seed)
-    return SeatSpec(agent="human")
+from negtui.record.format import FORMAT, Header, Parent, ResultLine, TurnLine
+from negtui.seats import Seat
 
 
 def forecasts(neg: Negotiation, s: State, shown: dict | None = None) -> dict[str, list[float]]:
@@ -32,7 +27,7 @@ def forecasts(neg: Negotiation, s: State, shown: dict | None = None) -> dict[str
 
 
 class RecordWriter:
-    def __init__(self, path: str | os.PathLike[str], neg: Negotiation, seats: list[object], start: State,
+    def __init__(self, path: str | os.PathLike[str], neg: Negotiation, seats: list[Seat], start: State,
                  parent: Parent | None = None, force: bool = False):
         self.path = Path(path)
         if self.path.exists() and not force:
@@ -42,34 +37,35 @@ class RecordWriter:
         self._fh: IO[str] = self.path.open("w", encoding="utf-8")
         game = neg.game
         header = Header(
-            format=FORMAT, negtui=__version__, scenario=game.scenario.model_dump(mode="json"), rules=neg.rules.name,
+            format=FORMAT, negtui=__version__, scenario=game.scenario.model_dump(mode="json"), rules=neg.rules,
             budget=game.budget if game.budget != game.scenario.protocol.budget else None,
-            seats={pid: seat_spec(a) for pid, a in zip(game.player_ids, seats)},
+            seats=dict(zip(game.player_ids, seats)),
             started=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"), start_turn=start.t,
             start_commitments=[game.cell_name(c) for c in game.cells_of(start.bits)], parent=parent,
         )
-        self._write(header.model_dump_json(exclude_none=True))
+        self._write(header)
 
-    def _write(self, line: str) -> None:
-        self._fh.write(line + "\n")
+    def _write(self, line: BaseModel) -> None:
+        """One JSON line; top-level fields that are not set are left out."""
+        data = {k: v for k, v in line.model_dump(mode="json").items() if v is not None}
+        self._fh.write(json.dumps(data, separators=(",", ":")) + "\n")
         self._fh.flush()
 
-    def turn(self, ev: TurnEvent, switched: dict[str, object] | None = None, shown: dict | None = None) -> None:
-        """One turn; `switched` maps player ids to the agents that took over their seats before it, and
-        `shown` holds the forecasts already computed for the state after it."""
+    def turn(self, ev: TurnEvent, switched: dict[str, Seat] | None = None, shown: dict | None = None) -> None:
+        """One turn; `switched` maps player ids to the seats that took over before it, and `shown` holds
+        the forecasts already computed for the state after it."""
         game = self.neg.game
         line = TurnLine(t=ev.t, proposer=game.player_ids[ev.proposer], partner=game.player_ids[ev.partner],
-                        offer=[game.cell_name(c) for c in game.cells_of(ev.offer.bits)], accepted=ev.accepted,
+                        offer=[game.cell_name(c) for c in ev.offer.cells], accepted=ev.accepted,
                         decided_by=ev.decided_by, digest=state_digest(ev.after.t, ev.after.bits),
-                        forecasts=forecasts(self.neg, ev.after, shown),
-                        seats={pid: seat_spec(a) for pid, a in switched.items()} if switched else None)
-        self._write(line.model_dump_json(exclude_none=True))
+                        forecasts=forecasts(self.neg, ev.after, shown), seats=switched or None, fault=ev.fault)
+        self._write(line)
 
     def result(self, s: State, baseline: list[float] | None = None, welfare: dict | None = None) -> None:
         game = self.neg.game
         pay = rounded(self.neg.returns(s))
         self._write(ResultLine(payoffs=pay, commitments=[game.cell_name(c) for c in game.cells_of(s.bits)],
-                               baseline=baseline, welfare=welfare).model_dump_json(exclude_none=True))
+                               baseline=baseline, welfare=welfare))
 
     def close(self) -> None:
         self._fh.close()

@@ -13,14 +13,17 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from negtui.agents.table import AgentOptions
 from negtui.engine.negotiation import State
-from negtui.engine.rules import get_rules
+from negtui.engine.rules import Rules, get_rules
 from negtui.generator import GeneratorParams, generate
 from negtui.record import Parent, Replay, load_record
 from negtui.record.reader import RecordError
 from negtui.scenario import Scenario, ScenarioError, load_scenario, write_scenario
 from negtui.scenario.library import bundled_root
-from negtui.session import Seat, Session, default_record_path, user_data_dir
+from negtui.seats import Seat, SeatError, default_seats
+from negtui.session import Session, default_record_path, user_data_dir
+from negtui.tui.keys import palette_entries
 from negtui.tui.screens.dialogs import HelpScreen, SeatsScreen
 from negtui.tui.screens.picker import PickerScreen
 from negtui.tui.screens.play import PlayScreen
@@ -34,15 +37,19 @@ class NegtuiApp(App):
 
     def __init__(self, scenario: Path | None = None, *, rules: str = "paper", seats: dict[str, Seat] | None = None,
                  ask_seats: bool = True, replay: Path | None = None, record: bool = True,
-                 data_dir: Path | None = None, scenarios_dir: Path | None = None, partner: str = "mcts",
-                 sims: int = 50, autoplay: bool = False, remote_bots: bool = True) -> None:
+                 data_dir: Path | None = None, scenarios_dir: Path | None = None, base: Seat | None = None,
+                 partner: str = "mcts", sims: int = 50, autoplay: bool = False,
+                 options: AgentOptions | None = None) -> None:
+        """`base` is the seat every bot starts from (lens and search settings); `partner` and `sims`
+        set it when it is not given.  Bots think in their own process unless `options` say otherwise."""
         super().__init__()
-        self.remote_bots = remote_bots
+        self.options = options or AgentOptions(remote_bots=True)
         self.scenario_path, self.rules_name, self.seats = scenario, rules, seats or {}
         self.ask_seats, self.replay_path = ask_seats, replay
         self.record, self.data_dir = record, data_dir or user_data_dir()
         self.scenarios_dir = scenarios_dir or bundled_root()
-        self.partner, self.sims, self.autoplay = partner, sims, autoplay
+        self.base = base or Seat(partner=partner, sims=sims)
+        self.autoplay = autoplay
         self.session: Session | None = None
         get_rules(rules)  # fail early on an unknown rule set
 
@@ -81,7 +88,7 @@ class NegtuiApp(App):
         self.choose_seats(sc)
 
     def choose_seats(self, sc: Scenario) -> None:
-        seats = {p.id: self.seats.get(p.id, Seat()) for p in sc.players}
+        seats = {**default_seats(sc.player_ids, self.base), **self.seats}
         if not self.ask_seats:
             self.start_session(sc, self.rules_name, seats)
             return
@@ -94,17 +101,15 @@ class NegtuiApp(App):
             self.start_session(sc, self.rules_name, result)
 
         lenses = ("myopic", "upper", "lower", "exact")
-        self.push_screen(SeatsScreen(seats, lenses, title=sc.name), chosen)
+        self.push_screen(SeatsScreen(seats, lenses, title=sc.name, base=self.base), chosen)
 
-    def start_session(self, sc: Scenario, rules: str, seats: dict[str, Seat], *, start: State | None = None,
-                      parent: Parent | None = None, budget: int | None = None, partner: str | None = None,
-                      sims: int | None = None) -> None:
+    def start_session(self, sc: Scenario, rules: str | Rules, seats: dict[str, Seat], *, start: State | None = None,
+                      parent: Parent | None = None, budget: int | None = None) -> None:
         record = default_record_path(sc.name, self.data_dir / "records") if self.record else None
         try:
-            session = Session(sc, get_rules(rules), seats, partner_method=partner or self.partner,
-                              sims=self.sims if sims is None else sims,
-                              start=start, record=record, parent=parent, budget=budget, remote=self.remote_bots)
-        except (ValueError, OSError) as err:
+            session = Session(sc, get_rules(rules) if isinstance(rules, str) else rules, seats, start=start,
+                              record=record, parent=parent, budget=budget, options=self.options)
+        except (ValueError, OSError, SeatError) as err:
             self.notify(f"cannot start: {err}", severity="error", timeout=10)
             return
         if self.session is not None:
@@ -127,22 +132,7 @@ class NegtuiApp(App):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         if isinstance(screen, PlayScreen):
-            for action, title, help_text in (
-                ("step", "Step one turn", "let the bot whose turn it is move"),
-                ("run", "Run / pause autoplay", "bots play on their own"),
-                ("faster", "Faster autoplay", "shorter pause between turns"),
-                ("slower", "Slower autoplay", "longer pause between turns"),
-                ("partner", "Pick a partner", "on your turn: choose whom to make an offer to"),
-                ("submit", "Submit the offer", "send the offer being built"),
-                ("pass_turn", "Pass the turn", "make no offer"),
-                ("seats", "Seats", "switch seats between human and lenses"),
-                ("welfare", "Welfare optimum", "utilitarian, Nash, Nash bargaining or maximin optimum now"),
-                ("sort_goals", "Sort goals", "by value, progress or id"),
-                ("filter_log", "Filter the turn log", "only turns of the focused player"),
-                ("turn_back", "Replay: previous turn", ""), ("turn_forward", "Replay: next turn", ""),
-                ("jump", "Replay: jump to turn", ""), ("take_over", "Replay: take over from this turn", "fork"),
-                ("help", "Help", "keys and lenses"),
-            ):
+            for title, help_text, action in palette_entries():
                 if screen.check_action(action, ()):
                     yield SystemCommand(title, help_text, getattr(screen, f"action_{action}"))
 

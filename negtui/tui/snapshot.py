@@ -9,7 +9,7 @@ import numpy as np
 
 from negtui.engine.game import Game
 from negtui.engine.negotiation import State
-from negtui.engine.protocol import TurnEvent
+from negtui.engine.turns import TurnEvent
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from negtui.engine.baseline import no_negotiation
 from negtui.engine.game import Game
 from negtui.engine.payoff import payoffs
 from negtui.engine.rules import Rules
-from negtui.narrate import rounded
+from negtui.engine.outcome import rounded
 from negtui.welfare.model import WelfareModel, build_model, chosen_bits
 
 OBJECTIVES = ("utilitarian", "nash", "nash-bargaining", "maximin")

@@ -23,7 +23,7 @@ class Cancelled(Exception):
 @dataclass(frozen=True)
 class WelfareRequest:
     scenario: dict  # the scenario as JSON data, rebuilt in the worker
-    rules: str
+    rules: dict | str  # Rules.as_dict(), so a variant travels whole (or a rule-set name)
     bits: int
     options: WelfareOptions
 
@@ -38,11 +38,11 @@ class WelfareRequest:
 
 
 def run_request(req: WelfareRequest) -> WelfareResult:
-    from negtui.engine import compile_game, get_rules
+    from negtui.engine import compile_game, rules_from
     from negtui.scenario import parse_scenario
     from negtui.welfare.solve import solve_welfare
 
-    rules = get_rules(req.rules)
+    rules = rules_from(req.rules)
     game = compile_game(parse_scenario(req.scenario), rules)
     return solve_welfare(game, rules, req.bits, req.options)
 

@@ -11,22 +11,32 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from negtui.session import PartnerOption, Preview, Seat
+from negtui.seats import Seat
+from negtui.session import PartnerOption, Preview
 from negtui.tui import palette
+from negtui.tui.keys import help_text
 
 SEAT_CHOICES = ("human", "myopic", "upper", "lower", "exact")
+AS_IS = "as-is"  # keep an outside agent (cmd:, llm:) in its seat
 
 
 class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
-    """Who plays each seat: a human, or a lens bot."""
+    """Who plays each seat: a person, or a lens bot (outside agents stay as they are)."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("ctrl+s", "done", "start")]
 
-    def __init__(self, seats: dict[str, Seat], lenses: tuple[str, ...], title: str = "Seats") -> None:
+    def __init__(self, seats: dict[str, Seat], lenses: tuple[str, ...], title: str = "Seats",
+                 base: Seat | None = None) -> None:
         super().__init__()
         self.seats = dict(seats)
         self.choices = [c for c in SEAT_CHOICES if c == "human" or c in lenses]
         self.title_text = title
+        self.base = base or Seat()
+
+    def _value(self, seat: Seat) -> str:
+        if seat.is_human:
+            return "human"
+        return seat.propose if seat.is_lens else AS_IS
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="dialog"):
@@ -38,11 +48,14 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
                 yield Button("Cancel", id="cancel")
             with VerticalScroll(id="seat-list"):
                 for pid, seat in self.seats.items():
-                    value = "human" if seat.human else seat.propose
+                    value = self._value(seat)
+                    options = [(c, c) for c in self.choices]
+                    if value not in self.choices:  # an outside agent, or a lens this game cannot offer
+                        options.append((seat.label, value))
                     with Horizontal(classes="seat-row"):
                         yield Label(pid, classes="seat-name")
-                        yield Select([(c, c) for c in self.choices], value=value, allow_blank=False,
-                                     id=f"seat-{_safe(pid)}", classes="seat-select")
+                        yield Select(options, value=value, allow_blank=False, id=f"seat-{_safe(pid)}",
+                                     classes="seat-select")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "done":
@@ -57,14 +70,16 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
 
     def action_done(self) -> None:
         out = {}
-        for pid, old in self.seats.items():
-            v = self.query_one(f"#seat-{_safe(pid)}", Select).value
-            if v == "human":
-                out[pid] = Seat(human=True, propose=old.propose, respond=old.respond)
-            elif not old.human and v == old.propose:
-                out[pid] = old  # keep a split lens pair untouched
+        for i, (pid, old) in enumerate(self.seats.items()):
+            v = str(self.query_one(f"#seat-{_safe(pid)}", Select).value)
+            if v == self._value(old):
+                out[pid] = old  # unchanged: keeps a split lens pair and the search settings
+            elif v == "human":
+                out[pid] = Seat.human()
+            elif old.is_lens:
+                out[pid] = old.with_lenses(v)
             else:
-                out[pid] = Seat(False, str(v), str(v))
+                out[pid] = self.base.with_lenses(v).model_copy(update={"seed": self.base.seed + i})
         self.dismiss(out)
 
     def action_cancel(self) -> None:
@@ -167,27 +182,7 @@ class JumpScreen(ModalScreen[int | None]):
         self.dismiss(None)
 
 
-HELP = """\
-[b]Moving around[/b]
-  arrows         move in the commitment matrix (the focused cell explains itself)
-  tab            next pane · 1–4 switch the side pane (goals, forecasts, log, network)
-  v              sort goals by value / progress / id · f  filter the log by the focused player
-
-[b]Playing[/b]
-  space / n      one bot turn          r  run / pause autoplay      + / -  faster / slower
-  p              pick a partner (your turn)
-  enter          add or remove the focused cell in your offer
-  o              submit the offer      x  pass the turn      escape  choose another partner
-  s              seats: switch any seat between human and a lens, also mid-game
-  w              welfare optimum for the current state (c cancels a solve)
-  l              the scenario's lesson (teaching scenarios)
-
-[b]Replay[/b]
-  , / .          step back / forward   g  jump to a turn   r  autoplay the replay
-  t              take over from this turn (fork): continue with any seats
-
-  ctrl+p         command palette       ?  this help         q  quit
-
+HELP = help_text() + """\n\
 [b]Matrix[/b]  ██ committed  ▓▓ committed this turn  ++ in the offer  ×× ruled out by an exclusive set
         ·· free   ▶ proposer  ◆ partner
 [b]Lenses[/b]  myopic: payoff if the game ended now · upper: reachable goals you value get completed ·

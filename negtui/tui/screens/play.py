@@ -1,82 +1,107 @@
-"""The main screen: the game as it moves, in play mode (a live session) or replay mode (a record)."""
+"""The main screen: the game as it moves, fed by a live session or a replayed record (tui/sources.py).
+
+Agents decide in a worker thread and post `AgentDecided`; people decide through the partner dialog,
+the offer builder on the matrix and the reply dialog.  Every decision goes to the source's `submit`,
+then `advance` works out what happens next."""
 
 from __future__ import annotations
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
-from negtui.engine.lenses import lens_vector
-from negtui.engine.negotiation import IllegalMove, State
-from negtui.engine.offers import Offer
-from negtui.engine.payoff import state_info
-from negtui.engine.protocol import TurnEvent
+from negtui.engine.negotiation import IllegalMove, Phase, State
+from negtui.engine.turns import Move, TurnEvent
 from negtui.narrate import offer_words, turn_line
-from negtui.record import Replay
-from negtui.session import FORECAST_LENSES, Decision, Seat, Session
+from negtui.record import Replay, parent_at
+from negtui.seats import Seat
+from negtui.session import FORECAST_LENSES, Session
 from negtui.tui import palette
+from negtui.tui.autoplay import Autoplay
+from negtui.tui.keys import bindings
+from negtui.tui.messages import AgentDecided, AgentFailed
 from negtui.tui.screens.dialogs import (
     HelpScreen, JumpScreen, LessonScreen, PartnerScreen, RespondScreen, SeatsScreen,
 )
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.screens.welfare import WelfareScreen
 from negtui.tui.snapshot import Snapshot
+from negtui.tui.sources import LiveSource, ReplaySource
 from negtui.tui.widgets.matrix import LEGEND, CommitmentMatrix
 from negtui.tui.widgets.panes import CellInfo, DealNetwork, Forecasts, GoalBars, TextPane, TurnLog
 
-SPEEDS = (0.0, 0.05, 0.2, 0.5, 1.0, 2.0)  # seconds between autoplayed turns
-
 
 class PlayScreen(Screen):
-    BINDINGS = [
-        Binding("space,n", "step", "step"),
-        Binding("r", "run", "run/pause"),
-        Binding("plus,equals_sign", "faster", "faster"),
-        Binding("minus", "slower", "slower"),
-        Binding("p", "partner", "partner"),
-        Binding("o", "submit", "offer"),
-        Binding("x", "pass_turn", "pass"),
-        Binding("escape", "back", "back", show=False),
-        Binding("comma", "turn_back", "◀ turn"),
-        Binding("full_stop", "turn_forward", "turn ▶"),
-        Binding("g", "jump", "jump"),
-        Binding("t", "take_over", "take over"),
-        Binding("s", "seats", "seats"),
-        Binding("w", "welfare", "welfare"),
-        Binding("v", "sort_goals", "sort goals", show=False),
-        Binding("f", "filter_log", "filter log", show=False),
-        Binding("1", "pane('goals')", "goals", show=False),
-        Binding("2", "pane('forecasts')", "forecasts", show=False),
-        Binding("3", "pane('log')", "log", show=False),
-        Binding("4", "pane('network')", "network", show=False),
-        Binding("l", "lesson", "lesson"),
-        Binding("question_mark", "help", "help"),
-        Binding("q", "quit", "quit"),
-    ]
+    BINDINGS = bindings()
 
     def __init__(self, session: Session | None = None, replay: Replay | None = None) -> None:
         super().__init__()
         if (session is None) == (replay is None):
             raise ValueError("a play screen shows a session or a replay")
-        self.session = session
-        self.replay = replay
-        self.pos = replay.first_turn if replay else 0
-        self._replay_events = _events_of(replay) if replay else []
-        self.running = False
-        self._run_id = 0  # bumped by every run/pause: a pending autoplay step of an earlier run is dropped
-        self.speed = 2
+        self.source: LiveSource | ReplaySource = LiveSource(session) if session else ReplaySource(replay)
+        self.autoplay = Autoplay(self)
         self.thinking = False
-        self.offer_partner: int | None = None
-        self.offer_cells: set[int] = set()
         self.focused_cell: int | None = None
         self.prompted_turn = -1
         self._summary_shown = False
         self._keys: tuple[bool, ...] = ()
+
+    # --- the source ------------------------------------------------------------------------------------
+    @property
+    def live(self) -> LiveSource | None:
+        return self.source if isinstance(self.source, LiveSource) else None
+
+    @property
+    def playback(self) -> ReplaySource | None:
+        return self.source if isinstance(self.source, ReplaySource) else None
+
+    @property
+    def session(self) -> Session | None:
+        return self.live.session if self.live else None
+
+    @property
+    def replay(self) -> Replay | None:
+        return self.playback.replay if self.playback else None
+
+    @property
+    def game(self):
+        return self.source.neg.game
+
+    @property
+    def neg(self):
+        return self.source.neg
+
+    @property
+    def state(self) -> State:
+        return self.source.state
+
+    @property
+    def pos(self) -> int:
+        return self.playback.pos if self.playback else self.state.t
+
+    @property
+    def offer_partner(self) -> int | None:
+        return self.live.offer_partner if self.live else None
+
+    @property
+    def offer_cells(self) -> set[int]:
+        return self.live.offer_cells if self.live else set()
+
+    @property
+    def running(self) -> bool:
+        return self.autoplay.running
+
+    @property
+    def speed(self) -> int:
+        return self.autoplay.speed
+
+    def snapshot(self) -> Snapshot:
+        return self.source.snapshot()
 
     # --- layout ---------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -114,46 +139,12 @@ class PlayScreen(Screen):
         # during autoplay turns can come faster than a terminal needs frames: redraw at most 10 times a
         # second, so key presses never queue behind a backlog of repaints
         self.set_interval(0.1, self._refresh_if_dirty)
-        self.call_after_refresh(self.after_turn)
+        self.call_after_refresh(self.advance)
 
     def _refresh_if_dirty(self) -> None:
         if self._dirty:
             self._dirty = False
             self.refresh_panes()
-
-    # --- what to show ---------------------------------------------------------------------------------
-    @property
-    def game(self):
-        return self.session.neg.game if self.session else self.replay.neg.game
-
-    @property
-    def neg(self):
-        return self.session.neg if self.session else self.replay.neg
-
-    @property
-    def state(self) -> State:
-        return self.session.state if self.session else self.replay.state_at(self.pos)
-
-    def snapshot(self) -> Snapshot:
-        g, s = self.game, self.state
-        info = state_info(g, s.bits)
-        if self.session:
-            ses = self.session
-            # the closed-form forecasts were computed when the turn concluded
-            forecasts = {lens: ses.history[lens][-1] if lens in ses.history else ses.forecast(lens)
-                         for lens in ses.lenses}
-            events, history = ses.events, ses.payoff_history
-            seats = [ses.seats[pid].label for pid in g.player_ids]
-        else:
-            rules = self.replay.neg.rules
-            forecasts = {lens: lens_vector(g, rules, lens, info, s.t) for lens in FORECAST_LENSES}
-            k = self.pos - self.replay.first_turn
-            events = self._replay_events[:k]
-            history = [self.neg.returns(st) for st in self.replay.states[:k + 1]]
-            specs = self.replay.seat_specs(self.pos)
-            seats = [_seat_label(specs.get(pid)) for pid in g.player_ids]
-        return Snapshot(g, self.neg.rules.name, s, events, seats, forecasts, history, info.blocked,
-                        frozenset(self.offer_cells), self.offer_partner, "play" if self.session else "replay")
 
     def refresh_panes(self) -> None:
         """Redraw what is visible; the hidden side panes redraw when their tab is opened."""
@@ -197,7 +188,7 @@ class PlayScreen(Screen):
         if self.replay:
             t.append(f" · REPLAY {self.pos}/{self.replay.last_turn}", style="bold")
         if self.running:
-            t.append(f" · ▶▶ {SPEEDS[self.speed]:g}s", style=palette.GREEN)
+            t.append(f" · ▶▶ {self.autoplay.delay:g}s", style=palette.GREEN)
         if self.thinking:
             t.append(" · thinking…", style="italic")
         t.append(f" · {g.scenario.name} · {snap.rules} rules", style="dim")
@@ -215,153 +206,141 @@ class PlayScreen(Screen):
             self.query_one(GoalBars).show(snap, int(self.game.owner[event.cell]))
 
     def on_commitment_matrix_cell_toggled(self, event: CommitmentMatrix.CellToggled) -> None:
-        if self.offer_partner is None:
+        live = self.live
+        if live is None or live.offer_partner is None:
             if self._human_turn():
                 self.set_status("pick a partner first (p)")
             return
-        owner = int(self.game.owner[event.cell])
-        if owner not in (self.session.proposer, self.offer_partner):
-            self.set_status(f"{self.game.cell_name(event.cell)} belongs to neither side of this offer")
+        problem = live.toggle(event.cell)
+        if problem:
+            self.set_status(problem)
             return
-        self.offer_cells ^= {event.cell}
         self.refresh_panes()
 
-    # --- playing --------------------------------------------------------------------------------------
+    # --- which keys work now --------------------------------------------------------------------------
     def _human_turn(self) -> bool:
-        return bool(self.session) and not self.session.over and self.session.is_human(self.session.proposer)
+        return bool(self.live) and self.live.person_proposing
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that work now (False hides a binding from the footer)."""
-        play, replay = self.session is not None, self.replay is not None
+        live, replay = self.live, self.playback
         if action in ("step", "run", "faster", "slower"):
-            return replay or (play and not self.session.over)
+            return replay is not None or (live is not None and not live.session.over)
         if action in ("partner", "pass_turn"):
             return self._human_turn()
         if action == "submit":
             return self._human_turn() and self.offer_partner is not None
         if action in ("turn_back", "turn_forward", "jump", "take_over"):
-            return replay
+            return replay is not None
         if action == "seats":
-            return play
+            return live is not None
         if action == "lesson":
             return bool(self.game.scenario.lesson)
         return True
 
+    # --- live play: agents ------------------------------------------------------------------------------
     def action_step(self) -> None:
-        if self.replay:
+        if self.playback:
             self.action_turn_forward()
             return
         ses = self.session
         if ses.over or self.thinking:
             return
-        if ses.is_human(ses.proposer):
-            self.action_partner()
+        if self.live.person_to_move():
+            if self._human_turn():
+                self.action_partner()
             return
         self.thinking = True
         self.query_one("#topbar", TextPane).show_text(self._topbar(self.snapshot()))
         self._think()
 
-    @work(thread=True, exclusive=True, group="bot")
+    @work(thread=True, exclusive=True, group="agent")
     def _think(self) -> None:
         try:
-            decision = self.session.decide()
+            moves = self.session.think()
         except Exception as err:  # shown to the user; the game stays as it was
-            self.app.call_from_thread(self._think_failed, str(err))
+            self.post_message(AgentFailed(str(err) or type(err).__name__))
             return
-        self.app.call_from_thread(self._decided, decision)
+        self.post_message(AgentDecided(moves))
 
-    def _think_failed(self, message: str) -> None:
+    def on_agent_failed(self, message: AgentFailed) -> None:
         self.thinking = False
-        self.running = False
-        self.set_status(Text(f"a bot could not move: {message}", style=palette.NEGATIVE))
+        self.autoplay.stop()
+        self.set_status(Text(f"a bot could not move: {message.text}", style=palette.NEGATIVE))
         self.refresh_panes()
 
-    def _decided(self, d: Decision) -> None:
+    def on_agent_decided(self, message: AgentDecided) -> None:
         self.thinking = False
-        if d.t != self.session.state.t or self.session.is_human(d.proposer):
-            return  # the game moved on, or the seat was handed to a human while its bot was thinking
-        if d.accepted is None:
-            self._ask_human(d)
-            return
-        self._conclude(d)
+        ses = self.session
+        for k, move in enumerate(message.moves):
+            if ses is None or move.t != ses.state.t or move.player != ses.deciding or ses.is_human(move.player):
+                return  # the game moved on, or the seat was handed to a person while its agent was thinking
+            self._submit(move, advance=k == len(message.moves) - 1)
 
-    def _ask_human(self, d: Decision) -> None:
-        g, ses = self.game, self.session
-        words = offer_words(g, d.offer.bits, d.proposer, d.partner)
-        preview = ses.preview(d.partner, g.cells_of(d.offer.bits))
-        title = f"{g.player_ids[d.proposer]} offers {g.player_ids[d.partner]} a deal"
-
-        def answer(accept: bool | None) -> None:
-            self._conclude(ses.respond(d, bool(accept)))
-
-        self.app.push_screen(RespondScreen(title, words, preview, g.player_ids[d.partner]), answer)
-
-    def _conclude(self, d: Decision) -> None:
+    # --- live play: what happens next ------------------------------------------------------------------
+    def _submit(self, move: Move, advance: bool = True) -> None:
         try:
-            ev = self.session.conclude(d)
+            ev = self.live.submit(move)
         except IllegalMove as err:
             self.set_status(Text(str(err), style=palette.NEGATIVE))
             return
-        self.offer_partner, self.offer_cells = None, set()
-        self.set_status(turn_line(self.game, ev))
+        if ev is not None:
+            self._turn_ended(ev)
+        elif advance:
+            self.refresh_panes()
+        if advance:
+            self.advance()
+
+    def _turn_ended(self, ev: TurnEvent) -> None:
+        line = Text(turn_line(self.game, ev))
+        if ev.fault:
+            line.stylize(palette.NEGATIVE)
+        self.set_status(line)
         if self.running and not self.session.over:
             self._dirty = True
         else:
             self.refresh_panes()
-        self.after_turn()
 
-    def after_turn(self) -> None:
-        """What happens next: the end-of-game summary, a human's prompt, or the next autoplayed turn."""
-        if self.replay:
+    def advance(self) -> None:
+        """What happens next: the summary, a person's prompt, an agent's answer, or the next autoplayed turn."""
+        if self.playback:
             return
-        ses = self.session
+        ses, live = self.session, self.live
         if ses.over:
-            self.running = False
+            self.autoplay.stop()
             self.refresh_panes()
             if not self._summary_shown:
                 self._summary_shown = True
                 self._show_summary()
             return
-        if ses.is_human(ses.proposer):
+        if live.person_to_move(Phase.RESPOND):
+            self._ask_person()
+            return
+        if live.person_proposing:
             if self.prompted_turn != ses.state.t and self.offer_partner is None:
                 self.prompted_turn = ses.state.t
                 self.set_status(f"{self.game.player_ids[ses.proposer]}, your turn: pick a partner (p) or pass (x)")
                 self.action_partner()
             return
-        if self.running:
-            self._later(self.action_step)
+        if ses.driver.phase is Phase.RESPOND:
+            self.action_step()  # an agent answers an offer at once, autoplay or not
+        elif self.running:
+            self.autoplay.later(self.action_step)
 
-    def _later(self, callback) -> None:
-        """Run the next autoplay step after the current pause (at full speed: after the next repaint)."""
-        delay, run = SPEEDS[self.speed], self._run_id
-
-        def tick() -> None:
-            if self.running and self._run_id == run:  # not paused (or paused and resumed) meanwhile
-                callback()
-
-        if delay > 0:
-            self.set_timer(delay, tick)
-        else:
-            self.call_after_refresh(tick)
-
-    def action_run(self) -> None:
-        self.running = not self.running
-        self._run_id += 1
-        self.refresh_panes()
-        if self.running:
-            if self.replay:
-                self._replay_tick()
-            else:
-                self.action_step()
-
-    def action_faster(self) -> None:
-        self.speed = max(0, self.speed - 1)
+    def _ask_person(self) -> None:
+        g, ses = self.game, self.session
+        offer = ses.pending
+        words = offer_words(g, offer.bits, offer.proposer, offer.partner)
+        preview = ses.preview(offer.partner, list(offer.cells))
+        title = f"{g.player_ids[offer.proposer]} offers {g.player_ids[offer.partner]} a deal"
         self.refresh_panes()
 
-    def action_slower(self) -> None:
-        self.speed = min(len(SPEEDS) - 1, self.speed + 1)
-        self.refresh_panes()
+        def answer(accept: bool | None) -> None:
+            self._submit(ses.answer(bool(accept)))
 
+        self.app.push_screen(RespondScreen(title, words, preview, g.player_ids[offer.partner]), answer)
+
+    # --- live play: a person's offer ----------------------------------------------------------------------
     def action_partner(self) -> None:
         if not self._human_turn():
             return
@@ -374,7 +353,7 @@ class PlayScreen(Screen):
             if q == -1:
                 self.action_pass_turn()
                 return
-            self.offer_partner, self.offer_cells = q, set()
+            self.live.start_offer(q)
             self.set_status(f"offer to {g.player_ids[q]}: move with arrows, enter toggles a cell, o submits, "
                             "escape picks another partner")
             self.refresh_panes()
@@ -386,26 +365,19 @@ class PlayScreen(Screen):
         if not self._human_turn() or self.offer_partner is None:
             return
         try:
-            d = self.session.propose(self.offer_partner, sorted(self.offer_cells))
+            move = self.live.offer_move()
         except IllegalMove as err:
             self.set_status(Text(str(err), style=palette.NEGATIVE))
             return
-        if d.accepted is None and d.partner == d.proposer:
-            d = self.session.respond(d, True)  # a unilateral commitment: nobody else to ask
-        if d.accepted is None:
-            self._ask_human(d)
-        else:
-            self._conclude(d)
+        self._submit(move)
 
     def action_pass_turn(self) -> None:
-        if not self._human_turn():
-            return
-        ses = self.session
-        self._conclude(ses.propose(ses.proposer if ses.neg.game.unilateral else ses.neg.legal_partners(ses.state)[0], []))
+        if self._human_turn():
+            self._submit(self.live.pass_move())
 
     def action_back(self) -> None:
         if self.offer_partner is not None:
-            self.offer_partner, self.offer_cells = None, set()
+            self.live.clear_offer()
             self.refresh_panes()
             self.action_partner()
 
@@ -438,9 +410,25 @@ class PlayScreen(Screen):
             t.add_row(lens, Text(f"{mine:+.1f}", style=palette.signed(mine)),
                       Text(f"{theirs:+.1f}", style=palette.signed(theirs)),
                       Text(mark, style=palette.POSITIVE if ok else palette.NEGATIVE))
-        from rich.console import Group
-
         panel.update(Group(head, t))
+
+    # --- autoplay ----------------------------------------------------------------------------------------
+    def action_run(self) -> None:
+        running = self.autoplay.toggle()
+        self.refresh_panes()
+        if running:
+            if self.playback:
+                self._replay_tick()
+            else:
+                self.action_step()
+
+    def action_faster(self) -> None:
+        self.autoplay.faster()
+        self.refresh_panes()
+
+    def action_slower(self) -> None:
+        self.autoplay.slower()
+        self.refresh_panes()
 
     # --- seats, welfare, panes ------------------------------------------------------------------------
     def action_seats(self) -> None:
@@ -455,18 +443,19 @@ class PlayScreen(Screen):
                 if seat != ses.seats[pid]:
                     try:
                         ses.set_seat(pid, seat)
-                    except IllegalMove as err:
+                    except (IllegalMove, ValueError) as err:
                         self.set_status(Text(str(err), style=palette.NEGATIVE))
             self.prompted_turn = -1
             self.refresh_panes()
-            self.after_turn()
+            self.advance()
 
-        self.app.push_screen(SeatsScreen(ses.seats, ses.lenses), done)
+        self.app.push_screen(SeatsScreen(ses.seats, ses.lenses, base=self.app.base), done)
 
     def action_welfare(self) -> None:
         snap = self.snapshot()
-        self.app.push_screen(WelfareScreen(self.game.scenario.model_dump(mode="json"), snap.rules, snap.state.bits,
-                                           self.game.player_ids, snap.payoffs, snap.forecasts["upper"]))
+        self.app.push_screen(WelfareScreen(self.game.scenario.model_dump(mode="json"), self.neg.rules.as_dict(),
+                                           snap.state.bits, self.game.player_ids, snap.payoffs,
+                                           snap.forecasts["upper"]))
 
     def action_sort_goals(self) -> None:
         bars = self.query_one(GoalBars)
@@ -501,79 +490,55 @@ class PlayScreen(Screen):
         ses = self.session
         first = {lens: ses.history[lens][0] for lens in FORECAST_LENSES}
         self.app.push_screen(SummaryScreen(self.game.player_ids, self.neg.returns(ses.state), ses.baseline, first,
-                                           self.game.scenario.model_dump(mode="json"), self.neg.rules.name,
+                                           self.game.scenario.model_dump(mode="json"), self.neg.rules.as_dict(),
                                            ses.state.bits, str(ses.record_path) if ses.record_path else None))
 
     # --- replay ---------------------------------------------------------------------------------------
     def action_turn_back(self) -> None:
-        if self.replay and self.pos > self.replay.first_turn:
-            self.pos -= 1
+        if self.playback and self.playback.back():
             self.refresh_panes()
 
     def action_turn_forward(self) -> None:
-        if self.replay and self.pos < self.replay.last_turn:
-            self.pos += 1
-            ev = self._replay_events[self.pos - self.replay.first_turn - 1]
+        if not self.playback:
+            return
+        ev = self.playback.forward()
+        if ev is not None:
             self.set_status(turn_line(self.game, ev))
             self.refresh_panes()
 
     def _replay_tick(self) -> None:
-        if not (self.running and self.replay):
+        if not (self.running and self.playback):
             return
-        if self.pos >= self.replay.last_turn:
-            self.running = False
+        if self.playback.at_end:
+            self.autoplay.stop()
             self.refresh_panes()
             return
         self.action_turn_forward()
-        self._later(self._replay_tick)
+        self.autoplay.later(self._replay_tick)
 
     def action_jump(self) -> None:
-        if not self.replay:
+        if not self.playback:
             return
 
         def go(t: int | None) -> None:
             if t is not None:
-                self.pos = t
+                self.playback.jump(t)
                 self.refresh_panes()
 
         self.app.push_screen(JumpScreen(self.replay.first_turn, self.replay.last_turn), go)
 
     def action_take_over(self) -> None:
         """Fork: continue the recorded game from the shown turn, with seats the user chooses."""
-        if not self.replay:
+        if not self.playback:
             return
         rp, t = self.replay, self.pos
-        specs = rp.seat_specs(t)
-        seats = {pid: _seat_of(specs.get(pid)) for pid in rp.neg.game.player_ids}
-        bots = [spec for spec in specs.values() if spec.agent == "lens"]
+        recorded = rp.seats_at(t)
+        seats = {pid: recorded.get(pid) or Seat.human() for pid in rp.neg.game.player_ids}
 
         def start(chosen: dict[str, Seat] | None) -> None:
-            if chosen is None:
-                return
-            # the bots search as the recorded ones did
-            self.app.start_session(rp.record.scenario, rp.neg.rules.name, chosen, start=rp.state_at(t),
-                                   parent=rp.parent_at(t), budget=rp.record.header.budget,
-                                   partner=bots[0].partner if bots else None, sims=bots[0].sims if bots else None)
+            if chosen is not None:  # bots keep the recorded search settings (SeatsScreen keeps them)
+                self.app.start_session(rp.record.scenario, rp.neg.rules, chosen, start=rp.state_at(t),
+                                       parent=parent_at(rp, t), budget=rp.record.header.budget)
 
-        self.app.push_screen(SeatsScreen(seats, ("myopic", "upper", "lower"), title=f"Take over from turn {t}"), start)
-
-
-def _seat_of(spec) -> Seat:
-    """A record's seat description as a seat of a new session."""
-    if spec is None or spec.agent != "lens":
-        return Seat(human=True)
-    return Seat(False, spec.propose or "upper", spec.respond or spec.propose or "upper")
-
-
-def _seat_label(spec) -> str:
-    return _seat_of(spec).label
-
-
-def _events_of(rp: Replay) -> list[TurnEvent]:
-    g, out = rp.neg.game, []
-    for k, line in enumerate(rp.record.turns):
-        before, after = rp.states[k], rp.states[k + 1]
-        p, q = g.index_of(line.proposer), g.index_of(line.partner)
-        out.append(TurnEvent(line.t, p, q, Offer(p, q, g.bits_of(line.offer)), line.accepted, line.decided_by,
-                             before, after, rp.neg.returns(after)))
-    return out
+        self.app.push_screen(SeatsScreen(seats, ("myopic", "upper", "lower"), title=f"Take over from turn {t}",
+                                         base=self.app.base), start)

@@ -1,0 +1,114 @@
+"""The seats of one game and the agents sitting in them.
+
+A `Table` turns `Seat` descriptions into agents for the turn driver: lens bots (here, or in a bot
+process so that the app's interface never waits), outside programs, language models; a human seat
+has no agent (its decisions come from the app).  Lens bots model each partner with the partner's
+real responding lens, read from the table, so a seat switched mid-game is seen at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from negtui.agents.lens_bot import LensBot
+from negtui.engine.negotiation import Negotiation
+from negtui.engine.turns import Agent
+from negtui.seats import Seat, SeatError
+
+
+@dataclass(frozen=True)
+class AgentOptions:
+    """How outside agents are reached; never stored in records."""
+
+    api_key: str | None = None  # llm seats: overrides OPENAI_API_KEY
+    echo_stderr: bool = False  # cmd seats: pass the program's stderr through (command line) or keep it (app)
+    remote_bots: bool = False  # lens bots think in their own process (the app)
+
+
+def lens_bot(seat: Seat, lens_of: Callable[[int], str | None] | None = None) -> LensBot:
+    propose, respond = seat.lenses or (seat.propose, seat.respond)
+    return LensBot(propose, respond, seat.partner, seat.sims, seat.ucb, seat.seed, partner_lens=lens_of)
+
+
+def seat_list(seats: dict[str, Seat] | list[Seat], player_ids: list[str]) -> list[Seat]:
+    """Seats in player order; a seat not given is a lens bot with the default lens."""
+    if isinstance(seats, dict):
+        unknown = sorted(set(seats) - set(player_ids))
+        if unknown:
+            raise SeatError(f"no player {unknown[0]!r}; players are {', '.join(player_ids)}")
+        return [seats.get(pid) or Seat(seed=i) for i, pid in enumerate(player_ids)]
+    if len(seats) != len(player_ids):
+        raise SeatError(f"{len(seats)} seats for {len(player_ids)} players")
+    return list(seats)
+
+
+class Table:
+    def __init__(self, neg: Negotiation, seats: dict[str, Seat] | list[Seat], options: AgentOptions | None = None):
+        self.neg = neg
+        self.options = options or AgentOptions()
+        self.seats: list[Seat] = seat_list(seats, neg.game.player_ids)
+        self._process = None
+        if self.options.remote_bots and any(s.is_lens for s in self.seats):
+            from negtui.agents.process import BotProcess
+
+            self._process = BotProcess(neg, self.seats)
+        self.agents: list[Agent | None] = []
+        try:
+            for i in range(len(self.seats)):
+                self.agents.append(self._build(i))
+        except BaseException:
+            self.close()
+            raise
+
+    def respond_lens(self, q: int) -> str | None:
+        """How seat q judges offers, if it is a lens bot."""
+        seat = self.seats[q]
+        return seat.respond if seat.is_lens else None
+
+    def _build(self, i: int) -> Agent | None:
+        seat = self.seats[i]
+        if seat.is_human:
+            return None
+        if seat.is_lens:
+            if "exact" in (seat.propose, seat.respond) and self._process is None:
+                _ = self.neg.exact  # solved up front: refuses cleanly when the game is too large
+            if self._process is not None:
+                from negtui.agents.process import RemoteLensBot
+
+                return RemoteLensBot(self._process, i, seat.label)
+            return lens_bot(seat, self.respond_lens)
+        if seat.agent == "cmd":
+            from negtui.agents.stdio import StdioAgent
+
+            return StdioAgent(self.neg, i, seat, echo_stderr=self.options.echo_stderr)
+        from negtui.agents.llm import LLMAgent
+
+        return LLMAgent(self.neg, i, seat, api_key=self.options.api_key)
+
+    def set(self, i: int, seat: Seat) -> Agent | None:
+        """Put another occupant in seat i (also mid-game); returns its agent."""
+        old = self.agents[i]
+        self.seats[i] = seat
+        if self._process is None and seat.is_lens and any(s.is_lens for s in self.seats) and self.options.remote_bots:
+            from negtui.agents.process import BotProcess
+
+            self._process = BotProcess(self.neg, self.seats)
+        elif self._process is not None:
+            self._process.set_seats(self.seats)
+        self.agents[i] = self._build(i)
+        _close(old)
+        return self.agents[i]
+
+    def close(self) -> None:
+        for agent in self.agents:
+            _close(agent)
+        if self._process is not None:
+            self._process.close()
+            self._process = None
+
+
+def _close(agent: object) -> None:
+    close = getattr(agent, "close", None)
+    if close is not None:
+        close()

@@ -1,0 +1,3 @@
+from negtui.cli import main
+
+main()

@@ -1,0 +1,93 @@
+"""What several commands share: options, loading scenarios, progress bars, JSON output, seats."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from negtui.cli.errors import fail
+
+if TYPE_CHECKING:
+    from negtui.engine import Negotiation
+    from negtui.scenario import Scenario
+    from negtui.seats import Seat
+
+RulesOpt = Annotated[str, typer.Option("--rules", help="Rule set: paper (default) or reference.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+SeatOpt = Annotated[list[str] | None, typer.Option(
+    "--seat", help="NAME=SEAT for one seat (repeatable): human, a lens (myopic, upper, lower, exact), "
+                   "PROPOSE/RESPOND lenses, cmd:COMMAND (an outside program) or llm:MODEL.")]
+AgentTimeoutOpt = Annotated[float | None, typer.Option(
+    "--agent-timeout", help="Seconds an outside program or language model may take per decision (default 30).")]
+LlmUrlOpt = Annotated[str | None, typer.Option(
+    "--llm-base-url", help="Base URL of the OpenAI-compatible API for llm: seats (default: $OPENAI_BASE_URL, "
+                           "else OpenAI's).")]
+LlmKeyOpt = Annotated[str | None, typer.Option(
+    "--llm-api-key", help="API key for llm: seats (default: $OPENAI_API_KEY; local servers need none).")]
+
+
+def load(path: Path) -> Scenario:
+    from negtui.scenario import load_scenario
+
+    return load_scenario(path)
+
+
+def negotiation(sc: Scenario, rules: str, budget: int | None = None) -> Negotiation:
+    from negtui.engine import Negotiation, get_rules
+
+    try:
+        r = get_rules(rules)
+    except ValueError as err:
+        fail(f"error: {err}")
+    return Negotiation.from_scenario(sc, r, budget=budget)
+
+
+def base_seat(lens: str | None = None, partner: str | None = None, sims: int | None = None, ucb: float | None = None,
+              seed: int | None = None, timeout: float | None = None, base_url: str | None = None) -> Seat:
+    """The seat every bot starts from: the lens and search options given, the defaults otherwise."""
+    from negtui.seats import DEFAULT_LENS, Seat, SeatError, parse_seat
+
+    given = {k: v for k, v in (("partner", partner), ("sims", sims), ("ucb", ucb), ("seed", seed),
+                               ("timeout", timeout), ("base_url", base_url)) if v is not None}
+    try:
+        return parse_seat(lens or DEFAULT_LENS, Seat(**given))
+    except (SeatError, ValueError) as err:
+        fail(f"error: {_first_line(err)}")
+
+
+def _first_line(err: Exception) -> str:
+    from pydantic import ValidationError
+
+    if isinstance(err, ValidationError):
+        e = err.errors(include_url=False)[0]
+        return f"--{'-'.join(str(x) for x in e['loc'])}: {e['msg'].removeprefix('Value error, ')}"
+    return str(err)
+
+
+def progress(total: int, label: str, enabled: bool = True):
+    """A progress bar on stderr, shown only when stderr is a terminal."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                    transient=True, disable=not (enabled and console.is_terminal))
+
+
+def emit_json(obj: object) -> None:
+    typer.echo(json.dumps(obj, indent=1))
+
+
+def report_fault(neg: Negotiation, labels: list[str]):
+    """An on_fault callback that tells stderr which seat failed on which turn, and what was played."""
+    from negtui.engine import Phase
+
+    def report(move) -> None:
+        played = "a pass" if move.phase is Phase.PROPOSE else "a rejection"
+        typer.echo(f"seat {neg.game.player_ids[move.player]} ({labels[move.player]}), turn {move.t}: "
+                   f"{move.fault}; played as {played}", err=True)
+
+    return report

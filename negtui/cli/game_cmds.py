@@ -1,0 +1,219 @@
+"""Playing headless: autoplay (and forks of records), the exact solution, the No-Negotiation baseline."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from negtui.cli.app import app
+from negtui.cli.common import (
+    AgentTimeoutOpt, JsonOpt, LlmKeyOpt, LlmUrlOpt, RulesOpt, SeatOpt, base_seat, emit_json, load, negotiation, progress,
+    report_fault,
+)
+from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
+
+
+if TYPE_CHECKING:
+    from negtui.record import Fork
+
+
+def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None) -> Fork:
+    """The recorded game at a turn, with the seats asked for; refuses seats only a person could play."""
+    from negtui.record import Replay, fork, load_record
+    from negtui.seats import parse_seat, parse_seats
+
+    replay = Replay(load_record(from_record))
+    ids = replay.neg.game.player_ids
+    t = replay.last_turn if turn is None else turn
+    try:
+        recorded = replay.seats_at(t)
+    except IndexError as err:
+        fail(f"error: {err}")
+    changes = {pid: parse_seat(lens, recorded.get(pid)) for pid in ids} if lens is not None else {}
+    changes.update(parse_seats(seat, ids, {**recorded, **changes}))
+    try:
+        fk = fork(replay, t, changes)
+    except IndexError as err:
+        fail(f"error: {err}")
+    if fk.played_by_hand:
+        fail(f"error: {', '.join(fk.played_by_hand)} played by hand in the record; give --seat NAME=LENS to continue")
+    return fk
+
+
+@app.command()
+def autoplay(
+    scenario: Annotated[Path | None, typer.Argument(help="Scenario file (omit with --from-record).")] = None,
+    lens: Annotated[str | None, typer.Option(help="Lens of every seat: myopic, upper, lower or exact (PROPOSE/RESPOND to split roles); default upper.")] = None,
+    seat: SeatOpt = None,
+    rules: Annotated[str | None, typer.Option("--rules", help="Rule set: paper (default) or reference.")] = None,
+    partner: Annotated[str | None, typer.Option(help="Partner choice: mcts (default), greedy or random.")] = None,
+    sims: Annotated[int | None, typer.Option(help="MCTS simulations per turn (default 50).")] = None,
+    ucb: Annotated[float | None, typer.Option(help="MCTS exploration constant (default 10).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of random partner choice (default 0).")] = None,
+    budget: Annotated[int | None, typer.Option(help="Override the scenario's per-player budget.")] = None,
+    agent_timeout: AgentTimeoutOpt = None,
+    llm_base_url: LlmUrlOpt = None,
+    llm_api_key: LlmKeyOpt = None,
+    record: Annotated[Path | None, typer.Option("--record", help="Write a game record (JSON Lines) here.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing record.")] = False,
+    from_record: Annotated[Path | None, typer.Option("--from-record", help="Continue (fork) a recorded game.")] = None,
+    turn: Annotated[int | None, typer.Option("--turn", help="With --from-record: the turn to continue from.")] = None,
+    as_json: JsonOpt = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No turn log.")] = False,
+) -> None:
+    """Play a game with bots or outside agents in every seat; print the turn log and the payoff table."""
+    from negtui.agents import AgentOptions, Table
+    from negtui.engine import TurnDriver
+    from negtui.cli.render import payoff_table
+    from negtui.engine.outcome import exact_comparison, outcome
+    from negtui.narrate import event_json, turn_line
+    from negtui.record import RecordWriter
+    from negtui.seats import default_seats, parse_seats
+
+    with user_errors():
+        parent = None
+        if from_record is not None:
+            if scenario is not None:
+                fail("error: give either a scenario or --from-record, not both")
+            fixed = [name for name, v in (("--rules", rules), ("--partner", partner), ("--sims", sims), ("--ucb", ucb),
+                                          ("--seed", seed), ("--budget", budget)) if v is not None]
+            if fixed:
+                fail(f"error: {', '.join(fixed)} come from the record when forking; change seats with --seat NAME=LENS")
+            fk = _fork(from_record, turn, seat or [], lens)
+            neg, seats, start, parent = fk.neg, fk.seats, fk.start, fk.parent
+        else:
+            if scenario is None:
+                fail("error: missing scenario file (or --from-record FILE)")
+            if turn is not None:
+                fail("error: --turn needs --from-record")
+            neg = negotiation(load(scenario), rules or "paper", budget)
+            base = base_seat(lens, partner, sims, ucb, seed, agent_timeout, llm_base_url)
+            ids = neg.game.player_ids
+            chosen = {**default_seats(ids, base), **parse_seats(seat or [], ids, base)}
+            seats = [chosen[pid] for pid in ids]
+            start = neg.initial_state()
+        if agent_timeout is not None:
+            seats = [s.model_copy(update={"timeout": agent_timeout}) if s.agent in ("cmd", "llm") else s for s in seats]
+        game = neg.game
+        table = Table(neg, seats, AgentOptions(api_key=llm_api_key, echo_stderr=True))
+        try:
+            labels = [s.label for s in table.seats]
+            driver = TurnDriver(neg, table.agents, start, on_fault=report_fault(neg, labels))
+            writer = RecordWriter(record, neg, table.seats, start, parent=parent, force=force) if record else None
+            if not as_json:
+                fork_note = f", continuing {parent.file} from turn {parent.turn}" if parent else ""
+                typer.echo(f"{game.scenario.name} — {game.n} players, {game.n_goals} goals, {game.T} turns, "
+                           f"rules {neg.rules.name}{fork_note}")
+            started = time.perf_counter()
+            try:
+                with progress(game.T, "playing", enabled=as_json or quiet) as bar:
+                    task = bar.add_task("turns", total=game.T, completed=start.t)
+                    for ev in driver.run():
+                        bar.advance(task)
+                        if writer:
+                            writer.turn(ev)
+                        if not (as_json or quiet):
+                            typer.echo(turn_line(game, ev))
+            except KeyboardInterrupt:
+                pay = neg.returns(driver.state)
+                saved = f"; record so far in {record}" if writer else ""
+                fail(f"interrupted at turn {driver.state.t}/{game.T}{saved}; payoffs so far: "
+                     + ", ".join(f"{p} {v:.2f}" for p, v in zip(game.player_ids, pay)), EXIT_INTERRUPTED)
+        finally:
+            table.close()
+        seconds = time.perf_counter() - started
+        result = outcome(neg, driver.state.bits)
+        exact = exact_comparison(neg, result["payoffs"])
+        if exact is not None:
+            result["exact"] = exact
+        if writer:
+            writer.result(driver.state, baseline=result["baseline"]["payoffs"])
+            writer.close()
+        if as_json:
+            emit_json({
+                "scenario": game.scenario.name, "rules": neg.rules.name,
+                "seats": {pid: s.model_dump(mode="json") for pid, s in zip(game.player_ids, table.seats)},
+                **result, "turns": [event_json(game, ev) for ev in driver.events], "seconds": round(seconds, 3),
+                **({"record": str(record)} if record else {}),
+                **({"parent": parent.model_dump()} if parent else {}),
+            })
+            return
+        payoff_table(game, result, labels)
+        if exact is not None:
+            typer.echo(f"exact solution: sum {sum(exact['payoffs']):.2f}; L1 error of this game {exact['l1_error']:.2f}")
+        typer.echo(f"{game.T - start.t} turns in {seconds:.2f} s" + (f"; record written to {record}" if record else ""))
+
+
+@app.command()
+def solve(
+    scenario: Annotated[Path, typer.Argument(help="Scenario file.")],
+    rules: RulesOpt = "paper",
+    limit: Annotated[int, typer.Option(help="Largest state space (turns × 2^actions) to attempt.")] = 40_000_000,
+    as_json: JsonOpt = False,
+) -> None:
+    """Solve a small game exactly (subgame-perfect backward induction)."""
+    from negtui.cli.render import payoff_table
+    from negtui.engine.exact import solve as exact_solve
+    from negtui.engine.outcome import outcome, rounded
+    from negtui.narrate import offer_words
+
+    with user_errors():
+        sc = load(scenario)
+        neg = negotiation(sc, rules)
+        game = neg.game
+        started = time.perf_counter()
+        with progress(game.T, "solving") as bar:
+            task = bar.add_task("turns", total=game.T)
+            sol = exact_solve(game, neg.rules, linearise=neg.rules.exact_linearised, limit=limit,
+                              progress=lambda done, total: bar.update(task, completed=done))
+        seconds = time.perf_counter() - started
+        path = sol.path()
+        bits = path[-1].mask if path else 0
+        result = outcome(neg, bits)
+        result["payoffs"] = rounded(sol.payoffs)  # as solved (linearised under reference rules)
+        if as_json:
+            emit_json({"scenario": sc.name, "rules": neg.rules.name, "linearised": sol.linearised,
+                       "states": sol.states, **result,
+                       "path": [{"t": s.t, "proposer": game.player_ids[s.proposer],
+                                 "partner": None if s.partner is None else game.player_ids[s.partner],
+                                 "offer": [game.cell_name(c) for c in game.cells_of(s.bits)]} for s in path],
+                       "seconds": round(seconds, 3)})
+            return
+        for s in path:
+            who = game.player_ids[s.proposer]
+            if s.partner is None:
+                typer.echo(f"t{s.t:>3} {who}: no deal")
+            else:
+                typer.echo(f"t{s.t:>3} {who} → {game.player_ids[s.partner]}: "
+                           f"{offer_words(game, s.bits, s.proposer, s.partner)}")
+        payoff_table(game, result, ["exact"] * game.n)
+        note = " (all goals linear, as the reference's solver)" if sol.linearised else ""
+        typer.echo(f"solved {sol.states:,} states in {seconds:.2f} s{note}")
+
+
+@app.command()
+def baseline(
+    scenario: Annotated[Path, typer.Argument(help="Scenario file.")],
+    rules: RulesOpt = "paper",
+    as_json: JsonOpt = False,
+) -> None:
+    """The No-Negotiation baseline: each player's best unilateral commitments."""
+    from negtui.engine import no_negotiation
+    from negtui.engine.outcome import commitments, rounded
+
+    with user_errors():
+        sc = load(scenario)
+        neg = negotiation(sc, rules)
+        base = no_negotiation(neg.game, neg.rules)
+        out = {"scenario": sc.name, "rules": neg.rules.name, "payoffs": rounded(base.payoffs),
+               "commitments": commitments(neg.game, base.bits), "sum": round(float(base.payoffs.sum()), 10)}
+        if as_json:
+            emit_json(out)
+            return
+        for i, pid in enumerate(neg.game.player_ids):
+            made = [sc.players[i].actions[a].id for a, v in enumerate(out["commitments"][i]) if v]
+            typer.echo(f"{pid:>12}  {out['payoffs'][i]:>9.2f}  {', '.join(made) or '—'}")
+        typer.echo(f"{'sum':>12}  {out['sum']:>9.2f}")

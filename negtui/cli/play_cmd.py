@@ -1,0 +1,51 @@
+"""The app: play any seats, let agents play the others."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from negtui.cli.app import app
+from negtui.cli.common import AgentTimeoutOpt, LlmKeyOpt, LlmUrlOpt, RulesOpt, SeatOpt, base_seat, load
+from negtui.cli.errors import fail, user_errors
+
+
+@app.command()
+def play(
+    scenario: Annotated[Path | None, typer.Argument(help="Scenario file; omit to pick one.")] = None,
+    seat: SeatOpt = None,
+    rules: RulesOpt = "paper",
+    partner: Annotated[str, typer.Option(help="Bots' partner choice: mcts, greedy or random.")] = "mcts",
+    sims: Annotated[int, typer.Option(help="MCTS simulations per turn.")] = 50,
+    agent_timeout: AgentTimeoutOpt = None,
+    llm_base_url: LlmUrlOpt = None,
+    llm_api_key: LlmKeyOpt = None,
+    record: Annotated[bool, typer.Option("--record/--no-record", help="Record the game (default: on).")] = True,
+    data_dir: Annotated[Path | None, typer.Option("--data-dir", help="Where records and generated scenarios go.")] = None,
+    autoplay: Annotated[bool, typer.Option("--autoplay", help="Start autoplay at once.")] = False,
+) -> None:
+    """Open the app: play any seats, let lenses, programs or models play the others."""
+    from negtui.agents import AgentOptions
+    from negtui.engine import get_rules
+    from negtui.seats import parse_seats
+
+    with user_errors():
+        try:
+            get_rules(rules)
+        except ValueError as err:
+            fail(f"error: {err}")
+        base = base_seat(None, partner, sims, None, None, agent_timeout, llm_base_url)
+        seats = {}
+        if scenario is not None:
+            sc = load(scenario)
+            seats = parse_seats(seat or [], [p.id for p in sc.players], base)
+        elif seat:
+            fail("error: --seat needs a scenario file")
+        from negtui.tui.app import run_app
+
+        code = run_app(scenario=scenario, rules=rules, seats=seats, ask_seats=not seats, record=record,
+                       data_dir=data_dir, base=base, autoplay=autoplay,
+                       options=AgentOptions(api_key=llm_api_key, remote_bots=True))
+    raise typer.Exit(code)

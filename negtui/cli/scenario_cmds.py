@@ -1,0 +1,139 @@
+"""Scenario files: validate, schema, generate, HNC import and export, the bundled library."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from negtui.cli.app import app
+from negtui.cli.common import JsonOpt, RulesOpt, emit_json, load
+from negtui.cli.errors import EXIT_INPUT, fail, user_errors
+
+if TYPE_CHECKING:
+    from negtui.scenario import Scenario
+
+
+@app.command()
+def validate(files: Annotated[list[Path], typer.Argument(help="Scenario files to check.")]) -> None:
+    """Check scenario files; report every problem with its JSON path."""
+    from negtui.engine import PAPER, compile_game
+    from negtui.scenario import ScenarioError, load_scenario
+
+    bad = 0
+    for f in files:
+        try:
+            sc = load_scenario(f)
+            game = compile_game(sc, PAPER)
+        except ScenarioError as err:
+            typer.echo(err.render(), err=True)
+            bad += 1
+            continue
+        typer.echo(f"ok: {f} — {sc.name}: {game.n} players, {game.n_cells} actions, {game.n_goals} goals, "
+                   f"{len(game.groups)} exclusive sets, {game.T} turns")
+    if bad:
+        raise typer.Exit(EXIT_INPUT)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of scenario files."""
+    from negtui.scenario.schema import scenario_schema
+
+    emit_json(scenario_schema())
+
+
+@app.command()
+def generate(
+    players: Annotated[int, typer.Option(help="Number of players N (≥ 3).")] = 10,
+    actions: Annotated[str, typer.Option(help="Actions per player: one number, or a comma list per player.")] = "1",
+    goals: Annotated[int, typer.Option(help="Number of goals J (≥ 3).")] = 15,
+    factors: Annotated[int, typer.Option(help="Latent factors K (1..J).")] = 5,
+    structure: Annotated[str, typer.Option(help="cooperative or adversarial.")] = "adversarial",
+    payoff: Annotated[str, typer.Option(help="balanced, positive or negative.")] = "balanced",
+    all_or_nothing: Annotated[float, typer.Option("--all-or-nothing", help="Fraction of all-or-nothing goals.")] = 0.0,
+    zipf: Annotated[float, typer.Option(help="Zipf exponent of goal complexity (> 1).")] = 1.6,
+    poison_pill: Annotated[bool, typer.Option("--poison-pill", help="Inject the two-player poison pill.")] = False,
+    rounds: Annotated[int, typer.Option(help="Proposer turns per player.")] = 5,
+    budget: Annotated[int, typer.Option(help="Most new commitments per player per offer.")] = 2,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+    rules: RulesOpt = "paper",
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Scenario file to write (stdout if omitted).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Generate a random game along the paper's axes and write it as a scenario file."""
+    from negtui.generator import GeneratorError, GeneratorParams, generate as gen
+
+    with user_errors():
+        try:
+            acts: int | list[int] = [int(a) for a in actions.split(",")] if "," in actions else int(actions)
+        except ValueError:
+            fail(f"error: --actions must be a number or a comma list of numbers, not {actions!r}")
+        try:
+            params = GeneratorParams(players=players, actions=acts, goals=goals, factors=factors, structure=structure,
+                                     payoff=payoff, all_or_nothing=all_or_nothing, zipf=zipf, poison_pill=poison_pill,
+                                     rounds=rounds, budget=budget, seed=seed, rules=rules)
+        except (GeneratorError, ValueError, TypeError) as err:
+            fail(f"error: {err}")
+        output_scenario(gen(params), output, force)
+
+
+def output_scenario(sc: Scenario, output: Path | None, force: bool) -> None:
+    """A scenario to stdout, or to a new file (an existing one only with --force)."""
+    from negtui.scenario import dump_scenario, write_scenario
+
+    if output is None:
+        typer.echo(dump_scenario(sc), nl=False)
+        return
+    write_scenario(sc, output, force=force)
+    typer.echo(f"wrote {output}: {sc.name}", err=True)
+
+
+@app.command("import-hnc")
+def import_hnc(
+    topfile: Annotated[Path, typer.Argument(help="HNC topfile (countries, country_actions, …).")],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Scenario file to write (stdout if omitted).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Convert an HNC topfile into a negtui scenario file."""
+    with user_errors():
+        output_scenario(load(topfile), output, force)
+
+
+@app.command("export-hnc")
+def export_hnc(
+    scenario: Annotated[Path, typer.Argument(help="Scenario file (or topfile).")],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Topfile to write (stdout if omitted).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Write a scenario as an HNC topfile (player names as countries, action labels as actions)."""
+    from negtui.scenario.hnc import from_scenario
+    from negtui.scenario.io import write_json
+
+    with user_errors():
+        data = from_scenario(load(scenario)).model_dump(mode="json", exclude_none=True)
+        if output is None:
+            emit_json(data)
+            return
+        write_json(data, output, force=force)
+    typer.echo(f"wrote {output}", err=True)
+
+
+@app.command()
+def scenarios(
+    directory: Annotated[Path | None, typer.Option("--dir", help="Where to look (default: the bundled scenarios).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the bundled scenarios: name, path, size, kind and one line."""
+    from negtui.scenario.library import bundled_root, catalogue
+
+    entries = catalogue(directory or bundled_root())
+    if as_json:
+        typer.echo(json.dumps([e.as_dict() for e in entries], indent=1))
+        return
+    for e in entries:
+        typer.echo(f"{e.name:<44} {e.kind:<10} {e.players:>3} players {e.actions:>4} actions {e.goals:>3} goals  {e.path}")
+        if e.line:
+            typer.echo(f"    {e.line}")

@@ -1,0 +1,128 @@
+"""What one player sees of a state: a JSON-ready dict for programs, and text for language models.
+
+The game has perfect information, so every player sees every commitment and every goal's values;
+the observation adds what is specific to the player (its payoff and forecasts, whether it decides
+now) and what is still possible (free commitments, reachable goals).  A commitment is written as the
+pair [player id, action id], which stays unambiguous whatever characters the ids contain.
+"""
+
+from __future__ import annotations
+
+import math
+
+from negtui.engine.lenses import CLOSED_FORM_LENSES, lens_vector
+from negtui.engine.negotiation import Negotiation, Phase, State
+from negtui.engine.offers import Offer
+from negtui.engine.payoff import payoffs_from_counts, satisfaction, state_info
+
+
+def cell_pair(neg: Negotiation, c: int) -> list[str]:
+    g = neg.game
+    i = int(g.owner[c])
+    return [g.player_ids[i], g.scenario.players[i].actions[c - int(g.offset[i])].id]
+
+
+def offer_json(neg: Negotiation, offer: Offer) -> dict:
+    ids = neg.game.player_ids
+    return {"proposer": ids[offer.proposer], "partner": ids[offer.partner],
+            "cells": [cell_pair(neg, c) for c in offer.cells]}
+
+
+def _num(v: float) -> float:
+    return round(float(v), 9) + 0.0
+
+
+def observation(neg: Negotiation, s: State, player: int) -> dict:
+    """The state as `player` sees it; serialises to JSON as it is."""
+    g, sc = neg.game, neg.game.scenario
+    info = state_info(g, s.bits)
+    phase = neg.phase(s)
+    ids = g.player_ids
+    pay = payoffs_from_counts(g, info.counts)
+    sat = satisfaction(g, info.counts)
+    reachable = (g.d - info.lost) >= g.tau
+    rounds = math.ceil(g.T / g.n) if g.n else 0
+    players = []
+    for i, p in enumerate(sc.players):
+        actions = []
+        for a, act in enumerate(p.actions):
+            c = int(g.offset[i]) + a
+            committed = bool(s.bits >> c & 1)
+            actions.append({"id": act.id, "label": act.label, "committed": committed,
+                            "available": not committed and not (info.blocked >> c & 1)})
+        players.append({"id": p.id, "name": p.display, "actions": actions})
+    goals = []
+    for j, goal in enumerate(sc.goals):
+        goals.append({
+            "id": goal.id, "label": goal.label, "kind": goal.kind, "threshold": int(g.tau[j]),
+            "requires": [[r.player, r.action] for r in goal.requires], "committed": int(info.counts[j]),
+            "satisfaction": _num(sat[j]), "reachable": bool(reachable[j] or sat[j] >= 1.0),
+            "values": {ids[i]: _num(g.G[j, i]) for i in range(g.n) if g.G[j, i] != 0},
+        })
+    forecasts = {lens: _num(lens_vector(g, neg.rules, lens, info, s.t)[player]) for lens in CLOSED_FORM_LENSES}
+    out = {
+        "turn": s.t, "turns": g.T, "round": min(s.t // g.n + 1, rounds) if g.n else 0, "rounds": rounds,
+        "phase": phase.value, "you": ids[player],
+        "to_move": None if phase is Phase.TERMINAL else ids[neg.current_player(s)],
+        "proposer": None if phase is Phase.TERMINAL else ids[neg.proposer(s)],
+        "upcoming_proposers": [ids[int(p)] for p in g.schedule[s.t + 1:s.t + 1 + g.n]],
+        "offer": offer_json(neg, s.pending) if s.pending is not None else None,
+        "budget": g.budget, "unilateral": g.unilateral,
+        "players": players, "goals": goals,
+        "exclusive": [[cell_pair(neg, int(c)) for c in cells] for cells in g.groups],
+        "payoffs": {ids[i]: _num(pay[i]) for i in range(g.n)},
+        "your_payoff": _num(pay[player]), "your_forecasts": forecasts,
+    }
+    return out
+
+
+def observation_text(neg: Negotiation, s: State, player: int) -> str:
+    """The observation in words, for a language model's prompt."""
+    obs = observation(neg, s, player)
+    g = neg.game
+    names = {p.id: p.display for p in g.scenario.players}
+    me = obs["you"]
+    lines = []
+    if obs["phase"] == "terminal":
+        lines.append(f"The game is over after {obs['turns']} turns.")
+    else:
+        lines.append(f"Turn {obs['turn'] + 1} of {obs['turns']} (round {obs['round']} of {obs['rounds']}). "
+                     f"{obs['proposer']} proposes this turn.")
+    lines.append(f"You are {me} ({names[me]}). Each offer may add at most {obs['budget']} new commitments "
+                 "per player; commitments are binding and payoffs are paid only at the end."
+                 + ("" if obs["unilateral"] else " Nobody may commit alone (no offers to yourself)."))
+    f = obs["your_forecasts"]
+    lines.append(f"Your payoff if the game ended now: {obs['your_payoff']:g}. Forecasts of your final payoff: "
+                 f"optimistic (upper) {f['upper']:g}, cautious (lower) {f['lower']:g}.")
+    if obs["offer"]:
+        o = obs["offer"]
+        lines.append(f"Pending offer from {o['proposer']} to {o['partner']}: " + _cells_words(o["cells"]) + ".")
+    lines.append("")
+    lines.append("Players and their commitments ([x] committed, [ ] still possible, [-] ruled out):")
+    for p in obs["players"]:
+        acts = []
+        for a in p["actions"]:
+            mark = "x" if a["committed"] else (" " if a["available"] else "-")
+            acts.append(f"[{mark}] {a['id']}" + (f" ({a['label']})" if a["label"] and a["label"] != a["id"] else ""))
+        lines.append(f"- {p['id']} ({p['name']}): " + "; ".join(acts))
+    lines.append("")
+    lines.append("Goals (value to each player when fully satisfied; satisfaction now):")
+    for goal in obs["goals"]:
+        kind = "all-or-nothing" if goal["kind"] == "all_or_nothing" else "linear"
+        need = _cells_words(goal["requires"])
+        vals = ", ".join(f"{pid} {v:+g}" for pid, v in goal["values"].items()) or "nobody values it"
+        state = f"{goal['committed']}/{goal['threshold']} needed, satisfaction {goal['satisfaction']:.0%}"
+        if not goal["reachable"]:
+            state += ", can no longer be reached"
+        label = f" ({goal['label']})" if goal["label"] else ""
+        lines.append(f"- {goal['id']}{label}: {kind}, needs {goal['threshold']} of {need}; {state}; values: {vals}")
+    if obs["exclusive"]:
+        lines.append("")
+        lines.append("Mutually exclusive (at most one of each set may ever be committed):")
+        for grp in obs["exclusive"]:
+            lines.append("- " + _cells_words(grp))
+    return "\n".join(lines)
+
+
+def _cells_words(cells: list[list[str]]) -> str:
+    return ", ".join(f"{p}.{a}" for p, a in cells) or "nothing"

@@ -1,0 +1,56 @@
+"""A finished (or any) game's outcome in numbers: payoffs against the No-Negotiation baseline,
+improvement, regret, and the exact solution where the game is small enough to solve quickly.
+
+Plain data (lists, dicts, floats) so the command line, records and result tables share one shape."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from negtui.engine.baseline import no_negotiation
+from negtui.engine.exact import ExactTooLarge, check_size
+from negtui.engine.exact import solve as exact_solve
+from negtui.engine.game import Game
+from negtui.engine.metrics import improvement, l1_error, regret, welfare_summary
+from negtui.engine.negotiation import Negotiation
+from negtui.engine.payoff import payoffs
+
+AUTO_EXACT_LIMIT = 5_000_000  # state space under which an outcome is compared with the exact solution
+
+
+def rounded(values: Sequence[float] | np.ndarray, digits: int = 10) -> list[float]:
+    """Plain floats without float noise in the last digits."""
+    return [round(float(v), digits) + 0.0 for v in values]
+
+
+def commitments(game: Game, bits: int) -> list[list[int]]:
+    """Per player, 0/1 per action."""
+    return [[(bits >> (int(game.offset[i]) + a)) & 1 for a in range(int(game.m[i]))] for i in range(game.n)]
+
+
+def outcome(neg: Negotiation, bits: int) -> dict:
+    """Payoffs, commitments, welfare, the baseline, the improvement over it and unilateral regret."""
+    pay = payoffs(neg.game, bits)
+    base = no_negotiation(neg.game, neg.rules)
+    return {
+        "payoffs": rounded(pay),
+        "commitments": commitments(neg.game, bits),
+        "welfare": {k: round(v, 10) for k, v in welfare_summary(pay).items()},
+        "baseline": {"payoffs": rounded(base.payoffs), "commitments": commitments(neg.game, base.bits)},
+        "improvement": improvement(pay, base.payoffs).as_dict(),
+        "regret": rounded(regret(neg.game, neg.rules, bits)),
+    }
+
+
+def exact_comparison(neg: Negotiation, pay: Sequence[float], limit: int = AUTO_EXACT_LIMIT) -> dict | None:
+    """The exact solution and the L1 error against it, when the game is small enough to solve quickly
+    (linearised, as the reference's solver, under reference rules)."""
+    try:
+        check_size(neg.game, limit)
+    except ExactTooLarge:
+        return None
+    linear = neg.rules.exact_linearised
+    sol = neg.exact if not linear else exact_solve(neg.game, neg.rules, linearise=True)
+    return {"payoffs": rounded(sol.payoffs), "linearised": linear, "l1_error": round(l1_error(pay, sol.payoffs), 10)}

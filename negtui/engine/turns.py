@@ -1,0 +1,204 @@
+"""The one turn driver: asks whoever sits in a seat for each decision and applies it.
+
+Every way a game moves runs on `TurnDriver`: autoplay from the command line, the app's session (where
+people decide some moves), record verification and forks.  A seat holds an `Agent` (a lens bot, an
+outside program, a language model) or None, meaning its decisions arrive from outside (a person at
+the app).  An agent that fails to decide (crashes, times out, answers nonsense or offers an illegal
+deal) does not stop the game: its turn is played as a pass, or its answer as a rejection, and the
+event says why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
+from negtui.engine.offers import Offer
+
+
+class Agent(Protocol):
+    """Anything that can sit in a seat.  `s.pending` holds the offer `respond` answers."""
+
+    label: str  # how it decides, for logs and records: 'upper', 'upper/lower', 'cmd: …'
+
+    def choose_partner(self, neg: Negotiation, s: State) -> int: ...
+
+    def make_offer(self, neg: Negotiation, s: State, partner: int) -> Offer: ...
+
+    def respond(self, neg: Negotiation, s: State) -> bool: ...
+
+
+class AgentFault(Exception):
+    """An agent could not decide (crashed, timed out, answered nonsense); the game goes on without it."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """One decision at one decision point: the proposer's offer, or the partner's answer."""
+
+    t: int
+    player: int
+    phase: Phase
+    offer: Offer | None = None  # propose phase
+    accept: bool | None = None  # respond phase
+    fault: str | None = None  # why the seat's own decision was replaced by a pass or a rejection
+
+
+@dataclass(frozen=True)
+class TurnEvent:
+    t: int
+    proposer: int
+    partner: int
+    offer: Offer
+    accepted: bool
+    decided_by: str  # who decided the outcome: 'P3 (upper)'
+    before: State
+    after: State
+    payoffs: np.ndarray  # R(P) after the turn (realised only at the end)
+    fault: str | None = None  # an agent's failure that this turn played around
+
+    @property
+    def deal(self) -> bool:
+        """Whether commitments were made (a no-op deal under reference rules makes none)."""
+        return self.accepted and not self.offer.is_noop
+
+    @property
+    def passed(self) -> bool:
+        return self.offer.is_noop
+
+
+@dataclass
+class TurnDriver:
+    neg: Negotiation
+    seats: list[Agent | None]
+    state: State = field(default_factory=State)
+    events: list[TurnEvent] = field(default_factory=list)
+    on_fault: Callable[[Move], None] | None = None  # told of every move that replaces a failed decision
+    _propose_move: Move | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.seats = list(self.seats)
+        if len(self.seats) != self.neg.game.n:
+            raise ValueError(f"{len(self.seats)} seats for {self.neg.game.n} players")
+        if self.state.pending is not None:
+            raise ValueError("a turn driver starts at the beginning of a turn")
+
+    # --- where the game stands --------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.neg.is_terminal(self.state)
+
+    @property
+    def phase(self) -> Phase:
+        return self.neg.phase(self.state)
+
+    @property
+    def player(self) -> int:
+        """Who decides next (TERMINAL_PLAYER when the game is over)."""
+        return self.neg.current_player(self.state)
+
+    def decided_outside(self, i: int | None = None) -> bool:
+        """Whether a seat's decisions arrive from outside (default: the seat deciding next)."""
+        return self.seats[self.player if i is None else i] is None
+
+    def label(self, i: int) -> str:
+        agent = self.seats[i]
+        return "human" if agent is None else agent.label
+
+    def describe(self, i: int) -> str:
+        return f"{self.neg.game.player_ids[i]} ({self.label(i)})"
+
+    # --- decisions ----------------------------------------------------------------------------------------
+    def ask(self, state: State | None = None) -> Move:
+        """The seated agent's decision at the current decision point (or at `state`, e.g. the answer to
+        an offer not yet submitted).  Reads the state only, so it may run in a worker thread while the
+        caller keeps the driver; `submit` applies it."""
+        neg = self.neg
+        s = self.state if state is None else state
+        i = neg.current_player(s)
+        if neg.is_terminal(s):
+            raise IllegalMove("the game is over", "terminal")
+        agent = self.seats[i]
+        if agent is None:
+            raise IllegalMove(f"{neg.game.player_ids[i]}'s decisions are made at the app", "seat")
+        if s.pending is None:
+            try:
+                q = agent.choose_partner(neg, s)
+                offer = agent.make_offer(neg, s, q)
+                if not isinstance(offer, Offer):
+                    raise AgentFault(f"answered {offer!r}, not an offer")
+                neg.check_offer(s, offer)
+            except IllegalMove as err:
+                return Move(s.t, i, Phase.PROPOSE, neg.pass_offer(s), fault=f"offered an illegal deal: {err}")
+            except AgentFault as err:
+                return Move(s.t, i, Phase.PROPOSE, neg.pass_offer(s), fault=str(err))
+            return Move(s.t, i, Phase.PROPOSE, offer)
+        try:
+            accept = agent.respond(neg, s)
+            if not isinstance(accept, (bool, np.bool_)):
+                raise AgentFault(f"answered {accept!r}, not accept or reject")
+        except AgentFault as err:
+            return Move(s.t, i, Phase.RESPOND, accept=False, fault=str(err))
+        return Move(s.t, i, Phase.RESPOND, accept=bool(accept))
+
+    def propose(self, offer: Offer) -> Move:
+        """A proposer's offer decided outside (checked now)."""
+        self.neg.check_offer(self.state, offer)
+        return Move(self.state.t, offer.proposer, Phase.PROPOSE, offer)
+
+    def answer(self, accept: bool) -> Move:
+        """A partner's answer decided outside."""
+        if self.phase is not Phase.RESPOND:
+            raise IllegalMove("no offer is waiting for an answer", "phase")
+        return Move(self.state.t, self.player, Phase.RESPOND, accept=bool(accept))
+
+    def submit(self, move: Move) -> TurnEvent | None:
+        """Apply a decision; the finished turn's event once the turn is over, else None."""
+        s = self.state
+        if move.t != s.t or move.phase is not self.phase or move.player != self.player:
+            raise IllegalMove("this decision belongs to another moment of the game", "phase")
+        if move.fault is not None and self.on_fault is not None:
+            self.on_fault(move)
+        if move.phase is Phase.PROPOSE:
+            after = self.neg.apply(s, move.offer)
+            self.state = after
+            if after.pending is not None:  # waits for the partner's answer
+                self._propose_move = move
+                return None
+            accepted = self.neg.rules.noop_is_deal if move.offer.is_noop else True  # a unilateral commitment
+            return self._finish(s, move.offer, accepted, move.player, move.fault)
+        offer = s.pending
+        self.state = self.neg.apply(s, move.accept)
+        before = State(s.t, s.bits)
+        fault = move.fault or (self._propose_move.fault if self._propose_move else None)
+        self._propose_move = None
+        return self._finish(before, offer, bool(move.accept), move.player, fault)
+
+    def _finish(self, before: State, offer: Offer, accepted: bool, decider: int, fault: str | None) -> TurnEvent:
+        after = self.state
+        ev = TurnEvent(before.t, offer.proposer, offer.partner, offer, accepted, self.describe(decider), before,
+                       after, self.neg.returns(after), fault)
+        self.events.append(ev)
+        return ev
+
+    # --- running ------------------------------------------------------------------------------------------
+    def step(self) -> TurnEvent:
+        """Ask the seats and apply their decisions until a turn is over (every seat involved must
+        hold an agent)."""
+        while True:
+            ev = self.submit(self.ask())
+            if ev is not None:
+                return ev
+
+    def run(self) -> Iterator[TurnEvent]:
+        while not self.over:
+            yield self.step()
+
+    def play(self) -> np.ndarray:
+        for _ in self.run():
+            pass
+        return self.neg.returns(self.state)

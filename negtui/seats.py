@@ -1,0 +1,204 @@
+"""Who sits in a seat, in one place: the `Seat` model, its one parser and its one default.
+
+The command line (`--seat NAME=…`), the app's seat dialog, game records and the bot process all
+describe a seat with this model, so a seat written by one is read the same by every other.
+Spelled on the command line as:
+
+    NAME=human                 a person at the app
+    NAME=LENS                  a lens bot (myopic, upper, lower, exact) proposing and responding
+    NAME=PROPOSE/RESPOND       a lens bot with one lens per role, e.g. upper/lower
+    NAME=cmd:COMMAND           an outside program speaking the agent protocol on stdin/stdout
+    NAME=llm:MODEL             a language model behind an OpenAI-compatible chat API
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
+
+from negtui.engine.lenses import LENSES
+from negtui.engine.search import PARTNER_METHODS
+
+DEFAULT_LENS = "upper"
+DEFAULT_TIMEOUT = 30.0  # seconds an outside agent may take for one decision
+SeatKind = Literal["lens", "human", "cmd", "llm"]
+
+
+class SeatError(ValueError):
+    """A seat that cannot be parsed or built."""
+
+
+class Seat(BaseModel):
+    """A seat's occupant and how it decides.  Lens bots carry their search parameters; outside agents
+    their command or model.  Secrets (API keys) never go here: records store seats."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    agent: SeatKind = "lens"
+    propose: str | None = None  # lens bots: lens when proposing (default DEFAULT_LENS)
+    respond: str | None = None  # lens bots: lens when responding (default: the proposing lens)
+    partner: str = "mcts"  # lens bots: partner choice (PARTNER_METHODS)
+    sims: int = Field(default=50, ge=1, le=1_000_000)
+    ucb: float = Field(default=10.0, ge=0.0, le=1e6)
+    seed: int = Field(default=0, ge=0, le=2**63 - 1)
+    command: str | None = None  # cmd: the program and its arguments, as a shell would split them
+    model: str | None = None  # llm: the model name
+    base_url: str | None = None  # llm: the API's base URL (default: OPENAI_BASE_URL or OpenAI's)
+    timeout: float | None = Field(default=None, gt=0.0, le=86_400.0)  # cmd/llm: seconds per decision
+
+    @model_validator(mode="after")
+    def _complete(self) -> Seat:
+        if not math.isfinite(self.ucb):
+            raise ValueError("ucb must be a finite number")
+        if self.partner not in PARTNER_METHODS:
+            raise ValueError(f"unknown partner method {self.partner!r}; choose from {', '.join(PARTNER_METHODS)}")
+        if self.agent == "lens":
+            propose = self.propose or DEFAULT_LENS
+            respond = self.respond or propose
+            for lens in (propose, respond):
+                if lens not in LENSES:
+                    raise ValueError(f"unknown lens {lens!r}; choose from {', '.join(LENSES)}")
+            object.__setattr__(self, "propose", propose)
+            object.__setattr__(self, "respond", respond)
+        if self.agent == "cmd":
+            if not self.command or not self.command.strip():
+                raise ValueError("a cmd seat needs a command")
+            try:
+                if not shlex.split(self.command):
+                    raise ValueError("a cmd seat needs a command")
+            except ValueError as err:
+                raise ValueError(f"cannot split the command {self.command!r}: {err}") from None
+        if self.agent == "llm" and not (self.model and self.model.strip()):
+            raise ValueError("an llm seat needs a model name")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _compact(self, handler) -> dict:
+        """Only what the seat uses: a human or an outside agent has no search parameters."""
+        data = handler(self)
+        if self.agent != "lens":
+            for key in ("partner", "sims", "ucb", "seed"):
+                data.pop(key, None)
+        return {k: v for k, v in data.items() if v is not None}
+
+    # --- constructors ---------------------------------------------------------------------------------
+    @classmethod
+    def lens(cls, propose: str = DEFAULT_LENS, respond: str | None = None, **search: object) -> Seat:
+        return cls(agent="lens", propose=propose, respond=respond or propose, **search)
+
+    @classmethod
+    def human(cls) -> Seat:
+        return cls(agent="human")
+
+    # --- reading ----------------------------------------------------------------------------------------
+    @property
+    def is_human(self) -> bool:
+        return self.agent == "human"
+
+    @property
+    def is_lens(self) -> bool:
+        return self.agent == "lens"
+
+    @property
+    def decision_timeout(self) -> float:
+        return self.timeout if self.timeout is not None else DEFAULT_TIMEOUT
+
+    @property
+    def lenses(self) -> tuple[str, str] | None:
+        """(proposing, responding) lens of a lens bot."""
+        return (self.propose, self.respond) if self.agent == "lens" else None  # type: ignore[return-value]
+
+    @property
+    def label(self) -> str:
+        """Short: 'human', 'upper', 'upper/lower', 'cmd: python agent.py', 'llm: MODEL'."""
+        if self.agent == "lens":
+            return self.propose if self.propose == self.respond else f"{self.propose}/{self.respond}"
+        if self.agent == "cmd":
+            return f"cmd: {self.command}"
+        if self.agent == "llm":
+            return f"llm: {self.model}"
+        return "human"
+
+    @property
+    def spec(self) -> str:
+        """How the command line spells this seat (the inverse of `parse_seat`)."""
+        if self.agent == "cmd":
+            return f"cmd:{self.command}"
+        if self.agent == "llm":
+            return f"llm:{self.model}"
+        return self.label
+
+    def with_lenses(self, propose: str, respond: str | None = None) -> Seat:
+        """This seat as a lens bot with other lenses, keeping its search parameters."""
+        return Seat(**{**self.model_dump(include={"partner", "sims", "ucb", "seed"}),
+                       "agent": "lens", "propose": propose, "respond": respond or propose})
+
+
+def seat_of(data: object, where: str = "seat") -> Seat:
+    """A seat from JSON data; raises SeatError with the first problem."""
+    try:
+        return Seat.model_validate(data)
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        loc = ".".join(str(x) for x in first["loc"])
+        raise SeatError(f"{where}{'.' + loc if loc else ''}: {first['msg'].removeprefix('Value error, ')}") from None
+
+
+def parse_seat(text: str, base: Seat | None = None) -> Seat:
+    """One seat from its command-line spelling; lens bots take their search parameters from `base`."""
+    base = base or Seat()
+    text = text.strip()
+    kind, colon, rest = text.partition(":")
+    try:
+        if colon and kind in ("cmd", "llm"):
+            if not rest.strip():
+                raise SeatError(f"{kind}: needs {'a command' if kind == 'cmd' else 'a model name'} after the colon")
+            if kind == "cmd":
+                return Seat(agent="cmd", command=rest.strip(), timeout=base.timeout)
+            return Seat(agent="llm", model=rest.strip(), base_url=base.base_url, timeout=base.timeout)
+        if text == "human":
+            return Seat.human()
+        propose, _, respond = text.partition("/")
+        return base.with_lenses(propose.strip(), respond.strip() or None)
+    except ValidationError as err:
+        raise SeatError(err.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")) from None
+
+
+def parse_seats(specs: list[str], player_ids: list[str], base: Seat | dict[str, Seat] | None = None,
+                ) -> dict[str, Seat]:
+    """Seats given as NAME=SEAT, by player id; raises SeatError naming the spec at fault.
+
+    Lens bots take their search parameters from `base`: one seat for all (bot i seeded base.seed + i,
+    as in `default_seats`), or each player's own (a fork keeps the recorded bots' parameters)."""
+    out: dict[str, Seat] = {}
+    for spec in specs:
+        name, sep, what = spec.partition("=")
+        name = name.strip()
+        if not sep or not name or not what.strip():
+            raise SeatError(f"seat {spec!r}: expected NAME=SEAT, e.g. {player_ids[0]}=upper, "
+                            f"{player_ids[0]}=human or {player_ids[0]}=cmd:\"python agent.py\"")
+        if name not in player_ids:
+            raise SeatError(f"seat {spec!r}: no player {name!r}; players are {', '.join(player_ids)}")
+        if isinstance(base, dict):
+            own = base.get(name) or Seat()
+        else:
+            own = (base or Seat()).model_copy(update={"seed": (base or Seat()).seed + player_ids.index(name)})
+        try:
+            out[name] = parse_seat(what, own)
+        except SeatError as err:
+            raise SeatError(f"seat {spec!r}: {err}") from None
+    return out
+
+
+def default_seats(player_ids: list[str], base: Seat | None = None) -> dict[str, Seat]:
+    """Every seat a lens bot with the default lens; bot i gets seed base.seed + i."""
+    base = base or Seat()
+    return {pid: base.with_lenses(base.propose or DEFAULT_LENS, base.respond).model_copy(update={"seed": base.seed + i})
+            for i, pid in enumerate(player_ids)}
+
+
+__all__ = ["DEFAULT_LENS", "DEFAULT_TIMEOUT", "PARTNER_METHODS", "Seat", "SeatError", "default_seats", "parse_seat",
+           "parse_seats", "seat_of"]

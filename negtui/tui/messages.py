@@ -1,0 +1,37 @@
+"""Messages that slow work posts back to the screens: an agent's decision, a welfare solve.
+
+Workers never touch widgets: they post one of these and the screen decides what to do with it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from negtui.engine.turns import Move
+
+
+@dataclass
+class AgentDecided(Message):
+    """Agents decided (in a worker): a move, and the answer to it when an agent answers; the screen
+    submits them if the game is still where they were decided."""
+
+    moves: list[Move]
+
+
+@dataclass
+class AgentFailed(Message):
+    """An agent could not decide because of an error on our side (a bot process that died, a bug)."""
+
+    text: str
+
+
+@dataclass
+class WelfareSolved(Message):
+    result: object  # negtui.welfare.WelfareResult
+    seconds: float
+
+
+@dataclass
+class WelfareFailed(Message):
+    text: str
