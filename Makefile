@@ -25,6 +25,7 @@ bench: $(STAMP)
 
 schema: $(STAMP)
 	$(BIN)/negtui schema > negtui/scenario/scenario.schema.json
+	$(BIN)/negtui schema agent-protocol > negtui/agents/agent-protocol.schema.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -30,9 +30,11 @@ def turn_line(game: Game, ev: TurnEvent) -> str:
     n = game.n
     rnd = ev.t // n + 1 if n else 1
     head = f"t{ev.t:>3} r{rnd:<2} "
-    if ev.fault:
-        what = "passes" if ev.offer.is_noop else f"→ {q}: {offer_words(game, ev.offer.bits, ev.proposer, ev.partner)} — rejected"
-        return f"{head}{p} {what} (an agent failed: {ev.fault})"
+    if ev.fault:  # the proposer's agent failed (a pass), or the partner's (a rejection)
+        if ev.offer.is_noop:
+            return f"{head}{p} passes ({p}'s agent failed: {ev.fault})"
+        words = offer_words(game, ev.offer.bits, ev.proposer, ev.partner)
+        return f"{head}{p} → {q}: {words} — rejected ({q}'s agent failed: {ev.fault})"
     if ev.offer.is_noop:
         if ev.partner == ev.proposer:
             return f"{head}{p} passes — no offer" + (" (an empty deal)" if ev.accepted else "")

@@ -1,4 +1,9 @@
-"""The engine stays free of UI and solver code: checked in a fresh interpreter."""
+"""The layers stay apart, checked in a fresh interpreter: importing a package must not pull in the
+layers above it (nor the app or the MILP solver), so there is no import cycle between them.
+
+    scenario, generator  <  engine  <  seats  <  agents, record  <  session  <  tui, cli
+                                       engine  <  welfare
+"""
 
 from __future__ import annotations
 
@@ -7,15 +12,52 @@ import sys
 
 import pytest
 
-FORBIDDEN = ("textual", "pulp", "highspy")
+UI_AND_SOLVER = ("textual", "pulp", "highspy")
+ABOVE_ENGINE = ("negtui.seats", "negtui.agents", "negtui.record", "negtui.session", "negtui.tui", "negtui.cli",
+                "negtui.welfare", "negtui.narrate")
+
+# module -> packages it must never import (third-party top-level names, or negtui packages)
+FORBIDDEN: dict[str, tuple[str, ...]] = {
+    "negtui.scenario": UI_AND_SOLVER + ABOVE_ENGINE + ("negtui.engine",),
+    "negtui.generator": UI_AND_SOLVER + ABOVE_ENGINE,
+    "negtui.engine": UI_AND_SOLVER + ABOVE_ENGINE,
+    "negtui.seats": UI_AND_SOLVER + ("negtui.agents", "negtui.record", "negtui.session", "negtui.tui",
+                                     "negtui.cli", "negtui.welfare"),
+    "negtui.narrate": UI_AND_SOLVER + ("negtui.agents", "negtui.record", "negtui.session", "negtui.tui",
+                                       "negtui.cli", "negtui.welfare"),
+    "negtui.agents": UI_AND_SOLVER + ("negtui.record", "negtui.session", "negtui.tui", "negtui.cli",
+                                      "negtui.welfare", "httpx"),
+    "negtui.agents.process": UI_AND_SOLVER + ("negtui.record", "negtui.session", "negtui.tui", "negtui.cli",
+                                              "negtui.welfare", "httpx"),
+    "negtui.agents.stdio": UI_AND_SOLVER + ("negtui.record", "negtui.session", "negtui.tui", "negtui.cli",
+                                            "negtui.welfare", "httpx"),
+    "negtui.agents.llm": UI_AND_SOLVER + ("negtui.record", "negtui.session", "negtui.tui", "negtui.cli",
+                                          "negtui.welfare"),
+    "negtui.record": UI_AND_SOLVER + ("negtui.agents", "negtui.session", "negtui.tui", "negtui.cli",
+                                      "negtui.welfare"),
+    "negtui.welfare": ("textual", "negtui.agents", "negtui.record", "negtui.session", "negtui.tui", "negtui.cli"),
+    "negtui.session": UI_AND_SOLVER + ("negtui.tui", "negtui.cli"),
+    "negtui.tui.app": ("negtui.cli",),
+}
 
 
-@pytest.mark.parametrize("module", ["negtui.engine", "negtui.generator", "negtui.scenario", "negtui.agents", "negtui.narrate"])
-def test_core_modules_do_not_import_ui_or_solver(module):
-    code = (
-        f"import sys, {module}\n"
-        f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r})\n"
-        "print(','.join(bad))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
-    assert out == "", f"{module} imports {out}"
+def imported_by(module: str) -> set[str]:
+    code = f"import sys, {module}\nprint('\\n'.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return set(out.split())
+
+
+@pytest.mark.parametrize("module", sorted(FORBIDDEN))
+def test_a_layer_does_not_import_the_layers_above_it(module):
+    loaded = imported_by(module)
+    bad = sorted(m for m in loaded for f in FORBIDDEN[module] if m == f or m.startswith(f + "."))
+    assert bad == [], f"{module} imports {bad}"
+
+
+def test_the_command_line_starts_without_the_app_the_solver_or_the_agents():
+    """Heavy imports happen inside the commands that need them, so `negtui validate` starts fast."""
+    loaded = imported_by("negtui.cli")
+    bad = sorted(m for m in loaded for f in UI_AND_SOLVER + ("negtui.tui", "negtui.agents", "negtui.session",
+                                                             "rich.table", "httpx")
+                 if m == f or m.startswith(f + "."))
+    assert bad == [], f"negtui.cli imports {bad}"

@@ -38,11 +38,22 @@ def validate(files: Annotated[list[Path], typer.Argument(help="Scenario files to
 
 
 @app.command()
-def schema() -> None:
-    """Print the JSON Schema of scenario files."""
-    from negtui.scenario.schema import scenario_schema
+def schema(
+    of: Annotated[str, typer.Argument(help="scenario (files) or agent-protocol (the lines outside agents read "
+                                           "and write).")] = "scenario",
+) -> None:
+    """Print a JSON Schema: of scenario files (default), or of the outside-agent protocol."""
+    with user_errors():
+        if of == "scenario":
+            from negtui.scenario.schema import scenario_schema
 
-    emit_json(scenario_schema())
+            emit_json(scenario_schema())
+        elif of == "agent-protocol":
+            from negtui.agents.wire import protocol_schema
+
+            emit_json(protocol_schema())
+        else:
+            fail(f"error: no schema of {of!r}; choose scenario or agent-protocol")
 
 
 @app.command()

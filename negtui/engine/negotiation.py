@@ -155,7 +155,8 @@ class Negotiation:
         for c in offer.cells:
             owner = int(g.owner[c])
             if owner not in (p, q):
-                raise IllegalMove(f"{g.cell_name(c)} belongs to neither {g.player_ids[p]} nor {g.player_ids[q]}",
+                sides = g.player_ids[p] if p == q else f"neither {g.player_ids[p]} nor {g.player_ids[q]}"
+                raise IllegalMove(f"{g.cell_name(c)} belongs to {'someone other than ' * (p == q)}{sides}",
                                   "third_party")
             if s.bits >> c & 1:
                 raise IllegalMove(f"{g.cell_name(c)} is already committed", "committed")

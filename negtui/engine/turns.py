@@ -21,7 +21,8 @@ from negtui.engine.offers import Offer
 
 
 class Agent(Protocol):
-    """Anything that can sit in a seat.  `s.pending` holds the offer `respond` answers."""
+    """Anything that can sit in a seat.  `s.pending` holds the offer `respond` answers.  An agent may
+    also have `game_over(neg, s)`, called once with the final state."""
 
     label: str  # how it decides, for logs and records: 'upper', 'upper/lower', 'cmd: …'
 
@@ -183,6 +184,11 @@ class TurnDriver:
         ev = TurnEvent(before.t, offer.proposer, offer.partner, offer, accepted, self.describe(decider), before,
                        after, self.neg.returns(after), fault)
         self.events.append(ev)
+        if self.over:
+            for agent in self.seats:
+                hook = getattr(agent, "game_over", None)
+                if hook is not None:
+                    hook(self.neg, after)
         return ev
 
     # --- running ------------------------------------------------------------------------------------------

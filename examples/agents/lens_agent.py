@@ -1,0 +1,76 @@
+"""A negtui outside agent that decides with one of negtui's lenses, using negtui's own engine.
+
+    negtui autoplay scenarios/generated/six-party.json --seat P2=cmd:"python examples/agents/lens_agent.py --lens lower"
+
+It rebuilds the game from the hello, reads the state from each request's observation (turn and
+commitments) and asks a lens bot.  Played in every seat with the same lens and settings, it makes the
+very game the built-in bots make: a starting point for an agent of your own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from negtui.agents import LensBot
+from negtui.engine import Negotiation, State, rules_from
+from negtui.scenario import parse_scenario
+
+
+def state_of(neg: Negotiation, obs: dict) -> State:
+    """The engine's state from an observation: the turn and every committed action."""
+    g, bits = neg.game, 0
+    for i, player in enumerate(obs["players"]):
+        for a, action in enumerate(player["actions"]):
+            if action["committed"]:
+                bits |= 1 << (int(g.offset[i]) + a)
+    return State(obs["turn"], bits)
+
+
+def cells_of(neg: Negotiation, bits: int) -> list[list[str]]:
+    g, out = neg.game, []
+    for c in range(g.n_cells):
+        if bits >> c & 1:
+            i = int(g.owner[c])
+            out.append([g.player_ids[i], g.scenario.players[i].actions[c - int(g.offset[i])].id])
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lens", default="upper", help="myopic, upper, lower or PROPOSE/RESPOND")
+    parser.add_argument("--partner", default="mcts", help="mcts, greedy or random")
+    parser.add_argument("--sims", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    propose, _, respond = args.lens.partition("/")
+    bot = LensBot(propose, respond or propose, args.partner, args.sims, 10.0, args.seed)
+    neg: Negotiation | None = None
+    for line in sys.stdin:
+        msg = json.loads(line)
+        kind = msg["type"]
+        if kind == "hello":
+            neg = Negotiation.from_scenario(parse_scenario(msg["scenario"]), rules_from(msg["rules"]),
+                                            budget=msg["budget"])
+            print(json.dumps({"type": "ready", "name": f"lens {bot.label}"}), flush=True)
+            continue
+        if kind == "game_over":
+            continue
+        s = state_of(neg, msg["observation"])
+        ids = neg.game.player_ids
+        if kind == "choose_partner":
+            answer = {"id": msg["id"], "partner": ids[bot.choose_partner(neg, s)]}
+        elif kind == "make_offer":
+            offer = bot.make_offer(neg, s, ids.index(msg["partner"]))
+            answer = {"id": msg["id"], "offer": cells_of(neg, offer.bits)}
+        else:  # respond
+            o = msg["offer"]
+            cells = [neg.game.cell_ids[f"{p}.{a}"] for p, a in o["cells"]]
+            pending = neg.make_offer(s, ids.index(o["partner"]), cells)
+            answer = {"id": msg["id"], "accept": bot.respond(neg, State(s.t, s.bits, pending))}
+        print(json.dumps(answer), flush=True)
+
+
+if __name__ == "__main__":
+    main()

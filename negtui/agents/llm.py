@@ -1,0 +1,193 @@
+"""A language model in a seat, through any OpenAI-compatible chat-completions API.
+
+The paper's Appendix E baseline, done properly: the model sees the whole game (observation_text),
+is told its objectives (its own final payoff; offers the partner accepts), proposes a partner and an
+offer in one structured JSON answer, and, unlike the reference, also decides as the partner.  An
+answer that cannot be used (not JSON, an unknown partner or commitment, over the budget, against an
+exclusive set) is sent back once with the reason; a second unusable answer, a timeout or an API error
+raises `AgentFault`, so the turn is played as a pass or a rejection.
+
+Base URL, model and key come from the seat and options, else from OPENAI_BASE_URL and OPENAI_API_KEY
+as the `openai` SDK reads them, so local servers (llama.cpp, vLLM, Ollama) work the same way.  Prompt
+text lives in llm_prompts.toml.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from string import Template
+from typing import TypeVar
+
+from negtui.engine.negotiation import IllegalMove, Negotiation, State
+from negtui.engine.observation import cell_pair, observation_text
+from negtui.engine.offers import Offer
+from negtui.engine.turns import AgentFault
+from negtui.seats import Seat, SeatError
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+PROMPTS = Path(__file__).with_name("llm_prompts.toml")
+T = TypeVar("T")
+
+_CELL = {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2}
+
+
+@cache
+def prompts() -> dict[str, Template]:
+    with PROMPTS.open("rb") as fh:
+        return {k: Template(v.strip()) for k, v in tomllib.load(fh).items()}
+
+
+class Unusable(ValueError):
+    """An answer the game cannot use; the reason goes back to the model once."""
+
+
+class LLMAgent:
+    def __init__(self, neg: Negotiation, player: int, seat: Seat, api_key: str | None = None):
+        try:
+            import httpx
+        except ImportError:
+            raise SeatError("llm: seats need the optional dependency httpx: pip install 'negtui[llm]'") from None
+        self.neg, self.player, self.seat = neg, player, seat
+        self.label = seat.label
+        self.model = seat.model or ""
+        self.timeout = seat.decision_timeout
+        self.base_url = (seat.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        self._httpx = httpx
+        self._client = httpx.Client(base_url=self.base_url, headers=headers, timeout=self.timeout)
+        g = neg.game
+        self._cells = {tuple(cell_pair(neg, c)): c for c in range(g.n_cells)}
+        self._plan: tuple[tuple[int, int], int, Offer] | None = None  # (state, partner, offer) of choose_partner
+        self.last_reason = ""
+        p = g.scenario.players[player]
+        self._system = prompts()["system"].substitute(
+            seat=p.id, name=p.display, players=g.n, turns=g.T, budget=g.budget)
+
+    # --- talking to the API ---------------------------------------------------------------------------
+    def _chat(self, messages: list[dict], schema: dict) -> str:
+        body = {"model": self.model, "messages": messages, "temperature": 0,
+                "response_format": {"type": "json_schema",
+                                    "json_schema": {"name": "negtui_decision", "schema": schema}}}
+        httpx = self._httpx
+        try:
+            res = self._client.post("/chat/completions", json=body)
+        except httpx.TimeoutException:
+            raise AgentFault(f"no answer from {self.model} within {self.timeout:g} s") from None
+        except httpx.HTTPError as err:
+            raise AgentFault(f"cannot reach {self.base_url}: {err}") from None
+        if res.status_code != 200:
+            raise AgentFault(f"{self.base_url} answered {res.status_code}: {res.text.strip()[:200]}")
+        try:
+            content = res.json()["choices"][0]["message"]["content"]
+        except (ValueError, LookupError, TypeError):
+            raise AgentFault(f"{self.base_url} answered {res.text.strip()[:200]!r}, not a chat completion") from None
+        if not isinstance(content, str):
+            raise AgentFault(f"{self.model} answered no text")
+        return content
+
+    def _decide(self, prompt: str, schema: dict, use: Callable[[dict], T]) -> T:
+        """Ask; an unusable answer goes back once with the reason, a second one is a fault."""
+        messages = [{"role": "system", "content": self._system}, {"role": "user", "content": prompt}]
+        problem = ""
+        for _ in range(2):
+            content = self._chat(messages, schema)
+            try:
+                return use(_json_object(content))
+            except Unusable as err:
+                problem = str(err)
+            messages += [{"role": "assistant", "content": content},
+                         {"role": "user", "content": prompts()["retry"].substitute(problem=problem)}]
+        raise AgentFault(f"{self.model} gave no usable answer twice: {problem}")
+
+    # --- the agent ------------------------------------------------------------------------------------
+    def choose_partner(self, neg: Negotiation, s: State) -> int:
+        """The model picks the partner and the offer in one answer; `make_offer` then returns that offer."""
+        ids = neg.game.player_ids
+        legal = [ids[q] for q in neg.legal_partners(s)]
+        schema = {"type": "object", "additionalProperties": False, "required": ["partner", "offer", "reason"],
+                  "properties": {"partner": {"type": "string", "enum": legal},
+                                 "offer": {"type": "array", "items": _CELL}, "reason": {"type": "string"}}}
+        prompt = prompts()["propose"].substitute(
+            turn=s.t + 1, turns=neg.game.T, budget=neg.game.budget, partners=", ".join(legal),
+            state=observation_text(neg, s, self.player))
+
+        def use(answer: dict) -> tuple[int, Offer]:
+            partner = answer.get("partner")
+            if partner not in legal:
+                raise Unusable(f"partner {partner!r} is not one of {', '.join(legal)}")
+            q = ids.index(partner)
+            cells = self._cells_of(answer.get("offer"))
+            try:
+                offer = neg.make_offer(s, q, cells) if cells else Offer(neg.proposer(s), q, 0, 0, 0)
+            except IllegalMove as err:
+                raise Unusable(str(err)) from None
+            self.last_reason = str(answer.get("reason", ""))
+            return q, offer
+
+        q, offer = self._decide(prompt, schema, use)
+        self._plan = ((s.t, s.bits), q, offer)
+        return q
+
+    def make_offer(self, neg: Negotiation, s: State, partner: int) -> Offer:
+        plan = self._plan
+        self._plan = None
+        if plan is None or plan[0] != (s.t, s.bits) or plan[1] != partner:
+            if self.choose_partner(neg, s) != partner:
+                raise AgentFault("the model wanted another partner than the one asked for")
+            plan, self._plan = self._plan, None
+        return plan[2]
+
+    def respond(self, neg: Negotiation, s: State) -> bool:
+        o, ids = s.pending, neg.game.player_ids
+        words = "; ".join(f"{ids[i]} commits " + ", ".join(cell_pair(neg, c)[1] for c in o.cells
+                                                            if int(neg.game.owner[c]) == i)
+                          for i in dict.fromkeys((o.proposer, o.partner))
+                          if any(int(neg.game.owner[c]) == i for c in o.cells))
+        schema = {"type": "object", "additionalProperties": False, "required": ["accept", "reason"],
+                  "properties": {"accept": {"type": "boolean"}, "reason": {"type": "string"}}}
+        prompt = prompts()["respond"].substitute(proposer=ids[o.proposer], turn=s.t + 1, turns=neg.game.T,
+                                                 offer=words, state=observation_text(neg, s, self.player))
+
+        def use(answer: dict) -> bool:
+            accept = answer.get("accept")
+            if not isinstance(accept, bool):
+                raise Unusable(f'"accept" must be true or false, not {json.dumps(accept)}')
+            self.last_reason = str(answer.get("reason", ""))
+            return accept
+
+        return self._decide(prompt, schema, use)
+
+    def _cells_of(self, offer: object) -> list[int]:
+        if not isinstance(offer, list):
+            raise Unusable('"offer" must be a list of [player id, action id] pairs')
+        cells = []
+        for item in offer:
+            if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)):
+                raise Unusable(f"{json.dumps(item)} is not a [player id, action id] pair")
+            c = self._cells.get((item[0], item[1]))
+            if c is None:
+                raise Unusable(f"{item[0]}.{item[1]} is not a commitment of this game")
+            cells.append(c)
+        return cells
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def _json_object(content: str) -> dict:
+    text = content.strip()
+    if text.startswith("```"):  # some servers wrap JSON in a code fence despite the response format
+        text = text.strip("`").removeprefix("json").strip()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise Unusable(f"the answer is not valid JSON ({err.msg})") from None
+    if not isinstance(data, dict):
+        raise Unusable("the answer must be one JSON object")
+    return data

@@ -1,0 +1,226 @@
+"""An outside program in a seat, speaking the agent protocol (agents/wire.py) on its standard streams.
+
+The program starts with the game (a missing command is refused at once); the hello and every request
+wait at most the seat's timeout for an answer.  Whatever goes wrong (the program exits, answers late,
+answers something that is not the protocol, names a partner or a commitment that does not exist)
+raises `AgentFault`, which the turn driver plays as a pass or a rejection.  After the program has
+exited, its remaining decisions fail at once.  A late answer to an earlier request is skipped by id.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from pydantic import ValidationError
+
+from negtui.agents.wire import (
+    PROTOCOL, ChoosePartner, GameOver, Hello, MakeOffer, OfferAnswer, OfferJson, PartnerAnswer, Ready, Respond,
+    RespondAnswer,
+)
+from negtui.engine.negotiation import Negotiation, State
+from negtui.engine.observation import cell_pair, observation, offer_json
+from negtui.engine.offers import Offer
+from negtui.engine.turns import AgentFault
+from negtui.seats import Seat, SeatError
+
+LEGAL_OFFERS_LISTED = 5_000  # above this many legal offers, a request gives only their number
+MAX_LINE = 1 << 20  # an answer longer than this is not an answer
+_EOF = object()
+
+
+class StdioAgent:
+    def __init__(self, neg: Negotiation, player: int, seat: Seat, echo_stderr: bool = False):
+        self.neg, self.player, self.seat = neg, player, seat
+        self.label = seat.label
+        self.timeout = seat.decision_timeout
+        self.echo_stderr = echo_stderr
+        self.name = ""
+        self._lines: queue.Queue = queue.Queue(maxsize=1000)
+        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
+        self._ids = 0
+        self._ready = False
+        self._dead: str | None = None
+        self._lock = threading.Lock()
+        g = neg.game
+        self._cells = {tuple(cell_pair(neg, c)): c for c in range(g.n_cells)}
+        try:
+            self._proc = subprocess.Popen(shlex.split(seat.command or ""), stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                          encoding="utf-8", errors="replace", bufsize=1, start_new_session=True)
+        except (OSError, ValueError) as err:
+            raise SeatError(f"seat {g.player_ids[player]}: cannot start {seat.command!r}: "
+                            f"{err.strerror if isinstance(err, OSError) and err.strerror else err}") from None
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    # --- the program's streams --------------------------------------------------------------------------
+    def _read_stdout(self) -> None:
+        """Owns the program's stdout: queues its lines, then the end of it."""
+        stream = self._proc.stdout
+        try:
+            for line in stream:
+                self._lines.put(line)
+        except (OSError, ValueError):
+            pass
+        stream.close()
+        self._lines.put(_EOF)
+
+    def _read_stderr(self) -> None:
+        """Owns the program's stderr: keeps its last lines for error messages, and shows them on the
+        command line (never in the app, whose screen is drawn on our stderr)."""
+        pid, stream = self.neg.game.player_ids[self.player], self._proc.stderr
+        try:
+            for line in stream:
+                line = line.rstrip("\n")
+                self._stderr_tail.append(line)
+                if self.echo_stderr:
+                    print(f"[{pid}] {line}", file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            pass
+        stream.close()
+
+    def _exited(self) -> str:
+        code = self._proc.wait(timeout=5)
+        last = next((x for x in reversed(self._stderr_tail) if x.strip()), "")
+        why = f"killed by signal {-code}" if code < 0 else f"status {code}"
+        self._dead = f"the program has exited ({why})" + (f": {last.strip()[:200]}" if last else "")
+        return self._dead
+
+    def _send(self, message: dict) -> None:
+        try:
+            self._proc.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise AgentFault(self._exited()) from None
+
+    def _receive(self, want_id: int | None, deadline: float) -> dict:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AgentFault(f"no answer within {self.timeout:g} s")
+            try:
+                line = self._lines.get(timeout=left)
+            except queue.Empty:
+                raise AgentFault(f"no answer within {self.timeout:g} s") from None
+            if line is _EOF:
+                self._lines.put(_EOF)  # every later read sees the end too
+                raise AgentFault(self._exited())
+            if not line.strip():
+                continue
+            if len(line) > MAX_LINE:
+                raise AgentFault(f"answered a line of {len(line):,} characters")
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError:
+                raise AgentFault(f"answered something that is not JSON: {line.strip()[:120]!r}") from None
+            if not isinstance(data, dict):
+                raise AgentFault(f"answered {line.strip()[:120]!r}, not a JSON object")
+            if want_id is not None and data.get("id") != want_id:
+                if isinstance(data.get("id"), int) and data["id"] < want_id:
+                    continue  # the late answer to a request that already timed out
+                raise AgentFault(f"answered with id {data.get('id')!r} where {want_id} was asked")
+            return data
+
+    def _ask(self, request, answer_model):
+        with self._lock:
+            if self._dead:
+                raise AgentFault(self._dead)
+            deadline = time.monotonic() + self.timeout
+            if not self._ready:
+                self._hello(deadline)
+            self._send(request.model_dump(mode="json"))
+            data = self._receive(request.id, deadline)
+        try:
+            return answer_model.model_validate(data)
+        except ValidationError as err:
+            e = err.errors(include_url=False)[0]
+            where = ".".join(str(x) for x in e["loc"])
+            raise AgentFault(f"answered {request.type} wrongly: {where + ': ' if where else ''}{e['msg']}") from None
+
+    def _hello(self, deadline: float) -> None:
+        g = self.neg.game
+        self._send(Hello(seat=g.player_ids[self.player], player=self.player,
+                         scenario=g.scenario.model_dump(mode="json"), rules=self.neg.rules.as_dict(),
+                         budget=g.budget, timeout=self.timeout).model_dump(mode="json"))
+        data = self._receive(None, deadline)
+        try:
+            self.name = Ready.model_validate(data).name
+        except ValidationError:
+            raise AgentFault(f"answered the hello with {json.dumps(data)[:120]}, not "
+                             f'{{"type": "ready"}} ({PROTOCOL})') from None
+        self._ready = True
+
+    def _next_id(self) -> int:
+        self._ids += 1
+        return self._ids
+
+    # --- the agent ------------------------------------------------------------------------------------
+    def choose_partner(self, neg: Negotiation, s: State) -> int:
+        ids = neg.game.player_ids
+        legal = [ids[q] for q in neg.legal_partners(s)]
+        ans = self._ask(ChoosePartner(id=self._next_id(), turn=s.t, observation=observation(neg, s, self.player),
+                                      legal_partners=legal), PartnerAnswer)
+        if ans.partner not in legal:
+            raise AgentFault(f"chose {ans.partner!r}, not one of the legal partners {', '.join(legal)}")
+        return ids.index(ans.partner)
+
+    def make_offer(self, neg: Negotiation, s: State, partner: int) -> Offer:
+        offers = neg.legal_offers(s, partner)
+        listed = [[cell_pair(neg, c) for c in o.cells] for o in offers] if len(offers) <= LEGAL_OFFERS_LISTED else None
+        ans = self._ask(MakeOffer(id=self._next_id(), turn=s.t, partner=neg.game.player_ids[partner],
+                                  observation=observation(neg, s, self.player), legal_offers=listed,
+                                  legal_offers_count=len(offers)), OfferAnswer)
+        cells = []
+        for pid, action in ans.offer:
+            c = self._cells.get((pid, action))
+            if c is None:
+                raise AgentFault(f"offered {pid}.{action}, a commitment the game does not have")
+            cells.append(c)
+        if not cells:
+            return Offer(neg.proposer(s), partner, 0, 0, 0)
+        return neg.make_offer(s, partner, cells)  # an illegal offer raises IllegalMove: the driver passes
+
+    def respond(self, neg: Negotiation, s: State) -> bool:
+        ans = self._ask(Respond(id=self._next_id(), turn=s.t, offer=OfferJson(**offer_json(neg, s.pending)),
+                                observation=observation(neg, s, self.player)), RespondAnswer)
+        return ans.accept
+
+    def game_over(self, neg: Negotiation, s: State) -> None:
+        if self._dead or not self._ready:
+            return
+        pay = neg.returns(s)
+        try:
+            self._send(GameOver(payoffs={pid: float(v) for pid, v in zip(neg.game.player_ids, pay)},
+                                observation=observation(neg, s, self.player)).model_dump(mode="json"))
+        except AgentFault:
+            pass
+
+    def close(self) -> None:
+        """Close the program's stdin, give it a moment to finish, then stop it (and anything it started)."""
+        proc = self._proc
+        try:
+            proc.stdin.close()
+        except (OSError, ValueError):
+            pass
+        try:
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.killpg(proc.pid, sig)
+                except (ProcessLookupError, PermissionError):
+                    break
+                try:
+                    proc.wait(timeout=2)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
