@@ -321,6 +321,28 @@ async def test_bot_offer_to_human_rejected_then_human_offers_bait():
         await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
 
 
+async def test_an_outside_program_in_a_seat_offers_to_a_person():
+    """A is a program speaking the agent protocol (the example lens agent, myopic): its offer reaches the
+    person at B through the same reply dialog, and the matrix marks the offered cells behind it."""
+    import shlex
+    import sys
+
+    agent = ROOT / "examples" / "agents" / "lens_agent.py"
+    seat = Seat(agent="cmd", command=f"{shlex.quote(sys.executable)} {shlex.quote(str(agent))} --lens myopic")
+    app = pill_app(A=seat, B=Seat.human())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dlg = await _bot_offer_to_human_b(pilot, app)
+        assert dlg.preview.partner["myopic"].gain == pytest.approx(7.0)
+        assert play_screen(app).snapshot().offer_cells == {A_BAIT, B_BAIT, B_POISON}
+        await pilot.press("a")
+        await pilot.pause()
+        ev = app.session.events[-1]
+        assert ev.accepted and ev.decided_by == "B (human)" and payoffs(app) == [40.0, 7.0]
+        assert ev.offer.cells == (A_BAIT, B_BAIT, B_POISON) and ev.fault is None
+        assert app.session.seats["A"].label.startswith("cmd: ")
+
+
 # --- autoplay ----------------------------------------------------------------------------------------------
 
 async def test_autoplay_six_party_to_the_end_matches_the_command_line():

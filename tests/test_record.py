@@ -641,3 +641,22 @@ def test_format_1_record_with_a_person_and_a_switch_forks_into_format_2(tmp_path
     assert h.format == "negtui-record/2" and h.seats["P1"].lenses == ("lower", "lower")
     assert h.seats["P3"].lenses == ("upper", "lower")  # the switch recorded before turn 8 holds
     assert run("replay", fork, "--verify").exit_code == 0
+
+
+def test_replay_reads_the_recorded_forecasts_back(tmp_path, dealing):
+    """The forecasts a record holds are what a replay shows; only a line without them is recomputed."""
+    import numpy as np
+
+    rec, _ = dealing
+    objs = lines_of(rec)
+    rp = Replay(load_record(rec))
+    n = rp.neg.game.n
+    for t in (rp.first_turn, rp.first_turn + 3, rp.last_turn):
+        computed = {lens: rp.neg.forecast(rp.state_at(t), lens) for lens in ("myopic", "upper", "lower")}
+        shown = rp.forecasts_at(t)
+        assert all(np.allclose(shown[lens], computed[lens], atol=1e-6) for lens in computed)
+    objs[3]["forecasts"]["upper"] = [1234.5] * n  # the forecasts after turn 2, as shown when it was played
+    del objs[4]["forecasts"]
+    rp = Replay(load_record(write_lines(tmp_path / "edited.jsonl", objs)))
+    assert list(rp.forecasts_at(3)["upper"]) == [1234.5] * n
+    assert np.allclose(rp.forecasts_at(4)["upper"], rp.neg.forecast(rp.state_at(4), "upper"))

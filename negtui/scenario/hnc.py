@@ -81,7 +81,7 @@ def topfile_problems(tf: HncTopfile) -> list[tuple[str, str]]:
         out.append(("$.countries", "a country is listed twice"))
     for c in tf.countries:
         if c not in tf.country_actions:
-            out.append((f"$.country_actions", f"no actions for country {c!r}"))
+            out.append(("$.country_actions", f"no actions for country {c!r}"))
         elif not tf.country_actions[c]:
             out.append((f"$.country_actions{_key(c)}", "a country needs at least one action"))
         elif len(set(tf.country_actions[c])) != len(tf.country_actions[c]):

@@ -1,9 +1,9 @@
-"""What every pane draws from: one immutable picture of the game at a turn, built by the play screen
-from a live session or a replay."""
+"""What every pane draws from: one immutable picture of the game at a turn, built by the play screen's
+source (a live session or a replay, tui/sources.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -25,8 +25,6 @@ class Snapshot:
     offer_cells: frozenset[int] = frozenset()
     partner: int | None = None  # partner of the offer being built or shown
     mode: str = "play"  # play | replay
-    status: str = ""
-    extra: dict = field(default_factory=dict)
 
     @property
     def proposer(self) -> int | None:

@@ -6,23 +6,23 @@ from __future__ import annotations
 import numpy as np
 from rich.table import Table
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
-from textual.worker import get_current_worker
 
 from negtui.tui import palette
-from negtui.welfare import Cancelled, WelfareJob, WelfareOptions, WelfareRequest
+from negtui.tui.messages import WelfareFailed, WelfareSolved
+from negtui.tui.workers import watch_welfare
+from negtui.welfare import WelfareJob, WelfareOptions, WelfareRequest
 
 
 class SummaryScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,enter,q", "close", "close")]
 
     def __init__(self, names: list[str], payoffs: np.ndarray, baseline: np.ndarray,
-                 first_forecasts: dict[str, np.ndarray], scenario: dict, rules: str, bits: int,
+                 first_forecasts: dict[str, np.ndarray], scenario: dict, rules: dict | str,
                  record: str | None) -> None:
         super().__init__()
         self.names, self.payoffs, self.baseline = names, payoffs, baseline
@@ -54,22 +54,13 @@ class SummaryScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.job = WelfareJob(self.request)
-        self._wait(self.job)
+        watch_welfare(self, self.job)
 
-    @work(thread=True, exclusive=True, group="summary-welfare")
-    def _wait(self, job: WelfareJob) -> None:
-        worker = get_current_worker()
-        while not worker.is_cancelled:
-            try:
-                res = job.result(timeout=0.1)
-            except TimeoutError:
-                continue
-            except (Cancelled, RuntimeError):
-                return
-            self.app.call_from_thread(self._show, res)
-            return
+    def on_welfare_failed(self, message: WelfareFailed) -> None:
+        self.query_one("#summary-welfare", Static).update(f"welfare optimum: not solved ({message.text})")
 
-    def _show(self, res) -> None:
+    def on_welfare_solved(self, message: WelfareSolved) -> None:
+        res = message.result
         label = self.query_one("#summary-welfare", Static)
         if res.welfare is None:
             label.update(f"welfare optimum: {res.status}")

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from rich.table import Table
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
-from textual.worker import get_current_worker
 
 from negtui.tui import palette
-from negtui.welfare import (
-    OBJECTIVES, Cancelled, WelfareJob, WelfareOptions, WelfareRequest, WelfareResult, efficiency, welfare_of,
-)
+from negtui.tui.messages import WelfareFailed, WelfareSolved
+from negtui.tui.workers import watch_welfare
+from negtui.welfare import OBJECTIVES, WelfareJob, WelfareOptions, WelfareRequest, WelfareResult, efficiency, welfare_of
 
 
 class WelfareScreen(ModalScreen[None]):
@@ -28,7 +24,7 @@ class WelfareScreen(ModalScreen[None]):
         Binding("escape", "close", "close"),
     ]
 
-    def __init__(self, scenario: dict, rules: str, bits: int, names: list[str], payoffs: np.ndarray,
+    def __init__(self, scenario: dict, rules: dict | str, bits: int, names: list[str], payoffs: np.ndarray,
                  forecast: np.ndarray, objective: str = "utilitarian") -> None:
         super().__init__()
         self.scenario, self.rules, self.bits = scenario, rules, bits
@@ -65,24 +61,7 @@ class WelfareScreen(ModalScreen[None]):
         self.query_one("#welfare-table", Static).update("")
         self.job = WelfareJob(WelfareRequest(self.scenario, self.rules, self.bits,
                                              WelfareOptions(objective=self.objective, time_limit=60)))
-        self._wait(self.job)
-
-    @work(thread=True, exclusive=True, group="welfare")
-    def _wait(self, job: WelfareJob) -> None:
-        worker = get_current_worker()
-        started = time.perf_counter()
-        while not worker.is_cancelled:
-            try:
-                res = job.result(timeout=0.1)
-            except TimeoutError:
-                continue
-            except Cancelled:
-                return
-            except RuntimeError as err:
-                self.app.call_from_thread(self._show_error, str(err))
-                return
-            self.app.call_from_thread(self._show, res, time.perf_counter() - started)
-            return
+        watch_welfare(self, self.job)
 
     def action_cancel_solve(self, quiet: bool = False) -> None:
         if self.job is not None and not self.job.done():
@@ -91,10 +70,11 @@ class WelfareScreen(ModalScreen[None]):
                 self.query_one("#welfare-status", Static).update("solve cancelled")
         self.job = None
 
-    def _show_error(self, message: str) -> None:
-        self.query_one("#welfare-status", Static).update(Text(f"error: {message}", style=palette.NEGATIVE))
+    def on_welfare_failed(self, message: WelfareFailed) -> None:
+        self.query_one("#welfare-status", Static).update(Text(f"error: {message.text}", style=palette.NEGATIVE))
 
-    def _show(self, res: WelfareResult, seconds: float) -> None:
+    def on_welfare_solved(self, message: WelfareSolved) -> None:
+        res, seconds = message.result, message.seconds
         self.result = res
         status = self.query_one("#welfare-status", Static)
         if res.payoffs is None:

@@ -1,0 +1,191 @@
+"""Live play on the play screen: agents deciding in a worker, a person's turn (partner dialog, offer
+builder, reply dialog), seats changing hands, the end of the game.
+
+A mixin of `PlayScreen` (screens/play.py), which holds the layout and what both modes share."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+
+from negtui.engine.negotiation import IllegalMove, Phase
+from negtui.engine.turns import Move, TurnEvent
+from negtui.narrate import offer_words, turn_line
+from negtui.seats import Seat
+from negtui.session import FORECAST_LENSES
+from negtui.tui import palette
+from negtui.tui.messages import AgentDecided, AgentFailed
+from negtui.tui.screens.dialogs import PartnerScreen, RespondScreen, SeatsScreen
+from negtui.tui.screens.summary import SummaryScreen
+from negtui.tui.widgets.panes import TextPane
+
+
+class LiveControls:
+    # --- agents ----------------------------------------------------------------------------------------
+    def live_step(self) -> None:
+        """Let the agent whose decision it is decide (on a person's turn: open the partner dialog)."""
+        ses = self.session
+        if ses.over or self.thinking:
+            return
+        if self.live.person_to_move():
+            if self._human_turn():
+                self.action_partner()
+            return
+        self.thinking = True
+        self.query_one("#topbar", TextPane).show_text(self._topbar(self.snapshot()))
+        self._think()
+
+    @work(thread=True, exclusive=True, group="agent")
+    def _think(self) -> None:
+        try:
+            moves = self.session.think()
+        except Exception as err:  # shown to the user; the game stays as it was
+            self.post_message(AgentFailed(str(err) or type(err).__name__))
+            return
+        self.post_message(AgentDecided(moves))
+
+    def on_agent_failed(self, message: AgentFailed) -> None:
+        self.thinking = False
+        self.autoplay.stop()
+        self.set_status(Text(f"a bot could not move: {message.text}", style=palette.NEGATIVE))
+        self.refresh_panes()
+
+    def on_agent_decided(self, message: AgentDecided) -> None:
+        self.thinking = False
+        ses = self.session
+        for k, move in enumerate(message.moves):
+            if ses is None or move.t != ses.state.t or move.player != ses.deciding or ses.is_human(move.player):
+                return  # the game moved on, or the seat was handed to a person while its agent was thinking
+            self._submit(move, advance=k == len(message.moves) - 1)
+
+    # --- what happens next ------------------------------------------------------------------
+    def _submit(self, move: Move, advance: bool = True) -> None:
+        try:
+            ev = self.live.submit(move)
+        except IllegalMove as err:
+            self.set_status(Text(str(err), style=palette.NEGATIVE))
+            return
+        if ev is not None:
+            self._turn_ended(ev)
+        elif advance:
+            self.refresh_panes()
+        if advance:
+            self.advance()
+
+    def _turn_ended(self, ev: TurnEvent) -> None:
+        line = Text(turn_line(self.game, ev))
+        if ev.fault:
+            line.stylize(palette.NEGATIVE)
+        self.set_status(line)
+        if self.running and not self.session.over:
+            self._dirty = True
+        else:
+            self.refresh_panes()
+
+    def advance(self) -> None:
+        """What happens next: the summary, a person's prompt, an agent's answer, or the next autoplayed turn."""
+        if self.playback:
+            return
+        ses, live = self.session, self.live
+        if ses.over:
+            self.autoplay.stop()
+            self.refresh_panes()
+            if not self._summary_shown:
+                self._summary_shown = True
+                self._show_summary()
+            return
+        if live.person_to_move(Phase.RESPOND):
+            self._ask_person()
+            return
+        if live.person_proposing:
+            if self.prompted_turn != ses.state.t and self.offer_partner is None:
+                self.prompted_turn = ses.state.t
+                self.set_status(f"{self.game.player_ids[ses.proposer]}, your turn: pick a partner (p) or pass (x)")
+                self.action_partner()
+            return
+        if ses.driver.phase is Phase.RESPOND:
+            self.live_step()  # an agent answers an offer at once, autoplay or not
+        elif self.running:
+            self.autoplay.later(self.live_step)
+
+    def _ask_person(self) -> None:
+        g, ses = self.game, self.session
+        offer = ses.pending
+        words = offer_words(g, offer.bits, offer.proposer, offer.partner)
+        preview = ses.preview(offer.partner, list(offer.cells))
+        title = f"{g.player_ids[offer.proposer]} offers {g.player_ids[offer.partner]} a deal"
+        self.refresh_panes()
+
+        def answer(accept: bool | None) -> None:
+            self._submit(ses.answer(bool(accept)))
+
+        self.app.push_screen(RespondScreen(title, words, preview, g.player_ids[offer.partner]), answer)
+
+    # --- a person's offer ----------------------------------------------------------------------
+    def action_partner(self) -> None:
+        if not self._human_turn():
+            return
+        ses, g = self.session, self.game
+        options = ses.partner_options()
+
+        def chosen(q: int | None) -> None:
+            if q is None:
+                return
+            if q == -1:
+                self.action_pass_turn()
+                return
+            self.live.start_offer(q)
+            self.set_status(f"offer to {g.player_ids[q]}: move with arrows, enter toggles a cell, o submits, "
+                            "escape picks another partner")
+            self.refresh_panes()
+
+        self.app.push_screen(PartnerScreen(g.player_ids[ses.proposer], g.player_ids, options,
+                                           lambda o: offer_words(g, o.bits, o.proposer, o.partner)), chosen)
+
+    def action_submit(self) -> None:
+        if not self._human_turn() or self.offer_partner is None:
+            return
+        try:
+            move = self.live.offer_move()
+        except IllegalMove as err:
+            self.set_status(Text(str(err), style=palette.NEGATIVE))
+            return
+        self._submit(move)
+
+    def action_pass_turn(self) -> None:
+        if self._human_turn():
+            self._submit(self.live.pass_move())
+
+    def action_back(self) -> None:
+        if self.offer_partner is not None:
+            self.live.clear_offer()
+            self.refresh_panes()
+            self.action_partner()
+
+    def action_seats(self) -> None:
+        if not self.session:
+            return
+        ses = self.session
+
+        def done(seats: dict[str, Seat] | None) -> None:
+            if not seats:
+                return
+            for pid, seat in seats.items():
+                if seat != ses.seats[pid]:
+                    try:
+                        ses.set_seat(pid, seat)
+                    except (IllegalMove, ValueError) as err:
+                        self.set_status(Text(str(err), style=palette.NEGATIVE))
+            self.prompted_turn = -1
+            self.refresh_panes()
+            self.advance()
+
+        self.app.push_screen(SeatsScreen(ses.seats, ses.lenses, base=self.app.base), done)
+
+    def _show_summary(self) -> None:
+        ses = self.session
+        first = {lens: ses.history[lens][0] for lens in FORECAST_LENSES}
+        self.app.push_screen(SummaryScreen(self.game.player_ids, self.neg.returns(ses.state), ses.baseline, first,
+                                           self.game.scenario.model_dump(mode="json"), self.neg.rules.as_dict(),
+                                           str(ses.record_path) if ses.record_path else None))
+

@@ -1,0 +1,62 @@
+"""Replay on the play screen: stepping through a record, playing it back, jumping, and taking over
+(a fork from the turn shown).
+
+A mixin of `PlayScreen` (screens/play.py), which holds the layout and what both modes share."""
+
+from __future__ import annotations
+
+from negtui.narrate import turn_line
+from negtui.record import parent_at
+from negtui.seats import Seat
+from negtui.tui.screens.dialogs import JumpScreen, SeatsScreen
+
+
+class ReplayControls:
+    def action_turn_back(self) -> None:
+        if self.playback and self.playback.back():
+            self.refresh_panes()
+
+    def action_turn_forward(self) -> None:
+        if not self.playback:
+            return
+        ev = self.playback.forward()
+        if ev is not None:
+            self.set_status(turn_line(self.game, ev))
+            self.refresh_panes()
+
+    def _replay_tick(self) -> None:
+        if not (self.running and self.playback):
+            return
+        if self.playback.at_end:
+            self.autoplay.stop()
+            self.refresh_panes()
+            return
+        self.action_turn_forward()
+        self.autoplay.later(self._replay_tick)
+
+    def action_jump(self) -> None:
+        if not self.playback:
+            return
+
+        def go(t: int | None) -> None:
+            if t is not None:
+                self.playback.jump(t)
+                self.refresh_panes()
+
+        self.app.push_screen(JumpScreen(self.replay.first_turn, self.replay.last_turn), go)
+
+    def action_take_over(self) -> None:
+        """Fork: continue the recorded game from the shown turn, with seats the user chooses."""
+        if not self.playback:
+            return
+        rp, t = self.replay, self.pos
+        recorded = rp.seats_at(t)
+        seats = {pid: recorded.get(pid) or Seat.human() for pid in rp.neg.game.player_ids}
+
+        def start(chosen: dict[str, Seat] | None) -> None:
+            if chosen is not None:  # bots keep the recorded search settings (SeatsScreen keeps them)
+                self.app.start_session(rp.record.scenario, rp.neg.rules, chosen, start=rp.state_at(t),
+                                       parent=parent_at(rp, t), budget=rp.record.header.budget)
+
+        self.app.push_screen(SeatsScreen(seats, ("myopic", "upper", "lower"), title=f"Take over from turn {t}",
+                                         base=self.app.base), start)
