@@ -13,7 +13,6 @@ Spelled on the command line as:
 
 from __future__ import annotations
 
-import math
 import shlex
 from typing import Literal
 
@@ -21,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serial
 
 from negtui.engine.lenses import LENSES
 from negtui.engine.search import PARTNER_METHODS
+from negtui.scenario.io import problems_from_validation
 
 DEFAULT_LENS = "upper"
 DEFAULT_TIMEOUT = 30.0  # seconds an outside agent may take for one decision
@@ -42,17 +42,15 @@ class Seat(BaseModel):
     respond: str | None = None  # lens bots: lens when responding (default: the proposing lens)
     partner: str = "mcts"  # lens bots: partner choice (PARTNER_METHODS)
     sims: int = Field(default=50, ge=1, le=1_000_000)
-    ucb: float = Field(default=10.0, ge=0.0, le=1e6)
+    ucb: float = Field(default=10.0, ge=0.0, le=1e6, allow_inf_nan=False)
     seed: int = Field(default=0, ge=0, le=2**63 - 1)
     command: str | None = None  # cmd: the program and its arguments, as a shell would split them
     model: str | None = None  # llm: the model name
     base_url: str | None = None  # llm: the API's base URL (default: OPENAI_BASE_URL or OpenAI's)
-    timeout: float | None = Field(default=None, gt=0.0, le=86_400.0)  # cmd/llm: seconds per decision
+    timeout: float | None = Field(default=None, gt=0.0, le=86_400.0, allow_inf_nan=False)  # cmd/llm: seconds per decision
 
     @model_validator(mode="after")
     def _complete(self) -> Seat:
-        if not math.isfinite(self.ucb):
-            raise ValueError("ucb must be a finite number")
         if self.partner not in PARTNER_METHODS:
             raise ValueError(f"unknown partner method {self.partner!r}; choose from {', '.join(PARTNER_METHODS)}")
         if self.agent == "lens":
@@ -137,16 +135,6 @@ class Seat(BaseModel):
                        "agent": "lens", "propose": propose, "respond": respond or propose})
 
 
-def seat_of(data: object, where: str = "seat") -> Seat:
-    """A seat from JSON data; raises SeatError with the first problem."""
-    try:
-        return Seat.model_validate(data)
-    except ValidationError as err:
-        first = err.errors(include_url=False)[0]
-        loc = ".".join(str(x) for x in first["loc"])
-        raise SeatError(f"{where}{'.' + loc if loc else ''}: {first['msg'].removeprefix('Value error, ')}") from None
-
-
 def parse_seat(text: str, base: Seat | None = None) -> Seat:
     """One seat from its command-line spelling; lens bots take their search parameters from `base`."""
     base = base or Seat()
@@ -164,7 +152,7 @@ def parse_seat(text: str, base: Seat | None = None) -> Seat:
         propose, _, respond = text.partition("/")
         return base.with_lenses(propose.strip(), respond.strip() or None)
     except ValidationError as err:
-        raise SeatError(err.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")) from None
+        raise SeatError(problems_from_validation(err)[0].message) from None
 
 
 def parse_seats(specs: list[str], player_ids: list[str], base: Seat | dict[str, Seat] | None = None,
@@ -201,4 +189,4 @@ def default_seats(player_ids: list[str], base: Seat | None = None) -> dict[str, 
 
 
 __all__ = ["DEFAULT_LENS", "DEFAULT_TIMEOUT", "PARTNER_METHODS", "Seat", "SeatError", "default_seats", "parse_seat",
-           "parse_seats", "seat_of"]
+           "parse_seats"]

@@ -30,6 +30,7 @@ from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.observation import cell_pair, observation, offer_json
 from negtui.engine.offers import Offer
 from negtui.engine.turns import AgentFault
+from negtui.scenario.io import first_problem
 from negtui.seats import Seat, SeatError
 
 LEGAL_OFFERS_LISTED = 5_000  # above this many legal offers, a request gives only their number
@@ -142,9 +143,7 @@ class StdioAgent:
         try:
             return answer_model.model_validate(data)
         except ValidationError as err:
-            e = err.errors(include_url=False)[0]
-            where = ".".join(str(x) for x in e["loc"])
-            raise AgentFault(f"answered {request.type} wrongly: {where + ': ' if where else ''}{e['msg']}") from None
+            raise AgentFault(f"answered {request.type} wrongly: {first_problem(err)}") from None
 
     def _hello(self, deadline: float) -> None:
         g = self.neg.game

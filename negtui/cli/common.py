@@ -52,19 +52,19 @@ def base_seat(lens: str | None = None, partner: str | None = None, sims: int | N
 
     given = {k: v for k, v in (("partner", partner), ("sims", sims), ("ucb", ucb), ("seed", seed),
                                ("timeout", timeout), ("base_url", base_url)) if v is not None}
-    try:
-        return parse_seat(lens or DEFAULT_LENS, Seat(**given))
-    except (SeatError, ValueError) as err:
-        fail(f"error: {_first_line(err)}")
-
-
-def _first_line(err: Exception) -> str:
     from pydantic import ValidationError
 
-    if isinstance(err, ValidationError):
-        e = err.errors(include_url=False)[0]
-        return f"--{'-'.join(str(x) for x in e['loc'])}: {e['msg'].removeprefix('Value error, ')}"
-    return str(err)
+    from negtui.scenario.io import problems_from_validation
+
+    try:
+        return parse_seat(lens or DEFAULT_LENS, Seat(**given))
+    except ValidationError as err:
+        p = problems_from_validation(err)[0]
+        field = p.path.removeprefix("$.")
+        option = {"timeout": "agent-timeout", "base_url": "llm-base-url"}.get(field, field)
+        fail(f"error: {'--' + option + ': ' if field != '$' else ''}{p.message}")
+    except SeatError as err:
+        fail(f"error: {err}")
 
 
 def progress(total: int, label: str, enabled: bool = True):

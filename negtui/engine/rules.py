@@ -143,9 +143,9 @@ def rules_from(value: str | dict) -> Rules:
         return get_rules(value)
     from pydantic import TypeAdapter, ValidationError
 
+    from negtui.scenario.io import first_problem
+
     try:
         return TypeAdapter(Rules).validate_python(value)
     except ValidationError as err:
-        first = err.errors(include_url=False)[0]
-        where = ".".join(str(x) for x in first["loc"])
-        raise ValueError(f"invalid rules{': ' + where if where else ''}: {first['msg']}") from None
+        raise ValueError(f"invalid rules: {first_problem(err, 'rules')}") from None

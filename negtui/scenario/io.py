@@ -45,6 +45,12 @@ def _json_path(loc: tuple[int | str, ...]) -> str:
     return out
 
 
+def first_problem(err: ValidationError, root: str = "$") -> str:
+    """The first problem as 'PATH: message', its JSON path starting at `root`."""
+    p = problems_from_validation(err)[0]
+    return f"{root}{p.path[1:]}: {p.message}"
+
+
 def problems_from_validation(err: ValidationError) -> list[Problem]:
     out: list[Problem] = []
     for e in err.errors(include_url=False):
@@ -57,7 +63,7 @@ def problems_from_validation(err: ValidationError) -> list[Problem]:
             continue
         if e["type"] == "extra_forbidden":
             msg = "unknown field"
-        out.append(Problem(_json_path(tuple(e["loc"])), msg))
+        out.append(Problem(_json_path(tuple(e["loc"])), msg.removeprefix("Value error, ")))
     return out
 
 
