@@ -14,6 +14,7 @@ Spelled on the command line as:
 from __future__ import annotations
 
 import shlex
+from pathlib import PurePath
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
@@ -111,14 +112,28 @@ class Seat(BaseModel):
 
     @property
     def label(self) -> str:
-        """Short: 'human', 'upper', 'upper/lower', 'cmd: python agent.py', 'llm: MODEL'."""
+        """Short: 'human', 'upper', 'upper/lower', 'cmd: agent.py', 'llm: MODEL'."""
         if self.agent == "lens":
             return self.propose if self.propose == self.respond else f"{self.propose}/{self.respond}"
         if self.agent == "cmd":
-            return f"cmd: {self.command}"
+            return f"cmd: {self.program}"
         if self.agent == "llm":
             return f"llm: {self.model}"
         return "human"
+
+    @property
+    def program(self) -> str:
+        """The outside program by name: `python agents/mine.py --x` is mine.py, `python -m pkg` is pkg."""
+        words = shlex.split(self.command or "")
+        first = PurePath(words[0]).name if words else ""
+        if first.startswith("python"):
+            rest = iter(words[1:])
+            for word in rest:
+                if word == "-m":
+                    return next(rest, first)
+                if not word.startswith("-"):
+                    return PurePath(word).name
+        return first
 
     @property
     def spec(self) -> str:

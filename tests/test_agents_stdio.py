@@ -121,7 +121,7 @@ def test_a_broken_handshake_or_an_unknown_commitment_is_a_fault(tmp_path, mode, 
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     assert out["turns"][0]["fault"] and words in out["turns"][0]["fault"]
-    assert f"seat A (cmd: {sys.executable}" in res.stderr and words in res.stderr
+    assert "seat A (cmd: flaky_agent.py), turn 0: " in res.stderr and words in res.stderr
 
 
 def test_a_command_that_cannot_start_exits_2_naming_the_seat():

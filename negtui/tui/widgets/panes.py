@@ -115,14 +115,16 @@ class Forecasts(TextPane):
         out = Text(no_wrap=True)
         out.append("payoffs and forecasts\n", style="bold")
         # a narrow pane with short ids leaves the player column unlabelled rather than cut to "p"
-        head = _cell("player" if name_w >= len("player") else "", name_w) + ("" if narrow else " " + _cell("seat", 11))
+        seat_w = min(18, max(11, *(len(label) for label in snap.seats)))  # outside agents' labels are longer
+        head = _cell("player" if name_w >= len("player") else "", name_w) + ("" if narrow else " " + _cell("seat", seat_w))
         head += " " + _cell("now", num_w, True)
         head += "".join(" " + _cell(self.SHORT[lens] if narrow else lens, num_w, True) for lens in lenses)
         out.append(head + "  trend\n", style="dim")
         hist = np.array(snap.payoff_history)
         for i, pid in enumerate(g.player_ids):
             now = float(snap.payoffs[i])
-            out.append(_cell(pid, name_w) + ("" if narrow else " " + _cell(snap.seats[i], 11)) + " ")
+            seat = snap.seats[i] if len(snap.seats[i]) <= seat_w else snap.seats[i][:seat_w - 1] + "…"
+            out.append(_cell(pid, name_w) + ("" if narrow else " " + _cell(seat, seat_w)) + " ")
             out.append(_cell(fmt.format(now), num_w, True), style=palette.signed(now))
             out.append("".join(" " + _cell(fmt.format(float(snap.forecasts[lens][i])), num_w, True) for lens in lenses))
             out.append("  " + palette.sparkline(list(hist[:, i]), width=8 if narrow else 12) + "\n")
