@@ -100,24 +100,18 @@ def _seats_json(seats: list[Seat]) -> list[dict]:
 
 
 def _serve() -> None:
-    from negtui.agents.table import lens_bot
+    """The child: a table of the seats' lens bots (other seats are modelled as people are) and one
+    answer per request."""
+    from negtui.agents.table import Table
     from negtui.engine.rules import rules_from
     from negtui.scenario import parse_scenario
 
+    def bots_only(data: list[dict]) -> list[Seat]:
+        return [seat if seat.is_lens else Seat.human() for seat in map(Seat.model_validate, data)]
+
     neg: Negotiation | None = None
-    seats: list[Seat] = []
-    bots: list = []
-
-    def respond_lens(q: int) -> str | None:
-        return seats[q].respond if seats[q].is_lens else None
-
-    def seat_up(new: list[dict]) -> None:
-        nonlocal seats, bots
-        old = seats
-        seats = [Seat.model_validate(s) for s in new]
-        bots = [bots[i] if i < len(old) and old[i] == seat and bots[i] is not None
-                else (lens_bot(seat, respond_lens) if seat.is_lens else None) for i, seat in enumerate(seats)]
-
+    table: Table | None = None
+    broken = ""  # why the seats could not be set up (an exact lens on a game too large): every answer says so
     for line in sys.stdin:
         msg = json.loads(line)
         cmd = msg.get("cmd")
@@ -125,13 +119,18 @@ def _serve() -> None:
             if cmd == "init":
                 neg = Negotiation.from_scenario(parse_scenario(msg["scenario"]), rules_from(msg["rules"]),
                                                 budget=msg["budget"])
-                seat_up(msg["seats"])
+                table = Table(neg, bots_only(msg["seats"]))
                 continue
             if cmd == "seats":
-                seat_up(msg["seats"])
+                for i, seat in enumerate(bots_only(msg["seats"])):
+                    if seat != table.seats[i]:
+                        table.set(i, seat)
+                broken = ""
                 continue
+            if broken or table is None:
+                raise RuntimeError(broken or "the bot process has no game")
             s = State(msg["t"], int(msg["bits"], 16))
-            bot = bots[msg["seat"]]
+            bot = table.agents[msg["seat"]]
             if cmd == "partner":
                 out: dict = {"partner": bot.choose_partner(neg, s)}
             elif cmd == "offer":
@@ -142,8 +141,9 @@ def _serve() -> None:
                 out = {"accept": bot.respond(neg, State(s.t, s.bits, offer))}
         except Exception as err:  # reported to the caller, which shows it
             if cmd in ("init", "seats"):
-                raise
-            out = {"error": f"{type(err).__name__}: {err}"}
+                broken = str(err)
+                continue
+            out = {"error": str(err) or type(err).__name__}
         sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()
 
