@@ -452,6 +452,8 @@ async def test_welfare_optimum_shown_then_a_solve_cancelled():
             assert app.screen is ps
 
             await pilot.press("w")
+            await wait_until(pilot, lambda: isinstance(app.screen, WelfareScreen) and app.screen.job is not None,
+                             "the solve to start")
             scr = app.screen
             procs.append(_slow(scr.job))
             status = scr.query_one("#welfare-status", Static)
@@ -465,6 +467,7 @@ async def test_welfare_optimum_shown_then_a_solve_cancelled():
             assert "solve cancelled" in str(status.content)  # no late result
             # solve again, and quit the app while it runs: the worker process must not outlive the app
             await pilot.click("#solve")
+            await wait_until(pilot, lambda: scr.job is not None, "the solve to start again")
             procs.append(_slow(scr.job))
             assert "solving utilitarian" in str(status.content)
         assert procs[-1].wait(timeout=5) == -signal.SIGKILL, "the worker process outlived the app"

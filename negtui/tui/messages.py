@@ -28,10 +28,14 @@ class AgentFailed(Message):
 
 @dataclass
 class WelfareSolved(Message):
+    """A welfare solve finished; `job` tells a late result of a cancelled solve from the current one."""
+
+    job: object  # negtui.welfare.WelfareJob
     result: object  # negtui.welfare.WelfareResult
     seconds: float
 
 
 @dataclass
 class WelfareFailed(Message):
+    job: object
     text: str

@@ -26,9 +26,9 @@ def watch_welfare(node: DOMNode, job: WelfareJob) -> Worker:
             except Cancelled:
                 return
             except RuntimeError as err:
-                node.post_message(WelfareFailed(str(err)))
+                node.post_message(WelfareFailed(job, str(err)))
                 return
-            node.post_message(WelfareSolved(res, time.perf_counter() - started))
+            node.post_message(WelfareSolved(job, res, time.perf_counter() - started))
             return
 
     return node.run_worker(wait, thread=True, exclusive=True, group="welfare")

@@ -57,9 +57,13 @@ class SummaryScreen(ModalScreen[None]):
         watch_welfare(self, self.job)
 
     def on_welfare_failed(self, message: WelfareFailed) -> None:
+        if message.job is not self.job:
+            return  # a solve cancelled meanwhile
         self.query_one("#summary-welfare", Static).update(f"welfare optimum: not solved ({message.text})")
 
     def on_welfare_solved(self, message: WelfareSolved) -> None:
+        if message.job is not self.job:
+            return  # a solve cancelled meanwhile
         res = message.result
         label = self.query_one("#summary-welfare", Static)
         if res.welfare is None:

@@ -71,9 +71,13 @@ class WelfareScreen(ModalScreen[None]):
         self.job = None
 
     def on_welfare_failed(self, message: WelfareFailed) -> None:
+        if message.job is not self.job:
+            return  # a solve cancelled meanwhile
         self.query_one("#welfare-status", Static).update(Text(f"error: {message.text}", style=palette.NEGATIVE))
 
     def on_welfare_solved(self, message: WelfareSolved) -> None:
+        if message.job is not self.job:
+            return  # a solve cancelled meanwhile
         res, seconds = message.result, message.seconds
         self.result = res
         status = self.query_one("#welfare-status", Static)
