@@ -50,7 +50,7 @@ def event_json(game: Game, ev: TurnEvent) -> dict:
         "t": ev.t,
         "proposer": game.player_ids[ev.proposer],
         "partner": game.player_ids[ev.partner],
-        "offer": [game.cell_name(c) for c in game.cells_of(ev.offer.bits)],
+        "offer": game.pairs_of(ev.offer.bits),
         "accepted": ev.accepted,
         "decided_by": ev.decided_by,
         **({"fault": ev.fault} if ev.fault else {}),

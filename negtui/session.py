@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from negtui.agents.table import AgentOptions, Table
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.exact import ExactTooLarge, check_size
 from negtui.engine.lenses import CLOSED_FORM_LENSES as FORECAST_LENSES
+from negtui.engine.metrics import welfare_summary
 from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
 from negtui.engine.offers import Offer
 from negtui.engine.rules import Rules
@@ -66,7 +68,8 @@ class Session:
     def __init__(self, scenario: Scenario, rules: Rules, seats: dict[str, Seat] | None = None, *,
                  budget: int | None = None, start: State | None = None,
                  record: str | os.PathLike[str] | None = None, parent: Parent | None = None,
-                 options: AgentOptions | None = None):
+                 options: AgentOptions | None = None, record_key: bytes | None = None):
+        """`record` is a new file (created exclusively) for the game's record, signed with `record_key`."""
         self.neg = Negotiation.from_scenario(scenario, rules, budget=budget)
         self.table = Table(self.neg, seats or {}, options)
         try:
@@ -76,7 +79,7 @@ class Session:
             self.payoff_history: list[np.ndarray] = [self.neg.returns(self.state)]
             self.record_path = Path(record) if record else None
             self._writer = RecordWriter(self.record_path, self.neg, self.table.seats, self.state, parent,
-                                        force=True) if self.record_path else None
+                                        key=record_key) if self.record_path else None
         except BaseException:
             self.table.close()
             raise
@@ -181,7 +184,8 @@ class Session:
         if self._writer:
             self._writer.turn(ev, self._switched, shown)
             if self.over:
-                self._writer.result(ev.after, baseline=[float(v) for v in self.baseline])
+                self._writer.result(ev.after, baseline=[float(v) for v in self.baseline],
+                                    welfare=welfare_summary(ev.payoffs))
                 self._writer.close()
         self._switched = {}
         return ev
@@ -244,7 +248,9 @@ def default_record_path(scenario_name: str, directory: str | os.PathLike[str] | 
         directory = user_data_dir() / "records"
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in scenario_name)[:60]
-    return Path(directory) / f"{stamp}-{safe}.jsonl"
+    # process id and a random tag: games started in the same second never share a name (the writer
+    # creates the file exclusively in any case)
+    return Path(directory) / f"{stamp}-{safe}-{os.getpid()}-{secrets.token_hex(2)}.jsonl"
 
 
 __all__ = ["EXACT_IN_APP_LIMIT", "FORECAST_LENSES", "LensView", "PartnerOption", "Phase", "Preview", "Session",

@@ -122,7 +122,7 @@ def test_llm_seats_play_the_poison_pill_through_the_command_line(fake_chat, tmp_
     out = json.loads(res.stdout)
     assert out["payoffs"] == [30.0, 30.0]
     assert [(t["proposer"], t["partner"], t["offer"], t["accepted"]) for t in out["turns"]] == [
-        ("A", "B", ["A.bait", "B.bait"], True), ("B", "A", [], False)]
+        ("A", "B", [["A", "bait"], ["B", "bait"]], True), ("B", "A", [], False)]
     assert out["turns"][0]["decided_by"] == "B (llm: test-model)"
     assert chat.kinds() == ["propose", "respond", "propose"]
     first = chat.requests[0]

@@ -56,7 +56,7 @@ def test_autoplay_human_readable_log_and_table():
 def test_solve_and_baseline_json():
     out = json.loads(run("solve", PILL, "--json").stdout)
     assert out["payoffs"] == [30.0, 30.0]
-    assert out["path"][0]["partner"] is None and out["path"][1]["offer"] == ["A.bait", "B.bait"]
+    assert out["path"][0]["partner"] is None and out["path"][1]["offer"] == [["A", "bait"], ["B", "bait"]]
     base = json.loads(run("baseline", PILL, "--json").stdout)
     assert base["payoffs"] == [30.0, 30.0] and base["commitments"] == [[1, 0], [1, 0]]
 

@@ -51,12 +51,12 @@ def write_lines(path: Path, objs: list[dict], trailing_newline: bool = True) -> 
     return path
 
 
-def cell_numbers(scenario: dict) -> dict[str, int]:
-    """'PLAYER.ACTION' -> global cell number, player-major, read straight from a scenario dict."""
+def cell_numbers(scenario: dict) -> dict[tuple[str, str], int]:
+    """(PLAYER, ACTION) -> global cell number, player-major, read straight from a scenario dict."""
     out, c = {}, 0
     for p in scenario["players"]:
         for a in p["actions"]:
-            out[f"{p['id']}.{a['id']}"] = c
+            out[p["id"], a["id"]] = c
             c += 1
     return out
 
@@ -65,26 +65,25 @@ def redigest(objs: list[dict]) -> list[dict]:
     """Recompute every turn's digest from the header's start commitments and the turns' offers/flags."""
     header = objs[0]
     cells = cell_numbers(header["scenario"])
-    bits = sum(1 << cells[n] for n in header.get("start_commitments", []))
+    bits = sum(1 << cells[tuple(n)] for n in header.get("start_commitments", []))
     for o in objs[1:]:
         if o["type"] != "turn":
             continue
         if o["accepted"]:
             for n in o["offer"]:
-                bits |= 1 << cells[n]
+                bits |= 1 << cells[tuple(n)]
         o["digest"] = state_digest(o["t"] + 1, bits)
     return objs
 
 
-def final_commitments(replay: Replay) -> list[str]:
-    game = replay.neg.game
-    return [game.cell_name(c) for c in game.cells_of(replay.final.bits)]
+def final_commitments(replay: Replay) -> list[list[str]]:
+    return replay.neg.game.pairs_of(replay.final.bits)
 
 
-def grid(scenario: dict, names: list[str]) -> list[list[int]]:
-    """Commitment names as the 0/1 grid the JSON outputs use."""
-    chosen = set(names)
-    return [[int(f"{p['id']}.{a['id']}" in chosen) for a in p["actions"]] for p in scenario["players"]]
+def grid(scenario: dict, cells: list[list[str]]) -> list[list[int]]:
+    """Commitments ([player, action] pairs) as the 0/1 grid the JSON outputs use."""
+    chosen = {tuple(c) for c in cells}
+    return [[int((p["id"], a["id"]) in chosen) for a in p["actions"]] for p in scenario["players"]]
 
 
 def gen_file(path: Path, **params) -> Path:
@@ -296,7 +295,7 @@ def test_edit_that_breaks_the_rules_names_the_line(tmp_path, dealing):
     objs = lines_of(rec)
     k = pick_deal(objs)
     later, cell = next((j, c) for j in range(k + 1, len(objs)) if objs[j]["type"] == "turn"
-                       for c in objs[k]["offer"] if c.split(".")[0] in (objs[j]["proposer"], objs[j]["partner"]))
+                       for c in objs[k]["offer"] if c[0] in (objs[j]["proposer"], objs[j]["partner"]))
     objs[later]["offer"] = [cell]  # a cell of the proposer or partner, committed earlier
     objs[later]["accepted"] = True
     bad = write_lines(tmp_path / "edited.jsonl", redigest(objs))
@@ -423,7 +422,7 @@ def test_fork_with_seat_override_names_its_parent_and_verifies(tmp_path, upper_g
     assert (h.parent.file, h.parent.turn) == (str(rec), t)
     assert h.parent.digest == state_digest(t, at_t.bits) == orig.record.turns[t - 1].digest
     assert h.start_turn == t
-    assert sorted(h.start_commitments) == sorted(orig.neg.game.cell_name(c) for c in orig.neg.game.cells_of(at_t.bits))
+    assert sorted(h.start_commitments) == sorted(orig.neg.game.pairs_of(at_t.bits))
     assert h.start_commitments  # the fork starts after a deal
     assert (h.seats["P3"].propose, h.seats["P3"].respond) == ("lower", "lower")
     assert all(s.propose == "upper" for pid, s in h.seats.items() if pid != "P3")
@@ -439,7 +438,7 @@ def test_fork_with_seat_override_names_its_parent_and_verifies(tmp_path, upper_g
     forked = load_record(fork)
     assert [(x.t, x.proposer, x.partner, x.offer, x.accepted) for x in forked.turns] == \
         [(e.t, game.player_ids[e.proposer], game.player_ids[e.partner],
-          [game.cell_name(c) for c in game.cells_of(e.offer.bits)], e.accepted) for e in events]
+          game.pairs_of(e.offer.bits), e.accepted) for e in events]
     assert fout["payoffs"] == pytest.approx(list(orig.neg.returns(match.state)), abs=1e-9)
 
 

@@ -66,7 +66,7 @@ def welfare(f: Path):
 
 
 def cell(game, name: str) -> int:
-    return game.cell_ids[name]
+    return game.cell_index[tuple(name.split("."))]
 
 
 def committed(game, bits: int) -> list[str]:

@@ -28,15 +28,6 @@ def state_of(neg: Negotiation, obs: dict) -> State:
     return State(obs["turn"], bits)
 
 
-def cells_of(neg: Negotiation, bits: int) -> list[list[str]]:
-    g, out = neg.game, []
-    for c in range(g.n_cells):
-        if bits >> c & 1:
-            i = int(g.owner[c])
-            out.append([g.player_ids[i], g.scenario.players[i].actions[c - int(g.offset[i])].id])
-    return out
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lens", default="upper", help="myopic, upper, lower or PROPOSE/RESPOND")
@@ -63,10 +54,10 @@ def main() -> None:
             answer = {"id": msg["id"], "partner": ids[bot.choose_partner(neg, s)]}
         elif kind == "make_offer":
             offer = bot.make_offer(neg, s, ids.index(msg["partner"]))
-            answer = {"id": msg["id"], "offer": cells_of(neg, offer.bits)}
+            answer = {"id": msg["id"], "offer": neg.game.pairs_of(offer.bits)}
         else:  # respond
             o = msg["offer"]
-            cells = [neg.game.cell_ids[f"{p}.{a}"] for p, a in o["cells"]]
+            cells = [neg.game.cell_index[p, a] for p, a in o["cells"]]
             pending = neg.make_offer(s, ids.index(o["partner"]), cells)
             answer = {"id": msg["id"], "accept": bot.respond(neg, State(s.t, s.bits, pending))}
         print(json.dumps(answer), flush=True)

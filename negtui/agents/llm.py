@@ -24,7 +24,7 @@ from string import Template
 from typing import TypeVar
 
 from negtui.engine.negotiation import IllegalMove, Negotiation, State
-from negtui.engine.observation import cell_pair, observation_text
+from negtui.engine.observation import observation_text
 from negtui.engine.offers import Offer
 from negtui.engine.turns import AgentFault
 from negtui.seats import Seat, SeatError
@@ -62,7 +62,6 @@ class LLMAgent:
         self._httpx = httpx
         self._client = httpx.Client(base_url=self.base_url, headers=headers, timeout=self.timeout)
         g = neg.game
-        self._cells = {tuple(cell_pair(neg, c)): c for c in range(g.n_cells)}
         self._plan: tuple[tuple[int, int], int, Offer] | None = None  # (state, partner, offer) of choose_partner
         self.last_reason = ""
         p = g.scenario.players[player]
@@ -145,7 +144,7 @@ class LLMAgent:
 
     def respond(self, neg: Negotiation, s: State) -> bool:
         o, ids = s.pending, neg.game.player_ids
-        words = "; ".join(f"{ids[i]} commits " + ", ".join(cell_pair(neg, c)[1] for c in o.cells
+        words = "; ".join(f"{ids[i]} commits " + ", ".join(neg.game.cell_pair(c)[1] for c in o.cells
                                                             if int(neg.game.owner[c]) == i)
                           for i in dict.fromkeys((o.proposer, o.partner))
                           if any(int(neg.game.owner[c]) == i for c in o.cells))
@@ -170,7 +169,7 @@ class LLMAgent:
         for item in offer:
             if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)):
                 raise Unusable(f"{json.dumps(item)} is not a [player id, action id] pair")
-            c = self._cells.get((item[0], item[1]))
+            c = self.neg.game.cell_index.get((item[0], item[1]))
             if c is None:
                 raise Unusable(f"{item[0]}.{item[1]} is not a commitment of this game")
             cells.append(c)

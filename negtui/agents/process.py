@@ -103,9 +103,11 @@ def _serve() -> None:
     """The child: a table of the seats' lens bots (other seats are modelled as people are) and one
     answer per request."""
     from negtui.agents.table import Table
+    from negtui.children import exit_with_parent
     from negtui.engine.rules import rules_from
     from negtui.scenario import parse_scenario
 
+    exit_with_parent()
     def bots_only(data: list[dict]) -> list[Seat]:
         return [seat if seat.is_lens else Seat.human() for seat in map(Seat.model_validate, data)]
 

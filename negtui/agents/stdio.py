@@ -27,7 +27,7 @@ from negtui.agents.wire import (
     RespondAnswer,
 )
 from negtui.engine.negotiation import Negotiation, State
-from negtui.engine.observation import cell_pair, observation, offer_json
+from negtui.engine.observation import observation, offer_json
 from negtui.engine.offers import Offer
 from negtui.engine.turns import AgentFault
 from negtui.scenario.io import first_problem
@@ -52,7 +52,6 @@ class StdioAgent:
         self._dead: str | None = None
         self._lock = threading.Lock()
         g = neg.game
-        self._cells = {tuple(cell_pair(neg, c)): c for c in range(g.n_cells)}
         try:
             self._proc = subprocess.Popen(shlex.split(seat.command or ""), stdin=subprocess.PIPE,
                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -174,13 +173,13 @@ class StdioAgent:
 
     def make_offer(self, neg: Negotiation, s: State, partner: int) -> Offer:
         offers = neg.legal_offers(s, partner)
-        listed = [[cell_pair(neg, c) for c in o.cells] for o in offers] if len(offers) <= LEGAL_OFFERS_LISTED else None
+        listed = [neg.game.pairs_of(o.bits) for o in offers] if len(offers) <= LEGAL_OFFERS_LISTED else None
         ans = self._ask(MakeOffer(id=self._next_id(), turn=s.t, partner=neg.game.player_ids[partner],
                                   observation=observation(neg, s, self.player), legal_offers=listed,
                                   legal_offers_count=len(offers)), OfferAnswer)
         cells = []
         for pid, action in ans.offer:
-            c = self._cells.get((pid, action))
+            c = neg.game.cell_index.get((pid, action))
             if c is None:
                 raise AgentFault(f"offered {pid}.{action}, a commitment the game does not have")
             cells.append(c)

@@ -1,30 +1,32 @@
-"""The `negtui` command: one Typer app, one module per group of sub-commands.
+"""The `negtui` command: one Typer app (commands.py), one module per group of sub-commands.
 
-Every expected failure becomes a message on stderr and exit status 2 (`errors.py`); Ctrl-C stops a
-run cleanly with status 130.  Heavy imports happen inside commands so that `negtui validate` and
-`negtui autoplay` start fast.
-"""
+This package's own import is kept tiny, so that Ctrl-C at any moment of start-up ends with a message
+and status 130, never a traceback: the commands are imported inside `main`."""
 
 from __future__ import annotations
 
 import sys
 
-import typer
-
-from negtui.cli import game_cmds, play_cmd, replay_cmd, scenario_cmds, welfare_cmd  # noqa: F401  (registration)
-from negtui.cli.app import app
-from negtui.cli.errors import EXIT_INPUT, EXIT_INTERRUPTED
-
-__all__ = ["EXIT_INPUT", "EXIT_INTERRUPTED", "app", "main"]
+EXIT_INPUT = 2
+EXIT_INTERRUPTED = 130
 
 
 def main() -> None:
     try:
+        from negtui.cli.commands import app
+
         app()
     except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
+        sys.stderr.write("interrupted\n")
         sys.exit(EXIT_INTERRUPTED)
 
 
-if __name__ == "__main__":
-    main()
+def __getattr__(name: str):
+    if name == "app":  # `from negtui.cli import app` (tests, embedding)
+        from negtui.cli.commands import app
+
+        return app
+    raise AttributeError(name)
+
+
+__all__ = ["EXIT_INPUT", "EXIT_INTERRUPTED", "app", "main"]

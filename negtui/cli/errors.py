@@ -11,8 +11,7 @@ from typing import NoReturn
 
 import typer
 
-EXIT_INPUT = 2
-EXIT_INTERRUPTED = 130
+from negtui.cli import EXIT_INPUT, EXIT_INTERRUPTED  
 
 
 class UsageError(Exception):
@@ -32,6 +31,8 @@ def user_errors() -> Iterator[None]:
     from negtui.engine import ExactTooLarge, GameError, IllegalMove
     from negtui.generator import GeneratorError
     from negtui.record import RecordError
+    from negtui.record.signing import SigningKeyError
+    from negtui.record.writer import CannotWrite
     from negtui.scenario import ScenarioError
     from negtui.seats import SeatError
     from negtui.welfare.solve import WelfareError
@@ -42,7 +43,8 @@ def user_errors() -> Iterator[None]:
         _exit(str(err), err.code)
     except (ScenarioError, RecordError) as err:
         _exit(err.render(), EXIT_INPUT)
-    except (GameError, ExactTooLarge, GeneratorError, IllegalMove, FileExistsError, WelfareError, SeatError) as err:
+    except (GameError, ExactTooLarge, GeneratorError, IllegalMove, FileExistsError, WelfareError, SeatError,
+            CannotWrite, SigningKeyError) as err:
         _exit(f"error: {err}", EXIT_INPUT)
     except KeyboardInterrupt:
         _exit("interrupted", EXIT_INTERRUPTED)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from negtui.cli.app import app
+from negtui.cli.root import app
 from negtui.cli.common import (
     AgentTimeoutOpt, JsonOpt, LlmKeyOpt, LlmUrlOpt, RulesOpt, SeatOpt, base_seat, emit_json, load, negotiation, progress,
     report_fault,
@@ -59,6 +59,8 @@ def autoplay(
     llm_api_key: LlmKeyOpt = None,
     record: Annotated[Path | None, typer.Option("--record", help="Write a game record (JSON Lines) here.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing record.")] = False,
+    sign_key: Annotated[Path | None, typer.Option("--sign-key", help="Sign the record with this key file "
+                                                                     "(check it with replay --verify --key).")] = None,
     from_record: Annotated[Path | None, typer.Option("--from-record", help="Continue (fork) a recorded game.")] = None,
     turn: Annotated[int | None, typer.Option("--turn", help="With --from-record: the turn to continue from.")] = None,
     as_json: JsonOpt = False,
@@ -71,6 +73,7 @@ def autoplay(
     from negtui.engine.outcome import exact_comparison, outcome
     from negtui.narrate import event_json, turn_line
     from negtui.record import RecordWriter
+    from negtui.record.signing import read_key
     from negtui.seats import default_seats, parse_seats
 
     with user_errors():
@@ -98,11 +101,14 @@ def autoplay(
         if agent_timeout is not None:
             seats = [s.model_copy(update={"timeout": agent_timeout}) if s.agent in ("cmd", "llm") else s for s in seats]
         game = neg.game
+        if sign_key is not None and record is None:
+            fail("error: --sign-key signs a record: give --record FILE too")
+        key = read_key(sign_key) if sign_key is not None else None
         table = Table(neg, seats, AgentOptions(api_key=llm_api_key, echo_stderr=True))
         try:
             labels = [s.label for s in table.seats]
             driver = TurnDriver(neg, table.agents, start, on_fault=report_fault(neg, labels))
-            writer = RecordWriter(record, neg, table.seats, start, parent=parent, force=force) if record else None
+            writer = RecordWriter(record, neg, table.seats, start, parent=parent, force=force, key=key) if record else None
             if not as_json:
                 fork_note = f", continuing {parent.file} from turn {parent.turn}" if parent else ""
                 typer.echo(f"{game.scenario.name} — {game.n} players, {game.n_goals} goals, {game.T} turns, "
@@ -130,7 +136,7 @@ def autoplay(
         if exact is not None:
             result["exact"] = exact
         if writer:
-            writer.result(driver.state, baseline=result["baseline"]["payoffs"])
+            writer.result(driver.state, baseline=result["baseline"]["payoffs"], welfare=result["welfare"])
             writer.close()
         if as_json:
             emit_json({
@@ -179,7 +185,7 @@ def solve(
                        "states": sol.states, **result,
                        "path": [{"t": s.t, "proposer": game.player_ids[s.proposer],
                                  "partner": None if s.partner is None else game.player_ids[s.partner],
-                                 "offer": [game.cell_name(c) for c in game.cells_of(s.bits)]} for s in path],
+                                 "offer": game.pairs_of(s.bits)} for s in path],
                        "seconds": round(seconds, 3)})
             return
         for s in path:

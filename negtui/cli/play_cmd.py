@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from negtui.cli.app import app
+from negtui.cli.root import app
 from negtui.cli.common import AgentTimeoutOpt, LlmKeyOpt, LlmUrlOpt, RulesOpt, SeatOpt, base_seat, load
 from negtui.cli.errors import fail, user_errors
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from negtui.cli.app import app
+from negtui.cli.root import app
 from negtui.cli.common import JsonOpt, RulesOpt, emit_json, load
 from negtui.cli.errors import EXIT_INPUT, fail, user_errors
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from negtui.cli.app import app
+from negtui.cli.root import app
 from negtui.cli.common import JsonOpt, RulesOpt, SeatOpt, base_seat, emit_json, load, negotiation, progress
 from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
 

@@ -19,6 +19,8 @@ from negtui.engine.rules import VALUE_TIE, Rules
 MAX_CELLS = 24
 DEFAULT_STATE_LIMIT = 40_000_000
 _CHUNK_ELEMENTS = 4_000_000
+_TERMINAL_CHUNK = 1 << 16  # masks whose terminal payoffs are computed at once
+MEMORY_SHARE = 0.9  # of the memory available, what a solve may plan to use
 
 
 class ExactTooLarge(ValueError):
@@ -64,13 +66,38 @@ def state_space(game: Game) -> int:
     return (game.T + 1) << game.n_cells
 
 
-def check_size(game: Game, limit: int = DEFAULT_STATE_LIMIT) -> None:
+def memory_needed(game: Game) -> int:
+    """Bytes a solve adds to the process: the value, partner and child tables of every turn, the
+    per-turn working arrays and one chunk of gathered offers."""
+    S, N, T = game.n_cells, game.n, game.T
+    M = 1 << S
+    tables = (T + 1) * M * N * 8 + T * M * (2 + 8)  # V, partner (int16), child (int64)
+    per_turn = M * 8 * 10  # masks, feasibility, incumbents, the partner's and proposer's next values, gathers
+    chunk = min(_CHUNK_ELEMENTS, M * max(1, max(len(o.bits) for o in game.options) ** 2)) * 72
+    terminal = min(M, _TERMINAL_CHUNK) * (S + game.n_goals + N) * 8 * 2
+    return tables + per_turn + chunk + terminal
+
+
+def check_size(game: Game, limit: int = DEFAULT_STATE_LIMIT, memory: int | None = None) -> int:
+    """Refuse (ExactTooLarge) a game past the state limit or the memory at hand, before any work;
+    the bytes the solve is estimated to add otherwise.  `memory`: the bytes it may use (default: what
+    is available now, memory.py)."""
+    from negtui.engine import memory as mem
+
     S, size = game.n_cells, state_space(game)
     if S > MAX_CELLS or size > limit:
         raise ExactTooLarge(
             f"exact solving needs {game.T + 1} turns x 2^{S} commitment masks = {size:,} states, "
             f"over the limit of {limit:,}; use a lens instead, or a smaller game"
         )
+    need = memory_needed(game)
+    room = int(mem.available() * MEMORY_SHARE) if memory is None else memory
+    if need > room:
+        raise ExactTooLarge(
+            f"exact solving this game needs about {need / 2**30:.2f} GiB of memory ({size:,} states) and "
+            f"{room / 2**30:.2f} GiB is available; use a lens instead, or a smaller game"
+        )
+    return need
 
 
 def _joint_offers(game: Game, p: int, q: int) -> tuple[np.ndarray, np.ndarray]:
@@ -85,8 +112,11 @@ def _joint_offers(game: Game, p: int, q: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _terminal_values(game: Game, masks: np.ndarray, linearise: bool) -> np.ndarray:
-    X = ((masks[:, None] >> np.arange(game.n_cells)) & 1).astype(float)
-    return payoffs_from_counts(game, X @ game.inc, linear=linearise)
+    out = np.empty((len(masks), game.n))
+    for lo in range(0, len(masks), _TERMINAL_CHUNK):  # in chunks: a mask-by-cell matrix of 2^24 rows is large
+        X = ((masks[lo:lo + _TERMINAL_CHUNK, None] >> np.arange(game.n_cells)) & 1).astype(float)
+        out[lo:lo + _TERMINAL_CHUNK] = payoffs_from_counts(game, X @ game.inc, linear=linearise)
+    return out
 
 
 def _exclusion_ok(game: Game, masks: np.ndarray) -> np.ndarray | None:
@@ -102,9 +132,9 @@ def _exclusion_ok(game: Game, masks: np.ndarray) -> np.ndarray | None:
 
 
 def solve(game: Game, rules: Rules, linearise: bool = False, limit: int = DEFAULT_STATE_LIMIT,
-          progress=None) -> ExactSolution:
+          progress=None, memory: int | None = None) -> ExactSolution:
     """Subgame-perfect values of every (turn, mask); `progress(done, total)` is called per turn."""
-    check_size(game, limit)
+    check_size(game, limit, memory)
     S, N, T = game.n_cells, game.n, game.T
     masks = np.arange(1 << S, dtype=np.int64)
     ok = _exclusion_ok(game, masks)

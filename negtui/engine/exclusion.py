@@ -13,6 +13,7 @@ from itertools import combinations
 
 import numpy as np
 
+from negtui.engine.cache import MB, BoundedCache
 from negtui.engine.game import Game
 
 _EXHAUSTIVE = 16
@@ -23,7 +24,7 @@ class Exclusions:
         self.game = game
         self.cells = sorted({int(c) for g in game.groups for c in g})
         self.mask = sum(1 << c for c in self.cells)
-        self._lost: dict[tuple[int, int], np.ndarray] = {}
+        self._lost: BoundedCache[np.ndarray] = BoundedCache(32 * MB, lambda a: a.nbytes)
 
     @cached_property
     def rivals(self) -> dict[int, int]:
@@ -54,7 +55,7 @@ class Exclusions:
         key = (committed & self.mask, blocked & self.mask)
         hit = self._lost.get(key)
         if hit is None:
-            hit = self._lost[key] = self._compute_lost(*key)
+            hit = self._lost.put(key, self._compute_lost(*key))
         return hit
 
     def _compute_lost(self, committed: int, blocked: int) -> np.ndarray:
@@ -83,7 +84,6 @@ class Exclusions:
 
 
 def exclusions(game: Game) -> Exclusions:
-    ex = game.view_cache.get("exclusions")
-    if ex is None:
-        ex = game.view_cache["exclusions"] = Exclusions(game)
-    return ex
+    if game.exclusion_index is None:
+        game.exclusion_index = Exclusions(game)
+    return game.exclusion_index

@@ -15,8 +15,21 @@ from itertools import combinations
 
 import numpy as np
 
+from negtui.engine.cache import MB, BoundedCache, nbytes
 from negtui.engine.rules import Rules
 from negtui.scenario.model import Scenario
+
+INFO_CACHE_BYTES = 256 * MB  # per game: what every evaluation at a state needs (payoff.StateInfo)
+VIEW_CACHE_BYTES = 128 * MB  # per game: the goals each pair of players can touch
+
+
+def _info_bytes(info) -> int:
+    # the lower lens adds four (N, J) arrays of who still owes what to the entry's memo later
+    return nbytes(info.x, info.counts, info.lost) + 5 * info.owes.nbytes
+
+
+def _views_bytes(views) -> int:
+    return sum(nbytes(v.index, v.d, v.tau, v.binary, v.G, v.mult_tau, v.mult_d) for v in views)
 
 
 class GameError(ValueError):
@@ -73,8 +86,11 @@ class Game:
     budget: int
     unilateral: bool
     options: list[PlayerOptions] = field(repr=False)
-    info_cache: dict = field(default_factory=dict, repr=False)  # bits -> payoff.StateInfo
-    view_cache: dict = field(default_factory=dict, repr=False)  # (p, q) -> goal views
+    info_cache: BoundedCache = field(default_factory=lambda: BoundedCache(INFO_CACHE_BYTES, _info_bytes),
+                                     repr=False)  # bits -> payoff.StateInfo
+    view_cache: BoundedCache = field(default_factory=lambda: BoundedCache(VIEW_CACHE_BYTES, _views_bytes),
+                                     repr=False)  # (p, q) -> goal views
+    exclusion_index: object = field(default=None, repr=False)  # exclusion.Exclusions, built on first use
 
     @property
     def n(self) -> int:
@@ -150,28 +166,50 @@ class Game:
                 for g in self.cell_groups[c]:
                     touched.update(int(x) for x in self.groups[g])
             rel = self.inc[sorted(touched)].any(axis=0)
-            hit = self.view_cache[key] = (self.view(np.flatnonzero(rel)), self.view(np.flatnonzero(~rel)))
+            hit = self.view_cache.put(key, (self.view(np.flatnonzero(rel)), self.view(np.flatnonzero(~rel))))
         return hit
 
-    def cell_name(self, c: int) -> str:
+    def cell_pair(self, c: int) -> tuple[str, str]:
+        """(player id, action id): how records and agents name a commitment, unambiguous whatever the ids hold."""
         i = int(self.owner[c])
-        a = c - int(self.offset[i])
-        return f"{self.player_ids[i]}.{self.scenario.players[i].actions[a].id}"
+        return self.player_ids[i], self.scenario.players[i].actions[c - int(self.offset[i])].id
+
+    def cell_name(self, c: int) -> str:
+        """'PLAYER.ACTION', for people to read (not unique when ids contain dots)."""
+        return ".".join(self.cell_pair(c))
 
     @cached_property
-    def cell_ids(self) -> dict[str, int]:
-        """'PLAYER.ACTION' -> cell, the names records and JSON output use."""
-        return {self.cell_name(c): c for c in range(self.n_cells)}
+    def cell_index(self) -> dict[tuple[str, str], int]:
+        return {self.cell_pair(c): c for c in range(self.n_cells)}
 
-    def bits_of(self, names: list[str]) -> int:
-        """Bitmask of cells named 'PLAYER.ACTION'; raises GameError naming the first unknown one."""
+    @cached_property
+    def _by_name(self) -> dict[str, int | None]:
+        """'PLAYER.ACTION' -> cell, None where two cells read the same (format 1 records used these names)."""
+        out: dict[str, int | None] = {}
+        for c in range(self.n_cells):
+            name = self.cell_name(c)
+            out[name] = None if name in out else c
+        return out
+
+    def bits_of(self, cells) -> int:
+        """Bitmask of cells given as [player, action] pairs (or, from format 1 records, 'PLAYER.ACTION'
+        names); raises GameError naming the first unknown or ambiguous one."""
         bits = 0
-        for name in names:
-            c = self.cell_ids.get(name)
-            if c is None:
-                raise GameError(f"unknown commitment {name!r}")
+        for cell in cells:
+            if isinstance(cell, str):
+                c = self._by_name.get(cell, -1)
+                if c is None:
+                    raise GameError(f"the commitment name {cell!r} is ambiguous in this scenario")
+            else:
+                c = self.cell_index.get(tuple(cell), -1)
+            if c < 0:
+                raise GameError(f"unknown commitment {'.'.join(cell) if not isinstance(cell, str) else cell!r}")
             bits |= 1 << c
         return bits
+
+    def pairs_of(self, bits: int) -> list[list[str]]:
+        """The cells of a bitmask as [player, action] lists, as JSON writes them."""
+        return [list(self.cell_pair(c)) for c in self.cells_of(bits)]
 
     def cells_of(self, bits: int) -> list[int]:
         out, c = [], 0

@@ -26,12 +26,16 @@ class Improvement:
         return asdict(self)
 
 
-def welfare_summary(payoffs: np.ndarray) -> dict[str, float]:
-    pos = np.maximum(payoffs, 0.0)
+def welfare_summary(payoffs: np.ndarray) -> dict[str, float | None]:
+    """Sum, minimum, product of the positive parts and its log; the product is None where it overflows
+    a float (many players with large payoffs), so results stay valid JSON."""
+    pos = np.maximum(np.asarray(payoffs, dtype=float), 0.0)
+    with np.errstate(over="ignore"):
+        product = float(np.prod(pos))
     return {
-        "sum": float(payoffs.sum()),
-        "min": float(payoffs.min()),
-        "product": float(np.prod(pos)),
+        "sum": float(np.sum(payoffs)),
+        "min": float(np.min(payoffs)),
+        "product": product if np.isfinite(product) else None,
         "log_product": float(np.sum(np.log(pos + 1e-10))),
     }
 

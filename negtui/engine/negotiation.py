@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from negtui.engine.cache import MB, BoundedCache, nbytes
 from negtui.engine.game import Game, compile_game
 from negtui.engine.lenses import check_lens, lens_vector
 from negtui.engine.offers import Candidates, Offer, candidate_values, candidates, choose
@@ -55,16 +56,20 @@ class State:
     pending: Offer | None = None  # an offer waiting for the partner's answer (respond phase)
 
 
-_OFFER_CACHE_LIMIT = 200_000
-_CANDIDATE_CACHE_LIMIT = 256
+_OFFER_CACHE_BYTES = 64 * MB  # an Offer is a few hundred bytes
+_CANDIDATE_CACHE_BYTES = 64 * MB
+
+
+def _candidate_bytes(c: Candidates) -> int:
+    return nbytes(c.ip, c.iq, c.counts, c.lost, c.n_cells, c.owes_p, c.owes_q, c.owes_all)
 
 
 class Negotiation:
     def __init__(self, game: Game, rules: Rules):
         self.game = game
         self.rules = rules
-        self._offers: dict[tuple, Offer] = {}
-        self._candidates: dict[tuple[int, int, int], Candidates] = {}
+        self._offers: BoundedCache[Offer] = BoundedCache(_OFFER_CACHE_BYTES, lambda o: 320)
+        self._candidates: BoundedCache[Candidates] = BoundedCache(_CANDIDATE_CACHE_BYTES, _candidate_bytes)
         self._exact: ExactSolution | None = None
         self.searches = 0  # offer searches computed (cache misses)
         self.evaluated = 0  # successor states evaluated by those searches
@@ -221,9 +226,7 @@ class Negotiation:
         key = (s.bits, self.proposer(s), q)
         hit = self._candidates.get(key)
         if hit is None:
-            if len(self._candidates) >= _CANDIDATE_CACHE_LIMIT:
-                self._candidates.clear()
-            hit = self._candidates[key] = self.candidates(s, q)
+            hit = self._candidates.put(key, self.candidates(s, q))
         return hit
 
     def values(self, s: State, cand: Candidates, lens: str, i: int) -> np.ndarray:
@@ -246,10 +249,7 @@ class Negotiation:
         o = choose(self.rules, v_p, v_q, cand.n_cells)
         offer = Offer(p, q, cand.bits(self.game, o), int(cand.n_cells[o]), o, float(v_p[o]), float(v_q[o]),
                       float(v_p[0]), float(v_q[0]))
-        if len(self._offers) >= _OFFER_CACHE_LIMIT:
-            self._offers.clear()
-        self._offers[key] = offer
-        return offer
+        return self._offers.put(key, offer)
 
     def offer_index(self, s: State, offer: Offer) -> int:
         """The offer's position among the candidates (index 0 is the empty offer)."""

@@ -16,16 +16,10 @@ from negtui.engine.offers import Offer
 from negtui.engine.payoff import payoffs_from_counts, satisfaction, state_info
 
 
-def cell_pair(neg: Negotiation, c: int) -> list[str]:
-    g = neg.game
-    i = int(g.owner[c])
-    return [g.player_ids[i], g.scenario.players[i].actions[c - int(g.offset[i])].id]
-
-
 def offer_json(neg: Negotiation, offer: Offer) -> dict:
     ids = neg.game.player_ids
     return {"proposer": ids[offer.proposer], "partner": ids[offer.partner],
-            "cells": [cell_pair(neg, c) for c in offer.cells]}
+            "cells": [list(neg.game.cell_pair(c)) for c in offer.cells]}
 
 
 def _num(v: float) -> float:
@@ -69,7 +63,7 @@ def observation(neg: Negotiation, s: State, player: int) -> dict:
         "offer": offer_json(neg, s.pending) if s.pending is not None else None,
         "budget": g.budget, "unilateral": g.unilateral,
         "players": players, "goals": goals,
-        "exclusive": [[cell_pair(neg, int(c)) for c in cells] for cells in g.groups],
+        "exclusive": [[list(g.cell_pair(int(c))) for c in cells] for cells in g.groups],
         "payoffs": {ids[i]: _num(pay[i]) for i in range(g.n)},
         "your_payoff": _num(pay[player]), "your_forecasts": forecasts,
     }

@@ -37,7 +37,7 @@ def outcome(neg: Negotiation, bits: int) -> dict:
     return {
         "payoffs": rounded(pay),
         "commitments": commitments(neg.game, bits),
-        "welfare": {k: round(v, 10) for k, v in welfare_summary(pay).items()},
+        "welfare": {k: None if v is None else round(v, 10) for k, v in welfare_summary(pay).items()},
         "baseline": {"payoffs": rounded(base.payoffs), "commitments": commitments(neg.game, base.bits)},
         "improvement": improvement(pay, base.payoffs).as_dict(),
         "regret": rounded(regret(neg.game, neg.rules, bits)),

@@ -55,17 +55,11 @@ class StateInfo:
 
 
 
-_CACHE_LIMIT = 50_000
-
-
 def state_info(game: Game, bits: int) -> StateInfo:
-    """Cached per game: MCTS and the turn loop revisit the same states many times."""
-    cache = game.info_cache
-    info = cache.get(bits)
+    """Cached per game (within a memory budget): MCTS and the turn loop revisit the same states."""
+    info = game.info_cache.get(bits)
     if info is None:
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        info = cache[bits] = _compute_state_info(game, bits)
+        info = game.info_cache.put(bits, _compute_state_info(game, bits))
     return info
 
 

@@ -1,17 +1,18 @@
 """The game record format: JSON Lines — one header, one line per turn, one result line (DESIGN §5).
 
 Every line is a JSON object with a `type`; pydantic models reject unknown fields, so a damaged or
-foreign file is reported precisely.  Commitments and offers are written as "PLAYER.ACTION" ids, which
-stay readable with `jq` and load as plain columns in pandas.
+foreign file is reported precisely.  A commitment is the pair [player id, action id], unambiguous
+whatever characters the ids hold.
 
-Format 2 writes the whole rule set (name and every switch) and seats as `negtui.seats.Seat`, and
-marks turns an outside agent failed to decide (`fault`).  Format 1 records (rules by name, lens and
-human seats only) are read as they are and converted on loading.
+Format 2 writes the whole rule set (name and every switch), seats as `negtui.seats.Seat`, commitments
+as pairs, marks turns an outside agent failed to decide (`fault`), and, when the writer holds a key,
+an HMAC chain (`mac`, record/signing.py).  Format 1 records (rules by name, lens and human seats only,
+commitments as "PLAYER.ACTION") are read as they are and converted on loading.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,6 +20,7 @@ from negtui.engine.rules import Rules
 from negtui.seats import Seat
 
 FORMAT = "negtui-record/2"
+Cell = Annotated[list[str], Field(min_length=2, max_length=2)] | str  # [player id, action id]; format 1: "P.A"
 FORMAT_1 = "negtui-record/1"
 KNOWN_FORMATS = (FORMAT, FORMAT_1)
 
@@ -43,8 +45,9 @@ class Header(_Line):
     seats: dict[str, Seat]
     started: str
     start_turn: int = 0
-    start_commitments: list[str] = Field(default_factory=list)
+    start_commitments: list[Cell] = Field(default_factory=list)
     parent: Parent | None = None
+    mac: str | None = None
 
 
 class TurnLine(_Line):
@@ -52,18 +55,20 @@ class TurnLine(_Line):
     t: int
     proposer: str
     partner: str
-    offer: list[str]
+    offer: list[Cell]
     accepted: bool
     decided_by: str
     digest: str
     forecasts: dict[str, list[float]] = Field(default_factory=dict)
     seats: dict[str, Seat] | None = None  # seats switched before this turn (as they now are)
     fault: str | None = None  # an outside agent failed to decide; its move was played as a pass or rejection
+    mac: str | None = None
 
 
 class ResultLine(_Line):
     type: Literal["result"] = "result"
     payoffs: list[float]
-    commitments: list[str]
+    commitments: list[Cell]
     baseline: list[float] | None = None
-    welfare: dict | None = None
+    welfare: dict[str, float | None] | None = None  # sum, min, product, log_product of the payoffs
+    mac: str | None = None

@@ -12,7 +12,10 @@ from pydantic import ValidationError
 
 from negtui.engine.rules import get_rules
 from negtui.record.format import FORMAT_1, KNOWN_FORMATS, Header, ResultLine, TurnLine
+from negtui.scenario import untrusted
 from negtui.scenario.io import ScenarioError, parse_scenario, problems_from_validation
+from negtui.scenario.limits import MAX_RECORD_BYTES
+from negtui.scenario.untrusted import printable
 from negtui.scenario.model import Scenario
 
 
@@ -25,7 +28,7 @@ class RecordError(Exception):
         where = f"{self.source}" + (f", line {self.line}" if self.line else "")
         out = [f"{where}: invalid record"]
         out += [f"  {path}: {msg}" for path, msg in self.problems]
-        return "\n".join(out)
+        return printable("\n".join(out))
 
 
 @dataclass
@@ -36,6 +39,7 @@ class Record:
     turns: list[TurnLine] = field(default_factory=list)
     result: ResultLine | None = None
     stopped: str | None = None  # why loading stopped early (a line cut off mid-way)
+    lines: list[dict] = field(default_factory=list, repr=False)  # every complete line as decoded (signatures)
 
     @property
     def complete(self) -> bool:
@@ -64,22 +68,18 @@ def load_record(path: str | os.PathLike[str]) -> Record:
     p = Path(path)
     src = str(p)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(src, None, [("$", "file not found")]) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise RecordError(src, None, [("$", f"cannot read file: {err}")]) from None
+        text = untrusted.read_text(p, MAX_RECORD_BYTES)
+    except untrusted.Untrusted as err:
+        raise RecordError(src, None, [(err.path, str(err))]) from None
     lines = text.split("\n")
     ends_cleanly = text.endswith("\n")
     if not lines or not lines[0].strip():
         raise RecordError(src, 1, [("$", "empty record: no header line")])
-    try:
-        head = json.loads(lines[0])
-    except json.JSONDecodeError as err:
-        raise RecordError(src, 1, [("$", f"header is not valid JSON: {err.msg}")]) from None
+    head = _decode(lines[0], src, 1)
     if isinstance(head, dict) and head.get("format") not in KNOWN_FORMATS:
         raise RecordError(src, 1, [("$.format", f"unknown record format {head.get('format')!r}; "
                                                 f"this negtui reads {', '.join(KNOWN_FORMATS)}")])
+    raw_head = head
     if isinstance(head, dict) and head.get("format") == FORMAT_1:
         head = _from_format_1(head, src)
     header = _validate(Header, head, src, 1)
@@ -87,7 +87,7 @@ def load_record(path: str | os.PathLike[str]) -> Record:
         scenario = parse_scenario(header.scenario, src)
     except ScenarioError as err:
         raise RecordError(src, 1, [(f"$.scenario{pr.path[1:]}", pr.message) for pr in err.problems]) from None
-    rec = Record(src, header, scenario)
+    rec = Record(src, header, scenario, lines=[raw_head])
     body = lines[1:]
     for k, raw in enumerate(body):
         n = k + 2
@@ -99,12 +99,15 @@ def load_record(path: str | os.PathLike[str]) -> Record:
         if rec.result is not None:
             raise RecordError(src, n, [("$", "line after the result line")])
         try:
-            data = json.loads(raw)
+            data = json.loads(raw, parse_constant=untrusted.reject_constant)
         except json.JSONDecodeError as err:
             if last and not ends_cleanly:
                 rec.stopped = f"line {n} is cut off; loaded the {len(rec.turns)} complete turn(s) before it"
                 break
             raise RecordError(src, n, [("$", f"not valid JSON: {err.msg}")]) from None
+        except (RecursionError, ValueError):
+            data = _decode(raw, src, n)  # reports it with the reason
+        _check(data, src, n)
         kind = data.get("type") if isinstance(data, dict) else None
         if kind == "turn":
             turn = _validate(TurnLine, data, src, n)
@@ -116,4 +119,19 @@ def load_record(path: str | os.PathLike[str]) -> Record:
             rec.result = _validate(ResultLine, data, src, n)
         else:
             raise RecordError(src, n, [("$.type", f"unknown line type {kind!r}")])
+        rec.lines.append(data)
     return rec
+
+
+def _decode(raw: str, src: str, n: int) -> object:
+    try:
+        return untrusted.loads(raw)
+    except untrusted.Untrusted as err:
+        raise RecordError(src, n, [(err.path, str(err))]) from None
+
+
+def _check(data: object, src: str, n: int) -> None:
+    try:
+        untrusted.check(data)
+    except untrusted.Untrusted as err:
+        raise RecordError(src, n, [(err.path, str(err))]) from None

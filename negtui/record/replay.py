@@ -60,6 +60,12 @@ class Replay:
             self.start = State(h.start_turn, game.bits_of(h.start_commitments))
         except (GameError, ValueError) as err:
             raise RecordError(record.source, 1, [("$", str(err))]) from None
+        if not 0 <= h.start_turn <= game.T:
+            raise RecordError(record.source, 1, [("$.start_turn", f"turn {h.start_turn} is outside the game's "
+                                                                  f"0..{game.T}")])
+        for cells in game.groups:
+            if sum(self.start.bits >> int(c) & 1 for c in cells) > 1:
+                raise RecordError(record.source, 1, [("$.start_commitments", "two commitments of one exclusive set")])
         self.states: list[State] = [self.start]
         self.events: list[TurnEvent] = []
         driver = TurnDriver(self.neg, [None] * game.n, self.start)
@@ -75,7 +81,12 @@ class Replay:
         problems = []
         if not neg.is_terminal(final):
             problems.append(("$", f"result line after turn {final.t} of {game.T}: turns are missing"))
-        if sorted(res.commitments) != sorted(game.cell_name(c) for c in game.cells_of(final.bits)):
+        try:
+            made = game.bits_of(res.commitments)
+        except GameError as err:
+            made = None
+            problems.append(("$.commitments", str(err)))
+        if made is not None and made != final.bits:
             problems.append(("$.commitments", "do not match the commitments the turns add up to"))
         pay = neg.returns(final)
         if len(res.payoffs) != game.n or any(abs(a - b) > 1e-6 for a, b in zip(res.payoffs, pay)):

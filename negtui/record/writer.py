@@ -1,8 +1,14 @@
-"""Writing a record turn by turn, flushed after every line: a crash loses at most the turn in flight."""
+"""Writing a record turn by turn, flushed after every line: a crash loses at most the turn in flight.
+
+A record has one writer: the file is created exclusively (an existing one is replaced only when
+forced), and locked while the game is written, so a second writer is refused with a message instead
+of leaving a file that mixes two games."""
 
 from __future__ import annotations
 
 import datetime as _dt
+import errno
+import fcntl
 import json
 import os
 from pathlib import Path
@@ -17,7 +23,38 @@ from negtui.engine.turns import TurnEvent
 from negtui.engine.outcome import rounded
 from negtui.record.digest import state_digest
 from negtui.record.format import FORMAT, Header, Parent, ResultLine, TurnLine
+from negtui.record.signing import Chain
 from negtui.seats import Seat
+
+
+class CannotWrite(OSError):
+    """A record file that cannot be created, or is being written by someone else."""
+
+
+def open_exclusive(path: Path, force: bool = False) -> IO[str]:
+    """A new file for one writer, locked for as long as it is open.  An existing file is refused, or,
+    when forced, taken over only if no other writer holds it."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        if not force:
+            kind = "is a directory" if path.is_dir() else "exists; pass --force to overwrite"
+            raise FileExistsError(f"{path} {kind}") from None
+        try:
+            fd = os.open(path, os.O_WRONLY)
+        except OSError as err:
+            raise CannotWrite(f"cannot write {path}: {err.strerror}") from None
+    except OSError as err:
+        raise CannotWrite(f"cannot write {path}: {err.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as err:
+        os.close(fd)
+        if err.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+            raise CannotWrite(f"{path} is being written by another negtui process; choose another file") from None
+        raise CannotWrite(f"cannot lock {path}: {err.strerror}") from None
+    os.ftruncate(fd, 0)  # forced: the old content goes only once the file is ours
+    return os.fdopen(fd, "w", encoding="utf-8")
 
 
 def forecasts(neg: Negotiation, s: State, shown: dict | None = None) -> dict[str, list[float]]:
@@ -28,27 +65,28 @@ def forecasts(neg: Negotiation, s: State, shown: dict | None = None) -> dict[str
 
 class RecordWriter:
     def __init__(self, path: str | os.PathLike[str], neg: Negotiation, seats: list[Seat], start: State,
-                 parent: Parent | None = None, force: bool = False):
+                 parent: Parent | None = None, force: bool = False, key: bytes | None = None):
+        """`key` signs every line (record/signing.py)."""
         self.path = Path(path)
-        if self.path.exists() and not force:
-            raise FileExistsError(f"{self.path} exists; pass --force to overwrite")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.neg = neg
-        self._fh: IO[str] = self.path.open("w", encoding="utf-8")
+        self._chain = Chain(key) if key else None
+        self._fh: IO[str] = open_exclusive(self.path, force)
         game = neg.game
         header = Header(
             format=FORMAT, negtui=__version__, scenario=game.scenario.model_dump(mode="json"), rules=neg.rules,
             budget=game.budget if game.budget != game.scenario.protocol.budget else None,
             seats=dict(zip(game.player_ids, seats)),
             started=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"), start_turn=start.t,
-            start_commitments=[game.cell_name(c) for c in game.cells_of(start.bits)], parent=parent,
+            start_commitments=game.pairs_of(start.bits), parent=parent,
         )
         self._write(header)
 
     def _write(self, line: BaseModel) -> None:
         """One JSON line; top-level fields that are not set are left out."""
         data = {k: v for k, v in line.model_dump(mode="json").items() if v is not None}
-        self._fh.write(json.dumps(data, separators=(",", ":")) + "\n")
+        if self._chain is not None:
+            data["mac"] = self._chain.next(data)
+        self._fh.write(json.dumps(data, separators=(",", ":"), allow_nan=False) + "\n")
         self._fh.flush()
 
     def turn(self, ev: TurnEvent, switched: dict[str, Seat] | None = None, shown: dict | None = None) -> None:
@@ -56,7 +94,7 @@ class RecordWriter:
         the forecasts already computed for the state after it."""
         game = self.neg.game
         line = TurnLine(t=ev.t, proposer=game.player_ids[ev.proposer], partner=game.player_ids[ev.partner],
-                        offer=[game.cell_name(c) for c in ev.offer.cells], accepted=ev.accepted,
+                        offer=game.pairs_of(ev.offer.bits), accepted=ev.accepted,
                         decided_by=ev.decided_by, digest=state_digest(ev.after.t, ev.after.bits),
                         forecasts=forecasts(self.neg, ev.after, shown), seats=switched or None, fault=ev.fault)
         self._write(line)
@@ -64,11 +102,11 @@ class RecordWriter:
     def result(self, s: State, baseline: list[float] | None = None, welfare: dict | None = None) -> None:
         game = self.neg.game
         pay = rounded(self.neg.returns(s))
-        self._write(ResultLine(payoffs=pay, commitments=[game.cell_name(c) for c in game.cells_of(s.bits)],
+        self._write(ResultLine(payoffs=pay, commitments=game.pairs_of(s.bits),
                                baseline=baseline, welfare=welfare))
 
     def close(self) -> None:
-        self._fh.close()
+        self._fh.close()  # also releases the lock
 
     def __enter__(self) -> RecordWriter:
         return self

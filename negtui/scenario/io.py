@@ -10,7 +10,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from negtui.scenario import untrusted
+from negtui.scenario.limits import MAX_SCENARIO_BYTES
 from negtui.scenario.model import Scenario, reference_problems
+from negtui.scenario.untrusted import printable
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,7 @@ class ScenarioError(Exception):
     def render(self) -> str:
         lines = [f"{self.source}: invalid scenario ({len(self.problems)} problem{'s' * (len(self.problems) != 1)})"]
         lines += [f"  {p.path}: {p.message}" for p in self.problems]
-        return "\n".join(lines)
+        return printable("\n".join(lines))
 
 
 def _json_path(loc: tuple[int | str, ...]) -> str:
@@ -99,15 +102,9 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
 
 def _read_json(p: Path) -> object:
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(str(p), [Problem("$", "file not found")]) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScenarioError(str(p), [Problem("$", f"cannot read file: {err}")]) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ScenarioError(str(p), [Problem("$", f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}")]) from None
+        return untrusted.load(p, MAX_SCENARIO_BYTES)
+    except untrusted.Untrusted as err:
+        raise ScenarioError(str(p), [Problem(err.path, str(err))]) from None
 
 
 def dump_scenario(sc: Scenario) -> str:

@@ -7,11 +7,25 @@ of the offending value, so that a broken file is reported before any game starts
 
 from __future__ import annotations
 
-from typing import Literal
+import math
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from negtui.scenario import limits as lim
 
 FORMAT = "negtui-scenario/1"
+
+
+def _finite_value(v: int | float) -> int | float:
+    if not math.isfinite(v) or abs(v) > lim.MAX_ABS_VALUE:
+        raise ValueError(f"a value must be a finite number between -{lim.MAX_ABS_VALUE:g} and {lim.MAX_ABS_VALUE:g}")
+    return v
+
+
+Value = Annotated[int | float, AfterValidator(_finite_value)]
+Id = Annotated[str, Field(min_length=1, max_length=lim.MAX_ID)]
+Text = Annotated[str, Field(max_length=lim.MAX_TEXT)]
 
 
 class _Strict(BaseModel):
@@ -19,14 +33,15 @@ class _Strict(BaseModel):
 
 
 class Action(_Strict):
-    id: str = Field(min_length=1, description="Unique within its player.")
-    label: str = Field(default="", description="Human-readable description of the commitment.")
+    id: Id = Field(description="Unique within its player.")
+    label: Text = Field(default="", description="Human-readable description of the commitment.")
 
 
 class Player(_Strict):
-    id: str = Field(min_length=1, description="Unique player id, used in goals, schedule and seats.")
-    name: str = Field(default="", description="Display name; defaults to the id.")
-    actions: list[Action] = Field(min_length=1, description="The commitments this player can make.")
+    id: Id = Field(description="Unique player id, used in goals, schedule and seats.")
+    name: Text = Field(default="", description="Display name; defaults to the id.")
+    actions: list[Action] = Field(min_length=1, max_length=lim.MAX_ACTIONS,
+                                  description="The commitments this player can make.")
 
     @property
     def display(self) -> str:
@@ -36,44 +51,47 @@ class Player(_Strict):
 class CellRef(_Strict):
     """One commitment: an action of a player."""
 
-    player: str
-    action: str
+    player: Id
+    action: Id
 
 
 class Goal(_Strict):
-    id: str = Field(min_length=1)
-    label: str = ""
+    id: Id
+    label: Text = ""
     kind: Literal["linear", "all_or_nothing"] = "linear"
     threshold: int | None = Field(
         default=None,
         ge=1,
+        le=lim.MAX_PLAYERS * lim.MAX_ACTIONS,
         description="Required commitments for full satisfaction; defaults to all of them.",
     )
-    requires: list[CellRef] = Field(min_length=1, description="Commitments that advance this goal.")
-    values: dict[str, int | float] = Field(
+    requires: list[CellRef] = Field(min_length=1, max_length=lim.MAX_PLAYERS * lim.MAX_ACTIONS,
+                                    description="Commitments that advance this goal.")
+    values: dict[str, Value] = Field(
         default_factory=dict, description="Value of the goal to each player id; missing players value it 0."
     )
 
 
 class Protocol(_Strict):
-    rounds: int = Field(default=5, ge=1, description="Proposer turns per player.")
-    budget: int = Field(default=2, ge=1, description="Most new commitments per player in one offer.")
-    seed: int = Field(default=0, description="Seeds the turn order when no schedule is given.")
+    rounds: int = Field(default=5, ge=1, le=lim.MAX_ROUNDS, description="Proposer turns per player.")
+    budget: int = Field(default=2, ge=1, le=lim.MAX_BUDGET, description="Most new commitments per player in one offer.")
+    seed: int = Field(default=0, ge=-(2**63), le=2**63 - 1, description="Seeds the turn order when no schedule is given.")
     schedule: list[str] | None = Field(
-        default=None, description="Explicit proposer order (player ids), one entry per turn."
+        default=None, max_length=lim.MAX_TURNS, description="Explicit proposer order (player ids), one entry per turn."
     )
     unilateral: bool = Field(default=True, description="Whether a proposer may pick itself as partner.")
 
 
 class Scenario(_Strict):
     format: Literal["negtui-scenario/1"] = FORMAT
-    name: str = Field(min_length=1)
-    description: str = ""
-    lesson: str = Field(default="", description="Teaching note shown with the scenario.")
-    players: list[Player] = Field(min_length=1)
-    goals: list[Goal] = Field(min_length=1)
+    name: Annotated[str, Field(min_length=1, max_length=lim.MAX_ID)]
+    description: Text = ""
+    lesson: Text = Field(default="", description="Teaching note shown with the scenario.")
+    players: list[Player] = Field(min_length=1, max_length=lim.MAX_PLAYERS)
+    goals: list[Goal] = Field(min_length=1, max_length=lim.MAX_GOALS)
     exclusive: list[list[CellRef]] = Field(
-        default_factory=list, description="Sets of commitments of which at most one may ever be made."
+        default_factory=list, max_length=lim.MAX_EXCLUSIVE,
+        description="Sets of commitments of which at most one may ever be made."
     )
     protocol: Protocol = Field(default_factory=Protocol)
     meta: dict[str, object] = Field(
@@ -82,7 +100,7 @@ class Scenario(_Strict):
 
     @model_validator(mode="after")
     def _check_references(self) -> Scenario:
-        problems = reference_problems(self)
+        problems = reference_problems(self) or limit_problems(self)
         if problems:
             raise ValueError("\n".join(f"{path}: {message}" for path, message in problems))
         return self
@@ -143,4 +161,24 @@ def reference_problems(sc: Scenario) -> list[tuple[str, str]]:
         for t, pid in enumerate(sc.protocol.schedule):
             if pid not in players:
                 out.append((f"$.protocol.schedule[{t}]", f"unknown player {pid!r}"))
+    return out
+
+
+def limit_problems(sc: Scenario) -> list[tuple[str, str]]:
+    """The limits that depend on several fields (limits.py): turns, and the size of the offer search."""
+    out: list[tuple[str, str]] = []
+    n, budget = len(sc.players), sc.protocol.budget
+    if sc.protocol.schedule is None and sc.protocol.rounds * n > lim.MAX_TURNS:
+        out.append(("$.protocol.rounds", f"{sc.protocol.rounds} rounds of {n} players make "
+                                          f"{sc.protocol.rounds * n:,} turns; the limit is {lim.MAX_TURNS:,}"))
+    for i, p in enumerate(sc.players):
+        k = lim.options(len(p.actions), budget)
+        if k > lim.MAX_OPTIONS:
+            out.append((f"$.players[{i}].actions", f"{len(p.actions)} actions with a budget of {budget} give {k:,} "
+                                                   f"possible sets in one offer; the limit is {lim.MAX_OPTIONS:,}"))
+            return out
+    work = lim.offer_work([len(p.actions) for p in sc.players], budget, len(sc.goals), bool(sc.exclusive))
+    if work > lim.MAX_OFFER_WORK:
+        out.append(("$", f"the offer search would evaluate {work:,} offer × goal terms for one pair of players "
+                         f"(the limit is {lim.MAX_OFFER_WORK:,}): fewer actions, a smaller budget or fewer goals"))
     return out

@@ -5,7 +5,9 @@ constructor — scenario, rules, seats, where records go — and nothing is kept
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from negtui.engine.rules import Rules, get_rules
 from negtui.generator import GeneratorParams, generate
 from negtui.record import Parent, Replay, load_record
 from negtui.record.reader import RecordError
+from negtui.record.signing import data_dir_key
 from negtui.scenario import Scenario, ScenarioError, load_scenario, write_scenario
 from negtui.scenario.library import bundled_root
 from negtui.seats import Seat, SeatError, default_seats
@@ -54,6 +57,7 @@ class NegtuiApp(App):
         get_rules(rules)  # fail early on an unknown rule set
 
     def on_mount(self) -> None:
+        self._catch_signals()
         if self.replay_path is not None:
             try:
                 rp = Replay(load_record(self.replay_path))
@@ -105,10 +109,13 @@ class NegtuiApp(App):
 
     def start_session(self, sc: Scenario, rules: str | Rules, seats: dict[str, Seat], *, start: State | None = None,
                       parent: Parent | None = None, budget: int | None = None) -> None:
-        record = default_record_path(sc.name, self.data_dir / "records") if self.record else None
+        record = key = None
         try:
+            if self.record:  # records the app writes are signed with the data directory's key
+                (self.data_dir / "records").mkdir(parents=True, exist_ok=True)
+                record, key = default_record_path(sc.name, self.data_dir / "records"), data_dir_key(self.data_dir)
             session = Session(sc, get_rules(rules) if isinstance(rules, str) else rules, seats, start=start,
-                              record=record, parent=parent, budget=budget, options=self.options)
+                              record=record, parent=parent, budget=budget, options=self.options, record_key=key)
         except (ValueError, OSError, SeatError) as err:
             self.notify(f"cannot start: {err}", severity="error", timeout=10)
             return
@@ -139,6 +146,24 @@ class NegtuiApp(App):
     def on_unmount(self) -> None:
         if self.session is not None:
             self.session.close()
+        for sig in self._signals:
+            asyncio.get_running_loop().remove_signal_handler(sig)
+
+    # --- signals --------------------------------------------------------------------------------------
+    _signals: tuple[int, ...] = ()
+
+    def _catch_signals(self) -> None:
+        """kill -INT, -TERM or -HUP (a closed terminal, a dropped SSH connection) end the app as Ctrl-C
+        ends a command: the record keeps every finished turn and the exit status says why (128 + signal)."""
+        loop = asyncio.get_running_loop()
+        caught = []
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            try:
+                loop.add_signal_handler(sig, self.exit, None, 128 + sig)
+            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
+                continue
+            caught.append(sig)
+        self._signals = tuple(caught)
 
 
 def run_app(**kwargs) -> int:

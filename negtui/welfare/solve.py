@@ -89,6 +89,10 @@ def make_solver(name: str, time_limit: float | None) -> pulp.LpSolver:
     return solver
 
 
+class OutOfTime(Exception):
+    """The time limit ran out before a solve that the result needs could start."""
+
+
 class _Run:
     """One request: the deadline, solver choice and count of solves."""
 
@@ -107,7 +111,10 @@ class _Run:
         return self.opts.time_limit is not None and time.perf_counter() - self.started >= self.opts.time_limit
 
     def solve(self, prob: pulp.LpProblem) -> str:
-        """'optimal', 'feasible' (time limit hit with a solution), 'infeasible' or 'no solution'."""
+        """'optimal', 'feasible' (time limit hit with a solution), 'infeasible' or 'no solution'; raises
+        OutOfTime when the limit has already run out (every solve of a request counts against it)."""
+        if self.expired():
+            raise OutOfTime()
         self.solves += 1
         prob.solve(make_solver(self.opts.solver, self.remaining()))
         if prob.status == pulp.LpStatusInfeasible or prob.sol_status == pulp.LpSolutionInfeasible:
@@ -247,6 +254,13 @@ def solve_welfare(game: Game, rules: Rules, bits: int = 0, options: WelfareOptio
                 _finish(game, model, run, res)
                 y = np.array(res.payoffs)
                 res.welfare = float(y.sum() if opts.objective == "utilitarian" else y.min())
+    except OutOfTime:
+        res.proven_optimal = False
+        if res.payoffs is not None:  # the Nash refinement ran out of time after a solution: keep it
+            res.status = "feasible"
+        else:
+            res.status = "no solution"
+            res.message = f"the time limit of {opts.time_limit:g} s ran out before a solution was found"
     finally:
         res.seconds = round(time.perf_counter() - run.started, 4)
         res.solves = run.solves

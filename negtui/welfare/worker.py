@@ -99,6 +99,9 @@ class WelfareJob:
 
 
 def main() -> None:
+    from negtui.children import exit_with_parent
+
+    exit_with_parent()
     req = WelfareRequest.from_json(sys.stdin.read())
     res = run_request(req)
     sys.stdout.write(json.dumps(res.as_dict()))

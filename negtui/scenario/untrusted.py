@@ -1,0 +1,120 @@
+"""Reading JSON files nobody vouches for (scenarios, topfiles, records).
+
+Only regular files under a size limit are read (a FIFO, a device or /dev/zero would block or never
+end); the text must be UTF-8; JSON's own rules hold (no NaN or Infinity); nesting, Unicode and numbers
+are checked once, walking the decoded data, so a hostile file is an ordinary error with a JSON path."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+from pathlib import Path
+
+from negtui.scenario.limits import MAX_DEPTH
+
+MAX_INT = 2**63 - 1
+
+
+class Untrusted(ValueError):
+    """A file or text that cannot be read as the JSON it should be; `path` is a JSON path or '$'."""
+
+    def __init__(self, message: str, path: str = "$"):
+        super().__init__(message)
+        self.path = path
+
+
+def printable(text: str) -> str:
+    """Text safe to print whatever it holds (lone surrogates become escapes)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def read_text(path: Path, limit: int) -> str:
+    """The file's text; refuses what is not a regular file, is over `limit` bytes or is not UTF-8."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise Untrusted("file not found") from None
+    except OSError as err:
+        raise Untrusted(f"cannot read file: {err.strerror or err}") from None
+    with os.fdopen(fd, "rb") as fh:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
+                    else "not a regular file")
+            raise Untrusted(f"cannot read {kind}: give a regular file")
+        try:
+            data = fh.read(limit + 1)
+        except OSError as err:
+            raise Untrusted(f"cannot read file: {err.strerror or err}") from None
+    if len(data) > limit:
+        raise Untrusted(f"file is over the limit of {limit // 2**20} MiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise Untrusted(f"not UTF-8 text: byte {err.start} cannot be decoded") from None
+
+
+def reject_constant(name: str) -> float:
+    """json's parse_constant: NaN and Infinity are not JSON."""
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def loads(text: str) -> object:
+    """Decode and check JSON text (one document)."""
+    try:
+        data = json.loads(text, parse_constant=reject_constant)
+    except json.JSONDecodeError as err:
+        raise Untrusted(f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
+    except RecursionError:
+        raise Untrusted(f"nested too deeply (more than {MAX_DEPTH} levels)") from None
+    except ValueError as err:  # NaN/Infinity, or an integer of thousands of digits
+        raise Untrusted(f"not valid JSON: {err}") from None
+    check(data)
+    return data
+
+
+def _key(k: str) -> str:
+    if k.isidentifier() and k.isascii():
+        return f".{k}"
+    return f"[{json.dumps(k)}]"
+
+
+def check(data: object) -> None:
+    """Walk decoded JSON (without recursion): nesting depth, valid Unicode, finite numbers in range."""
+    stack: list[tuple[object, str, int]] = [(data, "$", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise Untrusted(f"nested too deeply (more than {MAX_DEPTH} levels)", path)
+        if isinstance(value, str):
+            _unicode(value, path)
+        elif isinstance(value, bool) or value is None:
+            continue
+        elif isinstance(value, int):
+            if abs(value) > MAX_INT:
+                raise Untrusted("integer out of range", path)
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                raise Untrusted("number out of range (not finite)", path)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                _unicode(k, path + " (a key)")
+                stack.append((v, path + _key(k), depth + 1))
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                stack.append((v, f"{path}[{i}]", depth + 1))
+
+
+def _unicode(text: str, path: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise Untrusted(f"not valid Unicode: {printable(text[err.start:err.end])} is a lone surrogate",
+                        printable(path)) from None
+
+
+def load(path: Path, limit: int) -> object:
+    return loads(read_text(path, limit))
