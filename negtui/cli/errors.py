@@ -28,6 +28,9 @@ def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
 
 @contextmanager
 def user_errors() -> Iterator[None]:
+    import signal
+
+    from negtui.cli import quiet_interrupt
     from negtui.engine import ExactTooLarge, GameError, IllegalMove
     from negtui.generator import GeneratorError
     from negtui.record import RecordError
@@ -37,6 +40,8 @@ def user_errors() -> Iterator[None]:
     from negtui.seats import SeatError
     from negtui.welfare.solve import WelfareError
 
+    if signal.getsignal(signal.SIGINT) is quiet_interrupt:  # started: Ctrl-C is ours to handle from here
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         yield
     except UsageError as err:

@@ -170,6 +170,10 @@ def solve(
         sc = load(scenario)
         neg = negotiation(sc, rules)
         game = neg.game
+        from negtui.engine import memory
+        from negtui.engine.exact import check_size
+
+        estimate = memory.rss() + check_size(game, limit)  # refuses a game too large for the memory at hand
         started = time.perf_counter()
         with progress(game.T, "solving") as bar:
             task = bar.add_task("turns", total=game.T)
@@ -182,7 +186,7 @@ def solve(
         result["payoffs"] = rounded(sol.payoffs)  # as solved (linearised under reference rules)
         if as_json:
             emit_json({"scenario": sc.name, "rules": neg.rules.name, "linearised": sol.linearised,
-                       "states": sol.states, **result,
+                       "states": sol.states, "memory_estimate": estimate, **result,
                        "path": [{"t": s.t, "proposer": game.player_ids[s.proposer],
                                  "partner": None if s.partner is None else game.player_ids[s.partner],
                                  "offer": game.pairs_of(s.bits)} for s in path],

@@ -269,8 +269,23 @@ def _player_options(S_total: int, m: int, offset: int, budget: int, inc: np.ndar
     return PlayerOptions(local, bits64, tuple(bits), size, delta, member, consistent, position)
 
 
+def _check_budget(sc: Scenario, budget: int) -> None:
+    from pydantic import ValidationError
+
+    from negtui.scenario.io import problems_from_validation
+
+    data = sc.model_dump(mode="json")
+    data["protocol"]["budget"] = budget
+    try:
+        Scenario.model_validate(data)
+    except ValidationError as err:
+        raise GameError(f"budget {budget}: {problems_from_validation(err)[0].message}") from None
+
+
 def compile_game(sc: Scenario, rules: Rules, budget: int | None = None) -> Game:
-    """Arrays for the engine.  `budget` overrides the scenario's protocol."""
+    """Arrays for the engine.  `budget` overrides the scenario's protocol (within the same limits)."""
+    if budget is not None and budget != sc.protocol.budget:
+        _check_budget(sc, budget)
     pid = [p.id for p in sc.players]
     index = {p: i for i, p in enumerate(pid)}
     m = np.array([len(p.actions) for p in sc.players], dtype=np.int64)
@@ -300,10 +315,7 @@ def compile_game(sc: Scenario, rules: Rules, budget: int | None = None) -> Game:
     if proto.schedule is not None:
         sched = [index[p] for p in proto.schedule]
     else:
-        r = proto.rounds
-        if rules.max_rounds is not None:
-            r = min(r, rules.max_rounds)
-        sched = round_robin(N, r, proto.seed)
+        sched = round_robin(N, sc.rounds_played(rules.max_rounds), proto.seed)
     cell_groups: list[list[int]] = [[] for _ in range(S)]
     for gi, cells in enumerate(groups):
         for c in cells:

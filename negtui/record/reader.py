@@ -87,6 +87,9 @@ def load_record(path: str | os.PathLike[str]) -> Record:
         scenario = parse_scenario(header.scenario, src)
     except ScenarioError as err:
         raise RecordError(src, 1, [(f"$.scenario{pr.path[1:]}", pr.message) for pr in err.problems]) from None
+    turns = scenario.turns(header.rules.max_rounds)
+    if not 0 <= header.start_turn <= turns:
+        raise RecordError(src, 1, [("$.start_turn", f"turn {header.start_turn} is outside the game's 0..{turns}")])
     rec = Record(src, header, scenario, lines=[raw_head])
     body = lines[1:]
     for k, raw in enumerate(body):

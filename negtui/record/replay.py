@@ -60,9 +60,6 @@ class Replay:
             self.start = State(h.start_turn, game.bits_of(h.start_commitments))
         except (GameError, ValueError) as err:
             raise RecordError(record.source, 1, [("$", str(err))]) from None
-        if not 0 <= h.start_turn <= game.T:
-            raise RecordError(record.source, 1, [("$.start_turn", f"turn {h.start_turn} is outside the game's "
-                                                                  f"0..{game.T}")])
         for cells in game.groups:
             if sum(self.start.bits >> int(c) & 1 for c in cells) > 1:
                 raise RecordError(record.source, 1, [("$.start_commitments", "two commitments of one exclusive set")])

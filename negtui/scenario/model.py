@@ -109,6 +109,17 @@ class Scenario(_Strict):
     def player_ids(self) -> list[str]:
         return [p.id for p in self.players]
 
+    def rounds_played(self, max_rounds: int | None = None) -> int:
+        """Rounds of the seeded round robin, capped where a rule set caps them."""
+        r = self.protocol.rounds
+        return r if max_rounds is None else min(r, max_rounds)
+
+    def turns(self, max_rounds: int | None = None) -> int:
+        """Turns in the game: the explicit schedule's length, or rounds × players."""
+        if self.protocol.schedule is not None:
+            return len(self.protocol.schedule)
+        return self.rounds_played(max_rounds) * len(self.players)
+
 
 def reference_problems(sc: Scenario) -> list[tuple[str, str]]:
     """Every dangling or duplicate id, as (JSON path, message), in file order."""

@@ -38,13 +38,14 @@ def read_text(path: Path, limit: int) -> str:
         raise Untrusted("file not found") from None
     except OSError as err:
         raise Untrusted(f"cannot read file: {err.strerror or err}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "something that is not a regular file")
+        raise Untrusted(f"cannot read {kind}: give a regular file")
     with os.fdopen(fd, "rb") as fh:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
-                    else "not a regular file")
-            raise Untrusted(f"cannot read {kind}: give a regular file")
         try:
             data = fh.read(limit + 1)
         except OSError as err:
