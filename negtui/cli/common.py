@@ -30,9 +30,11 @@ LlmKeyOpt = Annotated[str | None, typer.Option(
 
 
 def load(path: Path) -> Scenario:
+    """A scenario file, or a bundled scenario by name (`negtui scenarios` lists them)."""
     from negtui.scenario import load_scenario
+    from negtui.scenario.library import resolve
 
-    return load_scenario(path)
+    return load_scenario(resolve(path))
 
 
 def negotiation(sc: Scenario, rules: str, budget: int | None = None) -> Negotiation:

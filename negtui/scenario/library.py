@@ -45,3 +45,31 @@ def catalogue(root: Path) -> list[Entry]:
         out.append(Entry(sc.name, str(f), kind, len(sc.players), sum(len(p.actions) for p in sc.players),
                          len(sc.goals), _first_sentence(sc.description or sc.lesson)))
     return out
+
+
+def find(name: str, root: Path | None = None) -> Path | None:
+    """A bundled scenario by the name `negtui scenarios` lists, or by its file name without `.json`."""
+    root = root or bundled_root()
+    by_stem = [f for f in sorted(root.rglob("*.json")) if f.stem == name]
+    if len(by_stem) == 1:
+        return by_stem[0]
+    for e in catalogue(root):
+        if e.name == name:
+            return Path(e.path)
+    return None
+
+
+def resolve(text: str | Path, base: Path | None = None) -> Path:
+    """Where a scenario named on the command line or in a course is: an existing file (relative to
+    `base` if given), else a bundled scenario of that name; else the path as given (its loading then
+    says it is not found)."""
+    p = Path(text)
+    candidates = [base / p, p] if base is not None and not p.is_absolute() else [p]
+    for c in candidates:
+        if c.exists():
+            return c
+    if p.suffix != ".json" and len(p.parts) == 1:
+        hit = find(str(p))
+        if hit is not None:
+            return hit
+    return candidates[0]
