@@ -12,11 +12,13 @@ import datetime as _dt
 import os
 import secrets
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
 from negtui.agents.table import AgentOptions, Table
+from negtui.coach.assess import Assessment, Coach
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.exact import ExactTooLarge, check_size
 from negtui.engine.lenses import CLOSED_FORM_LENSES as FORECAST_LENSES
@@ -85,6 +87,12 @@ class Session:
             raise
         self._baseline = None
         self._switched: dict[str, Seat] = {}  # seats changed since the last recorded turn
+        self._decided: list[tuple[Move, State]] = []  # people's decisions in the turn under way
+        self._unassessed: list[tuple[Move, State, TurnEvent]] = []  # finished turns' decisions to assess
+        self.assessments: list[Assessment] = []
+        self._coach: Coach | None = None
+        self.hints = True  # the hint key works (a course exercise may turn it off)
+        self.coach_pane_first = False  # after a person's decision, show the coach pane (training)
 
     # --- seats ----------------------------------------------------------------------------------------
     @property
@@ -102,7 +110,7 @@ class Session:
     def is_human(self, i: int) -> bool:
         return self.table.seats[i].is_human
 
-    @property
+    @cached_property
     def exact_available(self) -> bool:
         try:
             check_size(self.neg.game, EXACT_IN_APP_LIMIT)
@@ -173,10 +181,16 @@ class Session:
         return self.driver.answer(accept)
 
     def submit(self, move: Move) -> TurnEvent | None:
-        """Apply a decision; when it ends the turn, record it and extend the forecast history."""
+        """Apply a decision; when it ends the turn, record it and extend the forecast history.  A
+        person's decisions are kept to be assessed (`assess_pending`)."""
+        before = self.state
         ev = self.driver.submit(move)
+        if self.is_human(move.player):
+            self._decided.append((move, before))
         if ev is None:
             return None
+        self._unassessed += [(m, s, ev) for m, s in self._decided]
+        self._decided = []
         shown = {lens: self.forecast(lens) for lens in FORECAST_LENSES}
         for lens, values in shown.items():
             self.history[lens].append(values)
@@ -189,6 +203,37 @@ class Session:
                 self._writer.close()
         self._switched = {}
         return ev
+
+    # --- coaching ---------------------------------------------------------------------------------------
+    @property
+    def coach(self) -> Coach:
+        if self._coach is None:
+            self._coach = Coach(self.neg, self.table.respond_lens, self.exact_available)
+        return self._coach
+
+    @property
+    def has_unassessed(self) -> bool:
+        return bool(self._unassessed)
+
+    def assess_pending(self) -> list[Assessment]:
+        """Assess the people's decisions of the turns finished since the last call (slow on large games:
+        call it from a worker thread)."""
+        todo, self._unassessed = self._unassessed, []
+        out = []
+        for move, before, ev in todo:
+            if move.phase is Phase.PROPOSE:
+                out.append(self.coach.proposal(before, move.offer, ev.accepted, ev.after))
+            else:
+                out.append(self.coach.response(before, bool(move.accept)))
+        self.assessments += out
+        return out
+
+    def hint(self) -> Assessment | None:
+        """What each lens (and exact) would do now, for the person whose decision it is."""
+        if not self.waiting_for_person():
+            return None
+        s = self.state
+        return self.coach.response_hint(s) if s.pending is not None else self.coach.proposal_hint(s)
 
     # --- what the panes show --------------------------------------------------------------------------
     def forecast(self, lens: str, s: State | None = None) -> np.ndarray:

@@ -132,6 +132,10 @@ class NegtuiApp(App):
     def _has_play_screen(self) -> bool:
         return any(isinstance(s, PlayScreen) for s in self.screen_stack)
 
+    def debriefed(self, debriefs: list) -> None:
+        """A game with people in it has been debriefed (negtui.coach.debrief.Debrief per person's seat);
+        the training app keeps the results."""
+
     # --- app-wide -------------------------------------------------------------------------------------
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

@@ -39,6 +39,8 @@ PLAY_KEYS: tuple[Key, ...] = (
     Key("g", "jump", "jump", "jump to a turn", "Replay", palette="Replay: jump to turn"),
     Key("t", "take_over", "take over", "take over from this turn (fork): continue with any seats", "Replay",
         palette="Replay: take over from this turn"),
+    Key("h", "hint", "hint", "what each lens bot (and exact, on small games) would do now, and what it is worth",
+        "Playing", palette="Hint"),
     Key("s", "seats", "seats", "seats: switch any seat between human and a lens, also mid-game", "Playing",
         palette="Seats"),
     Key("w", "welfare", "welfare", "welfare optimum for the current state (c cancels a solve)", "Playing",
@@ -47,10 +49,11 @@ PLAY_KEYS: tuple[Key, ...] = (
         palette="Sort goals"),
     Key("f", "filter_log", "filter log", "filter the log by the focused player", "Moving around", show=False,
         palette="Filter the turn log"),
-    Key("1", "pane('goals')", "goals", "side pane: goals", "Moving around", "1–4", show=False),
+    Key("1", "pane('goals')", "goals", "side pane: goals", "Moving around", "1–5", show=False),
     Key("2", "pane('forecasts')", "forecasts", "side pane: forecasts", "Moving around", show=False),
     Key("3", "pane('log')", "log", "side pane: turn log", "Moving around", show=False),
     Key("4", "pane('network')", "network", "side pane: deal network", "Moving around", show=False),
+    Key("5", "pane('coach')", "coach", "side pane: coach", "Moving around", show=False),
     Key("l", "lesson", "lesson", "the scenario's lesson (teaching scenarios)", "Playing", palette="Lesson"),
     Key("question_mark", "help", "help", "this help", "General", "?", palette="Help"),
     Key("q", "quit", "quit", "quit (the record keeps every finished turn)", "General"),
@@ -80,7 +83,7 @@ def help_text(keys: tuple[Key, ...] = PLAY_KEYS) -> str:
     for group, entries in groups.items():
         out.append(f"[b]{group}[/b]")
         for k in entries:
-            text = "side panes: goals, forecasts, log, network" if k.action.startswith("pane(") else k.help
+            text = "side panes: goals, forecasts, log, network, coach" if k.action.startswith("pane(") else k.help
             out.append(f"  {_spelled(k):<13}  {text}")
         out.append("")
     return "\n".join(out)

@@ -27,6 +27,14 @@ class AgentFailed(Message):
 
 
 @dataclass
+class Coached(Message):
+    """A person's decisions assessed (or, `hint`, the decision to come), computed in a worker."""
+
+    assessments: list  # negtui.coach.Assessment
+    hint: bool = False
+
+
+@dataclass
 class WelfareSolved(Message):
     """A welfare solve finished; `job` tells a late result of a cancelled solve from the current one."""
 

@@ -90,10 +90,12 @@ def _safe(pid: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in pid)
 
 
-class PartnerScreen(ModalScreen[int | None]):
-    """A human proposer picks a partner, seeing what each lens would offer and what it is worth."""
+class PartnerScreen(ModalScreen[int | tuple[int, list[int]] | None]):
+    """A human proposer picks a partner, seeing what each lens would offer and what it is worth; `b` loads
+    the suggested offer (the best of the lenses) into the offer builder."""
 
-    BINDINGS = [Binding("escape", "cancel", "back"), Binding("x", "pass_turn", "pass the turn")]
+    BINDINGS = [Binding("escape", "cancel", "back"), Binding("x", "pass_turn", "pass the turn"),
+                Binding("b", "load_best", "load the suggested offer")]
 
     def __init__(self, proposer: str, names: list[str], options: list[PartnerOption], describe) -> None:
         super().__init__()
@@ -101,7 +103,8 @@ class PartnerScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="dialog wide"):
-            yield Label(f"{self.proposer}, choose a partner (Enter); x passes the turn", classes="dialog-title")
+            yield Label(f"{self.proposer}, choose a partner (enter), or b to start from the suggested offer; "
+                        "x passes the turn", classes="dialog-title")
             items = []
             for opt in self.options:
                 t = Text()
@@ -122,6 +125,14 @@ class PartnerScreen(ModalScreen[int | None]):
 
     def action_pass_turn(self) -> None:
         self.dismiss(-1)
+
+    def action_load_best(self) -> None:
+        k = self.query_one("#partners", OptionList).highlighted
+        if k is None:
+            return
+        opt = self.options[k]
+        best = max(opt.value, key=lambda lens: opt.value[lens])
+        self.dismiss((opt.partner, list(opt.offers[best].cells)))
 
 
 class RespondScreen(ModalScreen[bool]):

@@ -7,15 +7,19 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import work
+from textual.widgets import TabbedContent
 
 from negtui.engine.negotiation import IllegalMove, Phase
 from negtui.engine.turns import Move, TurnEvent
 from negtui.narrate import offer_words, turn_line
+from negtui.record import Replay, load_record, parent_at
 from negtui.seats import Seat
 from negtui.session import FORECAST_LENSES
 from negtui.tui import palette
-from negtui.tui.messages import AgentDecided, AgentFailed
+from negtui.tui.messages import AgentDecided, AgentFailed, Coached
+from negtui.tui.widgets.coach import CoachPane, summary
 from negtui.tui.screens.dialogs import PartnerScreen, RespondScreen, SeatsScreen
+from negtui.tui.screens.debrief import DebriefScreen
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.widgets.panes import TextPane
 
@@ -58,6 +62,37 @@ class LiveControls:
                 return  # the game moved on, or the seat was handed to a person while its agent was thinking
             self._submit(move, advance=k == len(message.moves) - 1)
 
+    # --- coaching ---------------------------------------------------------------------------------------
+    @work(thread=True, group="coach")
+    def _assess(self) -> None:
+        self.post_message(Coached(self.session.assess_pending()))
+
+    def action_hint(self) -> None:
+        if self.check_action("hint", ()):
+            self.set_status("hint: asking every lens …")
+            self._hint()
+
+    @work(thread=True, exclusive=True, group="hint")
+    def _hint(self) -> None:
+        a = self.session.hint()
+        if a is not None:
+            self.post_message(Coached([a], hint=True))
+
+    def on_coached(self, message: Coached) -> None:
+        if not message.assessments:
+            return
+        self.coaching = list(message.assessments)
+        last = message.assessments[-1]
+        line = Text(self.query_one("#status", TextPane).plain.split("\n")[0] if not message.hint else "")
+        if line.plain:
+            line.append("\n")
+        line.append(summary(self.game, last), style=palette.NEGATIVE if last.cost > 1e-9 else palette.POSITIVE)
+        self.set_status(line)
+        if message.hint or self.session.coach_pane_first:
+            self.query_one(TabbedContent).active = "coach"
+        if self.query_one(TabbedContent).active == "coach":
+            self.query_one(CoachPane).show(self.game, self.coaching)
+
     # --- what happens next ------------------------------------------------------------------
     def _submit(self, move: Move, advance: bool = True) -> None:
         try:
@@ -77,6 +112,8 @@ class LiveControls:
         if ev.fault:
             line.stylize(palette.NEGATIVE)
         self.set_status(line)
+        if self.session.has_unassessed:
+            self._assess()
         if self.running and not self.session.over:
             self._dirty = True
         else:
@@ -128,13 +165,17 @@ class LiveControls:
         ses, g = self.session, self.game
         options = ses.partner_options()
 
-        def chosen(q: int | None) -> None:
+        def chosen(q: int | tuple[int, list[int]] | None) -> None:
             if q is None:
                 return
             if q == -1:
                 self.action_pass_turn()
                 return
+            cells: list[int] = []
+            if isinstance(q, tuple):  # the suggested offer, loaded to be edited
+                q, cells = q
             self.live.start_offer(q)
+            self.live.offer_cells.update(cells)
             self.set_status(f"offer to {g.player_ids[q]}: move with arrows, enter toggles a cell, o submits, "
                             "escape picks another partner")
             self.refresh_panes()
@@ -185,7 +226,18 @@ class LiveControls:
     def _show_summary(self) -> None:
         ses = self.session
         first = {lens: ses.history[lens][0] for lens in FORECAST_LENSES}
+        if any(ses.is_human(i) for i in range(self.game.n)):
+            self.app.push_screen(DebriefScreen(ses, first, retry=self._retry_from, done=self.app.debriefed))
+            return
         self.app.push_screen(SummaryScreen(self.game.player_ids, self.neg.returns(ses.state), ses.baseline, first,
                                            self.game.scenario.model_dump(mode="json"), self.neg.rules.as_dict(),
                                            str(ses.record_path) if ses.record_path else None))
 
+    def _retry_from(self, t: int) -> None:
+        """Play again from before turn t, with the same seats (a fork of this game's record)."""
+        ses = self.session
+        before = ses.events[t - ses.start.t].before
+        parent = parent_at(Replay(load_record(ses.record_path)), t) if ses.record_path else None
+        game = self.game
+        budget = game.budget if game.budget != game.scenario.protocol.budget else None
+        self.app.start_session(game.scenario, self.neg.rules, ses.seats, start=before, parent=parent, budget=budget)

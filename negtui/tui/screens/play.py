@@ -23,6 +23,7 @@ from negtui.tui.screens.replay import ReplayControls
 from negtui.tui.screens.welfare import WelfareScreen
 from negtui.tui.snapshot import Snapshot
 from negtui.tui.sources import LiveSource, ReplaySource
+from negtui.tui.widgets.coach import CoachPane
 from negtui.tui.widgets.matrix import LEGEND, CommitmentMatrix
 from negtui.tui.widgets.offer import OfferPanel
 from negtui.tui.widgets.panes import CellInfo, DealNetwork, Forecasts, GoalBars, TextPane, TurnLog
@@ -38,6 +39,7 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         self.autoplay = Autoplay(self)
         self.thinking = False
         self.focused_cell: int | None = None
+        self.coaching: list = []  # the assessments the coach pane shows (negtui.coach.Assessment)
         self.prompted_turn = -1
         self._summary_shown = False
         self._keys: tuple[bool, ...] = ()
@@ -117,6 +119,10 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
                 with TabPane("Network", id="network"):
                     with VerticalScroll():
                         yield DealNetwork(id="deal-network")
+                if self.live:
+                    with TabPane("Coach", id="coach"):
+                        with VerticalScroll():
+                            yield CoachPane(id="coach-pane")
         yield TextPane(id="status")
         yield Footer()
 
@@ -145,7 +151,7 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         self.query_one(CellInfo).show(snap, self.focused_cell)
         self.query_one("#topbar", TextPane).show_text(self._topbar(snap))
         self.query_one(OfferPanel).show(self.session, self.offer_partner, self.offer_cells)
-        keys = tuple(bool(self.check_action(a, ())) for a in ("step", "partner", "submit", "seats"))
+        keys = tuple(bool(self.check_action(a, ())) for a in ("step", "partner", "submit", "seats", "hint"))
         if keys != self._keys:  # re-rendering the footer is costly: only when the usable keys change
             self._keys = keys
             self.refresh_bindings()
@@ -163,6 +169,8 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
             self.query_one("#log-scroll", VerticalScroll).scroll_end(animate=False)
         elif pane == "network":
             self.query_one(DealNetwork).show(snap)
+        elif pane == "coach":
+            self.query_one(CoachPane).show(self.game, self.coaching)
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self._refresh_side()
@@ -225,6 +233,8 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
             return replay is not None
         if action == "seats":
             return live is not None
+        if action == "hint":
+            return live is not None and live.session.hints and live.person_to_move()
         if action == "lesson":
             return bool(self.game.scenario.lesson)
         return True
@@ -274,6 +284,8 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         self.query_one(TabbedContent).active = "log"
 
     def action_pane(self, pane: str) -> None:
+        if pane == "coach" and not self.live:
+            return
         self.query_one(TabbedContent).active = pane
 
     def action_help(self) -> None:

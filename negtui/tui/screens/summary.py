@@ -47,10 +47,18 @@ class SummaryScreen(ModalScreen[None]):
         with VerticalScroll(id="dialog", classes="dialog wide"):
             yield Label("Game over", classes="dialog-title")
             yield Static(t)
-            yield Static("'… said': each lens's forecast at the start of the game.", classes="dim")
+            yield Static("payoff: what each player got; no negotiation: what each would get if everyone only made the "
+                         "commitments best for itself alone; Δ: the difference; '… said': each lens's forecast at the "
+                         "start of the game.", classes="dim")
             yield Static("welfare optimum: solving …", id="summary-welfare")
+            yield from self.more()
             if self.record:
                 yield Static(f"record: {self.record}")
+
+    def more(self) -> ComposeResult:
+        """What a subclass adds below the welfare line."""
+        return
+        yield
 
     def on_mount(self) -> None:
         self.job = WelfareJob(self.request)
@@ -70,7 +78,12 @@ class SummaryScreen(ModalScreen[None]):
             label.update(f"welfare optimum: {res.status}")
             return
         eff = float(self.payoffs.sum()) / res.welfare if res.welfare else float("nan")
-        label.update(f"utilitarian optimum {res.welfare:.2f} (sum of payoffs); this game reached {eff:.0%} of it")
+        label.update(f"utilitarian optimum {res.welfare:.2f}: the largest sum of payoffs any completion of the "
+                     f"game allows; this game reached {eff:.0%} of it")
+        self.solved(res)
+
+    def solved(self, res) -> None:
+        """A subclass's use of the welfare optimum."""
 
     def action_close(self) -> None:
         if self.job is not None:

@@ -1,0 +1,131 @@
+"""The end of a game someone played: the summary, and for each person's seat a debrief — against the
+No-Negotiation baseline, against lens bots replaying the seat against the same opponents, against the
+welfare optimum — with the costliest decisions, each a key to play again from there."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from negtui.coach.debrief import Debrief, counterfactuals, debrief
+from negtui.engine.lenses import CLOSED_FORM_LENSES
+from negtui.session import Session
+from negtui.tui import palette
+from negtui.tui.screens.summary import SummaryScreen
+from negtui.tui.widgets.coach import choice_words, summary
+
+
+class CounterfactualDone(Message):
+    def __init__(self, player: int, results: dict[str, float]) -> None:
+        super().__init__()
+        self.player, self.results = player, results
+
+
+class DebriefScreen(SummaryScreen):
+    BINDINGS = [Binding("escape,enter,q", "close", "close"), Binding("1", "retry(0)", "retry 1", show=False),
+                Binding("2", "retry(1)", "retry 2", show=False), Binding("3", "retry(2)", "retry 3", show=False)]
+
+    def __init__(self, session: Session, first_forecasts: dict, retry: Callable[[int], None] | None = None,
+                 done: Callable[[list[Debrief]], None] | None = None) -> None:
+        neg = session.neg
+        super().__init__(neg.game.player_ids, neg.returns(session.state), session.baseline, first_forecasts,
+                         neg.game.scenario.model_dump(mode="json"), neg.rules.as_dict(),
+                         str(session.record_path) if session.record_path else None)
+        self.session = session
+        self.people = [i for i in range(neg.game.n) if session.is_human(i)]
+        self.debriefs = {i: debrief(neg, i, session.state, session.assessments) for i in self.people}
+        self.retry, self.done = retry, done
+        self._pending = set(self.people) | {"welfare"}
+
+    def more(self) -> ComposeResult:
+        for i in self.people:
+            yield Static(self._debrief_view(i), id=f"debrief-{i}")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        for i in self.people:
+            self.run_worker(lambda i=i: self._counterfactual(i), thread=True, group="debrief")
+
+    def _counterfactual(self, player: int) -> None:
+        worker = get_current_worker()
+        ses = self.session
+        results = counterfactuals(ses.neg, ses.table.seats, player, ses.start, cancelled=lambda: worker.is_cancelled)
+        if not worker.is_cancelled:
+            self.post_message(CounterfactualDone(player, results))
+
+    def on_counterfactual_done(self, message: CounterfactualDone) -> None:
+        self.debriefs[message.player].counterfactual = message.results
+        self._refresh(message.player)
+        self._finished(message.player)
+
+    def solved(self, res) -> None:
+        for i in self.people:
+            d = self.debriefs[i]
+            d.welfare_optimum, d.seat_at_optimum = res.welfare, res.payoffs[i]
+            self._refresh(i)
+        self._finished("welfare")
+
+    def on_welfare_failed(self, message) -> None:
+        super().on_welfare_failed(message)
+        self._finished("welfare")
+
+    def _finished(self, part: object) -> None:
+        self._pending.discard(part)
+        if not self._pending and self.done is not None:
+            self.done([self.debriefs[i] for i in self.people])
+            self.done = None
+
+    def _refresh(self, player: int) -> None:
+        self.query_one(f"#debrief-{player}", Static).update(self._debrief_view(player))
+
+    def _debrief_view(self, player: int) -> Group:
+        g, d = self.session.neg.game, self.debriefs[player]
+        name = g.scenario.players[player].display
+        t = Table(box=None, padding=(0, 1), title=f"your game as {g.player_ids[player]} ({name})",
+                  title_justify="left")
+        t.add_column("against")
+        t.add_column("payoff", justify="right")
+        t.add_column("yours − it", justify="right")
+        t.add_column("what it is", style="dim")
+
+        def row(what: str, value: float | None, meaning: str) -> None:
+            if value is None:
+                t.add_row(what, "…", "", meaning)
+                return
+            diff = d.payoff - value
+            t.add_row(what, f"{value:.2f}", Text(f"{diff:+.2f}", style=palette.signed(diff)), meaning)
+
+        t.add_row("your payoff", f"{d.payoff:.2f}", "", "what your seat got in this game")
+        row("no negotiation", d.baseline, "everyone commits only what is best for itself alone")
+        for k, lens in enumerate(CLOSED_FORM_LENSES):
+            row(f"{lens} bot in your seat", d.counterfactual.get(lens),
+                "the game replayed with that bot in your seat, against the same opponents" if k == 0 else "")
+        row("welfare optimum", d.seat_at_optimum, "your payoff in the completion with the largest sum of payoffs")
+        parts: list = [t]
+        if d.costliest:
+            lines = Text("your costliest decisions (press the number to play again from that turn):\n", style="bold")
+            for k, a in enumerate(d.costliest, start=1):
+                what = "offer" if a.phase.value == "propose" else "answer"
+                lines.append(f" {k}  turn {a.t}, your {what}: {choice_words(g, a.yours)}\n")
+                lines.append(f"    {summary(g, a)}\n", style="dim")
+            parts.append(lines)
+        elif self.session.assessments:
+            parts.append(Text("no decision of yours cost anything against the lens bots and the exact solution",
+                              style=palette.POSITIVE))
+        return Group(*parts)
+
+    def action_retry(self, k: int) -> None:
+        picks = [a for i in self.people for a in self.debriefs[i].costliest]
+        if self.retry is None or k >= len(picks):
+            return
+        app, retry = self.app, self.retry
+        self.action_close()
+        app.call_after_refresh(retry, picks[k].t)  # once this dialog is gone

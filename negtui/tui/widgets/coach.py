@@ -1,0 +1,79 @@
+"""The coach pane: a person's last decision (or, for a hint, the decision to come) beside what each lens
+bot and the exact solution would do, every choice valued under every lens for the deciding player."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from negtui.coach.assess import YOU, Assessment, Choice
+from negtui.engine.game import Game
+from negtui.engine.negotiation import Phase
+from negtui.narrate import offer_words
+from negtui.tui import palette
+
+
+def choice_words(game: Game, c: Choice) -> str:
+    if c.phase is Phase.RESPOND:
+        return "accept" if c.accept else "reject"
+    if c.offer is None or c.offer.is_noop:
+        return "no offer"
+    words = offer_words(game, c.offer.bits, c.offer.proposer, c.offer.partner)
+    to = "alone" if c.offer.is_unilateral else f"to {game.player_ids[c.offer.partner]}"
+    answer = "" if c.offer.is_unilateral else (" (accepted)" if c.accept else " (rejected)")
+    return f"{to}: {words}{answer}"
+
+
+def summary(game: Game, a: Assessment) -> str:
+    """One line: who would have decided otherwise, and what it costs under the reference valuation."""
+    ref = "the exact solution" if a.reference == "exact" else "the lenses' mean"
+    if a.yours is None:
+        best = a.best
+        return f"hint: the best choice under {ref} is {best.who}'s — {choice_words(game, best)} (worth {a.value(best):.1f})"
+    agree = a.agreeing()
+    differ = [c.who for c in a.others if c.who not in agree]
+    head = f"coach, turn {a.t}: " + (f"{', '.join(agree)} would have done the same" if agree else "no lens agrees")
+    if differ:
+        head += f"; {', '.join(differ)} would not"
+    if a.cost > 1e-9:
+        return head + f". Under {ref} your choice is worth {a.value(a.yours):.1f}, {a.best.who}'s {a.value(a.best):.1f} " \
+                      f"(cost {a.cost:.1f})"
+    return head + f". Under {ref} nothing did better ({a.value(a.yours):.1f})"
+
+
+class CoachPane(Static):
+    DEFAULT_CSS = "CoachPane { height: auto; }"
+
+    def show(self, game: Game, assessments: list[Assessment]) -> None:
+        if not assessments:
+            self.update(Text("coach\nno decision of yours yet: after each of your decisions this pane sets it beside "
+                             "what each lens bot (and, on small games, the exact solution) would have done; "
+                             "h asks before you decide.", style="dim"))
+            return
+        parts = []
+        for a in assessments[-2:]:  # the last turn's decisions (a person may propose and answer in one turn)
+            parts.append(self._one(game, a))
+        self.update(Group(*parts))
+
+    def _one(self, game: Game, a: Assessment) -> Group:
+        who = game.player_ids[a.player]
+        what = "offer" if a.phase is Phase.PROPOSE else "answer"
+        title = Text(f"{'hint' if a.yours is None else 'coach'} · turn {a.t} · {who}'s {what}", style="bold")
+        lenses = list(a.others[0].values)
+        t = Table(box=None, padding=(0, 1), show_edge=False)
+        t.add_column("choice by")
+        t.add_column("decision", overflow="fold")
+        for lens in lenses:
+            t.add_column(f"{lens} value", justify="right")
+        rows = ([a.yours] if a.yours is not None else []) + list(a.others)
+        best = a.best
+        for c in rows:
+            style = "bold" if c.who == YOU else ""
+            label = Text(c.who + (" ★" if c is best else ""), style=style)
+            t.add_row(label, choice_words(game, c),
+                      *[Text(f"{c.values[lens]:.1f}", style=palette.signed(c.values[lens])) for lens in lenses])
+        ref = "exact" if a.reference == "exact" else "the mean of myopic, upper and lower"
+        note = Text(f"values: {who}'s payoff forecast after the turn; ★ best under {ref}", style="dim")
+        return Group(title, t, Text(summary(game, a)), note)
