@@ -1,8 +1,9 @@
 """The layers stay apart, checked in a fresh interpreter: importing a package must not pull in the
 layers above it (nor the app or the MILP solver), so there is no import cycle between them.
 
-    scenario, generator  <  engine  <  seats  <  agents, record  <  session  <  tui, cli
+    scenario, generator  <  engine  <  seats  <  agents, record  <  coach  <  session  <  tui, cli
                                        engine  <  welfare
+    the SSH server (serve.server) runs no game itself: it imports neither the engine's arrays nor the app
 """
 
 from __future__ import annotations
@@ -36,7 +37,11 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "negtui.record": UI_AND_SOLVER + ("negtui.agents", "negtui.session", "negtui.tui", "negtui.cli",
                                       "negtui.welfare"),
     "negtui.welfare": ("textual", "negtui.agents", "negtui.record", "negtui.session", "negtui.tui", "negtui.cli"),
-    "negtui.session": UI_AND_SOLVER + ("negtui.tui", "negtui.cli"),
+    "negtui.session": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.serve"),
+    "negtui.coach": UI_AND_SOLVER + ("negtui.record", "negtui.session", "negtui.tui", "negtui.cli", "negtui.serve"),
+    "negtui.serve.db": UI_AND_SOLVER + ("negtui.engine", "negtui.tui", "negtui.cli", "negtui.session"),
+    "negtui.serve.course": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.session", "negtui.record"),
+    "negtui.serve.server": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.session", "numpy"),
     "negtui.tui.app": ("negtui.cli",),
 }
 

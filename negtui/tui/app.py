@@ -42,13 +42,13 @@ class NegtuiApp(App):
                  ask_seats: bool = True, replay: Path | None = None, record: bool = True,
                  data_dir: Path | None = None, scenarios_dir: Path | None = None, base: Seat | None = None,
                  partner: str = "mcts", sims: int = 50, autoplay: bool = False,
-                 options: AgentOptions | None = None) -> None:
+                 options: AgentOptions | None = None, follow: bool = False) -> None:
         """`base` is the seat every bot starts from (lens and search settings); `partner` and `sims`
         set it when it is not given.  Bots think in their own process unless `options` say otherwise."""
         super().__init__()
         self.options = options or AgentOptions(remote_bots=True)
         self.scenario_path, self.rules_name, self.seats = scenario, rules, seats or {}
-        self.ask_seats, self.replay_path = ask_seats, replay
+        self.ask_seats, self.replay_path, self.follow = ask_seats, replay, follow
         self.record, self.data_dir = record, data_dir or user_data_dir()
         self.scenarios_dir = scenarios_dir or bundled_root()
         self.base = base or Seat(partner=partner, sims=sims)
@@ -58,13 +58,17 @@ class NegtuiApp(App):
 
     def on_mount(self) -> None:
         self._catch_signals()
+        self.open_first()
+
+    def open_first(self) -> None:
+        """The first screen: a replay, a scenario's seats, or the picker (the training app: its lobby)."""
         if self.replay_path is not None:
             try:
                 rp = Replay(load_record(self.replay_path))
             except RecordError as err:
                 self.exit(message=err.render(), return_code=2)
                 return
-            self.push_screen(PlayScreen(replay=rp))
+            self.push_screen(PlayScreen(replay=rp, follow=self.replay_path if self.follow else None))
         elif self.scenario_path is not None:
             self.open_scenario(self.scenario_path)
         else:
@@ -112,8 +116,8 @@ class NegtuiApp(App):
         record = key = None
         try:
             if self.record:  # records the app writes are signed with the data directory's key
-                (self.data_dir / "records").mkdir(parents=True, exist_ok=True)
-                record, key = default_record_path(sc.name, self.data_dir / "records"), data_dir_key(self.data_dir)
+                self.records_dir.mkdir(parents=True, exist_ok=True)
+                record, key = default_record_path(sc.name, self.records_dir), data_dir_key(self.data_dir)
             session = Session(sc, get_rules(rules) if isinstance(rules, str) else rules, seats, start=start,
                               record=record, parent=parent, budget=budget, options=self.options, record_key=key)
         except (ValueError, OSError, SeatError) as err:
@@ -131,6 +135,21 @@ class NegtuiApp(App):
 
     def _has_play_screen(self) -> bool:
         return any(isinstance(s, PlayScreen) for s in self.screen_stack)
+
+    @property
+    def records_dir(self) -> Path:
+        return self.data_dir / "records"
+
+    # what a player may do in a game (the training app restricts it)
+    seat_changes = True  # hand seats to bots or people mid-game
+    lessons_in_game = True  # a scenario's lesson before the game is over (it may tell the answer)
+
+    def may_retry(self) -> bool:
+        """Whether a debrief may offer to play again from a decision."""
+        return True
+
+    def after_game(self) -> None:
+        """The end-of-game screen closed."""
 
     def debriefed(self, debriefs: list) -> None:
         """A game with people in it has been debriefed (negtui.coach.debrief.Debrief per person's seat);

@@ -124,6 +124,25 @@ class ReplaySource:
         self.pos -= 1
         return True
 
+    def reload(self, path) -> bool:
+        """Read a record that is being written again; True when it grew.  Someone at the last turn stays
+        at the last turn."""
+        from negtui.record import load_record
+        from negtui.record.reader import RecordError
+
+        try:
+            replay = Replay(load_record(path))
+        except RecordError:
+            return False  # caught mid-write: the next read will do
+        if replay.last_turn == self.replay.last_turn and replay.record.complete == self.replay.record.complete:
+            return False
+        at_end = self.at_end
+        self.replay = replay
+        self._payoffs = [replay.neg.returns(s) for s in replay.states]
+        if at_end:
+            self.pos = replay.last_turn
+        return True
+
     def jump(self, t: int) -> None:
         self.replay.state_at(t)  # raises IndexError outside the record
         self.pos = t

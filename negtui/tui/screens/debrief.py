@@ -48,6 +48,9 @@ class DebriefScreen(SummaryScreen):
     def more(self) -> ComposeResult:
         for i in self.people:
             yield Static(self._debrief_view(i), id=f"debrief-{i}")
+        lesson = self.session.neg.game.scenario.lesson
+        if lesson:
+            yield Static(Text(f"lesson: {lesson}", style="italic"))
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -79,9 +82,22 @@ class DebriefScreen(SummaryScreen):
 
     def _finished(self, part: object) -> None:
         self._pending.discard(part)
-        if not self._pending and self.done is not None:
-            self.done([self.debriefs[i] for i in self.people])
-            self.done = None
+        if not self._pending:
+            self._report()
+
+    def _report(self) -> None:
+        """Hand the debriefs over once: when all is computed, or as they are when the screen closes."""
+        if self.done is not None:
+            done, self.done = self.done, None
+            done([self.debriefs[i] for i in self.people])
+
+    def action_close(self) -> None:
+        self._report()
+        super().action_close()
+
+    def on_unmount(self) -> None:
+        self._report()
+        super().on_unmount()
 
     def _refresh(self, player: int) -> None:
         self.query_one(f"#debrief-{player}", Static).update(self._debrief_view(player))

@@ -204,7 +204,7 @@ class LiveControls:
             self.action_partner()
 
     def action_seats(self) -> None:
-        if not self.session:
+        if not self.session or not self.app.seat_changes:
             return
         ses = self.session
 
@@ -227,11 +227,14 @@ class LiveControls:
         ses = self.session
         first = {lens: ses.history[lens][0] for lens in FORECAST_LENSES}
         if any(ses.is_human(i) for i in range(self.game.n)):
-            self.app.push_screen(DebriefScreen(ses, first, retry=self._retry_from, done=self.app.debriefed))
+            retry = self._retry_from if self.app.may_retry() else None
+            self.app.push_screen(DebriefScreen(ses, first, retry=retry, done=self.app.debriefed),
+                                 lambda _: self.app.after_game())
             return
         self.app.push_screen(SummaryScreen(self.game.player_ids, self.neg.returns(ses.state), ses.baseline, first,
                                            self.game.scenario.model_dump(mode="json"), self.neg.rules.as_dict(),
-                                           str(ses.record_path) if ses.record_path else None))
+                                           str(ses.record_path) if ses.record_path else None),
+                             lambda _: self.app.after_game())
 
     def _retry_from(self, t: int) -> None:
         """Play again from before turn t, with the same seats (a fork of this game's record)."""

@@ -5,6 +5,8 @@ turn, seats) is in screens/live.py, replay (stepping, jumping, taking over) in s
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -31,8 +33,10 @@ from negtui.tui.widgets.panes import CellInfo, DealNetwork, Forecasts, GoalBars,
 class PlayScreen(LiveControls, ReplayControls, Screen):
     BINDINGS = bindings()
 
-    def __init__(self, session: Session | None = None, replay: Replay | None = None) -> None:
+    def __init__(self, session: Session | None = None, replay: Replay | None = None, follow: Path | None = None) -> None:
+        """`follow`: the replayed record is being written; keep reading it as it grows."""
         super().__init__()
+        self.follow = follow
         if (session is None) == (replay is None):
             raise ValueError("a play screen shows a session or a replay")
         self.source: LiveSource | ReplaySource = LiveSource(session) if session else ReplaySource(replay)
@@ -130,13 +134,19 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         self.query_one(CommitmentMatrix).focus()
         self.refresh_panes()
         lesson = self.game.scenario.lesson
-        if lesson and self.state.t == 0:
+        if lesson and self.state.t == 0 and self.app.lessons_in_game:
             self.set_status(f"lesson (l): {lesson.split('. ')[0].rstrip('.')}.")
         self._dirty = False
         # during autoplay turns can come faster than a terminal needs frames: redraw at most 10 times a
         # second, so key presses never queue behind a backlog of repaints
         self.set_interval(0.1, self._refresh_if_dirty)
+        if self.follow is not None:
+            self.set_interval(0.5, self._follow_record)
         self.call_after_refresh(self.advance)
+
+    def _follow_record(self) -> None:
+        if self.playback.reload(self.follow):
+            self.refresh_panes()
 
     def _refresh_if_dirty(self) -> None:
         if self._dirty:
@@ -185,7 +195,7 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
             t.append(" game over ", style="bold reverse")
         t.append(f" turn {min(s.t + 1, g.T)}/{g.T} · round {min(s.t // g.n + 1, rounds)}/{rounds}")
         if self.replay:
-            t.append(f" · REPLAY {self.pos}/{self.replay.last_turn}", style="bold")
+            t.append(f" · {'LIVE' if self.follow else 'REPLAY'} {self.pos}/{self.replay.last_turn}", style="bold")
         if self.running:
             t.append(f" · ▶▶ {self.autoplay.delay:g}s", style=palette.GREEN)
         if self.thinking:
@@ -232,11 +242,12 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         if action in ("turn_back", "turn_forward", "jump", "take_over"):
             return replay is not None
         if action == "seats":
-            return live is not None
+            return live is not None and self.app.seat_changes
         if action == "hint":
             return live is not None and live.session.hints and live.person_to_move()
         if action == "lesson":
-            return bool(self.game.scenario.lesson)
+            return bool(self.game.scenario.lesson) and (self.app.lessons_in_game or self.playback is not None
+                                                        or self.live.session.over)
         return True
 
     def action_step(self) -> None:
@@ -293,7 +304,7 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
 
     def action_lesson(self) -> None:
         sc = self.game.scenario
-        if sc.lesson:
+        if sc.lesson and self.check_action("lesson", ()):
             self.app.push_screen(LessonScreen(sc.name, sc.lesson))
 
     def action_quit(self) -> None:

@@ -1,0 +1,107 @@
+"""Training over SSH: `negtui serve` and `negtui watch` (trainees and results: trainee_cmds.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
+from negtui.cli.root import app
+
+DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Where the results, records and keys are "
+                                                                    "(default: the user data directory).")]
+
+
+@app.command()
+def serve(
+    course: Annotated[Path, typer.Option("--course", help="The course file (TOML or JSON) trainees play.")],
+    host: Annotated[str, typer.Option(help="Address to listen on; another than 127.0.0.1 only when asked.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 2222,
+    data_dir: DataDirOpt = None,
+    max_sessions: Annotated[int, typer.Option("--max-sessions", help="Connections at once.")] = 50,
+    idle_timeout: Annotated[float, typer.Option("--idle-timeout", help="Minutes without a key press before a "
+                                                                      "session ends (its games are kept).")] = 30.0,
+    child_memory: Annotated[int, typer.Option("--child-memory", help="MiB of address space each connection's "
+                                                                     "app may use.")] = 4096,
+) -> None:
+    """Serve a course over SSH: trainees log in with their keys and play its exercises, coached."""
+    from negtui.serve.course import CourseError, load_course
+    from negtui.serve.db import DBError, ResultsDB
+    from negtui.serve.server import Hub, ServeOptions, host_key
+    from negtui.session import user_data_dir
+
+    with user_errors():
+        if not 1 <= port <= 65535:
+            fail(f"error: --port must be between 1 and 65535, not {port}")
+        if max_sessions < 1 or not idle_timeout > 0 or child_memory < 256:
+            fail("error: --max-sessions ≥ 1, --idle-timeout > 0 and --child-memory ≥ 256 are needed")
+        try:
+            loaded = load_course(course)
+        except CourseError as err:
+            fail(err.render())
+        data = (data_dir or user_data_dir()).resolve()
+        try:
+            db = ResultsDB.open(data)
+        except DBError as err:
+            fail(f"error: {err}")
+        key = host_key(data)
+        options = ServeOptions(data, course.resolve(), host, port, max_sessions, idle_timeout * 60,
+                               child_memory * 2**20)
+        hub = Hub(options, db)
+        try:
+            asyncio.run(_run(hub, key, loaded, len(db.trainees())))
+        except OSError as err:
+            fail(f"error: cannot listen on {host}:{port}: {err.strerror or err}")
+        except KeyboardInterrupt:
+            typer.echo("negtui serve stopped", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        finally:
+            db.close()
+
+
+async def _run(hub, key, loaded, trainees: int) -> None:
+    server = await hub.listen(key)
+    o = hub.options
+    typer.echo(f"negtui serve: course {loaded.course.name} ({len(loaded.course.exercises)} exercises) "
+               f"on {o.host}:{o.port}")
+    typer.echo(f"host key {key.get_fingerprint('sha256')} (trainees can check it when ssh asks)")
+    typer.echo(f"{trainees} trainee{'s' * (trainees != 1)}; add one with: negtui trainees add NAME KEYFILE"
+               f" --data-dir {o.data_dir}")
+    typer.echo(f"trainees connect with: ssh -p {o.port} NAME@{o.host}; Ctrl-C stops the server")
+    sys.stdout.flush()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        server.close()
+        await hub.stop()
+
+
+@app.command()
+def watch(
+    record: Annotated[Path | None, typer.Argument(help="A record being written (omit to list the live games).")] = None,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Follow a live game read-only as its record grows; without a record, list the games being played."""
+    from negtui.serve.db import ResultsDB
+    from negtui.session import user_data_dir
+
+    with user_errors():
+        if record is None:
+            with ResultsDB.open(data_dir or user_data_dir()) as db:
+                rows = [r for r in db.results() if r["status"] == "playing"]
+            if not rows:
+                typer.echo("no game is being played")
+            for r in reversed(rows):
+                typer.echo(f"{r['started'][:19]}  {r['trainee']:<16} {r['course']}/{r['exercise']} as {r['seat']}"
+                           f"  {r['record_path']}")
+            return
+        from negtui.record import load_record
+
+        load_record(record)  # a broken file is refused before the app starts
+        from negtui.tui.app import run_app
+
+        raise typer.Exit(run_app(replay=record, follow=True))

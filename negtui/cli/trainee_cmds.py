@@ -1,0 +1,203 @@
+"""Trainees of `negtui serve` (add, list, remove, invite) and their results."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from negtui.cli.common import JsonOpt, emit_json
+from negtui.cli.errors import fail, user_errors
+from negtui.cli.root import app
+
+if TYPE_CHECKING:
+    from negtui.serve.db import ResultsDB
+
+trainees_app = typer.Typer(no_args_is_help=True,
+                           help="Trainees of negtui serve: who may connect over SSH, with which keys.")
+app.add_typer(trainees_app, name="trainees")
+
+DataDirOpt = Annotated[Path | None, typer.Option(
+    "--data-dir", help="Where the results database lives (default: the user data directory).")]
+
+
+@contextmanager
+def db_errors() -> Iterator[None]:
+    """Expected failures of the results database become a message and status 2 (inside `user_errors()`)."""
+    from negtui.serve.db import DBError
+
+    try:
+        yield
+    except DBError as err:
+        fail(f"error: {err}")
+
+
+@contextmanager
+def opened(data_dir: Path | None) -> Iterator[ResultsDB]:
+    from negtui.serve.db import ResultsDB
+    from negtui.session import user_data_dir
+
+    with db_errors(), ResultsDB.open(data_dir or user_data_dir()) as db:
+        yield db
+
+
+def read_keys(keyfile: Path) -> list[str]:
+    """Every key line of the file, each checked before anything is added, so that one bad line leaves the
+    database untouched and the message names the file and line."""
+    from negtui.serve.db import DBError, parse_public_key
+
+    try:
+        text = keyfile.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        fail(f"error: cannot read {keyfile}: {getattr(err, 'strerror', None) or err}")
+    keys: list[str] = []
+    seen: dict[str, int] = {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            fp = parse_public_key(line).get_fingerprint("sha256")
+        except DBError as err:
+            fail(f"error: {keyfile}:{lineno}: {err}")
+        if fp in seen:
+            fail(f"error: {keyfile}:{lineno}: the same key as line {seen[fp]}")
+        seen[fp] = lineno
+        keys.append(line.strip())
+    if not keys:
+        fail(f"error: {keyfile}: no public key in it (one 'ssh-ed25519 AAAA… comment' line per key)")
+    return keys
+
+
+@trainees_app.command("add")
+def add(
+    name: Annotated[str, typer.Argument(help="Trainee name, also their SSH user name.")],
+    keyfile: Annotated[Path, typer.Argument(help="OpenSSH public key file (one key per line, e.g. id_ed25519.pub).")],
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Add a trainee (or more keys to one) from a public key file; every key or none is added."""
+    from negtui.serve.db import check_name
+
+    with user_errors():
+        with db_errors():
+            check_name(name)
+        lines = read_keys(keyfile)
+        with opened(data_dir) as db:
+            keys = db.add_keys(name, lines, create=True)
+    for k in keys:
+        typer.echo(f"added key {k.fingerprint} {k.comment}".rstrip() + f" for {name}")
+
+
+@trainees_app.command("list")
+def list_(data_dir: DataDirOpt = None, as_json: JsonOpt = False) -> None:
+    """List trainees: their keys, a pending invite, how many games they played."""
+    with user_errors(), opened(data_dir) as db:
+        trainees = db.trainees()
+    if as_json:
+        emit_json([dataclasses.asdict(t) for t in trainees])
+        return
+    if not trainees:
+        typer.echo("no trainees yet (negtui trainees add NAME KEYFILE, or negtui trainees invite NAME)", err=True)
+    for t in trainees:
+        invite = "  invite pending" if t.invite_pending else ""
+        typer.echo(f"{t.name:<24} {len(t.keys)} key(s) {t.games:>4} game(s)  since {t.created}{invite}")
+        for k in t.keys:
+            typer.echo(f"    {k.fingerprint} {k.comment}".rstrip())
+
+
+@trainees_app.command("remove")
+def remove(
+    name: Annotated[str, typer.Argument(help="Trainee to remove.")],
+    force: Annotated[bool, typer.Option("--force", help="Also delete the trainee's games and decisions.")] = False,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Remove a trainee with their keys and invites; one who has played games needs --force."""
+    with user_errors(), opened(data_dir) as db:
+        games = next((t.games for t in db.trainees() if t.name == name), 0)
+        if games and not force:
+            fail(f"error: trainee {name!r} has played {games} game(s); give --force to delete them too")
+        n = db.remove_trainee(name, force=force)
+    typer.echo(f"removed {name}" + (f" and {n} game(s)" if n else ""))
+
+
+@trainees_app.command("invite")
+def invite(
+    name: Annotated[str, typer.Argument(help="Trainee to invite (created if new).")],
+    hours: Annotated[float, typer.Option("--hours", help="How long the code stays valid.")] = 24.0,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Make a one-time code with which a trainee enrols their own SSH key on first connection."""
+    from negtui.serve.db import check_name
+
+    with user_errors():
+        with db_errors():
+            check_name(name)
+        if not hours > 0:
+            fail(f"error: --hours must be positive, not {hours}")
+        with opened(data_dir) as db:
+            if not any(t.name == name for t in db.trainees()):
+                db.add_trainee(name)
+            code = db.invite(name, ttl=hours * 3600)
+    typer.echo(f"invite code for {name}: {code}  (valid {hours:g} hours, once; shown only now)")
+    typer.echo(f"{name} connects with `ssh -p 2222 {name}@HOST` and types the code when asked; "
+               "the key they connect with is then theirs.")
+
+
+@app.command()
+def results(
+    course: Annotated[str | None, typer.Option("--course", help="Only this course.")] = None,
+    trainee: Annotated[str | None, typer.Option("--trainee", help="Only this trainee.")] = None,
+    as_json: JsonOpt = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV with a header row (pandas.read_csv reads it).")] = False,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Results of negtui serve: one row per finished or unfinished game, oldest first."""
+    import csv
+
+    from negtui.serve.db import RESULT_COLUMNS
+
+    with user_errors():
+        if as_json and as_csv:
+            fail("error: give --json or --csv, not both")
+        with opened(data_dir) as db:
+            rows = db.results(course=course, trainee=trainee)
+    if as_json:
+        emit_json(rows)
+    elif as_csv:
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=RESULT_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        typer.echo(buf.getvalue(), nl=False)
+    else:
+        _table(rows)
+
+
+def _table(rows: list[dict[str, Any]]) -> None:
+    """Rich truncates to the terminal; piped output gets a wide table (for files, --csv is the format)."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    def num(x: float | None) -> str:
+        return "" if x is None else f"{x:.2f}"
+
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True, padding=(0, 1),
+                  title=f"{len(rows)} game(s)",
+                  caption="Δ base: payoff minus the No-Negotiation baseline; eff.: efficiency; times UTC")
+    for col in ("trainee", "course", "exercise", "status"):
+        table.add_column(col, overflow="fold")
+    for col in ("payoff", "Δ base", "eff."):
+        table.add_column(col, justify="right", no_wrap=True)
+    table.add_column("started", no_wrap=True)
+    for r in rows:
+        table.add_row(r["trainee"], r["course"], r["exercise"], r["status"], num(r["payoff"]), num(r["improvement"]),
+                      num(r["efficiency"]), r["started"][:16].replace("T", " "))
+    console = Console()
+    if not console.is_terminal:
+        console.width = max(console.width, 160)
+    console.print(table)

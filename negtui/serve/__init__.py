@@ -1,0 +1,1 @@
+"""negtui serve: negotiator training over SSH — server, courses, results."""

@@ -1,0 +1,37 @@
+"""The training app for one SSH connection: `python -m negtui.serve.child`, started by the server on
+the connection's pseudo-terminal with the trainee's name, the course and the data directory."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="negtui-serve-child")
+    parser.add_argument("--data-dir", type=Path, required=True)
+    parser.add_argument("--course", type=Path, required=True)
+    parser.add_argument("--trainee", required=True)
+    parser.add_argument("--session", type=int, default=None)
+    parser.add_argument("--enrol-key", default=None)
+    args = parser.parse_args(argv)
+    from negtui.serve.course import CourseError, load_course
+    from negtui.serve.db import ResultsDB
+
+    try:
+        course = load_course(args.course)
+    except CourseError as err:
+        print(err.render(), file=sys.stderr)
+        return 2
+    from negtui.tui.training import TrainingApp
+
+    with ResultsDB.open(args.data_dir) as db:
+        app = TrainingApp(course, db, args.trainee, data_dir=args.data_dir, session_id=args.session,
+                          enrol_key=args.enrol_key)
+        app.run()
+        return app.return_code or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

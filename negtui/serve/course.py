@@ -1,0 +1,304 @@
+"""Course files for `negtui serve`: a trainer's ordered set of exercises, each a scenario to play.
+
+A course is written by a trainer and read by the server before anyone connects, so every mistake in it
+is reported at once, located by file and JSON path, before a trainee meets a half-working exercise.
+The models check the shape; `load_course` then checks each exercise against its scenario (the seat is
+a player, the bots parse, the rule set accepts the scenario) and reports every problem together.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+
+from negtui.engine import GameError, compile_game, get_rules
+from negtui.scenario import Scenario, ScenarioError, load_scenario, untrusted
+from negtui.scenario.io import Problem, problems_from_validation
+from negtui.scenario.library import resolve
+from negtui.scenario.limits import MAX_TEXT
+from negtui.scenario.untrusted import printable
+from negtui.seats import Seat, SeatError, parse_seat
+
+FORMAT = "negtui-course/1"
+MAX_COURSE_BYTES = 2**20  # a course is a page of text; anything larger is a mistake or an attack
+MAX_EXERCISES = 200
+ANY_SEAT = "any"
+OTHER_SEATS = "*"  # key of a `bots` table: every seat not named
+DEFAULT_BOTS = "upper"
+_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _id_like(value: str) -> str:
+    if not _ID_RE.fullmatch(value):
+        raise ValueError("an id is 1 to 64 letters, digits, '-' or '_'")
+    return value
+
+
+def _bots_shape(value: object) -> object:
+    """One readable message for a wrong type, instead of one per branch of the union."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        return value
+    raise ValueError('bots is a seat spelling ("upper", "upper/lower", "cmd:…") or a table of player id → spelling')
+
+
+CourseId = Annotated[str, AfterValidator(_id_like)]
+Title = Annotated[str, Field(min_length=1, max_length=200)]
+Text = Annotated[str, Field(max_length=MAX_TEXT)]
+Bots = Annotated[str | dict[str, str], BeforeValidator(_bots_shape)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Exercise(_Strict):
+    id: CourseId = Field(description="Unique in the course; results are filed under it.")
+    title: Title
+    briefing: Text = Field(default="", description="Shown to the trainee before play.")
+    scenario: Annotated[str, Field(min_length=1, max_length=1000)] = Field(
+        description="A bundled scenario's name (as `negtui scenarios` lists it) or a path relative to the course file.")
+    seat: Annotated[str, Field(min_length=1, max_length=200)] = Field(
+        description="The trainee's player id, or 'any' to let the trainee pick.")
+    bots: Bots = Field(default=DEFAULT_BOTS, description=(
+        "How the other seats play: one seat spelling for all, or a table player id → spelling ('*' for the rest)."))
+    partner: Literal["mcts", "greedy", "random"] = "mcts"
+    sims: int = Field(default=50, ge=1, le=1_000_000)
+    rules: Literal["paper", "reference"] = "paper"
+    attempts: int | None = Field(default=None, ge=1, description="Plays allowed; null is unlimited.")
+    hints: bool = True
+
+    def bot_spelling(self, player_id: str) -> str:
+        """The spelling that seats `player_id` when it is a bot: its own entry, else '*', else the default."""
+        if isinstance(self.bots, str):
+            return self.bots
+        return self.bots.get(player_id, self.bots.get(OTHER_SEATS, DEFAULT_BOTS))
+
+
+class Course(_Strict):
+    format: Literal["negtui-course/1"] = FORMAT
+    name: CourseId
+    title: Title
+    description: Text = ""
+    exercises: list[Exercise] = Field(min_length=1, max_length=MAX_EXERCISES)
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> Course:
+        found = _duplicate_ids([ex.id for ex in self.exercises])
+        if found:
+            raise ValueError("\n".join(f"{p.path}: {p.message}" for p in found))
+        return self
+
+
+def _duplicate_ids(ids: list[object]) -> list[Problem]:
+    seen: set[object] = set()
+    out = []
+    for i, ex_id in enumerate(ids):
+        if isinstance(ex_id, str) and ex_id in seen:
+            out.append(Problem(f"$.exercises[{i}].id", f"duplicate exercise id {ex_id!r}"))
+        seen.add(ex_id)
+    return out
+
+
+class CourseError(Exception):
+    """A course file that cannot be used; carries every problem found, not just the first."""
+
+    def __init__(self, source: str, problems: list[Problem]):
+        self.source = source
+        self.problems = problems
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        n = len(self.problems)
+        lines = [f"{self.source}: invalid course ({n} problem{'s' * (n != 1)})"]
+        lines += [f"  {p.path}: {p.message}" for p in self.problems]
+        return printable("\n".join(lines))
+
+
+@dataclass
+class LoadedCourse:
+    """A course checked against its scenarios, with each exercise's scenario loaded once."""
+
+    course: Course
+    path: Path
+    scenarios: dict[str, Scenario] = field(default_factory=dict)  # by exercise id
+
+    def exercise(self, exercise_id: str) -> Exercise:
+        for ex in self.course.exercises:
+            if ex.id == exercise_id:
+                return ex
+        ids = ", ".join(ex.id for ex in self.course.exercises)
+        raise KeyError(f"no exercise {exercise_id!r} in course {self.course.name!r}; exercises are {ids}")
+
+    def seats_for(self, exercise_id: str, trainee_seat: str) -> dict[str, Seat]:
+        """Every player's seat for one play: the trainee at the app, the rest as the exercise's bots.
+        Bot i is seeded i, so two plays of the same exercise meet the same opponents."""
+        ex = self.exercise(exercise_id)
+        players = self.scenarios[ex.id].player_ids
+        if trainee_seat not in players:
+            raise ValueError(f"exercise {ex.id!r}: no player {trainee_seat!r}; players are {', '.join(players)}")
+        if ex.seat != ANY_SEAT and trainee_seat != ex.seat:
+            raise ValueError(f"exercise {ex.id!r} is played as {ex.seat!r}, not {trainee_seat!r}")
+        out: dict[str, Seat] = {}
+        for i, pid in enumerate(players):
+            if pid == trainee_seat:
+                out[pid] = Seat.human()
+            else:
+                out[pid] = parse_seat(ex.bot_spelling(pid), base=Seat(partner=ex.partner, sims=ex.sims, seed=i))
+        return out
+
+
+def scenario_digest(scenario: Scenario) -> str:
+    """Identifies a scenario by content, so results can tell an edited scenario from the one played."""
+    text = json.dumps(scenario.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# --- loading ----------------------------------------------------------------------------------------------
+
+
+def load_course(path: str | os.PathLike[str]) -> LoadedCourse:
+    """Read, validate and check a course; raises CourseError listing every problem it holds."""
+    p = Path(path)
+    data = _read(p)
+    problems: list[Problem] = []
+    course: Course | None = None
+    raw = data.get("exercises") if isinstance(data, dict) else None
+    items = raw if isinstance(raw, list) else []
+    try:
+        course = Course.model_validate(data)
+    except ValidationError as err:
+        problems += problems_from_validation(err)
+        # pydantic skips the cross-checks of a model whose fields failed; duplicates are still mistakes
+        problems += [q for q in _duplicate_ids([_get(item, "id") for item in items]) if q not in problems]
+    # Exercises are checked one by one, so a mistake elsewhere in the file hides none of their problems.
+    scenarios: dict[str, Scenario] = {}
+    cache: dict[Path, Scenario | list[str]] = {}
+    for i, item in enumerate(items):
+        ex = _salvage(item)
+        if ex is None:
+            continue  # its problems are reported, with their paths, by the course's validation
+        sc, found = check_exercise(ex, f"$.exercises[{i}]", p.parent, cache)
+        problems += found
+        if sc is not None:
+            scenarios.setdefault(ex.id, sc)
+    if problems or course is None:
+        raise CourseError(str(p), problems)
+    return LoadedCourse(course, p, scenarios)
+
+
+def _get(item: object, key: str) -> object:
+    return item.get(key) if isinstance(item, dict) else None
+
+
+def _salvage(item: object) -> Exercise | None:
+    """The exercise, or what is left of it without its faulty fields (already reported), so that an
+    unknown field or a bad `sims` does not hide a wrong seat; None when scenario or seat is what failed."""
+    try:
+        return Exercise.model_validate(item)
+    except ValidationError as err:
+        if not isinstance(item, dict):
+            return None
+        faulty = {e["loc"][0] for e in err.errors() if e["loc"]}
+        if faulty & {"scenario", "seat"}:
+            return None
+        kept = {k: v for k, v in item.items() if k not in faulty}
+        kept.update({k: "_" for k in ("id", "title") if k in faulty})  # stand-ins: required, but not checked
+        try:
+            return Exercise.model_validate(kept)
+        except ValidationError:
+            return None
+
+
+def _read(p: Path) -> object:
+    """The decoded file, TOML or JSON by its suffix, under the same guards as every untrusted file."""
+    suffix = p.suffix.lower()
+    if suffix not in (".toml", ".json"):
+        what = repr(suffix) if suffix else "a file without a suffix"
+        raise CourseError(str(p), [Problem("$", f"a course is a .toml or .json file, not {what}")])
+    try:
+        if suffix == ".json":
+            return untrusted.load(p, MAX_COURSE_BYTES)
+        text = untrusted.read_text(p, MAX_COURSE_BYTES)
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            raise untrusted.Untrusted(f"not valid TOML: {err}") from None
+        except RecursionError:
+            raise untrusted.Untrusted("nested too deeply") from None
+        untrusted.check(data)  # depth, Unicode and finite numbers (TOML allows nan and inf)
+        return data
+    except untrusted.Untrusted as err:
+        raise CourseError(str(p), [Problem(err.path, str(err))]) from None
+
+
+def check_exercise(ex: Exercise, at: str, base: Path,
+                   cache: dict[Path, Scenario | list[str]] | None = None) -> tuple[Scenario | None, list[Problem]]:
+    """Every problem of one exercise against its scenario, with JSON paths under `at`; the scenario
+    when it loads.  `cache` keeps each scenario file read once per course."""
+    problems: list[Problem] = []
+    sc = _scenario(ex.scenario, at, base, problems, {} if cache is None else cache)
+    players = sc.player_ids if sc is not None else None
+    if sc is not None and ex.seat != ANY_SEAT and ex.seat not in sc.player_ids:
+        problems.append(Problem(f"{at}.seat", f"no player {ex.seat!r} in {sc.name!r}; "
+                                              f"players are {', '.join(sc.player_ids)} (or 'any')"))
+    spellings = [(f"{at}.bots", ex.bots)] if isinstance(ex.bots, str) else [
+        (f"{at}.bots{_key(k)}", v) for k, v in ex.bots.items()]
+    if isinstance(ex.bots, dict) and players is not None:
+        for k in ex.bots:
+            if k != OTHER_SEATS and k not in players:
+                problems.append(Problem(f"{at}.bots{_key(k)}",
+                                        f"no player {k!r}; players are {', '.join(players)} (or '*' for the rest)"))
+    base_seat = Seat(partner=ex.partner, sims=ex.sims)
+    for path, spelling in spellings:
+        try:
+            seat = parse_seat(spelling, base=base_seat)
+        except SeatError as err:
+            problems.append(Problem(path, f"{spelling!r}: {err}"))
+            continue
+        if seat.is_human:
+            problems.append(Problem(path, "a bot cannot be 'human': the trainee's seat is the exercise's `seat`"))
+    if sc is not None:
+        try:
+            compile_game(sc, get_rules(ex.rules))
+        except GameError as err:
+            why = str(err).replace("--rules paper", 'rules = "paper"')  # the fix is in the course, not a flag
+            problems.append(Problem(f"{at}.rules", f"{ex.rules!r} rules cannot play {sc.name!r}: {why}"))
+    return sc, problems
+
+
+def _scenario(text: str, at: str, base: Path, problems: list[Problem],
+              cache: dict[Path, Scenario | list[str]]) -> Scenario | None:
+    where = resolve(text, base=base)
+    if not os.path.lexists(where):
+        problems.append(Problem(f"{at}.scenario", f"no scenario {text!r}: not a file next to the course, "
+                                                  "nor a bundled scenario (negtui scenarios lists them)"))
+        return None
+    key = where.resolve()
+    if key not in cache:
+        try:
+            cache[key] = load_scenario(where)
+        except ScenarioError as err:
+            cache[key] = [f"{err.source}: {q.path}: {q.message}" for q in err.problems]
+    hit = cache[key]
+    if isinstance(hit, Scenario):
+        return hit
+    problems += [Problem(f"{at}.scenario", message) for message in hit]
+    return None
+
+
+def _key(k: str) -> str:
+    return f".{k}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k) else f"[{json.dumps(k)}]"
+
+
+__all__ = ["FORMAT", "MAX_COURSE_BYTES", "Course", "CourseError", "Exercise", "LoadedCourse", "check_exercise",
+           "load_course", "scenario_digest"]

@@ -1,0 +1,242 @@
+"""`negtui serve`: an SSH server whose only service is the training app.
+
+Public-key authentication only (a trainee is a name and keys in the results database; a trainer's
+one-time enrolment code binds the key presented at first login).  Each connection that asks for a
+terminal gets its own child process running the app (pty_child.py); everything else a client may ask
+for (a command, a shell without a terminal, SFTP or another subsystem, port, agent or X11 forwarding)
+is refused with a message.  Sessions are counted against `max_sessions`, ended after `idle_timeout`
+seconds without a key press, and recorded in the database."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncssh
+
+from negtui.serve.db import ResultsDB
+from negtui.serve.pty_child import PtyChild
+
+HOST_KEY = "ssh_host_ed25519_key"
+ONLY_THE_APP = ("negtui serve runs the training app only: connect with a terminal and no command "
+                "(ssh -p PORT NAME@HOST)")
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    data_dir: Path
+    course: Path
+    host: str = "127.0.0.1"
+    port: int = 2222
+    max_sessions: int = 50
+    idle_timeout: float = 1800.0
+    child_memory: int | None = 4 * 2**30  # bytes of address space per child
+    child_argv: tuple[str, ...] = ()  # how to start the app (default: this Python, negtui.serve.child)
+
+
+def host_key(data_dir: Path) -> asyncssh.SSHKey:
+    """The server's ed25519 host key, made on first start (readable by its owner only) and kept."""
+    path = data_dir / HOST_KEY
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        key = asyncssh.generate_private_key("ssh-ed25519", comment="negtui serve")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(key.export_private_key())
+    return asyncssh.read_private_key(str(path))
+
+
+class _Connection(asyncssh.SSHServer):
+    """One client connection: who it is (after public-key authentication) and what it may open."""
+
+    def __init__(self, hub: Hub):
+        self.hub = hub
+        self.peer = ""
+        self.fingerprint = ""
+        self.enrol_key: str | None = None  # an unknown key presented by a trainee holding an invite
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        host, port = conn.get_extra_info("peername")[:2]
+        self.peer = f"{host}:{port}"
+
+    def begin_auth(self, username: str) -> bool:
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return False
+
+    def host_based_auth_supported(self) -> bool:
+        return False
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        db = self.hub.db
+        try:
+            if db.key_matches(username, key):
+                self.fingerprint, self.enrol_key = key.get_fingerprint("sha256"), None
+                return True
+            if db.has_invite(username) and not db.key_owner(key):
+                self.fingerprint = key.get_fingerprint("sha256")
+                self.enrol_key = key.export_public_key().decode().strip()
+                return True
+        except Exception:  # a name that is not a trainee name, a database hiccup: refuse
+            return False
+        return False
+
+    # nothing but the app: no forwarding of any kind
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        return False
+
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        return False
+
+    def session_requested(self) -> asyncssh.SSHServerSession:
+        return _Session(self.hub, self)
+
+
+class _Session(asyncssh.SSHServerSession):
+    """One session channel: a terminal and the app in it, or a refusal with a message."""
+
+    def __init__(self, hub: Hub, conn: _Connection):
+        self.hub, self.conn = hub, conn
+        self.chan: asyncssh.SSHServerChannel | None = None
+        self.term: str | None = None
+        self.cols, self.rows = 80, 24
+        self.refusal: str | None = None
+        self.child: PtyChild | None = None
+        self.session_id: int | None = None
+        self.idle: asyncio.TimerHandle | None = None
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
+        self.chan = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes) -> bool:
+        self.term = term_type or "xterm-256color"
+        self.cols, self.rows = term_size[0] or 80, term_size[1] or 24
+        return True
+
+    def shell_requested(self) -> bool:
+        if self.term is None:
+            self.refusal = "negtui serve needs a terminal: connect with ssh -t"
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.refusal = f"{ONLY_THE_APP}; commands such as {command[:60]!r} are refused"
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False  # the client says "subsystem request failed" (an SFTP client cannot show our text)
+
+    def session_started(self) -> None:
+        if self.refusal is None and len(self.hub.sessions) >= self.hub.options.max_sessions:
+            self.refusal = f"the training server is full ({self.hub.options.max_sessions} sessions); try again later"
+        if self.refusal is not None:
+            self.chan.write_stderr(f"{self.refusal}\r\n".encode())
+            self.chan.exit(1)
+            return
+        asyncio.ensure_future(self._start())
+
+    async def _start(self) -> None:
+        hub, conn = self.hub, self.conn
+        name = self.chan.get_extra_info("username")
+        self.session_id = hub.db.session_started(name, conn.peer, conn.fingerprint)
+        hub.sessions.add(self)
+        argv = list(hub.options.child_argv or (sys.executable, "-m", "negtui.serve.child"))
+        argv += ["--data-dir", str(hub.options.data_dir), "--course", str(hub.options.course), "--trainee", name,
+                 "--session", str(self.session_id)]
+        if conn.enrol_key:
+            argv += ["--enrol-key", conn.enrol_key]
+        env = {"TERM": self.term, "COLORTERM": "truecolor", "LANG": os.environ.get("LANG", "C.UTF-8"),
+               "HOME": os.environ.get("HOME", "/"), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        self.child = PtyChild(argv, env, self.cols, self.rows, hub.options.child_memory, self._output, self._exited)
+        try:
+            await self.child.start()
+        except OSError as err:
+            self.chan.write_stderr(f"the training app could not start: {err}\r\n".encode())
+            self._close("could not start", 1)
+            return
+        self._touch()
+
+    def _output(self, data: bytes) -> None:
+        if self.chan is not None:
+            self.chan.write(data)
+
+    def _exited(self, code: int) -> None:
+        self._close("app exited" if code == 0 else f"app exited with status {code}", 0 if code == 0 else 1)
+
+    def _close(self, reason: str, status: int) -> None:
+        if self.session_id is not None:
+            self.hub.db.session_ended(self.session_id, reason)
+            self.session_id = None
+        self.hub.sessions.discard(self)
+        if self.idle is not None:
+            self.idle.cancel()
+        if self.chan is not None:
+            try:
+                self.chan.exit(status)
+            except OSError:
+                pass
+
+    def _touch(self) -> None:
+        if self.idle is not None:
+            self.idle.cancel()
+        self.idle = asyncio.get_running_loop().call_later(self.hub.options.idle_timeout, self._idle_out)
+
+    def _idle_out(self) -> None:
+        if self.chan is not None:
+            self.chan.write_stderr(b"\r\nsession ended: idle too long (your games are kept)\r\n")
+        asyncio.ensure_future(self._end("idle"))
+
+    async def _end(self, reason: str) -> None:
+        if self.child is not None:
+            await self.child.stop()
+        self._close(reason, 0)
+
+    def data_received(self, data: bytes, datatype: object) -> None:
+        if self.child is not None:
+            self.child.write(data)
+            self._touch()
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self.cols, self.rows = width, height
+        if self.child is not None:
+            self.child.resize(width, height)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.chan = None
+        if self.child is not None:
+            asyncio.ensure_future(self._end("disconnected"))
+        elif self.session_id is not None:
+            self._close("disconnected", 0)
+
+
+class Hub:
+    """What every connection shares: options, the results database, the live sessions."""
+
+    def __init__(self, options: ServeOptions, db: ResultsDB):
+        self.options, self.db = options, db
+        self.sessions: set[_Session] = set()
+
+    async def listen(self, key: asyncssh.SSHKey) -> asyncssh.SSHAcceptor:
+        return await asyncssh.create_server(
+            lambda: _Connection(self), self.options.host, self.options.port, server_host_keys=[key],
+            encoding=None, line_editor=False, agent_forwarding=False, x11_forwarding=False, allow_scp=False,
+            sftp_factory=None, login_timeout=60, keepalive_interval=60, keepalive_count_max=3)
+
+    async def stop(self) -> None:
+        for session in list(self.sessions):
+            await session._end("server stopped")

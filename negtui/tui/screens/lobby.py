@@ -1,0 +1,192 @@
+"""A trainee's screens around the games: enrolment, the course lobby (exercises, status, best results,
+leaderboards, games to resume) and an exercise's briefing."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from negtui.tui import palette
+
+
+class EnrolScreen(Screen):
+    """The first login with a new key: the trainer's one-time code binds it to the trainee."""
+
+    BINDINGS = [Binding("ctrl+q,escape", "app.quit", "quit")]
+    TRIES = 3
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tries = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog"):
+            yield Label(f"Welcome, {self.app.trainee}", classes="dialog-title")
+            yield Static("This key is new here. Type the enrolment code your trainer gave you to bind it to your "
+                         "name; from then on the key alone lets you in.")
+            yield Input(placeholder="code, e.g. 1a2b-3c4d", id="code")
+            yield Static("", id="enrol-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.app.redeem(event.value.strip()):
+            self.app.enrolled()
+            return
+        self.tries += 1
+        left = self.TRIES - self.tries
+        if left <= 0:
+            self.app.exit(message="enrolment refused: wrong code", return_code=1)
+            return
+        self.query_one("#enrol-status", Static).update(
+            Text(f"that code is wrong, used or expired ({left} tr{'ies' if left > 1 else 'y'} left)",
+                 style=palette.NEGATIVE))
+        event.input.value = ""
+
+
+class LobbyScreen(Screen):
+    BINDINGS = [Binding("enter", "open", "play", show=False), Binding("q", "app.quit", "quit"),
+                Binding("question_mark", "app.help", "help")]
+
+    def compose(self) -> ComposeResult:
+        app = self.app
+        yield Static(Text(f" {app.course.course.title} · {app.trainee} ", style="bold reverse"), id="topbar")
+        with Horizontal(id="lobby"):
+            yield OptionList(id="exercises")
+            with VerticalScroll(id="lobby-side"):
+                yield Static("", id="exercise-info")
+                yield Static("", id="leaderboard")
+        yield Static("enter: play the highlighted exercise (or resume a game) · q: quit", id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_list()
+        self.query_one(OptionList).focus()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_list()
+
+    def refresh_list(self) -> None:
+        app = self.app
+        items = []
+        self.entries: list[tuple[str, object]] = []
+        for row in app.db.unfinished_games(app.trainee):
+            if row.course != app.course.course.name:
+                continue
+            title = app.exercise_title(row.exercise)
+            items.append(Option(Text.assemble(("resume  ", f"bold {palette.ORANGE}"), f"{title} as {row.seat}",
+                                              (f"  (started {row.started[:16].replace('T', ' ')})", "dim"))))
+            self.entries.append(("resume", row))
+        for k, ex in enumerate(app.course.course.exercises, start=1):
+            used = app.db.attempts(app.trainee, app.course.course.name, ex.id)
+            best = app.db.best(app.trainee, app.course.course.name, ex.id)
+            t = Text(f"{k}. {ex.title}", style="bold")
+            status = f"{used} play{'s' * (used != 1)}" + (f" of {ex.attempts}" if ex.attempts else "")
+            if best is not None:
+                status += f" · best {best:.1f}"
+            if ex.attempts is not None and used >= ex.attempts:
+                status += " · no plays left"
+            t.append(f"\n   {status}", style="dim")
+            items.append(Option(t))
+            self.entries.append(("exercise", ex))
+        lst = self.query_one(OptionList)
+        keep = lst.highlighted
+        lst.clear_options()
+        lst.add_options(items)
+        if items:
+            lst.highlighted = min(keep or 0, len(items) - 1)
+            self._show(lst.highlighted)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._show(event.option_index)
+
+    def _show(self, k: int | None) -> None:
+        if k is None or k >= len(self.entries):
+            return
+        app, (kind, item) = self.app, self.entries[k]
+        ex = app.course.exercise(item.exercise) if kind == "resume" else item
+        sc = app.course.scenarios[ex.id]
+        info = Text(ex.title, style="bold")
+        info.append(f"\n{sc.name} · {len(sc.players)} players · {len(sc.goals)} goals · {ex.rules} rules"
+                    f" · you play {'a seat of your choice' if ex.seat == 'any' else ex.seat}\n")
+        if ex.briefing:
+            info.append(ex.briefing + "\n")
+        self.query_one("#exercise-info", Static).update(info)
+        board = Table(title="leaderboard (best payoff)", title_justify="left", box=None, padding=(0, 1))
+        for col in ("#", "trainee", "best", "plays"):
+            board.add_column(col, justify="right" if col in ("#", "best", "plays") else "left")
+        rows = app.db.leaderboard(app.course.course.name, ex.id)
+        for rank, (name, best, games) in enumerate(rows, start=1):
+            style = "bold" if name == app.trainee else ""
+            board.add_row(str(rank), Text(name, style=style), f"{best:.1f}", str(games))
+        if not rows:
+            board.add_row("", "nobody has finished it yet", "", "")
+        self.query_one("#leaderboard", Static).update(board)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_open(event.option_index)
+
+    def action_open(self, k: int | None = None) -> None:
+        k = self.query_one(OptionList).highlighted if k is None else k
+        if k is None or k >= len(self.entries):
+            return
+        kind, item = self.entries[k]
+        if kind == "resume":
+            self.app.resume(item)
+            return
+        left = self.app.plays_left(item)
+        if left == 0:
+            self.query_one("#status", Static).update(Text(f"no plays of '{item.title}' left", style=palette.NEGATIVE))
+            return
+
+        def go(seat: str | None) -> None:
+            if seat is not None:
+                self.app.start_exercise(item.id, seat)
+
+        self.app.push_screen(BriefingScreen(item, self.app.course.scenarios[item.id]), go)
+
+
+class BriefingScreen(ModalScreen[str | None]):
+    """An exercise before play: the briefing, and the seat (when the trainee may choose one)."""
+
+    BINDINGS = [Binding("escape", "cancel", "back"), Binding("ctrl+s", "start", "start")]
+
+    def __init__(self, exercise, scenario) -> None:
+        super().__init__()
+        self.exercise, self.scenario = exercise, scenario
+
+    def compose(self) -> ComposeResult:
+        ex, sc = self.exercise, self.scenario
+        with Vertical(id="dialog", classes="dialog wide"):
+            yield Label(ex.title, classes="dialog-title")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Start (ctrl+s)", variant="primary", id="start")
+                yield Button("Back (escape)", id="back")
+            if ex.seat == "any":
+                yield Select([(f"{p.id} — {p.display}", p.id) for p in sc.players], value=sc.players[0].id,
+                             allow_blank=False, id="seat")
+            else:
+                you = next(p for p in sc.players if p.id == ex.seat)
+                yield Static(Text(f"you play {you.id} ({you.display})", style="bold"))
+            with VerticalScroll(classes="briefing"):
+                yield Static(ex.briefing or sc.description)  # not the lesson: it tells the answer
+                yield Static(Text("\nAfter each of your decisions the coach pane sets it beside what each lens bot "
+                                  "would have done" + ("; h asks before you decide." if ex.hints else "."), style="dim"))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_start() if event.button.id == "start" else self.action_cancel()
+
+    def action_start(self) -> None:
+        seat = str(self.query_one("#seat", Select).value) if self.exercise.seat == "any" else self.exercise.seat
+        self.dismiss(seat)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,144 @@
+"""The app as a trainee meets it over SSH: the course lobby, an exercise's games with coaching, the
+debrief, and the results kept in the database; the games themselves are the ordinary app's."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from negtui.agents.table import AgentOptions
+from negtui.coach.assess import describe
+from negtui.coach.debrief import Debrief
+from negtui.engine.negotiation import State
+from negtui.engine.rules import Rules
+from negtui.record import Replay, load_record, parent_at
+from negtui.record.reader import RecordError
+from negtui.scenario import Scenario
+from negtui.seats import Seat
+from negtui.serve.course import Exercise, LoadedCourse, scenario_digest
+from negtui.serve.db import DBError, Decision, GameRow, ResultsDB
+from negtui.tui.app import NegtuiApp
+from negtui.tui.screens.lobby import EnrolScreen, LobbyScreen
+from negtui.tui.widgets.coach import choice_words
+
+
+class TrainingApp(NegtuiApp):
+    seat_changes = False  # the trainee plays their seat; bots stay bots
+    lessons_in_game = False  # the lesson is in the debrief
+
+    def __init__(self, course: LoadedCourse, db: ResultsDB, trainee: str, *, data_dir: Path,
+                 session_id: int | None = None, enrol_key: str | None = None) -> None:
+        super().__init__(None, ask_seats=False, record=True, data_dir=data_dir,
+                         options=AgentOptions(remote_bots=True))
+        self.course, self.db, self.trainee = course, db, trainee
+        self.session_id, self.enrol_key = session_id, enrol_key
+        self.exercise: Exercise | None = None  # the exercise being played
+        self.seat = ""
+        self.game_id: int | None = None
+        self.game_started_at = 0.0
+        self.autoplay = True  # the bots' turns play on their own; the game waits for the trainee
+
+    def open_first(self) -> None:
+        self.push_screen(EnrolScreen() if self.enrol_key else LobbyScreen())
+
+    @property
+    def records_dir(self) -> Path:
+        return self.data_dir / "records" / self.trainee
+
+    # --- enrolment ------------------------------------------------------------------------------------
+    def redeem(self, code: str) -> bool:
+        try:
+            return self.db.redeem(self.trainee, code, self.enrol_key)
+        except DBError as err:
+            self.notify(str(err), severity="error")
+            return False
+
+    def enrolled(self) -> None:
+        self.enrol_key = None
+        self.notify("your key is enrolled: next time it lets you in directly")
+        self.switch_screen(LobbyScreen())
+
+    # --- exercises ------------------------------------------------------------------------------------
+    def exercise_title(self, exercise_id: str) -> str:
+        try:
+            return self.course.exercise(exercise_id).title
+        except KeyError:
+            return exercise_id
+
+    def plays_left(self, ex: Exercise) -> int | None:
+        if ex.attempts is None:
+            return None
+        return max(0, ex.attempts - self.db.attempts(self.trainee, self.course.course.name, ex.id))
+
+    def may_retry(self) -> bool:
+        return self.exercise is not None and self.plays_left(self.exercise) != 0
+
+    def start_exercise(self, exercise_id: str, seat: str) -> None:
+        ex = self.course.exercise(exercise_id)
+        self.exercise, self.seat = ex, seat
+        self.start_session(self.course.scenarios[ex.id], ex.rules, self.course.seats_for(ex.id, seat))
+
+    def start_session(self, sc: Scenario, rules: str | Rules, seats: dict[str, Seat], *, start: State | None = None,
+                      parent=None, budget: int | None = None) -> None:
+        previous = self.session
+        super().start_session(sc, rules, seats, start=start, parent=parent, budget=budget)
+        ses = self.session
+        if ses is None or ses is previous or self.exercise is None:
+            return
+        ses.hints, ses.coach_pane_first = self.exercise.hints, True
+        try:
+            self.game_id = self.db.game_started(self.trainee, self.course.course.name, self.exercise.id, sc.name,
+                                                scenario_digest(sc), self.seat, str(ses.record_path), self.session_id)
+        except DBError as err:
+            self.notify(f"results cannot be kept: {err}", severity="error", timeout=10)
+            self.game_id = None
+        self.game_started_at = time.monotonic()
+
+    def resume(self, row: GameRow) -> None:
+        """An unfinished game from where its record stops (a fork of it, so the record stays as written)."""
+        try:
+            rp = Replay(load_record(row.record_path))
+            ex = self.course.exercise(row.exercise)
+        except (RecordError, KeyError) as err:
+            self.notify(f"cannot resume: {err}", severity="error", timeout=10)
+            return
+        self.db.game_abandoned(row.id)
+        if rp.neg.is_terminal(rp.final):
+            self.notify("that game had ended; it is filed as abandoned")
+            self.screen.refresh_list()
+            return
+        self.exercise, self.seat = ex, row.seat
+        t = rp.last_turn
+        self.start_session(rp.record.scenario, rp.neg.rules, rp.seats_at(t), start=rp.state_at(t),
+                           parent=parent_at(rp, t), budget=rp.record.header.budget)
+
+    # --- the end of a game ------------------------------------------------------------------------------
+    def debriefed(self, debriefs: list[Debrief]) -> None:
+        """Keep the result (once per game): the trainee's payoff, baseline, counterfactuals, welfare, and
+        every decision with its coaching numbers."""
+        ses, game_id = self.session, self.game_id
+        if ses is None or game_id is None or not debriefs:
+            return
+        self.game_id = None
+        d = debriefs[0]
+        decisions = [Decision(a.t, a.phase.value, choice_words(ses.neg.game, a.yours), round(a.cost, 6),
+                              describe(ses.neg, a)) for a in ses.assessments if a.player == d.player]
+        try:
+            self.db.game_finished(game_id, payoff=d.payoff, payoffs=[float(v) for v in ses.neg.returns(ses.state)],
+                                  baseline=d.baseline, counterfactuals=dict(d.counterfactual),
+                                  welfare_optimum=d.welfare_optimum, efficiency=d.efficiency,
+                                  duration=round(time.monotonic() - self.game_started_at, 3), decisions=decisions)
+        except DBError as err:
+            self.notify(f"the result could not be kept: {err}", severity="error", timeout=10)
+
+    def after_game(self) -> None:
+        """The debrief closed: back to the lobby (a retry, if asked for, starts after this)."""
+        from negtui.tui.screens.play import PlayScreen
+
+        while any(isinstance(s, PlayScreen) for s in self.screen_stack):
+            self.pop_screen()
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        if isinstance(self.screen, LobbyScreen):
+            self.screen.refresh_list()
