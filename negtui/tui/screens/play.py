@@ -263,8 +263,10 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         if running:
             if self.playback:
                 self._replay_tick()
+            elif self.live.person_to_move():
+                self.advance()  # a person's turn: prompted once, not again
             else:
-                self.live_step()
+                self.live_step()  # an agent's turn: at once
 
     def action_faster(self) -> None:
         self.autoplay.faster()
