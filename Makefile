@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench clean schema
+.PHONY: play test bench clean schema tools
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,17 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(BIN)/negtui play scenarios/generated/six-party.json
 
-test: $(STAMP)
+# the tests drive the app in tmux and log in to `negtui serve` with OpenSSH's client
+tools:
+	@missing=""; command -v tmux >/dev/null || missing="$$missing tmux"; \
+	command -v ssh >/dev/null && command -v ssh-keygen >/dev/null || missing="$$missing openssh-client"; \
+	if [ -n "$$missing" ]; then \
+		if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+			echo "installing$$missing"; apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
+		else echo "please install$$missing (the tests that need them are skipped)"; fi; \
+	fi
+
+test: $(STAMP) tools
 	$(BIN)/python -m pytest -q || [ $$? -eq 5 ]  # 5 = no tests collected, not a failure
 
 bench: $(STAMP)
