@@ -42,7 +42,8 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "negtui.serve.db": UI_AND_SOLVER + ("negtui.engine", "negtui.tui", "negtui.cli", "negtui.session"),
     "negtui.serve.course": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.session", "negtui.record"),
     "negtui.serve.server": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.session", "numpy"),
-    "negtui.tui.app": ("negtui.cli",),
+    "negtui.tui.app": ("negtui.cli", "pulp", "highspy"),  # the MILP runs in a worker process
+    "negtui.tui.training": ("negtui.cli", "pulp", "highspy"),
 }
 
 

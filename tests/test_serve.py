@@ -51,15 +51,16 @@ class Terminal(asyncssh.SSHClientSession):
             await asyncio.sleep(0.05)
 
 
-@pytest_asyncio.fixture
-async def server(tmp_path):
-    """A server on a free port with one trainee (alice) and her key; yields (hub, port, alice's key)."""
+@pytest_asyncio.fixture(params=[True, False], ids=["forked", "exec"])
+async def server(tmp_path, request):
+    """A server on a free port with one trainee (alice) and her key, its apps forked from the fork server
+    or started as new interpreters; yields (hub, port, alice's key)."""
     data = tmp_path / "data"
     alice = asyncssh.generate_private_key("ssh-ed25519")
     with ResultsDB.open(data) as db:
         db.add_trainee_with_key("alice", alice.export_public_key().decode())
     db = ResultsDB.open(data)
-    hub = Hub(ServeOptions(data, COURSE, port=0, max_sessions=3, idle_timeout=600), db)
+    hub = Hub(ServeOptions(data, COURSE, port=0, max_sessions=3, idle_timeout=600, fork_server=request.param), db)
     acceptor = await hub.listen(host_key(data))
     port = acceptor.sockets[0].getsockname()[1]
     yield hub, port, alice
@@ -87,9 +88,11 @@ async def test_a_trainees_key_opens_the_lobby_of_the_course(server):
         await term.wait_for("Introduction to multi-party negotiation")
         await term.wait_for("The poison pill")
         child = next(iter(hub.sessions)).child
-        env = Path(f"/proc/{child.proc.pid}/environ").read_bytes().split(b"\0")
-        assert b"TERM=xterm-256color" in env and b"COLORTERM=truecolor" in env
-        assert not any(v.startswith((b"COLUMNS=", b"LINES=")) for v in env)
+        assert (child.zygote is not None) == hub.options.fork_server
+        if not hub.options.fork_server:  # an exec'd child's environment is readable from outside
+            env = Path(f"/proc/{child.pid}/environ").read_bytes().split(b"\0")
+            assert b"TERM=xterm-256color" in env and b"COLORTERM=truecolor" in env
+            assert not any(v.startswith((b"COLUMNS=", b"LINES=")) for v in env)
         chan.write("q")
         await asyncio.wait_for(term.closed.wait(), 20)
     with ResultsDB.open(hub.options.data_dir) as db:
@@ -202,14 +205,15 @@ async def test_a_disconnect_ends_the_app_keeps_the_record_and_reconnecting_resum
     chan.write("r")  # reject the bundle: turn 0 is played and recorded
     await term.wait_for("B, choose a partner")
     session = next(iter(hub.sessions))
-    pid = session.child.proc.pid
+    pid = session.child.pid
     conn.abort()  # the network goes away
     deadline = time.monotonic() + 15
     while _alive(pid) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
     assert not _alive(pid), "the app outlived its connection"
-    with pytest.raises(ChildProcessError):
-        os.waitpid(pid, os.WNOHANG)  # reaped by the server: no zombie left
+    if not hub.options.fork_server:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # reaped by the server: no zombie left
     game = hub.db.unfinished_games("alice")[0]
     rp = Replay(load_record(game.record_path))
     assert rp.last_turn == 1 and not rp.record.complete

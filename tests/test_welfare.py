@@ -450,3 +450,22 @@ def test_job_runs_without_being_asked_for_its_result() -> None:
         _time.sleep(0.05)
     assert job.done()
     assert job.result(timeout=0).welfare == 1.0
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_enumerating_the_completions_of_a_small_game_agrees_with_the_milp(toy, seed) -> None:
+    """The debrief's in-process optimum (engine/completions.py) and the MILP find the same welfare."""
+    from negtui.engine import Negotiation, State
+    from negtui.engine.completions import utilitarian_optimum
+    from negtui.welfare import WelfareOptions, solve_welfare
+
+    rng = np.random.default_rng(900 + seed)
+    spec = toy.random_spec(rng, "paper", exclusions=True, thresholds=True)
+    neg = Negotiation.from_scenario(spec.scenario(), PAPER)
+    for bits in {0, int(rng.choice(toy.consistent_masks(spec)))}:
+        welfare, pay, chosen = utilitarian_optimum(neg.game, bits)
+        res = solve_welfare(neg.game, PAPER, bits, WelfareOptions(objective="utilitarian"))
+        assert res.welfare == pytest.approx(welfare, abs=1e-9)
+        reached = neg.returns(State(0, chosen))
+        assert chosen & bits == bits and float(reached.sum()) == pytest.approx(welfare)
+        assert list(pay) == pytest.approx(list(reached))

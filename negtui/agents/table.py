@@ -23,7 +23,10 @@ class AgentOptions:
 
     api_key: str | None = None  # llm seats: overrides OPENAI_API_KEY
     echo_stderr: bool = False  # cmd seats: pass the program's stderr through (command line) or keep it (app)
-    remote_bots: bool = False  # lens bots think in their own process (the app)
+    remote_bots: bool = False  # lens bots think in their own process (the app), on games large enough to need it
+
+
+REMOTE_FROM_CELLS = 40  # below this many commitments a bot decides in milliseconds: no process needed
 
 
 def lens_bot(seat: Seat, lens_of: Callable[[int], str | None] | None = None) -> LensBot:
@@ -49,7 +52,7 @@ class Table:
         self.options = options or AgentOptions()
         self.seats: list[Seat] = seat_list(seats, neg.game.player_ids)
         self._process = None
-        if self.options.remote_bots and any(s.is_lens for s in self.seats):
+        if self._wants_process():
             from negtui.agents.process import BotProcess
 
             self._process = BotProcess(neg, self.seats)
@@ -60,6 +63,10 @@ class Table:
         except BaseException:
             self.close()
             raise
+
+    def _wants_process(self) -> bool:
+        return (self.options.remote_bots and self.neg.game.n_cells >= REMOTE_FROM_CELLS
+                and any(s.is_lens for s in self.seats))
 
     def respond_lens(self, q: int) -> str | None:
         """How seat q judges offers, if it is a lens bot."""
@@ -90,7 +97,7 @@ class Table:
         """Put another occupant in seat i (also mid-game); returns its agent."""
         old = self.agents[i]
         self.seats[i] = seat
-        if self._process is None and seat.is_lens and any(s.is_lens for s in self.seats) and self.options.remote_bots:
+        if self._process is None and self._wants_process():
             from negtui.agents.process import BotProcess
 
             self._process = BotProcess(self.neg, self.seats)

@@ -38,7 +38,7 @@ def user_errors() -> Iterator[None]:
     from negtui.record.writer import CannotWrite
     from negtui.scenario import ScenarioError
     from negtui.seats import SeatError
-    from negtui.welfare.solve import WelfareError
+    from negtui.welfare.options import WelfareError
 
     if signal.getsignal(signal.SIGINT) is quiet_interrupt:  # started: Ctrl-C is ours to handle from here
         signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import json
 import os
 import pty
 import resource
 import signal
+import socket
 import struct
+import sys
 import termios
 from collections.abc import Callable
 
@@ -26,19 +29,64 @@ def _winsize(fd: int, cols: int, rows: int) -> None:
 
 
 class PtyChild:
-    def __init__(self, argv: list[str], env: dict[str, str], cols: int, rows: int, memory_limit: int | None,
-                 on_output: Callable[[bytes], None], on_exit: Callable[[int], None]):
-        self.argv, self.env = argv, env
+    """`args` are the app's (negtui.serve.child) arguments; with `zygote` (a fork server's socket, see
+    zygote.py) the child is forked from it, else started as a new interpreter."""
+
+    def __init__(self, args: list[str], env: dict[str, str], cols: int, rows: int, memory_limit: int | None,
+                 on_output: Callable[[bytes], None], on_exit: Callable[[int], None], zygote: str | None = None):
+        self.args, self.env = args, env
         self.cols, self.rows = cols, rows
         self.memory_limit = memory_limit
         self.on_output, self.on_exit = on_output, on_exit
-        self.proc: asyncio.subprocess.Process | None = None
+        self.zygote = zygote
+        self.pid: int | None = None
+        self.returncode: int | None = None
+        self._ended: asyncio.Future | None = None
         self.master = -1
-        self._closed = False
 
     async def start(self) -> None:
         master, slave = pty.openpty()
         _winsize(slave, self.cols, self.rows)
+        self._ended = asyncio.get_running_loop().create_future()
+        try:
+            if self.zygote:
+                try:
+                    loop = asyncio.get_running_loop()
+                    self.pid = await loop.run_in_executor(None, self._fork, slave, loop)
+                except OSError:  # the fork server is gone: start a new interpreter instead
+                    self.zygote = None
+            if not self.zygote:
+                self.pid = await self._exec(slave)
+        finally:
+            os.close(slave)
+        self.master = master
+        os.set_blocking(master, False)
+        asyncio.get_running_loop().add_reader(master, self._readable)
+
+    def _fork(self, slave: int, loop: asyncio.AbstractEventLoop) -> int:
+        """Ask the fork server for a child on this pty; a thread then waits for its exit report."""
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(30)
+        sock.connect(self.zygote)
+        request = {"argv": self.args, "env": self.env, "memory": self.memory_limit}
+        socket.send_fds(sock, [json.dumps(request).encode()], [slave])
+        stream = sock.makefile("r")
+        pid = int(json.loads(stream.readline())["pid"])
+        sock.settimeout(None)
+
+        def wait() -> None:
+            line = stream.readline()
+            code = int(json.loads(line)["exit"]) if line else -signal.SIGKILL
+            stream.close()
+            sock.close()
+            loop.call_soon_threadsafe(self._exited, code)
+
+        import threading
+
+        threading.Thread(target=wait, daemon=True).start()
+        return pid
+
+    async def _exec(self, slave: int) -> int:
         limit = self.memory_limit
 
         def setup() -> None:  # in the child, after setsid(): the pty becomes its controlling terminal
@@ -47,17 +95,15 @@ class PtyChild:
             if limit:
                 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
-        try:
-            self.proc = await asyncio.create_subprocess_exec(
-                *self.argv, stdin=slave, stdout=slave, stderr=slave, env=self.env, start_new_session=True,
-                preexec_fn=setup, close_fds=True)
-        finally:
-            os.close(slave)
-        self.master = master
-        os.set_blocking(master, False)
-        loop = asyncio.get_running_loop()
-        loop.add_reader(master, self._readable)
-        asyncio.ensure_future(self._wait())
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "negtui.serve.child", *self.args, stdin=slave, stdout=slave, stderr=slave,
+            env=self.env, start_new_session=True, preexec_fn=setup, close_fds=True)
+
+        async def wait() -> None:
+            self._exited(await proc.wait())
+
+        asyncio.ensure_future(wait())
+        return proc.pid
 
     def _readable(self) -> None:
         try:
@@ -78,8 +124,13 @@ class PtyChild:
             except (RuntimeError, ValueError):
                 pass
 
-    async def _wait(self) -> None:
-        code = await self.proc.wait()
+    def _exited(self, code: int) -> None:
+        self.returncode = code
+        if self._ended is not None and not self._ended.done():
+            self._ended.set_result(code)
+        asyncio.ensure_future(self._wind_up(code))
+
+    async def _wind_up(self, code: int) -> None:
         # drain what the child wrote last before it exited
         try:
             while True:
@@ -111,16 +162,17 @@ class PtyChild:
             _winsize(self.master, cols, rows)  # the kernel sends SIGWINCH to the child's process group
 
     async def stop(self) -> None:
-        """SIGHUP (the app saves and exits 129), then SIGKILL after a grace period; always reaped."""
-        if self.proc is None or self.proc.returncode is not None:
+        """SIGHUP (the app saves and exits 129), then SIGKILL after a grace period; always reaped (by
+        the server, or by the fork server, which reports the exit)."""
+        if self.pid is None or self.returncode is not None:
             return
         for sig, wait in ((signal.SIGHUP, GRACE), (signal.SIGKILL, GRACE)):
             try:
-                os.killpg(self.proc.pid, sig)
+                os.killpg(self.pid, sig)
             except ProcessLookupError:
                 break
             try:
-                await asyncio.wait_for(self.proc.wait(), wait)
+                await asyncio.wait_for(asyncio.shield(self._ended), wait)
                 break
             except asyncio.TimeoutError:
                 continue

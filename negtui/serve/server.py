@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +36,7 @@ class ServeOptions:
     max_sessions: int = 50
     idle_timeout: float = 1800.0
     child_memory: int | None = 4 * 2**30  # bytes of address space per child
-    child_argv: tuple[str, ...] = ()  # how to start the app (default: this Python, negtui.serve.child)
+    fork_server: bool = True  # fork each app from a process that has imported everything (zygote.py)
 
 
 def host_key(data_dir: Path) -> asyncssh.SSHKey:
@@ -155,14 +157,14 @@ class _Session(asyncssh.SSHServerSession):
         name = self.chan.get_extra_info("username")
         self.session_id = hub.db.session_started(name, conn.peer, conn.fingerprint)
         hub.sessions.add(self)
-        argv = list(hub.options.child_argv or (sys.executable, "-m", "negtui.serve.child"))
-        argv += ["--data-dir", str(hub.options.data_dir), "--course", str(hub.options.course), "--trainee", name,
-                 "--session", str(self.session_id)]
+        args = ["--data-dir", str(hub.options.data_dir), "--course", str(hub.options.course), "--trainee", name,
+                "--session", str(self.session_id)]
         if conn.enrol_key:
-            argv += ["--enrol-key", conn.enrol_key]
+            args += ["--enrol-key", conn.enrol_key]
         env = {"TERM": self.term, "COLORTERM": "truecolor", "LANG": os.environ.get("LANG", "C.UTF-8"),
                "HOME": os.environ.get("HOME", "/"), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-        self.child = PtyChild(argv, env, self.cols, self.rows, hub.options.child_memory, self._output, self._exited)
+        self.child = PtyChild(args, env, self.cols, self.rows, hub.options.child_memory, self._output, self._exited,
+                              zygote=hub.zygote_path)
         try:
             await self.child.start()
         except OSError as err:
@@ -230,8 +232,26 @@ class Hub:
     def __init__(self, options: ServeOptions, db: ResultsDB):
         self.options, self.db = options, db
         self.sessions: set[_Session] = set()
+        self.zygote: asyncio.subprocess.Process | None = None
+        self.zygote_path: str | None = None
+
+    async def start_fork_server(self) -> None:
+        """The fork server, ready before the first connection (apps start as new interpreters without it)."""
+        folder = tempfile.mkdtemp(prefix="negtui-serve-")  # a short path: Unix socket paths are limited
+        path = os.path.join(folder, "zygote.sock")
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}  # they would freeze sizes
+        self.zygote = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "negtui.serve.zygote", path, stdout=asyncio.subprocess.PIPE, env=env)
+        try:
+            line = await asyncio.wait_for(self.zygote.stdout.readline(), 60)
+        except asyncio.TimeoutError:
+            line = b""
+        if line.strip() == b"ready":
+            self.zygote_path = path
 
     async def listen(self, key: asyncssh.SSHKey) -> asyncssh.SSHAcceptor:
+        if self.options.fork_server and self.zygote is None:
+            await self.start_fork_server()
         return await asyncssh.create_server(
             lambda: _Connection(self), self.options.host, self.options.port, server_host_keys=[key],
             encoding=None, line_editor=False, agent_forwarding=False, x11_forwarding=False, allow_scp=False,
@@ -240,3 +260,8 @@ class Hub:
     async def stop(self) -> None:
         for session in list(self.sessions):
             await session._end("server stopped")
+        if self.zygote is not None and self.zygote.returncode is None:
+            self.zygote.terminate()
+            await self.zygote.wait()
+        if self.zygote_path:
+            shutil.rmtree(os.path.dirname(self.zygote_path), ignore_errors=True)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from negtui.engine.game import Game
 from negtui.engine.outcome import commitments, rounded
-from negtui.welfare.solve import WelfareResult, efficiency, welfare_of
+from negtui.welfare.options import WelfareResult, efficiency, welfare_of
 
 
 def compare(game: Game, res: WelfareResult, negotiated: Sequence[float], negotiated_bits: int,

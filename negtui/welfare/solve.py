@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from dataclasses import asdict, dataclass, field
 
 import numpy as np
 import pulp
@@ -23,56 +22,7 @@ from negtui.engine.payoff import payoffs
 from negtui.engine.rules import Rules
 from negtui.engine.outcome import rounded
 from negtui.welfare.model import WelfareModel, build_model, chosen_bits
-
-OBJECTIVES = ("utilitarian", "nash", "nash-bargaining", "maximin")
-SOLVERS = ("highs", "cbc")
-class WelfareError(ValueError):
-    """A welfare request that cannot be run (unknown objective or solver)."""
-
-
-@dataclass
-class WelfareOptions:
-    objective: str = "utilitarian"
-    solver: str = "highs"
-    time_limit: float | None = 60.0  # seconds for the whole request
-    floor: float | None = None  # optional participation floor y_i ≥ floor (utilitarian, maximin)
-    delta: float = 1e-3  # Nash: smallest payoff (or gain) counted positive
-    tolerance: float = 1e-6  # Nash: stop when Σ w − Σ log y ≤ tolerance
-    disagreement: str = "baseline"  # Nash bargaining: "baseline" (No-Negotiation) or "current" payoffs
-    max_rounds: int = 60  # Nash: cut rounds
-
-    def check(self) -> WelfareOptions:
-        if self.objective not in OBJECTIVES:
-            raise WelfareError(f"unknown objective {self.objective!r}; choose from {', '.join(OBJECTIVES)}")
-        if self.solver not in SOLVERS:
-            raise WelfareError(f"unknown solver {self.solver!r}; choose from {', '.join(SOLVERS)}")
-        if self.disagreement not in ("baseline", "current"):
-            raise WelfareError("the disagreement point is 'baseline' or 'current'")
-        if self.delta <= 0:
-            raise WelfareError("the Nash floor delta must be positive")
-        return self
-
-
-@dataclass
-class WelfareResult:
-    objective: str
-    status: str  # optimal | feasible | infeasible | no solution
-    proven_optimal: bool
-    bits: int | None = None
-    payoffs: list[float] | None = None
-    welfare: float | None = None  # Σ y, Σ log(y − d) over `included`, or min y
-    bound: float | None = None  # Nash: Σ w, an upper bound of the optimum (when proven)
-    gap: float | None = None  # Nash: bound − welfare
-    included: list[int] = field(default_factory=list)  # players in the Nash product
-    disagreement: list[float] | None = None
-    solver: str = ""
-    seconds: float = 0.0
-    solves: int = 0
-    message: str = ""
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
+from negtui.welfare.options import WelfareError, WelfareOptions, WelfareResult
 
 def make_solver(name: str, time_limit: float | None) -> pulp.LpSolver:
     if name == "highs":
@@ -267,28 +217,3 @@ def solve_welfare(game: Game, rules: Rules, bits: int = 0, options: WelfareOptio
     if res.status == "no solution":
         res.message = res.message or "the solver found no solution within the time limit"
     return res
-
-
-def welfare_of(objective: str, pay: np.ndarray, included: list[int], base: np.ndarray | None) -> float | None:
-    """The objective's welfare of any payoff vector (None where a Nash log is undefined)."""
-    pay = np.asarray(pay, dtype=float)
-    if objective == "utilitarian":
-        return float(pay.sum())
-    if objective == "maximin":
-        return float(pay.min())
-    b = np.zeros(len(pay)) if base is None else np.asarray(base, dtype=float)
-    gains = pay[included] - b[included]
-    if np.any(gains <= 0):
-        return None
-    return float(np.sum(np.log(gains)))
-
-
-def efficiency(objective: str, negotiated: float | None, optimum: float | None, n_included: int) -> float | None:
-    """Negotiated ÷ optimal welfare; for Nash objectives the ratio of geometric means of the gains."""
-    if negotiated is None or optimum is None:
-        return None if objective not in ("nash", "nash-bargaining") or optimum is None else 0.0
-    if objective in ("nash", "nash-bargaining"):
-        return float(math.exp((negotiated - optimum) / max(n_included, 1)))
-    if optimum == 0:
-        return None
-    return float(negotiated / optimum)

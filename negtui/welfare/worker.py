@@ -13,7 +13,7 @@ import sys
 import threading
 from dataclasses import asdict, dataclass
 
-from negtui.welfare.solve import WelfareOptions, WelfareResult
+from negtui.welfare.options import WelfareOptions, WelfareResult
 
 
 class Cancelled(Exception):

@@ -36,8 +36,7 @@ class DebriefScreen(SummaryScreen):
     def __init__(self, session: Session, first_forecasts: dict, retry: Callable[[int], None] | None = None,
                  done: Callable[[list[Debrief]], None] | None = None) -> None:
         neg = session.neg
-        super().__init__(neg.game.player_ids, neg.returns(session.state), session.baseline, first_forecasts,
-                         neg.game.scenario.model_dump(mode="json"), neg.rules.as_dict(),
+        super().__init__(neg, neg.returns(session.state), session.baseline, first_forecasts,
                          str(session.record_path) if session.record_path else None)
         self.session = session
         self.people = [i for i in range(neg.game.n) if session.is_human(i)]

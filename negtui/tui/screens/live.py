@@ -231,8 +231,7 @@ class LiveControls:
             self.app.push_screen(DebriefScreen(ses, first, retry=retry, done=self.app.debriefed),
                                  lambda _: self.app.after_game())
             return
-        self.app.push_screen(SummaryScreen(self.game.player_ids, self.neg.returns(ses.state), ses.baseline, first,
-                                           self.game.scenario.model_dump(mode="json"), self.neg.rules.as_dict(),
+        self.app.push_screen(SummaryScreen(self.neg, self.neg.returns(ses.state), ses.baseline, first,
                                            str(ses.record_path) if ses.record_path else None),
                              lambda _: self.app.after_game())
 

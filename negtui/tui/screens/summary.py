@@ -3,6 +3,8 @@ the utilitarian welfare optimum (solved in the background)."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from rich.table import Table
 from rich.text import Text
@@ -15,21 +17,22 @@ from textual.widgets import Label, Static
 from negtui.tui import palette
 from negtui.tui.messages import WelfareFailed, WelfareSolved
 from negtui.tui.workers import watch_welfare
-from negtui.welfare import WelfareJob, WelfareOptions, WelfareRequest
+from negtui.engine.completions import small_enough, utilitarian_optimum
+from negtui.engine.negotiation import Negotiation
+from negtui.welfare import WelfareJob, WelfareOptions, WelfareRequest, WelfareResult
 
 
 class SummaryScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,enter,q", "close", "close")]
 
-    def __init__(self, names: list[str], payoffs: np.ndarray, baseline: np.ndarray,
-                 first_forecasts: dict[str, np.ndarray], scenario: dict, rules: dict | str,
-                 record: str | None) -> None:
+    def __init__(self, neg: Negotiation, payoffs: np.ndarray, baseline: np.ndarray,
+                 first_forecasts: dict[str, np.ndarray], record: str | None) -> None:
         super().__init__()
-        self.names, self.payoffs, self.baseline = names, payoffs, baseline
+        self.neg = neg
+        self.names, self.payoffs, self.baseline = neg.game.player_ids, payoffs, baseline
         self.first_forecasts = first_forecasts
-        self.request = WelfareRequest(scenario, rules, 0, WelfareOptions(objective="utilitarian", time_limit=30))
         self.record = record
-        self.job: WelfareJob | None = None
+        self.job: WelfareJob | object | None = None
 
     def compose(self) -> ComposeResult:
         t = Table(box=None, padding=(0, 1), title="final payoffs", title_justify="left")
@@ -61,8 +64,21 @@ class SummaryScreen(ModalScreen[None]):
         yield
 
     def on_mount(self) -> None:
-        self.job = WelfareJob(self.request)
+        """The utilitarian optimum: enumerated at once on a small game, else a MILP in a worker process."""
+        if small_enough(self.neg.game):
+            self.job = object()
+            self.run_worker(self._enumerate, thread=True, group="welfare")
+            return
+        game = self.neg.game
+        self.job = WelfareJob(WelfareRequest(game.scenario.model_dump(mode="json"), self.neg.rules.as_dict(), 0,
+                                             WelfareOptions(objective="utilitarian", time_limit=30)))
         watch_welfare(self, self.job)
+
+    def _enumerate(self) -> None:
+        started, job = time.perf_counter(), self.job
+        welfare, pay, bits = utilitarian_optimum(self.neg.game)
+        res = WelfareResult("utilitarian", "optimal", True, bits=bits, payoffs=[float(v) for v in pay], welfare=welfare)
+        self.post_message(WelfareSolved(job, res, time.perf_counter() - started))
 
     def on_welfare_failed(self, message: WelfareFailed) -> None:
         if message.job is not self.job:
@@ -85,11 +101,13 @@ class SummaryScreen(ModalScreen[None]):
     def solved(self, res) -> None:
         """A subclass's use of the welfare optimum."""
 
+    def _cancel(self) -> None:
+        if isinstance(self.job, WelfareJob):
+            self.job.cancel()  # the app quit mid-solve: do not leave the worker process behind
+
     def action_close(self) -> None:
-        if self.job is not None:
-            self.job.cancel()
+        self._cancel()
         self.dismiss(None)
 
     def on_unmount(self) -> None:
-        if self.job is not None:
-            self.job.cancel()  # the app quit mid-solve: do not leave the worker process behind
+        self._cancel()

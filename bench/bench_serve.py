@@ -1,0 +1,221 @@
+"""Many trainees at once on `negtui serve`: connect time, key-to-screen latency, memory per session,
+and that every game's result row and record are there.
+
+    .venv/bin/python bench/bench_serve.py [--sessions 50] [--ramp 30] [--keep]
+
+Starts `negtui serve` on a free loopback port with the bundled introductory course and one trainee per
+session, then connects every session with asyncssh's client (starts spread over `--ramp` seconds, as a
+class logging in), and plays the poison pill as B with scripted keys: open the exercise, start, reject
+A's bundle, offer A the bait alone, read the debrief, back to the lobby, quit.
+
+Key-to-screen latency is the time from a key leaving the client to the first screen update coming
+back (the app drawing its answer); keys answered by a bot's move (waiting for a process to think) are
+measured the same way, since the app redraws at once.  Memory is the resident memory of everything
+the server started (each session's app, its bot process, its welfare solves), divided by the sessions,
+sampled while all are connected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import asyncssh
+
+ROOT = Path(__file__).resolve().parents[1]
+COURSE = ROOT / "courses" / "intro.toml"
+
+
+class Terminal(asyncssh.SSHClientSession):
+    """Keeps what the app drew since the last mark, and wakes whoever waits for a text in it (the client
+    must cost little: it shares the machine with the server it measures)."""
+
+    def __init__(self) -> None:
+        self.chunks: list[str] = []
+        self.received = asyncio.Event()
+        self.closed = asyncio.Event()
+        self.waiting: tuple[str, asyncio.Event] | None = None
+        self.tail = ""
+
+    def data_received(self, data: str, datatype) -> None:
+        self.received.set()
+        if self.waiting is not None:
+            text, found = self.waiting
+            window = self.tail + data
+            if text in window:
+                found.set()
+            self.tail = window[-len(text):]
+        else:
+            self.chunks.append(data)
+
+    def connection_lost(self, exc) -> None:
+        self.closed.set()
+
+    def mark(self) -> None:
+        """Forget what was drawn so far: the next wait_for looks only at what comes after."""
+        self.chunks, self.tail = [], ""
+
+    async def wait_for(self, text: str, timeout: float = 180) -> None:
+        found = asyncio.Event()
+        if text in "".join(self.chunks):
+            return
+        self.tail = "".join(self.chunks)[-len(text):]
+        self.chunks = []
+        self.waiting = (text, found)
+        try:
+            await asyncio.wait_for(found.wait(), timeout)
+        except asyncio.TimeoutError:
+            raise TimeoutError(f"{text!r} did not appear") from None
+        finally:
+            self.waiting = None
+
+
+async def session(k: int, port: int, key: asyncssh.SSHKey, delay: float, out: dict) -> None:
+    await asyncio.sleep(delay)
+    t0 = time.monotonic()
+    async with asyncssh.connect("127.0.0.1", port, username=f"t{k}", client_keys=[key], known_hosts=None,
+                                agent_path=None) as conn:
+        chan, term = await conn.create_session(Terminal, term_type="xterm-256color", term_size=(100, 32))
+        await term.wait_for("The poison pill")
+        out["connect"].append(time.monotonic() - t0)
+
+        async def key_then(keys: str, expect: str) -> None:
+            term.mark()
+            term.received.clear()
+            sent = time.monotonic()
+            chan.write(keys)
+            await asyncio.wait_for(term.received.wait(), 120)
+            out["latency"].append(time.monotonic() - sent)
+            out.setdefault("by_key", {}).setdefault(expect, []).append(time.monotonic() - sent)
+            await term.wait_for(expect)
+
+        await key_then("\r", "Start (ctrl+s)")
+        await key_then("\x13", "A offers B a deal")
+        await key_then("r", "choose a partner")
+        await key_then("\r", "offer to A")
+        await key_then("\r", "A commits bait")
+        await key_then("\x1b[B", "B.bait")
+        await key_then("\r", "B commits bait")
+        await key_then("o", "your game as B")
+        await term.wait_for("upper bot in your seat", timeout=180)
+        await asyncio.sleep(0.5)
+        await key_then("\x1b", "1 play of 3")
+        chan.write("q")
+        await asyncio.wait_for(term.closed.wait(), 60)
+        out["done"] += 1
+
+
+def descendants_rss(pid: int) -> int:
+    """Resident bytes of every process below `pid`."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    total, todo = 0, list(children.get(pid, []))
+    while todo:
+        p = todo.pop()
+        todo += children.get(p, [])
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+        except OSError:
+            pass
+    return total
+
+
+async def main_async(args) -> int:
+    from negtui.serve.db import ResultsDB
+
+    data = Path(tempfile.mkdtemp(prefix="negtui-bench-serve-"))
+    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(args.sessions)]
+    with ResultsDB.open(data) as db:
+        for k, key in enumerate(keys):
+            db.add_trainee_with_key(f"t{k}", key.export_public_key().decode())
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    negtui = [str(ROOT / ".venv" / "bin" / "negtui")] if (ROOT / ".venv" / "bin" / "negtui").exists() else \
+        [sys.executable, "-m", "negtui.cli"]
+    server = subprocess.Popen([*negtui, "serve", "--course", str(COURSE), "--data-dir", str(data), "--port", str(port),
+                               "--max-sessions", str(args.sessions + 5)], stdout=subprocess.PIPE, text=True)
+    server.stdout.readline()
+    out: dict = {"connect": [], "latency": [], "done": 0}
+    peak = 0
+
+    async def sample() -> None:
+        nonlocal peak
+        while True:
+            peak = max(peak, descendants_rss(server.pid))
+            await asyncio.sleep(0.5)
+
+    sampler = asyncio.ensure_future(sample())
+    started = time.monotonic()
+    results = await asyncio.gather(*(session(k, port, keys[k], args.ramp * k / max(1, args.sessions), out)
+                                     for k in range(args.sessions)), return_exceptions=True)
+    wall = time.monotonic() - started
+    sampler.cancel()
+    server.terminate()
+    server.wait(timeout=30)
+    failures = [r for r in results if isinstance(r, BaseException)]
+    with ResultsDB.open(data) as db:
+        rows = [r for r in db.results() if r["status"] == "finished"]
+    records_ok = 0
+    from negtui.record import Replay, load_record
+
+    for r in rows:
+        rp = Replay(load_record(r["record_path"]))
+        records_ok += rp.record.complete
+    lat = sorted(out["latency"])
+    p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")  # noqa: E731
+    print(f"negtui serve, {args.sessions} sessions over loopback, starts spread over {args.ramp:g} s, "
+          f"{os.cpu_count()} cores")
+    print(f"  sessions completed     {out['done']}/{args.sessions} in {wall:.1f} s"
+          + (f"; failures: {failures[:3]}" if failures else ""))
+    print(f"  connect to lobby       median {statistics.median(out['connect']):.2f} s, "
+          f"max {max(out['connect']):.2f} s" if out["connect"] else "  connect: none")
+    print(f"  key-to-screen          median {p(0.5):.0f} ms, p99 {p(0.99):.0f} ms, max {lat[-1] * 1000:.0f} ms "
+          f"over {len(lat)} keys" if lat else "  no keys measured")
+    for what, values in out.get("by_key", {}).items():
+        values.sort()
+        print(f"    until {what!r:<22} median {statistics.median(values) * 1000:5.0f} ms, "
+              f"max {values[-1] * 1000:5.0f} ms")
+    print(f"  memory per session     {peak / max(1, args.sessions) / 2**20:.0f} MiB (peak {peak / 2**30:.2f} GiB "
+          f"for all)")
+    print(f"  results rows finished  {len(rows)}; complete records {records_ok}")
+    ok = out["done"] == args.sessions and len(rows) == args.sessions and records_ok == args.sessions
+    print("nothing lost" if ok else "SOMETHING IS MISSING")
+    if args.keep:
+        print(f"data kept in {data}")
+    else:
+        shutil.rmtree(data, ignore_errors=True)
+    json.dump({"sessions": args.sessions, "wall": wall, "median_ms": p(0.5), "p99_ms": p(0.99),
+               "mib_per_session": peak / max(1, args.sessions) / 2**20, "ok": ok}, sys.stderr)
+    sys.stderr.write("\n")
+    return 0 if ok else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=50)
+    parser.add_argument("--ramp", type=float, default=30.0, help="seconds over which the sessions start")
+    parser.add_argument("--keep", action="store_true")
+    return asyncio.run(main_async(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

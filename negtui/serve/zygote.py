@@ -1,0 +1,116 @@
+"""A fork server for the training app: `python -m negtui.serve.zygote SOCKET`.
+
+Starting the app costs most of a second of CPU in imports (Textual, numpy, pydantic, negtui); with
+dozens of trainees logging in at once that alone saturates a small machine.  The zygote imports
+everything once and forks a ready child for each connection: the child shares the imported code
+copy-on-write and starts in milliseconds.
+
+Protocol, on a Unix socket, one connection per child: the server sends one JSON line (`argv` for
+`negtui.serve.child`, `env`, `memory` limit) with the pseudo-terminal's slave end attached (SCM_RIGHTS);
+the zygote answers `{"pid": N}` once the child runs, and `{"exit": CODE}` (negative: killed by that
+signal) when it ends.  Single-threaded (no thread may be running when a process forks): one select
+loop that also reaps children and ends the zygote when its parent, the server, is gone."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import resource
+import selectors
+import signal
+import socket
+import sys
+import termios
+
+
+def _child(slave: int, request: dict) -> None:
+    """In the forked child: the pty as controlling terminal and standard streams, then the app."""
+    try:
+        os.setsid()
+        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+        for fd in (0, 1, 2):
+            os.dup2(slave, fd)
+        if slave > 2:
+            os.close(slave)
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
+            signal.signal(sig, signal.SIG_DFL)
+        os.environ.clear()
+        os.environ.update(request["env"])
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if request.get("memory"):
+            resource.setrlimit(resource.RLIMIT_AS, (request["memory"], request["memory"]))
+        from negtui.serve.child import main
+
+        code = main(request["argv"])
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else 1
+    except BaseException:  # noqa: BLE001 — whatever happens, a forked child never returns into the zygote
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(code)
+
+
+def serve(path: str) -> None:
+    import negtui.tui.training  # noqa: F401 — the point: everything the app needs, imported once
+
+    parent = os.getppid()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    os.chmod(path, 0o600)
+    listener.listen(64)
+    sel = selectors.DefaultSelector()
+    sel.register(listener, selectors.EVENT_READ)
+    children: dict[int, socket.socket] = {}  # pid -> the connection its exit is reported on
+    sys.stdout.write("ready\n")
+    sys.stdout.flush()
+    while os.getppid() == parent:
+        for _key, _ in sel.select(0.2):
+            conn, _ = listener.accept()
+            conn.settimeout(10)
+            try:
+                data, fds, _flags, _addr = socket.recv_fds(conn, 1 << 16, 1)
+                request = json.loads(data)
+            except (OSError, ValueError):
+                conn.close()
+                continue
+            if not fds:
+                conn.close()
+                continue
+            pid = os.fork()
+            if pid == 0:
+                listener.close()
+                conn.close()
+                for other in children.values():
+                    other.close()
+                _child(fds[0], request)
+            os.close(fds[0])
+            children[pid] = conn
+            _send(conn, {"pid": pid})
+        while children:  # reap every child that has ended
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+            conn = children.pop(pid, None)
+            if conn is not None:
+                _send(conn, {"exit": os.waitstatus_to_exitcode(status)})
+                conn.close()
+
+
+def _send(conn: socket.socket, message: dict) -> None:
+    try:
+        conn.sendall((json.dumps(message) + "\n").encode())
+    except OSError:
+        pass
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1])
