@@ -1,18 +1,21 @@
 """Many trainees at once on `negtui serve`: connect time, key-to-screen latency, memory per session,
 and that every game's result row and record are there.
 
-    .venv/bin/python bench/bench_serve.py [--sessions 50] [--ramp 30] [--keep]
+    .venv/bin/python bench/bench_serve.py [--sessions 50] [--ramp 30] [--think 2] [--keep]
 
 Starts `negtui serve` on a free loopback port with the bundled introductory course and one trainee per
 session, then connects every session with asyncssh's client (starts spread over `--ramp` seconds, as a
 class logging in), and plays the poison pill as B with scripted keys: open the exercise, start, reject
-A's bundle, offer A the bait alone, read the debrief, back to the lobby, quit.
+A's bundle, offer A the bait alone, read the debrief, back to the lobby, quit.  Before each key a
+trainee reads the screen for `--think` seconds on average (uniformly 0.5 to 1.5 times it, the same
+draws on every run); `--think 0` sends each key the moment the screen it waits for appears, a stress
+test in which a session is over in seconds and the machine is saturated throughout.
 
 Key-to-screen latency is the time from a key leaving the client to the first screen update coming
 back (the app drawing its answer); keys answered by a bot's move (waiting for a process to think) are
-measured the same way, since the app redraws at once.  Memory is the resident memory of everything
-the server started (each session's app, its bot process, its welfare solves), divided by the sessions,
-sampled while all are connected.
+measured the same way, since the app redraws at once.  Memory is the proportional set size of the server
+and everything it started (the fork server, each session's app, bot processes, welfare solves) at its
+peak, divided by the sessions; CPU is every process's user and system time, summed.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import shutil
 import socket
 import statistics
@@ -80,7 +84,8 @@ class Terminal(asyncssh.SSHClientSession):
             self.waiting = None
 
 
-async def session(k: int, port: int, key: asyncssh.SSHKey, delay: float, out: dict) -> None:
+async def session(k: int, port: int, key: asyncssh.SSHKey, delay: float, think: float, out: dict) -> None:
+    rng = random.Random(k)
     await asyncio.sleep(delay)
     t0 = time.monotonic()
     async with asyncssh.connect("127.0.0.1", port, username=f"t{k}", client_keys=[key], known_hosts=None,
@@ -88,8 +93,12 @@ async def session(k: int, port: int, key: asyncssh.SSHKey, delay: float, out: di
         chan, term = await conn.create_session(Terminal, term_type="xterm-256color", term_size=(100, 32))
         await term.wait_for("The poison pill")
         out["connect"].append(time.monotonic() - t0)
+        out["live"] += 1
+        out["most_live"] = max(out["most_live"], out["live"])
 
         async def key_then(keys: str, expect: str) -> None:
+            if think:  # a trainee reads the screen (and the coaching) before the next key
+                await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
             term.mark()
             term.received.clear()
             sent = time.monotonic()
@@ -112,11 +121,12 @@ async def session(k: int, port: int, key: asyncssh.SSHKey, delay: float, out: di
         await key_then("\x1b", "1 play of 3")
         chan.write("q")
         await asyncio.wait_for(term.closed.wait(), 60)
+        out["live"] -= 1
         out["done"] += 1
 
 
-def descendants_rss(pid: int) -> int:
-    """Resident bytes of every process below `pid`."""
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid`."""
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -125,17 +135,34 @@ def descendants_rss(pid: int) -> int:
             except (OSError, IndexError, ValueError):
                 continue
             children.setdefault(ppid, []).append(int(entry.name))
-    total, todo = 0, list(children.get(pid, []))
+    found, todo = [], list(children.get(pid, []))
     while todo:
         p = todo.pop()
+        found.append(p)
         todo += children.get(p, [])
-        try:
-            for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1]) * 1024
-        except OSError:
-            pass
-    return total
+    return found
+
+
+def pss(pid: int) -> int:
+    """Proportional set size: a page shared by k processes counts 1/k in each, so the sum over the
+    server's processes is the memory they use together (resident sizes would count the code every forked
+    app shares with the fork server once per app)."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def cpu_ticks(pid: int) -> tuple[str, int] | None:
+    """(start time, user + system ticks) of a process: the start time tells a reused pid apart."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return fields[19], int(fields[11]) + int(fields[12])
 
 
 async def main_async(args) -> int:
@@ -154,23 +181,39 @@ async def main_async(args) -> int:
     server = subprocess.Popen([*negtui, "serve", "--course", str(COURSE), "--data-dir", str(data), "--port", str(port),
                                "--max-sessions", str(args.sessions + 5)], stdout=subprocess.PIPE, text=True)
     server.stdout.readline()
-    out: dict = {"connect": [], "latency": [], "done": 0}
+    out: dict = {"connect": [], "latency": [], "done": 0, "live": 0, "most_live": 0}
     peak = 0
+    ticks: dict[tuple[int, str], int] = {}
+    names: dict[tuple[int, str], str] = {}
 
     async def sample() -> None:
         nonlocal peak
         while True:
-            peak = max(peak, descendants_rss(server.pid))
-            await asyncio.sleep(0.5)
+            below = descendants(server.pid)
+            peak = max(peak, sum(pss(p) for p in [server.pid, *below]))
+            for p in [server.pid, *below]:
+                seen = cpu_ticks(p)
+                if seen is not None:
+                    ticks[(p, seen[0])] = seen[1]
+                    if os.environ.get("BENCH_CPU_BY_PROCESS") and (p, seen[0]) not in names:
+                        try:
+                            names[(p, seen[0])] = Path(f"/proc/{p}/cmdline").read_text().replace("\0", " ")[:90]
+                        except OSError:
+                            names[(p, seen[0])] = "?"
+
+            await asyncio.sleep(0.25)
 
     sampler = asyncio.ensure_future(sample())
     started = time.monotonic()
-    results = await asyncio.gather(*(session(k, port, keys[k], args.ramp * k / max(1, args.sessions), out)
+    results = await asyncio.gather(*(session(k, port, keys[k], args.ramp * k / max(1, args.sessions), args.think, out)
                                      for k in range(args.sessions)), return_exceptions=True)
     wall = time.monotonic() - started
     sampler.cancel()
     server.terminate()
     server.wait(timeout=30)
+    cpu = sum(ticks.values()) / os.sysconf("SC_CLK_TCK")
+    for k, name in names.items():
+        print(f"    {ticks[k] / os.sysconf('SC_CLK_TCK'):6.2f} s  {k[0]} {name}")
     failures = [r for r in results if isinstance(r, BaseException)]
     with ResultsDB.open(data) as db:
         rows = [r for r in db.results() if r["status"] == "finished"]
@@ -183,9 +226,10 @@ async def main_async(args) -> int:
     lat = sorted(out["latency"])
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")  # noqa: E731
     print(f"negtui serve, {args.sessions} sessions over loopback, starts spread over {args.ramp:g} s, "
-          f"{os.cpu_count()} cores")
+          f"{args.think:g} s to read each screen (0.5-1.5x), {os.cpu_count()} cores")
     print(f"  sessions completed     {out['done']}/{args.sessions} in {wall:.1f} s"
           + (f"; failures: {failures[:3]}" if failures else ""))
+    print(f"  sessions at once       at most {out['most_live']}")
     print(f"  connect to lobby       median {statistics.median(out['connect']):.2f} s, "
           f"max {max(out['connect']):.2f} s" if out["connect"] else "  connect: none")
     print(f"  key-to-screen          median {p(0.5):.0f} ms, p99 {p(0.99):.0f} ms, max {lat[-1] * 1000:.0f} ms "
@@ -196,6 +240,8 @@ async def main_async(args) -> int:
               f"max {values[-1] * 1000:5.0f} ms")
     print(f"  memory per session     {peak / max(1, args.sessions) / 2**20:.0f} MiB (peak {peak / 2**30:.2f} GiB "
           f"for all)")
+    print(f"  CPU per session        {cpu / max(1, args.sessions):.2f} s (server, apps, bots and solves, sampled "
+          f"every 0.25 s; {cpu:.0f} s in all over {wall:.0f} s of {os.cpu_count()} cores)")
     print(f"  results rows finished  {len(rows)}; complete records {records_ok}")
     ok = out["done"] == args.sessions and len(rows) == args.sessions and records_ok == args.sessions
     print("nothing lost" if ok else "SOMETHING IS MISSING")
@@ -203,7 +249,7 @@ async def main_async(args) -> int:
         print(f"data kept in {data}")
     else:
         shutil.rmtree(data, ignore_errors=True)
-    json.dump({"sessions": args.sessions, "wall": wall, "median_ms": p(0.5), "p99_ms": p(0.99),
+    json.dump({"sessions": args.sessions, "think": args.think, "wall": wall, "median_ms": p(0.5), "p99_ms": p(0.99),
                "mib_per_session": peak / max(1, args.sessions) / 2**20, "ok": ok}, sys.stderr)
     sys.stderr.write("\n")
     return 0 if ok else 1
@@ -213,6 +259,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--ramp", type=float, default=30.0, help="seconds over which the sessions start")
+    parser.add_argument("--think", type=float, default=2.0,
+                        help="mean seconds a trainee reads a screen before the next key (0: keys at machine speed)")
     parser.add_argument("--keep", action="store_true")
     return asyncio.run(main_async(parser.parse_args()))
 

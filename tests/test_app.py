@@ -31,6 +31,7 @@ from negtui.tui.screens.dialogs import HelpScreen, JumpScreen, PartnerScreen, Re
 from negtui.tui.screens.play import PlayScreen
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.screens.welfare import WelfareScreen
+from negtui.tui.widgets.keybar import KeyBar
 
 ROOT = Path(__file__).resolve().parents[1]
 PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
@@ -229,6 +230,35 @@ async def test_human_offers_poison_bundle_upper_b_rejects():
         await pilot.press("q")
         await pilot.pause()
         assert app.return_code == 0
+
+async def test_key_bar_lists_the_usable_keys_and_a_click_presses_one():
+    app = pill_app(A=Seat.human())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        await pilot.press("escape")
+        await pilot.pause()
+        ps = play_screen(app)
+        bar = ps.query_one(KeyBar)
+        shown = {description: enabled for _key, _display, description, enabled, _action in bar.shown}
+        assert shown["step"] and shown["help"] and shown["quit"]
+        assert list(shown).count("step") == 1, "space and n share an action: one entry"
+        assert "offer" not in shown, "o is usable only while an offer is being built"
+        line = screen_text(app).splitlines()[-1]
+        assert line.startswith(" space step  r run/pause") and line.rstrip().endswith(" … ? help  q quit"), \
+            "too narrow for every key: help and quit stay"
+        await pilot.resize_terminal(160, 30)
+        await pilot.pause()
+        wide = screen_text(app).splitlines()[-1]
+        assert " l lesson  ? help  q quit " in wide and wide.rstrip().endswith("^p palette")
+        await pilot.click(KeyBar, offset=(wide.index("? help") + 3, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape", "p")
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        await pilot.press("enter")  # A itself: now an offer is being built
+        await pilot.pause()
+        assert ("o", "o", "offer", True, "submit") in bar.shown and " o offer " in screen_text(app).splitlines()[-1]
+
 
 
 async def test_offer_building_escape_and_a_unilateral_commitment():

@@ -14,6 +14,7 @@ loop that also reaps children and ends the zygote when its parent, the server, i
 from __future__ import annotations
 
 import fcntl
+import gc
 import json
 import os
 import resource
@@ -58,6 +59,11 @@ def _child(slave: int, request: dict) -> None:
 
 def serve(path: str) -> None:
     import negtui.tui.training  # noqa: F401 — the point: everything the app needs, imported once
+
+    # what is imported now lives as long as every child: out of the collector's sight, a child's
+    # collections neither walk it (CPU) nor write to its pages (which would un-share them)
+    gc.collect()
+    gc.freeze()
 
     parent = os.getppid()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

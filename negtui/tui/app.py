@@ -32,7 +32,6 @@ from negtui.tui.screens.picker import PickerScreen
 from negtui.tui.screens.play import PlayScreen
 
 
-
 class NegtuiApp(App):
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses elsewhere find it too
     TITLE = "negtui"

@@ -37,6 +37,9 @@ class TrainingApp(NegtuiApp):
         self.game_id: int | None = None
         self.game_started_at = 0.0
         self.autoplay = True  # the bots' turns play on their own; the game waits for the trainee
+        # over SSH an animated frame costs every trainee on the machine, and the tab underline's glide
+        # under a dialog repaints the whole dimmed screen behind it each frame
+        self.animation_level = "none"
 
     def open_first(self) -> None:
         self.push_screen(EnrolScreen() if self.enrol_key else LobbyScreen())

@@ -17,10 +17,10 @@ from negtui.seats import Seat
 from negtui.session import FORECAST_LENSES
 from negtui.tui import palette
 from negtui.tui.messages import AgentDecided, AgentFailed, Coached
-from negtui.tui.widgets.coach import CoachPane, summary
-from negtui.tui.screens.dialogs import PartnerScreen, RespondScreen, SeatsScreen
 from negtui.tui.screens.debrief import DebriefScreen
+from negtui.tui.screens.dialogs import PartnerScreen, RespondScreen, SeatsScreen
 from negtui.tui.screens.summary import SummaryScreen
+from negtui.tui.widgets.coach import CoachPane, summary
 from negtui.tui.widgets.panes import TextPane
 
 
@@ -115,7 +115,7 @@ class LiveControls:
         if self.session.has_unassessed:
             self._assess()
         if self.running and not self.session.over:
-            self._dirty = True
+            self.redraw_soon()
         else:
             self.refresh_panes()
 

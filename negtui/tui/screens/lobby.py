@@ -9,10 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from negtui.tui import palette
+from negtui.tui.widgets.keybar import KeyBar
 
 
 class EnrolScreen(Screen):
@@ -32,7 +33,7 @@ class EnrolScreen(Screen):
                          "name; from then on the key alone lets you in.")
             yield Input(placeholder="code, e.g. 1a2b-3c4d", id="code")
             yield Static("", id="enrol-status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -65,7 +66,7 @@ class LobbyScreen(Screen):
                 yield Static("", id="exercise-info")
                 yield Static("", id="leaderboard")
         yield Static("enter: play the highlighted exercise (or resume a game) · q: quit", id="status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.refresh_list()

@@ -9,11 +9,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static, Switch
+from textual.widgets import Button, Input, Label, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
 
 from negtui.generator import GeneratorError, GeneratorParams
 from negtui.scenario.library import catalogue
+from negtui.tui.widgets.keybar import KeyBar
 
 
 class PickerScreen(Screen):
@@ -39,7 +40,7 @@ class PickerScreen(Screen):
         if not items:
             items.append(Option(f"no scenarios found under {self.root}", disabled=True))
         yield OptionList(*items, id="scenario-list")
-        yield Footer()
+        yield KeyBar()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.app.open_scenario(Path(self.entries[int(event.option.id)].path))

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from negtui.engine.negotiation import State
 from negtui.record import Replay
@@ -26,9 +26,18 @@ from negtui.tui.screens.welfare import WelfareScreen
 from negtui.tui.snapshot import Snapshot
 from negtui.tui.sources import LiveSource, ReplaySource
 from negtui.tui.widgets.coach import CoachPane
+from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.matrix import LEGEND, CommitmentMatrix
 from negtui.tui.widgets.offer import OfferPanel
-from negtui.tui.widgets.panes import CellInfo, DealNetwork, Forecasts, GoalBars, TextPane, TurnLog
+from negtui.tui.widgets.panes import (
+    CellInfo,
+    DealNetwork,
+    Forecasts,
+    GoalBars,
+    TextPane,
+    TurnLog,
+)
+
 
 class PlayScreen(LiveControls, ReplayControls, Screen):
     BINDINGS = bindings()
@@ -128,7 +137,7 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
                         with VerticalScroll():
                             yield CoachPane(id="coach-pane")
         yield TextPane(id="status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(CommitmentMatrix).focus()
@@ -136,10 +145,7 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         lesson = self.game.scenario.lesson
         if lesson and self.state.t == 0 and self.app.lessons_in_game:
             self.set_status(f"lesson (l): {lesson.split('. ')[0].rstrip('.')}.")
-        self._dirty = False
-        # during autoplay turns can come faster than a terminal needs frames: redraw at most 10 times a
-        # second, so key presses never queue behind a backlog of repaints
-        self.set_interval(0.1, self._refresh_if_dirty)
+        self._redraw_due = False
         if self.follow is not None:
             self.set_interval(0.5, self._follow_record)
         self.call_after_refresh(self.advance)
@@ -148,10 +154,17 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         if self.playback.reload(self.follow):
             self.refresh_panes()
 
-    def _refresh_if_dirty(self) -> None:
-        if self._dirty:
-            self._dirty = False
-            self.refresh_panes()
+    def redraw_soon(self) -> None:
+        """During autoplay turns can come faster than a terminal needs frames: redraw at most 10 times a
+        second, so key presses never queue behind a backlog of repaints (and an idle screen runs no timer:
+        on a server every wake-up is paid for by every trainee)."""
+        if not self._redraw_due:
+            self._redraw_due = True
+            self.set_timer(0.1, self._redraw)
+
+    def _redraw(self) -> None:
+        self._redraw_due = False
+        self.refresh_panes()
 
     def refresh_panes(self) -> None:
         """Redraw what is visible; the hidden side panes redraw when their tab is opened."""

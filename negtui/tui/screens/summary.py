@@ -14,11 +14,11 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from negtui.engine.completions import small_enough, utilitarian_optimum
+from negtui.engine.negotiation import Negotiation
 from negtui.tui import palette
 from negtui.tui.messages import WelfareFailed, WelfareSolved
 from negtui.tui.workers import watch_welfare
-from negtui.engine.completions import small_enough, utilitarian_optimum
-from negtui.engine.negotiation import Negotiation
 from negtui.welfare import WelfareJob, WelfareOptions, WelfareRequest, WelfareResult
 
 

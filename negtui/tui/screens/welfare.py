@@ -14,7 +14,15 @@ from textual.widgets import Button, Label, Select, Static
 from negtui.tui import palette
 from negtui.tui.messages import WelfareFailed, WelfareSolved
 from negtui.tui.workers import watch_welfare
-from negtui.welfare import OBJECTIVES, WelfareJob, WelfareOptions, WelfareRequest, WelfareResult, efficiency, welfare_of
+from negtui.welfare import (
+    OBJECTIVES,
+    WelfareJob,
+    WelfareOptions,
+    WelfareRequest,
+    WelfareResult,
+    efficiency,
+    welfare_of,
+)
 
 
 class WelfareScreen(ModalScreen[None]):

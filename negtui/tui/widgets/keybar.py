@@ -1,0 +1,108 @@
+"""The bottom line of usable keys.
+
+Textual's Footer mounts a widget per key and rebuilds them all whenever the screen's bindings are
+recomputed (every focus change, every turn that changes what is usable): on a busy screen that was a
+fifth of the app's work, which over SSH is shared by every trainee on the machine.  This bar is one
+widget that repaints only when the keys it shows change; a click on a key presses it."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.screen import Screen
+from textual.widget import Widget
+
+Shown = tuple[tuple[str, str, str, bool, str], ...]  # (key, how it is shown, description, enabled, action)
+PINNED = ("help", "quit")  # actions (or their last part) the bar keeps when it must drop keys: help lists the rest
+
+
+class KeyBar(Widget):
+    DEFAULT_CSS = """
+    KeyBar {
+        dock: bottom;
+        height: 1;
+        background: $footer-background;
+        color: $footer-foreground;
+    }
+    KeyBar > .keybar--key {
+        color: $footer-key-foreground;
+        background: $footer-key-background;
+        text-style: bold;
+    }
+    KeyBar > .keybar--description {
+        color: $footer-description-foreground;
+        background: $footer-description-background;
+    }
+    """
+    COMPONENT_CLASSES = {"keybar--key", "keybar--description"}
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._shown: Shown = ()
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self._bindings_changed(self.screen)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    @property
+    def shown(self) -> Shown:
+        return self._shown
+
+    def _bindings_changed(self, screen: Screen) -> None:
+        if screen is not self.screen:
+            return
+        shown: list[tuple[str, str, str, bool, str]] = []
+        actions: set[str] = set()
+        palette = None
+        for _node, binding, enabled, _tooltip in screen.active_bindings.values():
+            if binding.key == self.app.COMMAND_PALETTE_BINDING:
+                palette = (binding.key, self.app.get_key_display(binding), binding.description, enabled,
+                           binding.action)
+                continue
+            if not binding.show or binding.action in actions:
+                continue  # one entry per action, as the help screen lists them
+            actions.add(binding.action)
+            shown.append((binding.key, self.app.get_key_display(binding), binding.description, enabled,
+                          binding.action))
+        if palette is not None and self.app.ENABLE_COMMAND_PALETTE:
+            shown.append(palette)
+        if tuple(shown) != self._shown:
+            self._shown = tuple(shown)
+            self.refresh()
+
+    def render(self) -> Text:
+        key_style = self.get_component_rich_style("keybar--key")
+        text_style = self.get_component_rich_style("keybar--description")
+        width = max(1, self.size.width)
+        parts: list[tuple[Text, str]] = []
+        for key, display, description, enabled, action in self._shown:
+            click = Style(meta={"@click": f"app.simulate_key({key!r})"}) if enabled else Style()
+            dim = Style(dim=True) if not enabled else Style()
+            part = Text()
+            part.append(f" {display} ", key_style + dim + click)
+            if description:
+                part.append(f"{description} ", text_style + dim + click)
+            parts.append((part, action.rpartition(".")[2]))
+        palette = parts.pop()[0] if parts and self._shown[-1][0] == self.app.COMMAND_PALETTE_BINDING else None
+        line = Text().join(p for p, _ in parts)
+        if palette is not None and line.cell_len + 1 + palette.cell_len <= width:
+            line.append(" " * (width - line.cell_len - palette.cell_len))  # the palette keeps to the right
+            line.append_text(palette)
+            return line
+        if line.cell_len <= width:
+            return line
+        # too narrow for every key: keep help and quit at the end, as many others as fit before them
+        pinned = [p for p, action in parts if action in PINNED]
+        room = width - sum(p.cell_len for p in pinned) - 2
+        line = Text()
+        for part, action in parts:
+            if action not in PINNED and line.cell_len + part.cell_len <= room:
+                line.append_text(part)
+        line.append(" …", text_style)
+        for part in pinned:
+            line.append_text(part)
+        line.truncate(width)
+        return line
