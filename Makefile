@@ -32,6 +32,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_games.py --hnc
 	$(BIN)/python bench/bench_exact.py
 	$(BIN)/python bench/bench_welfare.py
+	$(BIN)/python bench/bench_app.py
+	$(BIN)/python bench/bench_serve.py
 
 schema: $(STAMP)
 	$(BIN)/negtui schema > negtui/scenario/scenario.schema.json

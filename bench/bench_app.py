@@ -18,8 +18,6 @@ import sys
 import time
 from pathlib import Path
 
-import os
-SWITCH = float(os.environ.get("SWITCH", "0"))
 ROOT = Path(__file__).resolve().parents[1]
 BIG = ROOT / "scenarios" / "generated" / "twenty-two-party.json"
 SMALL = ROOT / "scenarios" / "generated" / "six-party.json"
@@ -82,8 +80,6 @@ async def latencies(presses: int) -> tuple[list[float], list[float], int]:
     from negtui.tui.screens.play import PlayScreen
     from negtui.tui.screens.welfare import WelfareScreen
 
-    if SWITCH:
-        sys.setswitchinterval(SWITCH)
     app = NegtuiApp(BIG, ask_seats=False, record=False)
     during_play, during_welfare = [], []
     async with app.run_test(size=(120, 40)) as pilot:

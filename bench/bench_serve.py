@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import shutil
@@ -53,14 +54,13 @@ class Terminal(asyncssh.SSHClientSession):
 
     def data_received(self, data: str, datatype) -> None:
         self.received.set()
+        self.chunks.append(data)  # kept even once a wait is over: the next wait may be for text in it
         if self.waiting is not None:
             text, found = self.waiting
             window = self.tail + data
             if text in window:
                 found.set()
             self.tail = window[-len(text):]
-        else:
-            self.chunks.append(data)
 
     def connection_lost(self, exc) -> None:
         self.closed.set()
@@ -70,11 +70,12 @@ class Terminal(asyncssh.SSHClientSession):
         self.chunks, self.tail = [], ""
 
     async def wait_for(self, text: str, timeout: float = 180) -> None:
-        found = asyncio.Event()
-        if text in "".join(self.chunks):
+        drawn = "".join(self.chunks)
+        if text in drawn:
             return
-        self.tail = "".join(self.chunks)[-len(text):]
-        self.chunks = []
+        self.chunks = [drawn]
+        self.tail = drawn[-len(text):]
+        found = asyncio.Event()
         self.waiting = (text, found)
         try:
             await asyncio.wait_for(found.wait(), timeout)
@@ -165,6 +166,30 @@ def cpu_ticks(pid: int) -> tuple[str, int] | None:
     return fields[19], int(fields[11]) + int(fields[12])
 
 
+def sample(server: int, stop, out) -> None:
+    """Peak memory and CPU time of the server and everything below it, sampled in a process of its own:
+    reading /proc for a hundred processes takes long enough that, done in the client's event loop, it
+    would hold up the screens it is timing."""
+    peak = 0
+    ticks: dict[tuple[int, str], int] = {}
+    names: dict[tuple[int, str], str] = {}
+    by_process = bool(os.environ.get("BENCH_CPU_BY_PROCESS"))
+    while not stop.is_set():
+        pids = [server, *descendants(server)]
+        peak = max(peak, sum(pss(p) for p in pids))
+        for p in pids:
+            seen = cpu_ticks(p)
+            if seen is not None:
+                ticks[(p, seen[0])] = seen[1]
+                if by_process and (p, seen[0]) not in names:
+                    try:
+                        names[(p, seen[0])] = Path(f"/proc/{p}/cmdline").read_text().replace("\0", " ")[:90]
+                    except OSError:
+                        names[(p, seen[0])] = "?"
+        stop.wait(0.25)
+    out.put((peak, ticks, names))
+
+
 async def main_async(args) -> int:
     from negtui.serve.db import ResultsDB
 
@@ -182,33 +207,17 @@ async def main_async(args) -> int:
                                "--max-sessions", str(args.sessions + 5)], stdout=subprocess.PIPE, text=True)
     server.stdout.readline()
     out: dict = {"connect": [], "latency": [], "done": 0, "live": 0, "most_live": 0}
-    peak = 0
-    ticks: dict[tuple[int, str], int] = {}
-    names: dict[tuple[int, str], str] = {}
-
-    async def sample() -> None:
-        nonlocal peak
-        while True:
-            below = descendants(server.pid)
-            peak = max(peak, sum(pss(p) for p in [server.pid, *below]))
-            for p in [server.pid, *below]:
-                seen = cpu_ticks(p)
-                if seen is not None:
-                    ticks[(p, seen[0])] = seen[1]
-                    if os.environ.get("BENCH_CPU_BY_PROCESS") and (p, seen[0]) not in names:
-                        try:
-                            names[(p, seen[0])] = Path(f"/proc/{p}/cmdline").read_text().replace("\0", " ")[:90]
-                        except OSError:
-                            names[(p, seen[0])] = "?"
-
-            await asyncio.sleep(0.25)
-
-    sampler = asyncio.ensure_future(sample())
+    stop = multiprocessing.Event()
+    sampled: multiprocessing.Queue = multiprocessing.Queue()
+    sampler = multiprocessing.Process(target=sample, args=(server.pid, stop, sampled), daemon=True)
+    sampler.start()
     started = time.monotonic()
     results = await asyncio.gather(*(session(k, port, keys[k], args.ramp * k / max(1, args.sessions), args.think, out)
                                      for k in range(args.sessions)), return_exceptions=True)
     wall = time.monotonic() - started
-    sampler.cancel()
+    stop.set()
+    peak, ticks, names = sampled.get(timeout=60)
+    sampler.join(timeout=10)
     server.terminate()
     server.wait(timeout=30)
     cpu = sum(ticks.values()) / os.sysconf("SC_CLK_TCK")

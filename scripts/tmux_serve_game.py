@@ -63,7 +63,8 @@ def run(data: Path) -> None:
         screen = t.wait_for("coach, turn 0", step="coaching of the refusal")
         show("coached", screen)
         t.keys("Enter")  # A, the first partner
-        t.wait_for("offer to A", step="partner A chosen")
+        # the key bar lists "o offer" once the partner dialog is gone and the offer builder has the keys
+        t.wait_for("offer to A", " o offer ", step="partner A chosen")
         t.keys("Enter", "Down", "Enter")  # A.bait, then B.bait
         t.wait_for("offer B → A: B commits bait; A commits", step="the bait alone")
         t.keys("o")

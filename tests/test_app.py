@@ -146,6 +146,25 @@ async def test_cancelling_the_seats_dialog_quits():
 
 # --- a human turn end to end -------------------------------------------------------------------------------
 
+async def test_a_step_of_autoplay_due_on_a_persons_turn_opens_no_second_partner_dialog():
+    """Autoplay schedules the next step after a pause; a step that falls due once the person's partner
+    dialog is open must leave it alone (else the person's first enter closes an invisible second dialog
+    and their next key lands somewhere they did not aim)."""
+    app = pill_app(A=Seat.human())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        ps = play_screen(app)
+        ps.live_step()  # what a stale autoplay tick does
+        await pilot.pause()
+        assert [type(s).__name__ for s in app.screen_stack].count("PartnerScreen") == 1
+        await pilot.press("down", "enter")  # B
+        await pilot.pause()
+        assert app.screen is ps and ps.offer_partner == 1
+        await pilot.press("enter")
+        await pilot.pause()
+        assert ps.offer_cells == {A_BAIT}  # the key reached the matrix
+
+
 async def test_human_offers_bait_alone_b_accepts_and_game_ends_with_summary():
     app = pill_app(A=Seat.human())
     async with app.run_test(size=(80, 24)) as pilot:

@@ -260,3 +260,96 @@ def test_the_host_key_is_made_once_kept_private_and_its_fingerprint_printed(tmp_
     assert oct((tmp_path / "ssh_host_ed25519_key").stat().st_mode & 0o777) == "0o600"
     assert host_key(tmp_path).get_fingerprint() == first.get_fingerprint()
     assert sys.executable  # the server starts children with this interpreter
+
+
+# --- nothing outlives the server ---------------------------------------------------------------------------------
+
+def _descendants(root: int) -> set[int]:
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, ppid in parents.items() if ppid in frontier} - found
+        found |= frontier
+    return found
+
+
+async def test_sigterm_stops_the_server_ends_every_app_and_keeps_the_games(tmp_path):
+    data = tmp_path / "data"
+    alice = asyncssh.generate_private_key("ssh-ed25519")
+    with ResultsDB.open(data) as db:
+        db.add_trainee_with_key("alice", alice.export_public_key().decode())
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "negtui.cli", "serve", "--course", str(COURSE), "--data-dir", str(data),
+        "--port", str(port), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        assert b"negtui serve: course" in await asyncio.wait_for(proc.stdout.readline(), 60)
+        async with connect(port, alice) as conn:
+            chan, term = await open_terminal(conn)
+            await term.wait_for("The poison pill")
+            chan.write("\r")
+            await term.wait_for("Start (ctrl+s)")
+            chan.write("\x13")
+            await term.wait_for("A offers B a deal")
+            family = _descendants(proc.pid)
+            assert len(family) >= 2  # the fork server and the app
+            proc.send_signal(15)
+            assert await asyncio.wait_for(proc.wait(), 20) == 128 + 15
+            await asyncio.wait_for(term.closed.wait(), 10)
+        assert "negtui serve stopped" in (await proc.stderr.read()).decode()
+        assert not [pid for pid in family if _alive(pid)], "a process outlived the server"
+        with ResultsDB.open(data) as db:
+            (game,) = db.unfinished_games("alice")
+        assert Replay(load_record(game.record_path)).record.header is not None  # the game is kept to resume
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+async def test_the_fork_server_kills_an_app_that_ignores_the_hang_up(tmp_path):
+    """An app that does not exit when told (here: stopped) is killed after the grace period, and the
+    fork server reports it and exits: nothing it forked survives it."""
+    data = tmp_path / "data"
+    with ResultsDB.open(data) as db:
+        db.add_trainee_with_key("alice", asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode())
+    from negtui.serve import zygote
+    from negtui.serve.pty_child import PtyChild
+
+    db = ResultsDB.open(data)
+    hub = Hub(ServeOptions(data, COURSE, port=0), db)
+    await hub.start_fork_server()
+    exits: list[int] = []
+    screen = bytearray()
+    child = PtyChild(["--data-dir", str(data), "--course", str(COURSE), "--trainee", "alice"],
+                     {"TERM": "xterm-256color", "PATH": os.environ["PATH"]}, 100, 30, None, screen.extend,
+                     exits.append, zygote=hub.zygote_path)
+    try:
+        await child.start()
+        deadline = time.monotonic() + 30
+        while b"poison" not in screen and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        os.kill(child.pid, 19)  # SIGSTOP: a hang-up stays pending
+        started = time.monotonic()
+        hub.zygote.terminate()
+        await asyncio.wait_for(hub.zygote.wait(), zygote.GRACE + 10)
+        assert time.monotonic() - started >= zygote.GRACE - 0.5  # it was given its grace
+        deadline = time.monotonic() + 5
+        while not exits and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert exits == [-9] and not _alive(child.pid)
+    finally:
+        if child.pid and _alive(child.pid):
+            os.kill(child.pid, 9)
+        await hub.stop()
+        db.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -11,6 +12,8 @@ import typer
 
 from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
 from negtui.cli.root import app
+
+EXIT_TERMINATED = 128 + signal.SIGTERM
 
 DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Where the results, records and keys are "
                                                                     "(default: the user data directory).")]
@@ -59,8 +62,15 @@ def serve(
         except KeyboardInterrupt:
             typer.echo("negtui serve stopped", err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
+        except Stopped:
+            typer.echo("negtui serve stopped (SIGTERM)", err=True)
+            raise typer.Exit(EXIT_TERMINATED) from None
         finally:
             db.close()
+
+
+class Stopped(Exception):
+    """SIGTERM: every session ended, games kept, the server closed."""
 
 
 async def _run(hub, key, loaded, trainees: int) -> None:
@@ -73,11 +83,14 @@ async def _run(hub, key, loaded, trainees: int) -> None:
                f" --data-dir {o.data_dir}")
     typer.echo(f"trainees connect with: ssh -p {o.port} NAME@{o.host}; Ctrl-C stops the server")
     sys.stdout.flush()
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     try:
-        await asyncio.Event().wait()
+        await stop.wait()
     finally:
         server.close()
         await hub.stop()
+    raise Stopped
 
 
 @app.command()

@@ -14,14 +14,18 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import asyncssh
 
 from negtui.serve.db import ResultsDB
 from negtui.serve.pty_child import PtyChild
 
+T = TypeVar("T")
 HOST_KEY = "ssh_host_ed25519_key"
 ONLY_THE_APP = ("negtui serve runs the training app only: connect with a terminal and no command "
                 "(ssh -p PORT NAME@HOST)")
@@ -79,19 +83,23 @@ class _Connection(asyncssh.SSHServer):
     def public_key_auth_supported(self) -> bool:
         return True
 
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        db = self.hub.db
-        try:
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        def check(db: ResultsDB) -> str | None:
             if db.key_matches(username, key):
-                self.fingerprint, self.enrol_key = key.get_fingerprint("sha256"), None
-                return True
+                return "trainee"
             if db.has_invite(username) and not db.key_owner(key):
-                self.fingerprint = key.get_fingerprint("sha256")
-                self.enrol_key = key.export_public_key().decode().strip()
-                return True
+                return "invited"
+            return None
+
+        try:
+            found = await self.hub.db_call(check)
         except Exception:  # a name that is not a trainee name, a database hiccup: refuse
             return False
-        return False
+        if found is None:
+            return False
+        self.fingerprint = key.get_fingerprint("sha256")
+        self.enrol_key = key.export_public_key().decode().strip() if found == "invited" else None
+        return True
 
     # nothing but the app: no forwarding of any kind
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
@@ -155,7 +163,7 @@ class _Session(asyncssh.SSHServerSession):
     async def _start(self) -> None:
         hub, conn = self.hub, self.conn
         name = self.chan.get_extra_info("username")
-        self.session_id = hub.db.session_started(name, conn.peer, conn.fingerprint)
+        self.session_id = await hub.db_call(lambda db: db.session_started(name, conn.peer, conn.fingerprint))
         hub.sessions.add(self)
         args = ["--data-dir", str(hub.options.data_dir), "--course", str(hub.options.course), "--trainee", name,
                 "--session", str(self.session_id)]
@@ -182,8 +190,8 @@ class _Session(asyncssh.SSHServerSession):
 
     def _close(self, reason: str, status: int) -> None:
         if self.session_id is not None:
-            self.hub.db.session_ended(self.session_id, reason)
-            self.session_id = None
+            session_id, self.session_id = self.session_id, None
+            self.hub.db_later(lambda db: db.session_ended(session_id, reason))
         self.hub.sessions.discard(self)
         if self.idle is not None:
             self.idle.cancel()
@@ -234,6 +242,20 @@ class Hub:
         self.sessions: set[_Session] = set()
         self.zygote: asyncio.subprocess.Process | None = None
         self.zygote_path: str | None = None
+        # the database is shared with every app, each writing its results; waiting for its lock in the
+        # event loop would freeze every trainee's screen, so the server's queries run on one thread of
+        # their own, in order
+        self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="results-db")
+        self._db_writes: set[asyncio.Future] = set()
+
+    async def db_call(self, query: Callable[[ResultsDB], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._db_thread, query, self.db)
+
+    def db_later(self, write: Callable[[ResultsDB], object]) -> None:
+        """A write nobody waits for (a session's end); `stop` waits for it."""
+        future = asyncio.ensure_future(self.db_call(write))
+        self._db_writes.add(future)
+        future.add_done_callback(self._db_writes.discard)
 
     async def start_fork_server(self) -> None:
         """The fork server, ready before the first connection (apps start as new interpreters without it)."""
@@ -258,10 +280,12 @@ class Hub:
             sftp_factory=None, login_timeout=60, keepalive_interval=60, keepalive_count_max=3)
 
     async def stop(self) -> None:
-        for session in list(self.sessions):
-            await session._end("server stopped")
+        await asyncio.gather(*(session._end("server stopped") for session in list(self.sessions)))
         if self.zygote is not None and self.zygote.returncode is None:
             self.zygote.terminate()
             await self.zygote.wait()
         if self.zygote_path:
             shutil.rmtree(os.path.dirname(self.zygote_path), ignore_errors=True)
+        if self._db_writes:
+            await asyncio.gather(*self._db_writes, return_exceptions=True)
+        self._db_thread.shutdown(wait=True)

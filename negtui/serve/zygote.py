@@ -9,7 +9,9 @@ Protocol, on a Unix socket, one connection per child: the server sends one JSON 
 `negtui.serve.child`, `env`, `memory` limit) with the pseudo-terminal's slave end attached (SCM_RIGHTS);
 the zygote answers `{"pid": N}` once the child runs, and `{"exit": CODE}` (negative: killed by that
 signal) when it ends.  Single-threaded (no thread may be running when a process forks): one select
-loop that also reaps children and ends the zygote when its parent, the server, is gone."""
+loop that also reaps children.  When the server is gone (or stops it with SIGTERM) the zygote hangs up
+on every child it forked, as a closed connection would, gives them `GRACE` seconds to save and exit,
+kills the rest and reaps them all: no app outlives the server."""
 
 from __future__ import annotations
 
@@ -23,6 +25,9 @@ import signal
 import socket
 import sys
 import termios
+import time
+
+GRACE = 5.0  # seconds a child has to exit after the hang-up before it is killed
 
 
 def _child(slave: int, request: dict) -> None:
@@ -73,9 +78,18 @@ def serve(path: str) -> None:
     sel = selectors.DefaultSelector()
     sel.register(listener, selectors.EVENT_READ)
     children: dict[int, socket.socket] = {}  # pid -> the connection its exit is reported on
+    stopping = False
+
+    def _stop(_signum: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGHUP, _stop)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C at the server's terminal: the server stops us
     sys.stdout.write("ready\n")
     sys.stdout.flush()
-    while os.getppid() == parent:
+    while os.getppid() == parent and not stopping:
         for _key, _ in sel.select(0.2):
             conn, _ = listener.accept()
             conn.settimeout(10)
@@ -98,17 +112,42 @@ def serve(path: str) -> None:
             os.close(fds[0])
             children[pid] = conn
             _send(conn, {"pid": pid})
-        while children:  # reap every child that has ended
+        _reap(children)
+    listener.close()
+    _end_children(children)
+
+
+def _reap(children: dict[int, socket.socket]) -> None:
+    """Collect every child that has ended and report its exit to whoever asked for it."""
+    while children:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            children.clear()
+            break
+        if pid == 0:
+            break
+        conn = children.pop(pid, None)
+        if conn is not None:
+            _send(conn, {"exit": os.waitstatus_to_exitcode(status)})
+            conn.close()
+
+
+def _end_children(children: dict[int, socket.socket]) -> None:
+    """A hang-up to each child's process group (the app saves and exits), SIGKILL after the grace."""
+    for sig in (signal.SIGHUP, signal.SIGKILL):
+        for pid in list(children):
             try:
-                pid, status = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if pid == 0:
-                break
-            conn = children.pop(pid, None)
-            if conn is not None:
-                _send(conn, {"exit": os.waitstatus_to_exitcode(status)})
-                conn.close()
+                os.killpg(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + GRACE
+        while children and time.monotonic() < deadline:
+            _reap(children)
+            if children:
+                time.sleep(0.05)
+        if not children:
+            return
 
 
 def _send(conn: socket.socket, message: dict) -> None:

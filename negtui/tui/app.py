@@ -26,10 +26,13 @@ from negtui.scenario import Scenario, ScenarioError, load_scenario, write_scenar
 from negtui.scenario.library import bundled_root
 from negtui.seats import Seat, SeatError, default_seats
 from negtui.session import Session, default_record_path, user_data_dir
+from negtui.tui import textual_guards
 from negtui.tui.keys import palette_entries
 from negtui.tui.screens.dialogs import HelpScreen, SeatsScreen
 from negtui.tui.screens.picker import PickerScreen
 from negtui.tui.screens.play import PlayScreen
+
+textual_guards.install()
 
 
 class NegtuiApp(App):
@@ -128,9 +131,13 @@ class NegtuiApp(App):
         screen = PlayScreen(session=session)
         self.switch_screen(screen) if self._has_play_screen() else self.push_screen(screen)
         if record:
-            self.notify(f"recording to {record}", timeout=4)
+            self.announce_record(record)
         if self.autoplay:
             self.call_after_refresh(screen.action_run)
+
+    def announce_record(self, record: Path) -> None:
+        """Where the game is written: the user may want to replay or fork it later."""
+        self.notify(f"recording to {record}", timeout=4)
 
     def _has_play_screen(self) -> bool:
         return any(isinstance(s, PlayScreen) for s in self.screen_stack)

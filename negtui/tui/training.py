@@ -48,6 +48,9 @@ class TrainingApp(NegtuiApp):
     def records_dir(self) -> Path:
         return self.data_dir / "records" / self.trainee
 
+    def announce_record(self, record: Path) -> None:
+        """Silent: the path is on the trainer's machine, and the lobby offers to resume the game."""
+
     # --- enrolment ------------------------------------------------------------------------------------
     def redeem(self, code: str) -> bool:
         try:

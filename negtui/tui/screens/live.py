@@ -160,8 +160,8 @@ class LiveControls:
 
     # --- a person's offer ----------------------------------------------------------------------
     def action_partner(self) -> None:
-        if not self._human_turn():
-            return
+        if not self._human_turn() or any(isinstance(s, PartnerScreen) for s in self.app.screen_stack):
+            return  # a step of autoplay scheduled before the person's turn must not open a second dialog
         ses, g = self.session, self.game
         options = ses.partner_options()
 
