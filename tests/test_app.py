@@ -146,6 +146,31 @@ async def test_cancelling_the_seats_dialog_quits():
 
 # --- a human turn end to end -------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
+async def test_the_coach_pane_reads_whole_at_every_width(size):
+    """After the person refuses the poisoned bundle the coach pane sets the refusal beside each lens;
+    narrow, its headers are short and explained, never cut."""
+    app = pill_app(A=Seat.lens("myopic"), B=Seat.human())
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("n")  # A (myopic) offers the bundle
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
+        await pilot.press("r")
+        await settle(pilot)
+        await wait_until(pilot, lambda: "coach, turn 0" in screen_text(app), "the coaching")
+        await pilot.press("escape", "5")  # close the partner dialog of B's own turn; open the coach pane
+        await pilot.pause()
+        text = screen_text(app)
+        pane = text[text.index("coach · turn 0"):text.index("coach, turn 0")]
+        assert "…" not in pane
+        lines = [ln.strip() for ln in pane.splitlines()]
+        if size[0] < 104:
+            assert any(ln.split() == ["by", "decision", "myo", "up", "low", "ex"] for ln in lines), pane
+            assert "myo = myopic" in text.replace("\n", " ")
+        else:
+            assert any("choice by" in ln and "exact value" in ln for ln in lines), pane
+        assert any(ln.split()[:2] == ["you", "reject"] for ln in lines if ln)
+
+
 async def test_a_step_of_autoplay_due_on_a_persons_turn_opens_no_second_partner_dialog():
     """Autoplay schedules the next step after a pause; a step that falls due once the person's partner
     dialog is open must leave it alone (else the person's first enter closes an invisible second dialog

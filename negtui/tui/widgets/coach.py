@@ -13,6 +13,7 @@ from negtui.engine.game import Game
 from negtui.engine.negotiation import Phase
 from negtui.narrate import offer_words
 from negtui.tui import palette
+from negtui.tui.widgets.panes import LENS_SHORT
 
 
 def choice_words(game: Game, c: Choice) -> str:
@@ -62,11 +63,12 @@ class CoachPane(Static):
         what = "offer" if a.phase is Phase.PROPOSE else "answer"
         title = Text(f"{'hint' if a.yours is None else 'coach'} · turn {a.t} · {who}'s {what}", style="bold")
         lenses = list(a.others[0].values)
+        narrow = self.app.size.width < 104  # the side pane is under ~64 columns: short headers, not cut ones
         t = Table(box=None, padding=(0, 1), show_edge=False)
-        t.add_column("choice by")
-        t.add_column("decision", overflow="fold")
+        t.add_column("by" if narrow else "choice by", no_wrap=True)
+        t.add_column("decision", overflow="fold", min_width=8)
         for lens in lenses:
-            t.add_column(f"{lens} value", justify="right")
+            t.add_column(LENS_SHORT.get(lens, lens) if narrow else f"{lens} value", justify="right", no_wrap=True)
         rows = ([a.yours] if a.yours is not None else []) + list(a.others)
         best = a.best
         for c in rows:
@@ -75,5 +77,7 @@ class CoachPane(Static):
             t.add_row(label, choice_words(game, c),
                       *[Text(f"{c.values[lens]:.1f}", style=palette.signed(c.values[lens])) for lens in lenses])
         ref = "exact" if a.reference == "exact" else "the mean of myopic, upper and lower"
-        note = Text(f"values: {who}'s payoff forecast after the turn; ★ best under {ref}", style="dim")
+        short = " (" + ", ".join(f"{LENS_SHORT.get(lens, lens)} = {lens}" for lens in lenses) + ")" if narrow else ""
+        note = Text(f"values: {who}'s payoff forecast after the turn under each lens{short}; ★ best under {ref}",
+                    style="dim")
         return Group(title, t, Text(summary(game, a)), note)

@@ -20,6 +20,9 @@ from negtui.tui.snapshot import Snapshot
 BAR = 10
 
 
+LENS_SHORT = {"myopic": "myo", "upper": "up", "lower": "low", "exact": "ex"}  # headers of narrow panes
+
+
 def _bar(fraction: float, width: int = BAR) -> str:
     filled = int(round(max(0.0, min(1.0, fraction)) * width))
     return "█" * filled + "░" * (width - filled)
@@ -101,8 +104,6 @@ class Forecasts(TextPane):
 
     Narrow panes (an 80-column terminal) get short headers and no seat column."""
 
-    SHORT = {"myopic": "myo", "upper": "up", "lower": "low", "exact": "ex"}
-
     def show(self, snap: Snapshot) -> None:
         g = snap.game
         lenses = list(snap.forecasts)
@@ -118,7 +119,7 @@ class Forecasts(TextPane):
         seat_w = min(18, max(11, *(len(label) for label in snap.seats)))  # outside agents' labels are longer
         head = _cell("player" if name_w >= len("player") else "", name_w) + ("" if narrow else " " + _cell("seat", seat_w))
         head += " " + _cell("now", num_w, True)
-        head += "".join(" " + _cell(self.SHORT[lens] if narrow else lens, num_w, True) for lens in lenses)
+        head += "".join(" " + _cell(LENS_SHORT.get(lens, lens) if narrow else lens, num_w, True) for lens in lenses)
         out.append(head + "  trend\n", style="dim")
         hist = np.array(snap.payoff_history)
         for i, pid in enumerate(g.player_ids):
