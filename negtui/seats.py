@@ -111,6 +111,11 @@ class Seat(BaseModel):
         return (self.propose, self.respond) if self.agent == "lens" else None  # type: ignore[return-value]
 
     @property
+    def uses_exact(self) -> bool:
+        """Needs the game's exact solution, which only small games have."""
+        return self.is_lens and "exact" in (self.propose, self.respond)
+
+    @property
     def label(self) -> str:
         """Short: 'human', 'upper', 'upper/lower', 'cmd: agent.py', 'llm: MODEL'."""
         if self.agent == "lens":

@@ -21,6 +21,7 @@ from negtui.agents.table import AgentOptions, Table
 from negtui.coach.assess import Assessment, Coach
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.exact import ExactTooLarge, check_size
+from negtui.engine.game import Game
 from negtui.engine.lenses import CLOSED_FORM_LENSES as FORECAST_LENSES
 from negtui.engine.metrics import welfare_summary
 from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
@@ -66,6 +67,15 @@ class PartnerOption:
     value: dict[str, float]  # its value to the proposer under that lens
 
 
+def exact_fits(game: Game) -> bool:
+    """Whether the app offers the exact lens: the solve must take seconds, not minutes."""
+    try:
+        check_size(game, EXACT_IN_APP_LIMIT)
+    except ExactTooLarge:
+        return False
+    return True
+
+
 class Session:
     def __init__(self, scenario: Scenario, rules: Rules, seats: dict[str, Seat] | None = None, *,
                  budget: int | None = None, start: State | None = None,
@@ -101,7 +111,7 @@ class Session:
 
     def set_seat(self, pid: str, seat: Seat) -> None:
         """Give a seat to someone else, also mid-game."""
-        if seat.is_lens and "exact" in (seat.propose, seat.respond) and not self.exact_available:
+        if seat.uses_exact and not self.exact_available:
             raise IllegalMove("the exact lens needs a small game", "seat")
         i = self.neg.game.index_of(pid)
         self.driver.seats[i] = self.table.set(i, seat)
@@ -112,11 +122,7 @@ class Session:
 
     @cached_property
     def exact_available(self) -> bool:
-        try:
-            check_size(self.neg.game, EXACT_IN_APP_LIMIT)
-        except ExactTooLarge:
-            return False
-        return True
+        return exact_fits(self.neg.game)
 
     @property
     def lenses(self) -> tuple[str, ...]:
@@ -298,5 +304,5 @@ def default_record_path(scenario_name: str, directory: str | os.PathLike[str] | 
     return Path(directory) / f"{stamp}-{safe}-{os.getpid()}-{secrets.token_hex(2)}.jsonl"
 
 
-__all__ = ["EXACT_IN_APP_LIMIT", "FORECAST_LENSES", "LensView", "PartnerOption", "Phase", "Preview", "Session",
+__all__ = ["EXACT_IN_APP_LIMIT", "exact_fits", "FORECAST_LENSES", "LensView", "PartnerOption", "Phase", "Preview", "Session",
            "default_record_path", "user_data_dir"]

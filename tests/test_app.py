@@ -144,6 +144,37 @@ async def test_cancelling_the_seats_dialog_quits():
         assert app.return_code == 0  # escape on the first dialog quits (not the end of run_test)
 
 
+CLIMATE = ROOT / "scenarios" / "hnc" / "climate" / "cop-climate-22.json"
+
+
+@pytest.mark.parametrize(("scenario", "offered"), [(PILL, True), (CLIMATE, False)])
+async def test_the_seat_dialog_offers_the_exact_lens_only_where_the_game_is_small(scenario, offered):
+    app = NegtuiApp(scenario, ask_seats=True, record=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
+        for select in app.screen.query(Select):
+            values = [value for _, value in select._options]
+            assert ("exact" in values) == offered, values
+
+
+async def test_an_exact_seat_on_a_large_game_is_refused_before_the_app_opens():
+    res = CliRunner().invoke(cli, ["play", str(CLIMATE), "--seat", "Kenya=exact", "--no-record"])
+    assert res.exit_code == 2, res.output
+    assert "exact solving needs" in res.stderr and "use a lens instead" in res.stderr
+    assert "Traceback" not in res.output
+
+
+async def test_a_session_with_an_exact_bot_in_its_own_process_is_refused_when_the_game_is_large():
+    from negtui.agents import AgentOptions
+    from negtui.engine import ExactTooLarge, get_rules
+    from negtui.scenario import load_scenario
+    from negtui.session import Session
+
+    with pytest.raises(ExactTooLarge, match="exact solving needs"):
+        Session(load_scenario(CLIMATE), get_rules("paper"), {"Kenya": Seat.lens("exact")},
+                options=AgentOptions(remote_bots=True))
+
+
 # --- a human turn end to end -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)])

@@ -78,8 +78,13 @@ class Table:
         if seat.is_human:
             return None
         if seat.is_lens:
-            if "exact" in (seat.propose, seat.respond) and self._process is None:
-                _ = self.neg.exact  # solved up front: refuses cleanly when the game is too large
+            if seat.uses_exact:  # refused up front, with the solver's estimate, when the game is too large
+                if self._process is None:
+                    _ = self.neg.exact  # solved now
+                else:
+                    from negtui.engine.exact import check_size
+
+                    check_size(self.neg.game)  # the bot process solves it
             if self._process is not None:
                 from negtui.agents.process import RemoteLensBot
 

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from negtui.cli.root import app
-from negtui.cli.common import AgentTimeoutOpt, LlmKeyOpt, LlmUrlOpt, RulesOpt, SeatOpt, base_seat, load
+from negtui.cli.common import AgentTimeoutOpt, LlmKeyOpt, LlmUrlOpt, RulesOpt, SeatOpt, base_seat, load, negotiation
 from negtui.cli.errors import fail, user_errors
 
 
@@ -41,6 +41,10 @@ def play(
         if scenario is not None:
             sc = load(scenario)
             seats = parse_seats(seat or [], [p.id for p in sc.players], base)
+            if any(s.uses_exact for s in seats.values()):
+                from negtui.engine.exact import check_size
+
+                check_size(negotiation(sc, rules).game)  # refused here, not as a bot that never moves
         elif seat:
             fail("error: --seat needs a scenario file")
         from negtui.tui.app import run_app

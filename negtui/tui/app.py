@@ -17,6 +17,7 @@ from textual.screen import Screen
 
 from negtui.agents.table import AgentOptions
 from negtui.engine.negotiation import State
+from negtui.engine.game import compile_game
 from negtui.engine.rules import Rules, get_rules
 from negtui.generator import GeneratorParams, generate
 from negtui.record import Parent, Replay, load_record
@@ -25,7 +26,7 @@ from negtui.record.signing import data_dir_key
 from negtui.scenario import Scenario, ScenarioError, load_scenario, write_scenario
 from negtui.scenario.library import bundled_root
 from negtui.seats import Seat, SeatError, default_seats
-from negtui.session import Session, default_record_path, user_data_dir
+from negtui.session import FORECAST_LENSES, Session, default_record_path, exact_fits, user_data_dir
 from negtui.tui import textual_guards
 from negtui.tui.keys import palette_entries
 from negtui.tui.screens.dialogs import HelpScreen, SeatsScreen
@@ -110,7 +111,11 @@ class NegtuiApp(App):
                 return
             self.start_session(sc, self.rules_name, result)
 
-        lenses = ("myopic", "upper", "lower", "exact")
+        try:
+            small = exact_fits(compile_game(sc, get_rules(self.rules_name)))
+        except ValueError:  # the session refuses the game itself, with its message
+            small = False
+        lenses = FORECAST_LENSES + (("exact",) if small else ())
         self.push_screen(SeatsScreen(seats, lenses, title=sc.name, base=self.base), chosen)
 
     def start_session(self, sc: Scenario, rules: str | Rules, seats: dict[str, Seat], *, start: State | None = None,
