@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from rich.console import Console
-from textual.widgets import Select, Static, TabbedContent
+from textual.widgets import Input, Select, Static, TabbedContent
 from typer.testing import CliRunner
 
 from negtui.cli import app as cli
@@ -28,6 +28,7 @@ from negtui.record import Replay, load_record, parent_at
 from negtui.seats import Seat
 from negtui.tui.app import NegtuiApp
 from negtui.tui.screens.dialogs import HelpScreen, JumpScreen, PartnerScreen, RespondScreen, SeatsScreen
+from negtui.tui.screens.picker import GenerateScreen, PickerScreen
 from negtui.tui.screens.play import PlayScreen
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.screens.welfare import WelfareScreen
@@ -133,15 +134,75 @@ async def test_start_with_seats_all_bots_and_ctrl_s():
         assert "A (upper)" in screen_text(app)
 
 
-async def test_cancelling_the_seats_dialog_quits():
+async def test_escape_on_the_first_seats_dialog_goes_back_to_the_scenarios():
     app = NegtuiApp(PILL, ask_seats=True, record=False)
     async with app.run_test() as pilot:
         await pilot.pause()
-        assert app.return_code is None
         await pilot.press("escape")
         await pilot.pause()
-        assert app.session is None
-        assert app.return_code == 0  # escape on the first dialog quits (not the end of run_test)
+        assert app.session is None and app.return_code is None
+        assert isinstance(app.screen, PickerScreen)  # not a silent exit: another scenario can be chosen
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.return_code == 0
+
+
+async def test_escape_puts_an_offer_aside_and_a_step_shows_it_again():
+    app = pill_app(A=Seat.lens("myopic"), B=Seat.human())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, PlayScreen) and app.session.events == []  # not answered: not rejected
+        assert "waits for your answer" in screen_text(app)
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "the offer again")
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.session.events[-1].accepted is False
+
+
+async def test_a_question_mark_typed_into_a_field_stays_in_the_field():
+    app = NegtuiApp(None, record=False, scenarios_dir=ROOT / "scenarios" / "teaching")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("g")
+        await wait_until(pilot, lambda: isinstance(app.screen, GenerateScreen), "the generator form")
+        field = app.screen.query(Input).first()
+        field.focus()
+        field.value = ""
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, GenerateScreen) and field.value == "?"
+
+
+@pytest.mark.parametrize("screen", ["seats", "partner", "respond", "welfare", "generate", "summary"])
+async def test_quit_and_help_work_on_every_screen(screen, tmp_path):
+    """ctrl+q quits and ? opens help (and closes it) whatever dialog is in front."""
+    seats = ({"A": Seat.human()} if screen == "partner" else
+             {"A": Seat.lens("myopic"), "B": Seat.human()} if screen == "respond" else {})
+    app = NegtuiApp(None if screen == "generate" else PILL, seats=seats, ask_seats=screen == "seats",
+                    record=False, scenarios_dir=ROOT / "scenarios" / "teaching")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        if screen == "respond":
+            await pilot.press("n")
+        elif screen == "welfare":
+            await pilot.press("w")
+        elif screen == "generate":
+            await pilot.press("g")
+        elif screen == "summary":
+            await pilot.press("r")
+        kinds = {"seats": SeatsScreen, "partner": PartnerScreen, "respond": RespondScreen, "welfare": WelfareScreen,
+                 "generate": GenerateScreen, "summary": SummaryScreen}
+        await wait_until(pilot, lambda: isinstance(app.screen, kinds[screen]), screen)
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "help")
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, kinds[screen]), "help closed")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.return_code == 0
 
 
 CLIMATE = ROOT / "scenarios" / "hnc" / "climate" / "cop-climate-22.json"

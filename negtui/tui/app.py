@@ -12,8 +12,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from textual.app import App, SystemCommand
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widgets import Input, TextArea
 
 from negtui.agents.table import AgentOptions
 from negtui.engine.negotiation import State
@@ -39,7 +41,9 @@ textual_guards.install()
 class NegtuiApp(App):
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses elsewhere find it too
     TITLE = "negtui"
-    BINDINGS = [Binding("ctrl+q", "quit", "quit", show=False), Binding("question_mark", "help", "help", show=False)]
+    # priority: a dialog (a modal screen) would otherwise hide the app's own keys
+    BINDINGS = [Binding("ctrl+q", "quit", "quit", show=False, priority=True),
+                Binding("question_mark", "help", "help", priority=True)]
 
     def __init__(self, scenario: Path | None = None, *, rules: str = "paper", seats: dict[str, Seat] | None = None,
                  ask_seats: bool = True, replay: Path | None = None, record: bool = True,
@@ -105,9 +109,9 @@ class NegtuiApp(App):
             return
 
         def chosen(result: dict[str, Seat] | None) -> None:
-            if result is None:
-                if not isinstance(self.screen, PickerScreen):
-                    self.exit()
+            if result is None:  # back: to the scenarios (ctrl+q or q there quits)
+                if not any(isinstance(s, PickerScreen) for s in self.screen_stack):
+                    self.push_screen(PickerScreen(self.scenarios_dir))
                 return
             self.start_session(sc, self.rules_name, result)
 
@@ -168,6 +172,11 @@ class NegtuiApp(App):
 
     # --- app-wide -------------------------------------------------------------------------------------
     def action_help(self) -> None:
+        if isinstance(self.focused, (Input, TextArea)):
+            raise SkipAction  # a question mark typed into a field
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss()
+            return
         self.push_screen(HelpScreen())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

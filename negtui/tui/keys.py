@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.table import Table
+from rich.text import Text
 from textual.binding import Binding
 
 
@@ -72,21 +74,25 @@ def _spelled(k: Key) -> str:
     return k.shown or " / ".join(_SYMBOLS.get(x, x) for x in k.keys.split(","))
 
 
-def help_text(keys: tuple[Key, ...] = PLAY_KEYS) -> str:
-    """Rich markup: one section per group, in table order; pane keys 2–4 fold into the 1–4 line."""
+def help_table(keys: tuple[Key, ...] = PLAY_KEYS) -> Table:
+    """One section per group, in table order (pane keys 2–5 fold into the 1–5 line); descriptions wrap
+    in their own column, so a narrow terminal never breaks a line under the keys."""
     groups: dict[str, list[Key]] = {}
     for k in keys:
         if k.action.startswith("pane(") and k.keys != "1":
             continue
         groups.setdefault(k.group, []).append(k)
-    out = []
-    for group, entries in groups.items():
-        out.append(f"[b]{group}[/b]")
+    table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
+    table.add_column(no_wrap=True, min_width=13)
+    table.add_column(ratio=1)
+    for n, (group, entries) in enumerate(groups.items()):
+        if n:
+            table.add_row("", "")
+        table.add_row(Text(group, style="bold"), "")
         for k in entries:
             text = "side panes: goals, forecasts, log, network, coach" if k.action.startswith("pane(") else k.help
-            out.append(f"  {_spelled(k):<13}  {text}")
-        out.append("")
-    return "\n".join(out)
+            table.add_row(f" {_spelled(k)}", text)
+    return table
 
 
 def palette_entries(keys: tuple[Key, ...] = PLAY_KEYS) -> list[tuple[str, str, str]]:

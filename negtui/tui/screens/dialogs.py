@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 from negtui.seats import Seat
 from negtui.session import PartnerOption, Preview
 from negtui.tui import palette
-from negtui.tui.keys import help_text
+from negtui.tui.keys import help_table
 
 SEAT_CHOICES = ("human", "myopic", "upper", "lower", "exact")
 AS_IS = "as-is"  # keep an outside agent (cmd:, llm:) in its seat
@@ -135,10 +135,11 @@ class PartnerScreen(ModalScreen[int | tuple[int, list[int]] | None]):
         self.dismiss((opt.partner, list(opt.offers[best].cells)))
 
 
-class RespondScreen(ModalScreen[bool]):
-    """A bot's offer to a human seat: its effect under every lens; accept or reject."""
+class RespondScreen(ModalScreen[bool | None]):
+    """A bot's offer to a human seat: its effect under every lens; accept or reject (escape: later)."""
 
-    BINDINGS = [Binding("a", "answer(True)", "accept"), Binding("r", "answer(False)", "reject")]
+    BINDINGS = [Binding("a", "answer(True)", "accept"), Binding("r", "answer(False)", "reject"),
+                Binding("escape", "later", "answer later")]
 
     def __init__(self, title: str, words: str, preview: Preview, partner: str) -> None:
         super().__init__()
@@ -158,12 +159,16 @@ class RespondScreen(ModalScreen[bool]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Accept (a)", variant="success", id="accept")
                 yield Button("Reject (r)", variant="error", id="reject")
+                yield Button("Later (escape)", id="later")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "accept")
+        self.dismiss(None if event.button.id == "later" else event.button.id == "accept")
 
     def action_answer(self, accept: bool) -> None:
         self.dismiss(accept)
+
+    def action_later(self) -> None:
+        self.dismiss(None)
 
 
 class JumpScreen(ModalScreen[int | None]):
@@ -193,12 +198,16 @@ class JumpScreen(ModalScreen[int | None]):
         self.dismiss(None)
 
 
-HELP = help_text() + """\n\
-[b]Matrix[/b]  ██ committed  ▓▓ committed this turn  ++ in the offer  ×× ruled out by an exclusive set
-        ·· free   ▶ proposer  ◆ partner
-[b]Lenses[/b]  myopic: payoff if the game ended now · upper: reachable goals you value get completed ·
-        lower: credible threats get completed · exact: subgame-perfect value (small games)
-"""
+def _legend() -> Table:
+    t = Table(box=None, show_header=False, padding=(0, 1), expand=True)
+    t.add_column(no_wrap=True, min_width=13)
+    t.add_column(ratio=1)
+    t.add_row(Text("Matrix", style="bold"), "██ committed · ▓▓ committed this turn · ++ in the offer · ×× ruled out by "
+              "an exclusive set · ·· free · ▶ proposer · ◆ partner")
+    t.add_row(Text("Lenses", style="bold"), "myopic: the payoff if the game ended now · upper: reachable goals you "
+              "value get completed · lower: credible threats get completed · exact: the subgame-perfect value "
+              "(small games)")
+    return t
 
 
 class HelpScreen(ModalScreen[None]):
@@ -206,8 +215,10 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="dialog", classes="dialog wide"):
-            yield Label("negtui — keys", classes="dialog-title")
-            yield Static(HELP, markup=True)
+            yield Label("negtui — keys  (escape, q or ? closes; arrows scroll)", classes="dialog-title")
+            yield Static(help_table())
+            yield Static("")
+            yield Static(_legend())
 
     def action_close(self) -> None:
         self.dismiss(None)

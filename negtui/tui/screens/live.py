@@ -34,6 +34,8 @@ class LiveControls:
         if self.live.person_to_move():
             if self._human_turn():
                 self.action_partner()
+            elif self.live.person_to_move(Phase.RESPOND):
+                self._ask_person()  # the offer again, after escape put it aside
             return
         self.thinking = True
         self.query_one("#topbar", TextPane).show_text(self._topbar(self.snapshot()))
@@ -154,9 +156,13 @@ class LiveControls:
         self.refresh_panes()
 
         def answer(accept: bool | None) -> None:
-            self._submit(ses.answer(bool(accept)))
+            if accept is None:  # escape: the offer waits; n or space shows it again
+                self.set_status(f"{title}: it waits for your answer — n (or space) shows it again")
+                return
+            self._submit(ses.answer(accept))
 
-        self.app.push_screen(RespondScreen(title, words, preview, g.player_ids[offer.partner]), answer)
+        if not any(isinstance(s, RespondScreen) for s in self.app.screen_stack):
+            self.app.push_screen(RespondScreen(title, words, preview, g.player_ids[offer.partner]), answer)
 
     # --- a person's offer ----------------------------------------------------------------------
     def action_partner(self) -> None:
