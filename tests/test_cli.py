@@ -206,3 +206,33 @@ def test_hnc_round_trip_through_the_commands(tmp_path):
 
     # same content (defaults such as protocol.unilateral may now be spelled out)
     assert HncTopfile.model_validate_json(back.read_text()) == HncTopfile.model_validate_json(topfile.read_text())
+
+
+# --- output files ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("where", "says"), [("{tmp}", "it is a directory"),
+                                             ("{tmp}/missing/x.json", "there is no directory"),
+                                             ("/proc/negtui-x.json", "cannot write /proc/negtui-x.json")])
+def test_an_output_that_cannot_be_written_is_a_clear_error(tmp_path, where, says):
+    path = where.format(tmp=tmp_path)
+    res = run("generate", "-o", path)
+    assert res.exit_code == 2 and says in res.stderr and "Traceback" not in res.output
+    assert not (tmp_path / "missing").exists()  # no directory made behind the user's back
+
+
+def test_generate_json_reports_what_it_wrote(tmp_path):
+    out = tmp_path / "g.json"
+    res = run("generate", "--players", "4", "--goals", "5", "--factors", "2", "-o", str(out), "--json")
+    assert res.exit_code == 0
+    report = json.loads(res.stdout)
+    assert report["wrote"] == str(out) and report["players"] == 4 and report["goals"] == 5
+    assert json.loads(out.read_text())["players"] and run("validate", str(out)).exit_code == 0
+
+
+def test_welfare_refuses_a_scenario_that_is_not_the_records(tmp_path):
+    record = tmp_path / "six.jsonl"
+    six = str(ROOT / "scenarios" / "generated" / "six-party.json")
+    assert run("autoplay", six, "--lens", "myopic", "--partner", "greedy", "--record", str(record), "--quiet").exit_code == 0
+    res = run("welfare", PILL, "--from-record", str(record), "--turn", "3")
+    assert res.exit_code == 2 and "records the game" in res.stderr and "not the scenario" in res.stderr
+    assert run("welfare", six, "--from-record", str(record), "--turn", "3").exit_code == 0

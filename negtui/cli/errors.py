@@ -37,6 +37,7 @@ def user_errors() -> Iterator[None]:
     from negtui.record.signing import SigningKeyError
     from negtui.record.writer import CannotWrite
     from negtui.scenario import ScenarioError
+    from negtui.scenario.io import WriteError
     from negtui.seats import SeatError
     from negtui.welfare.options import WelfareError
 
@@ -49,7 +50,7 @@ def user_errors() -> Iterator[None]:
     except (ScenarioError, RecordError) as err:
         _exit(err.render(), EXIT_INPUT)
     except (GameError, ExactTooLarge, GeneratorError, IllegalMove, FileExistsError, WelfareError, SeatError,
-            CannotWrite, SigningKeyError) as err:
+            CannotWrite, SigningKeyError, WriteError) as err:
         _exit(f"error: {err}", EXIT_INPUT)
     except KeyboardInterrupt:
         _exit("interrupted", EXIT_INTERRUPTED)

@@ -73,6 +73,8 @@ def generate(
     rules: RulesOpt = "paper",
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Scenario file to write (stdout if omitted).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="With -o: print what was written as one JSON object "
+                                                         "(without -o the scenario itself is JSON).")] = False,
 ) -> None:
     """Generate a random game along the paper's axes and write it as a scenario file."""
     from negtui.generator import GeneratorError, GeneratorParams, generate as gen
@@ -88,10 +90,10 @@ def generate(
                                      rounds=rounds, budget=budget, seed=seed, rules=rules)
         except (GeneratorError, ValueError, TypeError) as err:
             fail(f"error: {err}")
-        output_scenario(gen(params), output, force)
+        output_scenario(gen(params), output, force, as_json)
 
 
-def output_scenario(sc: Scenario, output: Path | None, force: bool) -> None:
+def output_scenario(sc: Scenario, output: Path | None, force: bool, as_json: bool = False) -> None:
     """A scenario to stdout, or to a new file (an existing one only with --force)."""
     from negtui.scenario import dump_scenario, write_scenario
 
@@ -99,7 +101,11 @@ def output_scenario(sc: Scenario, output: Path | None, force: bool) -> None:
         typer.echo(dump_scenario(sc), nl=False)
         return
     write_scenario(sc, output, force=force)
-    typer.echo(f"wrote {output}: {sc.name}", err=True)
+    if as_json:
+        emit_json({"wrote": str(output), "name": sc.name, "players": len(sc.players),
+                   "actions": sum(len(p.actions) for p in sc.players), "goals": len(sc.goals)})
+    else:
+        typer.echo(f"wrote {output}: {sc.name}", err=True)
 
 
 @app.command("import-hnc")

@@ -47,6 +47,9 @@ def welfare(
 
             replay = Replay(load_record(from_record))
             neg, sc = replay.neg, replay.record.scenario
+            if scenario is not None and load(scenario) != sc:
+                fail(f"error: {from_record} records the game {sc.name!r}, not the scenario {scenario}; "
+                     "omit the scenario with --from-record (the record holds its own)")
         else:
             if turn is not None:
                 fail("error: --turn needs --from-record")

@@ -111,12 +111,25 @@ def dump_scenario(sc: Scenario) -> str:
     return json.dumps(sc.model_dump(mode="json", exclude_defaults=False), indent=1) + "\n"
 
 
+class WriteError(OSError):
+    """An output file that cannot be written; the message says which and why."""
+
+
 def _write_new(path: str | os.PathLike[str], text: str, force: bool) -> None:
-    """Write a file, never replacing an existing one unless forced."""
+    """Write a file, never replacing an existing one unless forced (created exclusively: two writers
+    never both succeed), never creating missing directories."""
     p = Path(path)
-    if p.exists() and not force:
-        raise FileExistsError(f"{p} exists; pass --force to overwrite")
-    p.write_text(text, encoding="utf-8")
+    if p.is_dir():
+        raise WriteError(f"cannot write {p}: it is a directory")
+    if not p.parent.is_dir():
+        raise WriteError(f"cannot write {p}: there is no directory {p.parent}")
+    try:
+        with open(p, "w" if force else "x", encoding="utf-8") as f:
+            f.write(text)
+    except FileExistsError:
+        raise FileExistsError(f"{p} exists; pass --force to overwrite") from None
+    except OSError as err:
+        raise WriteError(f"cannot write {p}: {err.strerror or err}") from None
 
 
 def write_scenario(sc: Scenario, path: str | os.PathLike[str], force: bool = False) -> None:
@@ -128,4 +141,4 @@ def write_json(obj: object, path: str | os.PathLike[str], force: bool = False) -
 
 
 __all__ = ["Problem", "ScenarioError", "load_scenario", "load_topfile", "parse_scenario", "dump_scenario",
-           "write_scenario", "write_json", "reference_problems"]
+           "write_scenario", "write_json", "reference_problems", "WriteError"]
