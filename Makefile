@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/negtui play scenarios/generated/six-party.json
+	$(BIN)/negtui play scenarios/hnc/water/river-basin-treaty.json
 
 # the tests drive the app in tmux and log in to `negtui serve` with OpenSSH's client
 tools:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serial
 from negtui.engine.lenses import LENSES
 from negtui.engine.search import PARTNER_METHODS
 from negtui.scenario.io import problems_from_validation
+from negtui.scenario.model import Scenario
 
 DEFAULT_LENS = "upper"
 DEFAULT_TIMEOUT = 30.0  # seconds an outside agent may take for one decision
@@ -201,12 +202,32 @@ def parse_seats(specs: list[str], player_ids: list[str], base: Seat | dict[str, 
     return out
 
 
-def default_seats(player_ids: list[str], base: Seat | None = None) -> dict[str, Seat]:
-    """Every seat a lens bot with the default lens; bot i gets seed base.seed + i."""
+def default_seats(player_ids: list[str], base: Seat | None = None, lens: str | None = None) -> dict[str, Seat]:
+    """Every seat a lens bot with the default lens (or `lens`); bot i gets seed base.seed + i."""
     base = base or Seat()
-    return {pid: base.with_lenses(base.propose or DEFAULT_LENS, base.respond).model_copy(update={"seed": base.seed + i})
+    propose = lens or base.propose or DEFAULT_LENS
+    return {pid: base.with_lenses(propose, None if lens else base.respond).model_copy(update={"seed": base.seed + i})
             for i, pid in enumerate(player_ids)}
 
 
-__all__ = ["DEFAULT_LENS", "DEFAULT_TIMEOUT", "PARTNER_METHODS", "Seat", "SeatError", "default_seats", "parse_seat",
+POSITIVE_SHARE = (0.35, 0.65)  # below: negative-dominated; above: positive-dominated; between: balanced
+
+
+def suggested_lens(sc: Scenario) -> tuple[str, str]:
+    """The lens the paper finds best for the scenario's payoff regime, and why in one line: upper where
+    negative goals dominate (a threat is worth blocking), lower where positive goals dominate (only
+    what partners will complete counts), myopic (the paper's Reward) where they balance."""
+    pos = sum(v for g in sc.goals for v in g.values.values() if v > 0)
+    neg = -sum(v for g in sc.goals for v in g.values.values() if v < 0)
+    share = pos / (pos + neg) if pos + neg else 0.5
+    low, high = POSITIVE_SHARE
+    if share < low:
+        return "upper", f"negative goals dominate ({share:.0%} of the value is positive): upper bots block threats"
+    if share > high:
+        return "lower", (f"positive goals dominate ({share:.0%} of the value is positive): lower bots count only "
+                         "what partners will complete")
+    return "myopic", f"positive and negative goals balance ({share:.0%} positive): myopic bots take sure gains"
+
+
+__all__ = ["DEFAULT_LENS", "DEFAULT_TIMEOUT", "PARTNER_METHODS", "Seat", "SeatError", "default_seats", "parse_seat", "suggested_lens",
            "parse_seats"]

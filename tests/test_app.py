@@ -100,7 +100,10 @@ async def test_start_with_seats_dialog_keyboard_and_start_button():
         assert isinstance(app.screen, SeatsScreen)
         assert app.session is None
         sel = app.screen.query_one("#seat-A", Select)
-        assert sel.value == "upper" and app.screen.query_one("#seat-B", Select).value == "upper"
+        # 75% of the poison pill's value is positive: the bots start as lower, and the dialog says why
+        assert sel.value == "lower" and app.screen.query_one("#seat-B", Select).value == "lower"
+        shown = screen_text(app)
+        assert "Bots play lower:" in shown and "75% of the value" in shown
         # choose "human" for A with the keyboard: open the drop-down, go to the top entry, pick it
         sel.focus()
         await pilot.press("enter")
@@ -112,7 +115,7 @@ async def test_start_with_seats_dialog_keyboard_and_start_button():
         await pilot.pause()
         assert app.session is not None
         assert app.session.seats["A"].is_human and not app.session.seats["B"].is_human
-        assert app.session.seats["B"].propose == "upper"
+        assert app.session.seats["B"].propose == "lower"
         # A proposes first and is human: the partner dialog opens by itself
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
         assert "A, choose a partner" in screen_text(app)

@@ -236,3 +236,38 @@ def test_welfare_refuses_a_scenario_that_is_not_the_records(tmp_path):
     res = run("welfare", PILL, "--from-record", str(record), "--turn", "3")
     assert res.exit_code == 2 and "records the game" in res.stderr and "not the scenario" in res.stderr
     assert run("welfare", six, "--from-record", str(record), "--turn", "3").exit_code == 0
+
+
+def test_a_turn_without_an_offer_reads_as_a_pass_not_as_an_approach():
+    from negtui.engine import PAPER, Negotiation
+    from negtui.engine.turns import TurnEvent
+    from negtui.narrate import turn_line
+    from negtui.scenario import load_scenario
+
+    neg = Negotiation.from_scenario(load_scenario(PILL), PAPER)
+    s = neg.initial_state()
+    nothing = neg.legal_offers(s, 1)[0]  # index 0: the pass
+    assert nothing.is_noop
+    ev = TurnEvent(t=0, proposer=0, partner=1, offer=nothing, accepted=False, decided_by="A (upper)", before=s,
+                   after=s, payoffs=neg.returns(s))
+    line = turn_line(neg.game, ev)
+    assert "A passes — nothing worth offering" in line and "→" not in line
+
+
+@pytest.mark.parametrize(("name", "lens"), [
+    ("regime-negative-adversarial", "upper"),   # 5% of the value positive
+    ("regime-negative-cooperative", "upper"),   # 29%
+    ("regime-balanced-cooperative", "myopic"),  # 49%
+    ("regime-positive-cooperative", "lower"),   # 82%
+    ("poison-pill", "lower"),                   # 75%
+])
+def test_the_suggested_lens_follows_the_share_of_positive_value(name, lens):
+    from negtui.scenario import load_scenario
+    from negtui.seats import default_seats, suggested_lens
+
+    sc = load_scenario(ROOT / "scenarios" / "teaching" / f"{name}.json")
+    got, why = suggested_lens(sc)
+    assert got == lens
+    assert "% of the value is positive" in why or "% positive)" in why
+    seats = default_seats(sc.player_ids, lens=got)
+    assert {s.propose for s in seats.values()} == {lens} and [s.seed for s in seats.values()] == list(range(len(seats)))

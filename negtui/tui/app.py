@@ -27,7 +27,7 @@ from negtui.record.reader import RecordError
 from negtui.record.signing import data_dir_key
 from negtui.scenario import Scenario, ScenarioError, load_scenario, write_scenario
 from negtui.scenario.library import bundled_root
-from negtui.seats import Seat, SeatError, default_seats
+from negtui.seats import DEFAULT_LENS, Seat, SeatError, default_seats, suggested_lens
 from negtui.session import FORECAST_LENSES, Session, default_record_path, exact_fits, user_data_dir
 from negtui.tui import textual_guards
 from negtui.tui.keys import palette_entries
@@ -103,7 +103,10 @@ class NegtuiApp(App):
         self.choose_seats(sc)
 
     def choose_seats(self, sc: Scenario) -> None:
-        seats = {**default_seats(sc.player_ids, self.base), **self.seats}
+        # asked with no seat given: bots with the lens that suits the game, and the dialog says why;
+        # otherwise the default lens, as on the command line
+        lens, why = suggested_lens(sc) if self.ask_seats and not self.seats else (self.base.propose or DEFAULT_LENS, "")
+        seats = {**default_seats(sc.player_ids, self.base, lens), **self.seats}
         if not self.ask_seats:
             self.start_session(sc, self.rules_name, seats)
             return
@@ -120,7 +123,8 @@ class NegtuiApp(App):
         except ValueError:  # the session refuses the game itself, with its message
             small = False
         lenses = FORECAST_LENSES + (("exact",) if small else ())
-        self.push_screen(SeatsScreen(seats, lenses, title=sc.name, base=self.base), chosen)
+        note = f"Bots play {lens}: {why}. Make a seat human to play it yourself." if why else ""
+        self.push_screen(SeatsScreen(seats, lenses, title=sc.name, base=self.base, note=note, bot_lens=lens), chosen)
 
     def start_session(self, sc: Scenario, rules: str | Rules, seats: dict[str, Seat], *, start: State | None = None,
                       parent: Parent | None = None, budget: int | None = None) -> None:

@@ -26,12 +26,13 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
     BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("ctrl+s", "done", "start")]
 
     def __init__(self, seats: dict[str, Seat], lenses: tuple[str, ...], title: str = "Seats",
-                 base: Seat | None = None) -> None:
+                 base: Seat | None = None, note: str = "", bot_lens: str = "upper") -> None:
         super().__init__()
         self.seats = dict(seats)
         self.choices = [c for c in SEAT_CHOICES if c == "human" or c in lenses]
         self.title_text = title
         self.base = base or Seat()
+        self.note, self.bot_lens = note, bot_lens
 
     def _value(self, seat: Seat) -> str:
         if seat.is_human:
@@ -41,6 +42,8 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="dialog"):
             yield Label(f"{self.title_text} — who plays each player?", classes="dialog-title")
+            if self.note:
+                yield Static(self.note, classes="dialog-note")
             # buttons first: with many players the list scrolls and the buttons stay in view
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Start (ctrl+s)", variant="primary", id="done")
@@ -64,7 +67,7 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
             for pid in self.seats:
                 sel = self.query_one(f"#seat-{_safe(pid)}", Select)
                 if sel.value == "human":
-                    sel.value = "upper"
+                    sel.value = self.bot_lens
         else:
             self.dismiss(None)
 
