@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from negtui.engine.game import Game
 from negtui.engine.turns import TurnEvent
+from negtui.names import action_names
 
 
 def cell_label(game: Game, c: int) -> str:
+    """The action as people read it (negtui.names): its id, or the start of its label when the id is opaque."""
     i = int(game.owner[c])
-    act = game.scenario.players[i].actions[c - int(game.offset[i])]
-    return act.id
+    return action_names(game.scenario)[i][c - int(game.offset[i])]
 
 
 def offer_words(game: Game, bits: int, proposer: int, partner: int) -> str:

@@ -271,3 +271,19 @@ def test_the_suggested_lens_follows_the_share_of_positive_value(name, lens):
     assert "% of the value is positive" in why or "% positive)" in why
     seats = default_seats(sc.player_ids, lens=got)
     assert {s.propose for s in seats.values()} == {lens} and [s.seed for s in seats.values()] == list(range(len(seats)))
+
+
+def test_offers_name_actions_in_the_scenarios_words():
+    from negtui.engine import PAPER, Negotiation
+    from negtui.narrate import offer_words
+    from negtui.scenario import load_scenario
+
+    neg = Negotiation.from_scenario(load_scenario(ROOT / "scenarios" / "hnc" / "water" / "river-basin-treaty.json"), PAPER)
+    g = neg.game
+    up = g.player_ids.index("Upstream_State")
+    first, second = int(g.offset[up]), int(g.offset[up]) + 1
+    words = offer_words(g, (1 << first) | (1 << second), up, up)
+    # ids a0, a1; labels "Build the main-stem hydropower dam", "Fill the reservoir over seven years under drought rules"
+    assert words == "Upstream_State commits Build the main-stem hydropower dam, Fill the reservoir over seven years…"
+    six = Negotiation.from_scenario(load_scenario(ROOT / "scenarios" / "generated" / "six-party.json"), PAPER).game
+    assert offer_words(six, 1 << int(six.offset[1]), 1, 1) == "P1 commits action 0"  # "P1 action 0" under P1

@@ -276,3 +276,26 @@ def test_scenarios_json_lists_every_bundled_file():
         e, sc = entries[f.resolve()], scenario(f)
         assert (e["name"], e["players"], e["goals"]) == (sc.name, len(sc.players), len(sc.goals))
         assert e["kind"] == f.relative_to(LIBRARY).parts[0]
+
+
+def test_every_bundled_action_has_a_name_people_can_read_and_tell_apart():
+    """Offers, log lines and dialogs name actions with negtui.names: an opaque id (a0) gives way to the
+    start of the label, never longer than the width, and no two of a player's actions read the same."""
+    import glob
+    import re
+
+    from negtui.names import WIDTH, action_names
+    from negtui.scenario import load_scenario
+    from negtui.scenario.library import bundled_root
+
+    seen = 0
+    for path in sorted(glob.glob(str(bundled_root() / "**" / "*.json"), recursive=True)):
+        sc = load_scenario(path)
+        for player, names in zip(sc.players, action_names(sc), strict=True):
+            assert len(set(names)) == len(names), (path, player.id, names)
+            for action, name in zip(player.actions, names, strict=True):
+                assert not re.fullmatch(r"a\d+", name) or not action.label, (path, name, action.label)
+                assert len(name) <= WIDTH or name == action.id, (path, name)
+                assert name.rstrip("…") in " ".join(action.label.split()) or name == action.id
+                seen += 1
+    assert seen > 300

@@ -1,0 +1,66 @@
+"""What people read for an action: its id when the id says something, else the start of its label.
+
+Imported scenarios often give actions opaque ids (`a0`, `a1`) and the meaning in a label that is a
+whole sentence ("Pledge USD 11bn/yr of public climate finance toward the NCQG"). An offer written with
+the ids ("Donor_Group commits a1") says nothing; written with whole labels it does not fit a line. A
+short name takes the label's first words, as many as fit `WIDTH` characters, and more where two of a
+player's actions would otherwise read the same; the full label stays a key or a hover away (the cell
+panel under the matrix cursor)."""
+
+from __future__ import annotations
+
+import re
+import weakref
+
+from negtui.scenario.model import Player, Scenario
+
+WIDTH = 40  # characters of a short name, the ellipsis included
+OPAQUE = re.compile(r"^[A-Za-z]{0,2}_?\d+$")  # a0, g12, P3_1, 7: ids that only count
+
+_cache: weakref.WeakKeyDictionary[Scenario, list[list[str]]] = weakref.WeakKeyDictionary()
+
+
+def action_names(sc: Scenario) -> list[list[str]]:
+    """Per player, per action: the name to show (computed once per scenario)."""
+    try:
+        return _cache[sc]
+    except (KeyError, TypeError):
+        pass
+    names = [_player_names(p) for p in sc.players]
+    try:
+        _cache[sc] = names
+    except TypeError:  # a scenario that cannot be weakly referenced is named again next time
+        pass
+    return names
+
+
+def _player_names(p: Player) -> list[str]:
+    texts = [_readable(p, a.id, a.label) for a in p.actions]
+    width = WIDTH
+    while True:
+        names = [_shorten(t, width) for t in texts]
+        if len(set(names)) == len(names) or width >= max(len(t) for t in texts):
+            break
+        width += 8  # two actions begin alike: take more of their labels
+    if len(set(names)) < len(names):  # labels identical or empty: the ids keep them apart
+        names = [f"{n} ({a.id})" if names.count(n) > 1 else n for n, a in zip(names, p.actions, strict=True)]
+    return names
+
+
+def _readable(p: Player, action_id: str, label: str) -> str:
+    if not OPAQUE.match(action_id) or not label.strip():
+        return action_id
+    text = " ".join(label.split())
+    for prefix in (p.id, p.name):  # "P0 action 0" under P0's row reads "action 0"
+        if prefix and text.startswith(prefix + " ") and len(text) > len(prefix) + 1:
+            text = text[len(prefix) + 1:]
+    return text
+
+
+def _shorten(text: str, width: int) -> str:
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1]
+    if " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:-") + "…"
