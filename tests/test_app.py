@@ -266,6 +266,21 @@ async def test_the_coach_pane_reads_whole_at_every_width(size):
         assert any(ln.split()[:2] == ["you", "reject"] for ln in lines if ln)
 
 
+@pytest.mark.parametrize(("size", "beside"), [((160, 50), True), ((80, 24), False)])
+async def test_a_bots_offer_leaves_the_matrix_in_view_on_a_wide_terminal(size, beside):
+    app = pill_app(A=Seat.lens("myopic"), B=Seat.human())
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
+        await pilot.pause()
+        assert app.screen.has_class("beside") == beside
+        text = screen_text(app)
+        assert "thinking" not in text.splitlines()[0]  # the game waits for the person, not for a bot
+        if beside:
+            rows = [ln for ln in text.splitlines()[1:] if ln.startswith((" ▶ A", " ◆ B"))]
+            assert len(rows) == 2 and all("++" in ln for ln in rows[1:]), rows  # B's offered cells marked
+
+
 async def test_a_step_of_autoplay_due_on_a_persons_turn_opens_no_second_partner_dialog():
     """Autoplay schedules the next step after a pause; a step that falls due once the person's partner
     dialog is open must leave it alone (else the person's first enter closes an invisible second dialog
@@ -404,6 +419,7 @@ async def test_offer_building_escape_and_a_unilateral_commitment():
     app = pill_app(A=Seat.human())
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        assert "A alone" in screen_text(app)  # the proposer itself, said as such
         await pilot.press("enter")  # A itself: a unilateral commitment
         await pilot.pause()
         ps = play_screen(app)
@@ -414,6 +430,9 @@ async def test_offer_building_escape_and_a_unilateral_commitment():
         assert "belongs to neither side" in ps.query_one("#status").plain
         await pilot.press("up", "space", "space", "space")  # space toggles while an offer is being built
         assert ps.offer_cells == {A_BAIT} and app.session.events == []
+        await pilot.pause()
+        panel = screen_text(app)
+        assert "A alone: A commits bait" in panel and "accepts?" not in panel  # nobody else has to agree
         await pilot.press("escape")  # back to the partner choice, the offer dropped
         await pilot.pause()
         assert isinstance(app.screen, PartnerScreen) and ps.offer_partner is None and ps.offer_cells == set()

@@ -93,7 +93,23 @@ def _safe(pid: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in pid)
 
 
-class PartnerScreen(ModalScreen[int | tuple[int, list[int]] | None]):
+class BesideTheMatrix:
+    """A dialog of the game in progress: on a wide terminal it stands right of the matrix (40 columns),
+    so the commitments it is about stay in view."""
+
+    WIDE = 120
+
+    def on_mount(self) -> None:
+        self._place()
+
+    def on_resize(self) -> None:
+        self._place()
+
+    def _place(self) -> None:
+        self.set_class(self.app.size.width >= self.WIDE, "beside")  # type: ignore[attr-defined]
+
+
+class PartnerScreen(BesideTheMatrix, ModalScreen[int | tuple[int, list[int]] | None]):
     """A human proposer picks a partner, seeing what each lens would offer and what it is worth; `b` loads
     the suggested offer (the best of the lenses) into the offer builder."""
 
@@ -111,7 +127,9 @@ class PartnerScreen(ModalScreen[int | tuple[int, list[int]] | None]):
             items = []
             for opt in self.options:
                 t = Text()
-                t.append(f"{self.names[opt.partner]:<12}", style="bold")
+                alone = self.names[opt.partner] == self.proposer
+                name = f"{self.proposer} alone" if alone else self.names[opt.partner]
+                t.append(f"{name:<12}", style="bold")
                 for lens, gain in opt.value.items():
                     t.append(f" {lens} ")
                     t.append(f"{gain:+.1f}", style=palette.signed(gain))
@@ -138,7 +156,7 @@ class PartnerScreen(ModalScreen[int | tuple[int, list[int]] | None]):
         self.dismiss((opt.partner, list(opt.offers[best].cells)))
 
 
-class RespondScreen(ModalScreen[bool | None]):
+class RespondScreen(BesideTheMatrix, ModalScreen[bool | None]):
     """A bot's offer to a human seat: its effect under every lens; accept or reject (escape: later)."""
 
     BINDINGS = [Binding("a", "answer(True)", "accept"), Binding("r", "answer(False)", "reject"),

@@ -21,7 +21,9 @@ class OfferPanel(Static):
             return
         g, p = session.neg.game, session.proposer
         preview = session.preview(partner, sorted(cells))
-        head = Text(f"offer {g.player_ids[p]} → {g.player_ids[partner]}: ", style="bold")
+        alone = partner == p
+        head = Text(f"{g.player_ids[p]} alone: " if alone else f"offer {g.player_ids[p]} → {g.player_ids[partner]}: ",
+                    style="bold")
         head.append(offer_words(g, sum(1 << c for c in cells), p, partner))
         if preview.error:
             head.append(f"\n{preview.error}", style=palette.NEGATIVE)
@@ -32,15 +34,18 @@ class OfferPanel(Static):
             self.update(head)
             return
         t = Table(box=None, padding=(0, 1))
-        for col in ("lens", "you", g.player_ids[partner], "accepts?"):
+        # a commitment made alone needs nobody's yes: no partner columns
+        for col in ("lens", "you") if alone else ("lens", "you", g.player_ids[partner], "accepts?"):
             t.add_column(col, justify="left" if col == "lens" else "right")
         for lens in preview.proposer:
             mine, theirs = preview.proposer[lens].gain, preview.partner[lens].gain
-            ok = preview.partner_accepts[lens]
-            mark = "yes" if ok else "no"
-            if lens == preview.partner_lens:
-                mark += " ◀"
-            t.add_row(lens, Text(f"{mine:+.1f}", style=palette.signed(mine)),
-                      Text(f"{theirs:+.1f}", style=palette.signed(theirs)),
-                      Text(mark, style=palette.POSITIVE if ok else palette.NEGATIVE))
+            row = [lens, Text(f"{mine:+.1f}", style=palette.signed(mine))]
+            if not alone:
+                ok = preview.partner_accepts[lens]
+                mark = "yes" if ok else "no"
+                if lens == preview.partner_lens:
+                    mark += " ◀"
+                row += [Text(f"{theirs:+.1f}", style=palette.signed(theirs)),
+                        Text(mark, style=palette.POSITIVE if ok else palette.NEGATIVE)]
+            t.add_row(*row)
         self.update(Group(head, t))
