@@ -266,6 +266,27 @@ async def test_the_coach_pane_reads_whole_at_every_width(size):
         assert any(ln.split()[:2] == ["you", "reject"] for ln in lines if ln)
 
 
+async def test_a_person_with_nothing_left_to_offer_or_ask_for_passes_without_a_dialog(tmp_path):
+    two = {"format": "negtui-scenario/1", "name": "one-deal",
+           "players": [{"id": "A", "actions": [{"id": "x"}]}, {"id": "B", "actions": [{"id": "y"}]}],
+           "goals": [{"id": "both", "kind": "all_or_nothing", "requires": [{"player": "A", "action": "x"},
+                                                                            {"player": "B", "action": "y"}],
+                      "values": {"A": 10, "B": 10}}],
+           "protocol": {"rounds": 1, "budget": 1, "schedule": ["A", "B"]}}
+    path = tmp_path / "one-deal.json"
+    path.write_text(json.dumps(two))
+    app = NegtuiApp(path, seats={"A": Seat.lens("myopic"), "B": Seat.human()}, ask_seats=False, record=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")  # A offers the whole deal
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
+        await pilot.press("a")
+        await wait_until(pilot, lambda: app.session.over, "the game's end")
+        assert not any(isinstance(s, PartnerScreen) for s in app.screen_stack)
+        last = app.session.events[-1]
+        assert (last.proposer, last.offer.is_noop) == (1, True)
+        assert payoffs(app) == [10.0, 10.0]
+
+
 @pytest.mark.parametrize(("size", "beside"), [((160, 50), True), ((80, 24), False)])
 async def test_a_bots_offer_leaves_the_matrix_in_view_on_a_wide_terminal(size, beside):
     app = pill_app(A=Seat.lens("myopic"), B=Seat.human())

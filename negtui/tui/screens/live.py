@@ -137,6 +137,13 @@ class LiveControls:
             self._ask_person()
             return
         if live.person_proposing:
+            g, s = self.game, ses.state
+            if (~s.bits & ~self.session.neg.blocked(s)) & ((1 << g.n_cells) - 1) == 0:
+                who = g.player_ids[ses.proposer]
+                self._submit(self.live.pass_move())
+                self.set_status(f"{who} passed: every commitment is made or ruled out, so there was nothing left to "
+                                "offer or ask for")
+                return
             if self.prompted_turn != ses.state.t and self.offer_partner is None:
                 self.prompted_turn = ses.state.t
                 self.set_status(f"{self.game.player_ids[ses.proposer]}, your turn: pick a partner (p) or pass (x)")
