@@ -698,13 +698,13 @@ async def test_replay_step_back_jump_and_take_over(tmp_path):
         await pilot.pause()
         ps = play_screen(app)
         assert ps.replay is not None and ps.session is None and app.session is None
-        assert ps.pos == 0 and "REPLAY 0/24" in screen_text(app)
+        assert ps.pos == 0 and "REPLAY 0/24 turns played" in screen_text(app)
         assert not ps.check_action("seats", ()) and not ps.check_action("submit", ())
         await pilot.press("full_stop", "full_stop", "full_stop")
         await pilot.pause()
         assert ps.pos == 3 and ps.state == rp.state_at(3)
         text = screen_text(app)
-        assert "REPLAY 3/24" in text and f"t  2 r1  {rp.record.turns[2].proposer} → {rp.record.turns[2].partner}" in text
+        assert "REPLAY 3/24 turns played" in text and f"t  2 r1  {rp.record.turns[2].proposer} → {rp.record.turns[2].partner}" in text
         await pilot.press("comma")
         await pilot.pause()
         assert ps.pos == 2 and ps.state == rp.state_at(2)
@@ -721,7 +721,9 @@ async def test_replay_step_back_jump_and_take_over(tmp_path):
         await pilot.press("2", "0", "enter")
         await pilot.pause()
         assert app.screen is ps and ps.pos == 20 and ps.state == rp.state_at(20)
-        assert "REPLAY 20/24" in screen_text(app)
+        text = screen_text(app)
+        assert "REPLAY 20/24 turns played" in text and "turn 21/24" not in text  # one counter, not two
+        assert f"t 19 r4  {rp.record.turns[19].proposer}" in text  # the status follows the jump
         # autoplay the replay to its end; stepping past the end does nothing
         await pilot.press("plus", "plus", "r")
         await wait_until(pilot, lambda: not ps.running, "the replay's end")
@@ -729,7 +731,7 @@ async def test_replay_step_back_jump_and_take_over(tmp_path):
         await pilot.press("full_stop")
         assert ps.pos == 24
         await pilot.pause()
-        assert "REPLAY 24/24" in screen_text(app)
+        assert "REPLAY 24/24 turns played" in screen_text(app)
         await pilot.press("g")
         await pilot.press("4", "enter")
         await pilot.pause()

@@ -287,3 +287,31 @@ def test_offers_name_actions_in_the_scenarios_words():
     assert words == "Upstream_State commits Build the main-stem hydropower dam, Fill the reservoir over seven years…"
     six = Negotiation.from_scenario(load_scenario(ROOT / "scenarios" / "generated" / "six-party.json"), PAPER).game
     assert offer_words(six, 1 << int(six.offset[1]), 1, 1) == "P1 commits action 0"  # "P1 action 0" under P1
+
+
+def test_replay_without_a_file_lists_the_records_newest_first(tmp_path):
+    import os
+
+    assert "no records in" in run("replay", "--data-dir", str(tmp_path)).stdout
+    folder = tmp_path / "records"
+    (folder / "alice").mkdir(parents=True)
+    old, new = folder / "old.jsonl", folder / "alice" / "new.jsonl"
+    for i, path in enumerate((old, new)):
+        assert run("autoplay", PILL, "--lens", "myopic", "--record", str(path), "--quiet").exit_code == 0
+        os.utime(path, (1_700_000_000 + i * 100, 1_700_000_000 + i * 100))
+    res = run("replay", "--data-dir", str(tmp_path))
+    assert res.exit_code == 0
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith(f"records in {folder}, newest first (2 of 2)")
+    assert lines[1].endswith("alice/new.jsonl") and lines[2].endswith("old.jsonl")
+    assert f"negtui replay {new}" in lines[-1]
+    listed = json.loads(run("replay", "--data-dir", str(tmp_path), "--json").stdout)
+    assert listed["records"] == [str(new), str(old)] and listed["total"] == 2
+
+
+def test_play_refuses_a_data_directory_it_cannot_record_in(tmp_path):
+    a_file = tmp_path / "not-a-directory"
+    a_file.write_text("")
+    for where in ("/proc/negtui-nope", str(a_file)):  # (as root, a read-only directory is still writable)
+        res = run("play", PILL, "--seat", "A=human", "--data-dir", where)
+        assert res.exit_code == 2 and "cannot keep records in" in res.stderr and "--no-record" in res.stderr

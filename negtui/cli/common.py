@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 RulesOpt = Annotated[str, typer.Option("--rules", help="Rule set: paper (default) or reference.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Where the records, results and keys are "
+                                                                    "(default: the user data directory).")]
 SeatOpt = Annotated[list[str] | None, typer.Option(
     "--seat", help="NAME=SEAT for one seat (repeatable): human, a lens (myopic, upper, lower, exact), "
                    "PROPOSE/RESPOND lenses, cmd:COMMAND (an outside program) or llm:MODEL.")]

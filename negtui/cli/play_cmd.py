@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -47,6 +48,17 @@ def play(
                 check_size(negotiation(sc, rules).game)  # refused here, not as a bot that never moves
         elif seat:
             fail("error: --seat needs a scenario file")
+        if record:  # refused here, not as a blank screen with a notice once the app is up
+            from negtui.session import user_data_dir
+
+            folder = (data_dir or user_data_dir()) / "records"
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                fail(f"error: cannot keep records in {folder}: {err.strerror or err} (choose another --data-dir, "
+                     "or --no-record)")
+            if not os.access(folder, os.W_OK | os.X_OK):
+                fail(f"error: cannot keep records in {folder}: not writable (choose another --data-dir, or --no-record)")
         from negtui.tui.app import run_app
 
         code = run_app(scenario=scenario, rules=rules, seats=seats, ask_seats=not seats, record=record,

@@ -9,18 +9,20 @@ from typing import Annotated
 import typer
 
 from negtui.cli.root import app
-from negtui.cli.common import JsonOpt, emit_json
+from negtui.cli.common import DataDirOpt, JsonOpt, emit_json
 from negtui.cli.errors import fail, user_errors
 
 
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="Game record (JSON Lines).")],
+    file: Annotated[Path | None, typer.Argument(help="Game record (JSON Lines); omit to list the records kept "
+                                                     "in the data directory, newest first.")] = None,
     verify_bots: Annotated[bool, typer.Option("--verify", help="Re-run every bot decision and check it.")] = False,
     as_json: JsonOpt = False,
     print_only: Annotated[bool, typer.Option("--print", help="Print the turns instead of opening the app.")] = False,
     key: Annotated[Path | None, typer.Option("--key", help="With --verify: the key the record was signed with "
                                                            "(the data directory's record.key).")] = None,
+    data_dir: DataDirOpt = None,
 ) -> None:
     """Replay a recorded game in the app, or print it (--print, --json); --verify re-runs every bot and
     checks everything the record states (and its signature, with --key)."""
@@ -32,6 +34,9 @@ def replay(
     from negtui.record.signing import Signature, check_chain, read_key
 
     with user_errors():
+        if file is None:
+            _list_records(data_dir, as_json)
+            return
         if key is not None and not verify_bots:
             fail("error: --key checks a signature: use it with --verify")
         secret = read_key(key) if key is not None else None
@@ -95,3 +100,28 @@ def replay(
             problems.append(f"{file}{where}: {signature.message}")
         if problems:
             fail("\n".join(problems))
+
+
+LISTED = 20  # records listed without a file, newest first
+
+
+def _list_records(data_dir: Path | None, as_json: bool) -> None:
+    """Where the app's records are, newest first: the answer to `negtui replay` without a file."""
+    import datetime as dt
+
+    from negtui.session import user_data_dir
+
+    folder = (data_dir or user_data_dir()) / "records"
+    found = sorted(folder.rglob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.is_dir() else []
+    if as_json:
+        emit_json({"folder": str(folder), "records": [str(p) for p in found[:LISTED]], "total": len(found)})
+        return
+    if not found:
+        typer.echo(f"no records in {folder}: games played in the app are recorded there (negtui play), "
+                   "and negtui autoplay --record FILE writes one anywhere")
+        return
+    typer.echo(f"records in {folder}, newest first ({min(len(found), LISTED)} of {len(found)}):")
+    for p in found[:LISTED]:
+        when = dt.datetime.fromtimestamp(p.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        typer.echo(f"  {when}  {p.relative_to(folder)}")
+    typer.echo(f"replay one with: negtui replay {found[0]}")

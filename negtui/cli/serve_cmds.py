@@ -10,14 +10,11 @@ from typing import Annotated
 
 import typer
 
+from negtui.cli.common import DataDirOpt
 from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
 from negtui.cli.root import app
 
 EXIT_TERMINATED = 128 + signal.SIGTERM
-
-DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Where the results, records and keys are "
-                                                                    "(default: the user data directory).")]
-
 
 @app.command()
 def serve(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from negtui.cli.common import JsonOpt, emit_json
+from negtui.cli.common import DataDirOpt, JsonOpt, emit_json
 from negtui.cli.errors import fail, user_errors
 from negtui.cli.root import app
 
@@ -21,10 +21,6 @@ if TYPE_CHECKING:
 trainees_app = typer.Typer(no_args_is_help=True,
                            help="Trainees of negtui serve: who may connect over SSH, with which keys.")
 app.add_typer(trainees_app, name="trainees")
-
-DataDirOpt = Annotated[Path | None, typer.Option(
-    "--data-dir", help="Where the results database lives (default: the user data directory).")]
-
 
 @contextmanager
 def db_errors() -> Iterator[None]:

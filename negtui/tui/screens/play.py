@@ -206,9 +206,11 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
             t.append(f" ▶ {g.player_ids[snap.proposer]} ({snap.seats[snap.proposer]}) ", style=f"bold reverse {palette.SKY}")
         else:
             t.append(" game over ", style="bold reverse")
-        t.append(f" turn {min(s.t + 1, g.T)}/{g.T} · round {min(s.t // g.n + 1, rounds)}/{rounds}")
-        if self.replay:
-            t.append(f" · {'LIVE' if self.follow else 'REPLAY'} {self.pos}/{self.replay.last_turn}", style="bold")
+        if self.replay:  # one counter: the turns played at the position shown
+            t.append(f" {'LIVE' if self.follow else 'REPLAY'} ", style="bold")
+            t.append(f"{self.pos}/{self.replay.last_turn} turns played · round {min(s.t // g.n + 1, rounds)}/{rounds}")
+        else:
+            t.append(f" turn {min(s.t + 1, g.T)}/{g.T} · round {min(s.t // g.n + 1, rounds)}/{rounds}")
         if self.running:
             t.append(f" · ▶▶ {self.autoplay.delay:g}s", style=palette.GREEN)
         if self.thinking:

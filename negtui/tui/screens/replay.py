@@ -14,15 +14,21 @@ from negtui.tui.screens.dialogs import JumpScreen, SeatsScreen
 class ReplayControls:
     def action_turn_back(self) -> None:
         if self.playback and self.playback.back():
-            self.refresh_panes()
+            self._show_position()
 
     def action_turn_forward(self) -> None:
-        if not self.playback:
-            return
-        ev = self.playback.forward()
-        if ev is not None:
-            self.set_status(turn_line(self.game, ev))
-            self.refresh_panes()
+        if self.playback and self.playback.forward() is not None:
+            self._show_position()
+
+    def _show_position(self) -> None:
+        """The status line tells the last turn played at the position shown, wherever it was reached from."""
+        pb = self.playback
+        played = pb.pos - self.replay.first_turn
+        if played > 0:
+            self.set_status(turn_line(self.game, self.replay.events[played - 1]))
+        else:
+            self.set_status(f"turn {pb.pos}: the start of the record (. steps forward, g jumps, t takes over)")
+        self.refresh_panes()
 
     def _replay_tick(self) -> None:
         if not (self.running and self.playback):
@@ -41,7 +47,7 @@ class ReplayControls:
         def go(t: int | None) -> None:
             if t is not None:
                 self.playback.jump(t)
-                self.refresh_panes()
+                self._show_position()
 
         self.app.push_screen(JumpScreen(self.replay.first_turn, self.replay.last_turn), go)
 
