@@ -137,6 +137,28 @@ async def test_start_with_seats_all_bots_and_ctrl_s():
         assert "A (upper)" in screen_text(app)
 
 
+async def test_text_colours_meet_a_contrast_of_4_5_to_1_on_every_background():
+    from textual.color import Color
+
+    from negtui.tui import palette
+
+    def luminance(c: Color) -> float:
+        def channel(v: int) -> float:
+            v /= 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        return 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b)
+
+    app = NegtuiApp(None, record=False)
+    async with app.run_test():
+        css = app.get_css_variables()
+        for background in ("background", "surface", "panel"):
+            bg = luminance(Color.parse(css[background]))
+            for name in ("POSITIVE", "NEGATIVE", "SKY"):
+                fg = luminance(Color.parse(getattr(palette, name)))
+                ratio = (max(fg, bg) + 0.05) / (min(fg, bg) + 0.05)
+                assert ratio >= 4.5, (name, background, round(ratio, 2))
+
+
 async def test_escape_on_the_first_seats_dialog_goes_back_to_the_scenarios():
     app = NegtuiApp(PILL, ask_seats=True, record=False)
     async with app.run_test() as pilot:
@@ -164,6 +186,35 @@ async def test_escape_puts_an_offer_aside_and_a_step_shows_it_again():
         await pilot.press("r")
         await settle(pilot)
         assert app.session.events[-1].accepted is False
+
+
+async def test_the_generator_form_starts_in_its_first_field_explains_bad_numbers_and_sets_the_rules(tmp_path):
+    app = NegtuiApp(None, record=False, data_dir=tmp_path, scenarios_dir=ROOT / "scenarios" / "teaching")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("g")
+        await wait_until(pilot, lambda: isinstance(app.screen, GenerateScreen), "the generator form")
+        await pilot.pause()
+        form = app.screen
+        assert app.focused is form.query_one("#gen-players", Input)
+        form.query_one("#gen-players", Input).value = ""
+        form.query_one("#gen-goals", Input).value = "many"
+        form.query_one("#gen-rules", Select).value = "reference"
+        await pilot.press("enter")
+        await pilot.pause()
+        error = str(form.query_one("#gen-error", Static).render())
+        assert error == "players: a whole number, please (it is empty)" and app.focused.id == "gen-players"
+        form.query_one("#gen-players", Input).value = "4"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert str(form.query_one("#gen-error", Static).render()) == "goals: a whole number, not 'many'"
+        assert app.focused.id == "gen-goals"
+        form.query_one("#gen-goals", Input).value = "5"
+        form.query_one("#gen-factors", Input).value = "2"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: app.session is not None, "the game")
+        assert app.session.neg.rules.name == "reference" and app.session.neg.game.n == 4
 
 
 async def test_a_question_mark_typed_into_a_field_stays_in_the_field():
@@ -199,6 +250,8 @@ async def test_quit_and_help_work_on_every_screen(screen, tmp_path):
         kinds = {"seats": SeatsScreen, "partner": PartnerScreen, "respond": RespondScreen, "welfare": WelfareScreen,
                  "generate": GenerateScreen, "summary": SummaryScreen}
         await wait_until(pilot, lambda: isinstance(app.screen, kinds[screen]), screen)
+        if screen == "generate":  # out of the field it starts in: a ? there is typed (tested below)
+            app.screen.query_one("#go").focus()
         await pilot.press("question_mark")
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "help")
         await pilot.press("question_mark")
@@ -209,6 +262,24 @@ async def test_quit_and_help_work_on_every_screen(screen, tmp_path):
 
 
 CLIMATE = ROOT / "scenarios" / "hnc" / "climate" / "cop-climate-22.json"
+
+
+async def test_the_seat_dialog_sets_every_seat_at_once_and_lists_many_players_a_line_each():
+    app = NegtuiApp(CLIMATE, ask_seats=True, record=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
+        dialog = app.screen
+        seats = [sel for sel in dialog.query(Select) if sel.id != "seat-all"]
+        assert len(seats) == 22 and all(sel.compact for sel in seats)  # 22 players: one line each
+        dialog.query_one("#seat-all", Select).value = "myopic"
+        await pilot.pause()
+        assert {sel.value for sel in seats} == {"myopic"}
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: app.session is not None, "the game")
+        assert {s.propose for s in app.session.seats.values()} == {"myopic"}
+        await pilot.press("s")  # mid-game the same dialog applies, it does not start
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog again")
+        assert "Apply (ctrl+s)" in screen_text(app) and "Start (ctrl+s)" not in screen_text(app)
 
 
 @pytest.mark.parametrize(("scenario", "offered"), [(PILL, True), (CLIMATE, False)])

@@ -100,15 +100,16 @@ class NegtuiApp(App):
         path = folder / f"{sc.name}.json"
         write_scenario(sc, path, force=True)
         self.notify(f"generated {path}")
-        self.choose_seats(sc)
+        self.choose_seats(sc, rules=params.rules)
 
-    def choose_seats(self, sc: Scenario) -> None:
+    def choose_seats(self, sc: Scenario, rules: str | None = None) -> None:
+        rules = rules or self.rules_name
         # asked with no seat given: bots with the lens that suits the game, and the dialog says why;
         # otherwise the default lens, as on the command line
         lens, why = suggested_lens(sc) if self.ask_seats and not self.seats else (self.base.propose or DEFAULT_LENS, "")
         seats = {**default_seats(sc.player_ids, self.base, lens), **self.seats}
         if not self.ask_seats:
-            self.start_session(sc, self.rules_name, seats)
+            self.start_session(sc, rules, seats)
             return
 
         def chosen(result: dict[str, Seat] | None) -> None:
@@ -116,10 +117,10 @@ class NegtuiApp(App):
                 if not any(isinstance(s, PickerScreen) for s in self.screen_stack):
                     self.push_screen(PickerScreen(self.scenarios_dir))
                 return
-            self.start_session(sc, self.rules_name, result)
+            self.start_session(sc, rules, result)
 
         try:
-            small = exact_fits(compile_game(sc, get_rules(self.rules_name)))
+            small = exact_fits(compile_game(sc, get_rules(rules)))
         except ValueError:  # the session refuses the game itself, with its message
             small = False
         lenses = FORECAST_LENSES + (("exact",) if small else ())

@@ -2,14 +2,15 @@
 
 Every state is also told apart by its glyph, so the app reads in monochrome (NO_COLOR) too."""
 
-BLUE = "#0072B2"  # committed, positive values
+BLUE = "#0072B2"  # committed cells (blocks, not text: 3.6:1 on the dark background is too dim for text)
 ORANGE = "#E69F00"  # committed on the latest turn, negative values
 GREEN = "#009E73"  # in the offer on the table
-SKY = "#56B4E9"  # proposer highlight
+SKY = "#56B4E9"  # proposer highlight, positive values, the autoplay indicator
 VERMILLION = "#D55E00"  # partner highlight
 GREY = "#999999"  # blocked
 
-POSITIVE = BLUE
+# text colours: at least 4.5:1 against every background the app draws text on (tests/test_app.py)
+POSITIVE = SKY
 NEGATIVE = ORANGE
 
 GLYPH = {

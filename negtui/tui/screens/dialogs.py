@@ -24,10 +24,12 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
     """Who plays each seat: a person, or a lens bot (outside agents stay as they are)."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("ctrl+s", "done", "start")]
+    COMPACT_FROM = 8  # players: from this many, one line per seat (a bordered drop-down takes three)
 
     def __init__(self, seats: dict[str, Seat], lenses: tuple[str, ...], title: str = "Seats",
-                 base: Seat | None = None, note: str = "", bot_lens: str = "upper") -> None:
+                 base: Seat | None = None, note: str = "", bot_lens: str = "upper", start: str = "Start") -> None:
         super().__init__()
+        self.start_label = start
         self.seats = dict(seats)
         self.choices = [c for c in SEAT_CHOICES if c == "human" or c in lenses]
         self.title_text = title
@@ -46,19 +48,32 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
                 yield Static(self.note, classes="dialog-note")
             # buttons first: with many players the list scrolls and the buttons stay in view
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Start (ctrl+s)", variant="primary", id="done")
+                yield Button(f"{self.start_label} (ctrl+s)", variant="primary", id="done")
                 yield Button("All bots", id="bots")
                 yield Button("Cancel", id="cancel")
+            compact = len(self.seats) >= self.COMPACT_FROM
+            with Horizontal(classes="seat-row compact" if compact else "seat-row"):
+                yield Label("every seat", classes="seat-name")
+                yield Select([(c, c) for c in self.choices], prompt="set all to…", id="seat-all",
+                             classes="seat-select", compact=compact)
             with VerticalScroll(id="seat-list"):
                 for pid, seat in self.seats.items():
                     value = self._value(seat)
                     options = [(c, c) for c in self.choices]
                     if value not in self.choices:  # an outside agent, or a lens this game cannot offer
                         options.append((seat.label, value))
-                    with Horizontal(classes="seat-row"):
+                    with Horizontal(classes="seat-row compact" if compact else "seat-row"):
                         yield Label(pid, classes="seat-name")
                         yield Select(options, value=value, allow_blank=False, id=f"seat-{_safe(pid)}",
-                                     classes="seat-select")
+                                     classes="seat-select", compact=compact)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id != "seat-all" or event.value is Select.NULL:
+            return
+        for pid in self.seats:
+            sel = self.query_one(f"#seat-{_safe(pid)}", Select)
+            if any(value == event.value for _, value in sel._options):
+                sel.value = event.value
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "done":

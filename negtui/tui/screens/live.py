@@ -234,7 +234,7 @@ class LiveControls:
             self.refresh_panes()
             self.advance()
 
-        self.app.push_screen(SeatsScreen(ses.seats, ses.lenses, base=self.app.base), done)
+        self.app.push_screen(SeatsScreen(ses.seats, ses.lenses, base=self.app.base, start="Apply"), done)
 
     def _show_summary(self) -> None:
         ses = self.session

@@ -83,10 +83,17 @@ class GenerateScreen(ModalScreen[GeneratorParams | None]):
             with Horizontal(classes="form-row"):
                 yield Label("poison pill", classes="form-label")
                 yield Switch(False, id="gen-poison")
+            with Horizontal(classes="form-row"):
+                yield Label("rules", classes="form-label")
+                yield Select([("paper", "paper"), ("reference (the public implementation's)", "reference")],
+                             value="paper", allow_blank=False, id="gen-rules")
             yield Static("", id="gen-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Generate", variant="primary", id="go")
                 yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one(f"#gen-{FIELDS[0][0]}", Input).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "cancel":
@@ -98,21 +105,34 @@ class GenerateScreen(ModalScreen[GeneratorParams | None]):
         self._submit()
 
     def _submit(self) -> None:
-        values = {}
-        try:
-            for key, label, _ in FIELDS:
-                raw = self.query_one(f"#gen-{key}", Input).value.strip()
+        values: dict[str, object] = {}
+        for key, label, _ in FIELDS:
+            field = self.query_one(f"#gen-{key}", Input)
+            raw = field.value.strip()
+            try:
                 if key == "actions" and "," in raw:
                     values[key] = [int(a) for a in raw.split(",")]
                 else:
                     values[key] = float(raw) if key in ("all_or_nothing", "zipf") else int(raw)
+            except ValueError:
+                kind = {"all_or_nothing": "a number", "zipf": "a number",
+                        "actions": "a whole number, or one per player separated by commas"}.get(key, "a whole number")
+                self._error(f"{label}: {kind}, " + (f"not {raw!r}" if raw else "please (it is empty)"), field)
+                return
+        try:
             params = GeneratorParams(**values, structure=str(self.query_one("#gen-structure", Select).value),
                                      payoff=str(self.query_one("#gen-payoff", Select).value),
-                                     poison_pill=self.query_one("#gen-poison", Switch).value)
+                                     poison_pill=self.query_one("#gen-poison", Switch).value,
+                                     rules=str(self.query_one("#gen-rules", Select).value))
         except (ValueError, GeneratorError) as err:
-            self.query_one("#gen-error", Static).update(Text(str(err), style="bold"))
+            self._error(str(err))
             return
         self.dismiss(params)
+
+    def _error(self, message: str, field: Input | None = None) -> None:
+        self.query_one("#gen-error", Static).update(Text(message, style="bold"))
+        if field is not None:
+            field.focus()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

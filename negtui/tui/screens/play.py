@@ -212,7 +212,7 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         else:
             t.append(f" turn {min(s.t + 1, g.T)}/{g.T} · round {min(s.t // g.n + 1, rounds)}/{rounds}")
         if self.running:
-            t.append(f" · ▶▶ {self.autoplay.delay:g}s", style=palette.GREEN)
+            t.append(f" · ▶▶ {self.autoplay.delay:g}s", style=palette.SKY)
         if self.thinking:
             t.append(" · thinking…", style="italic")
         t.append(f" · {g.scenario.name} · {snap.rules} rules", style="dim")
