@@ -64,3 +64,29 @@ def _shorten(text: str, width: int) -> str:
     if " " in cut:
         cut = cut[: cut.rindex(" ")]
     return cut.rstrip(" ,;:-") + "…"
+
+
+def fit_unique(texts: list[str], width: int) -> list[str]:
+    """Each text in at most `width` characters, all still told apart: a plain cut with '…' where that
+    keeps them distinct, else the start and the end around a middle '…' ("Beneficiar…handed_" and
+    "Beneficiar…protect" rather than "Beneficiary_da" twice)."""
+    width = max(width, 3)
+    out = [t if len(t) <= width else t[: width - 1].rstrip() + "…" for t in texts]
+    clashes = {o for o in out if out.count(o) > 1}
+    if clashes:
+        head = (width - 1) // 2
+        tail = width - 1 - head
+        out = [t[:head] + "…" + t[-tail:] if o in clashes and len(t) > width else o for t, o in zip(texts, out, strict=True)]
+    seen: dict[str, int] = {}
+    alike = {o for o in out if out.count(o) > 1}
+    for k, o in enumerate(out):  # still alike (tiny widths): numbered, the full text a key or a hover away
+        if o in alike and texts.count(texts[k]) == 1:
+            seen[o] = seen.get(o, 0) + 1
+            tag = str(seen[o])
+            out[k] = texts[k][: max(1, width - len(tag) - 1)] + "…" + tag
+    return out
+
+
+def goal_names(sc: Scenario) -> list[str]:
+    """A goal as people read it: its label, or its id when it has none."""
+    return [" ".join(g.label.split()) or g.id for g in sc.goals]

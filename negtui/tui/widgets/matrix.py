@@ -11,14 +11,18 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from negtui.names import fit_unique
 from negtui.tui import palette
 from negtui.tui.snapshot import Snapshot
 
-NAME_MAX = 12
+NAME_MAX = 24
+LEFT_COLUMN = 40  # #left in app.tcss
 
 
 def name_width(snap: Snapshot) -> int:
-    return min(NAME_MAX, max(len(p) for p in snap.game.player_ids))
+    """As wide as the names need, up to what the left column (40 wide) leaves beside the cells."""
+    room = LEFT_COLUMN - 5 - 3 * int(snap.game.m.max())
+    return min(NAME_MAX, max(6, room), max(len(p) for p in snap.game.player_ids))
 
 
 class CommitmentMatrix(Widget, can_focus=True):
@@ -138,14 +142,15 @@ class CommitmentMatrix(Widget, can_focus=True):
         proposer, partner = snap.proposer, snap.partner
         if partner is None and snap.last_event is not None and snap.mode == "replay":
             partner = snap.last_event.partner
-        for i, pid in enumerate(g.player_ids):
+        shown = fit_unique(g.player_ids, width)
+        for i, _pid in enumerate(g.player_ids):
             mark, style = "  ", ""
             if i == proposer:
                 mark, style = "▶ ", f"bold {palette.SKY}"
             elif i == partner:
                 mark, style = "◆ ", f"bold {palette.VERMILLION}"
             out.append(mark, style=style)
-            out.append(f"{pid[:width]:<{width}} ", style=style)
+            out.append(f"{shown[i]:<{width}} ", style=style)
             for a in range(int(g.m[i])):
                 c = int(g.offset[i]) + a
                 kind = self._state_of(c)

@@ -13,6 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from negtui.engine.payoff import committed_vector, satisfaction
+from negtui.names import fit_unique, goal_names
 from negtui.narrate import turn_line
 from negtui.tui import palette
 from negtui.tui.snapshot import Snapshot
@@ -85,13 +86,18 @@ class GoalBars(TextPane):
             order.sort(key=lambda j: -values[j])
         elif self.sort == "progress":
             order.sort(key=lambda j: -sat[j])
-        width = min(14, max(len(goal.id) for goal in g.scenario.goals))
+        names = goal_names(g.scenario)
+        wide = self.app.size.width >= 120
+        width = min(28 if wide else 11, max(len(name) for name in names))  # 80 columns: the line fits 40
+        names = fit_unique(names, width)
         out = Text(no_wrap=True)
-        out.append(f"goals · values of {g.player_ids[self.player]} · sorted by {self.sort} (v)\n", style="bold")
+        who = g.player_ids[self.player]
+        out.append(f"goals · values of {who} · sorted by {self.sort} (v)\n" if wide else
+                   f"values of {fit_unique([who], 16)[0]} · by {self.sort} (v)\n", style="bold")
         out.append(f"{_cell('goal', width)} kind {_cell('progress', BAR)} {'done':>5} {'value':>6}\n", style="dim")
         for j in order:
             v = float(values[j])
-            out.append(f"{_cell(g.scenario.goals[j].id, width)} {'all ' if g.binary[j] else 'lin '} ")
+            out.append(f"{_cell(names[j], width)} {'all ' if g.binary[j] else 'lin '} ")
             out.append(_bar(sat[j]), style=palette.BLUE if sat[j] >= 1 else "")
             out.append(f" {f'{counts[j]}/{g.tau[j]}':>5} ")
             out.append(f"{v:>+6g}\n", style=palette.signed(v))
@@ -122,10 +128,11 @@ class Forecasts(TextPane):
         head += "".join(" " + _cell(LENS_SHORT.get(lens, lens) if narrow else lens, num_w, True) for lens in lenses)
         out.append(head + "  trend\n", style="dim")
         hist = np.array(snap.payoff_history)
+        shown = fit_unique(g.player_ids, name_w)
         for i, pid in enumerate(g.player_ids):
             now = float(snap.payoffs[i])
             seat = snap.seats[i] if len(snap.seats[i]) <= seat_w else snap.seats[i][:seat_w - 1] + "…"
-            out.append(_cell(pid, name_w) + ("" if narrow else " " + _cell(seat, seat_w)) + " ")
+            out.append(_cell(shown[i], name_w) + ("" if narrow else " " + _cell(seat, seat_w)) + " ")
             out.append(_cell(fmt.format(now), num_w, True), style=palette.signed(now))
             out.append("".join(" " + _cell(fmt.format(float(snap.forecasts[lens][i])), num_w, True) for lens in lenses))
             out.append("  " + palette.sparkline(list(hist[:, i]), width=8 if narrow else 12) + "\n")
