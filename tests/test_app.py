@@ -464,7 +464,7 @@ async def test_human_offers_poison_bundle_upper_b_rejects():
         assert tabs.active == "network"
         await pilot.press("v")
         await pilot.pause()
-        assert tabs.active == "goals" and "sorted by value" in screen_text(app)
+        assert tabs.active == "goals" and "by value (v)" in screen_text(app)
         await pilot.press("f")  # the cursor is on B.poison: only B's turns
         await pilot.pause()
         assert tabs.active == "log" and "turn log · only B" in screen_text(app)
