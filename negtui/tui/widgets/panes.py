@@ -114,7 +114,7 @@ class Forecasts(TextPane):
         g = snap.game
         lenses = list(snap.forecasts)
         narrow = self.app.size.width < 104  # the side pane is under ~64 columns
-        name_w = min(10, max(len(p) for p in g.player_ids))
+        name_w = min(10 if narrow else 24, max(len(p) for p in g.player_ids))
         if not narrow:
             name_w = max(name_w, len("player"))
         num_w = 5 if narrow else 7
@@ -126,7 +126,8 @@ class Forecasts(TextPane):
         head = _cell("player" if name_w >= len("player") else "", name_w) + ("" if narrow else " " + _cell("seat", seat_w))
         head += " " + _cell("now", num_w, True)
         head += "".join(" " + _cell(LENS_SHORT.get(lens, lens) if narrow else lens, num_w, True) for lens in lenses)
-        out.append(head + "  trend\n", style="dim")
+        # narrow: the header would wrap; the sparklines speak for themselves
+        out.append(head + ("\n" if narrow else "  trend\n"), style="dim")
         hist = np.array(snap.payoff_history)
         shown = fit_unique(g.player_ids, name_w)
         for i, pid in enumerate(g.player_ids):
