@@ -86,14 +86,14 @@ async def latencies(presses: int) -> tuple[list[float], list[float], int]:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, PlayScreen)
-        screen.speed = 0
+        screen.autoplay.speed = 0
         await pilot.press("r")
         await asyncio.sleep(0.5)
         for k in range(presses):
             await asyncio.sleep(0.1)
             during_play.append(await _probe(app, screen, "v", "action_sort_goals"))
         turns = app.session.state.t
-        screen.running = False
+        screen.autoplay.stop()
         await app.workers.wait_for_complete()
         scenario = app.session.neg.game.scenario.model_dump(mode="json")
         welfare = WelfareScreen(scenario, "paper", app.session.state.bits, app.session.neg.game.player_ids,
