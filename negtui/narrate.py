@@ -26,6 +26,16 @@ def offer_words(game: Game, bits: int, proposer: int, partner: int) -> str:
     return "; ".join(parts) or "nothing"
 
 
+def commitment_words(game: Game, bits: int) -> str:
+    """Every player's commitments in `bits`: 'Brazil commits X; India commits Y, Z' (or 'nothing')."""
+    parts = []
+    for i in range(game.n):
+        own = [cell_label(game, c) for c in game.cells_of(bits) if int(game.owner[c]) == i]
+        if own:
+            parts.append(f"{game.player_ids[i]} commits {', '.join(own)}")
+    return "; ".join(parts) or "nothing"
+
+
 def turn_line(game: Game, ev: TurnEvent) -> str:
     p, q = game.player_ids[ev.proposer], game.player_ids[ev.partner]
     n = game.n

@@ -724,9 +724,17 @@ async def test_welfare_optimum_shown_then_a_solve_cancelled():
             await wait_until(pilot, lambda: "welfare " in str(status.content), "the welfare result")
             assert scr.result.welfare == pytest.approx(60.0)
             assert scr.result.payoffs == pytest.approx([30.0, 30.0])
-            assert "utilitarian: welfare 60.000" in str(status.content)
+            shown = str(status.content)
+            assert "utilitarian: welfare 60.000, the largest sum of payoffs" in shown
+            assert "the optimum adds: A commits bait; B commits bait" in shown  # which commitments reach it
             text = screen_text(app)
-            assert "optimum" in text and "30.0" in text
+            assert "optimum" in text and "30.0" in text and "gap" in text
+            # another objective: solved at once, the old table gone, its number explained
+            scr.query_one("#objective", Select).value = "nash"
+            await pilot.pause()
+            assert scr.result is None and "solving nash" in str(status.content)
+            await wait_until(pilot, lambda: scr.result is not None, "the Nash result")
+            assert "nash: welfare" in str(status.content) and "largest product of payoffs" in str(status.content)
             await pilot.press("escape")
             await pilot.pause()
             assert app.screen is ps

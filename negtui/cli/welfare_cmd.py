@@ -38,6 +38,7 @@ def welfare(
     from negtui.engine.outcome import commitments, rounded
     from negtui.seats import default_seats, parse_seats
     from negtui.welfare import Cancelled, WelfareError, WelfareJob, WelfareOptions, WelfareRequest
+    from negtui.welfare.options import MEANING
     from negtui.welfare.compare import compare as compare_outcome
 
     with user_errors():
@@ -111,12 +112,17 @@ def welfare(
         proven = "proven optimal" if res.proven_optimal else "best found (not proven optimal)"
         extra = f", gap {res.gap:.2e}" if res.gap is not None else ""
         typer.echo(f"welfare {res.welfare:.4f} — {proven}{extra}; {res.solves} solve(s) in {res.seconds:.2f} s with {solver}")
+        typer.echo(f"{res.objective} welfare is {MEANING[res.objective]}")
         if res.message:
             typer.echo(res.message)
         if "negotiated" in out:
             eff = out["efficiency"]
             won = out["negotiated"]["welfare"]
-            typer.echo(f"negotiated welfare {'undefined' if won is None else f'{won:.4f}'}; "
-                       f"efficiency {'n/a' if eff is None else f'{eff:.1%}'}")
+            if won is None and eff == 0.0:  # a Nash product with a factor of zero: its log is undefined
+                typer.echo("negotiated welfare: the product is 0 (a player in it gained nothing, so Σ log is "
+                           "undefined); efficiency 0.0%")
+            else:
+                typer.echo(f"negotiated welfare {'undefined' if won is None else f'{won:.4f}'}; "
+                           f"efficiency {'n/a' if eff is None else f'{eff:.1%}'}")
             typer.echo(f"would gain from the optimum: {', '.join(out['gainers']) or 'nobody'}; "
                        f"would lose: {', '.join(out['losers']) or 'nobody'}")

@@ -9,6 +9,13 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 OBJECTIVES = ("utilitarian", "nash", "nash-bargaining", "maximin")
+MEANING = {  # what each objective's welfare number is, in one line for people
+    "utilitarian": "the largest sum of payoffs",
+    "nash": "the largest product of payoffs (shown as Σ log) over the players who can gain, as many of them as "
+            "possible first: efficient and fair at once",
+    "nash-bargaining": "the largest product of each player's gain over what it has without a deal (shown as Σ log)",
+    "maximin": "the best payoff the worst-off player can get",
+}
 SOLVERS = ("highs", "cbc")
 
 

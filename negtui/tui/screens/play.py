@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Static, TabbedContent, TabPane
 
 from negtui.engine.negotiation import State
+from negtui.narrate import commitment_words
 from negtui.record import Replay
 from negtui.session import Session
 from negtui.tui import palette
@@ -294,9 +295,10 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
     # --- seats, welfare, panes ------------------------------------------------------------------------
     def action_welfare(self) -> None:
         snap = self.snapshot()
-        self.app.push_screen(WelfareScreen(self.game.scenario.model_dump(mode="json"), self.neg.rules.as_dict(),
-                                           snap.state.bits, self.game.player_ids, snap.payoffs,
-                                           snap.forecasts["upper"]))
+        g = self.game
+        self.app.push_screen(WelfareScreen(g.scenario.model_dump(mode="json"), self.neg.rules.as_dict(),
+                                           snap.state.bits, g.player_ids, snap.payoffs, snap.forecasts["upper"],
+                                           describe=lambda bits: commitment_words(g, bits)))
 
     def action_sort_goals(self) -> None:
         bars = self.query_one(GoalBars)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from rich.table import Table
 from rich.text import Text
@@ -23,6 +25,7 @@ from negtui.welfare import (
     efficiency,
     welfare_of,
 )
+from negtui.welfare.options import MEANING
 
 
 class WelfareScreen(ModalScreen[None]):
@@ -33,9 +36,11 @@ class WelfareScreen(ModalScreen[None]):
     ]
 
     def __init__(self, scenario: dict, rules: dict | str, bits: int, names: list[str], payoffs: np.ndarray,
-                 forecast: np.ndarray, objective: str = "utilitarian") -> None:
+                 forecast: np.ndarray, objective: str = "utilitarian",
+                 describe: Callable[[int], str] | None = None) -> None:
         super().__init__()
         self.scenario, self.rules, self.bits = scenario, rules, bits
+        self.describe = describe  # new commitments (a bitmask) in words
         self.names, self.payoffs, self.forecast = names, payoffs, forecast
         self.objective = objective
         self.job: WelfareJob | None = None
@@ -55,7 +60,9 @@ class WelfareScreen(ModalScreen[None]):
         self.action_solve()
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        self.objective = str(event.value)
+        if str(event.value) != self.objective:  # another objective: its own solve, the old table gone
+            self.objective = str(event.value)
+            self.action_solve()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "solve":
@@ -67,6 +74,7 @@ class WelfareScreen(ModalScreen[None]):
         self.action_cancel_solve(quiet=True)
         self.query_one("#welfare-status", Static).update(f"solving {self.objective} … (c cancels)")
         self.query_one("#welfare-table", Static).update("")
+        self.result = None
         self.job = WelfareJob(WelfareRequest(self.scenario, self.rules, self.bits,
                                              WelfareOptions(objective=self.objective, time_limit=60)))
         watch_welfare(self, self.job)
@@ -96,11 +104,17 @@ class WelfareScreen(ModalScreen[None]):
         now = welfare_of(res.objective, self.payoffs, res.included, base)
         eff = efficiency(res.objective, now, res.welfare, len(res.included))
         proven = "proven optimal" if res.proven_optimal else "best found"
-        status.update(f"{res.objective}: welfare {res.welfare:.3f} ({proven}, {res.solves} solve(s), {seconds:.1f} s); "
-                      f"efficiency so far {'n/a' if eff is None else f'{eff:.0%}'}"
-                      + (f"\n{res.message}" if res.message else ""))
+        so_far = ("n/a" if eff is None else f"{eff:.0%}") if now is not None or eff is None else \
+            "0% (someone in the product has gained nothing yet)"
+        lines = [f"{res.objective}: welfare {res.welfare:.3f}, {MEANING[res.objective]} ({proven}, {res.solves} "
+                 f"solve(s), {seconds:.1f} s)", f"the game so far reaches {so_far} of it"]
+        if self.describe is not None and res.bits is not None:
+            lines.append(f"the optimum adds: {self.describe(res.bits & ~self.bits)}")
+        if res.message:
+            lines.append(res.message)
+        status.update("\n".join(lines))
         t = Table(box=None, padding=(0, 1))
-        for col in ("player", "now", "forecast", "optimum", "gain"):
+        for col in ("player", "now", "forecast", "optimum", "gap"):
             t.add_column(col, justify="left" if col == "player" else "right")
         for i, name in enumerate(self.names):
             gain = res.payoffs[i] - float(self.payoffs[i])
