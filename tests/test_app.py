@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from rich.console import Console
-from textual.widgets import Input, Select, Static, TabbedContent
+from textual.widgets import Input, OptionList, Select, Static, TabbedContent
 from typer.testing import CliRunner
 
 from negtui.cli import app as cli
@@ -215,6 +215,25 @@ async def test_the_generator_form_starts_in_its_first_field_explains_bad_numbers
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: app.session is not None, "the game")
         assert app.session.neg.rules.name == "reference" and app.session.neg.game.n == 4
+
+
+async def test_the_picker_lists_games_generated_here_and_records_to_replay(tmp_path):
+    (tmp_path / "scenarios").mkdir()
+    assert CliRunner().invoke(cli, ["generate", "--players", "4", "--goals", "5", "--factors", "2", "-o",
+                                    str(tmp_path / "scenarios" / "mine.json")]).exit_code == 0
+    (tmp_path / "records").mkdir()
+    rec = record_game(tmp_path / "records" / "game.jsonl", PILL)
+    app = NegtuiApp(None, record=False, data_dir=tmp_path, scenarios_dir=ROOT / "scenarios" / "teaching")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
+        text = screen_text(app)
+        assert "generated here" in text and "replay game.jsonl" in text
+        options = app.screen.query_one(OptionList)
+        options.highlighted = options.option_count - 1  # the record, listed last
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, PlayScreen), "the replay")
+        assert app.screen.replay is not None and app.screen.replay.record.scenario.name == "poison-pill"
+        assert str(rec).endswith("game.jsonl")
 
 
 async def test_a_question_mark_typed_into_a_field_stays_in_the_field():

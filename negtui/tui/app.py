@@ -82,6 +82,15 @@ class NegtuiApp(App):
             self.push_screen(PickerScreen(self.scenarios_dir))
 
     # --- starting games -------------------------------------------------------------------------------
+    def open_record(self, path: Path) -> None:
+        """A record chosen in the picker, replayed (a broken one is reported there, the picker stays)."""
+        try:
+            rp = Replay(load_record(path))
+        except RecordError as err:
+            self.notify(err.render(), severity="error", timeout=10)
+            return
+        self.push_screen(PlayScreen(replay=rp))
+
     def open_scenario(self, path: Path) -> None:
         try:
             sc = load_scenario(path)

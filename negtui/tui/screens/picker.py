@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 from rich.text import Text
@@ -21,14 +23,23 @@ class PickerScreen(Screen):
     BINDINGS = [Binding("g", "generate", "generate"), Binding("q", "app.quit", "quit"),
                 Binding("question_mark", "app.help", "help")]
 
+    RECORDS = 10  # the newest records listed
+
     def __init__(self, root: Path) -> None:
         super().__init__()
         self.root = root
         self.entries = catalogue(root)
+        self.records: list[Path] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(" negtui — choose a scenario (enter), or g to generate one ", style="bold reverse"),
-                     id="topbar")
+        yield Static(Text(" negtui — choose a scenario or a record to replay (enter), or g to generate a game ",
+                          style="bold reverse"), id="topbar")
+        data = Path(self.app.data_dir)
+        mine = catalogue(data / "scenarios") if (data / "scenarios").is_dir() else []
+        self.entries = [*self.entries, *(replace(e, kind="generated here") for e in mine)]
+        folder = data / "records"
+        if folder.is_dir():
+            self.records = sorted(folder.rglob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)[:self.RECORDS]
         items = []
         for e in self.entries:
             t = Text()
@@ -37,13 +48,23 @@ class PickerScreen(Screen):
             if e.line:
                 t.append(f"\n  {e.line[:150]}")
             items.append(Option(t, id=str(len(items))))
+        for k, path in enumerate(self.records):
+            t = Text()
+            t.append("replay ", style="bold")
+            when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+            t.append(f"{path.name}  record · {when}", style="dim")
+            items.append(Option(t, id=f"record-{k}"))
         if not items:
             items.append(Option(f"no scenarios found under {self.root}", disabled=True))
         yield OptionList(*items, id="scenario-list")
         yield KeyBar()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.app.open_scenario(Path(self.entries[int(event.option.id)].path))
+        choice = str(event.option.id)
+        if choice.startswith("record-"):
+            self.app.open_record(self.records[int(choice.removeprefix("record-"))])
+        else:
+            self.app.open_scenario(Path(self.entries[int(choice)].path))
 
     def action_generate(self) -> None:
         def made(params: GeneratorParams | None) -> None:
