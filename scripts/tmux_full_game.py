@@ -128,7 +128,7 @@ def human_game(keep: bool) -> None:
     t = Tmux("pill", cmd)
     ok = False
     try:
-        screen = t.wait_for("choose a partner", r"A \(human\)", step="partner dialog at A's turn", timeout=90)
+        screen = t.wait_for("choose a partner", r"A · Alice \(human\)", step="partner dialog at A's turn", timeout=90)
         show("A's turn: the partner dialog", screen)
         t.keys("Down", "Enter")  # the options are A itself, then B
         t.wait_for("offer to B", r"offer A → B: nothing", step="partner B chosen")
@@ -136,7 +136,7 @@ def human_game(keep: bool) -> None:
         screen = t.wait_for(r"offer A → B: A commits bait; B commits", "accepts\\?", r"yes ◀", step="offer built")
         show("the offer: bait alone", screen)
         t.keys("o")
-        screen = t.wait_for(r"A commits bait; B commits bait — accepted", r"B \(upper\)", step="B accepts")
+        screen = t.wait_for(r"A commits bait; B commits bait — accepted", r"B · Bob \(upper\)", step="B accepts")
         show("B accepted; B's turn", screen)
         t.keys("n")  # B's bot turn
         # payoff, then the no-negotiation baseline: 30.00 each (a swallowed pill would show A 40.00, B 7.00)

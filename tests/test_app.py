@@ -104,6 +104,8 @@ async def test_start_with_seats_dialog_keyboard_and_start_button():
         assert sel.value == "lower" and app.screen.query_one("#seat-B", Select).value == "lower"
         shown = screen_text(app)
         assert "Bots play lower:" in shown and "75% of the value" in shown
+        labels = [str(label.render()) for label in app.screen.query(".seat-name")]
+        assert labels == ["every seat", "A · Alice", "B · Bob"]  # the scenario's names, beside the ids
         # choose "human" for A with the keyboard: open the drop-down, go to the top entry, pick it
         sel.focus()
         await pilot.press("enter")
@@ -118,6 +120,7 @@ async def test_start_with_seats_dialog_keyboard_and_start_button():
         assert app.session.seats["B"].propose == "lower"
         # A proposes first and is human: the partner dialog opens by itself
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        assert screen_text(app).startswith(" ▶ A · Alice (human)")
         assert "A, choose a partner" in screen_text(app)
 
 
@@ -134,7 +137,7 @@ async def test_start_with_seats_all_bots_and_ctrl_s():
         await pilot.pause()
         assert isinstance(app.screen, PlayScreen)
         assert {pid: s.label for pid, s in app.session.seats.items()} == {"A": "upper", "B": "myopic"}
-        assert "A (upper)" in screen_text(app)
+        assert "A · Alice (upper)" in screen_text(app)
 
 
 async def test_text_colours_meet_a_contrast_of_4_5_to_1_on_every_background():

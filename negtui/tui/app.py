@@ -134,7 +134,9 @@ class NegtuiApp(App):
             small = False
         lenses = FORECAST_LENSES + (("exact",) if small else ())
         note = f"Bots play {lens}: {why}. Make a seat human to play it yourself." if why else ""
-        self.push_screen(SeatsScreen(seats, lenses, title=sc.name, base=self.base, note=note, bot_lens=lens), chosen)
+        names = {p.id: p.display for p in sc.players}
+        self.push_screen(SeatsScreen(seats, lenses, title=sc.name, base=self.base, note=note, bot_lens=lens,
+                                     names=names), chosen)
 
     def start_session(self, sc: Scenario, rules: str | Rules, seats: dict[str, Seat], *, start: State | None = None,
                       parent: Parent | None = None, budget: int | None = None) -> None:

@@ -27,9 +27,11 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
     COMPACT_FROM = 8  # players: from this many, one line per seat (a bordered drop-down takes three)
 
     def __init__(self, seats: dict[str, Seat], lenses: tuple[str, ...], title: str = "Seats",
-                 base: Seat | None = None, note: str = "", bot_lens: str = "upper", start: str = "Start") -> None:
+                 base: Seat | None = None, note: str = "", bot_lens: str = "upper", start: str = "Start",
+                 names: dict[str, str] | None = None) -> None:
         super().__init__()
         self.start_label = start
+        self.names = names or {}  # display names that differ from the ids
         self.seats = dict(seats)
         self.choices = [c for c in SEAT_CHOICES if c == "human" or c in lenses]
         self.title_text = title
@@ -63,7 +65,8 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
                     if value not in self.choices:  # an outside agent, or a lens this game cannot offer
                         options.append((seat.label, value))
                     with Horizontal(classes="seat-row compact" if compact else "seat-row"):
-                        yield Label(pid, classes="seat-name")
+                        shown = f"{pid} · {self.names[pid]}" if self.names.get(pid, pid) != pid else pid
+                        yield Label(shown, classes="seat-name")
                         yield Select(options, value=value, allow_blank=False, id=f"seat-{_safe(pid)}",
                                      classes="seat-select", compact=compact)
 

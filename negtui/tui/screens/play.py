@@ -204,7 +204,9 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         rounds = max(1, (g.T + g.n - 1) // g.n)
         t = Text(no_wrap=True, overflow="ellipsis")
         if snap.proposer is not None:
-            t.append(f" ▶ {g.player_ids[snap.proposer]} ({snap.seats[snap.proposer]}) ", style=f"bold reverse {palette.SKY}")
+            player = g.scenario.players[snap.proposer]
+            who = player.id if player.display == player.id else f"{player.id} · {player.display}"
+            t.append(f" ▶ {who} ({snap.seats[snap.proposer]}) ", style=f"bold reverse {palette.SKY}")
         else:
             t.append(" game over ", style="bold reverse")
         if self.replay:  # one counter: the turns played at the position shown
