@@ -359,6 +359,21 @@ async def test_the_coach_pane_reads_whole_at_every_width(size):
         assert any(ln.split()[:2] == ["you", "reject"] for ln in lines if ln)
 
 
+async def test_a_resize_relays_the_side_panes_at_once():
+    app = NegtuiApp(SIX, ask_seats=False, record=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("2")  # forecasts
+        await pilot.pause()
+        assert "myopic" in screen_text(app) and " myo " not in screen_text(app)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.2)
+        assert " myo " in screen_text(app) and "trend" not in screen_text(app)  # no turn played meanwhile
+        await pilot.resize_terminal(160, 40)
+        await pilot.pause(0.2)
+        assert "myopic" in screen_text(app) and "trend" in screen_text(app)
+
+
 async def test_a_person_with_nothing_left_to_offer_or_ask_for_passes_without_a_dialog(tmp_path):
     two = {"format": "negtui-scenario/1", "name": "one-deal",
            "players": [{"id": "A", "actions": [{"id": "x"}]}, {"id": "B", "actions": [{"id": "y"}]}],

@@ -167,6 +167,10 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         self._redraw_due = False
         self.refresh_panes()
 
+    def on_resize(self) -> None:
+        # the side panes choose their layout by the terminal's width (narrow tables under 104 columns)
+        self.refresh_panes()
+
     def refresh_panes(self) -> None:
         """Redraw what is visible; the hidden side panes redraw when their tab is opened."""
         snap = self.snapshot()
