@@ -76,3 +76,8 @@ def test_snapshot_six_party_after_five_turns_80x24(snap_compare):
 
 def test_snapshot_six_party_network_pane_160x50(snap_compare):
     assert snap_compare(six_party_app(), terminal_size=(160, 50), run_before=_steps(5, pane="4"))
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=["120x40", "200x60"])
+def test_snapshot_six_party_goals_pane(snap_compare, size):
+    assert snap_compare(six_party_app(), terminal_size=size, run_before=_steps(5, pane="1"))
