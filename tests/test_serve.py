@@ -242,7 +242,7 @@ async def test_a_disconnect_ends_the_app_keeps_the_record_and_reconnecting_resum
 
 # --- the server's own errors -------------------------------------------------------------------------------------
 
-def test_a_bad_course_or_key_file_is_a_clear_error_and_no_server_starts(tmp_path):
+async def test_a_bad_course_or_key_file_is_a_clear_error_and_no_server_starts(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('name = "x"\ntitle = "X"\n[[exercises]]\nid = "a"\ntitle = "A"\nscenario = "no-such-thing"\n'
                    'seat = "A"\n')
@@ -255,7 +255,7 @@ def test_a_bad_course_or_key_file_is_a_clear_error_and_no_server_starts(tmp_path
     assert res.exit_code == 2 and f"{key}:1: not an OpenSSH public key" in res.stderr
 
 
-def test_the_host_key_is_made_once_kept_private_and_its_fingerprint_printed(tmp_path):
+async def test_the_host_key_is_made_once_kept_private_and_its_fingerprint_printed(tmp_path):
     first = host_key(tmp_path)
     assert oct((tmp_path / "ssh_host_ed25519_key").stat().st_mode & 0o777) == "0o600"
     assert host_key(tmp_path).get_fingerprint() == first.get_fingerprint()
