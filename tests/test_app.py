@@ -874,6 +874,14 @@ async def test_replay_step_back_jump_and_take_over(tmp_path):
         await settle(pilot)
         assert len(ses.events) == 1 and ses.events[0].t == 4 and ses.state.t == 5
         assert "REPLAY" not in screen_text(app)
+        # the log and the trends keep the game the fork continues: turns 0-3 from the record, then its own
+        snap = live.snapshot()
+        assert [ev.t for ev in snap.events] == [0, 1, 2, 3, 4] and len(snap.payoff_history) == 6
+        same = [(e.t, e.proposer, e.partner, e.offer.bits, e.accepted) for e in rp.events[:4]]
+        assert [(e.t, e.proposer, e.partner, e.offer.bits, e.accepted) for e in snap.events[:4]] == same
+        await pilot.press("3")  # the log
+        await pilot.pause()
+        assert f"t  0 r1  {rp.record.turns[0].proposer}" in screen_text(app)
     fork = load_record(ses.record_path)
     assert fork.header.parent.turn == 4 and [t.t for t in fork.turns] == [4]
 

@@ -34,6 +34,7 @@ from negtui.tui.keys import palette_entries
 from negtui.tui.screens.dialogs import HelpScreen, SeatsScreen
 from negtui.tui.screens.picker import PickerScreen
 from negtui.tui.screens.play import PlayScreen
+from negtui.tui.sources import Earlier
 
 textual_guards.install()
 
@@ -139,7 +140,7 @@ class NegtuiApp(App):
                                      names=names), chosen)
 
     def start_session(self, sc: Scenario, rules: str | Rules, seats: dict[str, Seat], *, start: State | None = None,
-                      parent: Parent | None = None, budget: int | None = None) -> None:
+                      parent: Parent | None = None, budget: int | None = None, earlier: Earlier | None = None) -> None:
         record = key = None
         try:
             if self.record:  # records the app writes are signed with the data directory's key
@@ -153,7 +154,7 @@ class NegtuiApp(App):
         if self.session is not None:
             self.session.close()
         self.session = session
-        screen = PlayScreen(session=session)
+        screen = PlayScreen(session=session, earlier=earlier)
         self.switch_screen(screen) if self._has_play_screen() else self.push_screen(screen)
         if record:
             self.announce_record(record)

@@ -6,6 +6,8 @@ the offer a person is building, the replay source the turn shown.  The screen as
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
@@ -15,13 +17,28 @@ from negtui.session import Session
 from negtui.tui.snapshot import Snapshot
 
 
+@dataclass(frozen=True)
+class Earlier:
+    """The turns before a fork's first: events, and the payoffs before each of them."""
+
+    events: tuple[TurnEvent, ...] = ()
+    payoffs: tuple[np.ndarray, ...] = ()
+
+    @classmethod
+    def of(cls, replay: Replay, t: int) -> Earlier:
+        k = t - replay.first_turn
+        return cls(tuple(replay.events[:k]), tuple(replay.neg.returns(s) for s in replay.states[:k]))
+
+
 class LiveSource:
     mode = "play"
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, earlier: Earlier | None = None) -> None:
         self.session = session
         self.offer_partner: int | None = None  # the offer a person is building
         self.offer_cells: set[int] = set()
+        # a fork: the turns of the game it continues and their payoffs, shown in the log and the trends
+        self.earlier = earlier or Earlier()
 
     @property
     def neg(self) -> Negotiation:
@@ -39,7 +56,10 @@ class LiveSource:
         cells, partner = frozenset(self.offer_cells), self.offer_partner
         if s.pending is not None:  # an offer waits for its answer: show it on the matrix
             cells, partner = frozenset(s.pending.cells), s.pending.partner
-        return Snapshot(g, self.neg.rules.name, s, ses.events, seats, forecasts, ses.payoff_history,
+        events, history = ses.events, ses.payoff_history
+        if self.earlier.events:
+            events, history = [*self.earlier.events, *events], [*self.earlier.payoffs, *history]
+        return Snapshot(g, self.neg.rules.name, s, events, seats, forecasts, history,
                         self.neg.blocked(s), cells, partner, self.mode)
 
     # --- whose move ------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from negtui.serve.course import Exercise, LoadedCourse, scenario_digest
 from negtui.serve.db import DBError, Decision, GameRow, ResultsDB
 from negtui.tui.app import NegtuiApp
 from negtui.tui.screens.lobby import EnrolScreen, LobbyScreen
+from negtui.tui.sources import Earlier
 from negtui.tui.widgets.coach import choice_words
 
 
@@ -85,9 +86,9 @@ class TrainingApp(NegtuiApp):
         self.start_session(self.course.scenarios[ex.id], ex.rules, self.course.seats_for(ex.id, seat))
 
     def start_session(self, sc: Scenario, rules: str | Rules, seats: dict[str, Seat], *, start: State | None = None,
-                      parent=None, budget: int | None = None) -> None:
+                      parent=None, budget: int | None = None, earlier: Earlier | None = None) -> None:
         previous = self.session
-        super().start_session(sc, rules, seats, start=start, parent=parent, budget=budget)
+        super().start_session(sc, rules, seats, start=start, parent=parent, budget=budget, earlier=earlier)
         ses = self.session
         if ses is None or ses is previous or self.exercise is None:
             return
@@ -116,7 +117,7 @@ class TrainingApp(NegtuiApp):
         self.exercise, self.seat = ex, row.seat
         t = rp.last_turn
         self.start_session(rp.record.scenario, rp.neg.rules, rp.seats_at(t), start=rp.state_at(t),
-                           parent=parent_at(rp, t), budget=rp.record.header.budget)
+                           parent=parent_at(rp, t), budget=rp.record.header.budget, earlier=Earlier.of(rp, t))
 
     # --- the end of a game ------------------------------------------------------------------------------
     def debriefed(self, debriefs: list[Debrief]) -> None:

@@ -20,6 +20,7 @@ from negtui.tui.messages import AgentDecided, AgentFailed, Coached
 from negtui.tui.screens.debrief import DebriefScreen
 from negtui.tui.screens.dialogs import PartnerScreen, RespondScreen, SeatsScreen
 from negtui.tui.screens.summary import SummaryScreen
+from negtui.tui.sources import Earlier
 from negtui.tui.widgets.coach import CoachPane, summary
 from negtui.tui.widgets.panes import TextPane
 
@@ -255,4 +256,7 @@ class LiveControls:
         parent = parent_at(Replay(load_record(ses.record_path)), t) if ses.record_path else None
         game = self.game
         budget = game.budget if game.budget != game.scenario.protocol.budget else None
-        self.app.start_session(game.scenario, self.neg.rules, ses.seats, start=before, parent=parent, budget=budget)
+        k, prior = t - ses.start.t, self.source.earlier  # the log and trends keep the turns before
+        earlier = Earlier((*prior.events, *ses.events[:k]), (*prior.payoffs, *ses.payoff_history[:k]))
+        self.app.start_session(game.scenario, self.neg.rules, ses.seats, start=before, parent=parent, budget=budget,
+                               earlier=earlier)

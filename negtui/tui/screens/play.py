@@ -25,7 +25,7 @@ from negtui.tui.screens.live import LiveControls
 from negtui.tui.screens.replay import ReplayControls
 from negtui.tui.screens.welfare import WelfareScreen
 from negtui.tui.snapshot import Snapshot
-from negtui.tui.sources import LiveSource, ReplaySource
+from negtui.tui.sources import Earlier, LiveSource, ReplaySource
 from negtui.tui.widgets.coach import CoachPane
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.matrix import LEGEND, CommitmentMatrix
@@ -43,13 +43,14 @@ from negtui.tui.widgets.panes import (
 class PlayScreen(LiveControls, ReplayControls, Screen):
     BINDINGS = bindings()
 
-    def __init__(self, session: Session | None = None, replay: Replay | None = None, follow: Path | None = None) -> None:
+    def __init__(self, session: Session | None = None, replay: Replay | None = None, follow: Path | None = None,
+                 earlier: Earlier | None = None) -> None:
         """`follow`: the replayed record is being written; keep reading it as it grows."""
         super().__init__()
         self.follow = follow
         if (session is None) == (replay is None):
             raise ValueError("a play screen shows a session or a replay")
-        self.source: LiveSource | ReplaySource = LiveSource(session) if session else ReplaySource(replay)
+        self.source: LiveSource | ReplaySource = LiveSource(session, earlier) if session else ReplaySource(replay)
         self.autoplay = Autoplay(self)
         self.thinking = False
         self.focused_cell: int | None = None

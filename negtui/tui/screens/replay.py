@@ -9,6 +9,7 @@ from negtui.narrate import turn_line
 from negtui.record import parent_at
 from negtui.seats import Seat
 from negtui.tui.screens.dialogs import JumpScreen, SeatsScreen
+from negtui.tui.sources import Earlier
 
 
 class ReplayControls:
@@ -62,7 +63,8 @@ class ReplayControls:
         def start(chosen: dict[str, Seat] | None) -> None:
             if chosen is not None:  # bots keep the recorded search settings (SeatsScreen keeps them)
                 self.app.start_session(rp.record.scenario, rp.neg.rules, chosen, start=rp.state_at(t),
-                                       parent=parent_at(rp, t), budget=rp.record.header.budget)
+                                       parent=parent_at(rp, t), budget=rp.record.header.budget,
+                                       earlier=Earlier.of(rp, t))  # the log and trends keep the turns before
 
         self.app.push_screen(SeatsScreen(seats, ("myopic", "upper", "lower"), title=f"Take over from turn {t}",
                                          base=self.app.base), start)
