@@ -38,7 +38,7 @@ def _player_names(p: Player) -> list[str]:
     texts = [_readable(p, a.id, a.label) for a in p.actions]
     width = WIDTH
     while True:
-        names = [_shorten(t, width) for t in texts]
+        names = [shorten(t, width) for t in texts]
         if len(set(names)) == len(names) or width >= max(len(t) for t in texts):
             break
         width += 8  # two actions begin alike: take more of their labels
@@ -57,7 +57,8 @@ def _readable(p: Player, action_id: str, label: str) -> str:
     return text
 
 
-def _shorten(text: str, width: int) -> str:
+def shorten(text: str, width: int) -> str:
+    """At most `width` characters, cut at a word with '…' where it is longer."""
     if len(text) <= width:
         return text
     cut = text[: width - 1]

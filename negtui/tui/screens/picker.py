@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Label, OptionList, Select, Static, Sw
 from textual.widgets.option_list import Option
 
 from negtui.generator import GeneratorError, GeneratorParams
+from negtui.names import shorten
 from negtui.scenario.library import catalogue
 from negtui.tui.widgets.keybar import KeyBar
 
@@ -32,7 +33,7 @@ class PickerScreen(Screen):
         self.records: list[Path] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(" negtui — choose a scenario or a record to replay (enter), or g to generate a game ",
+        yield Static(Text(" negtui — enter plays a scenario or replays a record · g generates a game ",
                           style="bold reverse"), id="topbar")
         data = Path(self.app.data_dir)
         mine = catalogue(data / "scenarios") if (data / "scenarios").is_dir() else []
@@ -46,7 +47,7 @@ class PickerScreen(Screen):
             t.append(f"{e.name}", style="bold")
             t.append(f"  {e.kind} · {e.players} players · {e.actions} actions · {e.goals} goals", style="dim")
             if e.line:
-                t.append(f"\n  {e.line[:150]}")
+                t.append(f"\n  {shorten(e.line, 150)}")
             items.append(Option(t, id=str(len(items))))
         for k, path in enumerate(self.records):
             t = Text()
