@@ -359,6 +359,15 @@ async def test_the_coach_pane_reads_whole_at_every_width(size):
         assert any(ln.split()[:2] == ["you", "reject"] for ln in lines if ln)
 
 
+async def test_the_cell_under_the_cursor_explains_itself_from_the_start():
+    app = pill_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "A.bait — A's share of the joint project" in text  # before any key
+        assert "feeds: joint project (+30)" in text  # the goal by its label, its value to the cell's owner
+
+
 async def test_a_resize_relays_the_side_panes_at_once():
     app = NegtuiApp(SIX, ask_seats=False, record=False)
     async with app.run_test(size=(160, 40)) as pilot:

@@ -142,7 +142,10 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one(CommitmentMatrix).focus()
+        matrix = self.query_one(CommitmentMatrix)
+        matrix.focus()
+        matrix.update(self.snapshot())
+        self.focused_cell = matrix.focused_cell  # the cell under the cursor explains itself from the start
         self.refresh_panes()
         lesson = self.game.scenario.lesson
         if lesson and self.state.t == 0 and self.app.lessons_in_game:

@@ -13,7 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from negtui.engine.payoff import committed_vector, satisfaction
-from negtui.names import fit_unique, goal_names
+from negtui.names import fit_unique, goal_names, shorten
 from negtui.narrate import turn_line
 from negtui.tui import palette
 from negtui.tui.snapshot import Snapshot
@@ -255,9 +255,10 @@ class CellInfo(Static):
         text.append("\nfeeds: ")
         if not goals:
             text.append("no goal", style="dim")
+        names = goal_names(g.scenario)
         for j in goals:
             v = float(g.G[j, i])
-            text.append(f"{g.scenario.goals[j].id} ")
-            text.append(f"({g.player_ids[i]} {v:+g})", style=palette.signed(v))
+            text.append(f"{shorten(names[j], 22)} ")
+            text.append(f"({v:+g})", style=palette.signed(v))  # to the cell's owner, named above
             text.append("  ")
         self.update(text)
