@@ -364,7 +364,7 @@ async def test_the_cell_under_the_cursor_explains_itself_from_the_start():
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         text = screen_text(app)
-        assert "A.bait — A's share of the joint project" in text  # before any key
+        assert "A.bait — A's share of the joint" in text  # before any key
         assert "feeds: joint project (+30)" in text  # the goal by its label, its value to the cell's owner
 
 
