@@ -17,20 +17,18 @@ from negtui.scenario.model import Player, Scenario
 WIDTH = 40  # characters of a short name, the ellipsis included
 OPAQUE = re.compile(r"^[A-Za-z]{0,2}_?\d+$")  # a0, g12, P3_1, 7: ids that only count
 
-_cache: weakref.WeakKeyDictionary[Scenario, list[list[str]]] = weakref.WeakKeyDictionary()
+_cache: dict[int, tuple[weakref.ref, list[list[str]]]] = {}  # by id: scenarios are unhashable (lists inside)
 
 
 def action_names(sc: Scenario) -> list[list[str]]:
-    """Per player, per action: the name to show (computed once per scenario)."""
-    try:
-        return _cache[sc]
-    except (KeyError, TypeError):
-        pass
+    """Per player, per action: the name to show (computed once per scenario, forgotten with it)."""
+    hit = _cache.get(id(sc))
+    if hit is not None and hit[0]() is sc:
+        return hit[1]
     names = [_player_names(p) for p in sc.players]
-    try:
-        _cache[sc] = names
-    except TypeError:  # a scenario that cannot be weakly referenced is named again next time
-        pass
+    key = id(sc)
+    _cache[key] = (weakref.ref(sc), names)
+    weakref.finalize(sc, _cache.pop, key, None)
     return names
 
 

@@ -141,9 +141,10 @@ class LiveControls:
             g, s = self.game, ses.state
             if (~s.bits & ~self.session.neg.blocked(s)) & ((1 << g.n_cells) - 1) == 0:
                 who = g.player_ids[ses.proposer]
-                self._submit(self.live.pass_move())
+                self._submit(self.live.pass_move(), advance=False)
                 self.set_status(f"{who} passed: every commitment is made or ruled out, so there was nothing left to "
                                 "offer or ask for")
+                self.advance()  # whatever comes next says so itself
                 return
             if self.prompted_turn != ses.state.t and self.offer_partner is None:
                 self.prompted_turn = ses.state.t
