@@ -5,6 +5,8 @@ Shared by the command line, the app and game records, so a turn reads the same e
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from negtui.engine.game import Game
 from negtui.engine.turns import TurnEvent
 from negtui.names import action_names
@@ -18,19 +20,19 @@ def cell_label(game: Game, c: int) -> str:
 
 def offer_words(game: Game, bits: int, proposer: int, partner: int) -> str:
     """'Brazil commits X, Y; India commits Z' (or 'nothing')."""
-    parts = []
-    for i in dict.fromkeys((proposer, partner)):
-        own = [cell_label(game, c) for c in game.cells_of(bits) if int(game.owner[c]) == i]
-        if own:
-            parts.append(f"{game.player_ids[i]} commits {', '.join(own)}")
-    return "; ".join(parts) or "nothing"
+    return _commits(game, bits, dict.fromkeys((proposer, partner)))
 
 
 def commitment_words(game: Game, bits: int) -> str:
     """Every player's commitments in `bits`: 'Brazil commits X; India commits Y, Z' (or 'nothing')."""
+    return _commits(game, bits, range(game.n))
+
+
+def _commits(game: Game, bits: int, players: Iterable[int]) -> str:
+    cells = game.cells_of(bits)
     parts = []
-    for i in range(game.n):
-        own = [cell_label(game, c) for c in game.cells_of(bits) if int(game.owner[c]) == i]
+    for i in players:
+        own = [cell_label(game, c) for c in cells if int(game.owner[c]) == i]
         if own:
             parts.append(f"{game.player_ids[i]} commits {', '.join(own)}")
     return "; ".join(parts) or "nothing"

@@ -293,6 +293,13 @@ def user_data_dir() -> Path:
     return Path(_dir("negtui"))
 
 
+def recent_records(folder: Path) -> list[Path]:
+    """The records under `folder` (trainees' subfolders too), newest first; none if it does not exist."""
+    if not folder.is_dir():
+        return []
+    return sorted(folder.rglob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+
+
 def default_record_path(scenario_name: str, directory: str | os.PathLike[str] | None = None) -> Path:
     """A new record file name for a scenario, in `directory` (default: the data directory's records/)."""
     if directory is None:
@@ -305,4 +312,4 @@ def default_record_path(scenario_name: str, directory: str | os.PathLike[str] | 
 
 
 __all__ = ["EXACT_IN_APP_LIMIT", "exact_fits", "FORECAST_LENSES", "LensView", "PartnerOption", "Phase", "Preview", "Session",
-           "default_record_path", "user_data_dir"]
+           "default_record_path", "recent_records", "user_data_dir"]

@@ -109,10 +109,10 @@ def _list_records(data_dir: Path | None, as_json: bool) -> None:
     """Where the app's records are, newest first: the answer to `negtui replay` without a file."""
     import datetime as dt
 
-    from negtui.session import user_data_dir
+    from negtui.session import recent_records, user_data_dir
 
     folder = (data_dir or user_data_dir()) / "records"
-    found = sorted(folder.rglob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.is_dir() else []
+    found = recent_records(folder)
     if as_json:
         emit_json({"folder": str(folder), "records": [str(p) for p in found[:LISTED]], "total": len(found)})
         return

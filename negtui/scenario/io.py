@@ -22,8 +22,10 @@ class Problem:
     message: str
 
 
-class ScenarioError(Exception):
-    """A scenario file that cannot be used; carries every problem found, not just the first."""
+class FileProblems(Exception):
+    """A file that cannot be used; carries every problem found, not just the first, each at its JSON path."""
+
+    kind = "file"  # what the file should have been, for the first line
 
     def __init__(self, source: str, problems: list[Problem]):
         self.source = source
@@ -31,9 +33,16 @@ class ScenarioError(Exception):
         super().__init__(self.render())
 
     def render(self) -> str:
-        lines = [f"{self.source}: invalid scenario ({len(self.problems)} problem{'s' * (len(self.problems) != 1)})"]
+        n = len(self.problems)
+        lines = [f"{self.source}: invalid {self.kind} ({n} problem{'s' * (n != 1)})"]
         lines += [f"  {p.path}: {p.message}" for p in self.problems]
         return printable("\n".join(lines))
+
+
+class ScenarioError(FileProblems):
+    """A scenario file that cannot be used."""
+
+    kind = "scenario"
 
 
 def _json_path(loc: tuple[int | str, ...]) -> str:

@@ -21,10 +21,9 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from negtui.engine import GameError, compile_game, get_rules
 from negtui.scenario import Scenario, ScenarioError, load_scenario, untrusted
-from negtui.scenario.io import Problem, problems_from_validation
+from negtui.scenario.io import FileProblems, Problem, problems_from_validation
 from negtui.scenario.library import resolve
 from negtui.scenario.limits import MAX_TEXT
-from negtui.scenario.untrusted import printable
 from negtui.seats import Seat, SeatError, parse_seat
 
 FORMAT = "negtui-course/1"
@@ -109,19 +108,10 @@ def _duplicate_ids(ids: list[object]) -> list[Problem]:
     return out
 
 
-class CourseError(Exception):
-    """A course file that cannot be used; carries every problem found, not just the first."""
+class CourseError(FileProblems):
+    """A course file that cannot be used (not a ScenarioError: a course's own problems are its file's)."""
 
-    def __init__(self, source: str, problems: list[Problem]):
-        self.source = source
-        self.problems = problems
-        super().__init__(self.render())
-
-    def render(self) -> str:
-        n = len(self.problems)
-        lines = [f"{self.source}: invalid course ({n} problem{'s' * (n != 1)})"]
-        lines += [f"  {p.path}: {p.message}" for p in self.problems]
-        return printable("\n".join(lines))
+    kind = "course"
 
 
 @dataclass

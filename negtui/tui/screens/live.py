@@ -9,6 +9,7 @@ from rich.text import Text
 from textual import work
 from textual.widgets import TabbedContent
 
+from negtui.engine.completions import free_cells
 from negtui.engine.negotiation import IllegalMove, Phase
 from negtui.engine.turns import Move, TurnEvent
 from negtui.narrate import offer_words, turn_line
@@ -138,9 +139,8 @@ class LiveControls:
             self._ask_person()
             return
         if live.person_proposing:
-            g, s = self.game, ses.state
-            if (~s.bits & ~self.session.neg.blocked(s)) & ((1 << g.n_cells) - 1) == 0:
-                who = g.player_ids[ses.proposer]
+            if not free_cells(self.game, ses.state.bits):
+                who = self.game.player_ids[ses.proposer]
                 self._submit(self.live.pass_move(), advance=False)
                 self.set_status(f"{who} passed: every commitment is made or ruled out, so there was nothing left to "
                                 "offer or ask for")

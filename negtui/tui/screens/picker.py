@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 from negtui.generator import GeneratorError, GeneratorParams
 from negtui.names import shorten
 from negtui.scenario.library import catalogue
+from negtui.session import recent_records
 from negtui.tui.widgets.keybar import KeyBar
 
 
@@ -38,9 +39,7 @@ class PickerScreen(Screen):
         data = Path(self.app.data_dir)
         mine = catalogue(data / "scenarios") if (data / "scenarios").is_dir() else []
         self.entries = [*self.entries, *(replace(e, kind="generated here") for e in mine)]
-        folder = data / "records"
-        if folder.is_dir():
-            self.records = sorted(folder.rglob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)[:self.RECORDS]
+        self.records = recent_records(data / "records")[:self.RECORDS]
         items = []
         for e in self.entries:
             t = Text()
