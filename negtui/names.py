@@ -86,6 +86,11 @@ def fit_unique(texts: list[str], width: int) -> list[str]:
     return out
 
 
+def player_label(p: Player) -> str:
+    """The id, with the display name beside it where the scenario gives another ("A · Alice")."""
+    return p.id if p.display == p.id else f"{p.id} · {p.display}"
+
+
 def goal_names(sc: Scenario) -> list[str]:
     """A goal as people read it: its label, or its id when it has none."""
     return [" ".join(g.label.split()) or g.id for g in sc.goals]

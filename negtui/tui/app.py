@@ -11,17 +11,18 @@ import signal
 from collections.abc import Iterable
 from pathlib import Path
 
-from textual.app import App, SystemCommand
 from textual.actions import SkipAction
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
 from negtui.agents.table import AgentOptions
-from negtui.engine.negotiation import State
 from negtui.engine.game import compile_game
+from negtui.engine.negotiation import State
 from negtui.engine.rules import Rules, get_rules
 from negtui.generator import GeneratorParams, generate
+from negtui.names import player_label
 from negtui.record import Parent, Replay, load_record
 from negtui.record.reader import RecordError
 from negtui.record.signing import data_dir_key
@@ -135,9 +136,9 @@ class NegtuiApp(App):
             small = False
         lenses = FORECAST_LENSES + (("exact",) if small else ())
         note = f"Bots play {lens}: {why}. Make a seat human to play it yourself." if why else ""
-        names = {p.id: p.display for p in sc.players}
+        labels = {p.id: player_label(p) for p in sc.players}
         self.push_screen(SeatsScreen(seats, lenses, title=sc.name, base=self.base, note=note, bot_lens=lens,
-                                     names=names), chosen)
+                                     labels=labels), chosen)
 
     def start_session(self, sc: Scenario, rules: str | Rules, seats: dict[str, Seat], *, start: State | None = None,
                       parent: Parent | None = None, budget: int | None = None, earlier: Earlier | None = None) -> None:

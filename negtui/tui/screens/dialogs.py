@@ -28,10 +28,10 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
 
     def __init__(self, seats: dict[str, Seat], lenses: tuple[str, ...], title: str = "Seats",
                  base: Seat | None = None, note: str = "", bot_lens: str = "upper", start: str = "Start",
-                 names: dict[str, str] | None = None) -> None:
+                 labels: dict[str, str] | None = None) -> None:
         super().__init__()
         self.start_label = start
-        self.names = names or {}  # display names that differ from the ids
+        self.labels = labels or {}  # how each player is shown (negtui.names.player_label)
         self.seats = dict(seats)
         self.choices = [c for c in SEAT_CHOICES if c == "human" or c in lenses]
         self.title_text = title
@@ -65,8 +65,7 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
                     if value not in self.choices:  # an outside agent, or a lens this game cannot offer
                         options.append((seat.label, value))
                     with Horizontal(classes="seat-row compact" if compact else "seat-row"):
-                        shown = f"{pid} · {self.names[pid]}" if self.names.get(pid, pid) != pid else pid
-                        yield Label(shown, classes="seat-name")
+                        yield Label(self.labels.get(pid, pid), classes="seat-name")
                         yield Select(options, value=value, allow_blank=False, id=f"seat-{_safe(pid)}",
                                      classes="seat-select", compact=compact)
 

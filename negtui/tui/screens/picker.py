@@ -39,7 +39,7 @@ class PickerScreen(Screen):
         data = Path(self.app.data_dir)
         mine = catalogue(data / "scenarios") if (data / "scenarios").is_dir() else []
         self.entries = [*self.entries, *(replace(e, kind="generated here") for e in mine)]
-        self.records = recent_records(data / "records")[:self.RECORDS]
+        self.records = recent_records(self.app.records_dir)[:self.RECORDS]
         items = []
         for e in self.entries:
             t = Text()

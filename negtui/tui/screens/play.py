@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Static, TabbedContent, TabPane
 
 from negtui.engine.negotiation import State
+from negtui.names import player_label
 from negtui.narrate import commitment_words
 from negtui.record import Replay
 from negtui.session import Session
@@ -212,16 +213,16 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         rounds = max(1, (g.T + g.n - 1) // g.n)
         t = Text(no_wrap=True, overflow="ellipsis")
         if snap.proposer is not None:
-            player = g.scenario.players[snap.proposer]
-            who = player.id if player.display == player.id else f"{player.id} · {player.display}"
+            who = player_label(g.scenario.players[snap.proposer])
             t.append(f" ▶ {who} ({snap.seats[snap.proposer]}) ", style=f"bold reverse {palette.SKY}")
         else:
             t.append(" game over ", style="bold reverse")
         if self.replay:  # one counter: the turns played at the position shown
             t.append(f" {'LIVE' if self.follow else 'REPLAY'} ", style="bold")
-            t.append(f"{self.pos}/{self.replay.last_turn} turns played · round {min(s.t // g.n + 1, rounds)}/{rounds}")
+            t.append(f"{self.pos}/{self.replay.last_turn} turns played")
         else:
-            t.append(f" turn {min(s.t + 1, g.T)}/{g.T} · round {min(s.t // g.n + 1, rounds)}/{rounds}")
+            t.append(f" turn {min(s.t + 1, g.T)}/{g.T}")
+        t.append(f" · round {min(s.t // g.n + 1, rounds)}/{rounds}")
         if self.running:
             t.append(f" · ▶▶ {self.autoplay.delay:g}s", style=palette.SKY)
         if self.thinking:
