@@ -3,9 +3,9 @@
 One SQLite file shared by the server process and one app process per connection, so every write is a
 `BEGIN IMMEDIATE` transaction (the writer takes the lock before it reads, so a read-then-write never fails
 half-way with a stale snapshot), the journal is WAL (readers never block the writer) and a busy timeout
-makes writers queue instead of failing.  The schema carries its version in `PRAGMA user_version`;
-`MIGRATIONS[k]` brings it from version k to k+1, each in its own transaction, so an old file is upgraded on
-open and a file from a newer negtui is refused instead of being misread."""
+makes writers queue instead of failing.  The schema (schema.py) carries its version in
+`PRAGMA user_version`; `MIGRATIONS[k]` brings it from version k to k+1, each in its own transaction, so an
+old file is upgraded on open and a file from a newer negtui is refused instead of being misread."""
 
 from __future__ import annotations
 
@@ -26,46 +26,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from negtui.serve.schema import MIGRATIONS, SCHEMA_VERSION, statements
+
 if TYPE_CHECKING:
     from asyncssh import SSHKey
 
 DB_NAME = "results.sqlite3"
 PBKDF2_ROUNDS = 100_000
-
-MIGRATIONS: tuple[str, ...] = (
-    """
-    CREATE TABLE trainees (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created TEXT NOT NULL);
-    CREATE TABLE keys (
-        id INTEGER PRIMARY KEY, trainee_id INTEGER NOT NULL REFERENCES trainees(id) ON DELETE CASCADE,
-        fingerprint TEXT NOT NULL UNIQUE, key TEXT NOT NULL, comment TEXT NOT NULL DEFAULT '', added TEXT NOT NULL);
-    CREATE INDEX keys_trainee ON keys(trainee_id);
-    CREATE TABLE invites (
-        id INTEGER PRIMARY KEY, trainee_id INTEGER NOT NULL REFERENCES trainees(id) ON DELETE CASCADE,
-        code_hash BLOB NOT NULL, salt BLOB NOT NULL, expires TEXT NOT NULL, used TEXT);
-    CREATE INDEX invites_trainee ON invites(trainee_id);
-    CREATE TABLE sessions (
-        id INTEGER PRIMARY KEY, trainee_id INTEGER NOT NULL REFERENCES trainees(id) ON DELETE CASCADE,
-        peer TEXT NOT NULL, key_fingerprint TEXT NOT NULL, started TEXT NOT NULL, ended TEXT, end_reason TEXT);
-    CREATE INDEX sessions_trainee ON sessions(trainee_id);
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY, trainee_id INTEGER NOT NULL REFERENCES trainees(id),
-        session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,
-        course TEXT NOT NULL, exercise TEXT NOT NULL, scenario TEXT NOT NULL, scenario_digest TEXT NOT NULL,
-        seat TEXT NOT NULL, record_path TEXT NOT NULL,
-        status TEXT NOT NULL DEFAULT 'playing' CHECK (status IN ('playing', 'finished', 'abandoned')),
-        started TEXT NOT NULL, finished TEXT, duration REAL, payoff REAL, payoffs TEXT, baseline REAL,
-        counterfactuals TEXT, welfare_optimum REAL, efficiency REAL);
-    CREATE INDEX games_trainee ON games(trainee_id, started);
-    CREATE INDEX games_exercise ON games(course, exercise, status);
-    CREATE INDEX games_session ON games(session_id);
-    CREATE TABLE decisions (
-        id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        turn INTEGER NOT NULL, phase TEXT NOT NULL CHECK (phase IN ('propose', 'respond')),
-        choice TEXT NOT NULL, cost REAL NOT NULL, numbers TEXT NOT NULL);
-    CREATE INDEX decisions_game ON decisions(game_id, turn);
-    """,
-)
-SCHEMA_VERSION = len(MIGRATIONS)
 
 # the columns of `results()`, in order: a CSV of them has a header even when there are no rows
 RESULT_COLUMNS: tuple[str, ...] = (
@@ -175,17 +142,6 @@ def _code_hash(code: str, salt: bytes) -> bytes:
     return hashlib.pbkdf2_hmac("sha256", canon.encode(), salt, PBKDF2_ROUNDS)
 
 
-def _statements(script: str) -> Iterator[str]:
-    """A migration script split into statements (executescript would commit the migration's transaction)."""
-    buf = ""
-    for piece in script.split(";"):
-        buf += piece + ";"
-        if sqlite3.complete_statement(buf):
-            if buf.strip(" \n\t;"):
-                yield buf
-            buf = ""
-
-
 class ResultsDB:
     """Use `ResultsDB.open(data_dir)`; the connection is in autocommit mode so that transactions are
     exactly the explicit `BEGIN IMMEDIATE` blocks of `_write`."""
@@ -245,7 +201,7 @@ class ResultsDB:
                 if conn.execute("PRAGMA user_version").fetchone()[0] != version:
                     continue  # another process migrated meanwhile; look again
                 try:
-                    for statement in _statements(MIGRATIONS[version]):
+                    for statement in statements(MIGRATIONS[version]):
                         conn.execute(statement)
                 except sqlite3.Error as err:
                     raise DBError(f"cannot upgrade the results database {self.path} to schema version "

@@ -1,0 +1,53 @@
+"""The results database's schema: `MIGRATIONS[k]` brings a file from version k to k+1 (the version is
+kept in `PRAGMA user_version`); a new version is a new script at the end, never an edit of an old one."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE trainees (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created TEXT NOT NULL);
+    CREATE TABLE keys (
+        id INTEGER PRIMARY KEY, trainee_id INTEGER NOT NULL REFERENCES trainees(id) ON DELETE CASCADE,
+        fingerprint TEXT NOT NULL UNIQUE, key TEXT NOT NULL, comment TEXT NOT NULL DEFAULT '', added TEXT NOT NULL);
+    CREATE INDEX keys_trainee ON keys(trainee_id);
+    CREATE TABLE invites (
+        id INTEGER PRIMARY KEY, trainee_id INTEGER NOT NULL REFERENCES trainees(id) ON DELETE CASCADE,
+        code_hash BLOB NOT NULL, salt BLOB NOT NULL, expires TEXT NOT NULL, used TEXT);
+    CREATE INDEX invites_trainee ON invites(trainee_id);
+    CREATE TABLE sessions (
+        id INTEGER PRIMARY KEY, trainee_id INTEGER NOT NULL REFERENCES trainees(id) ON DELETE CASCADE,
+        peer TEXT NOT NULL, key_fingerprint TEXT NOT NULL, started TEXT NOT NULL, ended TEXT, end_reason TEXT);
+    CREATE INDEX sessions_trainee ON sessions(trainee_id);
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY, trainee_id INTEGER NOT NULL REFERENCES trainees(id),
+        session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,
+        course TEXT NOT NULL, exercise TEXT NOT NULL, scenario TEXT NOT NULL, scenario_digest TEXT NOT NULL,
+        seat TEXT NOT NULL, record_path TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'playing' CHECK (status IN ('playing', 'finished', 'abandoned')),
+        started TEXT NOT NULL, finished TEXT, duration REAL, payoff REAL, payoffs TEXT, baseline REAL,
+        counterfactuals TEXT, welfare_optimum REAL, efficiency REAL);
+    CREATE INDEX games_trainee ON games(trainee_id, started);
+    CREATE INDEX games_exercise ON games(course, exercise, status);
+    CREATE INDEX games_session ON games(session_id);
+    CREATE TABLE decisions (
+        id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        turn INTEGER NOT NULL, phase TEXT NOT NULL CHECK (phase IN ('propose', 'respond')),
+        choice TEXT NOT NULL, cost REAL NOT NULL, numbers TEXT NOT NULL);
+    CREATE INDEX decisions_game ON decisions(game_id, turn);
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def statements(script: str) -> Iterator[str]:
+    """A migration script split into statements (executescript would commit the migration's transaction)."""
+    buf = ""
+    for piece in script.split(";"):
+        buf += piece + ";"
+        if sqlite3.complete_statement(buf):
+            if buf.strip(" \n\t;"):
+                yield buf
+            buf = ""
