@@ -132,7 +132,7 @@ def human_game(keep: bool) -> None:
         show("A's turn: the partner dialog", screen)
         t.keys("Down", "Enter")  # the options are A itself, then B
         t.wait_for("offer to B", r"offer A → B: nothing", step="partner B chosen")
-        t.keys("Enter", "Down", "Enter")  # A.bait, then B.bait below it
+        t.keys("Enter", "Down", "Down", "Enter")  # A.bait, then B.bait two lines below it (a line per action)
         screen = t.wait_for(r"offer A → B: A commits bait; B commits", "accepts\\?", r"yes ◀", step="offer built")
         show("the offer: bait alone", screen)
         t.keys("o")

@@ -33,6 +33,7 @@ from negtui.tui.screens.play import PlayScreen
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.screens.welfare import WelfareScreen
 from negtui.tui.widgets.keybar import KeyBar
+from negtui.tui.widgets.matrix import CommitmentMatrix
 
 ROOT = Path(__file__).resolve().parents[1]
 PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
@@ -350,7 +351,8 @@ async def test_the_coach_pane_reads_whole_at_every_width(size):
         text = screen_text(app)
         pane = text[text.index("coach · turn 0"):text.index("coach, turn 0")]
         assert "…" not in pane
-        lines = [ln.strip() for ln in pane.splitlines()]
+        side = app.screen.query_one("#side").region.x  # the pane's lines, without the matrix beside them
+        lines = [ln[side:].strip() for ln in text.splitlines()]
         if size[0] < 104:
             assert any(ln.split() == ["by", "decision", "myo", "up", "low", "ex"] for ln in lines), pane
             assert "myo = myopic" in text.replace("\n", " ")
@@ -363,9 +365,46 @@ async def test_the_cell_under_the_cursor_explains_itself_from_the_start():
     app = pill_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        text = screen_text(app)
-        assert "A.bait — A's share of the joint" in text  # before any key
+        text = " ".join(screen_text(app).split())
+        assert "A · Alice: bait — A's share of the joint" in text  # before any key
         assert "feeds: joint project (+30)" in text  # the goal by its label, its value to the cell's owner
+
+
+HUMANITARIAN = ROOT / "scenarios" / "hnc" / "humanitarian" / "humanitarian-access.json"
+
+
+async def test_the_matrix_names_every_action_where_the_height_allows():
+    """Tall enough, each action has a line in the scenario's words under its player, the left column
+    grows to hold them, and up/down walk the actions across players; short, it is a grid of cells
+    with no column numbers, and the panel under it names the cell under the cursor."""
+    app = NegtuiApp(HUMANITARIAN, ask_seats=False, record=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        matrix = app.screen.query_one(CommitmentMatrix)
+        assert matrix.listed
+        assert app.screen.query_one("#left").size.width > 40
+        text = screen_text(app)
+        assert "·· Fund the corridor operation" in text
+        assert "·· Authorise the northern corridor" in text
+        assert " 0  1  2  3" not in text
+        for _ in range(4):  # the first player's four actions, then the next player's first
+            await pilot.press("down")
+        await pilot.pause()
+        assert matrix.cursor == (0, 1)
+        assert "NGO Consortium: Deliver food and medical aid" in " ".join(screen_text(app).split())
+        await pilot.press("right")  # the same action of the next player
+        await pilot.pause()
+        assert matrix.cursor == (0, 2)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.3)
+        assert not matrix.listed
+        assert app.screen.query_one("#left").size.width == 40
+        text = screen_text(app)
+        assert "actions" in text and " 0  1  2  3" not in text
+        assert "Host Government: Authorise the northern corridor" in " ".join(text.split())
+        await pilot.press("right")
+        await pilot.pause()
+        assert matrix.cursor == (1, 2)
 
 
 async def test_a_resize_relays_the_side_panes_at_once():
@@ -415,8 +454,10 @@ async def test_a_bots_offer_leaves_the_matrix_in_view_on_a_wide_terminal(size, b
         text = screen_text(app)
         assert "thinking" not in text.splitlines()[0]  # the game waits for the person, not for a bot
         if beside:
-            rows = [ln for ln in text.splitlines()[1:] if ln.startswith((" ▶ A", " ◆ B"))]
-            assert len(rows) == 2 and all("++" in ln for ln in rows[1:]), rows  # B's offered cells marked
+            lines = text.splitlines()
+            b = next(k for k, ln in enumerate(lines) if ln.startswith(" ◆ B · Bob"))
+            b_cells = [ln[:40] for ln in lines[b + 1:b + 3]]
+            assert any("++ bait" in ln for ln in b_cells), b_cells  # B's offered cells marked beside it
 
 
 async def test_a_step_of_autoplay_due_on_a_persons_turn_opens_no_second_partner_dialog():
@@ -448,7 +489,7 @@ async def test_human_offers_bait_alone_b_accepts_and_game_ends_with_summary():
         await pilot.pause()
         ps = play_screen(app)
         assert app.screen is ps and ps.offer_partner == 1
-        await pilot.press("enter", "down", "enter")  # A.bait, then B.bait below it
+        await pilot.press("enter", "down", "down", "enter")  # A.bait, then B.bait two lines below it
         await pilot.pause()
         assert ps.offer_cells == {A_BAIT, B_BAIT}
         panel = screen_text(app)
@@ -489,7 +530,7 @@ async def test_human_offers_poison_bundle_upper_b_rejects():
         await pilot.press("down", "enter")
         await pilot.pause()
         ps = play_screen(app)
-        await pilot.press("enter", "down", "enter", "right", "enter")  # A.bait, B.bait, B.poison
+        await pilot.press("enter", "down", "down", "enter", "down", "enter")  # A.bait, B.bait, B.poison
         await pilot.pause()
         assert ps.offer_cells == {A_BAIT, B_BAIT, B_POISON}
         await pilot.press("o")
@@ -562,11 +603,11 @@ async def test_offer_building_escape_and_a_unilateral_commitment():
         await pilot.pause()
         ps = play_screen(app)
         assert ps.offer_partner == 0
-        await pilot.press("down", "enter")  # B.bait belongs to neither side of A → A
+        await pilot.press("down", "down", "enter")  # B.bait belongs to neither side of A → A
         await pilot.pause()
         assert ps.offer_cells == set()
         assert "belongs to neither side" in ps.query_one("#status").plain
-        await pilot.press("up", "space", "space", "space")  # space toggles while an offer is being built
+        await pilot.press("up", "up", "space", "space", "space")  # space toggles while an offer is being built
         assert ps.offer_cells == {A_BAIT} and app.session.events == []
         await pilot.pause()
         panel = screen_text(app)
@@ -639,7 +680,7 @@ async def test_bot_offer_to_human_rejected_then_human_offers_bait():
         assert [o.partner for o in app.screen.options] == [0, 1]
         await pilot.press("enter")  # A
         await pilot.pause()
-        await pilot.press("enter", "down", "enter", "o")  # A.bait, B.bait
+        await pilot.press("enter", "down", "down", "enter", "o")  # A.bait, B.bait
         await settle(pilot)
         assert app.session.over
         assert app.session.events[-1].accepted is True and app.session.events[-1].decided_by == "A (myopic)"

@@ -59,7 +59,7 @@ async def _offer_built(pilot) -> None:
     await _wait_for(pilot, lambda: isinstance(pilot.app.screen, PartnerScreen), "the partner dialog")
     await pilot.press("down", "enter")
     await _wait_for(pilot, lambda: isinstance(pilot.app.screen, PlayScreen), "the play screen")
-    await pilot.press("enter", "down", "enter")
+    await pilot.press("enter", "down", "down", "enter")
     assert pilot.app.screen.offer_cells == {0, 2}
     await pilot.pause()
 

@@ -123,7 +123,12 @@ class BesideTheMatrix:
         self._place()
 
     def _place(self) -> None:
-        self.set_class(self.app.size.width >= self.WIDE, "beside")  # type: ignore[attr-defined]
+        beside = self.app.size.width >= self.WIDE  # type: ignore[attr-defined]
+        self.set_class(beside, "beside")  # type: ignore[attr-defined]
+        if beside:  # right of the left column, however wide it has grown
+            lefts = [s.query("#left") for s in self.app.screen_stack]  # type: ignore[attr-defined]
+            left = next((q.first().outer_size.width for q in reversed(lefts) if q), 40)
+            self.query_one("#dialog").styles.margin = (0, 1, 0, left + 1)  # type: ignore[attr-defined]
 
 
 class PartnerScreen(BesideTheMatrix, ModalScreen[int | tuple[int, list[int]] | None]):
@@ -241,7 +246,8 @@ def _legend() -> Table:
     t.add_column(no_wrap=True, min_width=13)
     t.add_column(ratio=1)
     t.add_row(Text("Matrix", style="bold"), "██ committed · ▓▓ committed this turn · ++ in the offer · ×× ruled out by "
-              "an exclusive set · ·· free · ▶ proposer · ◆ partner")
+              "an exclusive set · ·· free · ▶ proposer · ◆ partner. Where the height allows, each action has a line with "
+              "its name; otherwise a player is one row of cells and the panel under it names the cell under the cursor")
     t.add_row(Text("Lenses", style="bold"), "myopic: the payoff if the game ended now · upper: reachable goals you "
               "value get completed · lower: credible threats get completed · exact: the subgame-perfect value "
               "(small games)")

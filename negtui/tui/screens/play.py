@@ -29,7 +29,7 @@ from negtui.tui.snapshot import Snapshot
 from negtui.tui.sources import Earlier, LiveSource, ReplaySource
 from negtui.tui.widgets.coach import CoachPane
 from negtui.tui.widgets.keybar import KeyBar
-from negtui.tui.widgets.matrix import LEGEND, CommitmentMatrix
+from negtui.tui.widgets.matrix import CommitmentMatrix, left_width, legend
 from negtui.tui.widgets.offer import OfferPanel
 from negtui.tui.widgets.panes import (
     CellInfo,
@@ -39,6 +39,13 @@ from negtui.tui.widgets.panes import (
     TextPane,
     TurnLog,
 )
+
+
+class MatrixBox(VerticalScroll):
+    """The matrix's scrolling box: its size decides the matrix's layout (a line per action where they fit)."""
+
+    def on_resize(self) -> None:
+        self.query_one(CommitmentMatrix).fit(self.size.width, self.size.height)
 
 
 class PlayScreen(LiveControls, ReplayControls, Screen):
@@ -117,9 +124,9 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         yield TextPane(id="topbar")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                with VerticalScroll(id="matrix-box"):
+                with MatrixBox(id="matrix-box"):
                     yield CommitmentMatrix(id="matrix")
-                yield Static(LEGEND, id="legend")
+                yield Static(legend(38), id="legend")
                 yield CellInfo(id="cell-info")
                 yield OfferPanel(id="offer-panel")
             with TabbedContent(id="side", initial="forecasts"):
@@ -143,6 +150,7 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self._size_left()
         matrix = self.query_one(CommitmentMatrix)
         matrix.focus()
         matrix.update(self.snapshot())
@@ -174,7 +182,14 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
 
     def on_resize(self) -> None:
         # the side panes choose their layout by the terminal's width (narrow tables under 104 columns)
+        self._size_left()
         self.refresh_panes()
+
+    def _size_left(self) -> None:
+        """The left column as wide as whole names need on a wide terminal (40 columns on a narrow one)."""
+        width = left_width(self.snapshot(), self.app.size.width)
+        self.query_one("#left").styles.width = width
+        self.query_one("#legend", Static).update(legend(width - 2))
 
     def refresh_panes(self) -> None:
         """Redraw what is visible; the hidden side panes redraw when their tab is opened."""

@@ -1,4 +1,8 @@
-"""The commitment matrix: players × their actions, one glyph per cell."""
+"""The commitment matrix: players × their actions, one glyph per cell.
+
+Two layouts. Where the box under it has the height, each action gets a line with its name under its
+player ("list"), so the matrix reads in the scenario's words; otherwise each player is one row of
+cells ("grid"), and the cell under the cursor is named in the panel below."""
 
 from __future__ import annotations
 
@@ -11,18 +15,40 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from negtui.names import fit_unique
+from negtui.names import action_names, fit_unique, player_label, shorten
 from negtui.tui import palette
 from negtui.tui.snapshot import Snapshot
 
 NAME_MAX = 24
-LEFT_COLUMN = 40  # #left in app.tcss
+LEFT_COLUMN = 40  # #left in app.tcss: the left column's width on terminals under WIDE columns
+WIDE = 120  # from this width the left column grows to show whole action names (up to LEFT_SHARE of it)
+LEFT_SHARE = 0.42
+INDENT = 5  # a listed action's indent: the two-column mark, then the glyph's place
 
 
-def name_width(snap: Snapshot) -> int:
-    """As wide as the names need, up to what the left column (40 wide) leaves beside the cells."""
-    room = LEFT_COLUMN - 5 - 3 * int(snap.game.m.max())
+def name_width(snap: Snapshot, left: int = LEFT_COLUMN) -> int:
+    """As wide as the names need, up to what the left column leaves beside the cells."""
+    room = left - 5 - 3 * int(snap.game.m.max())
     return min(NAME_MAX, max(6, room), max(len(p) for p in snap.game.player_ids))
+
+
+def list_width(snap: Snapshot) -> int:
+    """The columns the list layout needs for whole player and action names (padding included)."""
+    names = action_names(snap.game.scenario)
+    longest = max((len(n) for row in names for n in row), default=0)
+    return 2 + max(2 + max(len(p) for p in snap.game.player_ids), INDENT + 3 + longest)
+
+
+def left_width(snap: Snapshot, terminal_width: int) -> int:
+    """The left column's width: 40 on narrow terminals, else what whole names need, within a share."""
+    if terminal_width < WIDE:
+        return LEFT_COLUMN
+    return max(LEFT_COLUMN, min(list_width(snap), int(terminal_width * LEFT_SHARE)))
+
+
+def list_rows(snap: Snapshot) -> int:
+    g = snap.game
+    return g.n + int(g.m.sum())
 
 
 class CommitmentMatrix(Widget, can_focus=True):
@@ -52,19 +78,35 @@ class CommitmentMatrix(Widget, can_focus=True):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.snap: Snapshot | None = None
+        self.listed = False  # the list layout (a line per action) rather than the grid
+        self.room = LEFT_COLUMN  # the columns the left column gives
 
     def update(self, snap: Snapshot) -> None:
         relayout = self.snap is None or self.snap.game is not snap.game
         self.snap = snap
         self.refresh(layout=relayout)
 
+    def fit(self, width: int, height: int) -> None:
+        """Choose the layout for a box of this size (the list where every line fits)."""
+        if self.snap is None:
+            return
+        listed = list_rows(self.snap) <= height
+        if (listed, width) != (self.listed, self.room):
+            self.listed, self.room = listed, width
+            self.refresh(layout=True)
+            self.call_after_refresh(self.watch_cursor, self.cursor)
+
     def get_content_width(self, container: Size, viewport: Size) -> int:
         if self.snap is None:
             return 20
-        return name_width(self.snap) + 3 + 3 * int(self.snap.game.m.max())
+        if self.listed:
+            return max(10, self.room - 2)
+        return name_width(self.snap, self.room) + 3 + 3 * int(self.snap.game.m.max())
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return 1 if self.snap is None else self.snap.game.n + 1
+        if self.snap is None:
+            return 1
+        return list_rows(self.snap) if self.listed else self.snap.game.n + 1
 
     def cell_at(self, player: int, action: int) -> int | None:
         g = self.snap.game
@@ -83,13 +125,25 @@ class CommitmentMatrix(Widget, can_focus=True):
             return
         g = self.snap.game
         a, i = self.cursor
+        if self.listed and dy:  # down the list: the next action, then the next player's first
+            c = max(0, min(int(g.m.sum()) - 1, int(g.offset[i]) + a + dy))
+            i = int(g.owner[c])
+            self.cursor = (c - int(g.offset[i]), i)
+            return
+        if self.listed:  # across the list: the same action of the player above or below
+            dx, dy = 0, dx
         i = max(0, min(g.n - 1, i + dy))
         a = max(0, min(int(g.m[i]) - 1, a + dx))
         self.cursor = (a, i)
 
+    def _cursor_line(self) -> int:
+        a, i = self.cursor
+        if self.snap is None or not self.listed:
+            return i + 1
+        return i + 1 + int(self.snap.game.offset[i]) + a
+
     def watch_cursor(self, cursor: tuple[int, int]) -> None:
-        a, i = cursor
-        self.scroll_visible_region(Region(0, i + 1, self.get_content_width(Size(0, 0), Size(0, 0)), 1))
+        self.scroll_visible_region(Region(0, self._cursor_line(), self.get_content_width(Size(0, 0), Size(0, 0)), 1))
         cell = self.focused_cell
         if cell is not None:
             self.post_message(self.CellFocused(cell))
@@ -126,42 +180,87 @@ class CommitmentMatrix(Widget, can_focus=True):
             return "blocked"
         return "free"
 
-    def render(self) -> Text:
+    STYLES = {"committed": palette.BLUE, "new": f"bold {palette.ORANGE}", "offer": f"bold {palette.GREEN}",
+              "blocked": palette.GREY, "free": "dim"}
+
+    def _marks(self) -> list[tuple[str, str]]:
+        """Per player: the mark before the name and its style (proposer ▶, partner ◆)."""
         snap = self.snap
-        if snap is None:
-            return Text("no game")
-        g = snap.game
-        styles = {"committed": palette.BLUE, "new": f"bold {palette.ORANGE}", "offer": f"bold {palette.GREEN}",
-                  "blocked": palette.GREY, "free": "dim"}
-        width = name_width(snap)
-        out = Text(no_wrap=True)
-        out.append(" " * (width + 3))
-        for a in range(int(g.m.max())):
-            out.append(f"{a:>2} ", style="dim")
-        out.append("\n")
         proposer, partner = snap.proposer, snap.partner
         if partner is None and snap.last_event is not None and snap.mode == "replay":
             partner = snap.last_event.partner
-        shown = fit_unique(g.player_ids, width)
-        for i, _pid in enumerate(g.player_ids):
-            mark, style = "  ", ""
+        marks = []
+        for i in range(snap.game.n):
             if i == proposer:
-                mark, style = "▶ ", f"bold {palette.SKY}"
+                marks.append(("▶ ", f"bold {palette.SKY}"))
             elif i == partner:
-                mark, style = "◆ ", f"bold {palette.VERMILLION}"
-            out.append(mark, style=style)
-            out.append(f"{shown[i]:<{width}} ", style=style)
-            for a in range(int(g.m[i])):
-                c = int(g.offset[i]) + a
-                kind = self._state_of(c)
-                st = styles[kind]
-                if (a, i) == self.cursor and self.has_focus:
-                    st = f"{st} reverse"
-                out.append(palette.GLYPH[kind], style=st)
-                out.append(" ")
-            out.append("\n")
+                marks.append(("◆ ", f"bold {palette.VERMILLION}"))
+            else:
+                marks.append(("  ", ""))
+        return marks
+
+    def _cell(self, out: Text, c: int, focused: bool) -> str:
+        kind = self._state_of(c)
+        st = self.STYLES[kind]
+        if focused and self.has_focus:
+            st = f"{st} reverse"
+        out.append(palette.GLYPH[kind], style=st)
+        return kind
+
+    def render(self) -> Text:
+        if self.snap is None:
+            return Text("no game")
+        out = self._render_list() if self.listed else self._render_grid()
         out.rstrip()
         return out
 
+    def _render_list(self) -> Text:
+        g = self.snap.game
+        width = max(10, self.room - 2)
+        names = action_names(g.scenario)
+        labels = [player_label(p) for p in g.scenario.players]
+        shown = labels if max(map(len, labels)) <= width - 2 else fit_unique(g.player_ids, width - 2)
+        out = Text(no_wrap=True)
+        for i, (mark, style) in enumerate(self._marks()):
+            out.append(mark, style=style)
+            out.append(shown[i], style=style or "bold")
+            out.append("\n")
+            for a in range(int(g.m[i])):
+                c = int(g.offset[i]) + a
+                out.append(" " * (INDENT - 3))
+                kind = self._cell(out, c, (a, i) == self.cursor)
+                name = shorten(names[i][a], width - INDENT)
+                out.append(" " + name, style="" if kind == "free" else self.STYLES[kind].replace(" reverse", ""))
+                out.append("\n")
+        return out
 
-LEGEND = "██ made  ▓▓ just made  ++ offer  ×× ruled out  ·· free  ▶ proposer  ◆ partner"
+    def _render_grid(self) -> Text:
+        g = self.snap.game
+        width = name_width(self.snap, self.room)
+        out = Text(no_wrap=True)
+        out.append(" " * (width + 3))
+        out.append("actions", style="dim")
+        out.append("\n")
+        shown = fit_unique(g.player_ids, width)
+        for i, (mark, style) in enumerate(self._marks()):
+            out.append(mark, style=style)
+            out.append(f"{shown[i]:<{width}} ", style=style)
+            for a in range(int(g.m[i])):
+                self._cell(out, int(g.offset[i]) + a, (a, i) == self.cursor)
+                out.append(" ")
+            out.append("\n")
+        return out
+
+
+LEGEND = ["██ made", "▓▓ new", "++ offer", "·· free", "×× ruled out", "▶ proposer", "◆ partner"]
+
+
+def legend(width: int) -> str:
+    """The legend packed into lines of `width`, never splitting an entry."""
+    lines: list[str] = []
+    for entry in LEGEND:
+        if lines and len(lines[-1]) + 2 + len(entry) <= width:
+            lines[-1] += "  " + entry
+        else:
+            lines.append(entry)
+    return "\n".join(lines)

@@ -13,7 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from negtui.engine.payoff import committed_vector, satisfaction
-from negtui.names import fit_unique, goal_names, shorten
+from negtui.names import action_names, fit_unique, goal_names, player_label, shorten
 from negtui.narrate import turn_line
 from negtui.tui import palette
 from negtui.tui.snapshot import Snapshot
@@ -249,9 +249,14 @@ class CellInfo(Static):
         act = g.scenario.players[i].actions[cell - int(g.offset[i])]
         goals = [j for j in range(g.n_goals) if g.inc[cell, j]]
         text = Text()
-        text.append(f"{g.player_ids[i]}.{act.id}", style="bold")
-        if act.label:
-            text.append(f" — {act.label}")
+        a = cell - int(g.offset[i])
+        name, label = action_names(g.scenario)[i][a], " ".join(act.label.split())
+        text.append(player_label(g.scenario.players[i]) + ": ", style="bold")
+        if label and not label.startswith(name.rstrip("…")):  # a readable id: it and the label beside it
+            text.append(name, style="bold")
+            text.append(f" — {label}")
+        else:
+            text.append(label or name)
         text.append("\nfeeds: ")
         if not goals:
             text.append("no goal", style="dim")
