@@ -187,7 +187,7 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
 
     def _size_left(self) -> None:
         """The left column as wide as whole names need on a wide terminal (40 columns on a narrow one)."""
-        width = left_width(self.snapshot(), self.app.size.width)
+        width = left_width(self.game, self.app.size.width)
         self.query_one("#left").styles.width = width
         self.query_one("#legend", Static).update(legend(width - 2))
 

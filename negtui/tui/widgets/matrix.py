@@ -15,8 +15,10 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from negtui.names import action_names, fit_unique, player_label, shorten
+from negtui.engine.game import Game
+from negtui.names import action_names, player_label
 from negtui.tui import palette
+from negtui.tui.labels import matrix_action_labels, matrix_player_labels
 from negtui.tui.snapshot import Snapshot
 
 NAME_MAX = 24
@@ -26,29 +28,28 @@ LEFT_SHARE = 0.42
 INDENT = 5  # a listed action's indent: the two-column mark, then the glyph's place
 
 
-def name_width(snap: Snapshot, left: int = LEFT_COLUMN) -> int:
-    """As wide as the names need, up to what the left column leaves beside the cells."""
-    room = left - 5 - 3 * int(snap.game.m.max())
-    return min(NAME_MAX, max(6, room), max(len(p) for p in snap.game.player_ids))
+def name_width(game: Game, left: int = LEFT_COLUMN) -> int:
+    """The grid's name column: as wide as the names need, up to what the left column leaves beside the cells."""
+    room = left - 5 - 3 * int(game.m.max())
+    return min(NAME_MAX, max(6, room), max(len(p) for p in game.player_ids))
 
 
-def list_width(snap: Snapshot) -> int:
+def list_width(game: Game) -> int:
     """The columns the list layout needs for whole player and action names (padding included)."""
-    names = action_names(snap.game.scenario)
+    names = action_names(game.scenario)
     longest = max((len(n) for row in names for n in row), default=0)
-    return 2 + max(2 + max(len(p) for p in snap.game.player_ids), INDENT + 3 + longest)
+    return 2 + max(2 + max(len(player_label(p)) for p in game.scenario.players), INDENT + 3 + longest)
 
 
-def left_width(snap: Snapshot, terminal_width: int) -> int:
+def left_width(game: Game, terminal_width: int) -> int:
     """The left column's width: 40 on narrow terminals, else what whole names need, within a share."""
     if terminal_width < WIDE:
         return LEFT_COLUMN
-    return max(LEFT_COLUMN, min(list_width(snap), int(terminal_width * LEFT_SHARE)))
+    return max(LEFT_COLUMN, min(list_width(game), int(terminal_width * LEFT_SHARE)))
 
 
-def list_rows(snap: Snapshot) -> int:
-    g = snap.game
-    return g.n + int(g.m.sum())
+def list_rows(game: Game) -> int:
+    return game.n + int(game.m.sum())
 
 
 class CommitmentMatrix(Widget, can_focus=True):
@@ -90,7 +91,7 @@ class CommitmentMatrix(Widget, can_focus=True):
         """Choose the layout for a box of this size (the list where every line fits)."""
         if self.snap is None:
             return
-        listed = list_rows(self.snap) <= height
+        listed = list_rows(self.snap.game) <= height
         if (listed, width) != (self.listed, self.room):
             self.listed, self.room = listed, width
             self.refresh(layout=True)
@@ -101,12 +102,12 @@ class CommitmentMatrix(Widget, can_focus=True):
             return 20
         if self.listed:
             return max(10, self.room - 2)
-        return name_width(self.snap, self.room) + 3 + 3 * int(self.snap.game.m.max())
+        return name_width(self.snap.game, self.room) + 3 + 3 * int(self.snap.game.m.max())
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if self.snap is None:
             return 1
-        return list_rows(self.snap) if self.listed else self.snap.game.n + 1
+        return list_rows(self.snap.game) if self.listed else self.snap.game.n + 1
 
     def cell_at(self, player: int, action: int) -> int | None:
         g = self.snap.game
@@ -217,9 +218,8 @@ class CommitmentMatrix(Widget, can_focus=True):
     def _render_list(self) -> Text:
         g = self.snap.game
         width = max(10, self.room - 2)
-        names = action_names(g.scenario)
-        labels = [player_label(p) for p in g.scenario.players]
-        shown = labels if max(map(len, labels)) <= width - 2 else fit_unique(g.player_ids, width - 2)
+        names = matrix_action_labels(g.scenario, width - INDENT)
+        shown = matrix_player_labels(g, width - 2, listed=True)
         out = Text(no_wrap=True)
         for i, (mark, style) in enumerate(self._marks()):
             out.append(mark, style=style)
@@ -229,19 +229,18 @@ class CommitmentMatrix(Widget, can_focus=True):
                 c = int(g.offset[i]) + a
                 out.append(" " * (INDENT - 3))
                 kind = self._cell(out, c, (a, i) == self.cursor)
-                name = shorten(names[i][a], width - INDENT)
-                out.append(" " + name, style="" if kind == "free" else self.STYLES[kind].replace(" reverse", ""))
+                out.append(" " + names[i][a], style="" if kind == "free" else self.STYLES[kind].replace(" reverse", ""))
                 out.append("\n")
         return out
 
     def _render_grid(self) -> Text:
         g = self.snap.game
-        width = name_width(self.snap, self.room)
+        width = name_width(g, self.room)
         out = Text(no_wrap=True)
         out.append(" " * (width + 3))
         out.append("actions", style="dim")
         out.append("\n")
-        shown = fit_unique(g.player_ids, width)
+        shown = matrix_player_labels(g, width, listed=False)
         for i, (mark, style) in enumerate(self._marks()):
             out.append(mark, style=style)
             out.append(f"{shown[i]:<{width}} ", style=style)

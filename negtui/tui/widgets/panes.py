@@ -16,6 +16,14 @@ from negtui.engine.payoff import committed_vector, satisfaction
 from negtui.names import action_names, fit_unique, goal_names, player_label, shorten
 from negtui.narrate import turn_line
 from negtui.tui import palette
+from negtui.tui.labels import (
+    FORECASTS_NARROW,
+    GOALS_WIDE,
+    forecast_labels,
+    forecast_name_width,
+    goal_label_width,
+    goal_labels,
+)
 from negtui.tui.snapshot import Snapshot
 
 BAR = 10
@@ -86,10 +94,9 @@ class GoalBars(TextPane):
             order.sort(key=lambda j: -values[j])
         elif self.sort == "progress":
             order.sort(key=lambda j: -sat[j])
-        names = goal_names(g.scenario)
-        wide = self.app.size.width >= 120
-        width = min(28 if wide else 11, max(len(name) for name in names))  # 80 columns: the line fits 40
-        names = fit_unique(names, width)
+        wide = self.app.size.width >= GOALS_WIDE
+        width = goal_label_width(g.scenario, self.app.size.width)
+        names = goal_labels(g.scenario, self.app.size.width)
         out = Text(no_wrap=True)
         who = g.player_ids[self.player]
         out.append(f"goals · values of {who} · sorted by {self.sort} (v)\n" if wide else
@@ -113,10 +120,8 @@ class Forecasts(TextPane):
     def show(self, snap: Snapshot) -> None:
         g = snap.game
         lenses = list(snap.forecasts)
-        narrow = self.app.size.width < 104  # the side pane is under ~64 columns
-        name_w = min(10 if narrow else 24, max(len(p) for p in g.player_ids))
-        if not narrow:
-            name_w = max(name_w, len("player"))
+        narrow = self.app.size.width < FORECASTS_NARROW  # the side pane is under ~64 columns
+        name_w = forecast_name_width(g, self.app.size.width)
         num_w = 5 if narrow else 7
         fmt = "{:.0f}" if narrow else "{:.1f}"
         out = Text(no_wrap=True)
@@ -129,7 +134,7 @@ class Forecasts(TextPane):
         # narrow: the header would wrap; the sparklines speak for themselves
         out.append(head + ("\n" if narrow else "  trend\n"), style="dim")
         hist = np.array(snap.payoff_history)
-        shown = fit_unique(g.player_ids, name_w)
+        shown = forecast_labels(g, self.app.size.width)
         for i, pid in enumerate(g.player_ids):
             now = float(snap.payoffs[i])
             seat = snap.seats[i] if len(snap.seats[i]) <= seat_w else snap.seats[i][:seat_w - 1] + "…"

@@ -1,0 +1,48 @@
+"""The labels each pane shows at a given terminal width, in one place: the panes draw them and a test
+checks over every bundled scenario that no two render the same at the widths the app uses."""
+
+from __future__ import annotations
+
+from negtui.engine.game import Game
+from negtui.names import action_names, fit_unique, goal_names, player_label, shorten
+from negtui.scenario.model import Scenario
+
+GOALS_WIDE = 120  # from this terminal width the goal bars name goals in up to 28 columns, else 11
+FORECASTS_NARROW = 104  # under this terminal width the forecast table is narrow
+
+
+def goal_label_width(sc: Scenario, terminal_width: int) -> int:
+    return min(28 if terminal_width >= GOALS_WIDE else 11, max(len(name) for name in goal_names(sc)))
+
+
+def goal_labels(sc: Scenario, terminal_width: int) -> list[str]:
+    """The goal bars' names (80 columns: the whole line fits the 40-column side pane)."""
+    return fit_unique(goal_names(sc), goal_label_width(sc, terminal_width))
+
+
+def forecast_name_width(game: Game, terminal_width: int) -> int:
+    narrow = terminal_width < FORECASTS_NARROW
+    width = min(10 if narrow else 24, max(len(p) for p in game.player_ids))
+    return width if narrow else max(width, len("player"))
+
+
+def forecast_labels(game: Game, terminal_width: int) -> list[str]:
+    return fit_unique(game.player_ids, forecast_name_width(game, terminal_width))
+
+
+def matrix_player_labels(game: Game, width: int, listed: bool) -> list[str]:
+    """The matrix's player names: whole labels ("A · Alice") on their own lines where they fit."""
+    if listed:
+        labels = [player_label(p) for p in game.scenario.players]
+        if max(map(len, labels)) <= width:
+            return labels
+    return fit_unique(game.player_ids, width)
+
+
+def matrix_action_labels(sc: Scenario, width: int) -> list[list[str]]:
+    """Per player, the action names of the list layout in `width` columns, told apart within a player."""
+    out = []
+    for names in action_names(sc):
+        shown = [shorten(n, width) for n in names]
+        out.append(shown if len(set(shown)) == len(shown) else fit_unique(names, width))
+    return out
