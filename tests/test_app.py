@@ -943,3 +943,22 @@ async def test_broken_record_exits_with_a_message(tmp_path):
     async with app.run_test() as pilot:
         await pilot.pause()
         assert app.return_code == 2 and app.session is None
+
+
+async def test_a_game_left_before_its_first_turn_leaves_no_record(tmp_path):
+    """Quitting at turn 0 removes the empty record; one played turn keeps the file."""
+    app = NegtuiApp(PILL, seats={"A": Seat.lens("myopic"), "B": Seat.lens("myopic")}, ask_seats=False,
+                    record=True, data_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert len(list((tmp_path / "records").glob("*.jsonl"))) == 1  # written while the game is open
+        await pilot.press("ctrl+q")
+    assert list((tmp_path / "records").glob("*.jsonl")) == []
+    app = NegtuiApp(PILL, seats={"A": Seat.lens("myopic"), "B": Seat.lens("myopic")}, ask_seats=False,
+                    record=True, data_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await wait_until(pilot, lambda: app.session.state.t == 1, "one turn")
+        await pilot.press("ctrl+q")
+    [kept] = list((tmp_path / "records").glob("*.jsonl"))
+    assert len(kept.read_text().splitlines()) == 2  # the header and the turn

@@ -124,8 +124,10 @@ def test_the_lock_refuses_a_second_writer_while_the_first_writes(tmp_path):
             RecordWriter(path, neg, seats, neg.initial_state())
         with pytest.raises(CannotWrite, match="being written by another negtui process"):
             RecordWriter(path, neg, seats, neg.initial_state(), force=True)
-    RecordWriter(path, neg, seats, neg.initial_state(), force=True).close()  # free again once closed
+    RecordWriter(path, neg, seats, neg.initial_state(), force=True).close(discard_empty=False)  # free once closed
     assert load_record(path).header.format == "negtui-record/2"
+    RecordWriter(path, neg, seats, neg.initial_state(), force=True).close()  # nothing played: nothing kept
+    assert not path.exists()
 
 
 # --- ids with dots ---------------------------------------------------------------------------------------------

@@ -301,6 +301,8 @@ async def test_sigterm_stops_the_server_ends_every_app_and_keeps_the_games(tmp_p
             await term.wait_for("Start (ctrl+s)")
             chan.write("\x13")
             await term.wait_for("A offers B a deal")
+            chan.write("r")  # turn 0 played (a game left before its first turn keeps no record)
+            await term.wait_for("B, choose a partner")
             family = _descendants(proc.pid)
             assert len(family) >= 2  # the fork server and the app
             proc.send_signal(15)
@@ -353,3 +355,35 @@ async def test_the_fork_server_kills_an_app_that_ignores_the_hang_up(tmp_path):
             os.kill(child.pid, 9)
         await hub.stop()
         db.close()
+
+
+async def test_a_training_game_left_before_its_first_turn_is_not_offered_to_resume(tmp_path):
+    """The trainee starts an exercise and leaves at once: the empty record is removed, and the next
+    lobby files the game as abandoned instead of offering a resume that has nothing in it."""
+    from negtui.serve.course import load_course
+    from negtui.tui.training import TrainingApp
+
+    data = tmp_path / "data"
+    with ResultsDB.open(data) as db:
+        db.add_trainee_with_key("alice", asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode())
+        app = TrainingApp(load_course(COURSE), db, "alice", data_dir=data)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause(0.5)
+            await pilot.press("enter")  # the first exercise's briefing
+            await pilot.pause(0.3)
+            await pilot.press("ctrl+s")  # start
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if app.session is not None:
+                    break
+            assert app.session is not None
+            record = app.session.record_path
+            await pilot.press("ctrl+q")
+        assert not record.exists()
+        (game,) = db.unfinished_games("alice")
+        app = TrainingApp(load_course(COURSE), db, "alice", data_dir=data)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause(0.5)
+            first = app.screen.query_one("OptionList").get_option_at_index(0).prompt
+            assert "resume" not in str(first)  # the exercises come first: no game to resume
+        assert db.game(game.id).status == "abandoned"

@@ -70,6 +70,8 @@ class RecordWriter:
         self.path = Path(path)
         self.neg = neg
         self._chain = Chain(key) if key else None
+        self.lines = 0  # written after the header
+        self.fresh = start.t == 0 and start.bits == 0 and parent is None  # else the header holds a position
         self._fh: IO[str] = open_exclusive(self.path, force)
         game = neg.game
         header = Header(
@@ -88,6 +90,7 @@ class RecordWriter:
             data["mac"] = self._chain.next(data)
         self._fh.write(json.dumps(data, separators=(",", ":"), allow_nan=False) + "\n")
         self._fh.flush()
+        self.lines += isinstance(line, (TurnLine, ResultLine))
 
     def turn(self, ev: TurnEvent, switched: dict[str, Seat] | None = None, shown: dict | None = None) -> None:
         """One turn; `switched` maps player ids to the seats that took over before it, and `shown` holds
@@ -105,7 +108,12 @@ class RecordWriter:
         self._write(ResultLine(payoffs=pay, commitments=game.pairs_of(s.bits),
                                baseline=baseline, welfare=welfare))
 
-    def close(self) -> None:
+    def close(self, discard_empty: bool = True) -> None:
+        """A record of a new game left with no line after its header (quit before its first turn) says
+        nothing the scenario does not: it is removed (a fork's header keeps the position it starts from)
+        (while still locked, so no other writer can have taken the name), unless `discard_empty` is off."""
+        if discard_empty and self.fresh and not self.lines and not self._fh.closed:
+            self.path.unlink(missing_ok=True)
         self._fh.close()  # also releases the lock
 
     def __enter__(self) -> RecordWriter:

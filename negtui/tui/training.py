@@ -103,6 +103,11 @@ class TrainingApp(NegtuiApp):
 
     def resume(self, row: GameRow) -> None:
         """An unfinished game from where its record stops (a fork of it, so the record stays as written)."""
+        if not Path(row.record_path).exists():  # left before its first turn: the empty record was removed
+            self.db.game_abandoned(row.id)
+            self.notify("no turn was played in that game; it is filed as abandoned")
+            self.screen.refresh_list()
+            return
         try:
             rp = Replay(load_record(row.record_path))
             ex = self.course.exercise(row.exercise)

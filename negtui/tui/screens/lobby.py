@@ -3,6 +3,8 @@ leaderboards, games to resume) and an exercise's briefing."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -81,6 +83,9 @@ class LobbyScreen(Screen):
         self.entries: list[tuple[str, object]] = []
         for row in app.db.unfinished_games(app.trainee):
             if row.course != app.course.course.name:
+                continue
+            if not Path(row.record_path).exists():  # left before its first turn: nothing to resume
+                app.db.game_abandoned(row.id)
                 continue
             title = app.exercise_title(row.exercise)
             items.append(Option(Text.assemble(("resume  ", f"bold {palette.ORANGE}"), f"{title} as {row.seat}",
