@@ -292,7 +292,7 @@ async def test_the_seat_dialog_sets_every_seat_at_once_and_lists_many_players_a_
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
         dialog = app.screen
-        seats = [sel for sel in dialog.query(Select) if sel.id != "seat-all"]
+        seats = [sel for sel in dialog.query(Select) if sel.id != "seat-all" and sel.id.startswith("seat-")]
         assert len(seats) == 22 and all(sel.compact for sel in seats)  # 22 players: one line each
         dialog.query_one("#seat-all", Select).value = "myopic"
         await pilot.pause()
@@ -303,6 +303,31 @@ async def test_the_seat_dialog_sets_every_seat_at_once_and_lists_many_players_a_
         await pilot.press("s")  # mid-game the same dialog applies, it does not start
         await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog again")
         assert "Apply (ctrl+s)" in screen_text(app) and "Start (ctrl+s)" not in screen_text(app)
+
+
+async def test_the_seat_dialog_sets_a_bots_answering_lens_apart():
+    """A lens bot may propose with one lens and answer with another (the CLI's NAME=LENS/LENS); a person
+    or an outside agent has no answering lens to set."""
+    app = NegtuiApp(PILL, ask_seats=True, record=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
+        dialog = app.screen
+        assert len(dialog.query(".seat-row")) == 3  # every seat, A and B all in view on 24 rows
+        assert dialog.query_one("#seat-B", Select).region.bottom <= 24
+        dialog.query_one("#seat-A", Select).value = "upper"
+        dialog.query_one("#answer-A", Select).value = "lower"
+        dialog.query_one("#seat-B", Select).value = "human"
+        await pilot.pause()
+        assert dialog.query_one("#answer-B", Select).disabled
+        assert not dialog.query_one("#answer-A", Select).disabled
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: app.session is not None, "the game")
+        a, b = app.session.seats["A"], app.session.seats["B"]
+        assert (a.propose, a.respond) == ("upper", "lower") and a.label == "upper/lower"
+        assert b.is_human
+        await pilot.press("escape", "s")  # mid-game the split shows as set
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog again")
+        assert app.screen.query_one("#answer-A", Select).value == "lower"
 
 
 @pytest.mark.parametrize(("scenario", "offered"), [(PILL, True), (CLIMATE, False)])

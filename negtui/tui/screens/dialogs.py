@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from negtui.names import fit_unique
 from negtui.seats import Seat
 from negtui.session import PartnerOption, Preview
 from negtui.tui import palette
@@ -18,6 +19,7 @@ from negtui.tui.keys import help_table
 
 SEAT_CHOICES = ("human", "myopic", "upper", "lower", "exact")
 AS_IS = "as-is"  # keep an outside agent (cmd:, llm:) in its seat
+SAME = "same"  # a lens bot answers offers with the lens it proposes with
 
 
 class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
@@ -25,6 +27,8 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
 
     BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("ctrl+s", "done", "start")]
     COMPACT_FROM = 8  # players: from this many, one line per seat (a bordered drop-down takes three)
+    COMPACT_BELOW = 30  # terminal rows: under this many, one line per seat too
+    NAME_WIDTH = 21  # .seat-name is 22 wide
 
     def __init__(self, seats: dict[str, Seat], lenses: tuple[str, ...], title: str = "Seats",
                  base: Seat | None = None, note: str = "", bot_lens: str = "upper", start: str = "Start",
@@ -43,6 +47,9 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
             return "human"
         return seat.propose if seat.is_lens else AS_IS
 
+    def _answer(self, seat: Seat) -> str:
+        return seat.respond if seat.is_lens and seat.respond != seat.propose else SAME
+
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="dialog"):
             yield Label(f"{self.title_text} — who plays each player?", classes="dialog-title")
@@ -53,29 +60,47 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
                 yield Button(f"{self.start_label} (ctrl+s)", variant="primary", id="done")
                 yield Button("All bots", id="bots")
                 yield Button("Cancel", id="cancel")
-            compact = len(self.seats) >= self.COMPACT_FROM
+            # many players, or a short terminal: one line per seat (a bordered drop-down takes three)
+            compact = len(self.seats) >= self.COMPACT_FROM or self.app.size.height < self.COMPACT_BELOW
+            names = {pid: self.labels.get(pid, pid) for pid in self.seats}
+            if max(map(len, names.values())) > self.NAME_WIDTH:  # long labels: the ids, told apart
+                names = dict(zip(self.seats, fit_unique(list(self.seats), self.NAME_WIDTH), strict=True))
+            lenses = [c for c in self.choices if c != "human"]
+            answers = [("answers alike", SAME)] + [(f"answers {c}", c) for c in lenses]
             with Horizontal(classes="seat-row compact" if compact else "seat-row"):
                 yield Label("every seat", classes="seat-name")
                 yield Select([(c, c) for c in self.choices], prompt="set all to…", id="seat-all",
                              classes="seat-select", compact=compact)
+            yield Static("a bot answers offers with its own lens, or with the one you pick",
+                         classes="dim seat-help")
             with VerticalScroll(id="seat-list"):
                 for pid, seat in self.seats.items():
                     value = self._value(seat)
                     options = [(c, c) for c in self.choices]
                     if value not in self.choices:  # an outside agent, or a lens this game cannot offer
                         options.append((seat.label, value))
+                    answer = self._answer(seat)
                     with Horizontal(classes="seat-row compact" if compact else "seat-row"):
-                        yield Label(self.labels.get(pid, pid), classes="seat-name")
+                        yield Label(names[pid], classes="seat-name")
                         yield Select(options, value=value, allow_blank=False, id=f"seat-{_safe(pid)}",
                                      classes="seat-select", compact=compact)
+                        yield Select(answers + ([] if answer in {v for _, v in answers} else [(answer, answer)]),
+                                     value=answer, allow_blank=False, id=f"answer-{_safe(pid)}",
+                                     classes="answer-select", compact=compact, disabled=value not in lenses)
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id != "seat-all" or event.value is Select.NULL:
+        sid = event.select.id or ""
+        if sid.startswith("seat-") and sid != "seat-all":  # only a lens bot answers with a lens of its own
+            answer = self.query_one("#answer-" + sid[len("seat-"):], Select)
+            answer.disabled = event.value in ("human", AS_IS)
+            return
+        if sid != "seat-all" or event.value is Select.NULL:
             return
         for pid in self.seats:
             sel = self.query_one(f"#seat-{_safe(pid)}", Select)
             if any(value == event.value for _, value in sel._options):
                 sel.value = event.value
+                self.query_one(f"#answer-{_safe(pid)}", Select).value = SAME
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "done":
@@ -92,14 +117,18 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
         out = {}
         for i, (pid, old) in enumerate(self.seats.items()):
             v = str(self.query_one(f"#seat-{_safe(pid)}", Select).value)
-            if v == self._value(old):
-                out[pid] = old  # unchanged: keeps a split lens pair and the search settings
+            answer = str(self.query_one(f"#answer-{_safe(pid)}", Select).value)
+            respond = None if answer == SAME else answer
+            if v == self._value(old) and answer == self._answer(old):
+                out[pid] = old  # unchanged: keeps the search settings
             elif v == "human":
                 out[pid] = Seat.human()
+            elif v == AS_IS:
+                out[pid] = old
             elif old.is_lens:
-                out[pid] = old.with_lenses(v)
+                out[pid] = old.with_lenses(v, respond)
             else:
-                out[pid] = self.base.with_lenses(v).model_copy(update={"seed": self.base.seed + i})
+                out[pid] = self.base.with_lenses(v, respond).model_copy(update={"seed": self.base.seed + i})
         self.dismiss(out)
 
     def action_cancel(self) -> None:
