@@ -812,6 +812,29 @@ async def test_switching_seats_mid_game():
 
 # --- welfare -----------------------------------------------------------------------------------------------
 
+async def test_the_welfare_optimum_is_marked_on_the_matrix_until_the_next_turn():
+    """m on the welfare screen closes it and marks ◇◇ the cells the optimum still needs; the legend names
+    the objective; the mark goes with the next turn (the optimum was of the position it was solved at)."""
+    app = pill_app(A=Seat.lens("myopic"), B=Seat.lens("myopic"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        ps = play_screen(app)
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, WelfareScreen) and app.screen.result is not None,
+                         "the welfare result")
+        await pilot.press("m")
+        await pilot.pause()
+        assert app.screen is ps
+        text = screen_text(app)
+        assert "◇◇ bait" in text and "◇◇ poison" not in text and "◇◇ side" not in text
+        assert text.count("◇◇ bait") == 2  # A's bait and B's bait: 30 each
+        assert "◇◇ utilitarian optimum" in text
+        await pilot.press("n")
+        await wait_until(pilot, lambda: app.session.state.t == 1, "the next turn")
+        await pilot.pause(0.2)
+        assert "◇◇" not in screen_text(app)
+
+
 def _slow(job) -> subprocess.Popen:
     """Freeze a welfare worker process (SIGSTOP) so that it cannot finish on its own: a slow solve,
     without racing a real one.  A frozen process still dies of the SIGKILL that cancelling sends."""

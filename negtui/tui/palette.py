@@ -8,6 +8,7 @@ GREEN = "#009E73"  # in the offer on the table
 SKY = "#56B4E9"  # proposer highlight, positive values, the autoplay indicator
 VERMILLION = "#D55E00"  # partner highlight
 GREY = "#999999"  # blocked
+YELLOW = "#F0E442"  # the cells of a welfare optimum marked on the matrix
 
 # text colours: at least 4.5:1 against every background the app draws text on (tests/test_app.py)
 POSITIVE = SKY
@@ -18,6 +19,7 @@ GLYPH = {
     "new": "▓▓",
     "offer": "++",
     "blocked": "××",
+    "target": "◇◇",
     "free": "··",
 }
 SPARK = "▁▂▃▄▅▆▇█"

@@ -25,6 +25,7 @@ class Snapshot:
     offer_cells: frozenset[int] = frozenset()
     partner: int | None = None  # partner of the offer being built or shown
     mode: str = "play"  # play | replay
+    target: int = 0  # cells of a welfare optimum marked on the matrix (not yet committed ones show ◇◇)
 
     @property
     def proposer(self) -> int | None:

@@ -5,6 +5,7 @@ turn, seats) is in screens/live.py, replay (stepping, jumping, taking over) in s
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from rich.text import Text
@@ -66,6 +67,8 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         self.prompted_turn = -1
         self._summary_shown = False
         self._keys: tuple[bool, ...] = ()
+        self.target: tuple[str, int, int] | None = None  # a welfare optimum marked: objective, cells, turn
+        self._legend = ""
 
     # --- the source ------------------------------------------------------------------------------------
     @property
@@ -117,7 +120,10 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         return self.autoplay.speed
 
     def snapshot(self) -> Snapshot:
-        return self.source.snapshot()
+        snap = self.source.snapshot()
+        if self.target is not None and self.target[2] == snap.state.t:
+            return replace(snap, target=self.target[1] & ~snap.state.bits)
+        return snap
 
     # --- layout ---------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -187,14 +193,21 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
 
     def _size_left(self) -> None:
         """The left column as wide as whole names need on a wide terminal (40 columns on a narrow one)."""
-        width = left_width(self.game, self.app.size.width)
-        self.query_one("#left").styles.width = width
-        self.query_one("#legend", Static).update(legend(width - 2))
+        self.query_one("#left").styles.width = left_width(self.game, self.app.size.width)
+        self._show_legend(self.snapshot())
+
+    def _show_legend(self, snap: Snapshot) -> None:
+        target = self.target[0] if snap.target and self.target else ""
+        text = legend(left_width(self.game, self.app.size.width) - 2, target)
+        if text != self._legend:
+            self._legend = text
+            self.query_one("#legend", Static).update(text)
 
     def refresh_panes(self) -> None:
         """Redraw what is visible; the hidden side panes redraw when their tab is opened."""
         snap = self.snapshot()
         self.query_one(CommitmentMatrix).update(snap)
+        self._show_legend(snap)
         self._refresh_side(snap)
         self.query_one(CellInfo).show(snap, self.focused_cell)
         self.query_one("#topbar", TextPane).show_text(self._topbar(snap))
@@ -322,9 +335,17 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
     def action_welfare(self) -> None:
         snap = self.snapshot()
         g = self.game
+        t = snap.state.t
+
+        def marked(chosen: tuple[str, int] | None) -> None:
+            if chosen is not None and self.state.t == t:
+                self.target = (chosen[0], chosen[1], t)
+                self.set_status(f"◇◇ marks what the {chosen[0]} optimum still needs committed (until the next turn)")
+                self.refresh_panes()
+
         self.app.push_screen(WelfareScreen(g.scenario.model_dump(mode="json"), self.neg.rules.as_dict(),
                                            snap.state.bits, g.player_ids, snap.payoffs, snap.forecasts["upper"],
-                                           describe=lambda bits: commitment_words(g, bits)))
+                                           describe=lambda bits: commitment_words(g, bits)), marked)
 
     def action_sort_goals(self) -> None:
         bars = self.query_one(GoalBars)

@@ -28,10 +28,13 @@ from negtui.welfare import (
 from negtui.welfare.options import MEANING
 
 
-class WelfareScreen(ModalScreen[None]):
+class WelfareScreen(ModalScreen[tuple[str, int] | None]):
+    """Dismissed with (objective, the optimum's commitments) when the person asks to see it on the matrix."""
+
     BINDINGS = [
         Binding("enter", "solve", "solve"),
         Binding("c", "cancel_solve", "cancel solve"),
+        Binding("m", "mark", "mark on the matrix"),
         Binding("escape", "close", "close"),
     ]
 
@@ -53,6 +56,7 @@ class WelfareScreen(ModalScreen[None]):
                 yield Select([(o, o) for o in OBJECTIVES], value=self.objective, allow_blank=False, id="objective")
                 yield Button("Solve (enter)", variant="primary", id="solve")
                 yield Button("Cancel (c)", id="cancel")
+                yield Button("Mark on matrix (m)", id="mark", disabled=True)
             yield Static("", id="welfare-status")
             yield Static("", id="welfare-table")
 
@@ -67,6 +71,8 @@ class WelfareScreen(ModalScreen[None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "solve":
             self.action_solve()
+        elif event.button.id == "mark":
+            self.action_mark()
         else:
             self.action_cancel_solve()
 
@@ -74,6 +80,7 @@ class WelfareScreen(ModalScreen[None]):
         self.action_cancel_solve(quiet=True)
         self.query_one("#welfare-status", Static).update(f"solving {self.objective} … (c cancels)")
         self.query_one("#welfare-table", Static).update("")
+        self.query_one("#mark", Button).disabled = True
         self.result = None
         self.job = WelfareJob(WelfareRequest(self.scenario, self.rules, self.bits,
                                              WelfareOptions(objective=self.objective, time_limit=60)))
@@ -121,6 +128,14 @@ class WelfareScreen(ModalScreen[None]):
             t.add_row(name, f"{self.payoffs[i]:.1f}", f"{self.forecast[i]:.1f}", f"{res.payoffs[i]:.1f}",
                       Text(f"{gain:+.1f}", style=palette.signed(gain)))
         self.query_one("#welfare-table", Static).update(t)
+        self.query_one("#mark", Button).disabled = res.bits is None
+
+    def action_mark(self) -> None:
+        """Close, leaving the optimum's commitments marked ◇◇ on the matrix until the next turn."""
+        if self.result is None or self.result.bits is None:
+            self.notify("nothing to mark yet: solve first", severity="warning")
+            return
+        self.dismiss((self.result.objective, int(self.result.bits)))
 
     def action_close(self) -> None:
         self.action_cancel_solve(quiet=True)

@@ -177,12 +177,14 @@ class CommitmentMatrix(Widget, can_focus=True):
             return "committed"
         if c in snap.offer_cells:
             return "offer"
+        if snap.target >> c & 1:
+            return "target"
         if snap.blocked >> c & 1:
             return "blocked"
         return "free"
 
     STYLES = {"committed": palette.BLUE, "new": f"bold {palette.ORANGE}", "offer": f"bold {palette.GREEN}",
-              "blocked": palette.GREY, "free": "dim"}
+              "blocked": palette.GREY, "free": "dim", "target": f"bold {palette.YELLOW}"}
 
     def _marks(self) -> list[tuple[str, str]]:
         """Per player: the mark before the name and its style (proposer ▶, partner ◆)."""
@@ -254,10 +256,11 @@ class CommitmentMatrix(Widget, can_focus=True):
 LEGEND = ["██ made", "▓▓ new", "++ offer", "·· free", "×× ruled out", "▶ proposer", "◆ partner"]
 
 
-def legend(width: int) -> str:
-    """The legend packed into lines of `width`, never splitting an entry."""
+def legend(width: int, target: str = "") -> str:
+    """The legend packed into lines of `width`, never splitting an entry; `target` names the optimum
+    marked on the matrix, if one is."""
     lines: list[str] = []
-    for entry in LEGEND:
+    for entry in LEGEND + ([f"◇◇ {target} optimum"] if target else []):
         if lines and len(lines[-1]) + 2 + len(entry) <= width:
             lines[-1] += "  " + entry
         else:
