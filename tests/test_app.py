@@ -273,6 +273,9 @@ async def test_quit_and_help_work_on_every_screen(screen, tmp_path):
         kinds = {"seats": SeatsScreen, "partner": PartnerScreen, "respond": RespondScreen, "welfare": WelfareScreen,
                  "generate": GenerateScreen, "summary": SummaryScreen}
         await wait_until(pilot, lambda: isinstance(app.screen, kinds[screen]), screen)
+        await pilot.pause()
+        bar = screen_text(app).splitlines()[-1]  # the dialog's own keys, not the play screen's under it
+        assert "^q quit" in bar and "? help" in bar and "space step" not in bar and "w welfare" not in bar, bar
         if screen == "generate":  # out of the field it starts in: a ? there is typed (tested below)
             app.screen.query_one("#go").focus()
         await pilot.press("question_mark")

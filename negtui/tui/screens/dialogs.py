@@ -16,6 +16,7 @@ from negtui.seats import Seat
 from negtui.session import PartnerOption, Preview
 from negtui.tui import palette
 from negtui.tui.keys import help_table
+from negtui.tui.widgets.keybar import KeyBar
 
 SEAT_CHOICES = ("human", "myopic", "upper", "lower", "exact")
 AS_IS = "as-is"  # keep an outside agent (cmd:, llm:) in its seat
@@ -51,6 +52,7 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
         return seat.respond if seat.is_lens and seat.respond != seat.propose else SAME
 
     def compose(self) -> ComposeResult:
+        yield KeyBar()  # this dialog's keys, not those of the screen under it
         with Vertical(id="dialog", classes="dialog"):
             yield Label(f"{self.title_text} — who plays each player?", classes="dialog-title")
             if self.note:
@@ -172,6 +174,7 @@ class PartnerScreen(BesideTheMatrix, ModalScreen[int | tuple[int, list[int]] | N
         self.proposer, self.names, self.options, self.describe = proposer, names, options, describe
 
     def compose(self) -> ComposeResult:
+        yield KeyBar()  # this dialog's keys, not those of the screen under it
         with Vertical(id="dialog", classes="dialog wide"):
             yield Label(f"{self.proposer}, choose a partner (enter), or b to start from the suggested offer; "
                         "x passes the turn", classes="dialog-title")
@@ -218,6 +221,7 @@ class RespondScreen(BesideTheMatrix, ModalScreen[bool | None]):
         self.title_text, self.words, self.preview, self.partner = title, words, preview, partner
 
     def compose(self) -> ComposeResult:
+        yield KeyBar()  # this dialog's keys, not those of the screen under it
         t = Table(box=None, padding=(0, 1), title=f"what it means for {self.partner}", title_justify="left")
         for col in ("lens", "if you accept", "if you reject", "change"):
             t.add_column(col, justify="left" if col == "lens" else "right")
@@ -251,6 +255,7 @@ class JumpScreen(ModalScreen[int | None]):
         self.first, self.last = first, last
 
     def compose(self) -> ComposeResult:
+        yield KeyBar()  # this dialog's keys, not those of the screen under it
         with Vertical(id="dialog", classes="dialog"):
             yield Label(f"Jump to turn ({self.first}–{self.last})", classes="dialog-title")
             yield Input(placeholder=str(self.last), type="integer", id="turn")
@@ -287,6 +292,7 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "close", "close")]
 
     def compose(self) -> ComposeResult:
+        yield KeyBar()  # this dialog's keys, not those of the screen under it
         with VerticalScroll(id="dialog", classes="dialog wide"):
             yield Label("negtui — keys  (escape, q or ? closes; arrows scroll)", classes="dialog-title")
             yield Static(help_table())
@@ -307,6 +313,7 @@ class LessonScreen(ModalScreen[None]):
         self.title_text, self.text = title, text
 
     def compose(self) -> ComposeResult:
+        yield KeyBar()  # this dialog's keys, not those of the screen under it
         with VerticalScroll(id="dialog", classes="dialog wide"):
             yield Label(f"Lesson — {self.title_text}", classes="dialog-title")
             yield Static(self.text, markup=False)

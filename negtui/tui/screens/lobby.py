@@ -170,6 +170,7 @@ class BriefingScreen(ModalScreen[str | None]):
         self.exercise, self.scenario = exercise, scenario
 
     def compose(self) -> ComposeResult:
+        yield KeyBar()  # this dialog's keys, not those of the screen under it
         ex, sc = self.exercise, self.scenario
         with Vertical(id="dialog", classes="dialog wide"):
             yield Label(ex.title, classes="dialog-title")

@@ -87,6 +87,7 @@ class GenerateScreen(ModalScreen[GeneratorParams | None]):
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
     def compose(self) -> ComposeResult:
+        yield KeyBar()  # this dialog's keys, not those of the screen under it
         with VerticalScroll(id="dialog", classes="dialog"):
             yield Label("Generate a game", classes="dialog-title")
             for key, label, default in FIELDS:

@@ -18,6 +18,7 @@ from negtui.engine.completions import small_enough, utilitarian_optimum
 from negtui.engine.negotiation import Negotiation
 from negtui.tui import palette
 from negtui.tui.messages import WelfareFailed, WelfareSolved
+from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.workers import watch_welfare
 from negtui.welfare import WelfareJob, WelfareOptions, WelfareRequest, WelfareResult
 
@@ -35,8 +36,9 @@ class SummaryScreen(ModalScreen[None]):
         self.job: WelfareJob | object | None = None
 
     def compose(self) -> ComposeResult:
+        yield KeyBar()  # this dialog's keys, not those of the screen under it
         t = Table(box=None, padding=(0, 1), title="final payoffs", title_justify="left")
-        cols = ["player", "payoff", "no negotiation", "Δ"] + [f"{lens} said" for lens in self.first_forecasts]
+        cols = ["player", "payoff", "baseline", "Δ"] + [f"{lens}\nsaid" for lens in self.first_forecasts]
         for c in cols:
             t.add_column(c, justify="left" if c == "player" else "right")
         for i, name in enumerate(self.names):
@@ -50,8 +52,8 @@ class SummaryScreen(ModalScreen[None]):
         with VerticalScroll(id="dialog", classes="dialog wide"):
             yield Label("Game over", classes="dialog-title")
             yield Static(t)
-            yield Static("payoff: what each player got; no negotiation: what each would get if everyone only made the "
-                         "commitments best for itself alone; Δ: the difference; '… said': each lens's forecast at the "
+            yield Static("payoff: what each player got; baseline: what each would get with no negotiation, everyone "
+                         "making only the commitments best for itself alone; Δ: the difference; '… said': each lens's forecast at the "
                          "start of the game.", classes="dim")
             yield Static("welfare optimum: solving …", id="summary-welfare")
             yield from self.more()

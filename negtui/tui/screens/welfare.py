@@ -15,6 +15,7 @@ from textual.widgets import Button, Label, Select, Static
 
 from negtui.tui import palette
 from negtui.tui.messages import WelfareFailed, WelfareSolved
+from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.workers import watch_welfare
 from negtui.welfare import (
     OBJECTIVES,
@@ -50,6 +51,7 @@ class WelfareScreen(ModalScreen[tuple[str, int] | None]):
         self.result: WelfareResult | None = None
 
     def compose(self) -> ComposeResult:
+        yield KeyBar()  # this dialog's keys, not those of the screen under it
         with Vertical(id="dialog", classes="dialog wide"):
             yield Label("Welfare optimum over every completion of the current commitments", classes="dialog-title")
             with Horizontal(classes="dialog-buttons"):

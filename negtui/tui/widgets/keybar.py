@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual.screen import Screen
+from textual.binding import Binding
+from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 
 Shown = tuple[tuple[str, str, str, bool, str], ...]  # (key, how it is shown, description, enabled, action)
@@ -67,6 +68,11 @@ class KeyBar(Widget):
             actions.add(binding.action)
             shown.append((binding.key, self.app.get_key_display(binding), binding.description, enabled,
                           binding.action))
+        if isinstance(screen, ModalScreen):  # a dialog: the app's help and quit work here too, say so
+            for binding in self.app.BINDINGS:
+                if isinstance(binding, Binding) and binding.action not in actions:
+                    shown.append((binding.key, self.app.get_key_display(binding), binding.description, True,
+                                  binding.action))
         if palette is not None and self.app.ENABLE_COMMAND_PALETTE:
             shown.append(palette)
         if tuple(shown) != self._shown:
