@@ -32,6 +32,11 @@ def action_names(sc: Scenario) -> list[list[str]]:
     return names
 
 
+def action_texts(sc: Scenario) -> list[list[str]]:
+    """Per player, per action: the whole readable text (its id, or its label where the id only counts)."""
+    return [[_readable(p, a.id, a.label) for a in p.actions] for p in sc.players]
+
+
 def _player_names(p: Player) -> list[str]:
     texts = [_readable(p, a.id, a.label) for a in p.actions]
     width = WIDTH

@@ -22,6 +22,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -29,6 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
 SIX = ROOT / "scenarios" / "generated" / "six-party.json"
 EXIT_MARK = "NEGTUI-EXITED:"
+# COLUMNS and LINES (set by test runners) would pin the app's size and it would ignore every resize
+TERMINAL_ENV = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
 
 
 class Failure(Exception):
@@ -52,10 +55,14 @@ class Tmux:
         # the shell prints the exit status and stays, so a crash or a clean quit can both be read
         shell = f"cd {shlex.quote(str(ROOT))} && {shlex.join(command)}; echo {EXIT_MARK}$?; sleep 600"
         self.tmux("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), "sh", "-c", shell)
+        self.tmux("set-option", "-t", name, "window-size", "manual")  # resize-window sizes it, no client does
+
+    def resize(self, width: int, height: int) -> None:
+        self.tmux("resize-window", "-t", self.target, "-x", str(width), "-y", str(height))
 
     def tmux(self, *args: str) -> str:
         res = subprocess.run(["tmux", "-L", self.socket, "-f", os.devnull, *args], capture_output=True, text=True,
-                             timeout=30)
+                             timeout=30, env=TERMINAL_ENV)
         if res.returncode != 0:
             raise Failure(f"tmux {' '.join(args)} failed: {res.stderr.strip()}")
         return res.stdout
@@ -69,13 +76,14 @@ class Tmux:
         return self.tmux("capture-pane", "-p", "-t", self.target)
 
     def wait_for(self, *texts: str, timeout: float = 60.0, step: str = "") -> str:
-        """Poll the pane until every text (a regular expression) is on it; the capture."""
+        """Poll the pane until every text (a regular expression) is on it and the screen is still; the capture."""
         deadline = time.monotonic() + timeout
-        screen = ""
+        screen = last = ""
         while time.monotonic() < deadline:
             screen = self.capture()
-            if all(re.search(t, screen) for t in texts):
-                return screen
+            if all(re.search(t, screen) for t in texts) and (screen == last or EXIT_MARK in screen):
+                return screen  # and drawn: the same on two captures in a row (not a frame mid-redraw)
+            last = screen
             if EXIT_MARK in screen:
                 break  # the app is gone: no point waiting
             time.sleep(0.1)
@@ -101,9 +109,23 @@ class Tmux:
 
 
 STARTED = time.monotonic()
+OPAQUE = re.compile(r"\b(a\d+|[A-Za-z_]+\.a\d+)\b|^\s+0  1  2", re.M)  # action ids or column numbers
+
+
+def check(title: str, screen: str) -> None:
+    """What no screen may show: a traceback, a footer cut before help and quit, an action's bare index."""
+    if "Traceback" in screen:
+        raise Failure(f"{title}: a traceback on screen:\n{screen}")
+    lines = [ln for ln in screen.splitlines() if ln.strip()]
+    if EXIT_MARK not in screen and not ("help" in lines[-1] and "quit" in lines[-1]):
+        raise Failure(f"{title}: the key bar does not end with help and quit: {lines[-1]!r}\n{screen}")
+    hit = OPAQUE.search(screen)
+    if hit:
+        raise Failure(f"{title}: an index where a name should be ({hit.group(0)!r}):\n{screen}")
 
 
 def show(title: str, screen: str) -> None:
+    check(title, screen)
     title = f"{title} [{time.monotonic() - STARTED:.1f} s]"
     print(f"--- {title} " + "-" * max(0, 76 - len(title)))
     print(screen.rstrip("\n"))
@@ -115,6 +137,10 @@ def quit_app(t: Tmux) -> str:
     screen = t.wait_gone("Game over", step="summary closed")
     show("the play screen at the end", screen)
     t.keys("q")
+    return expect_exit(t)
+
+
+def expect_exit(t: Tmux) -> str:
     screen = t.wait_for(EXIT_MARK + r"\d+", step="quit")
     code = re.search(EXIT_MARK + r"(\d+)", screen).group(1)
     if code != "0":
@@ -123,20 +149,52 @@ def quit_app(t: Tmux) -> str:
     return screen
 
 
-def human_game(keep: bool) -> None:
-    cmd = negtui_command() + ["play", str(PILL), "--seat", "A=human", "--no-record"]
+def human_game(keep: bool, data: Path) -> None:
+    """The poison pill by its library name, A made human in the seat dialog, recorded into `data`."""
+    cmd = negtui_command() + ["play", "poison-pill", "--data-dir", str(data)]
     t = Tmux("pill", cmd)
     ok = False
     try:
+        screen = t.wait_for("who plays each player", r"A · Alice", r"B · Bob", step="the seat dialog", timeout=90)
+        show("the seat dialog", screen)
+        t.keys("Tab", "Tab", "Tab", "Tab", "Enter")  # Start, All bots, Cancel, every seat, then A's seat
+        t.keys("Up", "Up", "Up", "Enter")  # from the suggested lens (lower) up to human
+        screen = t.wait_for(r"A · Alice\s+human", step="A made human")
+        show("A is human", screen)
+        t.keys("C-s")
         screen = t.wait_for("choose a partner", r"A · Alice \(human\)", step="partner dialog at A's turn", timeout=90)
         show("A's turn: the partner dialog", screen)
-        t.keys("Down", "Enter")  # the options are A itself, then B
+        t.keys("?")  # help from inside a dialog, and back
+        screen = t.wait_for("negtui — keys", "escape, q or \\? closes", step="help over the partner dialog")
+        show("help over the partner dialog", screen)
+        t.keys("?")
+        t.wait_gone("negtui — keys", step="help closed")
+        t.wait_for("choose a partner", step="the partner dialog again")
+        t.resize(160, 50)
+        screen = t.wait_for("choose a partner", r"A alone", r"▶ A · Alice", r"·· bait", r"(?m)^.{150,}$",
+                            step="160×50")
+        show("the partner dialog at 160×50, beside the matrix", screen)
+        t.resize(80, 24)
+        screen = t.wait_for("choose a partner", step="back to 80×24")
+        show("back to 80×24", screen)
+        t.keys("Escape")  # the partner dialog closed: the play screen's keys, welfare among them
+        t.wait_gone("choose a partner", step="partner dialog closed")
+        t.wait_for(r"p partner", step="the play screen's keys")
+        t.keys("w")
+        screen = t.wait_for(r"utilitarian: welfare 60\.000", r"A commits bait; B commits bait", step="welfare")
+        show("the welfare screen", screen)
+        t.keys("m")  # the optimum marked on the matrix
+        screen = t.wait_for(r"◇◇ bait", r"◇◇ utilitarian optimum", step="optimum on the matrix")
+        show("the optimum marked on the matrix", screen)
+        t.keys("p")
+        t.wait_for("choose a partner", step="the partner dialog reopened")
+        t.keys("Down", "Enter")  # the options are A alone, then B
         t.wait_for("offer to B", r"offer A → B: nothing", step="partner B chosen")
         t.keys("Enter", "Down", "Down", "Enter")  # A.bait, then B.bait two lines below it (a line per action)
         screen = t.wait_for(r"offer A → B: A commits bait; B commits", "accepts\\?", r"yes ◀", step="offer built")
         show("the offer: bait alone", screen)
         t.keys("o")
-        screen = t.wait_for(r"A commits bait; B commits bait — accepted", r"B · Bob \(upper\)", step="B accepts")
+        screen = t.wait_for(r"A commits bait; B commits bait — accepted", r"B · Bob \(lower\)", step="B accepts")
         show("B accepted; B's turn", screen)
         t.keys("n")  # B's bot turn
         # payoff, then the no-negotiation baseline: 30.00 each (a swallowed pill would show A 40.00, B 7.00)
@@ -152,24 +210,63 @@ def human_game(keep: bool) -> None:
             print(f"left running: tmux -L {t.socket} attach -t {t.target}")
 
 
-def bot_game(keep: bool) -> None:
-    cmd = negtui_command() + ["play", str(SIX), "--seat", "P0=upper", "--partner", "greedy", "--sims", "4",
-                              "--no-record"]
-    t = Tmux("six", cmd)
+def replay_game(keep: bool, data: Path) -> None:
+    """The record of the first game: listed by `negtui replay`, then replayed and stepped in the app;
+    help and quit from inside the jump dialog."""
+    listing = subprocess.run(negtui_command() + ["replay", "--data-dir", str(data)], capture_output=True, text=True,
+                             timeout=60, cwd=ROOT)
+    records = sorted((data / "records").glob("*.jsonl"))
+    if listing.returncode != 0 or len(records) != 1 or str(records[0]) not in listing.stdout:
+        raise Failure(f"negtui replay did not list the one record {records}:\n{listing.stdout}{listing.stderr}")
+    print(f"negtui replay lists {records[0].name}")
+    t = Tmux("replay", negtui_command() + ["replay", str(records[0]), "--data-dir", str(data)])
     ok = False
     try:
-        screen = t.wait_for(r"P4 \(upper\)", r"turn 1/24", step="six-party opened", timeout=90)
-        show("six-party, all bots", screen)
-        t.keys("+", "+", "r")  # full speed, run (tmux key names: "+" is the plus key)
-        screen = t.wait_for("Game over", r"P5\s+\d+\.\d\d", r"\bsum\b", step="autoplay to the end", timeout=120)
-        show("the summary after autoplay", screen)
+        screen = t.wait_for(r"REPLAY 0/2", step="the replay opened", timeout=90)
+        show("the replay at its start", screen)
+        t.keys(".")
+        screen = t.wait_for(r"REPLAY 1/2", r"A commits bait; B commits bait", step="one turn forward")
+        show("the replay after one turn", screen)
+        t.keys("g")
+        screen = t.wait_for(r"[Jj]ump", step="the jump dialog")
+        t.keys("?")
+        t.wait_for("negtui — keys", step="help over the jump dialog")
+        t.keys("Escape")
+        t.wait_gone("negtui — keys", step="help closed")
+        t.keys("C-q")  # quit from inside the dialog
+        expect_exit(t)
+        ok = True
+    finally:
+        if ok or not keep:
+            t.close()
+        else:
+            print(f"left running: tmux -L {t.socket} attach -t {t.target}")
+
+
+def bot_game(keep: bool) -> None:
+    """The humanitarian access game by name, every seat a bot: its actions have opaque ids (a0, a1…),
+    so every screen must speak in their labels.  Autoplay, resized to 80×24 mid-game and back."""
+    cmd = negtui_command() + ["play", "humanitarian-access", "--seat", "Donor_Group=upper", "--partner", "greedy",
+                              "--sims", "4", "--no-record"]
+    t = Tmux("hum", cmd, 160, 50)
+    ok = False
+    try:
+        screen = t.wait_for(r"Armed_Group", r"turn 1/18", r"·· Fund the corridor operation", step="opened", timeout=90)
+        show("humanitarian access at 160×50, all bots", screen)
+        t.keys("r")  # run
+        t.wait_for(r"turn ([4-9]|1\d)/18", step="autoplay under way", timeout=120)
+        t.resize(80, 24)
+        screen = t.wait_for(r"(Game over|turn \d+/18)", r"q quit", step="80×24 during autoplay", timeout=60)
+        show("resized to 80×24 during autoplay", screen)
+        t.resize(160, 50)
+        screen = t.wait_for("Game over", r"\bsum\b", r"utilitarian optimum", step="autoplay to the end", timeout=180)
+        show("the summary after autoplay, back at 160×50", screen)
         t.keys("q")
-        screen = t.wait_gone("Game over", step="summary closed")
-        screen = t.wait_for(r"game over\s+turn 24/24", r"t 23 r4 ", r"q quit", step="all 24 turns played")
+        t.wait_gone("Game over", step="summary closed")
+        screen = t.wait_for(r"game over\s+turn 18/18", r"q quit", step="all 18 turns played")
         show("the play screen at the end", screen)
         t.keys("q")
-        t.wait_for(EXIT_MARK + r"0\b", step="quit")
-        print("negtui quit with status 0")
+        expect_exit(t)
         ok = True
     finally:
         if ok or not keep:
@@ -187,12 +284,14 @@ def main() -> int:
         return 2
     started = time.monotonic()
     try:
-        human_game(args.keep)
+        with tempfile.TemporaryDirectory(prefix="negtui-tmux-") as data:
+            human_game(args.keep, Path(data))
+            replay_game(args.keep, Path(data))
         bot_game(args.keep)
     except Failure as err:
         print(f"FAILED: {err}", file=sys.stderr)
         return 1
-    print(f"OK: both games played to the end in {time.monotonic() - started:.1f} s")
+    print(f"OK: both games played to the end and replayed in {time.monotonic() - started:.1f} s")
     return 0
 
 

@@ -934,6 +934,11 @@ async def test_replay_step_back_jump_and_take_over(tmp_path):
         await pilot.press("9", "9", "enter")
         await pilot.pause()
         assert isinstance(app.screen, JumpScreen) and ps.pos == 0
+        await pilot.press("question_mark")  # the turn field takes digits only: ? is help, even while typing
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "help over the jump dialog")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, JumpScreen), "back to the jump dialog")
+        assert app.screen.query_one("#turn").value == "99"
         app.screen.query_one("#turn").value = ""
         await pilot.press("2", "0", "enter")
         await pilot.pause()

@@ -40,6 +40,9 @@ def play(
         base = base_seat(None, partner, sims, None, None, agent_timeout, llm_base_url)
         seats = {}
         if scenario is not None:
+            from negtui.scenario.library import resolve
+
+            scenario = resolve(scenario)  # a library name: the app opens the file it names
             sc = load(scenario)
             seats = parse_seats(seat or [], [p.id for p in sc.players], base)
             if any(s.uses_exact for s in seats.values()):

@@ -190,8 +190,9 @@ class NegtuiApp(App):
 
     # --- app-wide -------------------------------------------------------------------------------------
     def action_help(self) -> None:
-        if isinstance(self.focused, (Input, TextArea)):
-            raise SkipAction  # a question mark typed into a field
+        focused = self.focused
+        if isinstance(focused, TextArea) or (isinstance(focused, Input) and focused.type == "text"):
+            raise SkipAction  # a question mark typed into a field (a number field has no use for one)
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss()
             return

@@ -4,7 +4,7 @@ checks over every bundled scenario that no two render the same at the widths the
 from __future__ import annotations
 
 from negtui.engine.game import Game
-from negtui.names import action_names, fit_unique, goal_names, player_label, shorten
+from negtui.names import action_texts, fit_unique, goal_names, player_label, shorten
 from negtui.scenario.model import Scenario
 
 GOALS_WIDE = 120  # from this terminal width the goal bars name goals in up to 28 columns, else 11
@@ -40,9 +40,10 @@ def matrix_player_labels(game: Game, width: int, listed: bool) -> list[str]:
 
 
 def matrix_action_labels(sc: Scenario, width: int) -> list[list[str]]:
-    """Per player, the action names of the list layout in `width` columns, told apart within a player."""
+    """Per player, the action names of the list layout in `width` columns (as much of the label as fits),
+    told apart within a player."""
     out = []
-    for names in action_names(sc):
+    for names in action_texts(sc):
         shown = [shorten(n, width) for n in names]
         out.append(shown if len(set(shown)) == len(shown) else fit_unique(names, width))
     return out

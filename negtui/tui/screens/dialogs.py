@@ -90,6 +90,9 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
                                      value=answer, allow_blank=False, id=f"answer-{_safe(pid)}",
                                      classes="answer-select", compact=compact, disabled=value not in lenses)
 
+    def on_mount(self) -> None:
+        self.query_one("#seat-list").can_focus = False  # tab goes from seat to seat, not to the list's frame
+
     def on_select_changed(self, event: Select.Changed) -> None:
         sid = event.select.id or ""
         if sid.startswith("seat-") and sid != "seat-all":  # only a lens bot answers with a lens of its own
@@ -156,10 +159,12 @@ class BesideTheMatrix:
     def _place(self) -> None:
         beside = self.app.size.width >= self.WIDE  # type: ignore[attr-defined]
         self.set_class(beside, "beside")  # type: ignore[attr-defined]
+        margin = (0, 0, 0, 0)
         if beside:  # right of the left column, however wide it has grown
             lefts = [s.query("#left") for s in self.app.screen_stack]  # type: ignore[attr-defined]
             left = next((q.first().outer_size.width for q in reversed(lefts) if q), 40)
-            self.query_one("#dialog").styles.margin = (0, 1, 0, left + 1)  # type: ignore[attr-defined]
+            margin = (0, 1, 0, left + 1)
+        self.query_one("#dialog").styles.margin = margin  # type: ignore[attr-defined]
 
 
 class PartnerScreen(BesideTheMatrix, ModalScreen[int | tuple[int, list[int]] | None]):
@@ -247,6 +252,13 @@ class RespondScreen(BesideTheMatrix, ModalScreen[bool | None]):
         self.dismiss(None)
 
 
+class TurnInput(Input):
+    """A turn number: it takes digits only, so ? and q reach the app (help, and quit) even while typing."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return character is not None and character.isdigit()
+
+
 class JumpScreen(ModalScreen[int | None]):
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
@@ -258,7 +270,7 @@ class JumpScreen(ModalScreen[int | None]):
         yield KeyBar()  # this dialog's keys, not those of the screen under it
         with Vertical(id="dialog", classes="dialog"):
             yield Label(f"Jump to turn ({self.first}–{self.last})", classes="dialog-title")
-            yield Input(placeholder=str(self.last), type="integer", id="turn")
+            yield TurnInput(placeholder=str(self.last), type="integer", id="turn")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:

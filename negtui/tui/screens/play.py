@@ -190,6 +190,7 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         # the side panes choose their layout by the terminal's width (narrow tables under 104 columns)
         self._size_left()
         self.refresh_panes()
+        self.call_after_refresh(self.refresh_panes)  # again once laid out: panes fit their new widths
 
     def _size_left(self) -> None:
         """The left column as wide as whole names need on a wide terminal (40 columns on a narrow one)."""
@@ -340,7 +341,7 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         def marked(chosen: tuple[str, int] | None) -> None:
             if chosen is not None and self.state.t == t:
                 self.target = (chosen[0], chosen[1], t)
-                self.set_status(f"◇◇ marks what the {chosen[0]} optimum still needs committed (until the next turn)")
+                self.set_status(f"◇◇: what the {chosen[0]} optimum still needs (until the next turn)")
                 self.refresh_panes()
 
         self.app.push_screen(WelfareScreen(g.scenario.model_dump(mode="json"), self.neg.rules.as_dict(),

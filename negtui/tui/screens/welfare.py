@@ -55,7 +55,8 @@ class WelfareScreen(ModalScreen[tuple[str, int] | None]):
         with Vertical(id="dialog", classes="dialog wide"):
             yield Label("Welfare optimum over every completion of the current commitments", classes="dialog-title")
             with Horizontal(classes="dialog-buttons"):
-                yield Select([(o, o) for o in OBJECTIVES], value=self.objective, allow_blank=False, id="objective")
+                yield Select([(o, o) for o in OBJECTIVES], value=self.objective, allow_blank=False, id="objective",
+                             classes="objective")
                 yield Button("Solve (enter)", variant="primary", id="solve")
                 yield Button("Cancel (c)", id="cancel")
                 yield Button("Mark on matrix (m)", id="mark", disabled=True)

@@ -16,7 +16,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from negtui.engine.game import Game
-from negtui.names import action_names, player_label
+from negtui.names import action_texts, player_label
 from negtui.tui import palette
 from negtui.tui.labels import matrix_action_labels, matrix_player_labels
 from negtui.tui.snapshot import Snapshot
@@ -36,7 +36,7 @@ def name_width(game: Game, left: int = LEFT_COLUMN) -> int:
 
 def list_width(game: Game) -> int:
     """The columns the list layout needs for whole player and action names (padding included)."""
-    names = action_names(game.scenario)
+    names = action_texts(game.scenario)
     longest = max((len(n) for row in names for n in row), default=0)
     return 2 + max(2 + max(len(player_label(p)) for p in game.scenario.players), INDENT + 3 + longest)
 

@@ -132,7 +132,10 @@ class Forecasts(TextPane):
         head += " " + _cell("now", num_w, True)
         head += "".join(" " + _cell(LENS_SHORT.get(lens, lens) if narrow else lens, num_w, True) for lens in lenses)
         # narrow: the header would wrap; the sparklines speak for themselves
-        out.append(head + ("\n" if narrow else "  trend\n"), style="dim")
+        row = name_w + (0 if narrow else 1 + seat_w) + (1 + num_w) * (1 + len(lenses))
+        room = (self.size.width or 200) - row - 2  # the sparkline takes what the row leaves, never wraps it
+        spark = min(8 if narrow else 12, room) if room >= 3 else 0
+        out.append(head + ("  trend\n" if spark and not narrow else "\n"), style="dim")
         hist = np.array(snap.payoff_history)
         shown = forecast_labels(g, self.app.size.width)
         for i, pid in enumerate(g.player_ids):
@@ -141,7 +144,7 @@ class Forecasts(TextPane):
             out.append(_cell(shown[i], name_w) + ("" if narrow else " " + _cell(seat, seat_w)) + " ")
             out.append(_cell(fmt.format(now), num_w, True), style=palette.signed(now))
             out.append("".join(" " + _cell(fmt.format(float(snap.forecasts[lens][i])), num_w, True) for lens in lenses))
-            out.append("  " + palette.sparkline(list(hist[:, i]), width=8 if narrow else 12) + "\n")
+            out.append("  " + palette.sparkline(list(hist[:, i]), width=spark) + "\n" if spark else "\n")
         out.rstrip()
         self.show_text(out)
 
