@@ -20,7 +20,7 @@ import numpy as np
 from negtui.agents.table import AgentOptions, Table
 from negtui.coach.assess import Assessment, Coach
 from negtui.engine.baseline import no_negotiation
-from negtui.engine.exact import ExactTooLarge, check_size
+from negtui.engine.exact import ExactTooLarge, check_size, state_space
 from negtui.engine.game import Game
 from negtui.engine.lenses import CLOSED_FORM_LENSES as FORECAST_LENSES
 from negtui.engine.metrics import welfare_summary
@@ -34,6 +34,7 @@ from negtui.scenario.model import Scenario
 from negtui.seats import Seat
 
 EXACT_IN_APP_LIMIT = 3_000_000  # state-space bound under which the app offers the exact lens
+EXACT_AT_ONCE = 100_000  # states: solved as the session starts (a blink); larger ones in the background
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,8 @@ class Session:
         self._unassessed: list[tuple[Move, State, TurnEvent]] = []  # finished turns' decisions to assess
         self.assessments: list[Assessment] = []
         self._coach: Coach | None = None
+        if self.exact_available and state_space(self.neg.game) <= EXACT_AT_ONCE:
+            self.neg.solve_exact()
         self.hints = True  # the hint key works (a course exercise may turn it off)
         self.coach_pane_first = False  # after a person's decision, show the coach pane (training)
 
@@ -125,8 +128,14 @@ class Session:
         return exact_fits(self.neg.game)
 
     @property
+    def exact_ready(self) -> bool:
+        """The exact solution is solved: forecasts and coaching include it from then on (the app solves
+        larger games in the background, with progress and a cancel key)."""
+        return self.exact_available and self.neg.exact_solved
+
+    @property
     def lenses(self) -> tuple[str, ...]:
-        return FORECAST_LENSES + (("exact",) if self.exact_available else ())
+        return FORECAST_LENSES + (("exact",) if self.exact_ready else ())
 
     # --- the turn -------------------------------------------------------------------------------------
     @property
@@ -214,7 +223,7 @@ class Session:
     @property
     def coach(self) -> Coach:
         if self._coach is None:
-            self._coach = Coach(self.neg, self.table.respond_lens, self.exact_available)
+            self._coach = Coach(self.neg, self.table.respond_lens, lambda: self.exact_ready)
         return self._coach
 
     @property
@@ -311,5 +320,5 @@ def default_record_path(scenario_name: str, directory: str | os.PathLike[str] | 
     return Path(directory) / f"{stamp}-{safe}-{os.getpid()}-{secrets.token_hex(2)}.jsonl"
 
 
-__all__ = ["EXACT_IN_APP_LIMIT", "exact_fits", "FORECAST_LENSES", "LensView", "PartnerOption", "Phase", "Preview", "Session",
+__all__ = ["EXACT_AT_ONCE", "EXACT_IN_APP_LIMIT", "exact_fits", "FORECAST_LENSES", "LensView", "PartnerOption", "Phase", "Preview", "Session",
            "default_record_path", "recent_records", "user_data_dir"]

@@ -77,10 +77,18 @@ class Coach:
     """Assessments for one game.  `respond_lens(q)` says how seat q answers offers when it is a lens bot
     (agents.Table.respond_lens); other seats are modelled with the lens being asked about."""
 
-    def __init__(self, neg: Negotiation, respond_lens: Callable[[int], str | None], exact: bool):
+    def __init__(self, neg: Negotiation, respond_lens: Callable[[int], str | None],
+                 exact: bool | Callable[[], bool]):
+        """`exact`: whether the exact solution takes part; a callable when it is being solved meanwhile
+        (the app solves it in the background: coaching includes it from when it is there)."""
         self.neg = neg
         self.respond_lens = respond_lens
-        self.lenses = CLOSED_FORM_LENSES + (("exact",) if exact else ())
+        self._exact = exact
+
+    @property
+    def lenses(self) -> tuple[str, ...]:
+        exact = self._exact() if callable(self._exact) else self._exact
+        return CLOSED_FORM_LENSES + (("exact",) if exact else ())
 
     def _values(self, after: State, player: int) -> dict[str, float]:
         return {lens: float(self.neg.forecast(after, lens)[player]) for lens in self.lenses}

@@ -9,6 +9,7 @@ step searches use with offers they built themselves.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -288,10 +289,19 @@ class Negotiation:
     @property
     def exact(self) -> ExactSolution:
         """The game's exact solution with type-correct goals (built on first use)."""
+        return self.solve_exact()
+
+    @property
+    def exact_solved(self) -> bool:
+        return self._exact is not None
+
+    def solve_exact(self, progress: Callable[[int, int], None] | None = None) -> ExactSolution:
+        """The exact solution, solved now if it is not yet; `progress(turns done, turns)` is called per
+        turn solved, and may raise to abandon the solve (nothing is kept then)."""
         if self._exact is None:
             from negtui.engine.exact import solve
 
-            self._exact = solve(self.game, self.rules, linearise=False)
+            self._exact = solve(self.game, self.rules, linearise=False, progress=progress)
         return self._exact
 
     def _exact_lookup(self, t: int, masks):

@@ -45,6 +45,8 @@ PLAY_KEYS: tuple[Key, ...] = (
         "Playing", palette="Hint"),
     Key("s", "seats", "seats", "seats: switch any seat between human and a lens, also mid-game", "Playing",
         palette="Seats"),
+    Key("c", "cancel_exact", "cancel solve", "cancel the exact solve running in the background (large games)",
+        "Playing", palette="Cancel the exact solve"),
     Key("w", "welfare", "welfare", "welfare optimum for the current state (c cancels a solve)", "Playing",
         palette="Welfare optimum"),
     Key("v", "sort_goals", "sort goals", "sort goals by value / progress / id", "Moving around", show=False,

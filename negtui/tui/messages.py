@@ -47,3 +47,18 @@ class WelfareSolved(Message):
 class WelfareFailed(Message):
     job: object
     text: str
+
+
+@dataclass
+class ExactProgress(Message):
+    """The exact solution is being solved in the background: turns solved of all (backwards)."""
+
+    done: int
+    total: int
+
+
+@dataclass
+class ExactDone(Message):
+    """The background exact solve ended: solved, or cancelled (nothing kept)."""
+
+    cancelled: bool = False

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import work
+from textual.worker import get_current_worker
 from textual.widgets import TabbedContent
 
 from negtui.engine.completions import free_cells
@@ -17,7 +18,7 @@ from negtui.record import Replay, load_record, parent_at
 from negtui.seats import Seat
 from negtui.session import FORECAST_LENSES
 from negtui.tui import palette
-from negtui.tui.messages import AgentDecided, AgentFailed, Coached
+from negtui.tui.messages import AgentDecided, AgentFailed, Coached, ExactDone, ExactProgress
 from negtui.tui.screens.debrief import DebriefScreen
 from negtui.tui.screens.dialogs import PartnerScreen, RespondScreen, SeatsScreen
 from negtui.tui.screens.summary import SummaryScreen
@@ -25,6 +26,10 @@ from negtui.tui.sources import Earlier
 from negtui.tui.widgets.coach import CoachPane, summary
 from negtui.tui.widgets.panes import TextPane
 
+
+
+class ExactCancelled(Exception):
+    """Raised from the exact solve's progress callback when the person cancelled it."""
 
 class LiveControls:
     # --- agents ----------------------------------------------------------------------------------------
@@ -65,6 +70,56 @@ class LiveControls:
             if ses is None or move.t != ses.state.t or move.player != ses.deciding or ses.is_human(move.player):
                 return  # the game moved on, or the seat was handed to a person while its agent was thinking
             self._submit(move, advance=k == len(message.moves) - 1)
+
+    # --- the exact solution, solved in the background ----------------------------------------------------
+    exact_solving = False
+
+    def start_exact(self) -> None:
+        """Games too large to solve in a blink (over EXACT_AT_ONCE states) are solved in a thread: the
+        game goes on meanwhile, the status shows the progress, c cancels; forecasts and coaching add the
+        exact solution when it is there."""
+        ses = self.session
+        if ses is None or not ses.exact_available or ses.exact_ready:
+            return
+        self.exact_solving = True
+        self.set_status("solving the exact game in the background … (c cancels)")
+        self.refresh_bindings()
+        self._solve_exact()
+
+    @work(thread=True, exclusive=True, group="exact")
+    def _solve_exact(self) -> None:
+        worker = get_current_worker()
+
+        def progress(done: int, total: int) -> None:
+            if worker.is_cancelled:
+                raise ExactCancelled
+            self.post_message(ExactProgress(done, total))
+
+        try:
+            self.session.neg.solve_exact(progress)
+        except ExactCancelled:
+            self.post_message(ExactDone(cancelled=True))
+            return
+        self.post_message(ExactDone())
+
+    def on_exact_progress(self, message: ExactProgress) -> None:
+        if self.exact_solving:
+            self.set_status(f"solving the exact game: {message.done}/{message.total} turns solved (c cancels); "
+                            "forecasts and coaching add it when done")
+
+    def on_exact_done(self, message: ExactDone) -> None:
+        self.exact_solving = False
+        self.refresh_bindings()
+        if message.cancelled:
+            self.set_status("exact solve cancelled: forecasts and coaching go on without it")
+            return
+        self.set_status("exact solution ready: the forecasts' exact column and the coach now include it")
+        self.refresh_panes()
+
+    def action_cancel_exact(self) -> None:
+        if self.exact_solving:
+            self.workers.cancel_group(self, "exact")
+            self.set_status("cancelling the exact solve …")
 
     # --- coaching ---------------------------------------------------------------------------------------
     @work(thread=True, group="coach")

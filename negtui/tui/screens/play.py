@@ -169,6 +169,8 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         if self.follow is not None:
             self.set_interval(0.5, self._follow_record)
         self.call_after_refresh(self.advance)
+        if self.live:
+            self.call_after_refresh(self.start_exact)
 
     def _follow_record(self) -> None:
         if self.playback.reload(self.follow):
@@ -299,6 +301,8 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
             return replay is not None
         if action == "seats":
             return live is not None and self.app.seat_changes
+        if action == "cancel_exact":
+            return self.exact_solving
         if action == "hint":
             return live is not None and live.session.hints and live.person_to_move()
         if action == "lesson":
