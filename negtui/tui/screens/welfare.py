@@ -59,7 +59,7 @@ class WelfareScreen(ModalScreen[tuple[str, int] | None]):
                              classes="objective")
                 yield Button("Solve (enter)", variant="primary", id="solve")
                 yield Button("Cancel (c)", id="cancel")
-                yield Button("Mark on matrix (m)", id="mark", disabled=True)
+                yield Button("Mark (m)", id="mark", disabled=True)
             yield Static("", id="welfare-status")
             yield Static("", id="welfare-table")
 
