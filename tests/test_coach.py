@@ -69,7 +69,8 @@ def test_a_proposal_is_valued_with_the_answer_it_got_and_set_beside_each_lens():
     by = {c.who: c for c in a.others}
     # exact: no deal now (B offers the project next turn); the lens bots model B as it is (upper)
     assert by["exact"].offer.is_noop and by["exact"].values["exact"] == pytest.approx(30.0)
-    assert by["upper"].offer.is_noop  # an optimistic A sees nothing to gain now
+    # an optimistic A counts the project as won either way, and secures its own share of it alone
+    assert by["upper"].offer.partner == 0 and by["upper"].offer.bits == 1 << A_BAIT
     assert a.cost == pytest.approx(0.0)
     ses.close()
 

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from negtui.engine import PAPER, REFERENCE, Negotiation, State
+from negtui.scenario import parse_scenario
 
 RULES = {"paper": PAPER, "reference": REFERENCE}
 LENS_PAIRS = [(x, x) for x in ("myopic", "upper", "lower", "exact")] + [("upper", "lower"), ("myopic", "exact"),
@@ -99,6 +100,9 @@ def brute_offer(toy, lenses: SpecLenses, rules: str, s: State, p: int, q: int, l
     ok = [o for o in range(len(offers)) if vq[o] >= vq[0] - tie and vp[o] >= vp[0] - tie]
     top = max(vp[o] for o in ok)
     near = [o for o in ok if vp[o] >= top - tie]
+    # ties: the proposer's realised (myopic) payoff after the offer, then fewer new cells, then the index
+    realised = {o: lenses.value("myopic", p, s.t + 1, s.bits | offers[o]) for o in near}
+    near = [o for o in near if realised[o] >= max(realised.values()) - tie]
     return offers[min(near, key=lambda o: (toy.popcount(offers[o]), o))]
 
 
@@ -246,3 +250,44 @@ def test_lower_credibility_ignores_cells_an_offer_blocks() -> None:
     offer = neg.make_offer(s, 0, [2])
     assert neg.offer_value(s, offer, "lower", 2) == pytest.approx((-10, 0))
     assert neg.forecast(State(1, 0b100), "lower")[2] == pytest.approx(-10)
+
+
+def test_an_upper_proposer_secures_the_value_it_counts_on():
+    """Worked example of the paper tie rule. A and B each own one action; goal g needs both and is worth
+    10 to each. Under `upper` both count g as won whatever is offered, so the bundle and doing nothing tie;
+    the realised payoff breaks the tie (10 against 0), so A offers the bundle and B accepts. Under the
+    old rule (fewer cells first) A offered nothing and the game ended at 0 each. `reference` keeps its
+    last-maximiser rule."""
+    sc = parse_scenario({
+        "name": "secure",
+        "players": [{"id": "A", "actions": [{"id": "a"}]}, {"id": "B", "actions": [{"id": "b"}]}],
+        "goals": [{"id": "g", "requires": [{"player": "A", "action": "a"}, {"player": "B", "action": "b"}],
+                   "values": {"A": 10, "B": 10}}],
+        "protocol": {"rounds": 1},
+    })
+    neg = Negotiation.from_scenario(sc, PAPER)
+    s = neg.initial_state()
+    offer = neg.best_offer(s, 1, "upper", "upper")
+    assert offer.bits == 0b11 and offer.value_proposer == pytest.approx(offer.reject_proposer)
+    assert neg.accepts(s, offer, "upper")
+    after = neg.next_state(s, offer, True)
+    assert list(neg.returns(after)) == [10.0, 10.0]
+    assert Negotiation.from_scenario(sc, REFERENCE).best_offer(s, 1, "upper", "upper").bits == 0b11
+
+
+def test_an_upper_proposer_still_refuses_negative_exposure():
+    """The tie rule only orders offers of equal lens value: an offer that adds a harm to the proposer is
+    worth less to its `upper` lens than doing nothing and stays refused; among the rest the realised
+    payoff decides."""
+    sc = parse_scenario({
+        "name": "exposure",
+        "players": [{"id": "A", "actions": [{"id": "a"}]}, {"id": "B", "actions": [{"id": "b"}]}],
+        "goals": [{"id": "g", "requires": [{"player": "A", "action": "a"}, {"player": "B", "action": "b"}],
+                   "values": {"A": 10, "B": 10}},
+                  {"id": "h", "requires": [{"player": "B", "action": "b"}], "values": {"A": -1, "B": 0}}],
+        "protocol": {"rounds": 1},
+    })
+    neg = Negotiation.from_scenario(sc, PAPER)
+    offer = neg.best_offer(neg.initial_state(), 1, "upper", "upper")
+    # B's action would complete h (-1 to A): A secures half of g (linear, +5) with its own action alone
+    assert offer.bits == 0b01 and offer.value_proposer == pytest.approx(10.0)

@@ -239,20 +239,20 @@ def test_trust_and_split_binding_commitments_replace_trust():
 
 # (file, greedy-partner payoffs under myopic, upper, lower; exact payoffs; utilitarian optimum)
 LESSON_FACTS = [
-    ("coalition-trap", [16, 16, -24], [14, 14, -26], [6, 6, 3], [6, 6, 3], 18),
-    ("regime-balanced-cooperative", [20.25, 15.75, 11.5, 26], [17.5, 14.5, 11, 21], [20.25, 15.75, 11.5, 26],
+    ("coalition-trap", [16, 16, -24], [16, 16, -24], [6, 6, 3], [6, 6, 3], 18),
+    ("regime-balanced-cooperative", [20.25, 15.75, 11.5, 26], [20.25, 15.75, 11.5, 26], [20.25, 15.75, 11.5, 26],
      [20.25, 15.75, 11.5, 26], 84.5),
     ("regime-balanced-adversarial", [16, 7 / 3, -29 / 3], [44 / 3, -20 / 3, 11 / 3], [15, 28 / 3, -50 / 3],
      [15, 28 / 3, -50 / 3], 50 / 3),
-    ("regime-positive-cooperative", [14, 76 / 3, 58 / 3], [34 / 3, 46 / 3, 41 / 3], [14, 76 / 3, 58 / 3],
+    ("regime-positive-cooperative", [14, 76 / 3, 58 / 3], [14, 76 / 3, 58 / 3], [14, 76 / 3, 58 / 3],
      [13, 32, 24], 69),
-    ("regime-positive-adversarial", [89 / 3, 55 / 3, 30], [115 / 3, 46 / 3, 31], [42, 18, 34], [53, 14, 35], 102),
-    ("regime-negative-cooperative", [6.25, 8.5, 0.75, 3.75], [2.75, 3.5, 0.5, 1.5], [6.25, 8.5, 0.75, 3.75],
+    ("regime-positive-adversarial", [89 / 3, 55 / 3, 30], [53, 14, 35], [42, 18, 34], [53, 14, 35], 102),
+    ("regime-negative-cooperative", [6.25, 8.5, 0.75, 3.75], [6.25, 8.5, 0.75, 3.75], [6.25, 8.5, 0.75, 3.75],
      [6.25, 8.5, 0.75, 3.75], 19.25),
     ("regime-negative-adversarial", [-10 / 3, -13 / 3, 8 / 3], [0, 0, 0], [-10 / 3, -13 / 3, 8 / 3],
      [-10 / 3, -13 / 3, 8 / 3], 0),
     ("regime-negative-pp-cooperative", [5, 39, 0], [29, 29, 0], [5, 39, 0], [29, 29, 0], 58),
-    ("regime-negative-pp-adversarial", [10, 4, -8], [0, 32, 32], [10, 4, -8], [10, -6, 17], 64),
+    ("regime-negative-pp-adversarial", [10, 4, -8], [10, -6, 17], [10, 4, -8], [10, -6, 17], 64),
 ]
 
 

@@ -247,7 +247,8 @@ class Negotiation:
         self.evaluated += len(cand)
         v_p = self.values(s, cand, lens_p, p)
         v_q = v_p if (q == p and lens_q == lens_p) else self.values(s, cand, lens_q, q)
-        o = choose(self.rules, v_p, v_q, cand.n_cells)
+        realised = None if lens_p == "myopic" else (lambda: self.values(s, cand, "myopic", p))
+        o = choose(self.rules, v_p, v_q, cand.n_cells, realised)
         offer = Offer(p, q, cand.bits(self.game, o), int(cand.n_cells[o]), o, float(v_p[o]), float(v_q[o]),
                       float(v_p[0]), float(v_q[0]))
         return self._offers.put(key, offer)

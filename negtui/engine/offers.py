@@ -7,6 +7,7 @@ most significant).  Index 0 is always the no-op, whose successor equals the reje
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -219,10 +220,15 @@ def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates
     return lens_core(cand.goals, rules, lens, cand.counts, cand.lost, g, owing, const)
 
 
-def choose(rules: Rules, v_p: np.ndarray, v_q: np.ndarray, n_cells: np.ndarray) -> int:
+def choose(rules: Rules, v_p: np.ndarray, v_q: np.ndarray, n_cells: np.ndarray,
+           realised: Callable[[], np.ndarray] | None = None) -> int:
     """Index of the proposer's offer: best own value among offers the partner accepts.
 
-    Index 0 (the no-op) carries the rejection values and is always acceptable."""
+    Index 0 (the no-op) carries the rejection values and is always acceptable.  Paper rules break ties
+    by the proposer's realised (myopic) payoff after the offer, `realised()` (asked only when offers tie,
+    and None when the proposer's lens is myopic already), then fewer new cells, then the lowest index:
+    an `upper` proposer counts every reachable positive goal as won, so without the first rule every
+    offer ties with doing nothing and it never secures what it assumes."""
     r_p, r_q = v_p[0], v_q[0]
     if rules.offer_ties_last:
         # reference: scan in order, keep the LAST offer within 1e-10 of the running best
@@ -238,4 +244,7 @@ def choose(rules: Rules, v_p: np.ndarray, v_q: np.ndarray, n_cells: np.ndarray) 
     ok = rules.accepts(v_q, r_q) & (v_p >= r_p - VALUE_TIE)
     top = v_p[ok].max()
     near = np.flatnonzero(ok & (v_p >= top - VALUE_TIE))
+    if len(near) > 1 and realised is not None:
+        r = realised()[near]
+        near = near[r >= r.max() - VALUE_TIE]
     return int(near[np.argmin(n_cells[near])])
