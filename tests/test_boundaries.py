@@ -3,6 +3,7 @@ layers above it (nor the app or the MILP solver), so there is no import cycle be
 
     scenario, generator  <  engine  <  seats  <  agents, record  <  coach  <  session  <  tui, cli
                                        engine  <  welfare
+                   engine, agents, welfare  <  sweep (tasks, results, report)  <  cli
     the SSH server (serve.server) runs no game itself: it imports neither the engine's arrays nor the app
 """
 
@@ -15,7 +16,8 @@ import pytest
 
 UI_AND_SOLVER = ("textual", "pulp", "highspy")
 ABOVE_ENGINE = ("negtui.seats", "negtui.agents", "negtui.record", "negtui.session", "negtui.tui", "negtui.cli",
-                "negtui.welfare", "negtui.narrate")
+                "negtui.welfare", "negtui.narrate", "negtui.sweep")
+RESEARCH = ("distributed", "dask", "pyarrow", "matplotlib")  # the sweep's, loaded by it alone
 
 # module -> packages it must never import (third-party top-level names, or negtui packages)
 FORBIDDEN: dict[str, tuple[str, ...]] = {
@@ -42,7 +44,12 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "negtui.serve.db": UI_AND_SOLVER + ("negtui.engine", "negtui.tui", "negtui.cli", "negtui.session"),
     "negtui.serve.course": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.session", "negtui.record"),
     "negtui.serve.server": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.session", "numpy"),
-    "negtui.tui.app": ("negtui.cli", "pulp", "highspy"),  # the MILP runs in a worker process
+    "negtui.tui.app": ("negtui.cli", "pulp", "highspy", "negtui.sweep") + RESEARCH,  # the MILP runs in a worker
+    # the sweep plays games through the engine's and the agents' public API, never the app or a session
+    "negtui.sweep.spec": UI_AND_SOLVER + RESEARCH + ("negtui.tui", "negtui.session", "negtui.cli"),
+    "negtui.sweep.tasks": UI_AND_SOLVER + RESEARCH + ("negtui.tui", "negtui.session", "negtui.cli"),
+    "negtui.sweep.runner": ("textual", "matplotlib", "distributed", "negtui.tui", "negtui.session", "negtui.cli"),
+    "negtui.sweep.report": UI_AND_SOLVER + RESEARCH + ("negtui.tui", "negtui.session", "negtui.cli"),
     "negtui.tui.training": ("negtui.cli", "pulp", "highspy"),
 }
 
@@ -64,6 +71,6 @@ def test_the_command_line_starts_without_the_app_the_solver_or_the_agents():
     """Heavy imports happen inside the commands that need them, so `negtui validate` starts fast."""
     loaded = imported_by("negtui.cli")
     bad = sorted(m for m in loaded for f in UI_AND_SOLVER + ("negtui.tui", "negtui.agents", "negtui.session",
-                                                             "rich.table", "httpx")
+                                                             "rich.table", "httpx", "negtui.sweep") + RESEARCH
                  if m == f or m.startswith(f + "."))
     assert bad == [], f"negtui.cli imports {bad}"

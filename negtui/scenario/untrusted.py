@@ -119,3 +119,25 @@ def _unicode(text: str, path: str) -> None:
 
 def load(path: Path, limit: int) -> object:
     return loads(read_text(path, limit))
+
+
+def load_document(path: Path, limit: int, kind: str) -> object:
+    """A TOML or JSON file (by its suffix) decoded under the same guards as every untrusted file; `kind`
+    names what it should be in the message for another suffix ("a course is a .toml or .json file")."""
+    suffix = path.suffix.lower()
+    if suffix not in (".toml", ".json"):
+        what = repr(suffix) if suffix else "a file without a suffix"
+        raise Untrusted(f"{kind} is a .toml or .json file, not {what}")
+    if suffix == ".json":
+        return load(path, limit)
+    import tomllib
+
+    text = read_text(path, limit)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise Untrusted(f"not valid TOML: {err}") from None
+    except RecursionError:
+        raise Untrusted("nested too deeply") from None
+    check(data)  # depth, Unicode and finite numbers (TOML allows nan and inf)
+    return data

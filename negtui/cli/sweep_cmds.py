@@ -1,0 +1,128 @@
+"""`negtui sweep` (the benchmark grid, locally or on a Dask cluster) and `negtui report` (its tables
+and figures)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from negtui.cli.errors import fail, user_errors
+from negtui.cli.root import app
+
+
+@app.command()
+def sweep(
+    spec_file: Annotated[Path | None, typer.Argument(help="Sweep spec (TOML or JSON); or use --preset.")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Results table (.parquet, or .csv).")] = None,
+    preset: Annotated[str | None, typer.Option(help="paper-small, paper-large or hnc.")] = None,
+    seeds: Annotated[int | None, typer.Option(help="Seeds per grid cell (default: the spec's, 50 for presets).")] = None,
+    rules: Annotated[str | None, typer.Option(help="Rule sets, comma-separated: paper, reference.")] = None,
+    welfare: Annotated[str | None, typer.Option(help="utilitarian (default), nash (adds the Nash optimum, ~0.8 s "
+                                                     "a large game) or none.")] = None,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: every core).")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="Run on this Dask scheduler (tcp://host:8786).")] = None,
+    fmt: Annotated[str | None, typer.Option("--format", help="parquet or csv (default: by the file name).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would run, run nothing.")] = False,
+) -> None:
+    """Play a grid of games with every method against the No-Negotiation baseline (and, on small games,
+    the exact solution); one row per game and method. Re-running the same command skips finished games."""
+    from negtui.sweep.results import Results, ResultsError
+    from negtui.sweep.spec import SpecError, load_spec, presets
+    from negtui.sweep.tasks import skipped, tasks
+
+    with user_errors():
+        if (spec_file is None) == (preset is None):
+            fail("error: give a spec file or --preset (paper-small, paper-large, hnc)")
+        if spec_file is not None:
+            try:
+                spec = load_spec(spec_file)
+            except SpecError as err:
+                fail(err.render())
+        else:
+            known = presets()
+            if preset not in known:
+                fail(f"error: unknown preset {preset!r}; presets: {', '.join(known)}")
+            spec = known[preset]
+        update: dict[str, object] = {}
+        if seeds is not None:
+            if not 1 <= seeds <= 100_000:
+                fail("error: --seeds is between 1 and 100000")
+            update["seeds"] = seeds
+        if rules is not None:
+            names = [r.strip() for r in rules.split(",") if r.strip()]
+            if not names or any(r not in ("paper", "reference") for r in names):
+                fail(f"error: --rules takes paper and/or reference, not {rules!r}")
+            update["rules"] = names
+        if welfare is not None:
+            if welfare not in ("utilitarian", "nash", "none"):
+                fail(f"error: --welfare is utilitarian, nash or none, not {welfare!r}")
+            update["welfare"] = welfare
+        if workers is not None and workers < 1:
+            fail("error: --workers is at least 1")
+        spec = spec.model_copy(update=update)
+        todo = tasks(spec)
+        refused = skipped(spec)
+        if refused:
+            reasons = sorted({f"{r} rules: {why}" for _, r, why in refused})
+            typer.echo(f"skipping {len(refused)} grid cell(s) the generator refuses: " + "; ".join(reasons), err=True)
+        if dry_run:
+            typer.echo(f"{spec.name}: {len(todo)} games × {len(spec.methods)} methods "
+                       f"({', '.join(m.name for m in spec.methods)}), rules {', '.join(spec.rules)}, "
+                       f"{spec.seeds} seeds" + (", exact where small" if spec.exact else ""))
+            raise typer.Exit(0)
+        if output is None:
+            fail("error: say where the results go: -o results.parquet")
+        try:
+            results = Results(output, fmt)
+        except ResultsError as err:
+            fail(f"error: {err}")
+        try:
+            from negtui.sweep.runner import run_sweep
+
+            ran = run_sweep(spec, todo, results, workers=workers, scheduler=scheduler)
+        except ResultsError as err:
+            fail(f"error: {err}")
+        except OSError as err:
+            fail(f"error: cannot reach the Dask scheduler {scheduler}: {err}" if scheduler else f"error: {err}")
+        finally:
+            results.close()
+        typer.echo(f"{output}: {results.rows} rows ({ran} games run now, {len(todo) - ran} already there)",
+                   err=True)
+
+
+@app.command()
+def report(
+    results: Annotated[Path, typer.Argument(help="Results table written by negtui sweep (.parquet or .csv).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Folder for report.md and its figures.")] = Path(
+        "report"),
+) -> None:
+    """The paper's Table 1, the L1-error and efficiency figures, and its claims checked on these results:
+    printed here and written as Markdown with PNG and SVG figures."""
+    from rich.console import Console
+
+    from negtui.sweep.render import claims_rich, table1_rich, write_report
+    from negtui.sweep.results import ResultsError, read_table
+
+    with user_errors():
+        if not results.is_file():
+            fail(f"error: {results}: no such results file")
+        try:
+            rows = read_table(results).to_pylist()
+        except ResultsError as err:
+            fail(f"error: {err}")
+        if not rows:
+            fail(f"error: {results} holds no rows")
+        if output.exists() and not output.is_dir():
+            fail(f"error: {output} exists and is not a folder")
+        try:
+            path, shown = write_report(rows, results, output)
+        except OSError as err:
+            fail(f"error: cannot write the report in {output}: {err.strerror or err}")
+        console = Console()
+        for t, found in shown:
+            for table in table1_rich(t):
+                console.print(table)
+            console.print(claims_rich(found, f"{t.sweep} · {t.rules} rules: the paper's claims"))
+        typer.echo(f"report written to {path}", err=True)

@@ -1,0 +1,123 @@
+"""A sweep's report in words: Table 1 and the claims as Markdown (report.md, with its figures) and as
+terminal tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.table import Table
+from rich.text import Text
+
+from negtui import __version__
+from negtui.sweep.figures import efficiency_figure, l1_figure
+from negtui.sweep.report import (
+    REGIME_TITLES,
+    STRUCTURES,
+    TABLE_REGIMES,
+    Claim,
+    Table1,
+    claims,
+    groups,
+    methods_of,
+    table1,
+)
+
+BEST = "★"
+
+
+def _regimes(t: Table1) -> list[str]:
+    return [r for r in TABLE_REGIMES if any(k[1] == r for k in t.cells)]
+
+
+def _structures(t: Table1) -> list[str]:
+    return [s for s in STRUCTURES if any(k[0] == s for k in t.cells)]
+
+
+def table1_markdown(t: Table1) -> str:
+    regimes, structures = _regimes(t), _structures(t)
+    head = ["method"] + [f"{s[:4]}. {REGIME_TITLES[r]}" for s in structures for r in regimes]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for m in t.methods:
+        cells = []
+        for s in structures:
+            for r in regimes:
+                c = t.cells.get((s, r, m))
+                text = "" if c is None else f"{c.mean:+.2f} ± {c.sd:.2f}"
+                cells.append(f"**{text}**" if c is not None and t.best(s, r) == m else text)
+        lines.append(f"| {m} | " + " | ".join(cells) + " |")
+    n = sorted({c.n for c in t.cells.values()})
+    lines.append("")
+    lines.append(f"Mean ± sd of the improvement over the No-Negotiation baseline (sum of payoffs), over "
+                 f"{'/'.join(map(str, n))} games per cell; the best method per column in bold.")
+    return "\n".join(lines)
+
+
+def table1_rich(t: Table1) -> list[Table]:
+    """One table per structure (four regimes each fit 80 columns)."""
+    regimes = _regimes(t)
+    out = []
+    for s in _structures(t):
+        table = Table(title=f"{t.sweep} · {t.rules} rules · {s}: improvement over No-Negotiation (mean ± sd, "
+                            f"{BEST} best)", title_justify="left")
+        table.add_column("method")
+        for r in regimes:
+            table.add_column(REGIME_TITLES[r], justify="right")
+        for m in t.methods:
+            row: list[Text | str] = [m]
+            for r in regimes:
+                c = t.cells.get((s, r, m))
+                if c is None:
+                    row.append("")
+                    continue
+                best = t.best(s, r) == m
+                row.append(Text(f"{c.mean:+.2f} ± {c.sd:.2f}" + (f" {BEST}" if best else ""),
+                                style="bold" if best else ""))
+            table.add_row(*row)
+        out.append(table)
+    return out
+
+
+def claims_markdown(found: list[Claim]) -> str:
+    lines = ["| claim | on these results | evidence |", "|---|---|---|"]
+    lines += [f"| {c.text} | **{c.verdict}** | {c.evidence} |" for c in found]
+    return "\n".join(lines)
+
+
+def claims_rich(found: list[Claim], title: str) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column("claim")
+    table.add_column("on these results")
+    table.add_column("evidence", overflow="fold")
+    for c in found:
+        style = {"holds": "green", "does not hold": "red"}.get(c.verdict, "dim")
+        table.add_row(c.text, Text(c.verdict, style=style), c.evidence)
+    return table
+
+
+def write_report(rows: list[dict], source: Path, out: Path) -> tuple[Path, list[tuple[Table1, list[Claim]]]]:
+    """report.md and its figures in `out`; the tables and claims per (sweep, rules) for the terminal."""
+    out.mkdir(parents=True, exist_ok=True)
+    parts = [f"# negtui report: {source.name}", "",
+             f"{len(rows)} rows from `{source}`, reported by negtui {__version__}. Each section is one sweep "
+             "under one rule set.", ""]
+    shown = []
+    for (sweep, rules), sub in groups(rows).items():
+        t, found = table1(sub), claims(sub)
+        shown.append((t, found))
+        methods = methods_of(sub)
+        games = len({r["task"] for r in sub})
+        parts += [f"## {sweep} · {rules} rules", "", f"{games} games; methods: {', '.join(methods)}.", "",
+                  "### Table 1: improvement over the No-Negotiation baseline", "", table1_markdown(t), ""]
+        stem = f"{sweep}-{rules}"
+        l1 = l1_figure(sub, methods, out / f"l1-by-all-or-nothing-{stem}", f"{sweep} · {rules} rules")
+        if l1:
+            parts += ["### L1 error against the exact solution", "",
+                      f"![L1 error by all-or-nothing fraction]({l1[0].name})", ""]
+        eff = efficiency_figure(sub, methods, out / f"efficiency-{stem}", f"{sweep} · {rules} rules")
+        if eff:
+            parts += ["### Welfare efficiency", "", "Negotiated sum of payoffs ÷ the utilitarian optimum.", "",
+                      f"![Welfare efficiency by regime]({eff[0].name})", ""]
+        parts += ["### The paper's claims", "", claims_markdown(found), ""]
+    path = out / "report.md"
+    path.write_text("\n".join(parts))
+    return path, shown

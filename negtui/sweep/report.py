@@ -1,0 +1,194 @@
+"""The paper's tables and claims from a results table: improvement over the No-Negotiation baseline by
+method and regime (Table 1), the L1 error against the exact solution by all-or-nothing fraction, welfare
+efficiency, and each of the paper's qualitative claims marked holds or does not hold on these results.
+
+Pure computation on rows (no plotting here: figures.py draws, the command prints and writes)."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from negtui.sweep.spec import BASELINE, EXACT, PAYOFF_REGIMES
+
+STRUCTURES = ("adversarial", "cooperative")
+TABLE_REGIMES = ("balanced", "negative-pp", "negative", "positive")  # the paper's column order
+REGIME_TITLES = {"balanced": "balanced", "negative-pp": "negative + poison pill", "negative": "negative",
+                 "positive": "positive"}
+LENS_NAMES = {"myopic": "Reward (myopic)", "upper": "Upper", "lower": "Lower"}
+
+
+@dataclass(frozen=True)
+class Cell:
+    mean: float
+    sd: float
+    n: int
+
+
+def _cell(values: list[float]) -> Cell | None:
+    if not values:
+        return None
+    return Cell(statistics.fmean(values), statistics.stdev(values) if len(values) > 1 else 0.0, len(values))
+
+
+@dataclass
+class Table1:
+    """Mean ± sd of the improvement over the baseline (sum of payoffs), by structure and regime."""
+
+    sweep: str
+    rules: str
+    methods: list[str]
+    cells: dict[tuple[str, str, str], Cell]  # (structure, regime, method)
+
+    def best(self, structure: str, regime: str) -> str | None:
+        scored = [(c.mean, m) for m in self.methods if (c := self.cells.get((structure, regime, m))) is not None]
+        return max(scored)[1] if scored else None
+
+
+def groups(rows: Iterable[dict]) -> dict[tuple[str, str], list[dict]]:
+    """Rows by (sweep, rules): each is reported on its own."""
+    out: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for r in rows:
+        out[(r["sweep"], r["rules"])].append(r)
+    return dict(sorted(out.items()))
+
+
+def methods_of(rows: list[dict]) -> list[str]:
+    seen = []
+    for r in rows:
+        if r["method"] not in (BASELINE, EXACT) and r["method"] not in seen:
+            seen.append(r["method"])
+    return seen
+
+
+def table1(rows: list[dict]) -> Table1:
+    methods = methods_of(rows)
+    values: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    for r in rows:
+        if r["method"] in methods and r["structure"] and r["payoff"]:
+            values[(r["structure"], r["payoff"], r["method"])].append(float(r["improvement"]))
+    cells = {k: c for k, v in values.items() if (c := _cell(v)) is not None}
+    return Table1(rows[0]["sweep"], rows[0]["rules"], methods, cells)
+
+
+def mean_by(rows: list[dict], key: str, column: str, methods: list[str]) -> dict[tuple[object, str], Cell]:
+    """Mean of `column` by (row[key], method) over the rows that have it."""
+    values: dict[tuple[object, str], list[float]] = defaultdict(list)
+    for r in rows:
+        if r["method"] in methods and r.get(column) is not None and r.get(key) is not None:
+            v = float(r[column])
+            if math.isfinite(v):
+                values[(r[key], r["method"])].append(v)
+    return {k: c for k, v in values.items() if (c := _cell(v)) is not None}
+
+
+def l1_by_fraction(rows: list[dict], methods: list[str]) -> dict[str, dict[tuple[float, str], Cell]]:
+    """Per payoff regime: the mean L1 error against the exact solution by (all-or-nothing fraction, method)."""
+    out = {}
+    for regime in PAYOFF_REGIMES:
+        sub = [r for r in rows if r["payoff"] == regime]
+        cells = mean_by(sub, "all_or_nothing", "l1_exact", methods)
+        if cells:
+            out[regime] = cells
+    return out
+
+
+# --- the paper's claims ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Claim:
+    text: str
+    verdict: str  # holds | does not hold | not measurable
+    evidence: str
+
+
+def _mean(rows: list[dict], column: str, **where: object) -> float | None:
+    vals = [float(r[column]) for r in rows if r.get(column) is not None and all(r.get(k) == v for k, v in where.items())
+            and r["method"] not in (BASELINE, EXACT)]
+    return statistics.fmean(vals) if vals else None
+
+
+def _best_in(t: Table1, regimes: tuple[str, ...], lens: str) -> tuple[bool, list[str]] | None:
+    """Whether `lens` has the highest mean improvement among the lenses in every listed column."""
+    lenses = [m for m in t.methods if m in LENS_NAMES]
+    if lens not in lenses:
+        return None
+    ok, notes = True, []
+    for s in STRUCTURES:
+        for regime in regimes:
+            scored = [(c.mean, m) for m in lenses if (c := t.cells.get((s, regime, m))) is not None]
+            if not scored:
+                continue
+            top = max(scored)[1]
+            ok &= top == lens
+            notes.append(f"{s} {REGIME_TITLES[regime]}: best {top}")
+    return (ok, notes) if notes else None
+
+
+def claims(rows: list[dict]) -> list[Claim]:
+    t = table1(rows)
+    out = []
+
+    def verdict(result: tuple[bool, list[str]] | None, text: str) -> Claim:
+        if result is None:
+            return Claim(text, "not measurable", "the lens or the regime is not in these results")
+        return Claim(text, "holds" if result[0] else "does not hold", "; ".join(result[1]))
+
+    out.append(verdict(_best_in(t, ("balanced",), "myopic"), "Reward (myopic) is best in balanced games"))
+    upper = _best_in(t, ("negative", "negative-pp"), "upper")
+    text = "Upper is best in negative-dominated games, most of all with the poison pill"
+    if upper is not None and upper[0]:
+        margins = {}
+        for regime in ("negative", "negative-pp"):
+            gaps = []
+            for s in STRUCTURES:
+                scored = sorted((c.mean for m in t.methods if m in LENS_NAMES
+                                 and (c := t.cells.get((s, regime, m))) is not None), reverse=True)
+                if len(scored) > 1:
+                    gaps.append(scored[0] - scored[1])
+            margins[regime] = statistics.fmean(gaps) if gaps else None
+        if None not in margins.values():
+            most = margins["negative-pp"] >= margins["negative"]
+            upper = (most, upper[1] + [f"margin over the next lens: {margins['negative-pp']:.2f} with the pill, "
+                                       f"{margins['negative']:.2f} without"])
+        else:
+            upper = (upper[0], upper[1] + ["(with and without the pill not both in these results: the margin is "
+                                           "not compared)"])
+    out.append(verdict(upper, text))
+    out.append(verdict(_best_in(t, ("positive",), "lower"), "Lower is best in positive-dominated games"))
+    l1 = {regime: _mean(rows, "l1_exact", payoff=regime) for regime in PAYOFF_REGIMES}
+    l1 = {k: v for k, v in l1.items() if v is not None}
+    text = "L1 error is highest in balanced and lowest in positive games"
+    if {"balanced", "positive"} <= l1.keys() and len(l1) > 2:
+        ok = max(l1, key=l1.get) == "balanced" and min(l1, key=l1.get) == "positive"
+        out.append(Claim(text, "holds" if ok else "does not hold",
+                         ", ".join(f"{REGIME_TITLES[k]} {v:.2f}" for k, v in l1.items())))
+    else:
+        out.append(Claim(text, "not measurable", "no exact solutions in these results (small games only)"))
+    adv, coop = _mean(rows, "l1_exact", structure="adversarial"), _mean(rows, "l1_exact", structure="cooperative")
+    text = "Adversarial games are harder than cooperative ones (higher L1 error)"
+    if adv is None or coop is None:
+        adv, coop = _mean(rows, "efficiency", structure="adversarial"), _mean(rows, "efficiency", structure="cooperative")
+        if adv is None or coop is None:
+            out.append(Claim(text, "not measurable", "no L1 error or efficiency for both structures"))
+        else:
+            out.append(Claim(text.replace("higher L1 error", "lower welfare efficiency"),
+                             "holds" if adv < coop else "does not hold",
+                             f"efficiency adversarial {adv:.3f}, cooperative {coop:.3f}"))
+    else:
+        out.append(Claim(text, "holds" if adv > coop else "does not hold",
+                         f"L1 adversarial {adv:.2f}, cooperative {coop:.2f}"))
+    fractions = sorted({float(r["all_or_nothing"]) for r in rows if r.get("all_or_nothing") is not None})
+    by = [(f, _mean(rows, "l1_exact", all_or_nothing=f)) for f in fractions]
+    by = [(f, v) for f, v in by if v is not None]
+    text = "Difficulty (L1 error) rises with the all-or-nothing fraction"
+    if len(by) < 2:
+        out.append(Claim(text, "not measurable", "fewer than two all-or-nothing fractions with exact solutions"))
+    else:
+        rising = all(b[1] >= a[1] for a, b in zip(by, by[1:])) and by[-1][1] > by[0][1]
+        out.append(Claim(text, "holds" if rising else "does not hold",
+                         ", ".join(f"{f:g}: {v:.2f}" for f, v in by)))
+    return out

@@ -1,0 +1,144 @@
+"""Running a sweep's tasks: a local process pool over every core (no set-up), or an existing Dask
+cluster (`--scheduler ADDRESS`).  Rows are kept as tasks finish; progress, rate and ETA go to stderr."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+
+from negtui.sweep.results import Results
+from negtui.sweep.spec import SweepSpec
+from negtui.sweep.tasks import Task, run_task
+
+FLUSH_SECONDS = 5.0  # the results file is rewritten at most this often (and at the end)
+
+
+@dataclass
+class Progress:
+    """One line on stderr: tasks done of all, rows, rate and ETA; redrawn in place on a terminal, a line
+    every 10 s otherwise (a log file should not fill with carriage returns)."""
+
+    total: int
+    skipped: int
+    stream: object = None  # default: sys.stderr as it is when the sweep starts
+    started: float = 0.0
+    done: int = 0
+    _shown: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.stream = self.stream or sys.stderr
+        self.started = time.monotonic()
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+
+    def tick(self, final: bool = False) -> None:
+        self.done += 0 if final else 1
+        now = time.monotonic()
+        if not final and now - self._shown < (0.2 if self.tty else 10.0):
+            return
+        self._shown = now
+        todo = self.total - self.skipped
+        rate = self.done / max(now - self.started, 1e-9)
+        eta = (todo - self.done) / rate if rate > 0 else float("inf")
+        width = 24
+        fill = int(width * self.done / todo) if todo else width
+        bar = "█" * fill + "·" * (width - fill)
+        line = (f"{bar} {self.done + self.skipped}/{self.total} games ({self.skipped} already done) "
+                f"{rate:.2f} games/s  ETA {_duration(eta)}")
+        end = "\n" if final or not self.tty else ""
+        print(("\r" if self.tty else "") + line, end=end, file=self.stream, flush=True)
+
+
+def _duration(seconds: float) -> str:
+    if seconds == float("inf"):
+        return "?"
+    seconds = int(seconds)
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}h{m:02d}m" if h else f"{m}m{s:02d}s"
+
+
+def run_sweep(spec: SweepSpec, all_tasks: list[Task], results: Results, *, workers: int | None = None,
+              scheduler: str | None = None, progress: Progress | None = None) -> int:
+    """Run every task the results do not hold yet; returns how many ran.  KeyboardInterrupt stops it
+    after writing what finished (the tasks in flight are lost and run again next time)."""
+    todo = [t for t in all_tasks if t.key not in results.done]
+    progress = progress or Progress(len(all_tasks), len(all_tasks) - len(todo))
+    last = time.monotonic()
+    ran = 0
+    try:
+        source = _dask(spec, todo, scheduler) if scheduler else _pool(spec, todo, workers)
+        for rows in source:
+            results.add(rows)
+            ran += 1
+            progress.tick()
+            if time.monotonic() - last > FLUSH_SECONDS:
+                results.write()
+                last = time.monotonic()
+    finally:
+        results.write()
+        progress.tick(final=True)
+    return ran
+
+
+def _pool(spec: SweepSpec, todo: list[Task], workers: int | None) -> Iterator[list[dict]]:
+    """A local process pool; at most two tasks per worker are queued, so Ctrl-C loses little."""
+    if not todo:
+        return
+    workers = workers or os.cpu_count() or 1
+    pool = ProcessPoolExecutor(max_workers=workers)
+    pending: set[Future] = set()
+    queue = iter(todo)
+    try:
+        while True:
+            while len(pending) < 2 * workers:
+                task = next(queue, None)
+                if task is None:
+                    break
+                pending.add(pool.submit(run_task, task, spec))
+            if not pending:
+                break
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                yield fut.result()
+    finally:
+        for fut in pending:
+            fut.cancel()
+        _stop(pool)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Shut the pool down now: running tasks are abandoned, their processes ended."""
+    procs = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(timeout=5)
+
+
+def _dask(spec: SweepSpec, todo: list[Task], address: str) -> Iterator[list[dict]]:
+    """The same tasks on a Dask cluster; a task's key names its future, so a task is never run twice."""
+    if not todo:
+        return
+    from distributed import Client, as_completed
+
+    client = Client(address, timeout="30s")
+    try:
+        spec_future = client.scatter(spec, broadcast=True)
+        futures = [client.submit(run_task, task, spec_future, key=f"negtui-sweep-{task.key}", pure=False)
+                   for task in todo]
+        try:
+            for fut in as_completed(futures):
+                yield fut.result()
+        finally:
+            client.cancel(futures)
+    finally:
+        client.close()
+
+
+Runner = Callable[..., int]

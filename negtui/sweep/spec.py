@@ -1,0 +1,191 @@
+"""What a sweep plays: a grid over the paper's generator axes (or a list of scenario files), seeds,
+rule sets and methods.  Written as a TOML or JSON file, or taken from a preset that matches the paper.
+
+A spec is read before any game runs, so every mistake in it is reported at once, located by file and
+JSON path, and nothing starts half-configured."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from negtui.scenario import untrusted
+from negtui.scenario.io import FileProblems, Problem, problems_from_validation
+from negtui.seats import PARTNER_METHODS, SeatError, parse_seat
+
+FORMAT = "negtui-sweep/1"
+MAX_SPEC_BYTES = 2**20
+PAYOFF_REGIMES = ("balanced", "positive", "negative", "negative-pp")  # negative-pp: with the poison pill
+LENS_METHODS = ("myopic", "upper", "lower")
+BASELINE, EXACT = "baseline", "exact"  # the two reference rows every game has (exact: small games)
+
+
+class SpecError(FileProblems):
+    kind = "sweep spec"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _method_shape(value: object) -> object:
+    """"upper" is shorthand for {name = "upper", seats = "upper"}."""
+    return {"name": value, "seats": value} if isinstance(value, str) else value
+
+
+class Method(_Strict):
+    """Who plays: one seat spelling for every seat ("upper", "upper/lower", "cmd:python bot.py"), or a
+    list cycled over the players in order ("upper", "lower", "upper", …)."""
+
+    name: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:/+-]+$")]
+    seats: str | list[str]
+
+    @field_validator("seats")
+    @classmethod
+    def _seats_parse(cls, value: str | list[str]) -> str | list[str]:
+        for text in [value] if isinstance(value, str) else value:
+            try:
+                seat = parse_seat(text)
+            except SeatError as err:
+                raise ValueError(str(err)) from None
+            if seat.is_human:
+                raise ValueError("a sweep has no people: every seat is a bot or an outside agent")
+        if isinstance(value, list) and not value:
+            raise ValueError("at least one seat")
+        return value
+
+    @model_validator(mode="after")
+    def _not_reserved(self) -> Method:
+        if self.name in (BASELINE, EXACT):
+            raise ValueError(f"{self.name!r} is a reference row every game has; name the method otherwise")
+        return self
+
+    def seat_texts(self, n: int) -> list[str]:
+        seats = [self.seats] if isinstance(self.seats, str) else self.seats
+        return [seats[i % len(seats)] for i in range(n)]
+
+
+def _positive_ints(values: list[int]) -> list[int]:
+    if any(v < 1 for v in values):
+        raise ValueError("every value is at least 1")
+    return values
+
+
+def _fractions(values: list[float]) -> list[float]:
+    if any(not 0 <= v <= 1 for v in values):
+        raise ValueError("every fraction is between 0 and 1")
+    return values
+
+
+def _zipf(values: list[float]) -> list[float]:
+    if any(v <= 1 for v in values):
+        raise ValueError("a Zipf exponent is above 1")
+    return values
+
+
+Axis = Annotated[list[int], Field(min_length=1, max_length=64)]
+
+
+class Grid(_Strict):
+    """The generator's axes; every combination is a cell of the grid."""
+
+    players: Axis = [10]
+    actions: Axis = [1]
+    goals: Axis = [15]
+    rounds: Axis = [5]
+    budget: Axis = [2]
+    factors: Axis = [5, 15]
+    structure: Annotated[list[Literal["cooperative", "adversarial"]], Field(min_length=1)] = ["adversarial",
+                                                                                             "cooperative"]
+    all_or_nothing: Annotated[list[float], Field(min_length=1, max_length=64)] = [0.0, 0.15, 0.3, 0.5]
+    zipf: Annotated[list[float], Field(min_length=1, max_length=64)] = [1.6, 3.0]
+    payoff: Annotated[list[Literal["balanced", "positive", "negative", "negative-pp"]], Field(min_length=1)] = \
+        list(PAYOFF_REGIMES)
+
+    @field_validator("players", "actions", "goals", "rounds", "budget", "factors")
+    @classmethod
+    def _counts(cls, values: list[int]) -> list[int]:
+        return _positive_ints(values)
+
+    @field_validator("all_or_nothing")
+    @classmethod
+    def _aon(cls, values: list[float]) -> list[float]:
+        return _fractions(values)
+
+    @field_validator("zipf")
+    @classmethod
+    def _zipf_axis(cls, values: list[float]) -> list[float]:
+        return _zipf(values)
+
+    def cells(self) -> int:
+        n = 1
+        for axis in (self.players, self.actions, self.goals, self.rounds, self.budget, self.factors,
+                     self.structure, self.all_or_nothing, self.zipf, self.payoff):
+            n *= len(axis)
+        return n
+
+
+class SweepSpec(_Strict):
+    format: Literal["negtui-sweep/1"] = FORMAT
+    name: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]
+    description: Annotated[str, Field(max_length=2000)] = ""
+    grid: Grid | None = None
+    scenarios: Annotated[list[str], Field(max_length=1000)] = []  # files or library names
+    seeds: Annotated[int, Field(ge=1, le=100_000)] = 50
+    rules: Annotated[list[Literal["paper", "reference"]], Field(min_length=1)] = ["paper"]
+    methods: Annotated[list[Annotated[Method, BeforeValidator(_method_shape)]], Field(min_length=1, max_length=64)] = \
+        [Method(name=lens, seats=lens) for lens in LENS_METHODS]
+    partner: str = "mcts"
+    sims: Annotated[int, Field(ge=1, le=100_000)] = 50
+    exact: bool = True  # solve where small enough (EXACT_LIMIT states) and report the L1 error
+    welfare: Literal["utilitarian", "nash", "none"] = "utilitarian"
+
+    @field_validator("partner")
+    @classmethod
+    def _partner(cls, value: str) -> str:
+        if value not in PARTNER_METHODS:
+            raise ValueError(f"partner choice is one of {', '.join(PARTNER_METHODS)}")
+        return value
+
+    @model_validator(mode="after")
+    def _games(self) -> SweepSpec:
+        if (self.grid is None) == (not self.scenarios):
+            raise ValueError("a sweep plays a generator grid or a list of scenarios: give exactly one")
+        names = [m.name for m in self.methods]
+        if len(set(names)) != len(names):
+            raise ValueError(f"method names repeat: {sorted({x for x in names if names.count(x) > 1})}")
+        return self
+
+
+def presets() -> dict[str, SweepSpec]:
+    """The paper's grids: small games (10 players × 1 action, solved exactly), large ones (10 × 5), and
+    the bundled real-life (HNC) scenarios."""
+    from negtui.scenario.library import bundled_root
+
+    hnc = sorted(str(p) for p in (bundled_root() / "hnc").rglob("*.json"))
+    return {
+        "paper-small": SweepSpec(name="paper-small", description="10 players × 1 action, 15 goals, 5 rounds, "
+                                 "budget 2: every regime of the paper, exact solutions", grid=Grid(actions=[1])),
+        "paper-large": SweepSpec(name="paper-large", description="10 players × 5 actions, 15 goals, 5 rounds, "
+                                 "budget 2: every regime of the paper", grid=Grid(actions=[5]), exact=False),
+        "hnc": SweepSpec(name="hnc", description="the bundled real-life negotiation scenarios", scenarios=hnc,
+                         seeds=5, exact=False),
+    }
+
+
+def load_spec(path: str | os.PathLike[str]) -> SweepSpec:
+    p = Path(path)
+    try:
+        data = untrusted.load_document(p, MAX_SPEC_BYTES, "a sweep spec")
+    except untrusted.Untrusted as err:
+        raise SpecError(str(p), [Problem(err.path, str(err))]) from None
+    try:
+        spec = SweepSpec.model_validate(data)
+    except ValidationError as err:
+        raise SpecError(str(p), problems_from_validation(err)) from None
+    base = p.parent
+    scenarios = [str(base / s) if not Path(s).is_absolute() and (base / s).exists() else s for s in spec.scenarios]
+    return spec.model_copy(update={"scenarios": scenarios})

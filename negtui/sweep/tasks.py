@@ -1,0 +1,218 @@
+"""One task is one game: generated (or loaded) once, its baseline, exact solution and welfare optimum
+computed once, then played by every method.  Tasks are deterministic and independent, so a sweep's
+rows do not depend on where or in which order its tasks ran."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import json
+import re
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from negtui import __version__
+from negtui.sweep.spec import BASELINE, EXACT, SweepSpec
+
+EXACT_LIMIT = 5_000_000  # states: games this small are also solved exactly (the L1 error column)
+WELFARE_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Task:
+    key: str  # the game's identity: sweep, grid point (or scenario), seed, rules
+    sweep: str
+    point: tuple[tuple[str, object], ...]  # the grid point, or (("scenario", path),)
+    seed: int
+    rules: str
+
+    @property
+    def params(self) -> dict[str, object]:
+        return dict(self.point)
+
+
+def task_key(sweep: str, point: dict[str, object], seed: int, rules: str) -> str:
+    text = json.dumps({"sweep": sweep, "point": point, "seed": seed, "rules": rules}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def tasks(spec: SweepSpec) -> list[Task]:
+    """Every game of the sweep, in a fixed order (grid point, then rules, then seed)."""
+    points: list[dict[str, object]] = []
+    if spec.grid is not None:
+        g = spec.grid
+        for combo in itertools.product(g.players, g.actions, g.goals, g.rounds, g.budget, g.factors, g.structure,
+                                       g.all_or_nothing, g.zipf, g.payoff):
+            points.append(dict(zip(("players", "actions", "goals", "rounds", "budget", "factors", "structure",
+                                    "all_or_nothing", "zipf", "payoff"), combo, strict=True)))
+    else:
+        points = [{"scenario": s} for s in spec.scenarios]
+    out = []
+    for point in points:
+        for rules in spec.rules:
+            if _refusal(point, rules) is not None:
+                continue
+            for seed in range(spec.seeds):
+                out.append(Task(task_key(spec.name, point, seed, rules), spec.name, tuple(point.items()), seed, rules))
+    return out
+
+
+def skipped(spec: SweepSpec) -> list[tuple[dict[str, object], str, str]]:
+    """Grid cells the generator refuses under a rule set (the reference generator cannot place a poison
+    pill on players with one action): (point, rules, why), to be said before a sweep runs."""
+    if spec.grid is None:
+        return []
+    points = {t.point for t in tasks(spec.model_copy(update={"seeds": 1, "rules": ["paper"]}))}
+    out = []
+    for point in sorted(points, key=str):
+        for rules in spec.rules:
+            why = _refusal(dict(point), rules)
+            if why is not None:
+                out.append((dict(point), rules, why))
+    return out
+
+
+def _refusal(point: dict[str, object], rules: str) -> str | None:
+    return None if "scenario" in point else _generator_refusal(tuple(point.items()), rules)
+
+
+@functools.lru_cache(maxsize=4096)
+def _generator_refusal(point: tuple[tuple[str, object], ...], rules: str) -> str | None:
+    """Why the generator refuses a grid cell (whatever the seed: the refusals depend on its shape)."""
+    from negtui.generator import GeneratorError, generate
+
+    try:
+        generate(_params(dict(point), 0, rules))
+    except (GeneratorError, ValueError) as err:
+        return re.sub(r"receiver \S+ has", "the receiver has", str(err))  # the same refusal whoever it hits
+    return None
+
+
+def _scenario(task: Task):
+    from negtui.generator import generate
+    from negtui.scenario import load_scenario
+    from negtui.scenario.library import resolve
+
+    p = task.params
+    if "scenario" in p:
+        return load_scenario(resolve(str(p["scenario"])))
+    return generate(_params(p, task.seed, task.rules))
+
+
+def _params(p: dict[str, object], seed: int, rules: str):
+    from negtui.generator import GeneratorParams
+
+    payoff = str(p["payoff"])
+    return GeneratorParams(
+        players=int(p["players"]), actions=int(p["actions"]), goals=int(p["goals"]), factors=int(p["factors"]),
+        structure=p["structure"], payoff="negative" if payoff == "negative-pp" else payoff,
+        all_or_nothing=float(p["all_or_nothing"]), zipf=float(p["zipf"]), poison_pill=payoff == "negative-pp",
+        rounds=int(p["rounds"]), budget=int(p["budget"]), seed=seed, rules=rules)
+
+
+def run_task(task: Task, spec: SweepSpec) -> list[dict]:
+    """The task's rows: the baseline, the exact solution (small games), then one per method."""
+    from negtui.agents import AgentOptions, Table
+    from negtui.engine import Negotiation, TurnDriver, get_rules
+    from negtui.engine.baseline import no_negotiation
+    from negtui.engine.exact import ExactTooLarge, check_size
+    from negtui.engine.exact import solve as exact_solve
+    from negtui.engine.metrics import improvement, l1_error
+    from negtui.seats import Seat, parse_seat
+
+    started = time.perf_counter()
+    rules = get_rules(task.rules)
+    sc = _scenario(task)
+    neg = Negotiation.from_scenario(sc, rules)
+    game = neg.game
+    base = np.asarray(no_negotiation(game, rules).payoffs, dtype=float)
+    exact = None
+    if spec.exact:
+        try:
+            check_size(game, EXACT_LIMIT)
+        except ExactTooLarge:
+            pass
+        else:
+            sol = neg.exact if not rules.exact_linearised else exact_solve(game, rules, linearise=True)
+            exact = np.asarray(sol.payoffs, dtype=float)
+    welfare = _welfare(neg, spec, base)
+    common = {"sweep": task.sweep, "task": task.key, "scenario": sc.name, **_point_columns(task), "seed": task.seed,
+              "rules": task.rules, "negtui": __version__, "players": game.n}
+    setup = time.perf_counter() - started
+
+    def row(method: str, pay: np.ndarray, turns: int | None, seconds: float) -> dict:
+        imp = improvement(pay, base)
+        out = {**common, "method": method, "payoffs": [float(v) for v in pay], "sum": float(pay.sum()),
+               "baseline_sum": float(base.sum()), "improvement": imp.sum, "improvement_min": imp.min,
+               "fraction_improved": imp.fraction_improved,
+               "l1_exact": None if exact is None else float(l1_error(pay, exact)),
+               "turns": turns, "seconds": seconds}
+        out.update(_efficiency(welfare, pay, base, spec))
+        return out
+
+    rows = [row(BASELINE, base, None, setup)]
+    if exact is not None:
+        rows.append(row(EXACT, exact, game.T, 0.0))
+    for method in spec.methods:
+        t0 = time.perf_counter()
+        base_seat = Seat(partner=spec.partner, sims=spec.sims, seed=task.seed * 1009)
+        seats = [parse_seat(text, base_seat).model_copy(update={"seed": base_seat.seed + i})
+                 for i, text in enumerate(method.seat_texts(game.n))]
+        table = Table(neg, seats, AgentOptions(remote_bots=False))
+        try:
+            driver = TurnDriver(neg, table.agents)
+            pay = np.asarray(driver.play(), dtype=float)
+        finally:
+            table.close()
+        rows.append(row(method.name, pay, len(driver.events), time.perf_counter() - t0))
+    return rows
+
+
+def _point_columns(task: Task) -> dict[str, object]:
+    """Every grid column in every row (a scenario sweep leaves the generator's columns empty)."""
+    p = task.params
+    cols = {k: p.get(k) for k in ("actions", "goals", "rounds", "budget", "factors", "structure",
+                                  "all_or_nothing", "zipf", "payoff")}
+    cols["scenario_file"] = p.get("scenario")
+    return cols
+
+
+def _welfare(neg, spec: SweepSpec, base: np.ndarray) -> dict[str, object]:
+    if spec.welfare == "none":
+        return {}
+    from negtui.welfare import WelfareOptions, solve_welfare
+
+    out: dict[str, object] = {}
+    res = solve_welfare(neg.game, neg.rules, 0, WelfareOptions(objective="utilitarian", time_limit=WELFARE_SECONDS))
+    out["utilitarian"] = res.welfare if res.payoffs is not None else None
+    if spec.welfare == "nash":
+        res = solve_welfare(neg.game, neg.rules, 0, WelfareOptions(objective="nash", time_limit=WELFARE_SECONDS))
+        out["nash"] = res if res.payoffs is not None else None
+    return out
+
+
+def _efficiency(welfare: dict[str, object], pay: np.ndarray, base: np.ndarray, spec: SweepSpec) -> dict:
+    from negtui.welfare.options import efficiency, welfare_of
+
+    out: dict[str, object] = {}
+    if spec.welfare == "none":
+        return out
+    opt = welfare.get("utilitarian")
+    out["welfare_optimum"] = opt
+    out["efficiency"] = efficiency("utilitarian", float(pay.sum()), opt, len(pay)) if opt is not None else None
+    if spec.welfare == "nash":
+        res = welfare.get("nash")
+        if res is None:
+            out["nash_optimum"] = out["nash_efficiency"] = None
+        else:
+            now = welfare_of("nash", pay, res.included, base)
+            out["nash_optimum"] = res.welfare
+            out["nash_efficiency"] = efficiency("nash", now, res.welfare, len(res.included))
+    return out
+
+
+def describe(task: Task) -> dict:
+    return asdict(task)

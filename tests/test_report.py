@@ -1,0 +1,105 @@
+"""negtui report: Table 1, the claims and the figures from a hand-made results file with known means."""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from negtui.cli import app as cli
+from negtui.sweep.report import claims, table1
+from negtui.sweep.results import Results
+
+# improvement over the baseline per (structure, regime, method): two games each, so mean and sd are known
+IMPROVEMENT = {
+    ("adversarial", "balanced"): {"myopic": (10, 20), "upper": (0, 4), "lower": (2, 2)},
+    ("adversarial", "negative-pp"): {"myopic": (-5, -7), "upper": (8, 12), "lower": (0, 0)},
+    ("adversarial", "negative"): {"myopic": (-1, -1), "upper": (3, 5), "lower": (1, 1)},
+    ("adversarial", "positive"): {"myopic": (5, 5), "upper": (1, 1), "lower": (9, 11)},
+    ("cooperative", "balanced"): {"myopic": (30, 30), "upper": (10, 10), "lower": (20, 20)},
+    ("cooperative", "negative-pp"): {"myopic": (0, 0), "upper": (6, 6), "lower": (1, 1)},
+    ("cooperative", "negative"): {"myopic": (0, 0), "upper": (2, 2), "lower": (1, 1)},
+    ("cooperative", "positive"): {"myopic": (5, 5), "upper": (4, 4), "lower": (7, 9)},
+}
+# L1 error against the exact solution: by regime (balanced highest, positive lowest), adversarial above
+# cooperative, rising with the all-or-nothing fraction
+L1 = {"balanced": 8.0, "negative-pp": 5.0, "negative": 4.0, "positive": 1.0}
+
+
+def row(structure: str, regime: str, method: str, seed: int, improvement: float, aon: float) -> dict:
+    l1 = None if method == "baseline" else L1[regime] + (1.0 if structure == "adversarial" else 0.0) + 2 * aon
+    return {"sweep": "hand", "task": f"{structure}-{regime}-{seed}", "scenario": "s", "scenario_file": None,
+            "actions": 1, "goals": 15, "rounds": 5, "budget": 2, "factors": 5, "structure": structure,
+            "all_or_nothing": aon, "zipf": 1.6, "payoff": regime, "seed": seed, "rules": "paper", "negtui": "0",
+            "players": 2, "method": method, "payoffs": [improvement, 0.0], "sum": improvement, "baseline_sum": 0.0,
+            "improvement": float(improvement), "improvement_min": 0.0, "fraction_improved": 0.5, "l1_exact": l1,
+            "welfare_optimum": 100.0, "efficiency": (50 + improvement) / 100, "nash_optimum": None,
+            "nash_efficiency": None, "turns": None if method == "baseline" else 50, "seconds": 0.1}
+
+
+def hand_rows() -> list[dict]:
+    out = []
+    for (structure, regime), by in IMPROVEMENT.items():
+        for seed in range(2):
+            aon = (0.0, 0.5)[seed]
+            out.append(row(structure, regime, "baseline", seed, 0, aon))
+            out += [row(structure, regime, m, seed, v[seed], aon) for m, v in by.items()]
+    return out
+
+
+def test_table1_means_and_best():
+    t = table1(hand_rows())
+    assert t.methods == ["myopic", "upper", "lower"]
+    for (structure, regime), by in IMPROVEMENT.items():
+        for m, v in by.items():
+            c = t.cells[(structure, regime, m)]
+            assert c.mean == pytest.approx(statistics.fmean(v)) and c.sd == pytest.approx(statistics.stdev(v))
+            assert c.n == 2
+    assert t.best("adversarial", "balanced") == "myopic"
+    assert t.best("adversarial", "negative-pp") == "upper"
+    assert t.best("cooperative", "positive") == "lower"
+
+
+def test_claims_marked_on_known_results():
+    found = {c.text: c for c in claims(hand_rows())}
+    verdicts = {text.split(" ")[0] + " " + text.split(" ")[1]: c.verdict for text, c in found.items()}
+    assert verdicts == {"Reward (myopic)": "holds", "Upper is": "holds", "Lower is": "holds", "L1 error": "holds",
+                        "Adversarial games": "holds", "Difficulty (L1": "holds"}
+    # upper's margin: 10 - 0 = 10 and 6 - 1 = 5 with the pill, 4 - 1 = 3 and 2 - 1 = 1 without
+    assert "7.50 with the pill, 2.00 without" in found[next(t for t in found if t.startswith("Upper"))].evidence
+    # flip one column: myopic no longer best in cooperative balanced
+    rows = [dict(r, improvement=0.0) if (r["structure"], r["payoff"], r["method"]) == ("cooperative", "balanced",
+                                                                                      "myopic") else r
+            for r in hand_rows()]
+    flipped = {c.text.split(" ")[0]: c.verdict for c in claims(rows)}
+    assert flipped["Reward"] == "does not hold"
+
+
+def test_report_command_writes_markdown_and_figures(tmp_path):
+    results = tmp_path / "hand.parquet"
+    r = Results(results)
+    for x in hand_rows():
+        r.add([x])
+    r.write()
+    r.close()
+    out = tmp_path / "rep"
+    res = CliRunner().invoke(cli, ["report", str(results), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    md = (out / "report.md").read_text()
+    assert "## hand · paper rules" in md
+    assert "| myopic | **+15.00 ± 7.07** |" in md  # adversarial balanced: mean 15, sd 7.07, the best
+    assert "| Reward (myopic) is best in balanced games | **holds** |" in md
+    for stem in ("l1-by-all-or-nothing-hand-paper", "efficiency-hand-paper"):
+        assert (out / f"{stem}.png").stat().st_size > 1000 and (out / f"{stem}.svg").read_text().startswith("<?xml")
+    assert "+15.00 ± 7.07 ★" in res.stdout
+
+
+def test_report_refuses_what_is_not_a_results_table(tmp_path):
+    bad = tmp_path / "x.parquet"
+    bad.write_text("not parquet")
+    res = CliRunner().invoke(cli, ["report", str(bad), "-o", str(tmp_path / "rep")])
+    assert res.exit_code == 2 and "not a results table" in res.stderr
+    res = CliRunner().invoke(cli, ["report", str(tmp_path / "missing.parquet")])
+    assert res.exit_code == 2 and "no such results file" in res.stderr

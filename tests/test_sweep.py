@@ -1,0 +1,180 @@
+"""negtui sweep: a small grid through the local pool and through a Dask LocalCluster gives the same rows;
+a sweep interrupted mid-run and re-run completes without duplicates; a bad spec is a located error."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from negtui.cli import app as cli
+from negtui.sweep.results import SCHEMA, TIMING, read_table
+from negtui.sweep.spec import SweepSpec, load_spec, presets
+from negtui.sweep.tasks import tasks
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SMALL = """
+name = "tiny"
+seeds = 2
+rules = ["paper", "reference"]
+methods = ["myopic", "upper", {name = "mixed", seats = ["upper", "lower"]}]
+partner = "greedy"
+
+[grid]
+players = [4]
+actions = [2]
+goals = [6]
+rounds = [2]
+factors = [3]
+structure = ["cooperative", "adversarial"]
+all_or_nothing = [0.0, 0.5]
+zipf = [1.6]
+payoff = ["balanced", "negative-pp"]
+"""
+
+
+def spec_file(tmp_path: Path, text: str = SMALL, name: str = "tiny.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def rows_without_timing(path: Path) -> list[dict]:
+    table = read_table(path)
+    rows = table.drop_columns(list(TIMING)).to_pylist()
+    return sorted(rows, key=lambda r: (r["task"], r["method"]))
+
+
+def sweep(*args: object) -> object:
+    return CliRunner().invoke(cli, ["sweep", *map(str, args)])
+
+
+def test_the_grid_the_spec_asks_for():
+    spec = SweepSpec.model_validate({"name": "g", "grid": {"players": [4], "actions": [2], "structure": ["cooperative"],
+                                                          "payoff": ["balanced", "positive"], "zipf": [1.6],
+                                                          "factors": [3], "all_or_nothing": [0.0, 0.3]},
+                                     "seeds": 3, "rules": ["paper"]})
+    assert len(tasks(spec)) == 2 * 2 * 3
+    assert len({t.key for t in tasks(spec)}) == 12
+    small, large = presets()["paper-small"], presets()["paper-large"]
+    assert small.grid.cells() == large.grid.cells() == 2 * 4 * 2 * 2 * 4  # the paper's 128 regime cells
+    assert len(tasks(small)) == len(tasks(large)) == 128 * 50
+    assert small.exact and not large.exact
+
+
+def test_the_pool_and_a_dask_cluster_give_the_same_rows(tmp_path):
+    from distributed import LocalCluster
+
+    spec = spec_file(tmp_path)
+    local, remote = tmp_path / "local.parquet", tmp_path / "dask.parquet"
+    res = sweep(spec, "-o", local, "--workers", "2")
+    assert res.exit_code == 0, res.output
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        res = sweep(spec, "-o", remote, "--scheduler", cluster.scheduler_address)
+    assert res.exit_code == 0, res.output
+    a, b = rows_without_timing(local), rows_without_timing(remote)
+    games = len(tasks(load_spec(spec)))
+    assert games == 2 * 2 * 2 * 2 * 2  # structure × all-or-nothing × payoff × rules × seeds
+    assert len(a) == games * 5  # baseline, exact and three methods per game
+    assert a == b
+    methods = {r["method"] for r in a}
+    assert methods == {"baseline", "exact", "myopic", "upper", "mixed"}
+    for r in a:  # the columns say what they promise
+        assert r["sum"] == pytest.approx(sum(r["payoffs"]))
+        assert r["improvement"] == pytest.approx(r["sum"] - r["baseline_sum"])
+        assert r["l1_exact"] is not None and r["l1_exact"] >= 0
+        if r["method"] == "baseline":
+            assert r["improvement"] == 0 and r["turns"] is None
+        if r["method"] == "exact":
+            assert r["l1_exact"] == 0
+    # readable without negtui: a plain Parquet file with the documented columns
+    assert pq.read_schema(local).names == SCHEMA.names
+
+
+def test_an_interrupted_sweep_resumes_without_duplicates(tmp_path):
+    spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 6"))
+    out = tmp_path / "r.parquet"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "negtui.cli", "sweep", str(spec), "-o", str(out), "--workers", "2"],
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        line = proc.stderr.readline()  # the first progress line: one game finished
+        while "games" not in line and line:
+            line = proc.stderr.readline()
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        rest = proc.communicate(timeout=60)[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, rest
+    assert "interrupted" in rest
+    first = read_table(out).to_pylist()  # a valid table of whole games
+    per_game = 5
+    assert first and len(first) % per_game == 0
+    total = len(tasks(load_spec(spec))) * per_game
+    assert len(first) < total
+    res = sweep(spec, "-o", out, "--workers", "2")
+    assert res.exit_code == 0, res.output
+    rows = read_table(out).to_pylist()
+    assert len(rows) == total
+    assert len({(r["task"], r["method"]) for r in rows}) == total  # no duplicates
+    kept = {(r["task"], r["method"]): r["sum"] for r in first}
+    assert all(kept[k] == r["sum"] for r in rows if (k := (r["task"], r["method"])) in kept)
+
+
+def test_csv_on_request(tmp_path):
+    spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 1").replace('rules = ["paper", "reference"]',
+                                                                             'rules = ["paper"]'))
+    out = tmp_path / "r.csv"
+    res = sweep(spec, "-o", out)
+    assert res.exit_code == 0, res.output
+    header = out.read_text().splitlines()[0]
+    assert header.replace('"', "").split(",") == SCHEMA.names
+    rows = read_table(out).to_pylist()
+    assert len(rows) == 8 * 5 and all(isinstance(r["payoffs"], list) and len(r["payoffs"]) == 4 for r in rows)
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    (SMALL.replace('structure = ["cooperative", "adversarial"]', 'structure = ["friendly"]'), "$.grid.structure[0]"),
+    (SMALL.replace("zipf = [1.6]", "zipf = [0.5]"), "$.grid.zipf"),
+    (SMALL.replace("seeds = 2", "seeds = 0"), "$.seeds"),
+    (SMALL.replace('"myopic", "upper"', '"myopic", "human"'), "$.methods[1]"),
+    (SMALL.replace("[grid]", "[grid]\ncolour = 3"), "$.grid.colour"),
+    (SMALL + "\nscenarios = ['x.json']\n", "$"),
+])
+def test_a_bad_spec_is_a_located_error(tmp_path, text, where):
+    spec = spec_file(tmp_path, text)
+    res = sweep(spec, "-o", tmp_path / "r.parquet")
+    assert res.exit_code == 2, res.output
+    assert str(spec) in res.stderr and where in res.stderr, res.stderr
+    assert "Traceback" not in res.output
+    assert not (tmp_path / "r.parquet").exists()
+
+
+def test_a_broken_spec_file_and_bad_options(tmp_path):
+    bad = spec_file(tmp_path, "name = [", "broken.toml")
+    res = sweep(bad, "-o", tmp_path / "r.parquet")
+    assert res.exit_code == 2 and "not valid TOML" in res.stderr
+    res = sweep("-o", tmp_path / "r.parquet", "--preset", "paper-huge")
+    assert res.exit_code == 2 and "unknown preset 'paper-huge'" in res.stderr
+    res = sweep("--preset", "paper-small", "-o", tmp_path / "r.parquet", "--rules", "paper,fast")
+    assert res.exit_code == 2 and "--rules" in res.stderr
+    res = sweep("--preset", "paper-small", "-o", tmp_path / "nowhere" / "r.parquet")
+    assert res.exit_code == 2 and "not a directory" in res.stderr
+    json_spec = spec_file(tmp_path, json.dumps({"name": "j", "scenarios": ["poison-pill"], "seeds": 1}), "j.json")
+    res = sweep(json_spec, "-o", tmp_path / "pill.parquet")
+    assert res.exit_code == 0, res.output
+    rows = read_table(tmp_path / "pill.parquet").to_pylist()
+    assert {r["method"] for r in rows} == {"baseline", "exact", "myopic", "upper", "lower"}
+    sums = {r["method"]: r["sum"] for r in rows}  # myopic and lower swallow the pill; upper takes the bait alone
+    assert sums == {"baseline": 60, "exact": 60, "myopic": 47, "upper": 60, "lower": 47}
