@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 from negtui.cli import app
 from negtui.generator import GeneratorParams, generate
 from negtui.engine import PAPER
+from negtui.engine.rules import RULES as RULE_SETS
 from negtui.record import RecordError, Replay, load_record, state_digest
 from negtui.scenario import write_scenario
 
@@ -621,7 +622,9 @@ def test_format_1_records_load_replay_and_verify(path):
     verify: format 1 is converted on loading."""
     rec = load_record(path)
     assert json.loads(path.read_text().splitlines()[0])["format"] == "negtui-record/1"
-    assert rec.header.rules.is_standard and rec.complete
+    # the paper rules as they were then: before the realised-payoff tie rule
+    name = json.loads(path.read_text().splitlines()[0])["rules"]
+    assert rec.header.rules == RULE_SETS[name].with_(offer_ties_realised=False) and rec.complete
     rp = Replay(rec)
     assert rp.final.t == rp.neg.game.T
     res = run("replay", path, "--verify")
@@ -659,3 +662,23 @@ def test_replay_reads_the_recorded_forecasts_back(tmp_path, dealing):
     rp = Replay(load_record(write_lines(tmp_path / "edited.jsonl", objs)))
     assert list(rp.forecasts_at(3)["upper"]) == [1234.5] * n
     assert np.allclose(rp.forecasts_at(4)["upper"], rp.neg.forecast(rp.state_at(4), "upper"))
+
+
+def test_records_written_before_the_realised_tie_rule_replay_with_the_rules_they_were_played_by(tmp_path):
+    """A format 2 record whose rule set predates `offer_ties_realised` (no such key) loads with it off,
+    and an all-upper game recorded so verifies; with the switch on the same moves would not be made."""
+    from negtui.engine.rules import rules_from
+
+    old = {k: v for k, v in PAPER.as_dict().items() if k != "offer_ties_realised"}
+    assert rules_from(old) == PAPER.with_(offer_ties_realised=False) != PAPER
+    sc = ROOT / "scenarios" / "generated" / "six-party.json"
+    rec = tmp_path / "upper.jsonl"
+    res = run("autoplay", sc, "--lens", "upper", "--partner", "greedy", "--record", rec, "--quiet")
+    assert res.exit_code == 0, res.output
+    lines = [json.loads(x) for x in rec.read_text().splitlines()]
+    assert lines[0]["rules"]["offer_ties_realised"] is True
+    assert run("replay", rec, "--verify").exit_code == 0
+    lines[0]["rules"] = old  # as a record written before the switch existed: it no longer verifies
+    rec.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    res = run("replay", rec, "--verify")
+    assert res.exit_code == 2 and "verification failed" in res.stderr

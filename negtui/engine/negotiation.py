@@ -19,7 +19,7 @@ import numpy as np
 from negtui.engine.cache import MB, BoundedCache, nbytes
 from negtui.engine.game import Game, compile_game
 from negtui.engine.lenses import check_lens, lens_vector
-from negtui.engine.offers import Candidates, Offer, candidate_values, candidates, choose
+from negtui.engine.offers import Candidates, Offer, candidate_values, candidates, choose, realised_values
 from negtui.engine.payoff import payoffs, state_info
 from negtui.engine.rules import Rules
 
@@ -59,6 +59,7 @@ class State:
 
 _OFFER_CACHE_BYTES = 64 * MB  # an Offer is a few hundred bytes
 _CANDIDATE_CACHE_BYTES = 64 * MB
+_FORECAST_CACHE_BYTES = 16 * MB  # a forecast is one float per player
 
 
 def _candidate_bytes(c: Candidates) -> int:
@@ -71,6 +72,7 @@ class Negotiation:
         self.rules = rules
         self._offers: BoundedCache[Offer] = BoundedCache(_OFFER_CACHE_BYTES, lambda o: 320)
         self._candidates: BoundedCache[Candidates] = BoundedCache(_CANDIDATE_CACHE_BYTES, _candidate_bytes)
+        self._forecasts: BoundedCache[np.ndarray] = BoundedCache(_FORECAST_CACHE_BYTES, lambda v: v.nbytes + 200)
         self._exact: ExactSolution | None = None
         self.searches = 0  # offer searches computed (cache misses)
         self.evaluated = 0  # successor states evaluated by those searches
@@ -247,7 +249,8 @@ class Negotiation:
         self.evaluated += len(cand)
         v_p = self.values(s, cand, lens_p, p)
         v_q = v_p if (q == p and lens_q == lens_p) else self.values(s, cand, lens_q, q)
-        realised = None if lens_p == "myopic" else (lambda: self.values(s, cand, "myopic", p))
+        realised = None if lens_p == "myopic" or not self.rules.offer_ties_realised else (
+            lambda rows: realised_values(self.game, self.rules, state_info(self.game, s.bits), cand, p, rows))
         o = choose(self.rules, v_p, v_q, cand.n_cells, realised)
         offer = Offer(p, q, cand.bits(self.game, o), int(cand.n_cells[o]), o, float(v_p[o]), float(v_q[o]),
                       float(v_p[0]), float(v_q[0]))
@@ -282,10 +285,17 @@ class Negotiation:
 
     # --- values ---------------------------------------------------------------------------------------
     def forecast(self, s: State, lens: str) -> np.ndarray:
-        """Every player's lens value of the current state."""
+        """Every player's lens value of the current state (read-only: it is cached, and the partner
+        search asks for the same states again turn after turn)."""
+        key = (s.t, s.bits, lens)
+        hit = self._forecasts.get(key)
+        if hit is not None:
+            return hit
         check_lens(lens)
-        return lens_vector(self.game, self.rules, lens, state_info(self.game, s.bits), s.t,
-                           self._exact_lookup if lens == "exact" else None)
+        out = lens_vector(self.game, self.rules, lens, state_info(self.game, s.bits), s.t,
+                          self._exact_lookup if lens == "exact" else None)
+        out.flags.writeable = False
+        return self._forecasts.put(key, out)
 
     @property
     def exact(self) -> ExactSolution:

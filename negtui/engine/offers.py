@@ -202,6 +202,15 @@ def _constant_part(game: Game, rules: Rules, info: StateInfo, rest: GoalView, le
     return float(lens_core(rest, rules, lens, counts, info.lost[K][None, :], g, owing, scaled=True)[0])
 
 
+def realised_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, i: int, rows: np.ndarray,
+                    ) -> np.ndarray:
+    """Player i's realised (myopic) payoff after the candidates `rows` only: the paper tie rule asks it
+    of the few offers that tie, not of every candidate."""
+    g = cand.goals.G[:, i]
+    const = _constant_part(game, rules, info, cand.rest, "myopic", i)
+    return (scaled_satisfaction(cand.goals, cand.counts[rows]) @ g + const) / game.scale
+
+
 def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, t_next: int, lens: str,
                      i: int, exact_values=None) -> np.ndarray:
     """(O,) player i's lens value of each candidate's successor state at turn t_next."""
@@ -221,12 +230,12 @@ def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates
 
 
 def choose(rules: Rules, v_p: np.ndarray, v_q: np.ndarray, n_cells: np.ndarray,
-           realised: Callable[[], np.ndarray] | None = None) -> int:
+           realised: Callable[[np.ndarray], np.ndarray] | None = None) -> int:
     """Index of the proposer's offer: best own value among offers the partner accepts.
 
     Index 0 (the no-op) carries the rejection values and is always acceptable.  Paper rules break ties
-    by the proposer's realised (myopic) payoff after the offer, `realised()` (asked only when offers tie,
-    and None when the proposer's lens is myopic already), then fewer new cells, then the lowest index:
+    by the proposer's realised (myopic) payoff after the offer, `realised(rows)` (asked only for offers
+    that tie, and None when the proposer's lens is myopic already), then fewer new cells, then the lowest index:
     an `upper` proposer counts every reachable positive goal as won, so without the first rule every
     offer ties with doing nothing and it never secures what it assumes."""
     r_p, r_q = v_p[0], v_q[0]
@@ -245,6 +254,6 @@ def choose(rules: Rules, v_p: np.ndarray, v_q: np.ndarray, n_cells: np.ndarray,
     top = v_p[ok].max()
     near = np.flatnonzero(ok & (v_p >= top - VALUE_TIE))
     if len(near) > 1 and realised is not None:
-        r = realised()[near]
+        r = realised(near)
         near = near[r >= r.max() - VALUE_TIE]
     return int(near[np.argmin(n_cells[near])])

@@ -34,7 +34,8 @@ class Rules:
     lower_reference_credibility: bool
     # --- offers ---------------------------------------------------------------------------------------
     # Ties between proposer values go to the LAST acceptable offer in enumeration order, compared with
-    # a 1e-10 slack that drifts (reference §3.4).  Off: fewer new cells, then lowest index.
+    # a 1e-10 slack that drifts (reference §3.4).  Off: `offer_ties_realised`, then fewer new cells,
+    # then lowest index.
     offer_ties_last: bool
     # Slack allowed when the partner compares an offer with rejecting (reference: exact float >=).
     accept_tolerance: float
@@ -62,6 +63,11 @@ class Rules:
     allows_thresholds_and_exclusions: bool
     # --- generator ------------------------------------------------------------------------------------
     generator: Literal["paper", "reference"]
+    # --- added later (a default keeps the rules of records written before them) --------------------------
+    # Offers of equal lens value to the proposer: the higher realised (myopic) payoff to the proposer
+    # first, then fewer new cells, then the lowest index (paper since negtui 0.1.0's sweep).  Off: fewer
+    # cells first, with which an `upper` proposer never gains from a deal and offers nothing.
+    offer_ties_realised: bool = False
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.accept_tolerance < 1.0:  # also refuses NaN
@@ -102,6 +108,7 @@ PAPER = Rules(
     max_rounds=None,
     allows_thresholds_and_exclusions=True,
     generator="paper",
+    offer_ties_realised=True,
 )
 
 REFERENCE = Rules(
