@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,6 +110,22 @@ class Tmux:
 
 
 STARTED = time.monotonic()
+
+
+@contextmanager
+def running(t: Tmux, keep: bool):
+    """The tmux server goes when the block ends, unless it failed and --keep asks to look at it."""
+    ok = False
+    try:
+        yield t
+        ok = True
+    finally:
+        if ok or not keep:
+            t.close()
+        else:
+            print(f"left running: tmux -L {t.socket} attach -t {t.target}")
+
+
 OPAQUE = re.compile(r"\b(a\d+|[A-Za-z_]+\.a\d+)\b|^\s+0  1  2", re.M)  # action ids or column numbers
 
 
@@ -153,8 +170,7 @@ def human_game(keep: bool, data: Path) -> None:
     """The poison pill by its library name, A made human in the seat dialog, recorded into `data`."""
     cmd = negtui_command() + ["play", "poison-pill", "--data-dir", str(data)]
     t = Tmux("pill", cmd)
-    ok = False
-    try:
+    with running(t, keep):
         screen = t.wait_for("who plays each player", r"A · Alice", r"B · Bob", step="the seat dialog", timeout=90)
         show("the seat dialog", screen)
         t.keys("Tab", "Tab", "Tab", "Tab", "Enter")  # Start, All bots, Cancel, every seat, then A's seat
@@ -202,12 +218,6 @@ def human_game(keep: bool, data: Path) -> None:
         screen = t.wait_for("Game over", "utilitarian optimum 60.00", step="welfare in the summary", timeout=60)
         show("the summary", screen)
         quit_app(t)
-        ok = True
-    finally:
-        if ok or not keep:
-            t.close()
-        else:
-            print(f"left running: tmux -L {t.socket} attach -t {t.target}")
 
 
 def replay_game(keep: bool, data: Path) -> None:
@@ -220,8 +230,7 @@ def replay_game(keep: bool, data: Path) -> None:
         raise Failure(f"negtui replay did not list the one record {records}:\n{listing.stdout}{listing.stderr}")
     print(f"negtui replay lists {records[0].name}")
     t = Tmux("replay", negtui_command() + ["replay", str(records[0]), "--data-dir", str(data)])
-    ok = False
-    try:
+    with running(t, keep):
         screen = t.wait_for(r"REPLAY 0/2", step="the replay opened", timeout=90)
         show("the replay at its start", screen)
         t.keys(".")
@@ -235,12 +244,6 @@ def replay_game(keep: bool, data: Path) -> None:
         t.wait_gone("negtui — keys", step="help closed")
         t.keys("C-q")  # quit from inside the dialog
         expect_exit(t)
-        ok = True
-    finally:
-        if ok or not keep:
-            t.close()
-        else:
-            print(f"left running: tmux -L {t.socket} attach -t {t.target}")
 
 
 def bot_game(keep: bool) -> None:
@@ -249,8 +252,7 @@ def bot_game(keep: bool) -> None:
     cmd = negtui_command() + ["play", "humanitarian-access", "--seat", "Donor_Group=upper", "--partner", "greedy",
                               "--sims", "4", "--no-record"]
     t = Tmux("hum", cmd, 160, 50)
-    ok = False
-    try:
+    with running(t, keep):
         screen = t.wait_for(r"Armed_Group", r"turn 1/18", r"·· Fund the corridor operation", step="opened", timeout=90)
         show("humanitarian access at 160×50, all bots", screen)
         t.keys("r")  # run
@@ -267,12 +269,6 @@ def bot_game(keep: bool) -> None:
         show("the play screen at the end", screen)
         t.keys("q")
         expect_exit(t)
-        ok = True
-    finally:
-        if ok or not keep:
-            t.close()
-        else:
-            print(f"left running: tmux -L {t.socket} attach -t {t.target}")
 
 
 def main() -> int:

@@ -7,8 +7,6 @@ of leaving a file that mixes two games."""
 from __future__ import annotations
 
 import datetime as _dt
-import errno
-import fcntl
 import json
 import os
 from pathlib import Path
@@ -20,6 +18,7 @@ from negtui import __version__
 from negtui.engine.lenses import CLOSED_FORM_LENSES as FORECAST_LENSES
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.turns import TurnEvent
+from negtui.locks import Busy, lock_or_close
 from negtui.engine.outcome import rounded
 from negtui.record.digest import state_digest
 from negtui.record.format import FORMAT, Header, Parent, ResultLine, TurnLine
@@ -47,11 +46,10 @@ def open_exclusive(path: Path, force: bool = False) -> IO[str]:
     except OSError as err:
         raise CannotWrite(f"cannot write {path}: {err.strerror}") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        lock_or_close(fd)
+    except Busy:
+        raise CannotWrite(f"{path} is being written by another negtui process; choose another file") from None
     except OSError as err:
-        os.close(fd)
-        if err.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-            raise CannotWrite(f"{path} is being written by another negtui process; choose another file") from None
         raise CannotWrite(f"cannot lock {path}: {err.strerror}") from None
     os.ftruncate(fd, 0)  # forced: the old content goes only once the file is ours
     return os.fdopen(fd, "w", encoding="utf-8")

@@ -27,11 +27,17 @@ def _save(fig, path: Path) -> list[Path]:
     return out
 
 
-def _legend(fig, ax, n: int) -> None:
-    """One legend for every panel, below them (inside a panel it hides lines and bars)."""
-    handles, labels = ax.get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=min(n, 6), fontsize="small",
-               frameon=False)
+def _finish(plt, fig, axes, ylabel: str, n_methods: int, title: str, path: Path) -> list[Path]:
+    """The y label, one legend for every panel below them (inside a panel it hides lines and bars), the
+    title; written as PNG and SVG."""
+    axes[0][0].set_ylabel(ylabel)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=min(n_methods, 6),
+               fontsize="small", frameon=False)
+    fig.suptitle(title, y=1.04)
+    paths = _save(fig, path)
+    plt.close(fig)
+    return paths
 
 
 def l1_figure(rows: list[dict], methods: list[str], path: Path, title: str) -> list[Path]:
@@ -49,12 +55,7 @@ def l1_figure(rows: list[dict], methods: list[str], path: Path, title: str) -> l
         ax.set_title(REGIME_TITLES.get(regime, regime))
         ax.set_xlabel("all-or-nothing fraction")
         ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel("L1 error vs exact (mean)")
-    _legend(fig, axes[0][0], len(methods))
-    fig.suptitle(title, y=1.04)
-    paths = _save(fig, path)
-    plt.close(fig)
-    return paths
+    return _finish(plt, fig, axes, "L1 error vs exact (mean)", len(methods), title, path)
 
 
 def efficiency_figure(rows: list[dict], methods: list[str], path: Path, title: str) -> list[Path]:
@@ -79,9 +80,4 @@ def efficiency_figure(rows: list[dict], methods: list[str], path: Path, title: s
                       [REGIME_TITLES[r] for r in regimes], rotation=15, fontsize="small")
         ax.set_title(s)
         ax.grid(axis="y", alpha=0.3)
-    axes[0][0].set_ylabel("welfare efficiency (mean)")
-    _legend(fig, axes[0][0], len(methods))
-    fig.suptitle(title, y=1.04)
-    paths = _save(fig, path)
-    plt.close(fig)
-    return paths
+    return _finish(plt, fig, axes, "welfare efficiency (mean)", len(methods), title, path)

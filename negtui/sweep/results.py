@@ -8,13 +8,13 @@ and a re-run reads it back and skips what it holds.  Rows wait in memory as Arro
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import json
 import os
 from pathlib import Path
 
 import pyarrow as pa
+
+from negtui.locks import Busy, lock_or_close
 
 FORMATS = ("parquet", "csv")
 
@@ -146,10 +146,9 @@ def _lock(path: Path) -> int:
     except OSError as err:
         raise ResultsError(f"cannot write {path}: {err.strerror}") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        lock_or_close(fd)
+    except Busy:
+        raise ResultsError(f"{path} is being written by another sweep; choose another file") from None
     except OSError as err:
-        os.close(fd)
-        if err.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-            raise ResultsError(f"{path} is being written by another sweep; choose another file") from None
         raise ResultsError(f"cannot lock {lock}: {err.strerror}") from None
     return fd
