@@ -178,3 +178,22 @@ def test_a_broken_spec_file_and_bad_options(tmp_path):
     assert {r["method"] for r in rows} == {"baseline", "exact", "myopic", "upper", "lower"}
     sums = {r["method"]: r["sum"] for r in rows}  # myopic and lower swallow the pill; upper takes the bait alone
     assert sums == {"baseline": 60, "exact": 60, "myopic": 47, "upper": 60, "lower": 47}
+
+
+def test_the_nash_optimum_on_request(tmp_path):
+    """--welfare nash adds the Nash optimum and each method's efficiency against it: the ratio of the
+    geometric means of the payoffs, at most 1 (the optimum is the largest product)."""
+    import math
+
+    spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 1").replace('rules = ["paper", "reference"]',
+                                                                             'rules = ["paper"]'))
+    out = tmp_path / "n.parquet"
+    res = sweep(spec, "-o", out, "--welfare", "nash", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    rows = read_table(out).to_pylist()
+    for r in rows:
+        assert r["nash_optimum"] is not None and r["nash_efficiency"] is not None
+        assert 0 <= r["nash_efficiency"] <= 1 + 1e-9
+        if all(v > 0 for v in r["payoffs"]):
+            mean_log = sum(math.log(v) for v in r["payoffs"]) / len(r["payoffs"])
+            assert r["nash_efficiency"] == pytest.approx(math.exp(mean_log - r["nash_optimum"] / len(r["payoffs"])))

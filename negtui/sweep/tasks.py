@@ -150,7 +150,7 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
                "fraction_improved": imp.fraction_improved,
                "l1_exact": None if exact is None else float(l1_error(pay, exact)),
                "turns": turns, "seconds": seconds}
-        out.update(_efficiency(welfare, pay, base, spec))
+        out.update(_efficiency(welfare, pay, spec))
         return out
 
     rows = [row(BASELINE, base, None, setup)]
@@ -194,7 +194,7 @@ def _welfare(neg, spec: SweepSpec, base: np.ndarray) -> dict[str, object]:
     return out
 
 
-def _efficiency(welfare: dict[str, object], pay: np.ndarray, base: np.ndarray, spec: SweepSpec) -> dict:
+def _efficiency(welfare: dict[str, object], pay: np.ndarray, spec: SweepSpec) -> dict:
     from negtui.welfare.options import efficiency, welfare_of
 
     out: dict[str, object] = {}
@@ -208,7 +208,7 @@ def _efficiency(welfare: dict[str, object], pay: np.ndarray, base: np.ndarray, s
         if res is None:
             out["nash_optimum"] = out["nash_efficiency"] = None
         else:
-            now = welfare_of("nash", pay, res.included, base)
+            now = welfare_of("nash", pay, res.included, None)  # the product of payoffs, not of gains
             out["nash_optimum"] = res.welfare
             out["nash_efficiency"] = efficiency("nash", now, res.welfare, len(res.included))
     return out
