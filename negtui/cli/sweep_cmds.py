@@ -70,7 +70,7 @@ def sweep(
         if dry_run:
             typer.echo(f"{spec.name}: {len(todo)} games × {len(spec.methods)} methods "
                        f"({', '.join(m.name for m in spec.methods)}), rules {', '.join(spec.rules)}, "
-                       f"{spec.seeds} seeds" + (", exact where small" if spec.exact else ""))
+                       f"{spec.seeds} seed{'s' * (spec.seeds != 1)}" + (", exact where small" if spec.exact else ""))
             raise typer.Exit(0)
         if output is None:
             fail("error: say where the results go: -o results.parquet")
