@@ -57,9 +57,12 @@ def test_table1_means_and_best():
             c = t.cells[(structure, regime, m)]
             assert c.mean == pytest.approx(statistics.fmean(v)) and c.sd == pytest.approx(statistics.stdev(v))
             assert c.n == 2
-    assert t.best("adversarial", "balanced") == "myopic"
-    assert t.best("adversarial", "negative-pp") == "upper"
-    assert t.best("cooperative", "positive") == "lower"
+    assert t.best("adversarial", "balanced") == {"myopic"}
+    assert t.best("adversarial", "negative-pp") == {"upper"}
+    assert t.best("cooperative", "positive") == {"lower"}
+    tied = table1([dict(r, improvement=5.0) if r["payoff"] == "positive" and r["structure"] == "cooperative"
+                   and r["method"] != "baseline" else r for r in hand_rows()])
+    assert tied.best("cooperative", "positive") == {"myopic", "upper", "lower"}  # a tie marks every one
 
 
 def test_claims_marked_on_known_results():

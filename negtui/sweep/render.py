@@ -34,19 +34,21 @@ def _structures(t: Table1) -> list[str]:
 
 
 def table1_markdown(t: Table1) -> str:
-    regimes, structures = _regimes(t), _structures(t)
-    head = ["method"] + [f"{s[:4]}. {REGIME_TITLES[r]}" for s in structures for r in regimes]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for m in t.methods:
-        cells = []
-        for s in structures:
+    """One table per structure, the paper's regimes as columns, the best method per column in bold."""
+    regimes = _regimes(t)
+    lines: list[str] = []
+    for s in _structures(t):
+        head = ["method"] + [REGIME_TITLES[r] for r in regimes]
+        lines += [f"**{s}**", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for m in t.methods:
+            cells = []
             for r in regimes:
                 c = t.cells.get((s, r, m))
                 text = "" if c is None else f"{c.mean:+.2f} ± {c.sd:.2f}"
-                cells.append(f"**{text}**" if c is not None and t.best(s, r) == m else text)
-        lines.append(f"| {m} | " + " | ".join(cells) + " |")
+                cells.append(f"**{text}**" if c is not None and m in t.best(s, r) else text)
+            lines.append(f"| {m} | " + " | ".join(cells) + " |")
+        lines.append("")
     n = sorted({c.n for c in t.cells.values()})
-    lines.append("")
     lines.append(f"Mean ± sd of the improvement over the No-Negotiation baseline (sum of payoffs), over "
                  f"{'/'.join(map(str, n))} games per cell; the best method per column in bold.")
     return "\n".join(lines)
@@ -69,7 +71,7 @@ def table1_rich(t: Table1) -> list[Table]:
                 if c is None:
                     row.append("")
                     continue
-                best = t.best(s, r) == m
+                best = m in t.best(s, r)
                 row.append(Text(f"{c.mean:+.2f} ± {c.sd:.2f}" + (f" {BEST}" if best else ""),
                                 style="bold" if best else ""))
             table.add_row(*row)

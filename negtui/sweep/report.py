@@ -18,6 +18,7 @@ STRUCTURES = ("adversarial", "cooperative")
 TABLE_REGIMES = ("balanced", "negative-pp", "negative", "positive")  # the paper's column order
 REGIME_TITLES = {"balanced": "balanced", "negative-pp": "negative + poison pill", "negative": "negative",
                  "positive": "positive"}
+TIE = 1e-9  # means this close are a tie: every method at the top is best
 LENS_NAMES = {"myopic": "Reward (myopic)", "upper": "Upper", "lower": "Lower"}
 
 
@@ -43,9 +44,13 @@ class Table1:
     methods: list[str]
     cells: dict[tuple[str, str, str], Cell]  # (structure, regime, method)
 
-    def best(self, structure: str, regime: str) -> str | None:
-        scored = [(c.mean, m) for m in self.methods if (c := self.cells.get((structure, regime, m))) is not None]
-        return max(scored)[1] if scored else None
+    def best(self, structure: str, regime: str) -> set[str]:
+        """The methods with the highest mean in a column (all of them when they tie)."""
+        scored = {m: c.mean for m in self.methods if (c := self.cells.get((structure, regime, m))) is not None}
+        if not scored:
+            return set()
+        top = max(scored.values())
+        return {m for m, v in scored.items() if v >= top - TIE}
 
 
 def groups(rows: Iterable[dict]) -> dict[tuple[str, str], list[dict]]:
@@ -119,12 +124,13 @@ def _best_in(t: Table1, regimes: tuple[str, ...], lens: str) -> tuple[bool, list
     ok, notes = True, []
     for s in STRUCTURES:
         for regime in regimes:
-            scored = [(c.mean, m) for m in lenses if (c := t.cells.get((s, regime, m))) is not None]
+            scored = {m: c.mean for m in lenses if (c := t.cells.get((s, regime, m))) is not None}
             if not scored:
                 continue
-            top = max(scored)[1]
-            ok &= top == lens
-            notes.append(f"{s} {REGIME_TITLES[regime]}: best {top}")
+            top = max(scored.values())
+            best = sorted(m for m, v in scored.items() if v >= top - TIE)
+            ok &= lens in best
+            notes.append(f"{s} {REGIME_TITLES[regime]}: best {' = '.join(best)}")
     return (ok, notes) if notes else None
 
 
