@@ -197,3 +197,21 @@ def test_the_nash_optimum_on_request(tmp_path):
         if all(v > 0 for v in r["payoffs"]):
             mean_log = sum(math.log(v) for v in r["payoffs"]) / len(r["payoffs"])
             assert r["nash_efficiency"] == pytest.approx(math.exp(mean_log - r["nash_optimum"] / len(r["payoffs"])))
+
+
+def test_an_outside_agent_takes_seats_in_a_sweep(tmp_path):
+    """A method may seat outside programs (the agent protocol): every other seat here is the example
+    random agent, a real subprocess per seat."""
+    agent = f"cmd:{sys.executable} {ROOT / 'examples' / 'agents' / 'random_agent.py'}"
+    text = SMALL.replace("seeds = 2", "seeds = 1").replace('rules = ["paper", "reference"]', 'rules = ["paper"]')
+    text = text.replace('methods = ["myopic", "upper", {name = "mixed", seats = ["upper", "lower"]}]',
+                        f'methods = [{{name = "with-agents", seats = ["upper", {json.dumps(agent)}]}}]')
+    text = text.replace('structure = ["cooperative", "adversarial"]', 'structure = ["cooperative"]')
+    text = text.replace("all_or_nothing = [0.0, 0.5]", "all_or_nothing = [0.0]")
+    text = text.replace('payoff = ["balanced", "negative-pp"]', 'payoff = ["balanced"]')
+    out = tmp_path / "a.parquet"
+    res = sweep(spec_file(tmp_path, text), "-o", out, "--workers", "1")
+    assert res.exit_code == 0, res.output
+    rows = {r["method"]: r for r in read_table(out).to_pylist()}
+    assert set(rows) == {"baseline", "exact", "with-agents"}
+    assert rows["with-agents"]["turns"] == 8 and len(rows["with-agents"]["payoffs"]) == 4
