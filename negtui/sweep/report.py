@@ -194,7 +194,12 @@ def claims(rows: list[dict]) -> list[Claim]:
     if len(by) < 2:
         out.append(Claim(text, "not measurable", "fewer than two all-or-nothing fractions with exact solutions"))
     else:
-        rising = all(b[1] >= a[1] for a, b in zip(by, by[1:])) and by[-1][1] > by[0][1]
-        out.append(Claim(text, "holds" if rising else "does not hold",
-                         ", ".join(f"{f:g}: {v:.2f}" for f, v in by)))
+        # the trend: the least-squares slope of the mean L1 error against the fraction
+        xs, ys = [f for f, _ in by], [v for _, v in by]
+        mx, my = statistics.fmean(xs), statistics.fmean(ys)
+        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+        monotone = all(b >= a for a, b in zip(ys, ys[1:]))
+        out.append(Claim(text, "holds" if slope > 0 else "does not hold",
+                         ", ".join(f"{f:g}: {v:.2f}" for f, v in by) + f"; slope {slope:+.1f}"
+                         + ("" if monotone else " (not monotone)")))
     return out
