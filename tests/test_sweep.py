@@ -171,6 +171,10 @@ def test_a_broken_spec_file_and_bad_options(tmp_path):
     assert res.exit_code == 2 and "--rules" in res.stderr
     res = sweep("--preset", "paper-small", "-o", tmp_path / "nowhere" / "r.parquet")
     assert res.exit_code == 2 and "not a directory" in res.stderr
+    missing = spec_file(tmp_path, json.dumps({"name": "m", "scenarios": ["poison-pill", "no-such-game"]}), "m.json")
+    res = sweep(missing, "-o", tmp_path / "m.parquet")
+    assert res.exit_code == 2 and "$.scenarios[1] cannot be used" in res.stderr and "no-such-game" in res.stderr
+    assert not (tmp_path / "m.parquet").exists()
     json_spec = spec_file(tmp_path, json.dumps({"name": "j", "scenarios": ["poison-pill"], "seeds": 1}), "j.json")
     res = sweep(json_spec, "-o", tmp_path / "pill.parquet")
     assert res.exit_code == 0, res.output

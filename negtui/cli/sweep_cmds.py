@@ -28,6 +28,8 @@ def sweep(
 ) -> None:
     """Play a grid of games with every method against the No-Negotiation baseline (and, on small games,
     the exact solution); one row per game and method. Re-running the same command skips finished games."""
+    from negtui.scenario import ScenarioError, load_scenario
+    from negtui.scenario.library import resolve
     from negtui.sweep.results import Results, ResultsError
     from negtui.sweep.spec import SpecError, load_spec, presets
     from negtui.sweep.tasks import skipped, tasks
@@ -62,6 +64,11 @@ def sweep(
         if workers is not None and workers < 1:
             fail("error: --workers is at least 1")
         spec = spec.model_copy(update=update)
+        for i, name in enumerate(spec.scenarios):  # every scenario read before any game runs
+            try:
+                load_scenario(resolve(name))
+            except ScenarioError as err:
+                fail(f"{spec_file or preset}: $.scenarios[{i}] cannot be used:\n{err.render()}")
         todo = tasks(spec)
         refused = skipped(spec)
         if refused:
@@ -79,11 +86,13 @@ def sweep(
         except ResultsError as err:
             fail(f"error: {err}")
         try:
-            from negtui.sweep.runner import run_sweep
+            from negtui.sweep.runner import TaskFailed, run_sweep
 
             ran = run_sweep(spec, todo, results, workers=workers, scheduler=scheduler)
         except ResultsError as err:
             fail(f"error: {err}")
+        except TaskFailed as err:
+            fail(f"error: {err}; {results.rows} rows kept in {output}, re-run to retry the rest", code=1)
         except OSError as err:
             fail(f"error: cannot reach the Dask scheduler {scheduler}: {err}" if scheduler else f"error: {err}")
         finally:

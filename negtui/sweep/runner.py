@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 
@@ -90,7 +90,7 @@ def _pool(spec: SweepSpec, todo: list[Task], workers: int | None) -> Iterator[li
         return
     workers = workers or os.cpu_count() or 1
     pool = ProcessPoolExecutor(max_workers=workers)
-    pending: set[Future] = set()
+    pending: dict[Future, Task] = {}
     queue = iter(todo)
     try:
         while True:
@@ -98,16 +98,35 @@ def _pool(spec: SweepSpec, todo: list[Task], workers: int | None) -> Iterator[li
                 task = next(queue, None)
                 if task is None:
                     break
-                pending.add(pool.submit(run_task, task, spec))
+                pending[pool.submit(run_task, task, spec)] = task
             if not pending:
                 break
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in finished:
-                yield fut.result()
+                yield _result(fut, pending.pop(fut))
     finally:
         for fut in pending:
             fut.cancel()
         _stop(pool)
+
+
+class TaskFailed(Exception):
+    """A game could not be played (a bug, an outside agent's crash beyond what the driver absorbs, a
+    worker that died): the sweep stops, keeping every finished game; re-running retries the rest."""
+
+    def __init__(self, task: Task, cause: BaseException):
+        self.task, self.cause = task, cause
+        where = ", ".join(f"{k} {v}" for k, v in task.point) + f", seed {task.seed}, {task.rules} rules"
+        super().__init__(f"a game failed ({where}): {type(cause).__name__}: {cause}")
+
+
+def _result(fut, task: Task) -> list[dict]:
+    try:
+        return fut.result()
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as err:  # noqa: BLE001  (a worker's failure of any kind ends the sweep with a message)
+        raise TaskFailed(task, err) from err
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -130,15 +149,13 @@ def _dask(spec: SweepSpec, todo: list[Task], address: str) -> Iterator[list[dict
     client = Client(address, timeout="30s")
     try:
         spec_future = client.scatter(spec, broadcast=True)
-        futures = [client.submit(run_task, task, spec_future, key=f"negtui-sweep-{task.key}", pure=False)
-                   for task in todo]
+        futures = {client.submit(run_task, task, spec_future, key=f"negtui-sweep-{task.key}", pure=False): task
+                   for task in todo}
         try:
-            for fut in as_completed(futures):
-                yield fut.result()
+            for fut in as_completed(list(futures)):
+                yield _result(fut, futures[fut])
         finally:
-            client.cancel(futures)
+            client.cancel(list(futures))
     finally:
         client.close()
 
-
-Runner = Callable[..., int]
