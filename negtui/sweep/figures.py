@@ -32,7 +32,7 @@ def _finish(plt, fig, axes, ylabel: str, n_methods: int, title: str, path: Path)
     title; written as PNG and SVG."""
     axes[0][0].set_ylabel(ylabel)
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=min(n_methods, 6),
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.04), ncol=min(n_methods, 6),
                fontsize="small", frameon=False)
     fig.suptitle(title, y=1.04)
     paths = _save(fig, path)
