@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_welfare.py
 	$(BIN)/python bench/bench_app.py
 	$(BIN)/python bench/bench_serve.py
+	$(BIN)/python bench/bench_sweep.py
 
 schema: $(STAMP)
 	$(BIN)/negtui schema > negtui/scenario/scenario.schema.json
