@@ -238,12 +238,15 @@ class Negotiation:
                                 self._exact_lookup if lens == "exact" else None)
 
     def best_offer(self, s: State, q: int, lens_p: str, lens_q: str) -> Offer:
-        """The proposer's offer to q under Eq. 1, cached by (t, P, q, lenses); the no-op means none."""
-        key = (s.t, s.bits, q, lens_p, lens_q)
+        """The proposer's offer to q under Eq. 1; the no-op means none.  Cached by proposer, commitments,
+        partner and lenses: the closed-form lenses do not depend on the turn except at the last one, so a
+        state met again a round later (nobody made a deal meanwhile) costs a look-up."""
+        p = self.proposer(s)
+        when = s.t if "exact" in (lens_p, lens_q) else s.t + 1 >= self.game.T
+        key = (when, p, s.bits, q, lens_p, lens_q)
         hit = self._offers.get(key)
         if hit is not None:
             return hit
-        p = self.proposer(s)
         cand = self.candidates(s, q)
         self.searches += 1
         self.evaluated += len(cand)
@@ -287,7 +290,7 @@ class Negotiation:
     def forecast(self, s: State, lens: str) -> np.ndarray:
         """Every player's lens value of the current state (read-only: it is cached, and the partner
         search asks for the same states again turn after turn)."""
-        key = (s.t, s.bits, lens)
+        key = (s.t if lens == "exact" else s.t >= self.game.T, s.bits, lens)  # the turn matters only there
         hit = self._forecasts.get(key)
         if hit is not None:
             return hit
