@@ -49,10 +49,22 @@ def mcts_partner(neg: Negotiation, s: State, lens_p: str, lens_q: str, sims: int
     if sims < 1:
         raise ValueError("MCTS needs at least one simulation")
     desc = rules.mcts_expand_descending
-    root = _Node(s, _partners(neg, s, desc), W=np.zeros(game.n))
+    T = game.T
+    sched = [int(x) for x in game.schedule]  # the loop below runs 50 times a turn: no per-call look-ups
+    order: dict[int, list[int]] = {}  # untried partners by proposer, in the order they are expanded
+
+    def untried(state: State) -> list[int]:
+        if state.t >= T:
+            return []
+        p = sched[state.t]
+        if p not in order:
+            order[p] = _partners(neg, state, desc)
+        return list(order[p])
+
+    root = _Node(s, untried(s), W=np.zeros(game.n))
 
     def leaf_value(state: State) -> np.ndarray:
-        if rules.mcts_leaf_myopic or neg.is_terminal(state):
+        if rules.mcts_leaf_myopic or state.t >= T:
             return payoffs(game, state.bits)
         return neg.forecast(state, lens_p)
 
@@ -61,22 +73,23 @@ def mcts_partner(neg: Negotiation, s: State, lens_p: str, lens_q: str, sims: int
         accepted = not offer.is_noop or rules.noop_is_deal
         return neg.next_state(state, offer, accepted)
 
+    sqrt, log = math.sqrt, math.log
     for _ in range(sims):
         node, path = root, [root]
-        while not node.untried and not neg.is_terminal(node.state) and node.children:
-            p = neg.proposer(node.state)
-            log_n = math.log(node.n)
+        while not node.untried and node.state.t < T and node.children:
+            p = sched[node.state.t]
+            log_n = log(node.n)
             best_q, best_u = None, -math.inf
             for q, ch in node.children.items():
-                u = ch.W[p] / ch.n + c_ucb * math.sqrt(log_n / ch.n)
+                u = ch.W[p] / ch.n + c_ucb * sqrt(log_n / ch.n)
                 if u > best_u:
                     best_q, best_u = q, u
             node = node.children[best_q]
             path.append(node)
-        if not neg.is_terminal(node.state) and node.untried:
+        if node.state.t < T and node.untried:
             q = node.untried.pop()
             nxt = step(node.state, q)
-            ch = _Node(nxt, _partners(neg, nxt, desc), W=np.zeros(game.n))
+            ch = _Node(nxt, untried(nxt), W=np.zeros(game.n))
             node.children[q] = ch
             node = ch
             path.append(node)
