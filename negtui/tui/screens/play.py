@@ -69,6 +69,7 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         self._keys: tuple[bool, ...] = ()
         self.target: tuple[str, int, int] | None = None  # a welfare optimum marked: objective, cells, turn
         self._legend = ""
+        self._left = 40  # the left column's width (sized on mount and on every resize)
 
     # --- the source ------------------------------------------------------------------------------------
     @property
@@ -196,12 +197,13 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
 
     def _size_left(self) -> None:
         """The left column as wide as whole names need on a wide terminal (40 columns on a narrow one)."""
-        self.query_one("#left").styles.width = left_width(self.game, self.app.size.width)
+        self._left = left_width(self.game, self.app.size.width)
+        self.query_one("#left").styles.width = self._left
         self._show_legend(self.snapshot())
 
     def _show_legend(self, snap: Snapshot) -> None:
         target = self.target[0] if snap.target and self.target else ""
-        text = legend(left_width(self.game, self.app.size.width) - 2, target)
+        text = legend(self._left - 2, target)  # sized on mount and resize, not on every redraw
         if text != self._legend:
             self._legend = text
             self.query_one("#legend", Static).update(text)

@@ -81,9 +81,12 @@ class CommitmentMatrix(Widget, can_focus=True):
         self.snap: Snapshot | None = None
         self.listed = False  # the list layout (a line per action) rather than the grid
         self.room = LEFT_COLUMN  # the columns the left column gives
+        self._labels: tuple[int, list[list[str]]] = (-1, [])  # the list layout's action names at a width
 
     def update(self, snap: Snapshot) -> None:
         relayout = self.snap is None or self.snap.game is not snap.game
+        if relayout:
+            self._labels = (-1, [])
         self.snap = snap
         self.refresh(layout=relayout)
 
@@ -220,7 +223,9 @@ class CommitmentMatrix(Widget, can_focus=True):
     def _render_list(self) -> Text:
         g = self.snap.game
         width = max(10, self.room - 2)
-        names = matrix_action_labels(g.scenario, width - INDENT)
+        if self._labels[0] != width - INDENT:  # worked out once per width, not on every frame
+            self._labels = (width - INDENT, matrix_action_labels(g.scenario, width - INDENT))
+        names = self._labels[1]
         shown = matrix_player_labels(g, width - 2, listed=True)
         out = Text(no_wrap=True)
         for i, (mark, style) in enumerate(self._marks()):
