@@ -21,10 +21,14 @@ PARTNER_METHODS = ("mcts", "greedy", "random")
 
 @dataclass
 class _Node:
+    """A node of the partner tree.  Only the parent's proposer ever reads a node's value, so the node
+    sums just that player's component (`who`; -1 at the root), in the order a whole vector would."""
+
     state: State
     untried: list[int]
+    who: int = -1
     n: int = 0
-    W: np.ndarray | None = None
+    w: float = 0.0
     children: dict[int, _Node] = field(default_factory=dict)
 
 
@@ -61,7 +65,7 @@ def mcts_partner(neg: Negotiation, s: State, lens_p: str, lens_q: str, sims: int
             order[p] = _partners(neg, state, desc)
         return list(order[p])
 
-    root = _Node(s, untried(s), W=np.zeros(game.n))
+    root = _Node(s, untried(s))
 
     def leaf_value(state: State) -> np.ndarray:
         if rules.mcts_leaf_myopic or state.t >= T:
@@ -77,11 +81,10 @@ def mcts_partner(neg: Negotiation, s: State, lens_p: str, lens_q: str, sims: int
     for _ in range(sims):
         node, path = root, [root]
         while not node.untried and node.state.t < T and node.children:
-            p = sched[node.state.t]
             log_n = log(node.n)
             best_q, best_u = None, -math.inf
             for q, ch in node.children.items():
-                u = ch.W[p] / ch.n + c_ucb * sqrt(log_n / ch.n)
+                u = ch.w / ch.n + c_ucb * sqrt(log_n / ch.n)
                 if u > best_u:
                     best_q, best_u = q, u
             node = node.children[best_q]
@@ -89,21 +92,21 @@ def mcts_partner(neg: Negotiation, s: State, lens_p: str, lens_q: str, sims: int
         if node.state.t < T and node.untried:
             q = node.untried.pop()
             nxt = step(node.state, q)
-            ch = _Node(nxt, untried(nxt), W=np.zeros(game.n))
+            ch = _Node(nxt, untried(nxt), sched[node.state.t])
             node.children[q] = ch
             node = ch
             path.append(node)
-        value = leaf_value(node.state)
+        value = leaf_value(node.state).tolist()
         for nd in path:
             nd.n += 1
-            nd.W += value
+            if nd.who >= 0:
+                nd.w += value[nd.who]
     if not root.children:
         raise ValueError("no partner to choose at a terminal state")
     # most visits; ties to the first inserted child (highest index under the reference, lowest otherwise)
     best = max(root.children.items(), key=lambda kv: kv[1].n)[0]
-    p = neg.proposer(s)
     stats = SearchStats({q: ch.n for q, ch in root.children.items()},
-                        {q: float(ch.W[p] / ch.n) for q, ch in root.children.items()})
+                        {q: ch.w / ch.n for q, ch in root.children.items()})
     return best, stats
 
 
