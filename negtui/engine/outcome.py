@@ -44,13 +44,21 @@ def outcome(neg: Negotiation, bits: int) -> dict:
     }
 
 
-def exact_comparison(neg: Negotiation, pay: Sequence[float], limit: int = AUTO_EXACT_LIMIT) -> dict | None:
-    """The exact solution and the L1 error against it, when the game is small enough to solve quickly
-    (linearised, as the reference's solver, under reference rules)."""
+def exact_payoffs(neg: Negotiation, limit: int = AUTO_EXACT_LIMIT) -> np.ndarray | None:
+    """The exact solution's payoffs when the game is small enough to solve quickly (linearised, as the
+    reference's solver, under reference rules); None otherwise."""
     try:
         check_size(neg.game, limit)
     except ExactTooLarge:
         return None
-    linear = neg.rules.exact_linearised
-    sol = neg.exact if not linear else exact_solve(neg.game, neg.rules, linearise=True)
-    return {"payoffs": rounded(sol.payoffs), "linearised": linear, "l1_error": round(l1_error(pay, sol.payoffs), 10)}
+    sol = neg.exact if not neg.rules.exact_linearised else exact_solve(neg.game, neg.rules, linearise=True)
+    return np.asarray(sol.payoffs, dtype=float)
+
+
+def exact_comparison(neg: Negotiation, pay: Sequence[float], limit: int = AUTO_EXACT_LIMIT) -> dict | None:
+    """The exact solution and the L1 error against it, when the game is small enough."""
+    exact = exact_payoffs(neg, limit)
+    if exact is None:
+        return None
+    return {"payoffs": rounded(exact), "linearised": neg.rules.exact_linearised,
+            "l1_error": round(l1_error(pay, exact), 10)}

@@ -142,7 +142,7 @@ class SweepSpec(_Strict):
         [Method(name=lens, seats=lens) for lens in LENS_METHODS]
     partner: str = "mcts"
     sims: Annotated[int, Field(ge=1, le=100_000)] = 50
-    exact: bool = True  # solve where small enough (EXACT_LIMIT states) and report the L1 error
+    exact: bool = True  # solve where small enough (engine.outcome.AUTO_EXACT_LIMIT states) and report the L1 error
     welfare: Literal["utilitarian", "nash", "none"] = "utilitarian"
 
     @field_validator("partner")

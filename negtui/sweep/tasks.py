@@ -10,14 +10,13 @@ import itertools
 import json
 import re
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
 from negtui import __version__
 from negtui.sweep.spec import BASELINE, EXACT, SweepSpec
 
-EXACT_LIMIT = 5_000_000  # states: games this small are also solved exactly (the L1 error column)
 WELFARE_SECONDS = 60.0
 
 
@@ -39,40 +38,31 @@ def task_key(sweep: str, point: dict[str, object], seed: int, rules: str) -> str
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def _points(spec: SweepSpec) -> list[dict[str, object]]:
+    """Every grid point (or scenario), in a fixed order."""
+    if spec.grid is None:
+        return [{"scenario": s} for s in spec.scenarios]
+    g = spec.grid
+    names = ("players", "actions", "goals", "rounds", "budget", "factors", "structure", "all_or_nothing", "zipf",
+             "payoff")
+    return [dict(zip(names, combo, strict=True))
+            for combo in itertools.product(g.players, g.actions, g.goals, g.rounds, g.budget, g.factors,
+                                           g.structure, g.all_or_nothing, g.zipf, g.payoff)]
+
+
 def tasks(spec: SweepSpec) -> list[Task]:
-    """Every game of the sweep, in a fixed order (grid point, then rules, then seed)."""
-    points: list[dict[str, object]] = []
-    if spec.grid is not None:
-        g = spec.grid
-        for combo in itertools.product(g.players, g.actions, g.goals, g.rounds, g.budget, g.factors, g.structure,
-                                       g.all_or_nothing, g.zipf, g.payoff):
-            points.append(dict(zip(("players", "actions", "goals", "rounds", "budget", "factors", "structure",
-                                    "all_or_nothing", "zipf", "payoff"), combo, strict=True)))
-    else:
-        points = [{"scenario": s} for s in spec.scenarios]
-    out = []
-    for point in points:
-        for rules in spec.rules:
-            if _refusal(point, rules) is not None:
-                continue
-            for seed in range(spec.seeds):
-                out.append(Task(task_key(spec.name, point, seed, rules), spec.name, tuple(point.items()), seed, rules))
-    return out
+    """Every game of the sweep, in a fixed order (grid point, then rules, then seed); the cells the
+    generator refuses are left out (`skipped` says which)."""
+    return [Task(task_key(spec.name, point, seed, rules), spec.name, tuple(point.items()), seed, rules)
+            for point in _points(spec) for rules in spec.rules if _refusal(point, rules) is None
+            for seed in range(spec.seeds)]
 
 
 def skipped(spec: SweepSpec) -> list[tuple[dict[str, object], str, str]]:
     """Grid cells the generator refuses under a rule set (the reference generator cannot place a poison
     pill on players with one action): (point, rules, why), to be said before a sweep runs."""
-    if spec.grid is None:
-        return []
-    points = {t.point for t in tasks(spec.model_copy(update={"seeds": 1, "rules": ["paper"]}))}
-    out = []
-    for point in sorted(points, key=str):
-        for rules in spec.rules:
-            why = _refusal(dict(point), rules)
-            if why is not None:
-                out.append((dict(point), rules, why))
-    return out
+    return [(point, rules, why) for point in _points(spec) for rules in spec.rules
+            if (why := _refusal(point, rules)) is not None]
 
 
 def _refusal(point: dict[str, object], rules: str) -> str | None:
@@ -118,9 +108,8 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     from negtui.agents import AgentOptions, Table
     from negtui.engine import Negotiation, TurnDriver, get_rules
     from negtui.engine.baseline import no_negotiation
-    from negtui.engine.exact import ExactTooLarge, check_size
-    from negtui.engine.exact import solve as exact_solve
     from negtui.engine.metrics import improvement, l1_error
+    from negtui.engine.outcome import exact_payoffs
     from negtui.seats import Seat, parse_seat
 
     started = time.perf_counter()
@@ -129,16 +118,8 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     neg = Negotiation.from_scenario(sc, rules)
     game = neg.game
     base = np.asarray(no_negotiation(game, rules).payoffs, dtype=float)
-    exact = None
-    if spec.exact:
-        try:
-            check_size(game, EXACT_LIMIT)
-        except ExactTooLarge:
-            pass
-        else:
-            sol = neg.exact if not rules.exact_linearised else exact_solve(game, rules, linearise=True)
-            exact = np.asarray(sol.payoffs, dtype=float)
-    welfare = _welfare(neg, spec, base)
+    exact = exact_payoffs(neg) if spec.exact else None
+    welfare = _welfare(neg, spec)
     common = {"sweep": task.sweep, "task": task.key, "scenario": sc.name, **_point_columns(task), "seed": task.seed,
               "rules": task.rules, "negtui": __version__, "players": game.n}
     setup = time.perf_counter() - started
@@ -180,7 +161,7 @@ def _point_columns(task: Task) -> dict[str, object]:
     return cols
 
 
-def _welfare(neg, spec: SweepSpec, base: np.ndarray) -> dict[str, object]:
+def _welfare(neg, spec: SweepSpec) -> dict[str, object]:
     if spec.welfare == "none":
         return {}
     from negtui.welfare import WelfareOptions, solve_welfare
@@ -213,6 +194,3 @@ def _efficiency(welfare: dict[str, object], pay: np.ndarray, spec: SweepSpec) ->
             out["nash_efficiency"] = efficiency("nash", now, res.welfare, len(res.included))
     return out
 
-
-def describe(task: Task) -> dict:
-    return asdict(task)
