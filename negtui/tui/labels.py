@@ -7,12 +7,13 @@ from negtui.engine.game import Game
 from negtui.names import action_texts, fit_unique, goal_names, player_label, shorten
 from negtui.scenario.model import Scenario
 
-GOALS_WIDE = 120  # from this terminal width the goal bars name goals in up to 28 columns, else 11
+WIDE = 120  # a wide terminal from here: the goal bars name goals in up to 28 columns (else 11), the left
+# column grows to hold whole action names, and the game's dialogs stand beside the matrix
 FORECASTS_NARROW = 104  # under this terminal width the forecast table is narrow
 
 
 def goal_label_width(sc: Scenario, terminal_width: int) -> int:
-    return min(28 if terminal_width >= GOALS_WIDE else 11, max(len(name) for name in goal_names(sc)))
+    return min(28 if terminal_width >= WIDE else 11, max(len(name) for name in goal_names(sc)))
 
 
 def goal_labels(sc: Scenario, terminal_width: int) -> list[str]:

@@ -16,7 +16,9 @@ from negtui.seats import Seat
 from negtui.session import PartnerOption, Preview
 from negtui.tui import palette
 from negtui.tui.keys import help_table
+from negtui.tui.labels import WIDE
 from negtui.tui.widgets.keybar import KeyBar
+from negtui.tui.widgets.matrix import LEFT_COLUMN
 
 SEAT_CHOICES = ("human", "myopic", "upper", "lower", "exact")
 AS_IS = "as-is"  # keep an outside agent (cmd:, llm:) in its seat
@@ -145,10 +147,8 @@ def _safe(pid: str) -> str:
 
 
 class BesideTheMatrix:
-    """A dialog of the game in progress: on a wide terminal it stands right of the matrix (40 columns),
-    so the commitments it is about stay in view."""
-
-    WIDE = 120
+    """A dialog of the game in progress: on a wide terminal it stands right of the matrix (whatever
+    width the left column has), so the commitments it is about stay in view."""
 
     def on_mount(self) -> None:
         self._place()
@@ -157,12 +157,12 @@ class BesideTheMatrix:
         self._place()
 
     def _place(self) -> None:
-        beside = self.app.size.width >= self.WIDE  # type: ignore[attr-defined]
+        beside = self.app.size.width >= WIDE  # type: ignore[attr-defined]
         self.set_class(beside, "beside")  # type: ignore[attr-defined]
         margin = (0, 0, 0, 0)
         if beside:  # right of the left column, however wide it has grown
             lefts = [s.query("#left") for s in self.app.screen_stack]  # type: ignore[attr-defined]
-            left = next((q.first().outer_size.width for q in reversed(lefts) if q), 40)
+            left = next((q.first().outer_size.width for q in reversed(lefts) if q), LEFT_COLUMN)
             margin = (0, 1, 0, left + 1)
         self.query_one("#dialog").styles.margin = margin  # type: ignore[attr-defined]
 

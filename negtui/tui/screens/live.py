@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import work
-from textual.worker import get_current_worker
 from textual.widgets import TabbedContent
+from textual.worker import get_current_worker
 
 from negtui.engine.completions import free_cells
 from negtui.engine.negotiation import IllegalMove, Phase
@@ -18,14 +18,19 @@ from negtui.record import Replay, load_record, parent_at
 from negtui.seats import Seat
 from negtui.session import FORECAST_LENSES
 from negtui.tui import palette
-from negtui.tui.messages import AgentDecided, AgentFailed, Coached, ExactDone, ExactProgress
+from negtui.tui.messages import (
+    AgentDecided,
+    AgentFailed,
+    Coached,
+    ExactDone,
+    ExactProgress,
+)
 from negtui.tui.screens.debrief import DebriefScreen
 from negtui.tui.screens.dialogs import PartnerScreen, RespondScreen, SeatsScreen
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.sources import Earlier
 from negtui.tui.widgets.coach import CoachPane, summary
 from negtui.tui.widgets.panes import TextPane
-
 
 
 class ExactCancelled(Exception):

@@ -30,7 +30,7 @@ from negtui.tui.snapshot import Snapshot
 from negtui.tui.sources import Earlier, LiveSource, ReplaySource
 from negtui.tui.widgets.coach import CoachPane
 from negtui.tui.widgets.keybar import KeyBar
-from negtui.tui.widgets.matrix import CommitmentMatrix, left_width, legend
+from negtui.tui.widgets.matrix import LEFT_COLUMN, CommitmentMatrix, left_width, legend
 from negtui.tui.widgets.offer import OfferPanel
 from negtui.tui.widgets.panes import (
     CellInfo,
@@ -69,7 +69,7 @@ class PlayScreen(LiveControls, ReplayControls, Screen):
         self._keys: tuple[bool, ...] = ()
         self.target: tuple[str, int, int] | None = None  # a welfare optimum marked: objective, cells, turn
         self._legend = ""
-        self._left = 40  # the left column's width (sized on mount and on every resize)
+        self._left = LEFT_COLUMN  # the left column's width (sized on mount and on every resize)
 
     # --- the source ------------------------------------------------------------------------------------
     @property

@@ -18,7 +18,7 @@ from negtui.narrate import turn_line
 from negtui.tui import palette
 from negtui.tui.labels import (
     FORECASTS_NARROW,
-    GOALS_WIDE,
+    WIDE,
     forecast_labels,
     forecast_name_width,
     goal_label_width,
@@ -94,7 +94,7 @@ class GoalBars(TextPane):
             order.sort(key=lambda j: -values[j])
         elif self.sort == "progress":
             order.sort(key=lambda j: -sat[j])
-        wide = self.app.size.width >= GOALS_WIDE
+        wide = self.app.size.width >= WIDE
         width = goal_label_width(g.scenario, self.app.size.width)
         names = goal_labels(g.scenario, self.app.size.width)
         out = Text(no_wrap=True)
