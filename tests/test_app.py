@@ -13,6 +13,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -34,6 +35,7 @@ from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.screens.welfare import WelfareScreen
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.matrix import CommitmentMatrix
+from negtui.welfare import WelfareJob
 
 ROOT = Path(__file__).resolve().parents[1]
 PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
@@ -838,16 +840,16 @@ async def test_the_welfare_optimum_is_marked_on_the_matrix_until_the_next_turn()
         assert "◇◇" not in screen_text(app)
 
 
-def _slow(job) -> subprocess.Popen:
-    """Freeze a welfare worker process (SIGSTOP) so that it cannot finish on its own: a slow solve,
-    without racing a real one.  A frozen process still dies of the SIGKILL that cancelling sends."""
-    assert job is not None and not job.done(), "the solve finished before the test could hold it"
-    proc = job._proc
-    os.kill(proc.pid, signal.SIGSTOP)
-    return proc
+# a worker that reads its request and never answers: a solve that lasts until it is killed
+_HELD = (sys.executable, "-c", "import sys, time; sys.stdin.read(); time.sleep(600)")
 
 
-async def test_welfare_optimum_shown_then_a_solve_cancelled():
+def _held(job) -> subprocess.Popen:
+    assert job is not None and not job.done(), "the held solve ended on its own"
+    return job._proc
+
+
+async def test_welfare_optimum_shown_then_a_solve_cancelled(monkeypatch):
     app = pill_app()
     procs: list[subprocess.Popen] = []
     try:
@@ -877,11 +879,12 @@ async def test_welfare_optimum_shown_then_a_solve_cancelled():
             await pilot.pause()
             assert app.screen is ps
 
+            monkeypatch.setattr(WelfareJob, "command", _HELD)  # from here on, solves last until cancelled
             await pilot.press("w")
             await wait_until(pilot, lambda: isinstance(app.screen, WelfareScreen) and app.screen.job is not None,
                              "the solve to start")
             scr = app.screen
-            procs.append(_slow(scr.job))
+            procs.append(_held(scr.job))
             status = scr.query_one("#welfare-status", Static)
             assert "solving utilitarian" in str(status.content)
             await pilot.press("c")
@@ -894,7 +897,7 @@ async def test_welfare_optimum_shown_then_a_solve_cancelled():
             # solve again, and quit the app while it runs: the worker process must not outlive the app
             await pilot.click("#solve")
             await wait_until(pilot, lambda: scr.job is not None, "the solve to start again")
-            procs.append(_slow(scr.job))
+            procs.append(_held(scr.job))
             assert "solving utilitarian" in str(status.content)
         assert procs[-1].wait(timeout=5) == -signal.SIGKILL, "the worker process outlived the app"
     finally:

@@ -51,9 +51,13 @@ class WelfareJob:
     """A welfare solve running in its own process, started at once; a thread feeds it and collects
     its answer, so `done()` can be polled and `cancel()` kills it whatever it is doing."""
 
+    # the worker's command line; a class attribute so that a test can stand a process in for a solve
+    # that takes as long as the test needs
+    command: tuple[str, ...] = (sys.executable, "-m", "negtui.welfare.worker")
+
     def __init__(self, req: WelfareRequest):
         req.options.check()  # a bad request fails here, as a WelfareError, before any process starts
-        self._proc = subprocess.Popen([sys.executable, "-m", "negtui.welfare.worker"], stdin=subprocess.PIPE,
+        self._proc = subprocess.Popen(list(self.command), stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self._finished = threading.Event()
         self._out = self._err = ""
