@@ -56,20 +56,28 @@ def _owing_all(game: Game, info: StateInfo) -> Owing:
 
 
 def lens_core(goals: GoalView, rules: Rules, lens: str, counts: np.ndarray, lost: np.ndarray, g: np.ndarray,
-              owing: Owing | None, const: float = 0.0, scaled: bool = False) -> np.ndarray:
+              owing: Owing | None, const: float = 0.0, scaled: bool = False, memo: dict | None = None,
+              ) -> np.ndarray:
     """Lens value of states with goal counts `counts` (O, J) for a player valuing goals `g` ((J,) or (O, J)).
 
     Every lens is a sum of per-goal terms, so it can be evaluated on any subset of the goals; `const`
     adds the (scaled) terms of the other goals.  Sums run on the integer scale L (Game.scale) and are
-    divided once, unless `scaled` asks for the scaled value."""
+    divided once, unless `scaled` asks for the scaled value.  `memo` keeps the arrays that do not
+    depend on the player, for the next player evaluating the same states (the proposer, then its partner)."""
     L = goals.scale
-    s = scaled_satisfaction(goals, counts)  # L·s
+    memo = {} if memo is None else memo
+    s = memo.get("s")
+    if s is None:
+        s = memo["s"] = scaled_satisfaction(goals, counts)  # L·s
     total = (s * g).sum(axis=-1)
     if lens == "upper":
-        if rules.upper_linear_remainder:
-            remainder = L - counts * goals.mult_d
-        else:
-            remainder = (L - s) * ((goals.d - lost) >= goals.tau)
+        remainder = memo.get("remainder")
+        if remainder is None:
+            if rules.upper_linear_remainder:
+                remainder = L - counts * goals.mult_d
+            else:
+                remainder = (L - s) * ((goals.d - lost) >= goals.tau)
+            memo["remainder"] = remainder
         total = total + (remainder * np.maximum(g, 0.0)).sum(axis=-1)
     elif lens == "lower":
         assert owing is not None

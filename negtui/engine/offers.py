@@ -76,6 +76,15 @@ class Candidates:
     owes_p: np.ndarray  # (O, J') cells p could still commit after the offer
     owes_q: np.ndarray  # (O, J')
     owes_all: np.ndarray | None = None  # (O, N, J') every player's, when exclusive sets can block cells
+    # arrays every player's evaluation shares (the scaled satisfaction, the upper remainder), made once
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def scaled(self) -> np.ndarray:
+        """(O, J') L·s after each offer."""
+        s = self.memo.get("s")
+        if s is None:
+            s = self.memo["s"] = scaled_satisfaction(self.goals, self.counts)
+        return s
 
     def __len__(self) -> int:
         return len(self.ip)
@@ -187,10 +196,20 @@ def owing_after(game: Game, info: StateInfo, cand: Candidates, i: int) -> Owing:
     )
 
 
-def _constant_part(game: Game, rules: Rules, info: StateInfo, rest: GoalView, lens: str, i: int) -> float:
-    """Lens terms (on the integer scale) of the goals no candidate offer changes, at the current commitments."""
+def _constant_part(game: Game, rules: Rules, info: StateInfo, cand: Candidates, lens: str, i: int) -> float:
+    """Lens terms (on the integer scale) of the goals no candidate offer changes, at the current
+    commitments; kept with the state, where the proposer's other partners and later turns ask again."""
+    rest = cand.rest
     if len(rest.index) == 0:
         return 0.0
+    key = ("const", cand.p, cand.q, lens, i)
+    hit = info.memo.get(key)
+    if hit is None:
+        hit = info.memo[key] = _rest_terms(game, rules, info, rest, lens, i)
+    return hit
+
+
+def _rest_terms(game: Game, rules: Rules, info: StateInfo, rest: GoalView, lens: str, i: int) -> float:
     K = rest.index
     counts, g = info.counts[K][None, :], rest.G[:, i]
     if lens == "myopic":
@@ -207,8 +226,8 @@ def realised_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates,
     """Player i's realised (myopic) payoff after the candidates `rows` only: the paper tie rule asks it
     of the few offers that tie, not of every candidate."""
     g = cand.goals.G[:, i]
-    const = _constant_part(game, rules, info, cand.rest, "myopic", i)
-    return (scaled_satisfaction(cand.goals, cand.counts[rows]) @ g + const) / game.scale
+    const = _constant_part(game, rules, info, cand, "myopic", i)
+    return (cand.scaled()[rows] @ g + const) / game.scale
 
 
 def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, t_next: int, lens: str,
@@ -222,11 +241,11 @@ def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates
         lens = "myopic"  # every lens is the realised payoff at the end of the game
     lens = effective_lens(game, rules, lens)
     g = cand.goals.G[:, i]
-    const = _constant_part(game, rules, info, cand.rest, lens, i)
+    const = _constant_part(game, rules, info, cand, lens, i)
     if lens == "myopic":
-        return (scaled_satisfaction(cand.goals, cand.counts) @ g + const) / game.scale
+        return (cand.scaled() @ g + const) / game.scale
     owing = owing_after(game, info, cand, i) if lens == "lower" else None
-    return lens_core(cand.goals, rules, lens, cand.counts, cand.lost, g, owing, const)
+    return lens_core(cand.goals, rules, lens, cand.counts, cand.lost, g, owing, const, memo=cand.memo)
 
 
 def choose(rules: Rules, v_p: np.ndarray, v_q: np.ndarray, n_cells: np.ndarray,
