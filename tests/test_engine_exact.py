@@ -156,3 +156,36 @@ def test_exact_greedy_proposer_realises_its_subgame_perfect_value(seed: int) -> 
         after = V.values_at(ev.after.t, ev.after.bits)
         assert after[ev.proposer] == pytest.approx(before[ev.proposer], abs=1e-9)
     assert outcome[match.events[0].proposer] == pytest.approx(V.payoffs[match.events[0].proposer], abs=1e-9)
+
+
+@pytest.mark.parametrize("rules", [PAPER, REFERENCE])
+@pytest.mark.parametrize("payoff, structure, seed", [("balanced", "adversarial", 0), ("positive", "cooperative", 1),
+                                                     ("negative", "adversarial", 2)])
+def test_turns_a_period_apart_are_shared_only_when_solving_them_gives_the_same(monkeypatch, rules, payoff: str,
+                                                                             structure: str, seed: int) -> None:
+    """Once a turn's values equal the values a schedule period later, the earlier turns are copies:
+    the shared solution is bit for bit the one solved turn by turn, and the sharing does happen."""
+    from negtui.engine import exact
+
+    sc = generate(GeneratorParams(players=8, actions=1, goals=10, factors=5, structure=structure, payoff=payoff,
+                                  all_or_nothing=0.3, zipf=1.6, rounds=5, budget=2, seed=seed))
+    game = Negotiation.from_scenario(sc, rules).game
+    shared = solve(game, rules)
+    monkeypatch.setattr(exact, "_period", lambda schedule: 0)
+    full = solve(game, rules)
+    T, P = game.T, game.n
+    assert any(shared.V[t] is shared.V[t + P] for t in range(T - P)), "no turn was shared"
+    assert not any(full.V[t] is full.V[t + P] for t in range(T - P))
+    for t in range(T + 1):
+        assert np.array_equal(shared.V[t].view(np.uint64), full.V[t].view(np.uint64)), t
+    for t in range(T):
+        assert np.array_equal(shared.partner[t], full.partner[t]) and np.array_equal(shared.child[t], full.child[t])
+    assert shared.path(0, 0) == full.path(0, 0)
+
+
+def test_a_schedule_without_a_period_is_solved_turn_by_turn() -> None:
+    from negtui.engine.exact import _period
+
+    assert _period(np.array([0, 1, 2, 0, 1, 2, 0])) == 3
+    assert _period(np.array([0, 1, 1, 0])) == 0
+    assert _period(np.array([1, 1])) == 1

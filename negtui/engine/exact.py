@@ -131,9 +131,27 @@ def _exclusion_ok(game: Game, masks: np.ndarray) -> np.ndarray | None:
     return ok
 
 
+def _period(schedule: np.ndarray) -> int:
+    """The schedule's period (the proposers' order repeats every `period` turns), 0 if it has none."""
+    T = len(schedule)
+    for p in range(1, T // 2 + 1):
+        if np.array_equal(schedule[p:], schedule[:-p]):
+            return p
+    return 0
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """Bit for bit (0.0 and -0.0 differ), so that reusing one for the other changes nothing."""
+    return np.array_equal(a.view(np.uint64), b.view(np.uint64))
+
+
 def solve(game: Game, rules: Rules, linearise: bool = False, limit: int = DEFAULT_STATE_LIMIT,
           progress=None, memory: int | None = None) -> ExactSolution:
-    """Subgame-perfect values of every (turn, mask); `progress(done, total)` is called per turn."""
+    """Subgame-perfect values of every (turn, mask); `progress(done, total)` is called per turn.
+
+    V[t] is a function of V[t+1] and the turn's proposer only; so once a turn's values equal those a
+    whole schedule period later, every earlier turn repeats the turn a period later, and is shared
+    instead of solved (in generated games the values settle one to three rounds before the end)."""
     check_size(game, limit, memory)
     S, N, T = game.n_cells, game.n, game.T
     masks = np.arange(1 << S, dtype=np.int64)
@@ -142,6 +160,7 @@ def solve(game: Game, rules: Rules, linearise: bool = False, limit: int = DEFAUL
     partner: list[np.ndarray] = [np.empty(0)] * T
     child: list[np.ndarray] = [np.empty(0)] * T
     V[T] = _terminal_values(game, masks, linearise)
+    period = _period(game.schedule)
     for t in range(T - 1, -1, -1):
         p = int(game.schedule[t])
         Vn = V[t + 1]
@@ -186,6 +205,13 @@ def solve(game: Game, rules: Rules, linearise: bool = False, limit: int = DEFAUL
         V[t] = Vn[inc_child]
         partner[t] = inc_q
         child[t] = inc_child
+        if period and t + period <= T and _same(V[t], V[t + period]):
+            # more turns no longer change any value: every earlier turn repeats the one a period later
+            for u in range(t - 1, -1, -1):
+                V[u], partner[u], child[u] = V[u + period], partner[u + period], child[u + period]
+            if progress is not None:
+                progress(T, T)
+            break
         if progress is not None:
             progress(T - t, T)
     return ExactSolution(game, linearise, V, partner, child, states=(T + 1) << S)
