@@ -25,8 +25,8 @@ VIEW_CACHE_BYTES = 128 * MB  # per game: the goals each pair of players can touc
 
 def _info_bytes(info) -> int:
     # the lower lens adds four (N, J) arrays of who still owes what to the entry's memo later, and
-    # the offer search a float per partner, lens and side (about 160 bytes with its key)
-    return nbytes(info.x, info.counts, info.lost) + 5 * info.owes.nbytes + 4 * len(info.owes) * 160
+    # the offer search two (N, J) arrays of lens terms per lens
+    return nbytes(info.x, info.counts, info.lost) + 9 * info.owes.nbytes
 
 
 def _views_bytes(views) -> int:

@@ -198,27 +198,52 @@ def owing_after(game: Game, info: StateInfo, cand: Candidates, i: int) -> Owing:
 
 def _constant_part(game: Game, rules: Rules, info: StateInfo, cand: Candidates, lens: str, i: int) -> float:
     """Lens terms (on the integer scale) of the goals no candidate offer changes, at the current
-    commitments; kept with the state, where the proposer's other partners and later turns ask again."""
+    commitments: summed from every player's per-goal terms, which are computed once per state and lens
+    (the proposer's other partners and the partners' own evaluations read the same ones).  The sums run
+    over the same values in the same order as evaluating the goals alone would."""
     rest = cand.rest
-    if len(rest.index) == 0:
-        return 0.0
-    key = ("const", cand.p, cand.q, lens, i)
-    hit = info.memo.get(key)
-    if hit is None:
-        hit = info.memo[key] = _rest_terms(game, rules, info, rest, lens, i)
-    return hit
-
-
-def _rest_terms(game: Game, rules: Rules, info: StateInfo, rest: GoalView, lens: str, i: int) -> float:
     K = rest.index
-    counts, g = info.counts[K][None, :], rest.G[:, i]
+    if len(K) == 0:
+        return 0.0
     if lens == "myopic":
-        return float(scaled_satisfaction(rest, counts)[0] @ g)
-    owing = None
-    if lens == "lower":
-        full = owing_all(game, info)
-        owing = Owing(full.own[i, K], full.others[i, K], full.others_owing[i, K], full.others_hostile[i, K])
-    return float(lens_core(rest, rules, lens, counts, info.lost[K][None, :], g, owing, scaled=True)[0])
+        return float(_state_terms(game, rules, info, "myopic")[0][K] @ rest.G[:, i])
+    first, second, factor = _state_terms(game, rules, info, lens)
+    return float(first[i, K].sum() + factor * second[i, K].sum())
+
+
+def _state_terms(game: Game, rules: Rules, info: StateInfo, lens: str) -> tuple:
+    """Per-goal lens terms of every player at this state, the two sums `lens_core` adds: (N, J) arrays
+    and the factor of the second (the myopic lens: the scaled satisfaction alone)."""
+    key = ("terms", lens)
+    hit = info.memo.get(key)
+    if hit is not None:
+        return hit
+    goals, counts = game.all_goals, info.counts
+    L = goals.scale
+    s = scaled_satisfaction(goals, counts)
+    g = game.G.T  # (N, J)
+    if lens == "myopic":
+        hit = (s,)
+    elif lens == "upper":
+        if rules.upper_linear_remainder:
+            remainder = L - counts * goals.mult_d
+        else:
+            remainder = (L - s) * ((goals.d - info.lost) >= goals.tau)
+        hit = (s * g, remainder * np.maximum(g, 0.0), 1.0)
+    elif lens == "lower":
+        owing = owing_all(game, info)
+        harm = g < 0
+        if rules.lower_reference_credibility:
+            credible = harm & (counts < goals.d) & (owing.others_hostile == 0)
+            hit = (s * g, credible * g, L)
+        else:
+            credible = harm & (owing.others_owing > 0) & (owing.others_hostile == 0)
+            completed = scaled_satisfaction(goals, np.minimum(counts + owing.others, goals.d - info.lost))
+            hit = (s * g, credible * (completed - s) * g, 1.0)
+    else:
+        raise ValueError(f"lens {lens!r} has no closed form")
+    info.memo[key] = hit
+    return hit
 
 
 def realised_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, i: int, rows: np.ndarray,
