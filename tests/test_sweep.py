@@ -144,6 +144,48 @@ def test_csv_on_request(tmp_path):
     assert len(rows) == 8 * 5 and all(isinstance(r["payoffs"], list) and len(r["payoffs"]) == 4 for r in rows)
 
 
+# read as a user's notebook would: pandas and DuckDB, with negtui made unimportable
+_OUTSIDE = """
+import json, sys
+sys.modules["negtui"] = None  # any import of negtui now fails
+import duckdb, pandas as pd
+parquet, csv = sys.argv[1], sys.argv[2]
+frame = pd.read_parquet(parquet)
+by_method = frame.groupby("method")["sum"].mean().to_dict()
+first = frame.sort_values(["task", "method"]).iloc[0]
+duck = duckdb.sql(f"SELECT method, avg(improvement) AS imp, count(*) AS n, max(len(payoffs)) AS players "
+                  f"FROM read_parquet('{parquet}') GROUP BY method ORDER BY method").fetchall()
+from_csv = duckdb.sql(f"SELECT count(*), sum(\\"sum\\") FROM read_csv_auto('{csv}')").fetchall()[0]
+print(json.dumps({"pandas": by_method, "first": [first["task"], first["method"], list(first["payoffs"])],
+                  "duckdb": duck, "csv": list(from_csv), "columns": list(frame.columns)}))
+"""
+
+
+def test_results_are_read_by_pandas_and_duckdb_without_negtui(tmp_path):
+    spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 1").replace('rules = ["paper", "reference"]',
+                                                                             'rules = ["paper"]'))
+    parquet, csv = tmp_path / "r.parquet", tmp_path / "r.csv"
+    for out in (parquet, csv):
+        res = sweep(spec, "-o", out)
+        assert res.exit_code == 0, res.output
+    proc = subprocess.run([sys.executable, "-c", _OUTSIDE, str(parquet), str(csv)], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout)
+    rows = sorted(read_table(parquet).to_pylist(), key=lambda r: (r["task"], r["method"]))
+    assert seen["columns"] == SCHEMA.names
+    methods = sorted({r["method"] for r in rows})
+    assert methods == ["baseline", "exact", "mixed", "myopic", "upper"]
+    for m in methods:
+        sums = [r["sum"] for r in rows if r["method"] == m]
+        imps = [r["improvement"] for r in rows if r["method"] == m]
+        assert seen["pandas"][m] == pytest.approx(sum(sums) / len(sums))
+        duck = next(d for d in seen["duckdb"] if d[0] == m)
+        assert duck[1:] == [pytest.approx(sum(imps) / len(imps)), len(imps), 4]
+    assert seen["first"] == [rows[0]["task"], rows[0]["method"], rows[0]["payoffs"]]
+    assert seen["csv"] == [len(rows), pytest.approx(sum(r["sum"] for r in rows))]
+
+
 @pytest.mark.parametrize(("text", "where"), [
     (SMALL.replace('structure = ["cooperative", "adversarial"]', 'structure = ["friendly"]'), "$.grid.structure[0]"),
     (SMALL.replace("zipf = [1.6]", "zipf = [0.5]"), "$.grid.zipf"),
