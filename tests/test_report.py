@@ -106,3 +106,23 @@ def test_report_refuses_what_is_not_a_results_table(tmp_path):
     assert res.exit_code == 2 and "not a results table" in res.stderr
     res = CliRunner().invoke(cli, ["report", str(tmp_path / "missing.parquet")])
     assert res.exit_code == 2 and "no such results file" in res.stderr
+
+
+def test_efficiency_is_judged_by_its_median():
+    """One adversarial game with an optimum near zero has a huge ratio: the mean would call adversarial
+    games the easier ones, the median (what the report and its figure use) does not."""
+    from negtui.sweep.render import efficiency_markdown
+
+    rows = [dict(r, l1_exact=None) for r in hand_rows()]  # large games: no exact solutions
+    outlier = next(i for i, r in enumerate(rows) if r["structure"] == "adversarial" and r["method"] == "upper")
+    rows[outlier] = dict(rows[outlier], efficiency=500.0, welfare_optimum=0.01)
+    adv = [r["efficiency"] for r in rows if r["structure"] == "adversarial" and r["method"] != "baseline"]
+    coop = [r["efficiency"] for r in rows if r["structure"] == "cooperative" and r["method"] != "baseline"]
+    assert statistics.fmean(adv) > statistics.fmean(coop)  # the mean is the outlier's
+    found = {c.text.split(" ")[0]: c for c in claims(rows)}
+    assert found["Adversarial"].verdict == "holds"
+    assert (f"median efficiency adversarial {statistics.median(adv):.3f}, cooperative {statistics.median(coop):.3f}"
+            == found["Adversarial"].evidence)
+    md = efficiency_markdown(rows, ["myopic", "upper", "lower"])
+    # adversarial balanced, myopic: efficiencies 0.60 and 0.70
+    assert "| myopic | 0.65 (0.65) |" in md and "**adversarial**" in md and "**cooperative**" in md

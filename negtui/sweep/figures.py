@@ -59,7 +59,8 @@ def l1_figure(rows: list[dict], methods: list[str], path: Path, title: str) -> l
 
 
 def efficiency_figure(rows: list[dict], methods: list[str], path: Path, title: str) -> list[Path]:
-    """Mean welfare efficiency (negotiated ÷ utilitarian optimum) by regime, a bar per method."""
+    """Median welfare efficiency (negotiated ÷ utilitarian optimum) by regime, a bar per method: the ratio
+    of a game whose optimum is near zero is huge, and a mean would be that game's."""
     panels = []
     for s in STRUCTURES:
         sub = [r for r in rows if r["structure"] == s]
@@ -74,10 +75,10 @@ def efficiency_figure(rows: list[dict], methods: list[str], path: Path, title: s
     for ax, (s, cells) in zip(axes[0], panels, strict=True):
         regimes = [r for r in TABLE_REGIMES if any(k[0] == r for k in cells)]
         for k, m in enumerate(methods):
-            ys = [cells[(r, m)].mean if (r, m) in cells else 0.0 for r in regimes]
+            ys = [cells[(r, m)].median if (r, m) in cells else 0.0 for r in regimes]
             ax.bar([i + k * width for i in range(len(regimes))], ys, width, label=m)
         ax.set_xticks([i + width * (len(methods) - 1) / 2 for i in range(len(regimes))],
                       [REGIME_TITLES[r] for r in regimes], rotation=15, fontsize="small")
         ax.set_title(s)
         ax.grid(axis="y", alpha=0.3)
-    return _finish(plt, fig, axes, "welfare efficiency (mean)", len(methods), title, path)
+    return _finish(plt, fig, axes, "welfare efficiency (median)", len(methods), title, path)

@@ -18,6 +18,7 @@ from negtui.sweep.report import (
     Table1,
     claims,
     groups,
+    mean_by,
     methods_of,
     table1,
 )
@@ -79,6 +80,28 @@ def table1_rich(t: Table1) -> list[Table]:
     return out
 
 
+def efficiency_markdown(rows: list[dict], methods: list[str]) -> str:
+    """Median (and mean) welfare efficiency per structure and regime: the numbers behind the figure."""
+    lines: list[str] = []
+    for s in STRUCTURES:
+        cells = mean_by([r for r in rows if r["structure"] == s], "payoff", "efficiency", methods)
+        regimes = [r for r in TABLE_REGIMES if any(k[0] == r for k in cells)]
+        if not regimes:
+            continue
+        head = ["method"] + [REGIME_TITLES[r] for r in regimes]
+        lines += [f"**{s}**", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for m in methods:
+            vals = [cells.get((r, m)) for r in regimes]
+            lines.append(f"| {m} | " + " | ".join("" if c is None else f"{c.median:.2f} ({c.mean:.2f})" for c in vals)
+                         + " |")
+        lines.append("")
+    if lines:
+        lines.append("Median (mean) of the negotiated sum of payoffs ÷ the utilitarian optimum, over the games "
+                     "whose optimum is not zero. Where the optimum is near zero one game's ratio is huge, so "
+                     "the median is what a typical game achieved and the figure shows it.")
+    return "\n".join(lines)
+
+
 def claims_markdown(found: list[Claim]) -> str:
     lines = ["| claim | on these results | evidence |", "|---|---|---|"]
     lines += [f"| {c.text} | **{c.verdict}** | {c.evidence} |" for c in found]
@@ -117,7 +140,7 @@ def write_report(rows: list[dict], source: Path, out: Path) -> tuple[Path, list[
                       f"![L1 error by all-or-nothing fraction]({l1[0].name})", ""]
         eff = efficiency_figure(sub, methods, out / f"efficiency-{stem}", f"{sweep} · {rules} rules")
         if eff:
-            parts += ["### Welfare efficiency", "", "Negotiated sum of payoffs ÷ the utilitarian optimum.", "",
+            parts += ["### Welfare efficiency", "", efficiency_markdown(sub, methods), "",
                       f"![Welfare efficiency by regime]({eff[0].name})", ""]
         parts += ["### The paper's claims", "", claims_markdown(found), ""]
     path = out / "report.md"

@@ -27,12 +27,14 @@ class Cell:
     mean: float
     sd: float
     n: int
+    median: float
 
 
 def _cell(values: list[float]) -> Cell | None:
     if not values:
         return None
-    return Cell(statistics.fmean(values), statistics.stdev(values) if len(values) > 1 else 0.0, len(values))
+    return Cell(statistics.fmean(values), statistics.stdev(values) if len(values) > 1 else 0.0, len(values),
+                statistics.median(values))
 
 
 @dataclass
@@ -80,7 +82,7 @@ def table1(rows: list[dict]) -> Table1:
 
 
 def mean_by(rows: list[dict], key: str, column: str, methods: list[str]) -> dict[tuple[object, str], Cell]:
-    """Mean of `column` by (row[key], method) over the rows that have it."""
+    """Statistics of `column` by (row[key], method) over the rows that have it."""
     values: dict[tuple[object, str], list[float]] = defaultdict(list)
     for r in rows:
         if r["method"] in methods and r.get(column) is not None and r.get(key) is not None:
@@ -110,10 +112,21 @@ class Claim:
     evidence: str
 
 
-def _mean(rows: list[dict], column: str, **where: object) -> float | None:
-    vals = [float(r[column]) for r in rows if r.get(column) is not None and all(r.get(k) == v for k, v in where.items())
+def _values(rows: list[dict], column: str, **where: object) -> list[float]:
+    return [float(r[column]) for r in rows if r.get(column) is not None and all(r.get(k) == v for k, v in where.items())
             and r["method"] not in (BASELINE, EXACT)]
+
+
+def _mean(rows: list[dict], column: str, **where: object) -> float | None:
+    vals = _values(rows, column, **where)
     return statistics.fmean(vals) if vals else None
+
+
+def _median(rows: list[dict], column: str, **where: object) -> float | None:
+    """For ratios such as efficiency: where the optimum is near zero one game's ratio can outweigh the
+    rest, and a median is what a typical game achieved."""
+    vals = [v for v in _values(rows, column, **where) if math.isfinite(v)]
+    return statistics.median(vals) if vals else None
 
 
 def _best_in(t: Table1, regimes: tuple[str, ...], lens: str) -> tuple[bool, list[str]] | None:
@@ -177,13 +190,14 @@ def claims(rows: list[dict]) -> list[Claim]:
     adv, coop = _mean(rows, "l1_exact", structure="adversarial"), _mean(rows, "l1_exact", structure="cooperative")
     text = "Adversarial games are harder than cooperative ones (higher L1 error)"
     if adv is None or coop is None:
-        adv, coop = _mean(rows, "efficiency", structure="adversarial"), _mean(rows, "efficiency", structure="cooperative")
+        adv, coop = (_median(rows, "efficiency", structure="adversarial"),
+                     _median(rows, "efficiency", structure="cooperative"))
         if adv is None or coop is None:
             out.append(Claim(text, "not measurable", "no L1 error or efficiency for both structures"))
         else:
             out.append(Claim(text.replace("higher L1 error", "lower welfare efficiency"),
                              "holds" if adv < coop else "does not hold",
-                             f"efficiency adversarial {adv:.3f}, cooperative {coop:.3f}"))
+                             f"median efficiency adversarial {adv:.3f}, cooperative {coop:.3f}"))
     else:
         out.append(Claim(text, "holds" if adv > coop else "does not hold",
                          f"L1 adversarial {adv:.2f}, cooperative {coop:.2f}"))
