@@ -132,6 +132,37 @@ def test_an_interrupted_sweep_resumes_without_duplicates(tmp_path):
     assert all(kept[k] == r["sum"] for r in rows if (k := (r["task"], r["method"])) in kept)
 
 
+@pytest.mark.parametrize("suffix", ["parquet", "csv"])
+def test_each_write_streams_the_file_and_keeps_no_rows_in_memory(tmp_path, monkeypatch, suffix):
+    """Writes copy the file batch by batch (row groups of ROW_GROUP rows), then add the new rows; the
+    table itself is never held, and a resumed table counts what it holds without loading it."""
+    from negtui.sweep import results as results_mod
+    from negtui.sweep.results import Results
+
+    monkeypatch.setattr(results_mod, "ROW_GROUP", 7)
+    template = {f.name: None for f in SCHEMA} | {"sweep": "s", "method": "myopic", "payoffs": [1.0, -2.5], "sum": -1.5}
+    path = tmp_path / f"r.{suffix}"
+    res = Results(path)
+    for k in range(6):
+        for j in range(5):
+            res.add([dict(template, task=f"t{k}-{j}", seed=k * 5 + j)])
+        res.write()
+        assert res._pending == [] and res.rows == (k + 1) * 5
+    res.write()  # nothing new: the file is not rewritten
+    res.close()
+    rows = read_table(path).to_pylist()
+    assert [r["seed"] for r in rows] == list(range(30)) and all(r["payoffs"] == [1.0, -2.5] for r in rows)
+    if suffix == "parquet":
+        meta = pq.ParquetFile(path).metadata
+        assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [7, 7, 7, 7, 2]
+    again = Results(path)
+    assert again.rows == 30 and again.done == {f"t{k}-{j}" for k in range(6) for j in range(5)}
+    again.add([dict(template, task="late", seed=99)])
+    again.write()
+    again.close()
+    assert [r["seed"] for r in read_table(path).to_pylist()] == [*range(30), 99]
+
+
 def test_csv_on_request(tmp_path):
     spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 1").replace('rules = ["paper", "reference"]',
                                                                              'rules = ["paper"]'))

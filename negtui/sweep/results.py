@@ -3,13 +3,14 @@
 One writer: a lock file beside it is held for the whole sweep.  The file is rewritten whole, through
 a temporary file and a rename, every few seconds and at the end, so at any moment it is a valid table
 holding every task finished by its last write: a crash or Ctrl-C loses at most the tasks since then,
-and a re-run reads it back and skips what it holds.  Rows wait in memory as Arrow record batches
-(columns, not Python dicts), so a long sweep's memory stays small."""
+and a re-run reads it back and skips what it holds.  A rewrite streams the old file into the new one
+batch by batch, so memory stays flat however long the sweep."""
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
@@ -44,56 +45,96 @@ def format_of(path: Path, given: str | None) -> str:
     return "csv" if path.suffix.lower() == ".csv" else "parquet"
 
 
+ROW_GROUP = 16_384  # rows per Parquet row group, and at most what a rewrite holds in memory at once
+
+
+def _csv_types(payoffs: pa.DataType) -> dict[str, pa.DataType]:
+    return {f.name: (payoffs if f.name == "payoffs" else f.type) for f in SCHEMA}
+
+
+CSV_SCHEMA = pa.schema([(f.name, pa.string() if f.name == "payoffs" else f.type) for f in SCHEMA])
+
+
+def _stored_batches(path: Path, fmt: str) -> Iterator[pa.RecordBatch]:
+    """The file's rows as stored, in batches of at most ROW_GROUP rows (CSV payoffs stay JSON text):
+    a rewrite copies them without holding the whole table."""
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            stored = pq.ParquetFile(path)
+            missing = [f.name for f in SCHEMA if f.name not in stored.schema_arrow.names]
+            if missing:
+                raise ResultsError(f"{path}: not a sweep's results (missing columns: {', '.join(missing)})")
+            schema = SCHEMA
+            batches = stored.iter_batches(batch_size=ROW_GROUP, columns=SCHEMA.names)
+        else:
+            import pyarrow.csv as pacsv
+
+            header = path.open(encoding="utf-8").readline()
+            missing = [f.name for f in SCHEMA if f.name not in header.strip().replace('"', "").split(",")]
+            if missing:
+                raise ResultsError(f"{path}: not a sweep's results (missing columns: {', '.join(missing)})")
+            schema = CSV_SCHEMA
+            batches = pacsv.open_csv(path, read_options=pacsv.ReadOptions(block_size=1 << 22),
+                                     convert_options=pacsv.ConvertOptions(column_types=_csv_types(pa.string()),
+                                                                          include_columns=SCHEMA.names))
+        for batch in batches:
+            yield pa.RecordBatch.from_arrays([batch.column(n).cast(schema.field(n).type) for n in schema.names],
+                                             schema=schema)
+    except (OSError, UnicodeDecodeError, pa.ArrowException, ValueError) as err:
+        raise ResultsError(f"{path}: not a results table negtui can read ({err})") from None
+
+
+def _decoded(batch: pa.RecordBatch) -> pa.RecordBatch:
+    """A stored CSV batch with its payoffs parsed back into lists."""
+    if batch.schema.field("payoffs").type != pa.string():
+        return batch
+    try:
+        payoffs = pa.array([None if v is None else json.loads(v) for v in batch.column("payoffs").to_pylist()],
+                           type=pa.list_(pa.float64()))
+    except (json.JSONDecodeError, pa.ArrowException, TypeError) as err:
+        raise ResultsError(f"a payoffs cell is not a list of numbers ({err})") from None
+    return pa.RecordBatch.from_arrays([payoffs if n == "payoffs" else batch.column(n) for n in SCHEMA.names],
+                                      schema=SCHEMA)
+
+
 def read_table(path: Path | str, fmt: str | None = None) -> pa.Table:
     """A results file as an Arrow table with the sweep's schema (CSV payoffs are JSON lists)."""
     path = Path(path)
     fmt = format_of(path, fmt)
     try:
-        if fmt == "parquet":
-            import pyarrow.parquet as pq
-
-            table = pq.read_table(path)
-        else:
-            import pyarrow.csv as pacsv
-
-            types = {f.name: (pa.string() if f.name == "payoffs" else f.type) for f in SCHEMA}
-            table = pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(column_types=types))
-            payoffs = pa.array([None if v is None else json.loads(v) for v in table.column("payoffs").to_pylist()],
-                               type=pa.list_(pa.float64()))
-            table = table.set_column(table.schema.get_field_index("payoffs"), "payoffs", payoffs)
-    except (OSError, pa.ArrowException, json.JSONDecodeError, KeyError) as err:
-        raise ResultsError(f"{path}: not a results table negtui can read ({err})") from None
-    missing = [f.name for f in SCHEMA if f.name not in table.column_names]
-    if missing:
-        raise ResultsError(f"{path}: not a sweep's results (missing columns: {', '.join(missing)})")
-    try:
-        return table.select([f.name for f in SCHEMA]).cast(SCHEMA)
-    except (pa.ArrowException, ValueError) as err:
-        raise ResultsError(f"{path}: a column has the wrong type ({err})") from None
+        return pa.Table.from_batches([_decoded(b) for b in _stored_batches(path, fmt)], schema=SCHEMA)
+    except ResultsError as err:
+        raise ResultsError(str(err) if str(err).startswith(str(path)) else f"{path}: {err}") from None
 
 
 class Results:
-    """The table being written: what the file held before (a resumed sweep) and what came since."""
+    """The table being written.  Only the task keys it holds and the rows since the last write stay in
+    memory: each write copies the file as it stands, batch by batch, into a new one followed by the new
+    rows, so a sweep of any length runs in flat memory."""
 
     def __init__(self, path: Path, fmt: str | None = None, resume: bool = True) -> None:
         self.path = path
         self.fmt = format_of(path, fmt)
         self._lock = _lock(path)
-        self.batches: list[pa.RecordBatch] = []
         self._pending: list[dict] = []
+        self._stored = 0  # rows in the file
+        self._have_file = False  # the file holds rows of this table (resumed, or written since)
         self.done: set[str] = set()
         try:
             if path.exists() and resume:
-                table = read_table(path, self.fmt)
-                self.batches = table.to_batches()
-                self.done = set(table.column("task").to_pylist())
+                for batch in _stored_batches(path, self.fmt):
+                    self.done.update(batch.column("task").to_pylist())
+                    self._stored += batch.num_rows
+                self._have_file = True
         except BaseException:
             self.close()
             raise
 
     @property
     def rows(self) -> int:
-        return sum(b.num_rows for b in self.batches) + len(self._pending)
+        return self._stored + len(self._pending)
 
     def add(self, rows: list[dict]) -> None:
         """One task's rows (all of them, or none: a task is kept whole or run again)."""
@@ -101,36 +142,84 @@ class Results:
         if rows:
             self.done.add(rows[0]["task"])
 
-    def table(self) -> pa.Table:
-        if self._pending:
-            self.batches.append(pa.RecordBatch.from_pylist(self._pending, schema=SCHEMA))
-            self._pending = []
-        return pa.Table.from_batches(self.batches, schema=SCHEMA)
-
     def write(self) -> None:
         """The whole table, atomically: a reader sees the old file or the new one, never half of one."""
-        table = self.table()
+        if self._have_file and not self._pending:
+            return
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
-            if self.fmt == "parquet":
-                import pyarrow.parquet as pq
-
-                pq.write_table(table, tmp, compression="zstd")
-            else:
-                import pyarrow.csv as pacsv
-
-                col = pa.array([None if v is None else json.dumps(v) for v in table.column("payoffs").to_pylist()],
-                               type=pa.string())
-                pacsv.write_csv(table.set_column(table.schema.get_field_index("payoffs"), "payoffs", col), tmp)
+            with _Writer(tmp, self.fmt) as out:
+                if self._have_file:
+                    for batch in _stored_batches(self.path, self.fmt):
+                        out.add(batch)
+                if self._pending:
+                    out.add(pa.RecordBatch.from_pylist(self._pending, schema=SCHEMA))
             os.replace(tmp, self.path)
         except OSError as err:
             tmp.unlink(missing_ok=True)
             raise ResultsError(f"cannot write {self.path}: {err.strerror or err}") from None
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        self._stored += len(self._pending)
+        self._pending = []
+        self._have_file = True
 
     def close(self) -> None:
         if self._lock is not None:
             os.close(self._lock)  # releases the lock
             self._lock = None
+
+
+class _Writer:
+    """Batches out to a Parquet file in row groups of ROW_GROUP rows, or to a CSV file."""
+
+    def __init__(self, path: Path, fmt: str) -> None:
+        self.fmt = fmt
+        self._buffer: list[pa.RecordBatch] = []
+        self._buffered = 0
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            self._out = pq.ParquetWriter(path, SCHEMA, compression="zstd")
+        else:
+            import pyarrow.csv as pacsv
+
+            self._out = pacsv.CSVWriter(path, CSV_SCHEMA)
+
+    def __enter__(self) -> _Writer:
+        return self
+
+    def add(self, batch: pa.RecordBatch) -> None:
+        if self.fmt == "csv":
+            self._out.write_batch(_encoded(batch))
+            return
+        self._buffer.append(batch)
+        self._buffered += batch.num_rows
+        if self._buffered >= ROW_GROUP:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._buffer:
+            self._out.write_table(pa.Table.from_batches(self._buffer, schema=SCHEMA), row_group_size=ROW_GROUP)
+            self._buffer, self._buffered = [], 0
+
+    def __exit__(self, kind, err, tb) -> None:
+        try:
+            if kind is None:
+                self._flush()
+        finally:
+            self._out.close()
+
+
+def _encoded(batch: pa.RecordBatch) -> pa.RecordBatch:
+    """A batch ready for CSV: payoffs as JSON text (a stored CSV batch already is)."""
+    if batch.schema.field("payoffs").type == pa.string():
+        return batch
+    col = pa.array([None if v is None else json.dumps(v) for v in batch.column("payoffs").to_pylist()],
+                   type=pa.string())
+    return pa.RecordBatch.from_arrays([col if n == "payoffs" else batch.column(n) for n in SCHEMA.names],
+                                      schema=CSV_SCHEMA)
 
 
 def _lock(path: Path) -> int:
