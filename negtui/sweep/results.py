@@ -55,9 +55,10 @@ def _csv_types(payoffs: pa.DataType) -> dict[str, pa.DataType]:
 CSV_SCHEMA = pa.schema([(f.name, pa.string() if f.name == "payoffs" else f.type) for f in SCHEMA])
 
 
-def _stored_batches(path: Path, fmt: str) -> Iterator[pa.RecordBatch]:
+def _stored_batches(path: Path, fmt: str, columns: list[str] | None = None) -> Iterator[pa.RecordBatch]:
     """The file's rows as stored, in batches of at most ROW_GROUP rows (CSV payoffs stay JSON text):
-    a rewrite copies them without holding the whole table."""
+    a rewrite copies them without holding the whole table.  `columns`: only these (resuming needs
+    just the task keys)."""
     try:
         if fmt == "parquet":
             import pyarrow.parquet as pq
@@ -67,7 +68,7 @@ def _stored_batches(path: Path, fmt: str) -> Iterator[pa.RecordBatch]:
             if missing:
                 raise ResultsError(f"{path}: not a sweep's results (missing columns: {', '.join(missing)})")
             schema = SCHEMA
-            batches = stored.iter_batches(batch_size=ROW_GROUP, columns=SCHEMA.names)
+            batches = stored.iter_batches(batch_size=ROW_GROUP, columns=columns or SCHEMA.names)
         else:
             import pyarrow.csv as pacsv
 
@@ -78,7 +79,9 @@ def _stored_batches(path: Path, fmt: str) -> Iterator[pa.RecordBatch]:
             schema = CSV_SCHEMA
             batches = pacsv.open_csv(path, read_options=pacsv.ReadOptions(block_size=1 << 22),
                                      convert_options=pacsv.ConvertOptions(column_types=_csv_types(pa.string()),
-                                                                          include_columns=SCHEMA.names))
+                                                                          include_columns=columns or SCHEMA.names))
+        if columns:
+            schema = pa.schema([schema.field(n) for n in columns])
         for batch in batches:
             yield pa.RecordBatch.from_arrays([batch.column(n).cast(schema.field(n).type) for n in schema.names],
                                              schema=schema)
@@ -124,7 +127,7 @@ class Results:
         self.done: set[str] = set()
         try:
             if path.exists() and resume:
-                for batch in _stored_batches(path, self.fmt):
+                for batch in _stored_batches(path, self.fmt, ["task"]):
                     self.done.update(batch.column("task").to_pylist())
                     self._stored += batch.num_rows
                 self._have_file = True
