@@ -42,6 +42,10 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "negtui.session": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.serve"),
     "negtui.coach": UI_AND_SOLVER + ("negtui.record", "negtui.session", "negtui.tui", "negtui.cli", "negtui.serve"),
     "negtui.serve.db": UI_AND_SOLVER + ("negtui.engine", "negtui.tui", "negtui.cli", "negtui.session"),
+    "negtui.serve.dbtypes": UI_AND_SOLVER + ("negtui.engine", "negtui.tui", "negtui.cli", "negtui.session",
+                                             "sqlite3", "asyncssh"),
+    "negtui.serve.identity": UI_AND_SOLVER + ("negtui.engine", "negtui.tui", "negtui.cli", "negtui.session",
+                                              "sqlite3"),
     "negtui.serve.course": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.session", "negtui.record"),
     "negtui.serve.server": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.session", "numpy"),
     "negtui.tui.app": ("negtui.cli", "pulp", "highspy", "negtui.sweep") + RESEARCH,  # the MILP runs in a worker
@@ -50,6 +54,9 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "negtui.sweep.tasks": UI_AND_SOLVER + RESEARCH + ("negtui.tui", "negtui.session", "negtui.cli"),
     "negtui.sweep.runner": ("textual", "matplotlib", "distributed", "negtui.tui", "negtui.session", "negtui.cli"),
     "negtui.sweep.report": UI_AND_SOLVER + RESEARCH + ("negtui.tui", "negtui.session", "negtui.cli"),
+    # the results table is plain pyarrow: the engine and the agents stay in the workers
+    "negtui.sweep.results": UI_AND_SOLVER + ("matplotlib", "distributed", "dask", "negtui.engine",
+                                             "negtui.agents", "negtui.tui", "negtui.session", "negtui.cli"),
     "negtui.tui.training": ("negtui.cli", "pulp", "highspy"),
 }
 

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from negtui.cli import app
 from negtui.serve import db as dbmod
 from negtui.serve.db import DB_NAME, SCHEMA_VERSION, DBError, Decision, ResultsDB
+from negtui.serve.dbtypes import RESULT_COLUMNS
 
 runner = CliRunner()
 
@@ -252,7 +253,7 @@ def test_game_lifecycle_attempts_best_and_leaderboard(db: ResultsDB):
     assert db.leaderboard("intro", "pill", limit=1) == [("ada", 40.0, 2)]
     rows = db.results()
     assert [r["record_path"] for r in rows] == ["/r/1.jsonl", "/r/2.jsonl", "/r/3.jsonl", "/r/4.jsonl"]
-    assert list(rows[0]) == list(dbmod.RESULT_COLUMNS)
+    assert list(rows[0]) == list(RESULT_COLUMNS)
     assert rows[1]["improvement"] == 30.0 and rows[1]["decisions"] == 3
     assert rows[1]["counterfactual_upper"] == 42.0 and rows[1]["efficiency"] == pytest.approx(0.9)
     assert [r["trainee"] for r in db.results(trainee="cy")] == ["cy"]
@@ -411,11 +412,11 @@ def test_cli_results_table_json_csv_and_remove_force(tmp_path: Path):
     res = cli("results", "--csv", "--data-dir", str(data))
     assert res.exit_code == 0, res.output
     table = list(csv.DictReader(io.StringIO(res.stdout)))
-    assert list(table[0]) == list(dbmod.RESULT_COLUMNS) and len(table) == 3
+    assert list(table[0]) == list(RESULT_COLUMNS) and len(table) == 3
     assert [r["trainee"] for r in table] == ["ada", "ada", "bob"]
     assert float(table[2]["payoff"]) == 12.0 and table[1]["payoff"] == ""
     empty = cli("results", "--csv", "--trainee", "nobody", "--data-dir", str(data)).stdout
-    assert empty.strip().split(",") == list(dbmod.RESULT_COLUMNS)
+    assert empty.strip().split(",") == list(RESULT_COLUMNS)
     assert cli("results", "--csv", "--json", "--data-dir", str(data)).exit_code == 2
 
     res = cli("trainees", "remove", "ada", "--data-dir", str(data))

@@ -45,7 +45,8 @@ def opened(data_dir: Path | None) -> Iterator[ResultsDB]:
 def read_keys(keyfile: Path) -> list[str]:
     """Every key line of the file, each checked before anything is added, so that one bad line leaves the
     database untouched and the message names the file and line."""
-    from negtui.serve.db import DBError, parse_public_key
+    from negtui.serve.dbtypes import DBError
+    from negtui.serve.identity import parse_public_key
 
     try:
         text = keyfile.read_text(encoding="utf-8")
@@ -76,7 +77,7 @@ def add(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Add a trainee (or more keys to one) from a public key file; every key or none is added."""
-    from negtui.serve.db import check_name
+    from negtui.serve.identity import check_name
 
     with user_errors():
         with db_errors():
@@ -127,7 +128,7 @@ def invite(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Make a one-time code with which a trainee enrols their own SSH key on first connection."""
-    from negtui.serve.db import check_name
+    from negtui.serve.identity import check_name
 
     with user_errors():
         with db_errors():
@@ -154,7 +155,7 @@ def results(
     """Results of negtui serve: one row per finished or unfinished game, oldest first."""
     import csv
 
-    from negtui.serve.db import RESULT_COLUMNS
+    from negtui.serve.dbtypes import RESULT_COLUMNS
 
     with user_errors():
         if as_json and as_csv:

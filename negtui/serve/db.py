@@ -9,137 +9,31 @@ old file is upgraded on open and a file from a newer negtui is refused instead o
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import math
 import os
-import re
 import secrets
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from negtui.serve.dbtypes import DBError, Decision, GameRow, Key, Trainee, now_iso
+from negtui.serve.identity import check_name, code_hash, key_of
 from negtui.serve.schema import MIGRATIONS, SCHEMA_VERSION, statements
 
 if TYPE_CHECKING:
     from asyncssh import SSHKey
 
 DB_NAME = "results.sqlite3"
-PBKDF2_ROUNDS = 100_000
-
-# the columns of `results()`, in order: a CSV of them has a header even when there are no rows
-RESULT_COLUMNS: tuple[str, ...] = (
-    "trainee", "course", "exercise", "scenario", "seat", "status", "started", "finished", "duration", "payoff",
-    "baseline", "improvement", "counterfactual_myopic", "counterfactual_upper", "counterfactual_lower",
-    "welfare_optimum", "efficiency", "decisions", "record_path",
-)
-
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", re.ASCII)
-NAME_RULE = "1–64 letters, digits, '-', '_' or '.', starting with a letter or digit"
-
-
-class DBError(Exception):
-    """A request the results database cannot carry out as given; the message says why."""
-
-
-@dataclass(frozen=True)
-class Key:
-    fingerprint: str
-    comment: str
-    added: str
-
-
-@dataclass(frozen=True)
-class Trainee:
-    name: str
-    created: str
-    keys: list[Key] = field(default_factory=list)
-    invite_pending: bool = False
-    games: int = 0
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One choice the trainee made, with what it cost them under the coaching lens and the numbers shown."""
-
-    turn: int
-    phase: str  # 'propose' or 'respond'
-    choice: str
-    cost: float
-    numbers: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    trainee: str
-    session_id: int | None
-    course: str
-    exercise: str
-    scenario: str
-    scenario_digest: str
-    seat: str
-    record_path: str
-    status: str
-    started: str
-    finished: str | None
-    duration: float | None
-    payoff: float | None
-    payoffs: list[float] | None
-    baseline: float | None
-    counterfactuals: dict[str, float] | None
-    welfare_optimum: float | None
-    efficiency: float | None
-
-
-def now_iso(delta: float = 0.0) -> str:
-    """UTC, fixed width (milliseconds always present), so text order is time order in SQL comparisons."""
-    t = datetime.now(UTC) + timedelta(seconds=delta)
-    return t.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def check_name(name: str) -> str:
-    """Trainee names are SSH user names, so only characters every client and shell pass through unchanged."""
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise DBError(f"trainee name {name!r} is not allowed: {NAME_RULE}")
-    return name
-
-
-def parse_public_key(text: str) -> SSHKey:
-    """One OpenSSH public key line; a private key is refused (asyncssh would quietly derive its public half,
-    and a private key pasted into an admin command is a mistake worth naming)."""
-    import asyncssh
-
-    line = text.strip()
-    if "PRIVATE KEY" in line:
-        raise DBError("not an OpenSSH public key: this is a private key; give the .pub file")
-    if not line or "\n" in line:
-        raise DBError("not an OpenSSH public key: expected one line 'ssh-ed25519 AAAA… comment'")
-    try:
-        return asyncssh.import_public_key(line)
-    except (asyncssh.KeyImportError, ValueError, TypeError) as err:
-        raise DBError(f"not an OpenSSH public key: {err} ({line[:40]!r})") from None
-
-
-def _key_of(key: str | SSHKey) -> SSHKey:
-    return parse_public_key(key) if isinstance(key, str) else key
 
 
 def _loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
-
-
-def _code_hash(code: str, salt: bytes) -> bytes:
-    """Codes are compared without the dash, spaces or case, so `ab12-CD34` and `ab12cd34` both work."""
-    canon = re.sub(r"[\s-]", "", code).lower()
-    return hashlib.pbkdf2_hmac("sha256", canon.encode(), salt, PBKDF2_ROUNDS)
 
 
 class ResultsDB:
@@ -279,7 +173,7 @@ class ResultsDB:
     def add_keys(self, name: str, key_texts: Sequence[str | SSHKey], *, create: bool = False) -> list[Key]:
         """All the keys or none: an admin adding a file of keys never ends up with half of it."""
         check_name(name)
-        parsed = [_key_of(k) for k in key_texts]
+        parsed = [key_of(k) for k in key_texts]
         with self._write() as conn:
             if create and not conn.execute("SELECT 1 FROM trainees WHERE name = ?", (name,)).fetchone():
                 conn.execute("INSERT INTO trainees (name, created) VALUES (?, ?)", (name, now_iso()))
@@ -325,7 +219,7 @@ class ResultsDB:
         raw = secrets.token_hex(4)
         code = f"{raw[:4]}-{raw[4:]}"
         salt = secrets.token_bytes(16)
-        digest = _code_hash(code, salt)
+        digest = code_hash(code, salt)
         with self._write() as conn:
             tid = self._trainee_id(conn, name)
             conn.execute("DELETE FROM invites WHERE trainee_id = ? AND used IS NULL", (tid,))
@@ -341,13 +235,13 @@ class ResultsDB:
         """The slow hash is computed outside the write lock; the invite is then claimed with a conditional
         update, so of two simultaneous redemptions exactly one wins.  A key enrolled to someone else raises
         DBError without naming them (the message goes to whoever connected)."""
-        pub = _key_of(key)
+        pub = key_of(key)
         rows = self._rows("SELECT i.id, i.code_hash, i.salt FROM invites i JOIN trainees t ON t.id = i.trainee_id"
                           " WHERE t.name = ? AND i.used IS NULL AND i.expires > ? ORDER BY i.id DESC LIMIT 1",
                           (name, now_iso()))
         if not rows:
             return False
-        if not hmac.compare_digest(_code_hash(code, rows[0]["salt"]), rows[0]["code_hash"]):
+        if not hmac.compare_digest(code_hash(code, rows[0]["salt"]), rows[0]["code_hash"]):
             return False
         with self._write() as conn:
             claimed = conn.execute("UPDATE invites SET used = ? WHERE id = ? AND used IS NULL AND expires > ?",

@@ -16,7 +16,8 @@ from negtui.record.reader import RecordError
 from negtui.scenario import Scenario
 from negtui.seats import Seat
 from negtui.serve.course import Exercise, LoadedCourse, scenario_digest
-from negtui.serve.db import DBError, Decision, GameRow, ResultsDB
+from negtui.serve.db import ResultsDB
+from negtui.serve.dbtypes import DBError, Decision, GameRow
 from negtui.tui.app import NegtuiApp
 from negtui.tui.screens.lobby import EnrolScreen, LobbyScreen
 from negtui.tui.sources import Earlier
