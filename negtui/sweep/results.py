@@ -68,7 +68,8 @@ def _stored_batches(path: Path, fmt: str, columns: list[str] | None = None) -> I
             if missing:
                 raise ResultsError(f"{path}: not a sweep's results (missing columns: {', '.join(missing)})")
             schema = SCHEMA
-            batches = stored.iter_batches(batch_size=ROW_GROUP, columns=columns or SCHEMA.names)
+            # one thread: the workers have the cores, and each reader thread keeps buffers of its own
+            batches = stored.iter_batches(batch_size=ROW_GROUP, columns=columns or SCHEMA.names, use_threads=False)
         else:
             import pyarrow.csv as pacsv
 
