@@ -126,3 +126,44 @@ def test_efficiency_is_judged_by_its_median():
     md = efficiency_markdown(rows, ["myopic", "upper", "lower"])
     # adversarial balanced, myopic: efficiencies 0.60 and 0.70
     assert "| myopic | 0.65 (0.65) |" in md and "**adversarial**" in md and "**cooperative**" in md
+
+
+def scenario_rows() -> list[dict]:
+    """Two scenario files, two seeds: improvements by (scenario, method) with known means."""
+    gains = {"a.json": {"myopic": (10, 30), "upper": (-4, -6), "lower": (0, 2)},
+             "b.json": {"myopic": (1, 1), "upper": (4, 6), "lower": (6, 6)}}
+    out = []
+    for f, by in gains.items():
+        for seed in range(2):
+            base = row("", "", "baseline", seed, 0, 0.0) | {"scenario_file": f"/s/{f}", "scenario": f[0] + "-game",
+                                                              "structure": None, "payoff": None, "all_or_nothing": None,
+                                                              "l1_exact": None, "players": 3, "baseline_sum": 50.0,
+                                                              "task": f"{f}-{seed}"}
+            out.append(base)
+            out += [base | {"method": m, "improvement": float(v[seed]), "sum": 50.0 + v[seed],
+                            "efficiency": (50.0 + v[seed]) / 100} for m, v in by.items()]
+    return out
+
+
+def test_a_scenario_sweep_is_reported_per_scenario(tmp_path):
+    from negtui.sweep.report import scenario_table
+
+    st = scenario_table(scenario_rows())
+    assert st is not None and [s[1:] for s in st.scenarios] == [("a-game", 3), ("b-game", 3)]
+    assert st.cells[("/s/a.json", "myopic")].mean == 20 and st.cells[("/s/a.json", "myopic")].sd == pytest.approx(
+        statistics.stdev([10, 30]))
+    assert st.best("/s/a.json") == {"myopic"} and st.best("/s/b.json") == {"lower"}
+    assert st.efficiency[("/s/b.json", "upper")].median == pytest.approx(0.55)
+    assert scenario_table(hand_rows()) is None  # a generated grid has none
+    results = tmp_path / "hnc.parquet"
+    r = Results(results)
+    r.add(scenario_rows())
+    r.write()
+    r.close()
+    res = CliRunner().invoke(cli, ["report", str(results), "-o", str(tmp_path / "rep")], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "| a-game | 3 | 50.00 | **+20.00 ± 14.14 (70%)** | -5.00 ± 1.41 (45%) | +1.00 ± 1.41 (51%) |" in md
+    assert "Table 1" not in md and "not measurable" not in md and "not checked here" in md
+    assert "+20.00 ± 14.14 ★" in res.stdout and "a-game (3)" in res.stdout
+    assert max(len(line) for line in res.stdout.splitlines()) <= 80

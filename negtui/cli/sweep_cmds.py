@@ -111,7 +111,8 @@ def report(
     printed here and written as Markdown with PNG and SVG figures."""
     from rich.console import Console
 
-    from negtui.sweep.render import claims_rich, table1_rich, write_report
+    from negtui.sweep.render import claims_rich, scenario_rich, table1_rich, write_report
+    from negtui.sweep.report import ScenarioTable
     from negtui.sweep.results import ResultsError, read_table
 
     with user_errors():
@@ -131,6 +132,10 @@ def report(
             fail(f"error: cannot write the report in {output}: {err.strerror or err}")
         console = Console()
         for t, found in shown:
+            if isinstance(t, ScenarioTable):
+                for table in scenario_rich(t):
+                    console.print(table)
+                continue
             for table in table1_rich(t):
                 console.print(table)
             console.print(claims_rich(found, f"{t.sweep} · {t.rules} rules: the paper's claims"))

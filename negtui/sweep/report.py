@@ -55,6 +55,50 @@ class Table1:
         return {m for m, v in scored.items() if v >= top - TIE}
 
 
+@dataclass
+class ScenarioTable:
+    """A sweep over scenario files (the `hnc` preset): per scenario, the No-Negotiation baseline and each
+    method's improvement over it (mean ± sd over seeds, which vary the partner search) and efficiency."""
+
+    sweep: str
+    rules: str
+    methods: list[str]
+    scenarios: list[tuple[str, str, int]]  # (file, name, players), in the order met
+    baseline: dict[str, float]  # by file
+    cells: dict[tuple[str, str], Cell]  # (file, method): improvement
+    efficiency: dict[tuple[str, str], Cell]
+
+    def best(self, scenario: str) -> set[str]:
+        scored = {m: c.mean for m in self.methods if (c := self.cells.get((scenario, m))) is not None}
+        if not scored:
+            return set()
+        top = max(scored.values())
+        return {m for m, v in scored.items() if v >= top - TIE}
+
+
+def scenario_table(rows: list[dict]) -> ScenarioTable | None:
+    """None when no row comes from a scenario file (a generated grid)."""
+    mine = [r for r in rows if r.get("scenario_file")]
+    if not mine:
+        return None
+    methods = methods_of(mine)
+    scenarios: dict[str, tuple[str, str, int]] = {}
+    baseline: dict[str, float] = {}
+    gains: dict[tuple[str, str], list[float]] = defaultdict(list)
+    ratios: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for r in mine:
+        f = r["scenario_file"]
+        scenarios.setdefault(f, (f, r["scenario"], int(r["players"])))
+        baseline[f] = float(r["baseline_sum"])
+        if r["method"] in methods:
+            gains[(f, r["method"])].append(float(r["improvement"]))
+            if r.get("efficiency") is not None and math.isfinite(float(r["efficiency"])):
+                ratios[(f, r["method"])].append(float(r["efficiency"]))
+    cells = {k: c for k, v in gains.items() if (c := _cell(v)) is not None}
+    eff = {k: c for k, v in ratios.items() if (c := _cell(v)) is not None}
+    return ScenarioTable(mine[0]["sweep"], mine[0]["rules"], methods, list(scenarios.values()), baseline, cells, eff)
+
+
 def groups(rows: Iterable[dict]) -> dict[tuple[str, str], list[dict]]:
     """Rows by (sweep, rules): each is reported on its own."""
     out: dict[tuple[str, str], list[dict]] = defaultdict(list)
