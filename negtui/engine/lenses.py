@@ -55,21 +55,21 @@ def _owing_all(game: Game, info: StateInfo) -> Owing:
     )
 
 
-def lens_core(goals: GoalView, rules: Rules, lens: str, counts: np.ndarray, lost: np.ndarray, g: np.ndarray,
-              owing: Owing | None, const: float = 0.0, scaled: bool = False, memo: dict | None = None,
-              ) -> np.ndarray:
-    """Lens value of states with goal counts `counts` (O, J) for a player valuing goals `g` ((J,) or (O, J)).
-
-    Every lens is a sum of per-goal terms, so it can be evaluated on any subset of the goals; `const`
-    adds the (scaled) terms of the other goals.  Sums run on the integer scale L (Game.scale) and are
-    divided once, unless `scaled` asks for the scaled value.  `memo` keeps the arrays that do not
-    depend on the player, for the next player evaluating the same states (the proposer, then its partner)."""
+def lens_terms(goals: GoalView, rules: Rules, lens: str, counts: np.ndarray, lost: np.ndarray, g: np.ndarray,
+               owing: Owing | None, memo: dict | None = None) -> tuple[np.ndarray, np.ndarray | None, float]:
+    """A lens's per-goal terms on the integer scale L, for goal counts `counts` (..., J) and a player's
+    goal values `g` ((J,), or (N, J) for every player at once): the value is the sum over goals of
+    `first`, plus `factor` times the sum of `second` (None for the myopic lens).  Being per goal, the
+    terms can be summed over any subset of the goals.  `memo` keeps the arrays that do not depend on
+    the player, for the next player evaluating the same states (the proposer, then its partner)."""
     L = goals.scale
     memo = {} if memo is None else memo
     s = memo.get("s")
     if s is None:
         s = memo["s"] = scaled_satisfaction(goals, counts)  # L·s
-    total = (s * g).sum(axis=-1)
+    first = s * g
+    if lens == "myopic":
+        return first, None, 1.0
     if lens == "upper":
         remainder = memo.get("remainder")
         if remainder is None:
@@ -78,20 +78,30 @@ def lens_core(goals: GoalView, rules: Rules, lens: str, counts: np.ndarray, lost
             else:
                 remainder = (L - s) * ((goals.d - lost) >= goals.tau)
             memo["remainder"] = remainder
-        total = total + (remainder * np.maximum(g, 0.0)).sum(axis=-1)
-    elif lens == "lower":
+        return first, remainder * np.maximum(g, 0.0), 1.0
+    if lens == "lower":
         assert owing is not None
         harm = g < 0
         if rules.lower_reference_credibility:
             credible = harm & (counts < goals.d) & (owing.others_hostile == 0)
-            total = total + L * (credible * g).sum(axis=-1)
-        else:
-            credible = harm & (owing.others_owing > 0) & (owing.others_hostile == 0)
-            completed = scaled_satisfaction(goals, np.minimum(counts + owing.others, goals.d - lost))
-            total = total + (credible * (completed - s) * g).sum(axis=-1)
-    elif lens != "myopic":
-        raise ValueError(f"lens {lens!r} has no closed form")
-    return total if scaled else (total + const) / L
+            return first, credible * g, L
+        credible = harm & (owing.others_owing > 0) & (owing.others_hostile == 0)
+        completed = scaled_satisfaction(goals, np.minimum(counts + owing.others, goals.d - lost))
+        return first, credible * (completed - s) * g, 1.0
+    raise ValueError(f"lens {lens!r} has no closed form")
+
+
+def lens_core(goals: GoalView, rules: Rules, lens: str, counts: np.ndarray, lost: np.ndarray, g: np.ndarray,
+              owing: Owing | None, const: float = 0.0, scaled: bool = False, memo: dict | None = None,
+              ) -> np.ndarray:
+    """Lens value of states with goal counts `counts` (O, J) for a player valuing goals `g` ((J,) or (O, J)):
+    the sums of `lens_terms`.  `const` adds the (scaled) terms of the goals left out.  Sums run on the
+    integer scale L (Game.scale) and are divided once, unless `scaled` asks for the scaled value."""
+    first, second, factor = lens_terms(goals, rules, lens, counts, lost, g, owing, memo)
+    total = first.sum(axis=-1)
+    if second is not None:
+        total = total + (factor * second.sum(axis=-1) if factor != 1.0 else second.sum(axis=-1))
+    return total if scaled else (total + const) / goals.scale
 
 
 def effective_lens(game: Game, rules: Rules, lens: str) -> str:

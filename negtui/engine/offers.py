@@ -14,7 +14,7 @@ import numpy as np
 
 from negtui.engine.game import Game, GoalView
 from negtui.engine.exclusion import exclusions
-from negtui.engine.lenses import Owing, effective_lens, lens_core, owing_all
+from negtui.engine.lenses import Owing, effective_lens, lens_core, lens_terms, owing_all
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import REFERENCE_SLACK, VALUE_TIE, Rules
 
@@ -208,41 +208,23 @@ def _constant_part(game: Game, rules: Rules, info: StateInfo, cand: Candidates, 
     if lens == "myopic":
         return float(_state_terms(game, rules, info, "myopic")[0][K] @ rest.G[:, i])
     first, second, factor = _state_terms(game, rules, info, lens)
-    return float(first[i, K].sum() + factor * second[i, K].sum())
+    rest_second = second[i, K].sum()
+    return float(first[i, K].sum() + (factor * rest_second if factor != 1.0 else rest_second))
 
 
 def _state_terms(game: Game, rules: Rules, info: StateInfo, lens: str) -> tuple:
-    """Per-goal lens terms of every player at this state, the two sums `lens_core` adds: (N, J) arrays
-    and the factor of the second (the myopic lens: the scaled satisfaction alone)."""
+    """Every player's per-goal lens terms at this state (`lens_terms` with (N, J) goal values); for the
+    myopic lens, the scaled satisfaction alone, which the dot product in `candidate_values` reads."""
     key = ("terms", lens)
     hit = info.memo.get(key)
-    if hit is not None:
-        return hit
-    goals, counts = game.all_goals, info.counts
-    L = goals.scale
-    s = scaled_satisfaction(goals, counts)
-    g = game.G.T  # (N, J)
-    if lens == "myopic":
-        hit = (s,)
-    elif lens == "upper":
-        if rules.upper_linear_remainder:
-            remainder = L - counts * goals.mult_d
+    if hit is None:
+        goals = game.all_goals
+        if lens == "myopic":
+            hit = (scaled_satisfaction(goals, info.counts),)
         else:
-            remainder = (L - s) * ((goals.d - info.lost) >= goals.tau)
-        hit = (s * g, remainder * np.maximum(g, 0.0), 1.0)
-    elif lens == "lower":
-        owing = owing_all(game, info)
-        harm = g < 0
-        if rules.lower_reference_credibility:
-            credible = harm & (counts < goals.d) & (owing.others_hostile == 0)
-            hit = (s * g, credible * g, L)
-        else:
-            credible = harm & (owing.others_owing > 0) & (owing.others_hostile == 0)
-            completed = scaled_satisfaction(goals, np.minimum(counts + owing.others, goals.d - info.lost))
-            hit = (s * g, credible * (completed - s) * g, 1.0)
-    else:
-        raise ValueError(f"lens {lens!r} has no closed form")
-    info.memo[key] = hit
+            owing = owing_all(game, info) if lens == "lower" else None
+            hit = lens_terms(goals, rules, lens, info.counts, info.lost, game.G.T, owing)
+        info.memo[key] = hit
     return hit
 
 
