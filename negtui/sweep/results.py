@@ -48,11 +48,7 @@ def format_of(path: Path, given: str | None) -> str:
 ROW_GROUP = 16_384  # rows per Parquet row group, and at most what a rewrite holds in memory at once
 
 
-def _csv_types(payoffs: pa.DataType) -> dict[str, pa.DataType]:
-    return {f.name: (payoffs if f.name == "payoffs" else f.type) for f in SCHEMA}
-
-
-CSV_SCHEMA = pa.schema([(f.name, pa.string() if f.name == "payoffs" else f.type) for f in SCHEMA])
+CSV_SCHEMA = pa.schema([(f.name, pa.string() if f.name == "payoffs" else f.type) for f in SCHEMA])  # payoffs: JSON
 
 
 def _stored_batches(path: Path, fmt: str, columns: list[str] | None = None) -> Iterator[pa.RecordBatch]:
@@ -73,13 +69,15 @@ def _stored_batches(path: Path, fmt: str, columns: list[str] | None = None) -> I
         else:
             import pyarrow.csv as pacsv
 
-            header = path.open(encoding="utf-8").readline()
+            with path.open(encoding="utf-8") as f:
+                header = f.readline()
             missing = [f.name for f in SCHEMA if f.name not in header.strip().replace('"', "").split(",")]
             if missing:
                 raise ResultsError(f"{path}: not a sweep's results (missing columns: {', '.join(missing)})")
             schema = CSV_SCHEMA
+            types = dict(zip(CSV_SCHEMA.names, CSV_SCHEMA.types, strict=True))
             batches = pacsv.open_csv(path, read_options=pacsv.ReadOptions(block_size=1 << 22),
-                                     convert_options=pacsv.ConvertOptions(column_types=_csv_types(pa.string()),
+                                     convert_options=pacsv.ConvertOptions(column_types=types,
                                                                           include_columns=columns or SCHEMA.names))
         if columns:
             schema = pa.schema([schema.field(n) for n in columns])
