@@ -167,3 +167,19 @@ def test_a_scenario_sweep_is_reported_per_scenario(tmp_path):
     assert "Table 1" not in md and "not measurable" not in md and "not checked here" in md
     assert "+20.00 ± 14.14 ★" in res.stdout and "a-game (3)" in res.stdout
     assert max(len(line) for line in res.stdout.splitlines()) <= 80
+
+
+def test_no_efficiency_where_the_optimum_is_zero_up_to_float_noise():
+    """A game whose best completion is worth nothing sums its fractional payoffs to -6.7e-16: the sweep
+    writes no efficiency for it, and the report ignores the huge ratio a file may already hold."""
+    from negtui.sweep.report import mean_by
+    from negtui.welfare.options import efficiency
+
+    assert efficiency("utilitarian", -281.4, -6.661338147750939e-16, 10) is None
+    assert efficiency("utilitarian", 30.0, 60.0, 2) == 0.5
+    rows = hand_rows()
+    noisy = [dict(r, welfare_optimum=-6.661338147750939e-16, efficiency=4.2e17) if r["payoff"] == "negative"
+             else r for r in rows]
+    cells = mean_by(noisy, "payoff", "efficiency", ["myopic", "upper", "lower"])
+    assert not any(regime == "negative" for regime, _ in cells)
+    assert cells[("balanced", "myopic")] == mean_by(rows, "payoff", "efficiency", ["myopic"])[("balanced", "myopic")]

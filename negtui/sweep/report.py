@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from negtui.sweep.spec import BASELINE, EXACT, PAYOFF_REGIMES
+from negtui.welfare.options import ZERO_WELFARE
 
 STRUCTURES = ("adversarial", "cooperative")
 TABLE_REGIMES = ("balanced", "negative-pp", "negative", "positive")  # the paper's column order
@@ -28,6 +29,17 @@ class Cell:
     sd: float
     n: int
     median: float
+
+
+def _value(r: dict, column: str) -> float | None:
+    """A row's number in `column`; no efficiency where the optimum is zero up to float noise (files
+    written before the sweep knew it hold a huge ratio there)."""
+    v = r.get(column)
+    if v is None or not math.isfinite(float(v)):
+        return None
+    if column == "efficiency" and (opt := r.get("welfare_optimum")) is not None and abs(opt) < ZERO_WELFARE:
+        return None
+    return float(v)
 
 
 def _cell(values: list[float]) -> Cell | None:
@@ -92,8 +104,8 @@ def scenario_table(rows: list[dict]) -> ScenarioTable | None:
         baseline[f] = float(r["baseline_sum"])
         if r["method"] in methods:
             gains[(f, r["method"])].append(float(r["improvement"]))
-            if r.get("efficiency") is not None and math.isfinite(float(r["efficiency"])):
-                ratios[(f, r["method"])].append(float(r["efficiency"]))
+            if (e := _value(r, "efficiency")) is not None:
+                ratios[(f, r["method"])].append(e)
     cells = {k: c for k, v in gains.items() if (c := _cell(v)) is not None}
     eff = {k: c for k, v in ratios.items() if (c := _cell(v)) is not None}
     return ScenarioTable(mine[0]["sweep"], mine[0]["rules"], methods, list(scenarios.values()), baseline, cells, eff)
@@ -129,10 +141,8 @@ def mean_by(rows: list[dict], key: str, column: str, methods: list[str]) -> dict
     """Statistics of `column` by (row[key], method) over the rows that have it."""
     values: dict[tuple[object, str], list[float]] = defaultdict(list)
     for r in rows:
-        if r["method"] in methods and r.get(column) is not None and r.get(key) is not None:
-            v = float(r[column])
-            if math.isfinite(v):
-                values[(r[key], r["method"])].append(v)
+        if r["method"] in methods and r.get(key) is not None and (v := _value(r, column)) is not None:
+            values[(r[key], r["method"])].append(v)
     return {k: c for k, v in values.items() if (c := _cell(v)) is not None}
 
 
@@ -157,8 +167,8 @@ class Claim:
 
 
 def _values(rows: list[dict], column: str, **where: object) -> list[float]:
-    return [float(r[column]) for r in rows if r.get(column) is not None and all(r.get(k) == v for k, v in where.items())
-            and r["method"] not in (BASELINE, EXACT)]
+    return [v for r in rows if all(r.get(k) == w for k, w in where.items()) and r["method"] not in (BASELINE, EXACT)
+            and (v := _value(r, column)) is not None]
 
 
 def _mean(rows: list[dict], column: str, **where: object) -> float | None:
@@ -169,7 +179,7 @@ def _mean(rows: list[dict], column: str, **where: object) -> float | None:
 def _median(rows: list[dict], column: str, **where: object) -> float | None:
     """For ratios such as efficiency: where the optimum is near zero one game's ratio can outweigh the
     rest, and a median is what a typical game achieved."""
-    vals = [v for v in _values(rows, column, **where) if math.isfinite(v)]
+    vals = _values(rows, column, **where)
     return statistics.median(vals) if vals else None
 
 

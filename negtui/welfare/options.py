@@ -17,6 +17,9 @@ MEANING = {  # what each objective's welfare number is, in one line for people
     "maximin": "the best payoff the worst-off player can get",
 }
 SOLVERS = ("highs", "cbc")
+# welfare this close to zero is zero: a sum of fractional payoffs carries float noise (6.7e-16 for a
+# game whose best completion is worth nothing), and a ratio to it is noise too
+ZERO_WELFARE = 1e-9
 
 
 class WelfareError(ValueError):
@@ -91,6 +94,6 @@ def efficiency(objective: str, negotiated: float | None, optimum: float | None, 
         return None if objective not in ("nash", "nash-bargaining") or optimum is None else 0.0
     if objective in ("nash", "nash-bargaining"):
         return float(math.exp((negotiated - optimum) / max(n_included, 1)))
-    if optimum == 0:
+    if abs(optimum) < ZERO_WELFARE:
         return None
     return float(negotiated / optimum)
