@@ -22,7 +22,7 @@ from negtui.engine.payoff import payoffs
 from negtui.engine.rules import Rules
 from negtui.engine.outcome import rounded
 from negtui.welfare.model import WelfareModel, build_model, chosen_bits
-from negtui.welfare.options import WelfareError, WelfareOptions, WelfareResult
+from negtui.welfare.options import ZERO_WELFARE, WelfareError, WelfareOptions, WelfareResult
 
 def make_solver(name: str, time_limit: float | None) -> pulp.LpSolver:
     if name == "highs":
@@ -203,7 +203,8 @@ def solve_welfare(game: Game, rules: Rules, bits: int = 0, options: WelfareOptio
             elif res.status in ("optimal", "feasible"):
                 _finish(game, model, run, res)
                 y = np.array(res.payoffs)
-                res.welfare = float(y.sum() if opts.objective == "utilitarian" else y.min())
+                welfare = float(y.sum() if opts.objective == "utilitarian" else y.min())
+                res.welfare = 0.0 if abs(welfare) < ZERO_WELFARE else welfare  # not -6.7e-16 of float noise
     except OutOfTime:
         res.proven_optimal = False
         if res.payoffs is not None:  # the Nash refinement ran out of time after a solution: keep it
