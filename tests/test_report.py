@@ -131,7 +131,7 @@ def test_efficiency_is_judged_by_its_median():
 def scenario_rows() -> list[dict]:
     """Two scenario files, two seeds: improvements by (scenario, method) with known means."""
     gains = {"a.json": {"myopic": (10, 30), "upper": (-4, -6), "lower": (0, 2)},
-             "b.json": {"myopic": (1, 1), "upper": (4, 6), "lower": (6, 6)}}
+             "b.json": {"myopic": (1, 1), "upper": (2, 3), "lower": (6, 6)}}
     out = []
     for f, by in gains.items():
         for seed in range(2):
@@ -153,7 +153,7 @@ def test_a_scenario_sweep_is_reported_per_scenario(tmp_path):
     assert st.cells[("/s/a.json", "myopic")].mean == 20 and st.cells[("/s/a.json", "myopic")].sd == pytest.approx(
         statistics.stdev([10, 30]))
     assert st.best("/s/a.json") == {"myopic"} and st.best("/s/b.json") == {"lower"}
-    assert st.efficiency[("/s/b.json", "upper")].median == pytest.approx(0.55)
+    assert st.efficiency[("/s/b.json", "upper")].median == pytest.approx(0.525)
     assert scenario_table(hand_rows()) is None  # a generated grid has none
     results = tmp_path / "hnc.parquet"
     r = Results(results)
@@ -183,3 +183,21 @@ def test_no_efficiency_where_the_optimum_is_zero_up_to_float_noise():
     cells = mean_by(noisy, "payoff", "efficiency", ["myopic", "upper", "lower"])
     assert not any(regime == "negative" for regime, _ in cells)
     assert cells[("balanced", "myopic")] == mean_by(rows, "payoff", "efficiency", ["myopic"])[("balanced", "myopic")]
+
+
+def test_a_difference_within_the_noise_of_the_same_games_is_a_tie():
+    """Methods play the same games, so the best is judged game by game: a mean lead smaller than two
+    standard errors of the per-game differences is a tie; the same lead, kept in every game, is not."""
+    from negtui.sweep.report import tied_best
+
+    tasks = [f"g{k}" for k in range(20)]
+    myopic = {t: 100.0 + 10 * k for k, t in enumerate(tasks)}
+    noisy = {t: v + (1.0 if k % 2 else -1.0) + 0.1 for k, (t, v) in enumerate(myopic.items())}  # +0.1 ± 1
+    steady = {t: v + 0.1 for t, v in myopic.items()}  # +0.1 in every game
+    assert tied_best({"myopic": myopic, "lower": noisy}) == {"myopic", "lower"}
+    assert tied_best({"myopic": myopic, "lower": steady}) == {"lower"}
+    # a large spread across games (sd 59) does not hide a lead kept game by game
+    assert statistics.stdev(myopic.values()) > 50
+    assert tied_best({"myopic": myopic, "lower": steady, "upper": {t: 0.0 for t in tasks}}) == {"lower"}
+    assert tied_best({"a": {"g0": 1.0}, "b": {"g0": 1.0 - 1e-12}}) == {"a", "b"}  # one game: equal means tie
+    assert tied_best({}) == set()

@@ -53,7 +53,8 @@ def table1_markdown(t: Table1) -> str:
         lines.append("")
     n = sorted({c.n for c in t.cells.values()})
     lines.append(f"Mean ± sd of the improvement over the No-Negotiation baseline (sum of payoffs), over "
-                 f"{'/'.join(map(str, n))} games per cell; the best method per column in bold.")
+                 f"{'/'.join(map(str, n))} games per cell. The best method per column in bold, with every method "
+                 "tied with it: the same games played by both, their mean difference under two standard errors.")
     return "\n".join(lines)
 
 
@@ -129,7 +130,8 @@ def scenario_markdown(st: ScenarioTable) -> str:
     over = "one seed" if n == [1] else f"mean ± sd over {'/'.join(map(str, n))} seeds"
     lines += ["", f"Improvement of the sum of payoffs over the No-Negotiation baseline (the baseline column), {over} "
                   "of the partner search; in brackets the median welfare efficiency (negotiated ÷ the utilitarian "
-                  "optimum). The best method per scenario in bold."]
+                  "optimum). The best method per scenario in bold, with every method tied with it (a mean paired "
+                  "difference under two standard errors)."]
     return "\n".join(lines)
 
 

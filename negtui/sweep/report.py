@@ -19,7 +19,8 @@ STRUCTURES = ("adversarial", "cooperative")
 TABLE_REGIMES = ("balanced", "negative-pp", "negative", "positive")  # the paper's column order
 REGIME_TITLES = {"balanced": "balanced", "negative-pp": "negative + poison pill", "negative": "negative",
                  "positive": "positive"}
-TIE = 1e-9  # means this close are a tie: every method at the top is best
+TIE = 1e-9  # means this close are equal
+TIE_SE = 2.0  # a method trailing the best by less than this many standard errors of their paired difference ties
 LENS_NAMES = {"myopic": "Reward (myopic)", "upper": "Upper", "lower": "Lower"}
 
 
@@ -42,6 +43,28 @@ def _value(r: dict, column: str) -> float | None:
     return float(v)
 
 
+def tied_best(values: dict[str, dict[str, float]]) -> set[str]:
+    """The method with the best mean improvement, and every method that cannot be told apart from it.
+    `values`: method -> {task: improvement}.  Every method plays the same games, so methods are compared
+    game by game: a method ties with the best when the mean of their per-game differences is under
+    TIE_SE standard errors of those differences (about a 95% test), or within TIE with one game."""
+    means = {m: statistics.fmean(v.values()) for m, v in values.items() if v}
+    if not means:
+        return set()
+    top = max(means, key=lambda m: means[m])
+    out = {top}
+    for m in means:
+        if m == top:
+            continue
+        common = sorted(values[m].keys() & values[top].keys())
+        diffs = [values[top][k] - values[m][k] for k in common]
+        if means[top] - means[m] <= TIE:
+            out.add(m)
+        elif len(diffs) >= 2 and statistics.fmean(diffs) <= TIE_SE * statistics.stdev(diffs) / math.sqrt(len(diffs)):
+            out.add(m)
+    return out
+
+
 def _cell(values: list[float]) -> Cell | None:
     if not values:
         return None
@@ -57,14 +80,11 @@ class Table1:
     rules: str
     methods: list[str]
     cells: dict[tuple[str, str, str], Cell]  # (structure, regime, method)
+    games: dict[tuple[str, str, str], dict[str, float]]  # the same, per game (task)
 
-    def best(self, structure: str, regime: str) -> set[str]:
-        """The methods with the highest mean in a column (all of them when they tie)."""
-        scored = {m: c.mean for m in self.methods if (c := self.cells.get((structure, regime, m))) is not None}
-        if not scored:
-            return set()
-        top = max(scored.values())
-        return {m for m, v in scored.items() if v >= top - TIE}
+    def best(self, structure: str, regime: str, among: list[str] | None = None) -> set[str]:
+        """The best method in a column and those tied with it (`tied_best`), among `among` (default all)."""
+        return tied_best({m: v for m in (among or self.methods) if (v := self.games.get((structure, regime, m)))})
 
 
 @dataclass
@@ -79,13 +99,10 @@ class ScenarioTable:
     baseline: dict[str, float]  # by file
     cells: dict[tuple[str, str], Cell]  # (file, method): improvement
     efficiency: dict[tuple[str, str], Cell]
+    games: dict[tuple[str, str], dict[str, float]]  # (file, method): improvement per game (task)
 
     def best(self, scenario: str) -> set[str]:
-        scored = {m: c.mean for m in self.methods if (c := self.cells.get((scenario, m))) is not None}
-        if not scored:
-            return set()
-        top = max(scored.values())
-        return {m for m, v in scored.items() if v >= top - TIE}
+        return tied_best({m: v for m in self.methods if (v := self.games.get((scenario, m)))})
 
 
 def scenario_table(rows: list[dict]) -> ScenarioTable | None:
@@ -96,19 +113,20 @@ def scenario_table(rows: list[dict]) -> ScenarioTable | None:
     methods = methods_of(mine)
     scenarios: dict[str, tuple[str, str, int]] = {}
     baseline: dict[str, float] = {}
-    gains: dict[tuple[str, str], list[float]] = defaultdict(list)
+    gains: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
     ratios: dict[tuple[str, str], list[float]] = defaultdict(list)
     for r in mine:
         f = r["scenario_file"]
         scenarios.setdefault(f, (f, r["scenario"], int(r["players"])))
         baseline[f] = float(r["baseline_sum"])
         if r["method"] in methods:
-            gains[(f, r["method"])].append(float(r["improvement"]))
+            gains[(f, r["method"])][r["task"]] = float(r["improvement"])
             if (e := _value(r, "efficiency")) is not None:
                 ratios[(f, r["method"])].append(e)
-    cells = {k: c for k, v in gains.items() if (c := _cell(v)) is not None}
+    cells = {k: c for k, v in gains.items() if (c := _cell(list(v.values()))) is not None}
     eff = {k: c for k, v in ratios.items() if (c := _cell(v)) is not None}
-    return ScenarioTable(mine[0]["sweep"], mine[0]["rules"], methods, list(scenarios.values()), baseline, cells, eff)
+    return ScenarioTable(mine[0]["sweep"], mine[0]["rules"], methods, list(scenarios.values()), baseline, cells, eff,
+                         dict(gains))
 
 
 def groups(rows: Iterable[dict]) -> dict[tuple[str, str], list[dict]]:
@@ -129,12 +147,12 @@ def methods_of(rows: list[dict]) -> list[str]:
 
 def table1(rows: list[dict]) -> Table1:
     methods = methods_of(rows)
-    values: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    games: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
     for r in rows:
         if r["method"] in methods and r["structure"] and r["payoff"]:
-            values[(r["structure"], r["payoff"], r["method"])].append(float(r["improvement"]))
-    cells = {k: c for k, v in values.items() if (c := _cell(v)) is not None}
-    return Table1(rows[0]["sweep"], rows[0]["rules"], methods, cells)
+            games[(r["structure"], r["payoff"], r["method"])][r["task"]] = float(r["improvement"])
+    cells = {k: c for k, v in games.items() if (c := _cell(list(v.values()))) is not None}
+    return Table1(rows[0]["sweep"], rows[0]["rules"], methods, cells, dict(games))
 
 
 def mean_by(rows: list[dict], key: str, column: str, methods: list[str]) -> dict[tuple[object, str], Cell]:
@@ -184,20 +202,20 @@ def _median(rows: list[dict], column: str, **where: object) -> float | None:
 
 
 def _best_in(t: Table1, regimes: tuple[str, ...], lens: str) -> tuple[bool, list[str]] | None:
-    """Whether `lens` has the highest mean improvement among the lenses in every listed column."""
+    """Whether `lens` has the highest mean improvement among the lenses, or ties with it, in every listed
+    column."""
     lenses = [m for m in t.methods if m in LENS_NAMES]
     if lens not in lenses:
         return None
     ok, notes = True, []
     for s in STRUCTURES:
         for regime in regimes:
-            scored = {m: c.mean for m in lenses if (c := t.cells.get((s, regime, m))) is not None}
-            if not scored:
+            best = sorted(t.best(s, regime, among=lenses), key=lambda m: -t.cells[(s, regime, m)].mean)
+            if not best:
                 continue
-            top = max(scored.values())
-            best = sorted(m for m, v in scored.items() if v >= top - TIE)
             ok &= lens in best
-            notes.append(f"{s} {REGIME_TITLES[regime]}: best {' = '.join(best)}")
+            tied = f", tied with {' and '.join(best[1:])}" if len(best) > 1 else ""
+            notes.append(f"{s} {REGIME_TITLES[regime]}: best {best[0]}{tied}")
     return (ok, notes) if notes else None
 
 
