@@ -100,8 +100,9 @@ def efficiency_markdown(rows: list[dict], methods: list[str]) -> str:
         lines.append("")
     if lines:
         lines.append("Median (mean) of the negotiated sum of payoffs ÷ the utilitarian optimum, over the games "
-                     "whose optimum is not zero. Where the optimum is near zero one game's ratio is huge, so "
-                     "the median is what a typical game achieved and the figure shows it.")
+                     "whose optimum is not zero (a regime where it is zero in every game has no column). Where the "
+                     "optimum is near zero one game's ratio is huge, so the median is what a typical game achieved "
+                     "and the figure shows it.")
     return "\n".join(lines)
 
 
