@@ -3,6 +3,7 @@ a sweep interrupted mid-run and re-run completes without duplicates; a bad spec 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -292,3 +293,39 @@ def test_an_outside_agent_takes_seats_in_a_sweep(tmp_path):
     rows = {r["method"]: r for r in read_table(out).to_pylist()}
     assert set(rows) == {"baseline", "exact", "with-agents"}
     assert rows["with-agents"]["turns"] == 8 and len(rows["with-agents"]["payoffs"]) == 4
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("columns", [80, 60, 40])
+def test_the_progress_line_fits_the_terminal(monkeypatch, columns):
+    """Redrawn in place: a line as wide as the terminal would wrap, and every redraw would start a new line."""
+    from negtui.sweep.runner import Progress
+
+    monkeypatch.setattr(Progress, "columns", lambda self: columns)
+    term = _Terminal()
+    progress = Progress(12_800, 2_240, stream=term)
+    progress.started -= 3600  # an hour in: a long ETA
+    for _ in range(3):
+        progress._shown = 0.0
+        progress.tick()
+    progress.tick(final=True)
+    lines = [part.replace("\x1b[K", "") for part in term.getvalue().replace("\n", "\r").split("\r") if part]
+    assert len(lines) == 4 and all(len(line) < columns for line in lines), lines
+    assert all("/12800 games" in line and "ETA" in line for line in lines)
+    if columns == 80:
+        assert "█" in lines[-1] or "·" in lines[-1]  # room for a bar at 80 columns
+
+
+def test_the_progress_line_in_a_log_file():
+    from negtui.sweep.runner import Progress
+
+    log = io.StringIO()
+    progress = Progress(10, 0, stream=log)
+    progress.tick()
+    progress.tick(final=True)
+    assert log.getvalue().count("\n") == 2 and "\r" not in log.getvalue() and "\x1b" not in log.getvalue()
+    assert "already done" not in log.getvalue()  # nothing was

@@ -43,13 +43,29 @@ class Progress:
         todo = self.total - self.skipped
         rate = self.done / max(now - self.started, 1e-9)
         eta = (todo - self.done) / rate if rate > 0 else float("inf")
-        width = 24
+        counts = f"{self.done + self.skipped}/{self.total} games"
+        if self.skipped:
+            counts += f" ({self.skipped} already done)"
+        text = f"{counts} {rate:.2f} games/s  ETA {_duration(eta)}"
+        room = self.columns() - 1  # a line as wide as the terminal wraps, and the next redraw starts below it
+        if len(text) + 9 > room and self.skipped:
+            text = f"{self.done + self.skipped}/{self.total} games {rate:.2f}/s ETA {_duration(eta)}"
+        width = max(0, min(24, room - len(text) - 1))
         fill = int(width * self.done / todo) if todo else width
         bar = "█" * fill + "·" * (width - fill)
-        line = (f"{bar} {self.done + self.skipped}/{self.total} games ({self.skipped} already done) "
-                f"{rate:.2f} games/s  ETA {_duration(eta)}")
+        line = (f"{bar} {text}" if width else text)[:room]
         end = "\n" if final or not self.tty else ""
-        print(("\r" if self.tty else "") + line, end=end, file=self.stream, flush=True)
+        print(("\r" if self.tty else "") + line + ("\x1b[K" if self.tty else ""), end=end, file=self.stream,
+              flush=True)
+
+    def columns(self) -> int:
+        """The terminal's width (the line is redrawn in place, so it must fit), 80 when unknown."""
+        if not self.tty:
+            return 10_000
+        try:
+            return os.get_terminal_size(self.stream.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            return 80
 
 
 def _duration(seconds: float) -> str:
