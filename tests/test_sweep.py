@@ -164,6 +164,50 @@ def test_each_write_streams_the_file_and_keeps_no_rows_in_memory(tmp_path, monke
     assert [r["seed"] for r in read_table(path).to_pylist()] == [*range(30), 99]
 
 
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        found += [int(x) for x in text]
+    return found
+
+
+def test_a_sweep_killed_outright_leaves_a_valid_file_and_no_workers(tmp_path):
+    """kill -9 of the sweep's own process: its workers end too, the file holds whole games (the last
+    complete write), and the same command finishes the rest without duplicates."""
+    spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 40"))  # about 15 s of games
+    out = tmp_path / "r.parquet"
+    proc = subprocess.Popen([sys.executable, "-m", "negtui.cli", "sweep", str(spec), "-o", str(out), "--workers", "2"],
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 60
+        while not out.exists() and time.monotonic() < deadline:  # the first write (after 5 s of games)
+            time.sleep(0.1)
+        workers = _children(proc.pid)
+        assert len(workers) == 2
+        proc.kill()
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    alive = [w for w in workers if Path(f"/proc/{w}").exists() and "zombie" not in
+             Path(f"/proc/{w}/status").read_text().lower()]
+    for w in alive:
+        os.kill(w, signal.SIGKILL)  # not left behind by a failing run
+    assert alive == [], "workers outlived the sweep"
+    first = read_table(out).to_pylist()
+    assert first and len(first) % 5 == 0
+    res = sweep(spec, "-o", out, "--workers", "2")
+    assert res.exit_code == 0, res.output
+    rows = read_table(out).to_pylist()
+    total = len(tasks(load_spec(spec))) * 5
+    assert len(rows) == total and len({(r["task"], r["method"]) for r in rows}) == total
+    assert not list(tmp_path.glob(".r.parquet.*.tmp"))
+
+
 def test_csv_on_request(tmp_path):
     spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 1").replace('rules = ["paper", "reference"]',
                                                                              'rules = ["paper"]'))

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 
+from negtui.children import exit_with_parent
 from negtui.sweep.results import Results
 from negtui.sweep.spec import SweepSpec
 from negtui.sweep.tasks import Task, run_task
@@ -105,7 +106,8 @@ def _pool(spec: SweepSpec, todo: list[Task], workers: int | None) -> Iterator[li
     if not todo:
         return
     workers = workers or os.cpu_count() or 1
-    pool = ProcessPoolExecutor(max_workers=workers)
+    # a worker ends when the sweep's own process is gone (kill -9 included), instead of idling forever
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=exit_with_parent)
     pending: dict[Future, Task] = {}
     queue = iter(todo)
     try:
