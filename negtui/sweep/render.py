@@ -36,21 +36,25 @@ def _structures(t: Table1) -> list[str]:
     return [s for s in STRUCTURES if any(k[0] == s for k in t.cells)]
 
 
+def _markdown_table(head: list[str], rows: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + ["| " + " | ".join(r) + " |" for r in rows]
+
+
 def table1_markdown(t: Table1) -> str:
     """One table per structure, the paper's regimes as columns, the best method per column in bold."""
     regimes = _regimes(t)
     lines: list[str] = []
     for s in _structures(t):
-        head = ["method"] + [REGIME_TITLES[r] for r in regimes]
-        lines += [f"**{s}**", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        best = {r: t.best(s, r) for r in regimes}
+        rows = []
         for m in t.methods:
             cells = []
             for r in regimes:
                 c = t.cells.get((s, r, m))
                 text = "" if c is None else f"{c.mean:+.2f} ± {c.sd:.2f}"
-                cells.append(f"**{text}**" if c is not None and m in t.best(s, r) else text)
-            lines.append(f"| {m} | " + " | ".join(cells) + " |")
-        lines.append("")
+                cells.append(f"**{text}**" if c is not None and m in best[r] else text)
+            rows.append([m, *cells])
+        lines += [f"**{s}**", "", *_markdown_table(["method"] + [REGIME_TITLES[r] for r in regimes], rows), ""]
     n = sorted({c.n for c in t.cells.values()})
     lines.append(f"Mean ± sd of the improvement over the No-Negotiation baseline (sum of payoffs), over "
                  f"{'/'.join(map(str, n))} games per cell. The best method per column in bold, with every method "
@@ -68,6 +72,7 @@ def table1_rich(t: Table1) -> list[Table]:
         table.add_column("method")
         for r in regimes:
             table.add_column(REGIME_TITLES[r], justify="right")
+        best_of = {r: t.best(s, r) for r in regimes}
         for m in t.methods:
             row: list[Text | str] = [m]
             for r in regimes:
@@ -75,7 +80,7 @@ def table1_rich(t: Table1) -> list[Table]:
                 if c is None:
                     row.append("")
                     continue
-                best = m in t.best(s, r)
+                best = m in best_of[r]
                 row.append(Text(f"{c.mean:+.2f} ± {c.sd:.2f}" + (f" {BEST}" if best else ""),
                                 style="bold" if best else ""))
             table.add_row(*row)
@@ -91,13 +96,9 @@ def efficiency_markdown(rows: list[dict], methods: list[str]) -> str:
         regimes = [r for r in TABLE_REGIMES if any(k[0] == r for k in cells)]
         if not regimes:
             continue
-        head = ["method"] + [REGIME_TITLES[r] for r in regimes]
-        lines += [f"**{s}**", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        for m in methods:
-            vals = [cells.get((r, m)) for r in regimes]
-            lines.append(f"| {m} | " + " | ".join("" if c is None else f"{c.median:.2f} ({c.mean:.2f})" for c in vals)
-                         + " |")
-        lines.append("")
+        body = [[m, *("" if (c := cells.get((r, m))) is None else f"{c.median:.2f} ({c.mean:.2f})" for r in regimes)]
+                for m in methods]
+        lines += [f"**{s}**", "", *_markdown_table(["method"] + [REGIME_TITLES[r] for r in regimes], body), ""]
     if lines:
         lines.append("Median (mean) of the negotiated sum of payoffs ÷ the utilitarian optimum, over the games "
                      "whose optimum is not zero (a regime where it is zero in every game has no column). Where the "
@@ -119,14 +120,15 @@ def _efficiency(st: ScenarioTable, f: str, m: str) -> str:
 
 
 def scenario_markdown(st: ScenarioTable) -> str:
-    head = ["scenario", "players", "baseline"] + st.methods
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    rows = []
     for f, name, players in st.scenarios:
+        best = st.best(f)
         cells = []
         for m in st.methods:
             text = _improvement(st, f, m) + (f" ({e})" if (e := _efficiency(st, f, m)) else "")
-            cells.append(f"**{text}**" if m in st.best(f) else text)
-        lines.append(f"| {name} | {players} | {st.baseline[f]:.2f} | " + " | ".join(cells) + " |")
+            cells.append(f"**{text}**" if m in best else text)
+        rows.append([name, str(players), f"{st.baseline[f]:.2f}", *cells])
+    lines = _markdown_table(["scenario", "players", "baseline"] + st.methods, rows)
     n = sorted({c.n for c in st.cells.values()})
     over = "one seed" if n == [1] else f"mean ± sd over {'/'.join(map(str, n))} seeds"
     lines += ["", f"Improvement of the sum of payoffs over the No-Negotiation baseline (the baseline column), {over} "
@@ -158,9 +160,8 @@ def scenario_rich(st: ScenarioTable) -> list[Table]:
 
 
 def claims_markdown(found: list[Claim]) -> str:
-    lines = ["| claim | on these results | evidence |", "|---|---|---|"]
-    lines += [f"| {c.text} | **{c.verdict}** | {c.evidence} |" for c in found]
-    return "\n".join(lines)
+    return "\n".join(_markdown_table(["claim", "on these results", "evidence"],
+                                     [[c.text, f"**{c.verdict}**", c.evidence] for c in found]))
 
 
 def claims_rich(found: list[Claim], title: str) -> Table:
@@ -174,7 +175,8 @@ def claims_rich(found: list[Claim], title: str) -> Table:
     return table
 
 
-def write_report(rows: list[dict], source: Path, out: Path) -> tuple[Path, list[tuple[Table1, list[Claim]]]]:
+def write_report(rows: list[dict], source: Path, out: Path,
+                 ) -> tuple[Path, list[tuple[Table1 | ScenarioTable, list[Claim]]]]:
     """report.md and its figures in `out`; the tables and claims per (sweep, rules) for the terminal."""
     out.mkdir(parents=True, exist_ok=True)
     parts = [f"# negtui report: {source.name}", "",
