@@ -91,6 +91,14 @@ def lens_terms(goals: GoalView, rules: Rules, lens: str, counts: np.ndarray, los
     raise ValueError(f"lens {lens!r} has no closed form")
 
 
+def lens_sum(first_sum, second_sum, factor: float):
+    """A lens value from the sums of its two kinds of terms (`lens_terms`), added in one fixed way, so
+    that a subset of goals summed apart (offers.py) gives bit for bit what summing them here gives."""
+    if second_sum is None:
+        return first_sum
+    return first_sum + (factor * second_sum if factor != 1.0 else second_sum)
+
+
 def lens_core(goals: GoalView, rules: Rules, lens: str, counts: np.ndarray, lost: np.ndarray, g: np.ndarray,
               owing: Owing | None, const: float = 0.0, scaled: bool = False, memo: dict | None = None,
               ) -> np.ndarray:
@@ -98,9 +106,7 @@ def lens_core(goals: GoalView, rules: Rules, lens: str, counts: np.ndarray, lost
     the sums of `lens_terms`.  `const` adds the (scaled) terms of the goals left out.  Sums run on the
     integer scale L (Game.scale) and are divided once, unless `scaled` asks for the scaled value."""
     first, second, factor = lens_terms(goals, rules, lens, counts, lost, g, owing, memo)
-    total = first.sum(axis=-1)
-    if second is not None:
-        total = total + (factor * second.sum(axis=-1) if factor != 1.0 else second.sum(axis=-1))
+    total = lens_sum(first.sum(axis=-1), None if second is None else second.sum(axis=-1), factor)
     return total if scaled else (total + const) / goals.scale
 
 

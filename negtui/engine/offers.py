@@ -14,7 +14,7 @@ import numpy as np
 
 from negtui.engine.game import Game, GoalView
 from negtui.engine.exclusion import exclusions
-from negtui.engine.lenses import Owing, effective_lens, lens_core, lens_terms, owing_all
+from negtui.engine.lenses import Owing, effective_lens, lens_core, lens_sum, lens_terms, owing_all
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import REFERENCE_SLACK, VALUE_TIE, Rules
 
@@ -208,8 +208,7 @@ def _constant_part(game: Game, rules: Rules, info: StateInfo, cand: Candidates, 
     if lens == "myopic":
         return float(_state_terms(game, rules, info, "myopic")[0][K] @ rest.G[:, i])
     first, second, factor = _state_terms(game, rules, info, lens)
-    rest_second = second[i, K].sum()
-    return float(first[i, K].sum() + (factor * rest_second if factor != 1.0 else rest_second))
+    return float(lens_sum(first[i, K].sum(), second[i, K].sum(), factor))
 
 
 def _state_terms(game: Game, rules: Rules, info: StateInfo, lens: str) -> tuple:
