@@ -2,7 +2,8 @@
 
 The game API any agent drives (OpenSpiel-shaped): `Negotiation.current_player`, `phase`,
 `legal_partners`, `legal_offers`, `is_legal`, `apply`, `returns`, and `observation` for one player;
-`TurnDriver` runs turns by asking whoever sits in each seat.
+`Valuation` says what states and offers are worth under each lens; `TurnDriver` runs turns by asking
+whoever sits in each seat.
 
 Never imports the app (Textual) or the welfare solver (PuLP); a test enforces it.
 """
@@ -14,12 +15,14 @@ from negtui.engine.lenses import LENSES
 from negtui.engine.negotiation import TERMINAL_PLAYER, IllegalMove, Negotiation, Phase, State
 from negtui.engine.observation import observation, observation_text
 from negtui.engine.offers import Offer
+from negtui.engine.portable import PortableGame
 from negtui.engine.rules import PAPER, REFERENCE, RULES, Rules, get_rules, rules_from
 from negtui.engine.turns import Agent, AgentFault, Move, TurnDriver, TurnEvent
+from negtui.engine.valuation import Valuation
 
 __all__ = [
     "Agent", "AgentFault", "Baseline", "ExactSolution", "ExactTooLarge", "Game", "GameError", "IllegalMove", "LENSES",
-    "Move", "Negotiation", "Offer", "PAPER", "Phase", "REFERENCE", "RULES", "Rules", "State", "TERMINAL_PLAYER",
-    "TurnDriver", "TurnEvent", "compile_game", "get_rules", "no_negotiation", "observation", "observation_text",
-    "round_robin", "rules_from", "solve",
+    "Move", "Negotiation", "Offer", "PAPER", "Phase", "PortableGame", "REFERENCE", "RULES", "Rules", "State",
+    "TERMINAL_PLAYER", "TurnDriver", "TurnEvent", "Valuation", "compile_game", "get_rules", "no_negotiation",
+    "observation", "observation_text", "round_robin", "rules_from", "solve",
 ]

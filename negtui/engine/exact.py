@@ -8,6 +8,7 @@ partner and child are kept per (turn, mask), so the subgame-perfect path is rebu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,7 +58,7 @@ class ExactSolution:
         for u in range(t, len(self.child)):
             q = int(self.partner[u][mask])
             nxt = int(self.child[u][mask])
-            steps.append(PathStep(u, int(self.game.schedule[u]), None if q < 0 else q, nxt & ~mask, nxt))
+            steps.append(PathStep(u, self.game.proposer(u), None if q < 0 else q, nxt & ~mask, nxt))
             mask = nxt
         return steps
 
@@ -102,10 +103,10 @@ def check_size(game: Game, limit: int = DEFAULT_STATE_LIMIT, memory: int | None 
 
 def _joint_offers(game: Game, p: int, q: int) -> tuple[np.ndarray, np.ndarray]:
     """All offers of p to q ignoring the current state, in enumeration order: (bits, n_cells)."""
-    op = game.options[p]
+    op, oq = game.options[p], game.options[q]
+    assert op.bits64 is not None and oq.bits64 is not None  # MAX_CELLS is far below 62
     if q == p:
         return op.bits64.copy(), op.size.copy()
-    oq = game.options[q]
     bits = (op.bits64[:, None] | oq.bits64[None, :]).ravel()
     size = (op.size[:, None] + oq.size[None, :]).ravel()
     return bits, size
@@ -145,15 +146,74 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return np.array_equal(a.view(np.uint64), b.view(np.uint64))
 
 
+@dataclass
+class _Incumbent:
+    """Per mask, the best move of the turn's proposer found so far: its value, child, partner, size."""
+
+    val: np.ndarray
+    child: np.ndarray
+    q: np.ndarray
+    cells: np.ndarray
+
+
+def _best_moves(game: Game, rules: Rules, p: int, Vn: np.ndarray, masks: np.ndarray, ok: np.ndarray | None,
+                ) -> _Incumbent:
+    """The proposer's subgame-perfect move at every mask of one turn, given the next turn's values."""
+    vn_p = np.ascontiguousarray(Vn[:, p])
+    inc = _Incumbent(vn_p.copy(), masks.copy(), np.full(len(masks), -1, dtype=np.int16),
+                     np.zeros(len(masks), dtype=np.int64))
+    for q in range(game.n):
+        if q == p and not game.unilateral:
+            continue
+        D, size = _joint_offers(game, p, q)
+        vn_q = np.ascontiguousarray(Vn[:, q])
+        chunk = max(1, _CHUNK_ELEMENTS // len(D))
+        for lo in range(0, len(masks), chunk):
+            _offer_chunk(rules, masks[lo:lo + chunk], lo, q, D, size, vn_p, vn_q, ok, inc)
+    return inc
+
+
+def _offer_chunk(rules: Rules, mk: np.ndarray, lo: int, q: int, D: np.ndarray, size: np.ndarray, vn_p: np.ndarray,
+                 vn_q: np.ndarray, ok: np.ndarray | None, inc: _Incumbent) -> None:
+    """Every offer of the proposer to q at the masks `mk` (from mask `lo` on): where one the partner
+    accepts beats the incumbent under the tie rules, it becomes the incumbent."""
+    kids = mk[:, None] | D[None, :]
+    valid = (mk[:, None] & D[None, :]) == 0
+    if ok is not None:
+        valid &= ok[kids]
+    acc = valid & rules.accepts(vn_q[kids], vn_q[mk][:, None])
+    vp = np.where(acc, vn_p[kids], -np.inf)
+    rows = np.arange(len(mk))
+    hi = lo + len(mk)
+    if rules.exact_reference_ties:
+        o = np.argmax(vp, axis=1)
+        best = vp[rows, o]
+        better = best > inc.val[lo:hi]
+    else:
+        top = vp.max(axis=1)
+        near = acc & (vp >= top[:, None] - VALUE_TIE)
+        key = np.where(near, size[None, :] * len(D) + np.arange(len(D))[None, :], np.iinfo(np.int64).max)
+        o = np.argmin(key, axis=1)
+        best = vp[rows, o]
+        cur = inc.val[lo:hi]
+        better = (best > cur + VALUE_TIE) | ((best >= cur - VALUE_TIE) & (size[o] < inc.cells[lo:hi]))
+    idx = np.flatnonzero(better)
+    sel = idx + lo
+    inc.val[sel] = best[idx]
+    inc.child[sel] = kids[idx, o[idx]]
+    inc.q[sel] = q
+    inc.cells[sel] = size[o[idx]]
+
+
 def solve(game: Game, rules: Rules, linearise: bool = False, limit: int = DEFAULT_STATE_LIMIT,
-          progress=None, memory: int | None = None) -> ExactSolution:
+          progress: Callable[[int, int], None] | None = None, memory: int | None = None) -> ExactSolution:
     """Subgame-perfect values of every (turn, mask); `progress(done, total)` is called per turn.
 
     V[t] is a function of V[t+1] and the turn's proposer only; so once a turn's values equal those a
     whole schedule period later, every earlier turn repeats the turn a period later, and is shared
     instead of solved (in generated games the values settle one to three rounds before the end)."""
     check_size(game, limit, memory)
-    S, N, T = game.n_cells, game.n, game.T
+    S, T = game.n_cells, game.T
     masks = np.arange(1 << S, dtype=np.int64)
     ok = _exclusion_ok(game, masks)
     V: list[np.ndarray] = [np.empty(0)] * (T + 1)
@@ -162,49 +222,8 @@ def solve(game: Game, rules: Rules, linearise: bool = False, limit: int = DEFAUL
     V[T] = _terminal_values(game, masks, linearise)
     period = _period(game.schedule)
     for t in range(T - 1, -1, -1):
-        p = int(game.schedule[t])
-        Vn = V[t + 1]
-        vn_p = np.ascontiguousarray(Vn[:, p])
-        inc_val = vn_p.copy()
-        inc_child = masks.copy()
-        inc_q = np.full(len(masks), -1, dtype=np.int16)
-        inc_cells = np.zeros(len(masks), dtype=np.int64)
-        for q in range(N):
-            if q == p and not game.unilateral:
-                continue
-            D, size = _joint_offers(game, p, q)
-            vn_q = np.ascontiguousarray(Vn[:, q])
-            chunk = max(1, _CHUNK_ELEMENTS // len(D))
-            for lo in range(0, len(masks), chunk):
-                mk = masks[lo:lo + chunk]
-                kids = mk[:, None] | D[None, :]
-                valid = (mk[:, None] & D[None, :]) == 0
-                if ok is not None:
-                    valid &= ok[kids]
-                acc = valid & rules.accepts(vn_q[kids], vn_q[mk][:, None])
-                vp = np.where(acc, vn_p[kids], -np.inf)
-                rows = np.arange(len(mk))
-                if rules.exact_reference_ties:
-                    o = np.argmax(vp, axis=1)
-                    best = vp[rows, o]
-                    better = best > inc_val[lo:lo + chunk]
-                else:
-                    top = vp.max(axis=1)
-                    near = acc & (vp >= top[:, None] - VALUE_TIE)
-                    key = np.where(near, size[None, :] * len(D) + np.arange(len(D))[None, :], np.iinfo(np.int64).max)
-                    o = np.argmin(key, axis=1)
-                    best = vp[rows, o]
-                    cur = inc_val[lo:lo + chunk]
-                    better = (best > cur + VALUE_TIE) | ((best >= cur - VALUE_TIE) & (size[o] < inc_cells[lo:lo + chunk]))
-                idx = np.flatnonzero(better)
-                sel = idx + lo
-                inc_val[sel] = best[idx]
-                inc_child[sel] = kids[idx, o[idx]]
-                inc_q[sel] = q
-                inc_cells[sel] = size[o[idx]]
-        V[t] = Vn[inc_child]
-        partner[t] = inc_q
-        child[t] = inc_child
+        inc = _best_moves(game, rules, game.proposer(t), V[t + 1], masks, ok)
+        V[t], partner[t], child[t] = V[t + 1][inc.child], inc.q, inc.child
         if period and t + period <= T and _same(V[t], V[t + period]):
             # more turns no longer change any value: every earlier turn repeats the one a period later
             for u in range(t - 1, -1, -1):

@@ -109,6 +109,19 @@ class Game:
     def T(self) -> int:
         return len(self.schedule)
 
+    def proposer(self, t: int) -> int:
+        """Who proposes at turn t (0 <= t < T): the one place the schedule is read by turn."""
+        return int(self.schedule[t])
+
+    @property
+    def rounds(self) -> int:
+        """Rounds of the schedule, the last one possibly short (an explicit schedule)."""
+        return -(-self.T // self.n) if self.n else 0
+
+    def round_of(self, t: int) -> int:
+        """The round (from 1) that turn t belongs to; the last round for the end of the game."""
+        return min(t // self.n + 1, self.rounds) if self.n else 0
+
     @cached_property
     def owner(self) -> np.ndarray:
         return np.repeat(np.arange(self.n), self.m)

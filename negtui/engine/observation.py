@@ -8,8 +8,6 @@ pair [player id, action id], which stays unambiguous whatever characters the ids
 
 from __future__ import annotations
 
-import math
-
 from negtui.engine.lenses import CLOSED_FORM_LENSES, lens_vector
 from negtui.engine.negotiation import Negotiation, Phase, State
 from negtui.engine.offers import Offer
@@ -35,7 +33,6 @@ def observation(neg: Negotiation, s: State, player: int) -> dict:
     pay = payoffs_from_counts(g, info.counts)
     sat = satisfaction(g, info.counts)
     reachable = (g.d - info.lost) >= g.tau
-    rounds = math.ceil(g.T / g.n) if g.n else 0
     players = []
     for i, p in enumerate(sc.players):
         actions = []
@@ -55,7 +52,7 @@ def observation(neg: Negotiation, s: State, player: int) -> dict:
         })
     forecasts = {lens: _num(lens_vector(g, neg.rules, lens, info, s.t)[player]) for lens in CLOSED_FORM_LENSES}
     out = {
-        "turn": s.t, "turns": g.T, "round": min(s.t // g.n + 1, rounds) if g.n else 0, "rounds": rounds,
+        "turn": s.t, "turns": g.T, "round": g.round_of(s.t), "rounds": g.rounds,
         "phase": phase.value, "you": ids[player],
         "to_move": None if phase is Phase.TERMINAL else ids[neg.current_player(s)],
         "proposer": None if phase is Phase.TERMINAL else ids[neg.proposer(s)],

@@ -97,10 +97,11 @@ class Candidates:
 
     def child_masks(self, game: Game, bits: int) -> np.ndarray:
         """(O,) int64 successor bitmasks; only for games of at most 62 cells."""
-        bp = game.options[self.p].bits64[self.ip]
-        out = np.int64(bits) | bp
+        bp, bq = game.options[self.p].bits64, game.options[self.q].bits64
+        assert bp is not None and bq is not None, "child masks need a game of at most 62 cells"
+        out = np.int64(bits) | bp[self.ip]
         if self.p != self.q:
-            out = out | game.options[self.q].bits64[self.iq]
+            out = out | bq[self.iq]
         return out
 
 

@@ -16,6 +16,7 @@ from negtui.engine.game import Game
 from negtui.engine.metrics import improvement, l1_error, regret, welfare_summary
 from negtui.engine.negotiation import Negotiation
 from negtui.engine.payoff import payoffs
+from negtui.engine.valuation import Valuation
 
 AUTO_EXACT_LIMIT = 5_000_000  # state space under which an outcome is compared with the exact solution
 
@@ -23,6 +24,11 @@ AUTO_EXACT_LIMIT = 5_000_000  # state space under which an outcome is compared w
 def rounded(values: Sequence[float] | np.ndarray, digits: int = 10) -> list[float]:
     """Plain floats without float noise in the last digits."""
     return [round(float(v), digits) + 0.0 for v in values]
+
+
+def welfare(pay: np.ndarray) -> dict[str, float | None]:
+    """The welfare summary of payoffs (sum, min, product, log product), rounded as `rounded` rounds."""
+    return {k: None if v is None else round(v, 10) + 0.0 for k, v in welfare_summary(pay).items()}
 
 
 def commitments(game: Game, bits: int) -> list[list[int]]:
@@ -37,28 +43,29 @@ def outcome(neg: Negotiation, bits: int) -> dict:
     return {
         "payoffs": rounded(pay),
         "commitments": commitments(neg.game, bits),
-        "welfare": {k: None if v is None else round(v, 10) for k, v in welfare_summary(pay).items()},
+        "welfare": welfare(pay),
         "baseline": {"payoffs": rounded(base.payoffs), "commitments": commitments(neg.game, base.bits)},
         "improvement": improvement(pay, base.payoffs).as_dict(),
         "regret": rounded(regret(neg.game, neg.rules, bits)),
     }
 
 
-def exact_payoffs(neg: Negotiation, limit: int = AUTO_EXACT_LIMIT) -> np.ndarray | None:
+def exact_payoffs(val: Valuation, limit: int = AUTO_EXACT_LIMIT) -> np.ndarray | None:
     """The exact solution's payoffs when the game is small enough to solve quickly (linearised, as the
-    reference's solver, under reference rules); None otherwise."""
+    reference's solver, under reference rules); None otherwise.  Type-correct solutions are kept by the
+    valuation, which lens bots of the same game may already have solved."""
     try:
-        check_size(neg.game, limit)
+        check_size(val.game, limit)
     except ExactTooLarge:
         return None
-    sol = neg.exact if not neg.rules.exact_linearised else exact_solve(neg.game, neg.rules, linearise=True)
+    sol = val.exact if not val.rules.exact_linearised else exact_solve(val.game, val.rules, linearise=True)
     return np.asarray(sol.payoffs, dtype=float)
 
 
-def exact_comparison(neg: Negotiation, pay: Sequence[float], limit: int = AUTO_EXACT_LIMIT) -> dict | None:
+def exact_comparison(val: Valuation, pay: Sequence[float], limit: int = AUTO_EXACT_LIMIT) -> dict | None:
     """The exact solution and the L1 error against it, when the game is small enough."""
-    exact = exact_payoffs(neg, limit)
+    exact = exact_payoffs(val, limit)
     if exact is None:
         return None
-    return {"payoffs": rounded(exact), "linearised": neg.rules.exact_linearised,
-            "l1_error": round(l1_error(pay, exact), 10)}
+    return {"payoffs": rounded(exact), "linearised": val.rules.exact_linearised,
+            "l1_error": round(l1_error(np.asarray(pay, dtype=float), exact), 10)}

@@ -86,11 +86,6 @@ class Rules:
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
 
-    @property
-    def is_standard(self) -> bool:
-        """Whether these are exactly the named rule set's switches."""
-        return RULES.get(self.name) == self
-
 
 PAPER = Rules(
     name="paper",

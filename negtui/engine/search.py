@@ -2,7 +2,7 @@
 
 The tree is over partner choices only; the offer made to a partner is the deterministic offer search
 of the simulated proposer, with the searcher's lenses for every simulated player (as the reference
-does).  Offers are cached in the `Negotiation`, so revisiting a node costs a dictionary look-up.
+does).  Offers are cached in the `Valuation`, so revisiting a node costs a dictionary look-up.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import numpy as np
 
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.payoff import payoffs
+from negtui.engine.valuation import Valuation
 
 PARTNER_METHODS = ("mcts", "greedy", "random")
 
@@ -47,9 +48,9 @@ def _partners(neg: Negotiation, s: State, descending: bool) -> list[int]:
     return qs if descending else qs[::-1]
 
 
-def mcts_partner(neg: Negotiation, s: State, lens_p: str, lens_q: str, sims: int = 50, c_ucb: float = 10.0,
+def mcts_partner(val: Valuation, s: State, lens_p: str, lens_q: str, sims: int = 50, c_ucb: float = 10.0,
                  ) -> tuple[int, SearchStats]:
-    rules, game = neg.rules, neg.game
+    neg, rules, game = val.neg, val.rules, val.game
     if sims < 1:
         raise ValueError("MCTS needs at least one simulation")
     desc = rules.mcts_expand_descending
@@ -70,33 +71,23 @@ def mcts_partner(neg: Negotiation, s: State, lens_p: str, lens_q: str, sims: int
     def leaf_value(state: State) -> np.ndarray:
         if rules.mcts_leaf_myopic or state.t >= T:
             return payoffs(game, state.bits)
-        return neg.forecast(state, lens_p)
+        return val.forecast(state, lens_p)
 
     def step(state: State, q: int) -> State:
-        offer = neg.best_offer(state, q, lens_p, lens_q)
+        offer = val.best_offer(state, q, lens_p, lens_q)
         accepted = not offer.is_noop or rules.noop_is_deal
         return neg.next_state(state, offer, accepted)
 
-    sqrt, log = math.sqrt, math.log
     for _ in range(sims):
-        node, path = root, [root]
-        while not node.untried and node.state.t < T and node.children:
-            log_n = log(node.n)
-            best_q, best_u = None, -math.inf
-            for q, ch in node.children.items():
-                u = ch.w / ch.n + c_ucb * sqrt(log_n / ch.n)
-                if u > best_u:
-                    best_q, best_u = q, u
-            node = node.children[best_q]
-            path.append(node)
+        path = _descend(root, T, c_ucb)
+        node = path[-1]
         if node.state.t < T and node.untried:
             q = node.untried.pop()
             nxt = step(node.state, q)
             ch = _Node(nxt, untried(nxt), sched[node.state.t])
             node.children[q] = ch
-            node = ch
-            path.append(node)
-        value = leaf_value(node.state).tolist()
+            path.append(ch)
+        value = leaf_value(path[-1].state).tolist()
         for nd in path:
             nd.n += 1
             if nd.who >= 0:
@@ -110,12 +101,28 @@ def mcts_partner(neg: Negotiation, s: State, lens_p: str, lens_q: str, sims: int
     return best, stats
 
 
-def greedy_partner(neg: Negotiation, s: State, lens_p: str, lens_of: Callable[[int], str]) -> int:
+def _descend(root: _Node, T: int, c_ucb: float) -> list[_Node]:
+    """The path UCB selects from the root to a node with an untried partner, a leaf or the end."""
+    node, path = root, [root]
+    sqrt, log = math.sqrt, math.log
+    while not node.untried and node.state.t < T and node.children:
+        log_n = log(node.n)
+        best_q, best_u = -1, -math.inf
+        for q, ch in node.children.items():
+            u = ch.w / ch.n + c_ucb * sqrt(log_n / ch.n)
+            if u > best_u:
+                best_q, best_u = q, u
+        node = node.children[best_q]
+        path.append(node)
+    return path
+
+
+def greedy_partner(val: Valuation, s: State, lens_p: str, lens_of: Callable[[int], str]) -> int:
     """The partner whose best offer is worth most to the proposer, each offer built against that
     partner's own responding lens (`lens_of(q)`); ties to the lowest index."""
     best_q, best_v = -1, -math.inf
-    for q in neg.legal_partners(s):
-        v = neg.best_offer(s, q, lens_p, lens_of(q)).value_proposer
+    for q in val.neg.legal_partners(s):
+        v = val.best_offer(s, q, lens_p, lens_of(q)).value_proposer
         if v > best_v + 1e-9:
             best_q, best_v = q, v
     return best_q

@@ -1,7 +1,8 @@
 """The one turn driver: asks whoever sits in a seat for each decision and applies it.
 
-Every way a game moves runs on `TurnDriver`: autoplay from the command line, the app's session (where
-people decide some moves), record verification and forks.  A seat holds an `Agent` (a lens bot, an
+Every way a game moves runs on `TurnDriver`: autoplay from the command line, the app's game (where
+people decide some moves), record verification and forks; `play_out` is the one loop that plays a
+game on to its end.  A seat holds an `Agent` (a lens bot, an
 outside program, a language model) or None, meaning its decisions arrive from outside (a person at
 the app).  An agent that fails to decide (crashes, times out, answers nonsense or offers an illegal
 deal) does not stop the game: its turn is played as a pass, or its answer as a rejection, and the
@@ -10,7 +11,7 @@ event says why.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -21,16 +22,17 @@ from negtui.engine.offers import Offer
 
 
 class Agent(Protocol):
-    """Anything that can sit in a seat.  `s.pending` holds the offer `respond` answers.  An agent may
-    also have `game_over(neg, s)`, called once with the final state."""
+    """Anything that can sit in a seat, bound to its game when it is built (as OpenSpiel's bots are).
+    `s.pending` holds the offer `respond` answers.  An agent may also have `game_over(s)`, called once
+    with the final state, and `close()`."""
 
     label: str  # how it decides, for logs and records: 'upper', 'upper/lower', 'cmd: …'
 
-    def choose_partner(self, neg: Negotiation, s: State) -> int: ...
+    def choose_partner(self, s: State) -> int: ...
 
-    def make_offer(self, neg: Negotiation, s: State, partner: int) -> Offer: ...
+    def make_offer(self, s: State, partner: int) -> Offer: ...
 
-    def respond(self, neg: Negotiation, s: State) -> bool: ...
+    def respond(self, s: State) -> bool: ...
 
 
 class AgentFault(Exception):
@@ -128,18 +130,18 @@ class TurnDriver:
             raise IllegalMove(f"{neg.game.player_ids[i]}'s decisions are made at the app", "seat")
         if s.pending is None:
             try:
-                q = agent.choose_partner(neg, s)
-                offer = agent.make_offer(neg, s, q)
+                q = agent.choose_partner(s)
+                offer = agent.make_offer(s, q)
                 if not isinstance(offer, Offer):
                     raise AgentFault(f"answered {offer!r}, not an offer")
-                neg.check_offer(s, offer)
+                neg.check_offer(s, offer)  # here, so that an agent's illegal offer is played as a pass
             except IllegalMove as err:
                 return Move(s.t, i, Phase.PROPOSE, neg.pass_offer(s), fault=f"offered an illegal deal: {err}")
             except AgentFault as err:
                 return Move(s.t, i, Phase.PROPOSE, neg.pass_offer(s), fault=str(err))
             return Move(s.t, i, Phase.PROPOSE, offer)
         try:
-            accept = agent.respond(neg, s)
+            accept = agent.respond(s)
             if not isinstance(accept, (bool, np.bool_)):
                 raise AgentFault(f"answered {accept!r}, not accept or reject")
         except AgentFault as err:
@@ -147,8 +149,7 @@ class TurnDriver:
         return Move(s.t, i, Phase.RESPOND, accept=bool(accept))
 
     def propose(self, offer: Offer) -> Move:
-        """A proposer's offer decided outside (checked now)."""
-        self.neg.check_offer(self.state, offer)
+        """A proposer's offer decided outside; `submit` checks it (by `apply`)."""
         return Move(self.state.t, offer.proposer, Phase.PROPOSE, offer)
 
     def answer(self, accept: bool) -> Move:
@@ -160,11 +161,15 @@ class TurnDriver:
     def submit(self, move: Move) -> TurnEvent | None:
         """Apply a decision; the finished turn's event once the turn is over, else None."""
         s = self.state
-        if move.t != s.t or move.phase is not self.phase or move.player != self.player:
+        if move.t != s.t or move.phase is not self.phase:
             raise IllegalMove("this decision belongs to another moment of the game", "phase")
+        if move.phase is Phase.RESPOND and move.player != self.player:
+            raise IllegalMove(f"the answer is {self.neg.game.player_ids[self.player]}'s to give", "partner")
         if move.fault is not None and self.on_fault is not None:
             self.on_fault(move)
         if move.phase is Phase.PROPOSE:
+            if move.offer is None:
+                raise IllegalMove("the proposer moves with an offer (an empty one passes)", "phase")
             after = self.neg.apply(s, move.offer)
             self.state = after
             if after.pending is not None:  # waits for the partner's answer
@@ -173,6 +178,8 @@ class TurnDriver:
             accepted = self.neg.rules.noop_is_deal if move.offer.is_noop else True  # a unilateral commitment
             return self._finish(s, move.offer, accepted, move.player, move.fault)
         offer = s.pending
+        if offer is None or move.accept is None:
+            raise IllegalMove("the partner answers an offer with accept (true) or reject (false)", "phase")
         self.state = self.neg.apply(s, move.accept)
         before = State(s.t, s.bits)
         fault = move.fault or (self._propose_move.fault if self._propose_move else None)
@@ -188,7 +195,7 @@ class TurnDriver:
             for agent in self.seats:
                 hook = getattr(agent, "game_over", None)
                 if hook is not None:
-                    hook(self.neg, after)
+                    hook(after)
         return ev
 
     # --- running ------------------------------------------------------------------------------------------
@@ -200,11 +207,17 @@ class TurnDriver:
             if ev is not None:
                 return ev
 
-    def run(self) -> Iterator[TurnEvent]:
-        while not self.over:
-            yield self.step()
+    def play_out(self, *, until: int | None = None, on_turn: Callable[[TurnEvent], None] | None = None,
+                 cancelled: Callable[[], bool] | None = None) -> State:
+        """Play on to the end of the game (or to turn `until`, or until `cancelled()` says so), telling
+        `on_turn` of every finished turn; the state reached."""
+        end = self.neg.game.T if until is None else min(until, self.neg.game.T)
+        while self.state.t < end and not (cancelled is not None and cancelled()):
+            ev = self.step()
+            if on_turn is not None:
+                on_turn(ev)
+        return self.state
 
     def play(self) -> np.ndarray:
-        for _ in self.run():
-            pass
-        return self.neg.returns(self.state)
+        """Play to the end; the final payoffs."""
+        return self.neg.returns(self.play_out())

@@ -1,0 +1,146 @@
+"""What states and offers are worth under each lens, for one game, with the caches that make searching
+them cheap: the offer search (paper Eq. 1), offer values, acceptance, forecasts and the exact solution.
+
+Apart from the rules API (`Negotiation`) as OpenSpiel keeps evaluators apart from states: the rules say
+what may be done, a valuation what it is worth.  Every lens bot of a game shares one valuation, so an
+offer one bot's search found is a look-up for the next; a bot process or a counterfactual game builds
+its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from negtui.engine.cache import MB, BoundedCache, nbytes
+from negtui.engine.exact import ExactSolution, solve
+from negtui.engine.game import Game
+from negtui.engine.lenses import check_lens, lens_vector
+from negtui.engine.negotiation import IllegalMove, Negotiation, State
+from negtui.engine.offers import Candidates, Offer, candidate_values, candidates, choose, realised_values
+from negtui.engine.payoff import state_info
+from negtui.engine.rules import Rules
+
+_OFFER_CACHE_BYTES = 64 * MB  # an Offer is a few hundred bytes
+_CANDIDATE_CACHE_BYTES = 64 * MB
+_FORECAST_CACHE_BYTES = 16 * MB  # a forecast is one float per player
+
+
+def _candidate_bytes(c: Candidates) -> int:
+    return nbytes(c.ip, c.iq, c.counts, c.lost, c.n_cells, c.owes_p, c.owes_q, c.owes_all)
+
+
+class Valuation:
+    def __init__(self, neg: Negotiation):
+        self.neg = neg
+        self.game: Game = neg.game
+        self.rules: Rules = neg.rules
+        self._offers: BoundedCache[Offer] = BoundedCache(_OFFER_CACHE_BYTES, lambda o: 320)
+        self._candidates: BoundedCache[Candidates] = BoundedCache(_CANDIDATE_CACHE_BYTES, _candidate_bytes)
+        self._forecasts: BoundedCache[np.ndarray] = BoundedCache(_FORECAST_CACHE_BYTES, lambda v: v.nbytes + 200)
+        self._exact: ExactSolution | None = None
+        self.searches = 0  # offer searches computed (cache misses)
+        self.evaluated = 0  # successor states evaluated by those searches
+
+    # --- offers ---------------------------------------------------------------------------------------
+    def candidates(self, s: State, q: int) -> Candidates:
+        p = self.neg.proposer(s)
+        if q == p and not self.game.unilateral:
+            raise IllegalMove("this scenario does not allow unilateral commitments", "partner")
+        return candidates(self.game, state_info(self.game, s.bits), p, q)
+
+    def _candidates_for(self, s: State, q: int) -> Candidates:
+        """Candidates of the proposer to q, kept for the few states the app and respondents revisit."""
+        key = (s.bits, self.neg.proposer(s), q)
+        hit = self._candidates.get(key)
+        if hit is None:
+            hit = self._candidates.put(key, self.candidates(s, q))
+        return hit
+
+    def values(self, s: State, cand: Candidates, lens: str, i: int) -> np.ndarray:
+        """Player i's lens value of every candidate's successor (turn t+1)."""
+        return candidate_values(self.game, self.rules, state_info(self.game, s.bits), cand, s.t + 1, lens, i,
+                                self._exact_lookup if lens == "exact" else None)
+
+    def best_offer(self, s: State, q: int, lens_p: str, lens_q: str) -> Offer:
+        """The proposer's offer to q under Eq. 1; the no-op means none.  Cached by proposer, commitments,
+        partner and lenses: the closed-form lenses do not depend on the turn except at the last one, so a
+        state met again a round later (nobody made a deal meanwhile) costs a look-up."""
+        p = self.neg.proposer(s)
+        when = s.t if "exact" in (lens_p, lens_q) else s.t + 1 >= self.game.T
+        key = (when, p, s.bits, q, lens_p, lens_q)
+        hit = self._offers.get(key)
+        if hit is not None:
+            return hit
+        cand = self.candidates(s, q)
+        self.searches += 1
+        self.evaluated += len(cand)
+        v_p = self.values(s, cand, lens_p, p)
+        v_q = v_p if (q == p and lens_q == lens_p) else self.values(s, cand, lens_q, q)
+        realised = None if lens_p == "myopic" or not self.rules.offer_ties_realised else (
+            lambda rows: realised_values(self.game, self.rules, state_info(self.game, s.bits), cand, p, rows))
+        o = choose(self.rules, v_p, v_q, cand.n_cells, realised)
+        offer = Offer(p, q, cand.bits(self.game, o), int(cand.n_cells[o]), o, float(v_p[o]), float(v_q[o]),
+                      float(v_p[0]), float(v_q[0]))
+        return self._offers.put(key, offer)
+
+    def offer_index(self, s: State, offer: Offer) -> int:
+        """The offer's position among the candidates (index 0 is the empty offer)."""
+        if offer.bits == 0:
+            return 0
+        if offer.index >= 0:
+            return offer.index
+        cand = self._candidates_for(s, offer.partner)
+        g, p, q = self.game, cand.p, cand.q
+        ip = g.options[p].position[g.row(offer.bits, p)]
+        hit = cand.ip == ip
+        if q != p:
+            hit &= cand.iq == g.options[q].position[g.row(offer.bits, q)]
+        return int(np.flatnonzero(hit)[0])
+
+    def offer_value(self, s: State, offer: Offer, lens: str, i: int) -> tuple[float, float]:
+        """(value if accepted, value if rejected) of a legal offer for player i under a lens."""
+        cand = self._candidates_for(s, offer.partner)
+        v = self.values(s, cand, lens, i)
+        return float(v[self.offer_index(s, offer)]), float(v[0])
+
+    def accepts(self, s: State, offer: Offer, lens: str) -> bool:
+        """The partner's decision under its responding lens."""
+        if offer.is_noop:
+            return False
+        accept, reject = self.offer_value(s, offer, lens, offer.partner)
+        return bool(self.rules.accepts(accept, reject))
+
+    # --- states ---------------------------------------------------------------------------------------
+    def forecast(self, s: State, lens: str) -> np.ndarray:
+        """Every player's lens value of the current state (read-only: it is cached, and the partner
+        search asks for the same states again turn after turn)."""
+        key = (s.t if lens == "exact" else s.t >= self.game.T, s.bits, lens)  # the turn matters only there
+        hit = self._forecasts.get(key)
+        if hit is not None:
+            return hit
+        check_lens(lens)
+        out = lens_vector(self.game, self.rules, lens, state_info(self.game, s.bits), s.t,
+                          self._exact_lookup if lens == "exact" else None)
+        out.flags.writeable = False
+        return self._forecasts.put(key, out)
+
+    @property
+    def exact(self) -> ExactSolution:
+        """The game's exact solution with type-correct goals (built on first use)."""
+        return self.solve_exact()
+
+    @property
+    def exact_solved(self) -> bool:
+        return self._exact is not None
+
+    def solve_exact(self, progress: Callable[[int, int], None] | None = None) -> ExactSolution:
+        """The exact solution, solved now if it is not yet; `progress(turns done, turns)` is called per
+        turn solved, and may raise to abandon the solve (nothing is kept then)."""
+        if self._exact is None:
+            self._exact = solve(self.game, self.rules, linearise=False, progress=progress)
+        return self._exact
+
+    def _exact_lookup(self, t: int, masks: np.ndarray | int) -> np.ndarray:
+        return self.exact.values_at(t, masks)
