@@ -14,15 +14,15 @@ Spelled on the command line as:
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from pathlib import PurePath
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
 
 from negtui.engine.lenses import LENSES
 from negtui.engine.search import PARTNER_METHODS
 from negtui.scenario.io import problems_from_validation
-from negtui.scenario.model import Scenario
 
 DEFAULT_LENS = "upper"
 DEFAULT_TIMEOUT = 30.0  # seconds an outside agent may take for one decision
@@ -35,13 +35,18 @@ class SeatError(ValueError):
 
 class Seat(BaseModel):
     """A seat's occupant and how it decides.  Lens bots carry their search parameters; outside agents
-    their command or model.  Secrets (API keys) never go here: records store seats."""
+    their command or model.  Secrets (API keys) never go here: records store seats.
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    Records and the bot process spell the lenses `propose` and `respond`; in code they are
+    `propose_lens` and `respond_lens`, so that they read apart from an agent's decisions."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_by_name=True, validate_by_alias=True,
+                              serialize_by_alias=True)
 
     agent: SeatKind = "lens"
-    propose: str | None = None  # lens bots: lens when proposing (default DEFAULT_LENS)
-    respond: str | None = None  # lens bots: lens when responding (default: the proposing lens)
+    # lens bots: the lens when proposing (default DEFAULT_LENS), and when responding (default: the same)
+    propose_lens: str | None = Field(default=None, alias="propose")
+    respond_lens: str | None = Field(default=None, alias="respond")
     partner: str = "mcts"  # lens bots: partner choice (PARTNER_METHODS)
     sims: int = Field(default=50, ge=1, le=1_000_000)
     ucb: float = Field(default=10.0, ge=0.0, le=1e6, allow_inf_nan=False)
@@ -56,13 +61,13 @@ class Seat(BaseModel):
         if self.partner not in PARTNER_METHODS:
             raise ValueError(f"unknown partner method {self.partner!r}; choose from {', '.join(PARTNER_METHODS)}")
         if self.agent == "lens":
-            propose = self.propose or DEFAULT_LENS
-            respond = self.respond or propose
+            propose = self.propose_lens or DEFAULT_LENS
+            respond = self.respond_lens or propose
             for lens in (propose, respond):
                 if lens not in LENSES:
                     raise ValueError(f"unknown lens {lens!r}; choose from {', '.join(LENSES)}")
-            object.__setattr__(self, "propose", propose)
-            object.__setattr__(self, "respond", respond)
+            object.__setattr__(self, "propose_lens", propose)
+            object.__setattr__(self, "respond_lens", respond)
         if self.agent == "cmd":
             if not self.command or not self.command.strip():
                 raise ValueError("a cmd seat needs a command")
@@ -76,7 +81,7 @@ class Seat(BaseModel):
         return self
 
     @model_serializer(mode="wrap")
-    def _compact(self, handler) -> dict:
+    def _compact(self, handler: Callable[[Seat], dict[str, Any]]) -> dict[str, Any]:
         """Only what the seat uses: a human or an outside agent has no search parameters."""
         data = handler(self)
         if self.agent != "lens":
@@ -87,7 +92,7 @@ class Seat(BaseModel):
     # --- constructors ---------------------------------------------------------------------------------
     @classmethod
     def lens(cls, propose: str = DEFAULT_LENS, respond: str | None = None, **search: object) -> Seat:
-        return cls(agent="lens", propose=propose, respond=respond or propose, **search)
+        return cls(agent="lens", propose_lens=propose, respond_lens=respond or propose, **search)
 
     @classmethod
     def human(cls) -> Seat:
@@ -109,18 +114,21 @@ class Seat(BaseModel):
     @property
     def lenses(self) -> tuple[str, str] | None:
         """(proposing, responding) lens of a lens bot."""
-        return (self.propose, self.respond) if self.agent == "lens" else None  # type: ignore[return-value]
+        if self.agent != "lens" or self.propose_lens is None or self.respond_lens is None:
+            return None
+        return self.propose_lens, self.respond_lens
 
     @property
     def uses_exact(self) -> bool:
         """Needs the game's exact solution, which only small games have."""
-        return self.is_lens and "exact" in (self.propose, self.respond)
+        return self.is_lens and "exact" in (self.propose_lens, self.respond_lens)
 
     @property
     def label(self) -> str:
         """Short: 'human', 'upper', 'upper/lower', 'cmd: agent.py', 'llm: MODEL'."""
         if self.agent == "lens":
-            return self.propose if self.propose == self.respond else f"{self.propose}/{self.respond}"
+            p, r = self.propose_lens, self.respond_lens
+            return str(p) if p == r else f"{p}/{r}"
         if self.agent == "cmd":
             return f"cmd: {self.program}"
         if self.agent == "llm":
@@ -153,7 +161,7 @@ class Seat(BaseModel):
     def with_lenses(self, propose: str, respond: str | None = None) -> Seat:
         """This seat as a lens bot with other lenses, keeping its search parameters."""
         return Seat(**{**self.model_dump(include={"partner", "sims", "ucb", "seed"}),
-                       "agent": "lens", "propose": propose, "respond": respond or propose})
+                       "agent": "lens", "propose_lens": propose, "respond_lens": respond or propose})
 
 
 def parse_seat(text: str, base: Seat | None = None) -> Seat:
@@ -205,29 +213,10 @@ def parse_seats(specs: list[str], player_ids: list[str], base: Seat | dict[str, 
 def default_seats(player_ids: list[str], base: Seat | None = None, lens: str | None = None) -> dict[str, Seat]:
     """Every seat a lens bot with the default lens (or `lens`); bot i gets seed base.seed + i."""
     base = base or Seat()
-    propose = lens or base.propose or DEFAULT_LENS
-    return {pid: base.with_lenses(propose, None if lens else base.respond).model_copy(update={"seed": base.seed + i})
-            for i, pid in enumerate(player_ids)}
+    propose = lens or base.propose_lens or DEFAULT_LENS
+    return {pid: base.with_lenses(propose, None if lens else base.respond_lens).model_copy(
+        update={"seed": base.seed + i}) for i, pid in enumerate(player_ids)}
 
 
-POSITIVE_SHARE = (0.35, 0.65)  # below: negative-dominated; above: positive-dominated; between: balanced
-
-
-def suggested_lens(sc: Scenario) -> tuple[str, str]:
-    """The lens the paper finds best for the scenario's payoff regime, and why in one line: upper where
-    negative goals dominate (a threat is worth blocking), lower where positive goals dominate (only
-    what partners will complete counts), myopic (the paper's Reward) where they balance."""
-    pos = sum(v for g in sc.goals for v in g.values.values() if v > 0)
-    neg = -sum(v for g in sc.goals for v in g.values.values() if v < 0)
-    share = pos / (pos + neg) if pos + neg else 0.5
-    low, high = POSITIVE_SHARE
-    if share < low:
-        return "upper", f"negative goals dominate ({share:.0%} of the value is positive): upper bots block threats"
-    if share > high:
-        return "lower", (f"positive goals dominate ({share:.0%} of the value is positive): lower bots count only "
-                         "what partners will complete")
-    return "myopic", f"positive and negative goals balance ({share:.0%} positive): myopic bots take sure gains"
-
-
-__all__ = ["DEFAULT_LENS", "DEFAULT_TIMEOUT", "PARTNER_METHODS", "Seat", "SeatError", "default_seats", "parse_seat", "suggested_lens",
+__all__ = ["DEFAULT_LENS", "DEFAULT_TIMEOUT", "PARTNER_METHODS", "Seat", "SeatError", "default_seats", "parse_seat",
            "parse_seats"]

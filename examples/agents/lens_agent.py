@@ -2,8 +2,8 @@
 
     negtui autoplay scenarios/generated/six-party.json --seat P2=cmd:"python examples/agents/lens_agent.py --lens lower"
 
-It rebuilds the game from the hello, reads the state from each request's observation (turn and
-commitments) and asks a lens bot.  Played in every seat with the same lens and settings, it makes the
+It rebuilds the game from the hello, builds a lens bot bound to it, reads the state from each
+request's observation (turn and commitments) and asks the bot.  Played in every seat with the same lens and settings, it makes the
 very game the built-in bots make: a starting point for an agent of your own.
 """
 
@@ -14,8 +14,7 @@ import json
 import sys
 
 from negtui.agents import LensBot
-from negtui.engine import Negotiation, State, rules_from
-from negtui.scenario import parse_scenario
+from negtui.engine import Negotiation, PortableGame, State, Valuation
 
 
 def state_of(neg: Negotiation, obs: dict) -> State:
@@ -36,30 +35,30 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     propose, _, respond = args.lens.partition("/")
-    bot = LensBot(propose, respond or propose, args.partner, args.sims, 10.0, args.seed)
     neg: Negotiation | None = None
+    bot: LensBot | None = None
     for line in sys.stdin:
         msg = json.loads(line)
         kind = msg["type"]
         if kind == "hello":
-            neg = Negotiation.from_scenario(parse_scenario(msg["scenario"]), rules_from(msg["rules"]),
-                                            budget=msg["budget"])
+            neg = PortableGame.from_dict(msg).negotiation()
+            bot = LensBot(Valuation(neg), propose, respond or propose, args.partner, args.sims, 10.0, args.seed)
             print(json.dumps({"type": "ready", "name": f"lens {bot.label}"}), flush=True)
             continue
-        if kind == "game_over":
+        if kind == "game_over" or neg is None or bot is None:
             continue
         s = state_of(neg, msg["observation"])
         ids = neg.game.player_ids
         if kind == "choose_partner":
-            answer = {"id": msg["id"], "partner": ids[bot.choose_partner(neg, s)]}
+            answer = {"id": msg["id"], "partner": ids[bot.choose_partner(s)]}
         elif kind == "make_offer":
-            offer = bot.make_offer(neg, s, ids.index(msg["partner"]))
+            offer = bot.make_offer(s, ids.index(msg["partner"]))
             answer = {"id": msg["id"], "offer": neg.game.pairs_of(offer.bits)}
         else:  # respond
             o = msg["offer"]
             cells = [neg.game.cell_index[p, a] for p, a in o["cells"]]
-            pending = neg.make_offer(s, ids.index(o["partner"]), cells)
-            answer = {"id": msg["id"], "accept": bot.respond(neg, State(s.t, s.bits, pending))}
+            pending = neg.offer(s, ids.index(o["partner"]), cells)
+            answer = {"id": msg["id"], "accept": bot.respond(State(s.t, s.bits, pending))}
         print(json.dumps(answer), flush=True)
 
 

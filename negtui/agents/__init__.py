@@ -1,8 +1,8 @@
 """Who decides a move: lens bots, outside programs over stdio, language models; humans decide at the app.
 
-`Table` builds the agents of a game's seats from their `Seat` descriptions (`negtui.seats`)."""
+`Seating` builds the agents of a game's seats from their `Seat` descriptions (`negtui.seats`)."""
 
 from negtui.agents.lens_bot import LensBot
-from negtui.agents.table import AgentOptions, Table, lens_bot
+from negtui.agents.seating import AgentOptions, Seating, lens_bot
 
-__all__ = ["AgentOptions", "LensBot", "Table", "lens_bot"]
+__all__ = ["AgentOptions", "LensBot", "Seating", "lens_bot"]

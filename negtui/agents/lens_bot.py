@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from negtui.engine.lenses import check_lens
-from negtui.engine.negotiation import Negotiation, State
+from negtui.engine.negotiation import State
 from negtui.engine.offers import Offer
 from negtui.engine.search import PARTNER_METHODS, greedy_partner, mcts_partner, random_partner
+from negtui.engine.valuation import Valuation
 
 
 @dataclass
@@ -18,9 +19,12 @@ class LensBot:
     """Proposes by the offer search of `propose_lens`, picks partners by MCTS/greedy/random, and
     accepts an offer when its `respond_lens` value is at least that of rejecting.
 
-    `partner_lens(q)` tells how seat q judges offers (the game has perfect information); None, or a
-    seat that is not a lens bot, is modelled with this bot's own responding lens."""
+    Bound to one game's `Valuation`, which every bot of the game shares (an offer one bot's search
+    found is a look-up for the next).  `partner_lens(q)` tells how seat q judges offers (the game has
+    perfect information); None, or a seat that is not a lens bot, is modelled with this bot's own
+    responding lens."""
 
+    valuation: Valuation
     propose_lens: str = "upper"
     respond_lens: str = "upper"
     partner_method: str = "mcts"
@@ -47,17 +51,18 @@ class LensBot:
         known = self.partner_lens(q) if self.partner_lens is not None else None
         return known or self.respond_lens
 
-    def choose_partner(self, neg: Negotiation, s: State) -> int:
+    def choose_partner(self, s: State) -> int:
         """MCTS models every simulated player with this bot's lenses (as the reference does); greedy
         and the offer itself use each partner's real responding lens."""
         if self.partner_method == "random":
-            return random_partner(neg, s, self.rng)
+            return random_partner(self.valuation.neg, s, self.rng)
         if self.partner_method == "greedy":
-            return greedy_partner(neg, s, self.propose_lens, self.lens_of)
-        return mcts_partner(neg, s, self.propose_lens, self.respond_lens, self.sims, self.ucb)[0]
+            return greedy_partner(self.valuation, s, self.propose_lens, self.lens_of)
+        return mcts_partner(self.valuation, s, self.propose_lens, self.respond_lens, self.sims, self.ucb)[0]
 
-    def make_offer(self, neg: Negotiation, s: State, partner: int) -> Offer:
-        return neg.best_offer(s, partner, self.propose_lens, self.lens_of(partner))
+    def make_offer(self, s: State, partner: int) -> Offer:
+        return self.valuation.best_offer(s, partner, self.propose_lens, self.lens_of(partner))
 
-    def respond(self, neg: Negotiation, s: State) -> bool:
-        return neg.accepts(s, s.pending, self.respond_lens)
+    def respond(self, s: State) -> bool:
+        assert s.pending is not None
+        return self.valuation.accepts(s, s.pending, self.respond_lens)

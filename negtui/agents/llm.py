@@ -105,8 +105,9 @@ class LLMAgent:
         raise AgentFault(f"{self.model} gave no usable answer twice: {problem}")
 
     # --- the agent ------------------------------------------------------------------------------------
-    def choose_partner(self, neg: Negotiation, s: State) -> int:
+    def choose_partner(self, s: State) -> int:
         """The model picks the partner and the offer in one answer; `make_offer` then returns that offer."""
+        neg = self.neg
         ids = neg.game.player_ids
         legal = [ids[q] for q in neg.legal_partners(s)]
         schema = {"type": "object", "additionalProperties": False, "required": ["partner", "offer", "reason"],
@@ -123,7 +124,8 @@ class LLMAgent:
             q = ids.index(partner)
             cells = self._cells_of(answer.get("offer"))
             try:
-                offer = neg.make_offer(s, q, cells) if cells else Offer(neg.proposer(s), q, 0, 0, 0)
+                offer = neg.offer(s, q, cells)
+                neg.check_offer(s, offer)  # an illegal offer goes back to the model with the rule it breaks
             except IllegalMove as err:
                 raise Unusable(str(err)) from None
             self.last_reason = str(answer.get("reason", ""))
@@ -133,16 +135,17 @@ class LLMAgent:
         self._plan = ((s.t, s.bits), q, offer)
         return q
 
-    def make_offer(self, neg: Negotiation, s: State, partner: int) -> Offer:
+    def make_offer(self, s: State, partner: int) -> Offer:
         plan = self._plan
         self._plan = None
         if plan is None or plan[0] != (s.t, s.bits) or plan[1] != partner:
-            if self.choose_partner(neg, s) != partner:
+            if self.choose_partner(s) != partner:
                 raise AgentFault("the model wanted another partner than the one asked for")
             plan, self._plan = self._plan, None
         return plan[2]
 
-    def respond(self, neg: Negotiation, s: State) -> bool:
+    def respond(self, s: State) -> bool:
+        neg = self.neg
         o, ids = s.pending, neg.game.player_ids
         words = "; ".join(f"{ids[i]} commits " + ", ".join(neg.game.cell_pair(c)[1] for c in o.cells
                                                             if int(neg.game.owner[c]) == i)

@@ -1,19 +1,30 @@
 """The seats of one game and the agents sitting in them.
 
-A `Table` turns `Seat` descriptions into agents for the turn driver: lens bots (here, or in a bot
+A `Seating` turns `Seat` descriptions into agents for the turn driver: lens bots (here, or in a bot
 process so that the app's interface never waits), outside programs, language models; a human seat
-has no agent (its decisions come from the app).  Lens bots model each partner with the partner's
-real responding lens, read from the table, so a seat switched mid-game is seen at once.
+has no agent (its decisions come from the app).  It is a context manager: leaving it stops every
+outside program and bot process.  Lens bots share the seating's `Valuation` and model each partner
+with the partner's real responding lens, read from the seating, so a seat switched mid-game is seen
+at once.  Playing a seated game is always
+
+    with Seating(neg, seats) as seating:
+        TurnDriver(neg, seating.agents, start).play_out(on_turn=...)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import TracebackType
 
 from negtui.agents.lens_bot import LensBot
+from negtui.agents.llm import LLMAgent
+from negtui.agents.process import BotProcess, RemoteLensBot
+from negtui.agents.stdio import StdioAgent
+from negtui.engine.exact import check_size
 from negtui.engine.negotiation import Negotiation
 from negtui.engine.turns import Agent
+from negtui.engine.valuation import Valuation
 from negtui.seats import Seat, SeatError
 
 
@@ -29,9 +40,9 @@ class AgentOptions:
 REMOTE_FROM_CELLS = 40  # below this many commitments a bot decides in milliseconds: no process needed
 
 
-def lens_bot(seat: Seat, lens_of: Callable[[int], str | None] | None = None) -> LensBot:
-    propose, respond = seat.lenses or (seat.propose, seat.respond)
-    return LensBot(propose, respond, seat.partner, seat.sims, seat.ucb, seat.seed, partner_lens=lens_of)
+def lens_bot(seat: Seat, valuation: Valuation, lens_of: Callable[[int], str | None] | None = None) -> LensBot:
+    propose, respond = seat.lenses or ("upper", "upper")
+    return LensBot(valuation, propose, respond, seat.partner, seat.sims, seat.ucb, seat.seed, partner_lens=lens_of)
 
 
 def seat_list(seats: dict[str, Seat] | list[Seat], player_ids: list[str]) -> list[Seat]:
@@ -46,16 +57,15 @@ def seat_list(seats: dict[str, Seat] | list[Seat], player_ids: list[str]) -> lis
     return list(seats)
 
 
-class Table:
-    def __init__(self, neg: Negotiation, seats: dict[str, Seat] | list[Seat], options: AgentOptions | None = None):
+class Seating:
+    def __init__(self, neg: Negotiation, seats: dict[str, Seat] | list[Seat], options: AgentOptions | None = None,
+                 valuation: Valuation | None = None):
+        """`valuation`: the one to share with the caller (the app's forecasts and previews); else a new one."""
         self.neg = neg
+        self.valuation = valuation if valuation is not None else Valuation(neg)
         self.options = options or AgentOptions()
         self.seats: list[Seat] = seat_list(seats, neg.game.player_ids)
-        self._process = None
-        if self._wants_process():
-            from negtui.agents.process import BotProcess
-
-            self._process = BotProcess(neg, self.seats)
+        self._process: BotProcess | None = BotProcess(neg, self.seats) if self._wants_process() else None
         self.agents: list[Agent | None] = []
         try:
             for i in range(len(self.seats)):
@@ -64,6 +74,12 @@ class Table:
             self.close()
             raise
 
+    def __enter__(self) -> Seating:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
     def _wants_process(self) -> bool:
         return (self.options.remote_bots and self.neg.game.n_cells >= REMOTE_FROM_CELLS
                 and any(s.is_lens for s in self.seats))
@@ -71,7 +87,7 @@ class Table:
     def respond_lens(self, q: int) -> str | None:
         """How seat q judges offers, if it is a lens bot."""
         seat = self.seats[q]
-        return seat.respond if seat.is_lens else None
+        return seat.respond_lens if seat.is_lens else None
 
     def _build(self, i: int) -> Agent | None:
         seat = self.seats[i]
@@ -80,22 +96,14 @@ class Table:
         if seat.is_lens:
             if seat.uses_exact:  # refused up front, with the solver's estimate, when the game is too large
                 if self._process is None:
-                    _ = self.neg.exact  # solved now
+                    _ = self.valuation.exact  # solved now
                 else:
-                    from negtui.engine.exact import check_size
-
                     check_size(self.neg.game)  # the bot process solves it
             if self._process is not None:
-                from negtui.agents.process import RemoteLensBot
-
-                return RemoteLensBot(self._process, i, seat.label)
-            return lens_bot(seat, self.respond_lens)
+                return RemoteLensBot(self._process, self.neg, i, seat.label)
+            return lens_bot(seat, self.valuation, self.respond_lens)
         if seat.agent == "cmd":
-            from negtui.agents.stdio import StdioAgent
-
             return StdioAgent(self.neg, i, seat, echo_stderr=self.options.echo_stderr)
-        from negtui.agents.llm import LLMAgent
-
         return LLMAgent(self.neg, i, seat, api_key=self.options.api_key)
 
     def set(self, i: int, seat: Seat) -> Agent | None:
@@ -103,8 +111,6 @@ class Table:
         old = self.agents[i]
         self.seats[i] = seat
         if self._process is None and self._wants_process():
-            from negtui.agents.process import BotProcess
-
             self._process = BotProcess(self.neg, self.seats)
         elif self._process is not None:
             self._process.set_seats(self.seats)

@@ -29,6 +29,7 @@ from negtui.agents.wire import (
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.observation import observation, offer_json
 from negtui.engine.offers import Offer
+from negtui.engine.portable import PortableGame
 from negtui.engine.turns import AgentFault
 from negtui.scenario.io import first_problem
 from negtui.seats import Seat, SeatError
@@ -146,9 +147,9 @@ class StdioAgent:
 
     def _hello(self, deadline: float) -> None:
         g = self.neg.game
-        self._send(Hello(seat=g.player_ids[self.player], player=self.player,
-                         scenario=g.scenario.model_dump(mode="json"), rules=self.neg.rules.as_dict(),
-                         budget=g.budget, timeout=self.timeout).model_dump(mode="json"))
+        game = PortableGame.of(g, self.neg.rules)
+        self._send(Hello(seat=g.player_ids[self.player], player=self.player, scenario=game.scenario,
+                         rules=game.rules, budget=g.budget, timeout=self.timeout).model_dump(mode="json"))
         data = self._receive(None, deadline)
         try:
             self.name = Ready.model_validate(data).name
@@ -162,7 +163,8 @@ class StdioAgent:
         return self._ids
 
     # --- the agent ------------------------------------------------------------------------------------
-    def choose_partner(self, neg: Negotiation, s: State) -> int:
+    def choose_partner(self, s: State) -> int:
+        neg = self.neg
         ids = neg.game.player_ids
         legal = [ids[q] for q in neg.legal_partners(s)]
         ans = self._ask(ChoosePartner(id=self._next_id(), turn=s.t, observation=observation(neg, s, self.player),
@@ -171,7 +173,8 @@ class StdioAgent:
             raise AgentFault(f"chose {ans.partner!r}, not one of the legal partners {', '.join(legal)}")
         return ids.index(ans.partner)
 
-    def make_offer(self, neg: Negotiation, s: State, partner: int) -> Offer:
+    def make_offer(self, s: State, partner: int) -> Offer:
+        neg = self.neg
         offers = neg.legal_offers(s, partner)
         listed = [neg.game.pairs_of(o.bits) for o in offers] if len(offers) <= LEGAL_OFFERS_LISTED else None
         ans = self._ask(MakeOffer(id=self._next_id(), turn=s.t, partner=neg.game.player_ids[partner],
@@ -183,18 +186,18 @@ class StdioAgent:
             if c is None:
                 raise AgentFault(f"offered {pid}.{action}, a commitment the game does not have")
             cells.append(c)
-        if not cells:
-            return Offer(neg.proposer(s), partner, 0, 0, 0)
-        return neg.make_offer(s, partner, cells)  # an illegal offer raises IllegalMove: the driver passes
+        return neg.offer(s, partner, cells)  # the driver checks it: an illegal offer is played as a pass
 
-    def respond(self, neg: Negotiation, s: State) -> bool:
+    def respond(self, s: State) -> bool:
+        neg = self.neg
         ans = self._ask(Respond(id=self._next_id(), turn=s.t, offer=OfferJson(**offer_json(neg, s.pending)),
                                 observation=observation(neg, s, self.player)), RespondAnswer)
         return ans.accept
 
-    def game_over(self, neg: Negotiation, s: State) -> None:
+    def game_over(self, s: State) -> None:
         if self._dead or not self._ready:
             return
+        neg = self.neg
         pay = neg.returns(s)
         try:
             self._send(GameOver(payoffs={pid: float(v) for pid, v in zip(neg.game.player_ids, pay)},

@@ -2,7 +2,7 @@
 would have done in that seat, every choice valued by the same lenses.
 
 A choice is valued by the state it leads to at the end of the turn, seen by the deciding player under
-each lens (`Negotiation.forecast`): the proposer's offer with the answer it got (or, for a bot's offer,
+each lens (`Valuation.forecast`): the proposer's offer with the answer it got (or, for a bot's offer,
 the answer it would get), the partner's accept or reject.  The cost of a decision is how much the best
 alternative is worth more than it, under the exact solution where the game is small enough, otherwise
 under the mean of the three closed-form lenses (none of them alone is the truth)."""
@@ -18,6 +18,7 @@ from negtui.engine.lenses import CLOSED_FORM_LENSES
 from negtui.engine.negotiation import Negotiation, Phase, State
 from negtui.engine.offers import Offer
 from negtui.engine.search import greedy_partner
+from negtui.engine.valuation import Valuation
 
 YOU = "you"
 
@@ -75,13 +76,14 @@ def _same(a: Choice, b: Choice) -> bool:
 
 class Coach:
     """Assessments for one game.  `respond_lens(q)` says how seat q answers offers when it is a lens bot
-    (agents.Table.respond_lens); other seats are modelled with the lens being asked about."""
+    (agents.Seating.respond_lens); other seats are modelled with the lens being asked about."""
 
-    def __init__(self, neg: Negotiation, respond_lens: Callable[[int], str | None],
+    def __init__(self, valuation: Valuation, respond_lens: Callable[[int], str | None],
                  exact: bool | Callable[[], bool]):
         """`exact`: whether the exact solution takes part; a callable when it is being solved meanwhile
         (the app solves it in the background: coaching includes it from when it is there)."""
-        self.neg = neg
+        self.valuation = valuation
+        self.neg = valuation.neg
         self.respond_lens = respond_lens
         self._exact = exact
 
@@ -91,7 +93,7 @@ class Coach:
         return CLOSED_FORM_LENSES + (("exact",) if exact else ())
 
     def _values(self, after: State, player: int) -> dict[str, float]:
-        return {lens: float(self.neg.forecast(after, lens)[player]) for lens in self.lenses}
+        return {lens: float(self.valuation.forecast(after, lens)[player]) for lens in self.lenses}
 
     # --- proposing --------------------------------------------------------------------------------------
     def proposal(self, s: State, offer: Offer, accepted: bool, after: State) -> Assessment:
@@ -105,16 +107,16 @@ class Coach:
         return Assessment(s.t, p, Phase.PROPOSE, None, self._proposals(s, p), self._reference())
 
     def _proposals(self, s: State, p: int) -> tuple[Choice, ...]:
-        neg, out = self.neg, []
+        val, out = self.valuation, []
         for lens in CLOSED_FORM_LENSES:
             lens_of = self._model(lens)
-            q = greedy_partner(neg, s, lens, lens_of)
-            offer = neg.best_offer(s, q, lens, lens_of(q))
+            q = greedy_partner(val, s, lens, lens_of)
+            offer = val.best_offer(s, q, lens, lens_of(q))
             accepted = self._answer(s, offer, lens_of(q))
-            after = neg.next_state(s, offer, accepted)
+            after = val.neg.next_state(s, offer, accepted)
             out.append(Choice(lens, Phase.PROPOSE, offer, accepted, after, self._values(after, p)))
         if "exact" in self.lenses:
-            sol = neg.exact
+            sol = val.exact
             q = int(sol.partner[s.t][s.bits])
             child = int(sol.child[s.t][s.bits])
             offer = Offer(p, p if q < 0 else q, child & ~s.bits)
@@ -130,22 +132,25 @@ class Coach:
             return self.neg.rules.noop_is_deal
         if offer.is_unilateral:
             return True
-        return self.neg.accepts(s, offer, lens)
+        return self.valuation.accepts(s, offer, lens)
 
     # --- responding -------------------------------------------------------------------------------------
     def response(self, s: State, accept: bool) -> Assessment:
         """The partner's answer to the pending offer in `s` against each lens's."""
+        assert s.pending is not None
         q = s.pending.partner
         after = self.neg.next_state(s, s.pending, accept)
         yours = Choice(YOU, Phase.RESPOND, s.pending, accept, after, self._values(after, q))
         return Assessment(s.t, q, Phase.RESPOND, yours, self._responses(s, q), self._reference())
 
     def response_hint(self, s: State) -> Assessment:
+        assert s.pending is not None
         return Assessment(s.t, s.pending.partner, Phase.RESPOND, None, self._responses(s, s.pending.partner),
                           self._reference())
 
     def _responses(self, s: State, q: int) -> tuple[Choice, ...]:
         neg, offer, out = self.neg, s.pending, []
+        assert offer is not None
         accepted_state = neg.next_state(s, offer, True)
         rejected_state = neg.next_state(s, offer, False)
         values = {True: self._values(accepted_state, q), False: self._values(rejected_state, q)}

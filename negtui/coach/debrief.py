@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from negtui.agents.table import Table
+from negtui.agents.seating import Seating
 from negtui.coach.assess import Assessment
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.lenses import CLOSED_FORM_LENSES
@@ -54,18 +54,13 @@ def counterfactuals(neg: Negotiation, seats: list[Seat], player: int, start: Sta
     """The seat's payoff when each lens bot plays it from `start` against the same opponents."""
     out: dict[str, float] = {}
     for lens in lenses:
-        seated = counterfactual_seats(seats, player, lens)
-        game = Negotiation(neg.game, neg.rules)  # its own caches: the game played keeps its own
-        table = Table(game, seated)
-        try:
-            driver = TurnDriver(game, table.agents, State(start.t, start.bits))
-            while not driver.over:
-                if cancelled():
-                    return out
-                driver.step()
-            out[lens] = float(game.returns(driver.state)[player])
-        finally:
-            table.close()
+        # a seating of its own, with its own valuation: the game played keeps its caches
+        with Seating(neg, counterfactual_seats(seats, player, lens)) as seating:
+            driver = TurnDriver(neg, seating.agents, State(start.t, start.bits))
+            final = driver.play_out(cancelled=cancelled)
+        if final.t < neg.game.T:
+            return out
+        out[lens] = float(neg.returns(final)[player])
     return out
 
 
