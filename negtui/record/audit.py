@@ -61,7 +61,7 @@ def _turns(replay: Replay) -> list[Finding]:
             if lens not in CLOSED_FORM_LENSES:
                 out.append(Finding(n, f"$.forecasts.{lens}", "not a lens negtui forecasts"))
                 continue
-            want = neg.forecast(ev.after, lens)
+            want = replay.valuation.forecast(ev.after, lens)
             if len(values) != game.n or not np.allclose(values, want, rtol=0.0, atol=TOLERANCE):
                 out.append(Finding(n, f"$.forecasts.{lens}", "do not match the forecasts of the state after the turn"))
     return out

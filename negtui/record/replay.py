@@ -2,24 +2,26 @@
 
 `Replay` rebuilds the game from the header alone and plays every recorded decision through the turn
 driver, which checks it against the rules; every state is checked against its digest.  `verify`
-drives the same game with the seats' bots and reports the first decision a bot makes differently.
-The bots come from a `Seating` the caller supplies (the agents package), so records do not depend
-on how agents are built.
+plays the record out again with every seat answering as recorded, each lens bot asked first: the
+first decision a bot makes differently is the divergence.  The bots come from a seating the caller
+supplies (agents.Seating), so records do not depend on how agents are built.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import TracebackType
 from typing import Protocol
 
 import numpy as np
 
 from negtui.engine.game import GameError
 from negtui.engine.lenses import CLOSED_FORM_LENSES
-from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
+from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.offers import Offer
 from negtui.engine.turns import Agent, TurnDriver, TurnEvent
+from negtui.engine.valuation import Valuation
 from negtui.record.digest import state_digest
 from negtui.record.format import TurnLine
 from negtui.record.reader import Record, RecordError
@@ -38,13 +40,17 @@ class Divergence:
 
 
 class Seating(Protocol):
-    """The agents of a game's seats (agents.Table): built from seats, replaceable seat by seat."""
+    """The agents of a game's seats (agents.Seating): built from seats, replaceable seat by seat, and
+    closed when the block that holds it ends."""
 
     agents: list[Agent | None]
 
     def set(self, i: int, seat: Seat) -> Agent | None: ...
 
-    def close(self) -> None: ...
+    def __enter__(self) -> Seating: ...
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                 tb: TracebackType | None) -> None: ...
 
 
 SeatingFactory = Callable[[Negotiation, list[Seat]], Seating]
@@ -56,6 +62,7 @@ class Replay:
         h = record.header
         try:
             self.neg = Negotiation.from_scenario(record.scenario, h.rules, budget=h.budget)
+            self.valuation = Valuation(self.neg)  # forecasts a record does not hold
             game = self.neg.game
             self.start = State(h.start_turn, game.bits_of(h.start_commitments))
         except (GameError, ValueError) as err:
@@ -141,7 +148,7 @@ class Replay:
         shown = self.record.turns[k - 1].forecasts if k > 0 else {}
         n = self.neg.game.n
         return {lens: np.asarray(shown[lens], dtype=float) if len(shown.get(lens, ())) == n
-                else self.neg.forecast(s, lens) for lens in CLOSED_FORM_LENSES}
+                else self.valuation.forecast(s, lens) for lens in CLOSED_FORM_LENSES}
 
     def seats_at(self, t: int | None = None) -> dict[str, Seat]:
         """The seats in force before turn t (default: after the last turn): the header's, updated by
@@ -158,41 +165,92 @@ class Replay:
         return [seats.get(pid) or Seat.human() for pid in self.neg.game.player_ids]
 
 
+class Diverged(Exception):
+    def __init__(self, divergence: Divergence):
+        super().__init__(divergence.describe())
+        self.divergence = divergence
+
+
+def _bots_only(seat: Seat) -> Seat:
+    return seat if seat.is_lens else Seat.human()
+
+
+class _AsRecorded:
+    """A seat that decides as the record says, after asking the seat's lens bot (when it has one and
+    the record marks no fault there) and stopping the game where the bot would decide otherwise."""
+
+    label = "recorded"
+
+    def __init__(self, replay: Replay, seating: Seating, i: int):
+        self.replay, self.seating, self.i = replay, seating, i
+        self._partner: int | None = None  # a partner the bot chose, for its offer
+
+    def _line(self, s: State) -> tuple[TurnLine, TurnEvent]:
+        k = s.t - self.replay.first_turn
+        return self.replay.record.turns[k], self.replay.events[k]
+
+    def _bot(self, line: TurnLine) -> Agent | None:
+        return None if line.fault else self.seating.agents[self.i]
+
+    def _differs(self, s: State, what: str, recorded: str, recomputed: str) -> Diverged:
+        return Diverged(Divergence(s.t, what, recorded, recomputed))
+
+    def choose_partner(self, s: State) -> int:
+        line, event = self._line(s)
+        bot, names = self._bot(line), self.replay.neg.game.player_ids
+        if bot is not None:
+            q = bot.choose_partner(s)
+            if q != event.partner:
+                raise self._differs(s, f"{names[self.i]}'s choice of partner", names[event.partner], names[q])
+        return event.partner
+
+    def make_offer(self, s: State, partner: int) -> Offer:
+        line, event = self._line(s)
+        bot, game = self._bot(line), self.replay.neg.game
+        if bot is not None:
+            offer = bot.make_offer(s, partner)
+            if offer.bits != event.offer.bits:
+                show = lambda b: ", ".join(game.cell_name(c) for c in game.cells_of(b)) or "nothing"  # noqa: E731
+                raise self._differs(s, f"{game.player_ids[self.i]}'s offer to {game.player_ids[partner]}",
+                                    show(event.offer.bits), show(offer.bits))
+        return event.offer
+
+    def respond(self, s: State) -> bool:
+        line, _ = self._line(s)
+        bot = self._bot(line)
+        if bot is not None:
+            accept = bot.respond(s)
+            if accept != line.accepted:
+                word = {True: "accept", False: "reject"}
+                raise self._differs(s, f"{self.replay.neg.game.player_ids[self.i]}'s answer", word[line.accepted],
+                                    word[accept])
+        return line.accepted
+
+
 def verify(replay: Replay, seating: SeatingFactory) -> Divergence | None:
     """Re-run every bot decision from the header alone; the first difference, or None.
 
     Seats that are not lens bots (people, outside programs, language models) are followed as
     recorded; so is any decision the record marks as a fault."""
-    neg, game = replay.neg, replay.neg.game
-    names = game.player_ids
-    bots_only = lambda seats: [s if s.is_lens else Seat.human() for s in seats]  # noqa: E731
-    table = seating(neg, bots_only(replay.seat_list(replay.first_turn)))
-    driver = TurnDriver(neg, table.agents, replay.start)
-    try:
-        for line, event in zip(replay.record.turns, replay.events):
-            for pid, seat in (line.seats or {}).items():  # a seat switched hands before this turn
-                i = game.index_of(pid)
-                driver.seats[i] = table.set(i, bots_only([seat])[0])
-            s = driver.state
-            p, q_rec = event.proposer, event.partner
-            if driver.seats[p] is not None and not line.fault:
-                move = driver.ask()
-                offer = move.offer
-                if offer.partner != q_rec:
-                    return Divergence(s.t, f"{names[p]}'s choice of partner", names[q_rec], names[offer.partner])
-                if offer.bits != event.offer.bits:
-                    show = lambda b: ", ".join(game.cell_name(c) for c in game.cells_of(b)) or "nothing"  # noqa: E731
-                    return Divergence(s.t, f"{names[p]}'s offer to {names[q_rec]}", show(event.offer.bits),
-                                      show(offer.bits))
-            if driver.submit(driver.propose(event.offer)) is not None:
-                continue
-            if driver.seats[q_rec] is not None and not line.fault:
-                move = driver.ask()
-                if move.accept != line.accepted:
-                    word = {True: "accept", False: "reject"}
-                    return Divergence(s.t, f"{names[q_rec]}'s answer", word[line.accepted], word[move.accept])
-            driver.submit(driver.answer(line.accepted))
-            assert driver.phase is not Phase.RESPOND
-    finally:
-        table.close()
+    neg, game, turns = replay.neg, replay.neg.game, replay.record.turns
+
+    def switch(bots: Seating, line: TurnLine) -> None:  # seats that changed hands before this turn
+        for pid, seat in (line.seats or {}).items():
+            bots.set(game.index_of(pid), _bots_only(seat))
+
+    with seating(neg, [_bots_only(s) for s in replay.seat_list(replay.first_turn)]) as bots:
+        seats: list[Agent | None] = [_AsRecorded(replay, bots, i) for i in range(game.n)]
+        driver = TurnDriver(neg, seats, replay.start)
+        if turns:
+            switch(bots, turns[0])
+
+        def next_turn(ev: TurnEvent) -> None:
+            k = ev.t + 1 - replay.first_turn
+            if k < len(turns):
+                switch(bots, turns[k])
+
+        try:
+            driver.play_out(until=replay.last_turn, on_turn=next_turn)
+        except Diverged as err:
+            return err.divergence
     return None

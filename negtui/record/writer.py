@@ -14,12 +14,17 @@ from typing import IO
 
 from pydantic import BaseModel
 
+import numpy as np
+
 from negtui import __version__
+from negtui.engine.baseline import no_negotiation
 from negtui.engine.lenses import CLOSED_FORM_LENSES as FORECAST_LENSES
 from negtui.engine.negotiation import Negotiation, State
+from negtui.engine.outcome import rounded, welfare
+from negtui.engine.portable import PortableGame
 from negtui.engine.turns import TurnEvent
+from negtui.engine.valuation import Valuation
 from negtui.locks import Busy, lock_or_close
-from negtui.engine.outcome import rounded
 from negtui.record.digest import state_digest
 from negtui.record.format import FORMAT, Header, Parent, ResultLine, TurnLine
 from negtui.record.signing import Chain
@@ -55,9 +60,9 @@ def open_exclusive(path: Path, force: bool = False) -> IO[str]:
     return os.fdopen(fd, "w", encoding="utf-8")
 
 
-def forecasts(neg: Negotiation, s: State, shown: dict | None = None) -> dict[str, list[float]]:
+def forecasts(val: Valuation, s: State, shown: dict[str, np.ndarray] | None = None) -> dict[str, list[float]]:
     """The closed-form lens forecasts of every player, as the app shows them (or as given)."""
-    shown = shown or {lens: neg.forecast(s, lens) for lens in FORECAST_LENSES}
+    shown = shown or {lens: val.forecast(s, lens) for lens in FORECAST_LENSES}
     return {lens: rounded(shown[lens], 6) for lens in FORECAST_LENSES}
 
 
@@ -67,14 +72,15 @@ class RecordWriter:
         """`key` signs every line (record/signing.py)."""
         self.path = Path(path)
         self.neg = neg
+        self._valuation = Valuation(neg)  # forecasts the caller does not give
         self._chain = Chain(key) if key else None
         self.lines = 0  # written after the header
         self.fresh = start.t == 0 and start.bits == 0 and parent is None  # else the header holds a position
         self._fh: IO[str] = open_exclusive(self.path, force)
         game = neg.game
+        portable = PortableGame.of(game, neg.rules)
         header = Header(
-            format=FORMAT, negtui=__version__, scenario=game.scenario.model_dump(mode="json"), rules=neg.rules,
-            budget=game.budget if game.budget != game.scenario.protocol.budget else None,
+            format=FORMAT, negtui=__version__, scenario=portable.scenario, rules=neg.rules, budget=portable.budget,
             seats=dict(zip(game.player_ids, seats)),
             started=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"), start_turn=start.t,
             start_commitments=game.pairs_of(start.bits), parent=parent,
@@ -97,14 +103,17 @@ class RecordWriter:
         line = TurnLine(t=ev.t, proposer=game.player_ids[ev.proposer], partner=game.player_ids[ev.partner],
                         offer=game.pairs_of(ev.offer.bits), accepted=ev.accepted,
                         decided_by=ev.decided_by, digest=state_digest(ev.after.t, ev.after.bits),
-                        forecasts=forecasts(self.neg, ev.after, shown), seats=switched or None, fault=ev.fault)
+                        forecasts=forecasts(self._valuation, ev.after, shown), seats=switched or None,
+                        fault=ev.fault)
         self._write(line)
 
-    def result(self, s: State, baseline: list[float] | None = None, welfare: dict | None = None) -> None:
-        game = self.neg.game
-        pay = rounded(self.neg.returns(s))
-        self._write(ResultLine(payoffs=pay, commitments=game.pairs_of(s.bits),
-                               baseline=baseline, welfare=welfare))
+    def result(self, s: State) -> None:
+        """The result line, worked out here from the final state alone, so that every writer (the app, the
+        command line, a table) writes the same bytes for the same game."""
+        game, rules = self.neg.game, self.neg.rules
+        pay = self.neg.returns(s)
+        self._write(ResultLine(payoffs=rounded(pay), commitments=game.pairs_of(s.bits),
+                               baseline=rounded(no_negotiation(game, rules).payoffs), welfare=welfare(pay)))
 
     def close(self, discard_empty: bool = True) -> None:
         """A record of a new game left with no line after its header (quit before its first turn) says

@@ -105,8 +105,8 @@ def _params(p: dict[str, object], seed: int, rules: str):
 
 def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     """The task's rows: the baseline, the exact solution (small games), then one per method."""
-    from negtui.agents import AgentOptions, Table
-    from negtui.engine import Negotiation, TurnDriver, get_rules
+    from negtui.agents import AgentOptions, Seating
+    from negtui.engine import Negotiation, TurnDriver, Valuation, get_rules
     from negtui.engine.baseline import no_negotiation
     from negtui.engine.metrics import improvement, l1_error
     from negtui.engine.outcome import exact_payoffs
@@ -118,7 +118,8 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     neg = Negotiation.from_scenario(sc, rules)
     game = neg.game
     base = np.asarray(no_negotiation(game, rules).payoffs, dtype=float)
-    exact = exact_payoffs(neg) if spec.exact else None
+    valuation = Valuation(neg)  # one per game: every method's bots share its caches and exact solution
+    exact = exact_payoffs(valuation) if spec.exact else None
     welfare = _welfare(neg, spec)
     common = {"sweep": task.sweep, "task": task.key, "scenario": sc.name, **_point_columns(task), "seed": task.seed,
               "rules": task.rules, "negtui": __version__, "players": game.n}
@@ -142,12 +143,9 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
         base_seat = Seat(partner=spec.partner, sims=spec.sims, seed=task.seed * 1009)
         seats = [parse_seat(text, base_seat).model_copy(update={"seed": base_seat.seed + i})
                  for i, text in enumerate(method.seat_texts(game.n))]
-        table = Table(neg, seats, AgentOptions(remote_bots=False))
-        try:
-            driver = TurnDriver(neg, table.agents)
-            pay = np.asarray(driver.play(), dtype=float)
-        finally:
-            table.close()
+        with Seating(neg, seats, AgentOptions(remote_bots=False), valuation) as seating:
+            driver = TurnDriver(neg, seating.agents)
+            pay = np.asarray(neg.returns(driver.play_out()), dtype=float)
         rows.append(row(method.name, pay, len(driver.events), time.perf_counter() - t0))
     return rows
 
