@@ -27,7 +27,7 @@ import asyncio
 import os
 from pathlib import Path
 from negtui.tui.app import NegtuiApp
-from negtui.tui.screens.play import PlayScreen
+from negtui.tui.screens.live import LiveScreen
 
 class Timed(NegtuiApp):
     def on_mount(self):
@@ -35,7 +35,7 @@ class Timed(NegtuiApp):
         self.set_interval(0.005, self._check)
 
     def _check(self):
-        if isinstance(self.screen, PlayScreen) and self.screen.query("#forecast-table"):
+        if isinstance(self.screen, LiveScreen) and self.screen.query("#forecast-table"):
             # seconds since this process started (Linux: /proc), printed for the parent
             ticks = int(open("/proc/self/stat").read().rsplit(")", 1)[1].split()[19])
             uptime = float(open("/proc/uptime").read().split()[0])
@@ -77,7 +77,7 @@ async def _probe(app, screen, key: str, action: str) -> float:
 
 async def latencies(presses: int) -> tuple[list[float], list[float], int]:
     from negtui.tui.app import NegtuiApp
-    from negtui.tui.screens.play import PlayScreen
+    from negtui.tui.screens.live import LiveScreen
     from negtui.tui.screens.welfare import WelfareScreen
 
     app = NegtuiApp(BIG, ask_seats=False, record=False)
@@ -85,19 +85,18 @@ async def latencies(presses: int) -> tuple[list[float], list[float], int]:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, PlayScreen)
+        assert isinstance(screen, LiveScreen)
         screen.autoplay.speed = 0
         await pilot.press("r")
         await asyncio.sleep(0.5)
         for k in range(presses):
             await asyncio.sleep(0.1)
             during_play.append(await _probe(app, screen, "v", "action_sort_goals"))
-        turns = app.session.state.t
+        game = app.live.game
+        turns = game.state.t
         screen.autoplay.stop()
         await app.workers.wait_for_complete()
-        scenario = app.session.neg.game.scenario.model_dump(mode="json")
-        welfare = WelfareScreen(scenario, "paper", app.session.state.bits, app.session.neg.game.player_ids,
-                                app.session.neg.returns(app.session.state), app.session.forecast("upper"),
+        welfare = WelfareScreen(game.neg, game.state.bits, game.neg.returns(game.state), game.forecast("upper"),
                                 objective="nash")
         await app.push_screen(welfare)
         await pilot.pause()

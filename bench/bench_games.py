@@ -13,7 +13,7 @@ import statistics
 import time
 
 from negtui.agents import LensBot
-from negtui.engine import PAPER, REFERENCE, Negotiation, TurnDriver
+from negtui.engine import PAPER, REFERENCE, Negotiation, TurnDriver, Valuation
 from negtui.generator import GeneratorParams, generate
 
 LENSES = ("myopic", "upper", "lower")
@@ -21,10 +21,11 @@ LENSES = ("myopic", "upper", "lower")
 
 def play(sc, rules, lens: str, sims: int = 50) -> tuple[float, int]:
     neg = Negotiation.from_scenario(sc, rules)
-    bots = [LensBot(lens, lens, "mcts", sims, 10.0) for _ in neg.game.player_ids]
+    val = Valuation(neg)
+    bots = [LensBot(val, lens, lens, "mcts", sims, 10.0) for _ in neg.game.player_ids]
     t0 = time.perf_counter()
     TurnDriver(neg, bots).play()
-    return time.perf_counter() - t0, neg.evaluated
+    return time.perf_counter() - t0, val.evaluated
 
 
 def large_games(seeds: int) -> list:

@@ -3,21 +3,34 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from negtui.cli.root import app
 from negtui.cli.common import (
-    AgentTimeoutOpt, JsonOpt, LlmKeyOpt, LlmUrlOpt, RulesOpt, SeatOpt, base_seat, emit_json, load, negotiation, progress,
+    AgentTimeoutOpt,
+    JsonOpt,
+    LlmKeyOpt,
+    LlmUrlOpt,
+    RulesOpt,
+    SeatOpt,
+    base_seat,
+    emit_json,
+    load,
+    negotiation,
+    progress,
     report_fault,
 )
 from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
-
+from negtui.cli.root import app
 
 if TYPE_CHECKING:
-    from negtui.record import Fork
+    from negtui.engine import Negotiation, State, TurnEvent, Valuation
+    from negtui.record import Fork, Parent
+    from negtui.scenario import Scenario
+    from negtui.seats import Seat
 
 
 def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None) -> Fork:
@@ -67,17 +80,9 @@ def autoplay(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No turn log.")] = False,
 ) -> None:
     """Play a game with bots or outside agents in every seat; print the turn log and the payoff table."""
-    from negtui.agents import AgentOptions, Table
-    from negtui.engine import TurnDriver
-    from negtui.cli.render import payoff_table
-    from negtui.engine.outcome import exact_comparison, outcome
-    from negtui.narrate import event_json, turn_line
-    from negtui.record import RecordWriter
     from negtui.record.signing import read_key
-    from negtui.seats import default_seats, parse_seats
 
     with user_errors():
-        parent = None
         if from_record is not None:
             if scenario is not None:
                 fail("error: give either a scenario or --from-record, not both")
@@ -86,71 +91,118 @@ def autoplay(
             if fixed:
                 fail(f"error: {', '.join(fixed)} come from the record when forking; change seats with --seat NAME=LENS")
             fk = _fork(from_record, turn, seat or [], lens)
-            neg, seats, start, parent = fk.neg, fk.seats, fk.start, fk.parent
+            game = _Start(fk.neg, fk.seats, fk.start, fk.parent)
         else:
             if scenario is None:
                 fail("error: missing scenario file (or --from-record FILE)")
             if turn is not None:
                 fail("error: --turn needs --from-record")
-            neg = negotiation(load(scenario), rules or "paper", budget)
-            base = base_seat(lens, partner, sims, ucb, seed, agent_timeout, llm_base_url)
-            ids = neg.game.player_ids
-            chosen = {**default_seats(ids, base), **parse_seats(seat or [], ids, base)}
-            seats = [chosen[pid] for pid in ids]
-            start = neg.initial_state()
+            game = _new_game(load(scenario), rules or "paper", budget, seat or [],
+                             base_seat(lens, partner, sims, ucb, seed, agent_timeout, llm_base_url))
         if agent_timeout is not None:
-            seats = [s.model_copy(update={"timeout": agent_timeout}) if s.agent in ("cmd", "llm") else s for s in seats]
-        game = neg.game
+            game = game.with_timeout(agent_timeout)
         if sign_key is not None and record is None:
             fail("error: --sign-key signs a record: give --record FILE too")
         key = read_key(sign_key) if sign_key is not None else None
-        table = Table(neg, seats, AgentOptions(api_key=llm_api_key, echo_stderr=True))
-        try:
-            labels = [s.label for s in table.seats]
-            driver = TurnDriver(neg, table.agents, start, on_fault=report_fault(neg, labels))
-            writer = RecordWriter(record, neg, table.seats, start, parent=parent, force=force, key=key) if record else None
-            if not as_json:
-                fork_note = f", continuing {parent.file} from turn {parent.turn}" if parent else ""
-                typer.echo(f"{game.scenario.name} — {game.n} players, {game.n_goals} goals, {game.T} turns, "
-                           f"rules {neg.rules.name}{fork_note}")
-            started = time.perf_counter()
+        played = _play(game, record, force, key, llm_api_key, as_json or quiet)
+        _report(game, played, record, as_json)
+
+
+@dataclass(frozen=True)
+class _Start:
+    """What an autoplayed game starts from: a new game, or a record's at a turn (a fork)."""
+
+    neg: Negotiation
+    seats: list[Seat]
+    start: State
+    parent: Parent | None = None
+
+    def with_timeout(self, seconds: float) -> _Start:
+        seats = [s.model_copy(update={"timeout": seconds}) if s.agent in ("cmd", "llm") else s for s in self.seats]
+        return replace(self, seats=seats)
+
+
+@dataclass(frozen=True)
+class _Played:
+    state: State
+    events: list[TurnEvent]
+    valuation: Valuation
+    seconds: float
+
+
+def _new_game(sc: Scenario, rules: str, budget: int | None, specs: list[str], base: Seat) -> _Start:
+    from negtui.seats import default_seats, parse_seats
+
+    neg = negotiation(sc, rules, budget)
+    ids = neg.game.player_ids
+    chosen = {**default_seats(ids, base), **parse_seats(specs, ids, base)}
+    return _Start(neg, [chosen[pid] for pid in ids], neg.initial_state())
+
+
+def _play(game: _Start, record: Path | None, force: bool, key: bytes | None, api_key: str | None,
+          silent: bool) -> _Played:
+    """Seat the agents, play to the end and record every turn; Ctrl-C stops with the record so far."""
+    from negtui.agents import AgentOptions, Seating
+    from negtui.engine import TurnDriver
+    from negtui.narrate import turn_line
+    from negtui.record import RecordWriter
+
+    neg, start, parent = game.neg, game.start, game.parent
+    g = neg.game
+    with Seating(neg, game.seats, AgentOptions(api_key=api_key, echo_stderr=True)) as seating:
+        driver = TurnDriver(neg, seating.agents, start, on_fault=report_fault(neg, [s.label for s in seating.seats]))
+        writer = RecordWriter(record, neg, seating.seats, start, parent=parent, force=force, key=key) if record else None
+        if not silent:
+            fork_note = f", continuing {parent.file} from turn {parent.turn}" if parent else ""
+            typer.echo(f"{g.scenario.name} — {g.n} players, {g.n_goals} goals, {g.T} turns, "
+                       f"rules {neg.rules.name}{fork_note}")
+        started = time.perf_counter()
+        with progress(g.T, "playing", enabled=silent) as bar:
+            task = bar.add_task("turns", total=g.T, completed=start.t)
+
+            def turn(ev: TurnEvent) -> None:
+                bar.advance(task)
+                if writer:
+                    writer.turn(ev)
+                if not silent:
+                    typer.echo(turn_line(g, ev))
+
             try:
-                with progress(game.T, "playing", enabled=as_json or quiet) as bar:
-                    task = bar.add_task("turns", total=game.T, completed=start.t)
-                    for ev in driver.run():
-                        bar.advance(task)
-                        if writer:
-                            writer.turn(ev)
-                        if not (as_json or quiet):
-                            typer.echo(turn_line(game, ev))
+                final = driver.play_out(on_turn=turn)
             except KeyboardInterrupt:
-                pay = neg.returns(driver.state)
                 saved = f"; record so far in {record}" if writer else ""
-                fail(f"interrupted at turn {driver.state.t}/{game.T}{saved}; payoffs so far: "
-                     + ", ".join(f"{p} {v:.2f}" for p, v in zip(game.player_ids, pay)), EXIT_INTERRUPTED)
-        finally:
-            table.close()
-        seconds = time.perf_counter() - started
-        result = outcome(neg, driver.state.bits)
-        exact = exact_comparison(neg, result["payoffs"])
-        if exact is not None:
-            result["exact"] = exact
+                fail(f"interrupted at turn {driver.state.t}/{g.T}{saved}; payoffs so far: "
+                     + ", ".join(f"{p} {v:.2f}" for p, v in zip(g.player_ids, neg.returns(driver.state))),
+                     EXIT_INTERRUPTED)
         if writer:
-            writer.result(driver.state, baseline=result["baseline"]["payoffs"], welfare=result["welfare"])
+            writer.result(final)
             writer.close()
-        if as_json:
-            emit_json({
-                "scenario": game.scenario.name, "rules": neg.rules.name,
-                "seats": {pid: s.model_dump(mode="json") for pid, s in zip(game.player_ids, table.seats)},
-                **result, "turns": [event_json(game, ev) for ev in driver.events], "seconds": round(seconds, 3),
-                **({"record": str(record)} if record else {}),
-                **({"parent": parent.model_dump()} if parent else {}),
-            })
-            return
-        payoff_table(game, result, labels)
-        if exact is not None:
-            typer.echo(f"exact solution: sum {sum(exact['payoffs']):.2f}; L1 error of this game {exact['l1_error']:.2f}")
-        typer.echo(f"{game.T - start.t} turns in {seconds:.2f} s" + (f"; record written to {record}" if record else ""))
+        return _Played(final, driver.events, seating.valuation, time.perf_counter() - started)
+
+
+def _report(game: _Start, played: _Played, record: Path | None, as_json: bool) -> None:
+    from negtui.cli.render import payoff_table
+    from negtui.engine.outcome import exact_comparison, outcome
+    from negtui.narrate import event_json
+
+    neg, g, parent = game.neg, game.neg.game, game.parent
+    result = outcome(neg, played.state.bits)
+    exact = exact_comparison(played.valuation, result["payoffs"])
+    if exact is not None:
+        result["exact"] = exact
+    if as_json:
+        emit_json({
+            "scenario": g.scenario.name, "rules": neg.rules.name,
+            "seats": {pid: s.model_dump(mode="json") for pid, s in zip(g.player_ids, game.seats)},
+            **result, "turns": [event_json(g, ev) for ev in played.events], "seconds": round(played.seconds, 3),
+            **({"record": str(record)} if record else {}),
+            **({"parent": parent.model_dump()} if parent else {}),
+        })
+        return
+    payoff_table(g, result, [s.label for s in game.seats])
+    if exact is not None:
+        typer.echo(f"exact solution: sum {sum(exact['payoffs']):.2f}; L1 error of this game {exact['l1_error']:.2f}")
+    typer.echo(f"{g.T - game.start.t} turns in {played.seconds:.2f} s" + (f"; record written to {record}" if record else ""))
 
 
 @app.command()

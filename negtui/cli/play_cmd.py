@@ -52,7 +52,7 @@ def play(
         elif seat:
             fail("error: --seat needs a scenario file")
         if record:  # refused here, not as a blank screen with a notice once the app is up
-            from negtui.session import user_data_dir
+            from negtui.datadir import user_data_dir
 
             folder = (data_dir or user_data_dir()) / "records"
             try:

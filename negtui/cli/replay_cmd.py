@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from negtui.cli.root import app
 from negtui.cli.common import DataDirOpt, JsonOpt, emit_json
 from negtui.cli.errors import fail, user_errors
+from negtui.cli.root import app
+
+if TYPE_CHECKING:
+    from negtui.record import Divergence, Replay
+    from negtui.record.audit import Finding
+    from negtui.record.signing import Signature
 
 
 @app.command()
@@ -26,12 +32,8 @@ def replay(
 ) -> None:
     """Replay a recorded game in the app, or print it (--print, --json); --verify re-runs every bot and
     checks everything the record states (and its signature, with --key)."""
-    from negtui.agents import Table
-    from negtui.engine.outcome import commitments, rounded
-    from negtui.narrate import turn_line
-    from negtui.record import Replay, load_record, verify
-    from negtui.record.audit import audit
-    from negtui.record.signing import Signature, check_chain, read_key
+    from negtui.record import Replay, load_record
+    from negtui.record.signing import read_key
 
     with user_errors():
         if file is None:
@@ -40,66 +42,100 @@ def replay(
         if key is not None and not verify_bots:
             fail("error: --key checks a signature: use it with --verify")
         secret = read_key(key) if key is not None else None
-        rec = load_record(file)
-        rp = Replay(rec)
+        rp = Replay(load_record(file))
         if not (verify_bots or as_json or print_only) and sys.stdout.isatty() and sys.stdin.isatty():
             from negtui.tui.app import run_app
 
             raise typer.Exit(run_app(replay=file))
-        game = rp.neg.game
-        divergence = verify(rp, Table) if verify_bots else None
-        findings = audit(rp) if verify_bots else []
-        errors = [f for f in findings if f.error]
-        signed = "mac" in rec.lines[0]
-        if secret is not None:
-            signature = check_chain(rec.lines, secret)
-        elif verify_bots:
-            signature = Signature("signed" if signed else "unsigned",
-                                  "signed: pass --key to check the signature" if signed else
-                                  "unsigned: the moves of people and outside agents are not protected by a signature")
-        else:
-            signature = None
-        pay = rp.neg.returns(rp.final)
+        checks = _check(rp, secret) if verify_bots else None
         if as_json:
-            emit_json({"scenario": rec.scenario.name, "rules": rec.header.rules.name, "turns": len(rec.turns),
-                       "first_turn": rp.first_turn, "complete": rec.complete, "stopped": rec.stopped,
-                       "payoffs": rounded(pay), "commitments": commitments(game, rp.final.bits),
-                       "parent": rec.header.parent.model_dump() if rec.header.parent else None,
-                       "verified": None if not verify_bots else divergence is None and not errors,
-                       "divergence": divergence.describe() if divergence else None,
-                       "findings": [f.describe() for f in findings],
-                       "signature": None if signature is None else {"status": signature.status,
-                                                                    "message": signature.message,
-                                                                    "line": signature.line}})
+            _emit(rp, checks)
         else:
-            typer.echo(f"{rec.scenario.name} — rules {rec.header.rules.name}, recorded {rec.header.started}")
-            if rec.header.parent:
-                typer.echo(f"fork of {rec.header.parent.file} at turn {rec.header.parent.turn}")
-            for ev in rp.events:
-                typer.echo(f"{turn_line(game, ev)} ({ev.decided_by})")
-            typer.echo("payoffs: " + ", ".join(f"{p} {v:.2f}" for p, v in zip(game.player_ids, pay)))
-            if rec.stopped:
-                typer.echo(f"note: {rec.stopped}")
-            elif not rec.complete:
-                typer.echo("note: the record has no result line (the game was not finished)")
-            for f in findings:
-                if not f.error:
-                    typer.echo(f"note: {f.describe()}")
-            if verify_bots and divergence is None and not errors:
-                typer.echo(f"verified: every bot decision of {len(rec.turns)} turns re-runs identically, and the "
-                           "forecasts, deciders, baseline and welfare recorded are the game's")
-            if signature is not None and signature.status != "invalid":
-                typer.echo(signature.message)
-        problems = []
-        if divergence is not None:
-            problems.append(f"{file}: verification failed at {divergence.describe()}")
-        problems += [f"{file}: {f.describe()}" for f in errors]
-        if signature is not None and (signature.status == "invalid" or (secret is not None and
-                                                                        signature.status == "unsigned")):
-            where = f", line {signature.line}" if signature.line else ""
-            problems.append(f"{file}{where}: {signature.message}")
-        if problems:
-            fail("\n".join(problems))
+            _print(rp, checks)
+        if checks is not None and checks.problems(file, secret):
+            fail("\n".join(checks.problems(file, secret)))
+
+
+@dataclass(frozen=True)
+class _Checks:
+    """What --verify found: the first bot decision re-run differently, the audit, the signature."""
+
+    divergence: Divergence | None
+    findings: list[Finding]
+    signature: Signature
+
+    @property
+    def verified(self) -> bool:
+        return self.divergence is None and not any(f.error for f in self.findings)
+
+    def problems(self, file: Path, secret: bytes | None) -> list[str]:
+        out = []
+        if self.divergence is not None:
+            out.append(f"{file}: verification failed at {self.divergence.describe()}")
+        out += [f"{file}: {f.describe()}" for f in self.findings if f.error]
+        sig = self.signature
+        if sig.status == "invalid" or (secret is not None and sig.status == "unsigned"):
+            where = f", line {sig.line}" if sig.line else ""
+            out.append(f"{file}{where}: {sig.message}")
+        return out
+
+
+def _check(rp: Replay, secret: bytes | None) -> _Checks:
+    from negtui.agents import Seating
+    from negtui.record import verify
+    from negtui.record.audit import audit
+    from negtui.record.signing import Signature, check_chain
+
+    rec = rp.record
+    if secret is not None:
+        signature = check_chain(rec.lines, secret)
+    elif "mac" in rec.lines[0]:
+        signature = Signature("signed", "signed: pass --key to check the signature")
+    else:
+        signature = Signature("unsigned", "unsigned: the moves of people and outside agents are not protected by a "
+                                          "signature")
+    return _Checks(verify(rp, Seating), audit(rp), signature)
+
+
+def _emit(rp: Replay, checks: _Checks | None) -> None:
+    from negtui.engine.outcome import commitments, rounded
+
+    rec, game = rp.record, rp.neg.game
+    sig = checks.signature if checks else None
+    emit_json({"scenario": rec.scenario.name, "rules": rec.header.rules.name, "turns": len(rec.turns),
+               "first_turn": rp.first_turn, "complete": rec.complete, "stopped": rec.stopped,
+               "payoffs": rounded(rp.neg.returns(rp.final)), "commitments": commitments(game, rp.final.bits),
+               "parent": rec.header.parent.model_dump() if rec.header.parent else None,
+               "verified": None if checks is None else checks.verified,
+               "divergence": checks.divergence.describe() if checks and checks.divergence else None,
+               "findings": [f.describe() for f in checks.findings] if checks else [],
+               "signature": None if sig is None else {"status": sig.status, "message": sig.message, "line": sig.line}})
+
+
+def _print(rp: Replay, checks: _Checks | None) -> None:
+    from negtui.narrate import turn_line
+
+    rec, game = rp.record, rp.neg.game
+    typer.echo(f"{rec.scenario.name} — rules {rec.header.rules.name}, recorded {rec.header.started}")
+    if rec.header.parent:
+        typer.echo(f"fork of {rec.header.parent.file} at turn {rec.header.parent.turn}")
+    for ev in rp.events:
+        typer.echo(f"{turn_line(game, ev)} ({ev.decided_by})")
+    typer.echo("payoffs: " + ", ".join(f"{p} {v:.2f}" for p, v in zip(game.player_ids, rp.neg.returns(rp.final))))
+    if rec.stopped:
+        typer.echo(f"note: {rec.stopped}")
+    elif not rec.complete:
+        typer.echo("note: the record has no result line (the game was not finished)")
+    if checks is None:
+        return
+    for f in checks.findings:
+        if not f.error:
+            typer.echo(f"note: {f.describe()}")
+    if checks.verified:
+        typer.echo(f"verified: every bot decision of {len(rec.turns)} turns re-runs identically, and the "
+                   "forecasts, deciders, baseline and welfare recorded are the game's")
+    if checks.signature.status != "invalid":
+        typer.echo(checks.signature.message)
 
 
 LISTED = 20  # records listed without a file, newest first
@@ -109,7 +145,7 @@ def _list_records(data_dir: Path | None, as_json: bool) -> None:
     """Where the app's records are, newest first: the answer to `negtui replay` without a file."""
     import datetime as dt
 
-    from negtui.session import recent_records, user_data_dir
+    from negtui.datadir import recent_records, user_data_dir
 
     folder = (data_dir or user_data_dir()) / "records"
     found = recent_records(folder)

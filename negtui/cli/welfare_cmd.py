@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from negtui.cli.root import app
 from negtui.cli.common import JsonOpt, RulesOpt, SeatOpt, base_seat, emit_json, load, negotiation, progress
 from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
+from negtui.cli.root import app
+
+if TYPE_CHECKING:
+    from negtui.engine import Negotiation, State
+    from negtui.record import Replay
+    from negtui.welfare import WelfareOptions, WelfareResult
 
 
 @app.command()
@@ -32,97 +38,121 @@ def welfare(
     as_json: JsonOpt = False,
 ) -> None:
     """The welfare optimum (MILP) over all completions of the commitments, beside a negotiated outcome."""
-    from negtui.agents import AgentOptions, Table
-    from negtui.cli.render import welfare_table
-    from negtui.engine import TurnDriver
-    from negtui.engine.outcome import commitments, rounded
-    from negtui.seats import default_seats, parse_seats
-    from negtui.welfare import Cancelled, WelfareError, WelfareJob, WelfareOptions, WelfareRequest
-    from negtui.welfare.options import MEANING
+    from negtui.engine.outcome import commitments
+    from negtui.welfare import WelfareError, WelfareOptions
     from negtui.welfare.compare import compare as compare_outcome
 
     with user_errors():
-        replay = None
-        if from_record is not None:
-            from negtui.record import Replay, load_record
-
-            replay = Replay(load_record(from_record))
-            neg, sc = replay.neg, replay.record.scenario
-            if scenario is not None and load(scenario) != sc:
-                fail(f"error: {from_record} records the game {sc.name!r}, not the scenario {scenario}; "
-                     "omit the scenario with --from-record (the record holds its own)")
-        else:
-            if turn is not None:
-                fail("error: --turn needs --from-record")
-            if scenario is None:
-                fail("error: missing scenario file (or --from-record FILE)")
-            sc = load(scenario)
-            neg = negotiation(sc, rules)
-        game = neg.game
+        neg, replay = _game(scenario, from_record, turn, rules)
         try:
             opts = WelfareOptions(objective=objective, solver=solver, time_limit=time_limit, floor=floor, delta=delta,
                                   disagreement=disagreement).check()
         except WelfareError as err:
             fail(f"error: {err}")
-        bits = 0
-        negotiated = None
         if replay is not None:
             t = replay.last_turn if turn is None else turn
             try:
                 bits = replay.state_at(t).bits
             except IndexError as err:
                 fail(f"error: {err}")
-            negotiated, negotiated_bits = replay.neg.returns(replay.final), replay.final.bits
-            source = {"record": str(from_record), "turn": t}
-        elif compare:
-            base = base_seat(lens, partner, sims, 10.0, 0)
-            chosen = {**default_seats(game.player_ids, base), **parse_seats(seat or [], game.player_ids, base)}
-            table = Table(neg, chosen, AgentOptions(echo_stderr=True))
-            try:
-                driver = TurnDriver(neg, table.agents)
-                with progress(game.T, "negotiating") as bar:
-                    task = bar.add_task("turns", total=game.T)
-                    for _ in driver.run():
-                        bar.advance(task)
-            finally:
-                table.close()
-            negotiated, negotiated_bits = neg.returns(driver.state), driver.state.bits
-            source = {"seats": {pid: s.label for pid, s in chosen.items()}, "partner": partner}
-        job = WelfareJob(WelfareRequest(sc.model_dump(mode="json"), neg.rules.as_dict(), bits, opts))
-        try:
-            with progress(1, f"solving {objective}") as bar:
-                bar.add_task("solve", total=None)
-                res = job.result()
-        except KeyboardInterrupt:
-            job.cancel()
-            fail("welfare solve cancelled", EXIT_INTERRUPTED)
-        except (RuntimeError, Cancelled) as err:
-            fail(f"error: {err}")
+            negotiated: _Negotiated | None = _Negotiated(replay.final, {"record": str(from_record), "turn": t})
+        else:
+            bits = 0
+            negotiated = _negotiate(neg, lens, seat or [], partner, sims) if compare else None
+        res = _solve(neg, bits, opts)
+        sc, game = neg.game.scenario, neg.game
         out = {"scenario": sc.name, "rules": neg.rules.name, **res.as_dict()}
         out["commitments"] = commitments(game, res.bits) if res.bits is not None else None
         if negotiated is not None and res.payoffs is not None:
-            out.update(compare_outcome(game, res, negotiated, negotiated_bits, source))
+            out.update(compare_outcome(game, res, neg.returns(negotiated.state), negotiated.state.bits,
+                                       negotiated.source))
         if as_json:
             emit_json(out)
             return
-        if res.payoffs is None:
-            typer.echo(f"{objective}: {res.status}. {res.message}")
-            return
-        welfare_table(game, res, rounded(negotiated) if "negotiated" in out else None, out.get("per_player_gap"))
-        proven = "proven optimal" if res.proven_optimal else "best found (not proven optimal)"
-        extra = f", gap {res.gap:.2e}" if res.gap is not None else ""
-        typer.echo(f"welfare {res.welfare:.4f} — {proven}{extra}; {res.solves} solve(s) in {res.seconds:.2f} s with {solver}")
-        typer.echo(f"{res.objective} welfare is {MEANING[res.objective]}")
-        if res.message:
-            typer.echo(res.message)
-        if "negotiated" in out:
-            eff = out["efficiency"]
-            won = out["negotiated"]["welfare"]
-            if won is None and eff == 0.0:  # a Nash product with a factor of zero: its log is undefined
-                typer.echo("negotiated welfare: the product is 0 (a player in it gained nothing, so Σ log is "
-                           "undefined); efficiency 0.0%")
-            else:
-                typer.echo(f"negotiated welfare {'undefined' if won is None else f'{won:.4f}'}; "
-                           f"efficiency {'n/a' if eff is None else f'{eff:.1%}'}")
-            typer.echo(f"would gain from the optimum: {', '.join(out['gainers']) or 'nobody'}; "
-                       f"would lose: {', '.join(out['losers']) or 'nobody'}")
+        _print(neg, res, out, solver)
+
+
+@dataclass(frozen=True)
+class _Negotiated:
+    """The negotiated outcome the optimum is set beside, and where it comes from."""
+
+    state: State
+    source: dict[str, object]
+
+
+def _game(scenario: Path | None, from_record: Path | None, turn: int | None, rules: str,
+          ) -> tuple[Negotiation, Replay | None]:
+    """The game asked for: a scenario's, or a record's (whose scenario must then agree)."""
+    if from_record is not None:
+        from negtui.record import Replay, load_record
+
+        replay = Replay(load_record(from_record))
+        sc = replay.record.scenario
+        if scenario is not None and load(scenario) != sc:
+            fail(f"error: {from_record} records the game {sc.name!r}, not the scenario {scenario}; "
+                 "omit the scenario with --from-record (the record holds its own)")
+        return replay.neg, replay
+    if turn is not None:
+        fail("error: --turn needs --from-record")
+    if scenario is None:
+        fail("error: missing scenario file (or --from-record FILE)")
+    return negotiation(load(scenario), rules), None
+
+
+def _negotiate(neg: Negotiation, lens: str, specs: list[str], partner: str, sims: int) -> _Negotiated:
+    from negtui.agents import AgentOptions, Seating
+    from negtui.engine import TurnDriver
+    from negtui.seats import default_seats, parse_seats
+
+    game = neg.game
+    base = base_seat(lens, partner, sims, 10.0, 0)
+    chosen = {**default_seats(game.player_ids, base), **parse_seats(specs, game.player_ids, base)}
+    with Seating(neg, chosen, AgentOptions(echo_stderr=True)) as seating, \
+            progress(game.T, "negotiating") as bar:
+        task = bar.add_task("turns", total=game.T)
+        final = TurnDriver(neg, seating.agents).play_out(on_turn=lambda _: bar.advance(task))
+    return _Negotiated(final, {"seats": {pid: s.label for pid, s in chosen.items()}, "partner": partner})
+
+
+def _solve(neg: Negotiation, bits: int, opts: WelfareOptions) -> WelfareResult:
+    from negtui.welfare import Cancelled, WelfareJob, WelfareRequest
+
+    job = WelfareJob(WelfareRequest(neg.game.scenario.model_dump(mode="json"), neg.rules.as_dict(), bits, opts))
+    try:
+        with progress(1, f"solving {opts.objective}") as bar:
+            bar.add_task("solve", total=None)
+            return job.result()
+    except KeyboardInterrupt:
+        job.cancel()
+        fail("welfare solve cancelled", EXIT_INTERRUPTED)
+    except (RuntimeError, Cancelled) as err:
+        fail(f"error: {err}")
+
+
+def _print(neg: Negotiation, res: WelfareResult, out: dict, solver: str) -> None:
+    from negtui.cli.render import welfare_table
+    from negtui.engine.outcome import rounded
+    from negtui.welfare.options import MEANING
+
+    if res.payoffs is None:
+        typer.echo(f"{res.objective}: {res.status}. {res.message}")
+        return
+    negotiated = out.get("negotiated")
+    welfare_table(neg.game, res, rounded(negotiated["payoffs"]) if negotiated else None, out.get("per_player_gap"))
+    proven = "proven optimal" if res.proven_optimal else "best found (not proven optimal)"
+    extra = f", gap {res.gap:.2e}" if res.gap is not None else ""
+    typer.echo(f"welfare {res.welfare:.4f} — {proven}{extra}; {res.solves} solve(s) in {res.seconds:.2f} s with {solver}")
+    typer.echo(f"{res.objective} welfare is {MEANING[res.objective]}")
+    if res.message:
+        typer.echo(res.message)
+    if negotiated:
+        eff = out["efficiency"]
+        won = negotiated["welfare"]
+        if won is None and eff == 0.0:  # a Nash product with a factor of zero: its log is undefined
+            typer.echo("negotiated welfare: the product is 0 (a player in it gained nothing, so Σ log is "
+                       "undefined); efficiency 0.0%")
+        else:
+            typer.echo(f"negotiated welfare {'undefined' if won is None else f'{won:.4f}'}; "
+                       f"efficiency {'n/a' if eff is None else f'{eff:.1%}'}")
+        typer.echo(f"would gain from the optimum: {', '.join(out['gainers']) or 'nobody'}; "
+                   f"would lose: {', '.join(out['losers']) or 'nobody'}")
