@@ -1,33 +1,30 @@
-"""A game in progress with any mix of people and agents: the small API the app drives.
+"""A game in progress with any mix of people and agents, in this process: what a live source drives.
 
 The turn driver runs the game; agents decide through `think()` (safe to call from a worker thread),
 people through `propose()` and `answer()`, and every decision goes through `submit()`, which records
-finished turns and keeps the forecast history.  No UI code here: the app, the SSH host and tests
-share it.
+finished turns and keeps the forecast history.  No UI code here: the app and tests share it.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
-import secrets
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
-from negtui.agents.table import AgentOptions, Table
+from negtui.agents.seating import AgentOptions, Seating
 from negtui.coach.assess import Assessment, Coach
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.exact import ExactTooLarge, check_size, state_space
 from negtui.engine.game import Game
 from negtui.engine.lenses import CLOSED_FORM_LENSES as FORECAST_LENSES
-from negtui.engine.metrics import welfare_summary
 from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
 from negtui.engine.offers import Offer
 from negtui.engine.rules import Rules
 from negtui.engine.turns import Move, TurnDriver, TurnEvent
+from negtui.engine.valuation import Valuation
+from negtui.play.views import LensView, PartnerOption, Preview
 from negtui.record.format import Parent
 from negtui.record.writer import RecordWriter
 from negtui.scenario.model import Scenario
@@ -35,37 +32,6 @@ from negtui.seats import Seat
 
 EXACT_IN_APP_LIMIT = 3_000_000  # state-space bound under which the app offers the exact lens
 EXACT_AT_ONCE = 100_000  # states: solved as the session starts (a blink); larger ones in the background
-
-
-@dataclass(frozen=True)
-class LensView:
-    """An offer under one lens: its value to a player if accepted and if rejected."""
-
-    accept: float
-    reject: float
-
-    @property
-    def gain(self) -> float:
-        return self.accept - self.reject
-
-
-@dataclass(frozen=True)
-class Preview:
-    """How an offer looks to both sides under every lens, and whether each lens would accept it."""
-
-    offer: Offer | None
-    error: str | None
-    proposer: dict[str, LensView] = field(default_factory=dict)
-    partner: dict[str, LensView] = field(default_factory=dict)
-    partner_accepts: dict[str, bool] = field(default_factory=dict)
-    partner_lens: str = ""
-
-
-@dataclass(frozen=True)
-class PartnerOption:
-    partner: int
-    offers: dict[str, Offer]  # best offer each lens would make to this partner
-    value: dict[str, float]  # its value to the proposer under that lens
 
 
 def exact_fits(game: Game) -> bool:
@@ -77,24 +43,25 @@ def exact_fits(game: Game) -> bool:
     return True
 
 
-class Session:
+class LiveGame:
     def __init__(self, scenario: Scenario, rules: Rules, seats: dict[str, Seat] | None = None, *,
                  budget: int | None = None, start: State | None = None,
                  record: str | os.PathLike[str] | None = None, parent: Parent | None = None,
                  options: AgentOptions | None = None, record_key: bytes | None = None):
         """`record` is a new file (created exclusively) for the game's record, signed with `record_key`."""
         self.neg = Negotiation.from_scenario(scenario, rules, budget=budget)
-        self.table = Table(self.neg, seats or {}, options)
+        self.seating = Seating(self.neg, seats or {}, options)
+        self.valuation: Valuation = self.seating.valuation  # the bots' own: what they searched is a look-up here
         try:
-            self.driver = TurnDriver(self.neg, self.table.agents, start or self.neg.initial_state())
+            self.driver = TurnDriver(self.neg, self.seating.agents, start or self.neg.initial_state())
             self.start = self.driver.state
             self.history: dict[str, list[np.ndarray]] = {lens: [self.forecast(lens)] for lens in FORECAST_LENSES}
             self.payoff_history: list[np.ndarray] = [self.neg.returns(self.state)]
             self.record_path = Path(record) if record else None
-            self._writer = RecordWriter(self.record_path, self.neg, self.table.seats, self.state, parent,
+            self._writer = RecordWriter(self.record_path, self.neg, self.seating.seats, self.state, parent,
                                         key=record_key) if self.record_path else None
         except BaseException:
-            self.table.close()
+            self.seating.close()
             raise
         self._baseline = None
         self._switched: dict[str, Seat] = {}  # seats changed since the last recorded turn
@@ -103,25 +70,25 @@ class Session:
         self.assessments: list[Assessment] = []
         self._coach: Coach | None = None
         if self.exact_available and state_space(self.neg.game) <= EXACT_AT_ONCE:
-            self.neg.solve_exact()
+            self.valuation.solve_exact()
         self.hints = True  # the hint key works (a course exercise may turn it off)
         self.coach_pane_first = False  # after a person's decision, show the coach pane (training)
 
     # --- seats ----------------------------------------------------------------------------------------
     @property
     def seats(self) -> dict[str, Seat]:
-        return dict(zip(self.neg.game.player_ids, self.table.seats))
+        return dict(zip(self.neg.game.player_ids, self.seating.seats))
 
     def set_seat(self, pid: str, seat: Seat) -> None:
         """Give a seat to someone else, also mid-game."""
         if seat.uses_exact and not self.exact_available:
             raise IllegalMove("the exact lens needs a small game", "seat")
         i = self.neg.game.index_of(pid)
-        self.driver.seats[i] = self.table.set(i, seat)
+        self.driver.seats[i] = self.seating.set(i, seat)
         self._switched[pid] = seat
 
     def is_human(self, i: int) -> bool:
-        return self.table.seats[i].is_human
+        return self.seating.seats[i].is_human
 
     @cached_property
     def exact_available(self) -> bool:
@@ -131,7 +98,7 @@ class Session:
     def exact_ready(self) -> bool:
         """The exact solution is solved: forecasts and coaching include it from then on (the app solves
         larger games in the background, with progress and a cancel key)."""
-        return self.exact_available and self.neg.exact_solved
+        return self.exact_available and self.valuation.exact_solved
 
     @property
     def lenses(self) -> tuple[str, ...]:
@@ -152,6 +119,7 @@ class Session:
 
     @property
     def proposer(self) -> int:
+        """Who proposes on the turn under way (the game must not be over)."""
         return self.neg.proposer(self.state)
 
     @property
@@ -162,10 +130,6 @@ class Session:
     @property
     def pending(self) -> Offer | None:
         return self.state.pending
-
-    @property
-    def round(self) -> int:
-        return self.state.t // max(self.neg.game.n, 1) + 1
 
     def waiting_for_person(self) -> bool:
         """Whether the next decision is a person's."""
@@ -183,13 +147,9 @@ class Session:
         return moves
 
     def propose(self, q: int, cells: list[int]) -> Move:
-        """A person's offer to q (no cells: a pass)."""
+        """A person's offer to q (no cells: a pass), as a move `submit` checks."""
         s = self.state
-        if not cells:
-            return self.driver.propose(self.neg.pass_offer(s))
-        if q not in self.neg.legal_partners(s):
-            raise IllegalMove(f"{self.neg.game.player_ids[q]} is not a legal partner", "partner")
-        return self.driver.propose(self.neg.make_offer(s, q, cells))
+        return self.driver.propose(self.neg.offer(s, q, cells) if cells else self.neg.pass_offer(s))
 
     def answer(self, accept: bool) -> Move:
         """A person's answer to the pending offer."""
@@ -213,8 +173,7 @@ class Session:
         if self._writer:
             self._writer.turn(ev, self._switched, shown)
             if self.over:
-                self._writer.result(ev.after, baseline=[float(v) for v in self.baseline],
-                                    welfare=welfare_summary(ev.payoffs))
+                self._writer.result(ev.after)
                 self._writer.close()
         self._switched = {}
         return ev
@@ -223,7 +182,7 @@ class Session:
     @property
     def coach(self) -> Coach:
         if self._coach is None:
-            self._coach = Coach(self.neg, self.table.respond_lens, lambda: self.exact_ready)
+            self._coach = Coach(self.valuation, self.seating.respond_lens, lambda: self.exact_ready)
         return self._coach
 
     @property
@@ -252,7 +211,7 @@ class Session:
 
     # --- what the panes show --------------------------------------------------------------------------
     def forecast(self, lens: str, s: State | None = None) -> np.ndarray:
-        return self.neg.forecast(s or self.state, lens)
+        return self.valuation.forecast(s or self.state, lens)
 
     @property
     def baseline(self) -> np.ndarray:
@@ -266,59 +225,36 @@ class Session:
         for q in self.neg.legal_partners(s):
             offers, values = {}, {}
             for lens in self.lenses:
-                o = self.neg.best_offer(s, q, lens, self.table.respond_lens(q) or lens)  # a person: same lens
+                o = self.valuation.best_offer(s, q, lens, self.seating.respond_lens(q) or lens)  # a person: same lens
                 offers[lens], values[lens] = o, o.value_proposer - o.reject_proposer
             out.append(PartnerOption(q, offers, values))
         return out
 
     def preview(self, q: int, cells: list[int]) -> Preview:
-        """Live preview of an offer: values for both sides under every lens."""
+        """An offer of the proposer's under every lens, for both sides (what it would be worth; the
+        move itself is checked when it is submitted)."""
         s = State(self.state.t, self.state.bits)
+        if not cells:
+            return Preview(None, None)
         try:
-            offer = self.neg.make_offer(s, q, cells) if cells else None
+            offer = self.neg.offer(s, q, cells)
+            self.neg.check_offer(s, offer)
         except IllegalMove as err:
             return Preview(None, str(err))
-        if offer is None:
-            return Preview(None, None)
-        p = offer.proposer
+        p, val = offer.proposer, self.valuation
         mine, theirs, accepts = {}, {}, {}
         for lens in self.lenses:
-            mine[lens] = LensView(*self.neg.offer_value(s, offer, lens, p))
-            theirs[lens] = view = LensView(*self.neg.offer_value(s, offer, lens, q))
+            mine[lens] = LensView(*val.offer_value(s, offer, lens, p))
+            theirs[lens] = view = LensView(*val.offer_value(s, offer, lens, q))
             accepts[lens] = bool(self.neg.rules.accepts(view.accept, view.reject))
-        return Preview(offer, None, mine, theirs, accepts, self.table.respond_lens(q) or self.table.seats[q].label)
+        seat = self.seating.seats[q]
+        return Preview(offer, None, mine, theirs, accepts, self.seating.respond_lens(q) or seat.label)
 
     def close(self) -> None:
         if self._writer:
             self._writer.close()
             self._writer = None
-        self.table.close()
+        self.seating.close()
 
 
-def user_data_dir() -> Path:
-    """The user's negtui data directory (platformdirs): records/ and generated scenarios/ live there."""
-    from platformdirs import user_data_dir as _dir
-
-    return Path(_dir("negtui"))
-
-
-def recent_records(folder: Path) -> list[Path]:
-    """The records under `folder` (trainees' subfolders too), newest first; none if it does not exist."""
-    if not folder.is_dir():
-        return []
-    return sorted(folder.rglob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
-
-
-def default_record_path(scenario_name: str, directory: str | os.PathLike[str] | None = None) -> Path:
-    """A new record file name for a scenario, in `directory` (default: the data directory's records/)."""
-    if directory is None:
-        directory = user_data_dir() / "records"
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in scenario_name)[:60]
-    # process id and a random tag: games started in the same second never share a name (the writer
-    # creates the file exclusively in any case)
-    return Path(directory) / f"{stamp}-{safe}-{os.getpid()}-{secrets.token_hex(2)}.jsonl"
-
-
-__all__ = ["EXACT_AT_ONCE", "EXACT_IN_APP_LIMIT", "exact_fits", "FORECAST_LENSES", "LensView", "PartnerOption", "Phase", "Preview", "Session",
-           "default_record_path", "recent_records", "user_data_dir"]
+__all__ = ["EXACT_AT_ONCE", "EXACT_IN_APP_LIMIT", "FORECAST_LENSES", "LiveGame", "exact_fits"]

@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     except CourseError as err:
         print(err.render(), file=sys.stderr)
         return 2
-    from negtui.tui.training import TrainingApp
+    from negtui.serve.training import TrainingApp
 
     with ResultsDB.open(args.data_dir) as db:
         app = TrainingApp(course, db, args.trainee, data_dir=args.data_dir, session_id=args.session,

@@ -6,21 +6,19 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from negtui.agents.table import AgentOptions
+from negtui.agents.seating import AgentOptions
 from negtui.coach.assess import describe
 from negtui.coach.debrief import Debrief
-from negtui.engine.negotiation import State
-from negtui.engine.rules import Rules
-from negtui.record import Replay, load_record, parent_at
+from negtui.engine.rules import get_rules
+from negtui.play.starts import GameStart, from_record
+from negtui.record import Replay, load_record
 from negtui.record.reader import RecordError
-from negtui.scenario import Scenario
-from negtui.seats import Seat
 from negtui.serve.course import Exercise, LoadedCourse, scenario_digest
 from negtui.serve.db import ResultsDB
 from negtui.serve.dbtypes import DBError, Decision, GameRow
+from negtui.serve.lobby import EnrolScreen, LobbyScreen
 from negtui.tui.app import NegtuiApp
-from negtui.tui.screens.lobby import EnrolScreen, LobbyScreen
-from negtui.tui.sources import Earlier
+from negtui.tui.screens.game import GameScreen
 from negtui.tui.widgets.coach import choice_words
 
 
@@ -84,15 +82,14 @@ class TrainingApp(NegtuiApp):
     def start_exercise(self, exercise_id: str, seat: str) -> None:
         ex = self.course.exercise(exercise_id)
         self.exercise, self.seat = ex, seat
-        self.start_session(self.course.scenarios[ex.id], ex.rules, self.course.seats_for(ex.id, seat))
+        self.start_game(GameStart(self.course.scenarios[ex.id], get_rules(ex.rules), self.course.seats_for(ex.id, seat)))
 
-    def start_session(self, sc: Scenario, rules: str | Rules, seats: dict[str, Seat], *, start: State | None = None,
-                      parent=None, budget: int | None = None, earlier: Earlier | None = None) -> None:
-        previous = self.session
-        super().start_session(sc, rules, seats, start=start, parent=parent, budget=budget, earlier=earlier)
-        ses = self.session
-        if ses is None or ses is previous or self.exercise is None:
+    def start_game(self, how: GameStart) -> None:
+        previous = self.live
+        super().start_game(how)
+        if self.live is None or self.live is previous or self.exercise is None:
             return
+        ses, sc = self.live.game, how.scenario
         ses.hints, ses.coach_pane_first = self.exercise.hints, True
         try:
             self.game_id = self.db.game_started(self.trainee, self.course.course.name, self.exercise.id, sc.name,
@@ -121,15 +118,13 @@ class TrainingApp(NegtuiApp):
             self.screen.refresh_list()
             return
         self.exercise, self.seat = ex, row.seat
-        t = rp.last_turn
-        self.start_session(rp.record.scenario, rp.neg.rules, rp.seats_at(t), start=rp.state_at(t),
-                           parent=parent_at(rp, t), budget=rp.record.header.budget, earlier=Earlier.of(rp, t))
+        self.start_game(from_record(rp, rp.last_turn))
 
     # --- the end of a game ------------------------------------------------------------------------------
     def debriefed(self, debriefs: list[Debrief]) -> None:
         """Keep the result (once per game): the trainee's payoff, baseline, counterfactuals, welfare, and
         every decision with its coaching numbers."""
-        ses, game_id = self.session, self.game_id
+        ses, game_id = self.live.game if self.live is not None else None, self.game_id
         if ses is None or game_id is None or not debriefs:
             return
         self.game_id = None
@@ -146,12 +141,10 @@ class TrainingApp(NegtuiApp):
 
     def after_game(self) -> None:
         """The debrief closed: back to the lobby (a retry, if asked for, starts after this)."""
-        from negtui.tui.screens.play import PlayScreen
-
-        while any(isinstance(s, PlayScreen) for s in self.screen_stack):
+        while any(isinstance(s, GameScreen) for s in self.screen_stack):
             self.pop_screen()
-        if self.session is not None:
-            self.session.close()
-            self.session = None
+        if self.live is not None:
+            self.live.close()
+            self.live = None
         if isinstance(self.screen, LobbyScreen):
             self.screen.refresh_list()

@@ -17,25 +17,29 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
-from negtui.agents.table import AgentOptions
+from negtui.agents.seating import AgentOptions
+from negtui.coach.regime import suggested_lens
+from negtui.datadir import default_record_path, user_data_dir
 from negtui.engine.game import compile_game
-from negtui.engine.negotiation import State
-from negtui.engine.rules import Rules, get_rules
+from negtui.engine.rules import get_rules
 from negtui.generator import GeneratorParams, generate
 from negtui.names import player_label
-from negtui.record import Parent, Replay, load_record
+from negtui.play.live import FORECAST_LENSES, LiveGame, exact_fits
+from negtui.play.sources import LiveSource, ReplaySource
+from negtui.play.starts import GameStart
+from negtui.record import Replay, load_record
 from negtui.record.reader import RecordError
 from negtui.record.signing import data_dir_key
 from negtui.scenario import Scenario, ScenarioError, load_scenario, write_scenario
 from negtui.scenario.library import bundled_root
-from negtui.seats import DEFAULT_LENS, Seat, SeatError, default_seats, suggested_lens
-from negtui.session import FORECAST_LENSES, Session, default_record_path, exact_fits, user_data_dir
+from negtui.seats import DEFAULT_LENS, Seat, SeatError, default_seats
 from negtui.tui import textual_guards
 from negtui.tui.keys import palette_entries
 from negtui.tui.screens.dialogs import HelpScreen, SeatsScreen
+from negtui.tui.screens.game import GameScreen
+from negtui.tui.screens.live import LiveScreen
 from negtui.tui.screens.picker import PickerScreen
-from negtui.tui.screens.play import PlayScreen
-from negtui.tui.sources import Earlier
+from negtui.tui.screens.replay import ReplayScreen
 
 textual_guards.install()
 
@@ -62,7 +66,7 @@ class NegtuiApp(App):
         self.scenarios_dir = scenarios_dir or bundled_root()
         self.base = base or Seat(partner=partner, sims=sims)
         self.autoplay = autoplay
-        self.session: Session | None = None
+        self.live: LiveSource | None = None  # the game being played
         get_rules(rules)  # fail early on an unknown rule set
 
     def on_mount(self) -> None:
@@ -77,7 +81,7 @@ class NegtuiApp(App):
             except RecordError as err:
                 self.exit(message=err.render(), return_code=2)
                 return
-            self.push_screen(PlayScreen(replay=rp, follow=self.replay_path if self.follow else None))
+            self.push_screen(ReplayScreen(ReplaySource(rp, self.replay_path if self.follow else None)))
         elif self.scenario_path is not None:
             self.open_scenario(self.scenario_path)
         else:
@@ -91,7 +95,7 @@ class NegtuiApp(App):
         except RecordError as err:
             self.notify(err.render(), severity="error", timeout=10)
             return
-        self.push_screen(PlayScreen(replay=rp))
+        self.push_screen(ReplayScreen(ReplaySource(rp)))
 
     def open_scenario(self, path: Path) -> None:
         try:
@@ -117,10 +121,11 @@ class NegtuiApp(App):
         rules = rules or self.rules_name
         # asked with no seat given: bots with the lens that suits the game, and the dialog says why;
         # otherwise the default lens, as on the command line
-        lens, why = suggested_lens(sc) if self.ask_seats and not self.seats else (self.base.propose or DEFAULT_LENS, "")
+        lens, why = suggested_lens(sc) if self.ask_seats and not self.seats else (
+            self.base.propose_lens or DEFAULT_LENS, "")
         seats = {**default_seats(sc.player_ids, self.base, lens), **self.seats}
         if not self.ask_seats:
-            self.start_session(sc, rules, seats)
+            self.start_game(GameStart(sc, get_rules(rules), seats))
             return
 
         def chosen(result: dict[str, Seat] | None) -> None:
@@ -128,7 +133,7 @@ class NegtuiApp(App):
                 if not any(isinstance(s, PickerScreen) for s in self.screen_stack):
                     self.push_screen(PickerScreen(self.scenarios_dir))
                 return
-            self.start_session(sc, rules, result)
+            self.start_game(GameStart(sc, get_rules(rules), result))
 
         try:
             small = exact_fits(compile_game(sc, get_rules(rules)))
@@ -140,23 +145,23 @@ class NegtuiApp(App):
         self.push_screen(SeatsScreen(seats, lenses, title=sc.name, base=self.base, note=note, bot_lens=lens,
                                      labels=labels), chosen)
 
-    def start_session(self, sc: Scenario, rules: str | Rules, seats: dict[str, Seat], *, start: State | None = None,
-                      parent: Parent | None = None, budget: int | None = None, earlier: Earlier | None = None) -> None:
+    def start_game(self, how: GameStart) -> None:
+        """A live game, recorded in the data directory unless recording is off."""
         record = key = None
         try:
             if self.record:  # records the app writes are signed with the data directory's key
                 self.records_dir.mkdir(parents=True, exist_ok=True)
-                record, key = default_record_path(sc.name, self.records_dir), data_dir_key(self.data_dir)
-            session = Session(sc, get_rules(rules) if isinstance(rules, str) else rules, seats, start=start,
-                              record=record, parent=parent, budget=budget, options=self.options, record_key=key)
+                record, key = default_record_path(how.scenario.name, self.records_dir), data_dir_key(self.data_dir)
+            game = LiveGame(how.scenario, how.rules, how.seats, start=how.start, record=record, parent=how.parent,
+                            budget=how.budget, options=self.options, record_key=key)
         except (ValueError, OSError, SeatError) as err:
             self.notify(f"cannot start: {err}", severity="error", timeout=10)
             return
-        if self.session is not None:
-            self.session.close()
-        self.session = session
-        screen = PlayScreen(session=session, earlier=earlier)
-        self.switch_screen(screen) if self._has_play_screen() else self.push_screen(screen)
+        if self.live is not None:
+            self.live.close()
+        self.live = LiveSource(game, how.earlier)
+        screen = LiveScreen(self.live)
+        self.switch_screen(screen) if self._has_game_screen() else self.push_screen(screen)
         if record:
             self.announce_record(record)
         if self.autoplay:
@@ -166,8 +171,8 @@ class NegtuiApp(App):
         """Where the game is written: the user may want to replay or fork it later."""
         self.notify(f"recording to {record}", timeout=4)
 
-    def _has_play_screen(self) -> bool:
-        return any(isinstance(s, PlayScreen) for s in self.screen_stack)
+    def _has_game_screen(self) -> bool:
+        return any(isinstance(s, GameScreen) for s in self.screen_stack)
 
     @property
     def records_dir(self) -> Path:
@@ -196,18 +201,19 @@ class NegtuiApp(App):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss()
             return
-        self.push_screen(HelpScreen())
+        game = next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen)), None)
+        self.push_screen(HelpScreen(game.MODE if game is not None else "play"))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        if isinstance(screen, PlayScreen):
-            for title, help_text, action in palette_entries():
+        if isinstance(screen, GameScreen):
+            for title, help_text, action in palette_entries(screen.MODE):
                 if screen.check_action(action, ()):
                     yield SystemCommand(title, help_text, getattr(screen, f"action_{action}"))
 
     def on_unmount(self) -> None:
-        if self.session is not None:
-            self.session.close()
+        if self.live is not None:
+            self.live.close()
         for sig in self._signals:
             asyncio.get_running_loop().remove_signal_handler(sig)
 

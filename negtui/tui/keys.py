@@ -1,13 +1,47 @@
-"""One table of the play screen's keys: it generates the screen's bindings, the help screen and the
-command palette, so a key is described once and the three never disagree."""
+"""One table of the game screens' keys: it generates their bindings, the help screen and the command
+palette, and says when each key works, so a key is described once and the four never disagree.
+
+A key belongs to the live screen, the replay screen or both (`modes`); `when` is its enabling rule,
+read from a `KeyContext` the screen builds from its snapshot and settings."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
+
+LIVE, REPLAY = "play", "replay"
+BOTH = (LIVE, REPLAY)
+
+
+@dataclass(frozen=True)
+class KeyContext:
+    """What decides which keys work now."""
+
+    mode: str  # LIVE or REPLAY
+    over: bool = False  # live: the game has ended (replay: never)
+    person_to_move: bool = False  # the next decision is a person's at this app
+    person_proposing: bool = False
+    drafting: bool = False  # a person has picked the partner of the offer being built
+    seat_changes: bool = True  # the app lets seats change hands mid-game
+    hints: bool = True  # the app gives hints
+    exact_solving: bool = False  # the exact solution is being solved in the background
+    lesson: bool = False  # the scenario has a lesson the app may show now
+
+
+Rule = Callable[[KeyContext], bool]
+
+
+def always(c: KeyContext) -> bool:
+    return True
+
+
+def moving(c: KeyContext) -> bool:
+    """A replay steps at any time; a live game until it ends."""
+    return c.mode == REPLAY or not c.over
 
 
 @dataclass(frozen=True)
@@ -20,33 +54,42 @@ class Key:
     shown: str = ""  # how the help spells the keys (default: from `keys`)
     show: bool = True  # in the footer
     palette: str = ""  # command palette title ("" keeps it out of the palette)
+    modes: tuple[str, ...] = BOTH  # the screens it belongs to
+    when: Rule = always  # whether it works now
 
 
-PLAY_KEYS: tuple[Key, ...] = (
+GAME_KEYS: tuple[Key, ...] = (
     Key("", "", "", "move in the commitment matrix (the focused cell explains itself); where each action has a line, up and down walk the actions and left and right the players", "Moving around", "arrows"),
     Key("", "", "", "next pane", "Moving around", "tab"),
-    Key("space,n", "step", "step", "one bot turn (on your turn: pick a partner)", "Playing", "space / n",
-        palette="Step one turn"),
+    Key("space,n", "step", "step", "one bot turn (on your turn: pick a partner); in a replay, the next turn", "Playing",
+        "space / n", palette="Step one turn", when=moving),
     Key("r", "run", "run/pause", "run / pause autoplay (in a replay: play it back)", "Playing",
-        palette="Run / pause autoplay"),
-    Key("plus,equals_sign", "faster", "faster", "faster autoplay", "Playing", "+", palette="Faster autoplay"),
-    Key("minus", "slower", "slower", "slower autoplay", "Playing", "-", palette="Slower autoplay"),
-    Key("p", "partner", "partner", "pick a partner (your turn)", "Playing", palette="Pick a partner"),
-    Key("", "", "", "add or remove the focused cell in your offer", "Playing", "enter"),
-    Key("o", "submit", "offer", "submit the offer", "Playing", palette="Submit the offer"),
-    Key("x", "pass_turn", "pass", "pass the turn (make no offer)", "Playing", palette="Pass the turn"),
-    Key("escape", "back", "back", "choose another partner", "Playing", show=False),
-    Key("comma", "turn_back", "◀ turn", "step back one turn", "Replay", ",", palette="Replay: previous turn"),
-    Key("full_stop", "turn_forward", "turn ▶", "step forward one turn", "Replay", ".", palette="Replay: next turn"),
-    Key("g", "jump", "jump", "jump to a turn", "Replay", palette="Replay: jump to turn"),
+        palette="Run / pause autoplay", when=moving),
+    Key("plus,equals_sign", "faster", "faster", "faster autoplay", "Playing", "+", palette="Faster autoplay",
+        when=moving),
+    Key("minus", "slower", "slower", "slower autoplay", "Playing", "-", palette="Slower autoplay", when=moving),
+    Key("p", "partner", "partner", "pick a partner (your turn)", "Playing", palette="Pick a partner", modes=(LIVE,),
+        when=lambda c: c.person_proposing),
+    Key("", "", "", "add or remove the focused cell in your offer", "Playing", "enter", modes=(LIVE,)),
+    Key("o", "submit", "offer", "submit the offer", "Playing", palette="Submit the offer", modes=(LIVE,),
+        when=lambda c: c.person_proposing and c.drafting),
+    Key("x", "pass_turn", "pass", "pass the turn (make no offer)", "Playing", palette="Pass the turn", modes=(LIVE,),
+        when=lambda c: c.person_proposing),
+    Key("escape", "back", "back", "choose another partner", "Playing", show=False, modes=(LIVE,),
+        when=lambda c: c.drafting),
+    Key("comma", "turn_back", "◀ turn", "step back one turn", "Replay", ",", palette="Replay: previous turn",
+        modes=(REPLAY,)),
+    Key("full_stop", "turn_forward", "turn ▶", "step forward one turn", "Replay", ".", palette="Replay: next turn",
+        modes=(REPLAY,)),
+    Key("g", "jump", "jump", "jump to a turn", "Replay", palette="Replay: jump to turn", modes=(REPLAY,)),
     Key("t", "take_over", "take over", "take over from this turn (fork): continue with any seats", "Replay",
-        palette="Replay: take over from this turn"),
+        palette="Replay: take over from this turn", modes=(REPLAY,)),
     Key("h", "hint", "hint", "what each lens bot (and exact, on small games) would do now, and what it is worth",
-        "Playing", palette="Hint"),
+        "Playing", palette="Hint", modes=(LIVE,), when=lambda c: c.hints and c.person_to_move),
     Key("s", "seats", "seats", "seats: switch any seat between human and a lens, also mid-game", "Playing",
-        palette="Seats"),
+        palette="Seats", modes=(LIVE,), when=lambda c: c.seat_changes),
     Key("c", "cancel_exact", "cancel solve", "cancel the exact solve running in the background (large games)",
-        "Playing", palette="Cancel the exact solve"),
+        "Playing", palette="Cancel the exact solve", modes=(LIVE,), when=lambda c: c.exact_solving),
     Key("w", "welfare", "welfare", "welfare optimum for the current state (c cancels a solve)", "Playing",
         palette="Welfare optimum"),
     Key("v", "sort_goals", "sort goals", "sort goals by value / progress / id", "Moving around", show=False,
@@ -57,8 +100,9 @@ PLAY_KEYS: tuple[Key, ...] = (
     Key("2", "pane('forecasts')", "forecasts", "side pane: forecasts", "Moving around", show=False),
     Key("3", "pane('log')", "log", "side pane: turn log", "Moving around", show=False),
     Key("4", "pane('network')", "network", "side pane: deal network", "Moving around", show=False),
-    Key("5", "pane('coach')", "coach", "side pane: coach", "Moving around", show=False),
-    Key("l", "lesson", "lesson", "the scenario's lesson (teaching scenarios)", "Playing", palette="Lesson"),
+    Key("5", "pane('coach')", "coach", "side pane: coach", "Moving around", show=False, modes=(LIVE,)),
+    Key("l", "lesson", "lesson", "the scenario's lesson (teaching scenarios)", "Playing", palette="Lesson",
+        when=lambda c: c.lesson),
     Key("question_mark", "help", "help", "this help", "General", "?", palette="Help"),
     Key("q", "quit", "quit", "quit (the record keeps every finished turn)", "General"),
     Key("", "", "", "command palette", "General", "ctrl+p"),
@@ -68,20 +112,30 @@ _SYMBOLS = {"comma": ",", "full_stop": ".", "plus": "+", "equals_sign": "=", "mi
             "question_mark": "?", "space": "space"}
 
 
-def bindings(keys: tuple[Key, ...] = PLAY_KEYS) -> list[Binding]:
-    return [Binding(k.keys, k.action, k.footer, show=k.show) for k in keys if k.keys and k.action]
+def keys_of(mode: str, keys: tuple[Key, ...] = GAME_KEYS) -> tuple[Key, ...]:
+    return tuple(k for k in keys if mode in k.modes)
+
+
+def bindings(mode: str, keys: tuple[Key, ...] = GAME_KEYS) -> list[Binding]:
+    return [Binding(k.keys, k.action, k.footer, show=k.show) for k in keys_of(mode, keys) if k.keys and k.action]
+
+
+def rule(action: str, mode: str, keys: tuple[Key, ...] = GAME_KEYS) -> Rule | None:
+    """The enabling rule of a screen's action (None: not one of the table's)."""
+    return next((k.when for k in keys if k.action == action and mode in k.modes), None)
 
 
 def _spelled(k: Key) -> str:
     return k.shown or " / ".join(_SYMBOLS.get(x, x) for x in k.keys.split(","))
 
 
-def help_table(keys: tuple[Key, ...] = PLAY_KEYS) -> Table:
-    """One section per group, in table order (pane keys 2–5 fold into the 1–5 line); descriptions wrap
-    in their own column, so a narrow terminal never breaks a line under the keys."""
+def help_table(mode: str = LIVE, keys: tuple[Key, ...] = GAME_KEYS) -> Table:
+    """One section per group, in table order (the pane keys fold into one line); descriptions wrap in
+    their own column, so a narrow terminal never breaks a line under the keys."""
     groups: dict[str, list[Key]] = {}
-    for k in keys:
-        if k.action.startswith("pane(") and k.keys != "1":
+    panes = [k for k in keys_of(mode, keys) if k.action.startswith("pane(")]
+    for k in keys_of(mode, keys):
+        if k.action.startswith("pane(") and k is not panes[0]:
             continue
         groups.setdefault(k.group, []).append(k)
     table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
@@ -92,11 +146,13 @@ def help_table(keys: tuple[Key, ...] = PLAY_KEYS) -> Table:
             table.add_row("", "")
         table.add_row(Text(group, style="bold"), "")
         for k in entries:
-            text = "side panes: goals, forecasts, log, network, coach" if k.action.startswith("pane(") else k.help
-            table.add_row(f" {_spelled(k)}", text)
+            if k.action.startswith("pane("):
+                table.add_row(f" 1–{len(panes)}", "side panes: " + ", ".join(p.footer for p in panes))
+            else:
+                table.add_row(f" {_spelled(k)}", k.help)
     return table
 
 
-def palette_entries(keys: tuple[Key, ...] = PLAY_KEYS) -> list[tuple[str, str, str]]:
-    """(title, help, action) of every key the command palette offers."""
-    return [(k.palette, k.help, k.action) for k in keys if k.palette]
+def palette_entries(mode: str, keys: tuple[Key, ...] = GAME_KEYS) -> list[tuple[str, str, str]]:
+    """(title, help, action) of every key the command palette offers on a screen."""
+    return [(k.palette, k.help, k.action) for k in keys_of(mode, keys) if k.palette]

@@ -17,7 +17,7 @@ from textual.worker import get_current_worker
 
 from negtui.coach.debrief import Debrief, counterfactuals, debrief
 from negtui.engine.lenses import CLOSED_FORM_LENSES
-from negtui.session import Session
+from negtui.play.sources import Ending
 from negtui.tui import palette
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.widgets.coach import choice_words, summary
@@ -33,13 +33,14 @@ class DebriefScreen(SummaryScreen):
     BINDINGS = [Binding("escape,enter,q", "close", "close"), Binding("1", "retry(0)", "retry 1", show=False),
                 Binding("2", "retry(1)", "retry 2", show=False), Binding("3", "retry(2)", "retry 3", show=False)]
 
-    def __init__(self, session: Session, first_forecasts: dict, retry: Callable[[int], None] | None = None,
+    def __init__(self, ending: Ending, retry: Callable[[int], None] | None = None,
                  done: Callable[[list[Debrief]], None] | None = None) -> None:
+        session = ending.game
         neg = session.neg
-        super().__init__(neg, neg.returns(session.state), session.baseline, first_forecasts,
+        super().__init__(neg, neg.returns(session.state), session.baseline, ending.first_forecasts,
                          str(session.record_path) if session.record_path else None)
         self.session = session
-        self.people = [i for i in range(neg.game.n) if session.is_human(i)]
+        self.people = ending.people
         self.debriefs = {i: debrief(neg, i, session.state, session.assessments) for i in self.people}
         self.retry, self.done = retry, done
         self._pending = set(self.people) | {"welfare"}
@@ -59,7 +60,7 @@ class DebriefScreen(SummaryScreen):
     def _counterfactual(self, player: int) -> None:
         worker = get_current_worker()
         ses = self.session
-        results = counterfactuals(ses.neg, ses.table.seats, player, ses.start, cancelled=lambda: worker.is_cancelled)
+        results = counterfactuals(ses.neg, ses.seating.seats, player, ses.start, cancelled=lambda: worker.is_cancelled)
         if not worker.is_cancelled:
             self.post_message(CounterfactualDone(player, results))
 

@@ -13,7 +13,7 @@ from textual.widgets.option_list import Option
 
 from negtui.names import fit_unique
 from negtui.seats import Seat
-from negtui.session import PartnerOption, Preview
+from negtui.play.views import PartnerOption, Preview
 from negtui.tui import palette
 from negtui.tui.keys import help_table
 from negtui.tui.labels import WIDE
@@ -48,10 +48,11 @@ class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
     def _value(self, seat: Seat) -> str:
         if seat.is_human:
             return "human"
-        return seat.propose if seat.is_lens else AS_IS
+        return str(seat.propose_lens) if seat.is_lens else AS_IS
 
     def _answer(self, seat: Seat) -> str:
-        return seat.respond if seat.is_lens and seat.respond != seat.propose else SAME
+        lenses = seat.lenses
+        return lenses[1] if lenses is not None and lenses[1] != lenses[0] else SAME
 
     def compose(self) -> ComposeResult:
         yield KeyBar()  # this dialog's keys, not those of the screen under it
@@ -301,13 +302,19 @@ def _legend() -> Table:
 
 
 class HelpScreen(ModalScreen[None]):
+    """The keys of the game screen it opens over (a live game's or a replay's)."""
+
     BINDINGS = [Binding("escape,q,question_mark", "close", "close")]
+
+    def __init__(self, mode: str = "play") -> None:
+        super().__init__()
+        self.mode = mode
 
     def compose(self) -> ComposeResult:
         yield KeyBar()  # this dialog's keys, not those of the screen under it
         with VerticalScroll(id="dialog", classes="dialog wide"):
             yield Label("negtui — keys  (escape, q or ? closes; arrows scroll)", classes="dialog-title")
-            yield Static(help_table())
+            yield Static(help_table(self.mode))
             yield Static("")
             yield Static(_legend())
 

@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 from negtui.generator import GeneratorError, GeneratorParams
 from negtui.names import shorten
 from negtui.scenario.library import catalogue
-from negtui.session import recent_records
+from negtui.datadir import recent_records
 from negtui.tui.widgets.keybar import KeyBar
 
 

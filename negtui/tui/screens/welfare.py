@@ -13,6 +13,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
+from negtui.engine.negotiation import Negotiation
+from negtui.engine.portable import PortableGame
 from negtui.tui import palette
 from negtui.tui.messages import WelfareFailed, WelfareSolved
 from negtui.tui.widgets.keybar import KeyBar
@@ -39,11 +41,11 @@ class WelfareScreen(ModalScreen[tuple[str, int] | None]):
         Binding("escape", "close", "close"),
     ]
 
-    def __init__(self, scenario: dict, rules: dict | str, bits: int, names: list[str], payoffs: np.ndarray,
-                 forecast: np.ndarray, objective: str = "utilitarian",
-                 describe: Callable[[int], str] | None = None) -> None:
+    def __init__(self, neg: Negotiation, bits: int, payoffs: np.ndarray, forecast: np.ndarray,
+                 objective: str = "utilitarian", describe: Callable[[int], str] | None = None) -> None:
         super().__init__()
-        self.scenario, self.rules, self.bits = scenario, rules, bits
+        self.game = PortableGame.of(neg.game, neg.rules)  # solved in a worker process
+        self.bits, names = bits, neg.game.player_ids
         self.describe = describe  # new commitments (a bitmask) in words
         self.names, self.payoffs, self.forecast = names, payoffs, forecast
         self.objective = objective
@@ -85,7 +87,7 @@ class WelfareScreen(ModalScreen[tuple[str, int] | None]):
         self.query_one("#welfare-table", Static).update("")
         self.query_one("#mark", Button).disabled = True
         self.result = None
-        self.job = WelfareJob(WelfareRequest(self.scenario, self.rules, self.bits,
+        self.job = WelfareJob(WelfareRequest(self.game.scenario, self.game.rules, self.bits,
                                              WelfareOptions(objective=self.objective, time_limit=60)))
         watch_welfare(self, self.job)
 

@@ -6,13 +6,16 @@ from __future__ import annotations
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
-from textual.widgets import Static
+from textual.reactive import reactive
 
 from negtui.coach.assess import YOU, Assessment, Choice
 from negtui.engine.game import Game
 from negtui.engine.negotiation import Phase
 from negtui.narrate import offer_words
+from negtui.play.views import Snapshot
 from negtui.tui import palette
+from negtui.tui.labels import FORECASTS_NARROW
+from negtui.tui.widgets.pane import StaticPane
 from negtui.tui.widgets.panes import LENS_SHORT
 
 
@@ -44,26 +47,32 @@ def summary(game: Game, a: Assessment) -> str:
     return head + f". Under {ref} nothing did better ({a.value(a.yours):.1f})"
 
 
-class CoachPane(Static):
-    DEFAULT_CSS = "CoachPane { height: auto; }"
+class CoachPane(StaticPane):
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
+    coaching: reactive[tuple[Assessment, ...]] = reactive((), repaint=False)
 
-    def show(self, game: Game, assessments: list[Assessment]) -> None:
-        if not assessments:
-            self.update(Text("coach\nno decision of yours yet: after each of your decisions this pane sets it beside "
-                             "what each lens bot (and, on small games, the exact solution) would have done; "
-                             "h asks before you decide.", style="dim"))
+    def watch_coaching(self) -> None:
+        self.request_draw()
+
+    def draw(self) -> None:
+        assessments = self.coaching
+        if not assessments or self.snapshot is None:
+            self.show(Text("coach\nno decision of yours yet: after each of your decisions this pane sets it beside "
+                           "what each lens bot (and, on small games, the exact solution) would have done; "
+                           "h asks before you decide.", style="dim"))
             return
+        game = self.snapshot.game
         parts = []
         for a in assessments[-2:]:  # the last turn's decisions (a person may propose and answer in one turn)
             parts.append(self._one(game, a))
-        self.update(Group(*parts))
+        self.show(Group(*parts))
 
     def _one(self, game: Game, a: Assessment) -> Group:
         who = game.player_ids[a.player]
         what = "offer" if a.phase is Phase.PROPOSE else "answer"
         title = Text(f"{'hint' if a.yours is None else 'coach'} · turn {a.t} · {who}'s {what}", style="bold")
         lenses = list(a.others[0].values)
-        narrow = self.app.size.width < 104  # the side pane is under ~64 columns: short headers, not cut ones
+        narrow = self.app.size.width < FORECASTS_NARROW  # the side pane is under ~64 columns: short headers
         t = Table(box=None, padding=(0, 1), show_edge=False)
         t.add_column("by" if narrow else "choice by", no_wrap=True)
         t.add_column("decision", overflow="fold", min_width=8)

@@ -17,9 +17,9 @@ from textual.widget import Widget
 
 from negtui.engine.game import Game
 from negtui.names import action_texts, player_label
+from negtui.play.views import Snapshot
 from negtui.tui import palette
 from negtui.tui.labels import WIDE, matrix_action_labels, matrix_player_labels
-from negtui.tui.snapshot import Snapshot
 
 NAME_MAX = 24
 LEFT_COLUMN = 40  # #left in app.tcss: the left column's width on terminals under WIDE columns
@@ -66,6 +66,8 @@ class CommitmentMatrix(Widget, can_focus=True):
     ]
 
     cursor: reactive[tuple[int, int]] = reactive((0, 0))
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
+    target: reactive[int] = reactive(0)  # cells of a welfare optimum marked (those not yet committed show ◇◇)
 
     @dataclass
     class CellFocused(Message):
@@ -75,19 +77,24 @@ class CommitmentMatrix(Widget, can_focus=True):
     class CellToggled(Message):
         cell: int
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
         self.snap: Snapshot | None = None
         self.listed = False  # the list layout (a line per action) rather than the grid
         self.room = LEFT_COLUMN  # the columns the left column gives
         self._labels: tuple[int, list[list[str]]] = (-1, [])  # the list layout's action names at a width
 
-    def update(self, snap: Snapshot) -> None:
+    def watch_snapshot(self, snap: Snapshot | None) -> None:
+        if snap is None:
+            return
         relayout = self.snap is None or self.snap.game is not snap.game
         if relayout:
             self._labels = (-1, [])
         self.snap = snap
         self.refresh(layout=relayout)
+        box = self.parent
+        if relayout and isinstance(box, Widget) and box.size.height:  # another game in a box already sized
+            self.fit(box.size.width, box.size.height)
 
     def fit(self, width: int, height: int) -> None:
         """Choose the layout for a box of this size (the list where every line fits)."""
@@ -167,7 +174,7 @@ class CommitmentMatrix(Widget, can_focus=True):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "toggle_in_offer":
-            return self.snap is not None and self.snap.mode == "play" and self.snap.partner is not None
+            return self.snap is not None and self.snap.person_proposing and self.snap.partner is not None
         return True
 
     def _state_of(self, c: int) -> str:
@@ -179,7 +186,7 @@ class CommitmentMatrix(Widget, can_focus=True):
             return "committed"
         if c in snap.offer_cells:
             return "offer"
-        if snap.target >> c & 1:
+        if self.target >> c & 1:
             return "target"
         if snap.blocked >> c & 1:
             return "blocked"
@@ -192,8 +199,6 @@ class CommitmentMatrix(Widget, can_focus=True):
         """Per player: the mark before the name and its style (proposer ▶, partner ◆)."""
         snap = self.snap
         proposer, partner = snap.proposer, snap.partner
-        if partner is None and snap.last_event is not None and snap.mode == "replay":
-            partner = snap.last_event.partner
         marks = []
         for i in range(snap.game.n):
             if i == proposer:

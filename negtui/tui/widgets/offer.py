@@ -1,51 +1,64 @@
-"""The offer a person is building, previewed under every lens for both sides."""
+"""The offer a person is building, previewed under every lens for both sides (the preview comes with
+the snapshot: the source works it out once per offer)."""
 
 from __future__ import annotations
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
-from textual.widgets import Static
+from textual.reactive import reactive
 
 from negtui.narrate import offer_words
-from negtui.session import Session
+from negtui.play.views import Preview, Snapshot
 from negtui.tui import palette
+from negtui.tui.widgets.pane import StaticPane
 
 
-class OfferPanel(Static):
+class OfferPanel(StaticPane):
     DEFAULT_CSS = "OfferPanel { height: auto; max-height: 9; padding: 0 1; }"
 
-    def show(self, session: Session | None, partner: int | None, cells: set[int]) -> None:
-        if session is None or partner is None:
-            self.update("")
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
+
+    def watch_snapshot(self) -> None:
+        self.request_draw()
+
+    def draw(self) -> None:
+        snap = self.snapshot
+        if snap is None or not snap.person_proposing or snap.partner is None:
+            self.show("")
             return
-        g, p = session.neg.game, session.proposer
-        preview = session.preview(partner, sorted(cells))
+        g, p, partner = snap.game, snap.proposer, snap.partner
+        assert p is not None
         alone = partner == p
         head = Text(f"{g.player_ids[p]} alone: " if alone else f"offer {g.player_ids[p]} → {g.player_ids[partner]}: ",
                     style="bold")
-        head.append(offer_words(g, sum(1 << c for c in cells), p, partner))
+        head.append(offer_words(g, sum(1 << c for c in snap.offer_cells), p, partner))
+        preview = snap.preview or Preview(None, None)
         if preview.error:
             head.append(f"\n{preview.error}", style=palette.NEGATIVE)
-            self.update(head)
+            self.show(head)
             return
         if preview.offer is None:
             head.append("\n(empty: toggle cells with enter)", style="dim")
-            self.update(head)
+            self.show(head)
             return
-        t = Table(box=None, padding=(0, 1))
-        # a commitment made alone needs nobody's yes: no partner columns
-        for col in ("lens", "you") if alone else ("lens", "you", g.player_ids[partner], "accepts?"):
-            t.add_column(col, justify="left" if col == "lens" else "right")
-        for lens in preview.proposer:
-            mine, theirs = preview.proposer[lens].gain, preview.partner[lens].gain
-            row = [lens, Text(f"{mine:+.1f}", style=palette.signed(mine))]
-            if not alone:
-                ok = preview.partner_accepts[lens]
-                mark = "yes" if ok else "no"
-                if lens == preview.partner_lens:
-                    mark += " ◀"
-                row += [Text(f"{theirs:+.1f}", style=palette.signed(theirs)),
-                        Text(mark, style=palette.POSITIVE if ok else palette.NEGATIVE)]
-            t.add_row(*row)
-        self.update(Group(head, t))
+        self.show(Group(head, _table(preview, g.player_ids[partner], alone)))
+
+
+def _table(preview: Preview, partner: str, alone: bool) -> Table:
+    t = Table(box=None, padding=(0, 1))
+    # a commitment made alone needs nobody's yes: no partner columns
+    for col in ("lens", "you") if alone else ("lens", "you", partner, "accepts?"):
+        t.add_column(col, justify="left" if col == "lens" else "right")
+    for lens in preview.proposer:
+        mine, theirs = preview.proposer[lens].gain, preview.partner[lens].gain
+        row: list[str | Text] = [lens, Text(f"{mine:+.1f}", style=palette.signed(mine))]
+        if not alone:
+            ok = preview.partner_accepts[lens]
+            mark = "yes" if ok else "no"
+            if lens == preview.partner_lens:
+                mark += " ◀"
+            row += [Text(f"{theirs:+.1f}", style=palette.signed(theirs)),
+                    Text(mark, style=palette.POSITIVE if ok else palette.NEGATIVE)]
+        t.add_row(*row)
+    return t

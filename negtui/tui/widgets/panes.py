@@ -1,20 +1,20 @@
-"""The read-only panes: goal bars, payoff forecasts, turn log, deal network, focused-cell details.
+"""The read-only panes: goal bars, payoff forecasts, turn log, focused-cell details.
 
-Each is a Static that redraws from a `Snapshot`; the play screen decides when."""
+Each binds the snapshot (and what else it shows) from the game view and draws itself when on screen
+(pane.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 from rich.console import Group
-from rich.table import Table
 from rich.text import Text
-from textual.geometry import Size
-from textual.widget import Widget
-from textual.widgets import Static
+from textual.reactive import reactive
+from textual.containers import VerticalScroll
 
 from negtui.engine.payoff import committed_vector, satisfaction
 from negtui.names import action_names, fit_unique, goal_names, player_label, shorten
 from negtui.narrate import turn_line
+from negtui.play.views import Snapshot
 from negtui.tui import palette
 from negtui.tui.labels import (
     FORECASTS_NARROW,
@@ -24,7 +24,7 @@ from negtui.tui.labels import (
     goal_label_width,
     goal_labels,
 )
-from negtui.tui.snapshot import Snapshot
+from negtui.tui.widgets.pane import Drawn, StaticPane, TextPane
 
 BAR = 10
 
@@ -37,54 +37,44 @@ def _bar(fraction: float, width: int = BAR) -> str:
     return "█" * filled + "░" * (width - filled)
 
 
-class TextPane(Widget):
-    """A pane of styled text that repaints without a screen re-layout while its line count holds:
-    the panes redrawn on every autoplayed turn must not make the whole screen reflow."""
-
-    DEFAULT_CSS = "TextPane { height: auto; }"
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self._text = Text()
-        self._lines = 1
-
-    def show_text(self, text: Text) -> None:
-        lines = text.plain.count("\n") + 1
-        relayout = lines != self._lines
-        self._text, self._lines = text, lines
-        self.refresh(layout=relayout)
-
-    def render(self) -> Text:
-        return self._text
-
-    @property
-    def plain(self) -> str:
-        return self._text.plain
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return self._lines
-
-
 def _cell(text: str, width: int, right: bool = False) -> str:
     text = text[:width]
     return text.rjust(width) if right else text.ljust(width)
 
 
-class GoalBars(TextPane):
+class GoalBars(Drawn, TextPane):
     """One bar per goal: kind, threshold, progress and the value the focused player puts on it.
 
     Drawn as plain styled text (not a Rich table): it is redrawn on every turn of an autoplay."""
 
     SORTS = ("goal", "value", "progress")
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
+    focused_cell: reactive[int | None] = reactive(None, repaint=False)
+    sort: reactive[str] = reactive("goal", repaint=False)
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.sort = "goal"
-        self.player = 0
+    def watch_snapshot(self) -> None:
+        self.request_draw()
 
-    def show(self, snap: Snapshot, player: int | None = None) -> None:
-        if player is not None:
-            self.player = player
+    def watch_focused_cell(self) -> None:
+        self.request_draw()
+
+    def watch_sort(self) -> None:
+        self.request_draw()
+
+    def next_sort(self) -> None:
+        self.sort = self.SORTS[(self.SORTS.index(self.sort) + 1) % len(self.SORTS)]
+
+    @property
+    def player(self) -> int:
+        """The player whose values are shown: the focused cell's owner."""
+        if self.snapshot is None or self.focused_cell is None:
+            return 0
+        return int(self.snapshot.game.owner[self.focused_cell])
+
+    def draw(self) -> None:
+        snap = self.snapshot
+        if snap is None:
+            return
         g = snap.game
         counts = (committed_vector(g, snap.state.bits).astype(float) @ g.inc).astype(int)
         sat = satisfaction(g, counts.astype(float))
@@ -112,12 +102,23 @@ class GoalBars(TextPane):
         self.show_text(out)
 
 
-class Forecasts(TextPane):
+class Forecasts(Drawn, TextPane):
     """Every player's payoff now and its forecast under each lens, with a sparkline of the payoff.
 
     Narrow panes (an 80-column terminal) get short headers and no seat column."""
 
-    def show(self, snap: Snapshot) -> None:
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
+
+    def watch_snapshot(self) -> None:
+        self.request_draw()
+
+    def on_resize(self) -> None:
+        self.request_draw()  # the sparkline takes the width the row leaves
+
+    def draw(self) -> None:
+        snap = self.snapshot
+        if snap is None:
+            return
         g = snap.game
         lenses = list(snap.forecasts)
         narrow = self.app.size.width < FORECASTS_NARROW  # the side pane is under ~64 columns
@@ -149,108 +150,48 @@ class Forecasts(TextPane):
         self.show_text(out)
 
 
-class TurnLog(Static):
-    """Every turn in words, newest last, optionally only turns involving one player."""
+class TurnLog(StaticPane):
+    """Every turn in words, newest last (scrolled to it), optionally only turns involving one player."""
 
-    DEFAULT_CSS = "TurnLog { height: auto; }"
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
+    only: reactive[int | None] = reactive(None, repaint=False)
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.only: int | None = None
+    def watch_snapshot(self) -> None:
+        self.request_draw()
 
-    def show(self, snap: Snapshot) -> None:
+    def watch_only(self) -> None:
+        self.request_draw()
+
+    def draw(self) -> None:
+        snap = self.snapshot
+        if snap is None:
+            return
         g = snap.game
         lines = [turn_line(g, ev) for ev in snap.events
                  if self.only is None or self.only in (ev.proposer, ev.partner)]
         head = "turn log" + (f" · only {g.player_ids[self.only]}" if self.only is not None else "")
         body = Text("\n".join(lines) if lines else "no turns yet", no_wrap=False)
-        self.update(Group(Text(head, style="bold"), body))
+        self.show(Group(Text(head, style="bold"), body))
+        if isinstance(self.parent, VerticalScroll):
+            self.parent.scroll_end(animate=False)
 
 
-def deal_graph(snap: Snapshot):
-    """Players as nodes; an edge per pair that made deals, with the count and what the deals moved for
-    each side (payoff after minus before, at the time of the deal)."""
-    import networkx as nx  # imported on first use: keeps the app's start fast
-
-    G = nx.Graph()
-    G.add_nodes_from(range(snap.game.n))
-    for k, ev in enumerate(snap.events):
-        if not ev.deal or ev.partner == ev.proposer:
-            continue
-        before, after = snap.payoff_history[k], snap.payoff_history[k + 1]
-        a, b = ev.proposer, ev.partner
-        if not G.has_edge(a, b):
-            G.add_edge(a, b, deals=0, moved={a: 0.0, b: 0.0})
-        G[a][b]["deals"] += 1
-        G[a][b]["moved"][a] += float(after[a] - before[a])
-        G[a][b]["moved"][b] += float(after[b] - before[b])
-    return G
-
-
-class DealNetwork(Static):
-    """Who made deals with whom and what each deal moved, plus who can complete or block each goal."""
-
-    DEFAULT_CSS = "DealNetwork { height: auto; }"
-
-    def show(self, snap: Snapshot) -> None:
-        import networkx as nx
-
-        g = snap.game
-        G = deal_graph(snap)
-        names = g.player_ids
-        parts = []
-        deals = Table(box=None, padding=(0, 1), show_edge=False, title="deals", title_justify="left")
-        for col in ("pair", "deals", "moved (myopic)"):
-            deals.add_column(col, no_wrap=True)
-        for a, b, data in sorted(G.edges(data=True), key=lambda e: -e[2]["deals"]):
-            moved = data["moved"]
-            deals.add_row(f"{names[a]}—{names[b]}", str(data["deals"]),
-                          f"{names[a]} {moved[a]:+.1f}, {names[b]} {moved[b]:+.1f}")
-        if not G.number_of_edges():
-            deals.add_row("no deals between two players yet", "", "")
-        parts.append(deals)
-        central = Table(box=None, padding=(0, 1), show_edge=False, title="centrality", title_justify="left")
-        for col in ("player", "partners", "degree", "betweenness"):
-            central.add_column(col, justify="left" if col == "player" else "right")
-        deg = nx.degree_centrality(G) if g.n > 1 else {i: 0.0 for i in range(g.n)}
-        btw = nx.betweenness_centrality(G) if g.n > 2 else {i: 0.0 for i in range(g.n)}
-        for i in sorted(range(g.n), key=lambda i: (-deg[i], i)):
-            central.add_row(names[i], str(G.degree(i)), f"{deg[i]:.2f}", f"{btw[i]:.2f}")
-        parts.append(central)
-        parts.append(goal_dependencies(snap))
-        self.update(Group(*parts))
-
-
-def goal_dependencies(snap: Snapshot) -> Table:
-    """Per open goal: who still owes cells (can complete it) and whose refusal alone stops it (can block)."""
-    g = snap.game
-    t = Table(box=None, padding=(0, 1), show_edge=False, title="goals: who can complete, who can block",
-              title_justify="left")
-    for col in ("goal", "can complete", "can block"):
-        t.add_column(col)
-    bits, blocked = snap.state.bits, snap.blocked
-    for j, goal in enumerate(g.scenario.goals):
-        cells = [int(c) for c in np.flatnonzero(g.inc[:, j])]
-        done = sum(1 for c in cells if bits >> c & 1)
-        need = int(g.tau[j]) - done
-        if need <= 0:
-            continue
-        open_cells = [c for c in cells if not (bits >> c & 1) and not (blocked >> c & 1)]
-        owners = sorted({int(g.owner[c]) for c in open_cells})
-        blockers = [i for i in owners if sum(1 for c in open_cells if int(g.owner[c]) != i) < need]
-        t.add_row(goal.id, ", ".join(g.player_ids[i] for i in owners) or "— unreachable",
-                  ", ".join(g.player_ids[i] for i in blockers) or "nobody alone")
-    return t
-
-
-class CellInfo(Static):
+class CellInfo(StaticPane):
     """The focused cell explained: its action, and the goals it feeds with their values."""
 
-    DEFAULT_CSS = "CellInfo { height: auto; }"
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
+    focused_cell: reactive[int | None] = reactive(None, repaint=False)
 
-    def show(self, snap: Snapshot, cell: int | None) -> None:
-        if cell is None:
-            self.update("")
+    def watch_snapshot(self) -> None:
+        self.request_draw()
+
+    def watch_focused_cell(self) -> None:
+        self.request_draw()
+
+    def draw(self) -> None:
+        snap, cell = self.snapshot, self.focused_cell
+        if snap is None or cell is None:
+            self.show("")
             return
         g = snap.game
         i = int(g.owner[cell])
@@ -274,4 +215,4 @@ class CellInfo(Static):
             text.append(f"{shorten(names[j], 22)} ")
             text.append(f"({v:+g})", style=palette.signed(v))  # to the cell's owner, named above
             text.append("  ")
-        self.update(text)
+        self.show(text)

@@ -1,0 +1,40 @@
+"""How a game starts: afresh from a scenario, or from a recorded game at a turn (taking over a replay,
+resuming a trainee's game, retrying from a costly decision) — one description the app starts from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from negtui.engine.rules import Rules
+from negtui.engine.negotiation import State
+from negtui.play.views import Earlier
+from negtui.record.format import Parent
+from negtui.record.fork import parent_at
+from negtui.record.replay import Replay
+from negtui.scenario.model import Scenario
+from negtui.seats import Seat
+
+
+@dataclass(frozen=True)
+class GameStart:
+    scenario: Scenario
+    rules: Rules
+    seats: dict[str, Seat]
+    start: State | None = None  # None: the beginning
+    parent: Parent | None = None  # the record this game continues
+    budget: int | None = None  # None: the scenario's
+    earlier: Earlier = field(default_factory=Earlier)  # the turns before `start`, for the log and the trends
+
+
+def earlier_of(replay: Replay, t: int) -> Earlier:
+    """The recorded turns before turn t and the payoffs before each of them."""
+    k = t - replay.first_turn
+    return Earlier(tuple(replay.events[:k]), tuple(replay.neg.returns(s) for s in replay.states[:k]))
+
+
+def from_record(replay: Replay, t: int, seats: dict[str, Seat] | None = None) -> GameStart:
+    """A recorded game continued from before turn t: with the seats in force then, or those given."""
+    rec = replay.record
+    chosen = seats if seats is not None else replay.seats_at(t)
+    return GameStart(rec.scenario, replay.neg.rules, chosen, start=replay.state_at(t), parent=parent_at(replay, t),
+                     budget=rec.header.budget, earlier=earlier_of(replay, t))

@@ -1,0 +1,105 @@
+"""What a play screen draws from: one immutable picture of the game at a turn (`Snapshot`), and the
+view models it carries — an offer under every lens (`Preview`), the partners a person may pick."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from negtui.engine.game import Game
+from negtui.engine.negotiation import Phase, State
+from negtui.engine.offers import Offer
+from negtui.engine.turns import TurnEvent
+
+
+@dataclass(frozen=True)
+class LensView:
+    """An offer under one lens: its value to a player if accepted and if rejected."""
+
+    accept: float
+    reject: float
+
+    @property
+    def gain(self) -> float:
+        return self.accept - self.reject
+
+
+@dataclass(frozen=True)
+class Preview:
+    """How an offer looks to both sides under every lens, and whether each lens would accept it; `error`
+    says why the rules would refuse it."""
+
+    offer: Offer | None
+    error: str | None
+    proposer: dict[str, LensView] = field(default_factory=dict)
+    partner: dict[str, LensView] = field(default_factory=dict)
+    partner_accepts: dict[str, bool] = field(default_factory=dict)
+    partner_lens: str = ""  # how the partner answers offers (its responding lens, or its seat)
+
+
+@dataclass(frozen=True)
+class PartnerOption:
+    partner: int
+    offers: dict[str, Offer]  # best offer each lens would make to this partner
+    value: dict[str, float]  # its value to the proposer under that lens
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """The turns before a fork's first: events, and the payoffs before each of them."""
+
+    events: tuple[TurnEvent, ...] = ()
+    payoffs: tuple[np.ndarray, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """The game at one moment, as a screen shows it.  Never compared (it holds arrays): a screen's
+    reactive holding it updates on every assignment."""
+
+    game: Game
+    rules: str
+    state: State
+    events: Sequence[TurnEvent]
+    seats: list[str]  # label per player: human, upper, upper/lower, …
+    forecasts: dict[str, np.ndarray]  # lens -> per-player value now
+    payoff_history: Sequence[np.ndarray]
+    blocked: int = 0
+    offer_cells: frozenset[int] = frozenset()  # the offer being built, or waiting for its answer
+    partner: int | None = None  # partner of that offer
+    mode: str = "play"  # play | replay
+    person_to_move: bool = False  # the next decision is a person's at this app
+    preview: Preview | None = None  # the offer being built (or waiting for a person's answer) under every lens
+    position: tuple[int, int, int] | None = None  # replay: (first, shown, last) turn
+
+    @property
+    def proposer(self) -> int | None:
+        return None if self.over else self.game.proposer(self.state.t)
+
+    @property
+    def over(self) -> bool:
+        return self.state.t >= self.game.T
+
+    @property
+    def phase(self) -> Phase:
+        if self.over:
+            return Phase.TERMINAL
+        return Phase.PROPOSE if self.state.pending is None else Phase.RESPOND
+
+    @property
+    def person_proposing(self) -> bool:
+        return self.person_to_move and self.phase is Phase.PROPOSE
+
+    @property
+    def person_responding(self) -> bool:
+        return self.person_to_move and self.phase is Phase.RESPOND
+
+    @property
+    def last_event(self) -> TurnEvent | None:
+        return self.events[-1] if self.events else None
+
+    @property
+    def payoffs(self) -> np.ndarray:
+        return self.payoff_history[-1]

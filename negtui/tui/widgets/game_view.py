@@ -1,0 +1,140 @@
+"""The game screens' one layout: headline, commitment matrix with its legend, the focused cell and the
+offer being built, the side panes (goals, forecasts, log, network, coach) and the status line.
+
+The view holds the state its panes show as reactives — the snapshot, the focused cell, the coaching,
+the optimum marked, autoplay and thinking — and every pane binds what it draws (as toolong binds its
+views); the live and replay screens only set them."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import reactive
+from textual.widgets import TabbedContent, TabPane
+
+from negtui.coach.assess import Assessment
+from negtui.play.views import Snapshot
+from negtui.tui.widgets.coach import CoachPane
+from negtui.tui.widgets.matrix import LEFT_COLUMN, CommitmentMatrix, left_width
+from negtui.tui.widgets.network import DealNetwork
+from negtui.tui.widgets.offer import OfferPanel
+from negtui.tui.widgets.pane import TextPane
+from negtui.tui.widgets.panes import CellInfo, Forecasts, GoalBars, TurnLog
+from negtui.tui.widgets.topbar import Legend, TopBar
+
+PANES = ("goals", "forecasts", "log", "network", "coach")
+
+
+class MatrixBox(VerticalScroll):
+    """The matrix's scrolling box: its size decides the matrix's layout (a line per action where they fit)."""
+
+    def on_resize(self) -> None:
+        self.query_one(CommitmentMatrix).fit(self.size.width, self.size.height)
+
+
+class GameView(Vertical):
+    DEFAULT_CSS = "GameView { height: 1fr; }"
+
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
+    focused_cell: reactive[int | None] = reactive(None, repaint=False)
+    coaching: reactive[tuple[Assessment, ...]] = reactive((), repaint=False)  # the coach pane's decisions
+    # a welfare optimum marked on the matrix until the turn moves on: (objective, its cells, the turn)
+    target: reactive[tuple[str, int, int] | None] = reactive(None, repaint=False)
+    running: reactive[bool] = reactive(False, repaint=False)
+    delay: reactive[float] = reactive(0.0, repaint=False)
+    thinking: reactive[bool] = reactive(False, repaint=False)
+    following: reactive[bool] = reactive(False, repaint=False)
+
+    def __init__(self, coach: bool) -> None:
+        super().__init__(id="game-view")
+        self.coach = coach  # a live game has a coach pane
+
+    def compose(self) -> ComposeResult:
+        yield TopBar(id="topbar").data_bind(GameView.snapshot, GameView.running, GameView.delay,
+                                            GameView.thinking, GameView.following)
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                with MatrixBox(id="matrix-box"):
+                    yield CommitmentMatrix(id="matrix").data_bind(GameView.snapshot)
+                yield Legend(id="legend")
+                yield CellInfo(id="cell-info").data_bind(GameView.snapshot, GameView.focused_cell)
+                yield OfferPanel(id="offer-panel").data_bind(GameView.snapshot)
+            with TabbedContent(id="side", initial="forecasts"):
+                with TabPane("Goals", id="goals"), VerticalScroll():
+                    yield GoalBars(id="goal-bars").data_bind(GameView.snapshot, GameView.focused_cell)
+                with TabPane("Forecasts", id="forecasts"), VerticalScroll():
+                    yield Forecasts(id="forecast-table").data_bind(GameView.snapshot)
+                with TabPane("Log", id="log"), VerticalScroll(id="log-scroll"):
+                    yield TurnLog(id="turn-log").data_bind(GameView.snapshot)
+                with TabPane("Network", id="network"), VerticalScroll():
+                    yield DealNetwork(id="deal-network").data_bind(GameView.snapshot)
+                if self.coach:
+                    with TabPane("Coach", id="coach"), VerticalScroll():
+                        yield CoachPane(id="coach-pane").data_bind(GameView.snapshot, GameView.coaching)
+        yield TextPane(id="status")
+
+    def on_mount(self) -> None:
+        self.size_left()
+
+    def on_resize(self) -> None:
+        self.size_left()  # the side panes choose their layout by the terminal's width
+
+    def size_left(self) -> None:
+        """The left column as wide as whole names need on a wide terminal (40 columns on a narrow one)."""
+        width = left_width(self.snapshot.game, self.app.size.width) if self.snapshot else LEFT_COLUMN
+        self.query_one("#left").styles.width = width
+        self.query_one(Legend).columns = width - 2
+
+    # --- what the screens set -----------------------------------------------------------------------------
+    def watch_snapshot(self, old: Snapshot | None, snap: Snapshot | None) -> None:
+        self._mark_target()
+        if snap is not None and (old is None or old.game is not snap.game) and self.is_mounted:
+            self.size_left()  # the left column fits this game's names
+
+    def watch_target(self) -> None:
+        self._mark_target()
+
+    def _mark_target(self) -> None:
+        """The optimum's cells stay marked on the matrix until the turn moves on."""
+        snap, target = self.snapshot, self.target
+        shown = target is not None and snap is not None and target[2] == snap.state.t
+        cells = target[1] & ~snap.state.bits if shown and target and snap else 0
+        if self.is_mounted:
+            self.query_one(CommitmentMatrix).target = cells
+            self.query_one(Legend).target = target[0] if shown and target and cells else ""
+
+    def status(self, text: str | Text) -> None:
+        self.query_one("#status", TextPane).show_text(Text(text) if isinstance(text, str) else text)
+
+    @property
+    def status_text(self) -> str:
+        return self.query_one("#status", TextPane).plain
+
+    # --- moving around ------------------------------------------------------------------------------------
+    @property
+    def matrix(self) -> CommitmentMatrix:
+        return self.query_one(CommitmentMatrix)
+
+    @property
+    def pane(self) -> str:
+        return self.query_one(TabbedContent).active
+
+    def show_pane(self, pane: str) -> None:
+        if pane in PANES and (pane != "coach" or self.coach):
+            self.query_one(TabbedContent).active = pane
+
+    def sort_goals(self) -> None:
+        self.query_one(GoalBars).next_sort()
+        self.show_pane("goals")
+
+    def filter_log(self) -> None:
+        """Only the focused player's turns, or every turn again."""
+        log = self.query_one(TurnLog)
+        player = int(self.snapshot.game.owner[self.focused_cell]) if self.snapshot and self.focused_cell is not None \
+            else None
+        log.only = None if log.only is not None else player
+        self.show_pane("log")
+
+    def on_commitment_matrix_cell_focused(self, event: CommitmentMatrix.CellFocused) -> None:
+        self.focused_cell = event.cell

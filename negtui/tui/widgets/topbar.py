@@ -1,0 +1,79 @@
+"""The game screen's headline (who proposes, which turn and round, autoplay, thinking) and the matrix's
+legend (which names the welfare optimum marked on it)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from negtui.names import player_label
+from negtui.play.views import Snapshot
+from negtui.tui import palette
+from negtui.tui.widgets.pane import TextPane
+
+LEGEND = ["██ made", "▓▓ new", "++ offer", "·· free", "×× ruled out", "▶ proposer", "◆ partner"]
+
+
+def legend(width: int, target: str = "") -> str:
+    """The legend packed into lines of `width`, never splitting an entry; `target` names the optimum
+    marked on the matrix, if one is."""
+    lines: list[str] = []
+    for entry in LEGEND + ([f"◇◇ {target} optimum"] if target else []):
+        if lines and len(lines[-1]) + 2 + len(entry) <= width:
+            lines[-1] += "  " + entry
+        else:
+            lines.append(entry)
+    return "\n".join(lines)
+
+
+class TopBar(TextPane):
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
+    running: reactive[bool] = reactive(False, repaint=False)
+    delay: reactive[float] = reactive(0.0, repaint=False)
+    thinking: reactive[bool] = reactive(False, repaint=False)
+    following: reactive[bool] = reactive(False, repaint=False)  # a replay of a record still being written
+
+    def watch_snapshot(self) -> None:
+        self.draw()
+
+    def watch_running(self) -> None:
+        self.draw()
+
+    def watch_delay(self) -> None:
+        self.draw()
+
+    def watch_thinking(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        snap = self.snapshot
+        if snap is None:
+            return
+        g, s = snap.game, snap.state
+        t = Text(no_wrap=True, overflow="ellipsis")
+        if snap.proposer is not None:
+            who = player_label(g.scenario.players[snap.proposer])
+            t.append(f" ▶ {who} ({snap.seats[snap.proposer]}) ", style=f"bold reverse {palette.SKY}")
+        else:
+            t.append(" game over ", style="bold reverse")
+        if snap.position is not None:  # one counter: the turns played at the position shown
+            t.append(f" {'LIVE' if self.following else 'REPLAY'} ", style="bold")
+            t.append(f"{snap.position[1]}/{snap.position[2]} turns played")
+        else:
+            t.append(f" turn {min(s.t + 1, g.T)}/{g.T}")
+        t.append(f" · round {g.round_of(s.t)}/{max(1, g.rounds)}")
+        if self.running:
+            t.append(f" · ▶▶ {self.delay:g}s", style=palette.SKY)
+        if self.thinking:
+            t.append(" · thinking…", style="italic")
+        t.append(f" · {g.scenario.name} · {snap.rules} rules", style="dim")
+        self.show_text(t)
+
+
+class Legend(Static):
+    columns: reactive[int] = reactive(38)  # the width it packs its entries into
+    target: reactive[str] = reactive("")  # the objective of the optimum marked on the matrix
+
+    def render(self) -> str:
+        return legend(self.columns, self.target)
