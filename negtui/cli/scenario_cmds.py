@@ -8,12 +8,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from negtui.cli.root import app
 from negtui.cli.common import JsonOpt, RulesOpt, emit_json, load
 from negtui.cli.errors import EXIT_INPUT, fail, user_errors
+from negtui.cli.root import app
 
 if TYPE_CHECKING:
     from negtui.scenario import Scenario
+
+ScenarioOutOpt = Annotated[Path | None,
+                           typer.Option("-o", "--output", help="Scenario file to write (stdout if omitted).")]
 
 
 @app.command()
@@ -71,13 +74,14 @@ def generate(
     budget: Annotated[int, typer.Option(help="Most new commitments per player per offer.")] = 2,
     seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
     rules: RulesOpt = "paper",
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Scenario file to write (stdout if omitted).")] = None,
+    output: ScenarioOutOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="With -o: print what was written as one JSON object "
                                                          "(without -o the scenario itself is JSON).")] = False,
 ) -> None:
     """Generate a random game along the paper's axes and write it as a scenario file."""
-    from negtui.generator import GeneratorError, GeneratorParams, generate as gen
+    from negtui.generator import GeneratorError, GeneratorParams
+    from negtui.generator import generate as gen
 
     with user_errors():
         try:
@@ -111,7 +115,7 @@ def output_scenario(sc: Scenario, output: Path | None, force: bool, as_json: boo
 @app.command("import-hnc")
 def import_hnc(
     topfile: Annotated[Path, typer.Argument(help="HNC topfile (countries, country_actions, …).")],
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Scenario file to write (stdout if omitted).")] = None,
+    output: ScenarioOutOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
 ) -> None:
     """Convert an HNC topfile into a negtui scenario file."""
@@ -140,7 +144,8 @@ def export_hnc(
 
 @app.command()
 def scenarios(
-    directory: Annotated[Path | None, typer.Option("--dir", help="Where to look (default: the bundled scenarios).")] = None,
+    directory: Annotated[Path | None,
+                         typer.Option("--dir", help="Where to look (default: the bundled scenarios).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """List the bundled scenarios: name, path, size, kind and one line."""
@@ -151,6 +156,7 @@ def scenarios(
         typer.echo(json.dumps([e.as_dict() for e in entries], indent=1))
         return
     for e in entries:
-        typer.echo(f"{e.name:<44} {e.kind:<10} {e.players:>3} players {e.actions:>4} actions {e.goals:>3} goals  {e.path}")
+        typer.echo(f"{e.name:<44} {e.kind:<10} {e.players:>3} players {e.actions:>4} actions {e.goals:>3} goals  "
+                   f"{e.path}")
         if e.line:
             typer.echo(f"    {e.line}")

@@ -19,7 +19,8 @@ EXIT_TERMINATED = 128 + signal.SIGTERM
 @app.command()
 def serve(
     course: Annotated[Path, typer.Option("--course", help="The course file (TOML or JSON) trainees play.")],
-    host: Annotated[str, typer.Option(help="Address to listen on; another than 127.0.0.1 only when asked.")] = "127.0.0.1",
+    host: Annotated[str,
+                    typer.Option(help="Address to listen on; another than 127.0.0.1 only when asked.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 2222,
     data_dir: DataDirOpt = None,
     max_sessions: Annotated[int, typer.Option("--max-sessions", help="Connections at once.")] = 50,

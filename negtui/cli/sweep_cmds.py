@@ -17,7 +17,8 @@ def sweep(
     spec_file: Annotated[Path | None, typer.Argument(help="Sweep spec (TOML or JSON); or use --preset.")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Results table (.parquet, or .csv).")] = None,
     preset: Annotated[str | None, typer.Option(help="paper-small, paper-large or hnc.")] = None,
-    seeds: Annotated[int | None, typer.Option(help="Seeds per grid cell (default: the spec's, 50 for presets).")] = None,
+    seeds: Annotated[int | None,
+                     typer.Option(help="Seeds per grid cell (default: the spec's, 50 for presets).")] = None,
     rules: Annotated[str | None, typer.Option(help="Rule sets, comma-separated: paper, reference.")] = None,
     welfare: Annotated[str | None, typer.Option(help="utilitarian (default), nash (adds the Nash optimum, ~0.8 s "
                                                      "a large game) or none.")] = None,

@@ -149,5 +149,5 @@ def write_json(obj: object, path: str | os.PathLike[str], force: bool = False) -
     _write_new(path, json.dumps(obj, indent=1, ensure_ascii=False) + "\n", force)
 
 
-__all__ = ["Problem", "ScenarioError", "load_scenario", "load_topfile", "parse_scenario", "dump_scenario",
-           "write_scenario", "write_json", "reference_problems", "WriteError"]
+__all__ = ["Problem", "ScenarioError", "WriteError", "dump_scenario", "load_scenario", "load_topfile",
+           "parse_scenario", "reference_problems", "write_json", "write_scenario"]

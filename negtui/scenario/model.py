@@ -75,7 +75,8 @@ class Goal(_Strict):
 class Protocol(_Strict):
     rounds: int = Field(default=5, ge=1, le=lim.MAX_ROUNDS, description="Proposer turns per player.")
     budget: int = Field(default=2, ge=1, le=lim.MAX_BUDGET, description="Most new commitments per player in one offer.")
-    seed: int = Field(default=0, ge=-(2**63), le=2**63 - 1, description="Seeds the turn order when no schedule is given.")
+    seed: int = Field(default=0, ge=-(2**63), le=2**63 - 1,
+                      description="Seeds the turn order when no schedule is given.")
     schedule: list[str] | None = Field(
         default=None, max_length=lim.MAX_TURNS, description="Explicit proposer order (player ids), one entry per turn."
     )

@@ -6,6 +6,7 @@ Pure computation on rows (no plotting here: figures.py draws, the command prints
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from collections import defaultdict
@@ -58,11 +59,13 @@ def tied_best(values: dict[str, dict[str, float]]) -> set[str]:
             continue
         common = sorted(values[m].keys() & values[top].keys())
         diffs = [values[top][k] - values[m][k] for k in common]
-        if means[top] - means[m] <= TIE:
-            out.add(m)
-        elif len(diffs) >= 2 and statistics.fmean(diffs) <= TIE_SE * statistics.stdev(diffs) / math.sqrt(len(diffs)):
+        if means[top] - means[m] <= TIE or _within_noise(diffs):
             out.add(m)
     return out
+
+
+def _within_noise(diffs: list[float]) -> bool:
+    return len(diffs) >= 2 and statistics.fmean(diffs) <= TIE_SE * statistics.stdev(diffs) / math.sqrt(len(diffs))
 
 
 def _cell(values: list[float]) -> Cell | None:
@@ -284,7 +287,7 @@ def claims(rows: list[dict]) -> list[Claim]:
         xs, ys = [f for f, _ in by], [v for _, v in by]
         mx, my = statistics.fmean(xs), statistics.fmean(ys)
         slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-        monotone = all(b >= a for a, b in zip(ys, ys[1:]))
+        monotone = all(b >= a for a, b in itertools.pairwise(ys))
         out.append(Claim(text, "holds" if slope > 0 else "does not hold",
                          ", ".join(f"{f:g}: {v:.2f}" for f, v in by) + f"; slope {slope:+.1f}"
                          + ("" if monotone else " (not monotone)")))

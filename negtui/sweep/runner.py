@@ -143,7 +143,7 @@ def _result(fut, task: Task) -> list[dict]:
         return fut.result()
     except (KeyboardInterrupt, SystemExit):
         raise
-    except BaseException as err:  # noqa: BLE001  (a worker's failure of any kind ends the sweep with a message)
+    except BaseException as err:  # a worker's failure of any kind ends the sweep with a message
         raise TaskFailed(task, err) from err
 
 

@@ -5,7 +5,13 @@ The options, results and the job that runs a solve in a worker process import no
 `solve_welfare` (loaded on first use) does, so the app starts without PuLP."""
 
 from negtui.welfare.options import (
-    OBJECTIVES, SOLVERS, WelfareError, WelfareOptions, WelfareResult, efficiency, welfare_of,
+    OBJECTIVES,
+    SOLVERS,
+    WelfareError,
+    WelfareOptions,
+    WelfareResult,
+    efficiency,
+    welfare_of,
 )
 from negtui.welfare.worker import Cancelled, WelfareJob, WelfareRequest
 

@@ -18,11 +18,12 @@ import pulp
 
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.game import Game
+from negtui.engine.outcome import rounded
 from negtui.engine.payoff import payoffs
 from negtui.engine.rules import Rules
-from negtui.engine.outcome import rounded
 from negtui.welfare.model import WelfareModel, build_model, chosen_bits
 from negtui.welfare.options import ZERO_WELFARE, WelfareError, WelfareOptions, WelfareResult
+
 
 def make_solver(name: str, time_limit: float | None) -> pulp.LpSolver:
     if name == "highs":
