@@ -8,13 +8,13 @@ of the offending value, so that a broken file is reported before any game starts
 from __future__ import annotations
 
 import math
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from negtui.scenario import limits as lim
 
-FORMAT = "negtui-scenario/1"
+FORMAT: Final = "negtui-scenario/1"
 
 
 def _finite_value(v: int | float) -> int | float:

@@ -119,7 +119,7 @@ class Results:
     def __init__(self, path: Path, fmt: str | None = None, resume: bool = True) -> None:
         self.path = path
         self.fmt = format_of(path, fmt)
-        self._lock = _lock(path)
+        self._lock: int | None = _lock(path)
         self._pending: list[dict] = []
         self._stored = 0  # rows in the file
         self._have_file = False  # the file holds rows of this table (resumed, or written since)
