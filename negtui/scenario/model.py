@@ -24,6 +24,7 @@ def _finite_value(v: int | float) -> int | float:
 
 
 Value = Annotated[int | float, AfterValidator(_finite_value)]
+GoalKind = Literal["linear", "all_or_nothing"]
 Id = Annotated[str, Field(min_length=1, max_length=lim.MAX_ID)]
 Text = Annotated[str, Field(max_length=lim.MAX_TEXT)]
 
@@ -58,7 +59,7 @@ class CellRef(_Strict):
 class Goal(_Strict):
     id: Id
     label: Text = ""
-    kind: Literal["linear", "all_or_nothing"] = "linear"
+    kind: GoalKind = "linear"
     threshold: int | None = Field(
         default=None,
         ge=1,
