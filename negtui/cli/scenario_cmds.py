@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
@@ -13,6 +13,8 @@ from negtui.cli.errors import EXIT_INPUT, fail, user_errors
 from negtui.cli.root import app
 
 if TYPE_CHECKING:
+    from negtui.generator.params import Payoff, Structure
+    from negtui.generator.params import Rules as GeneratorRules
     from negtui.scenario import Scenario
 
 ScenarioOutOpt = Annotated[Path | None,
@@ -85,13 +87,15 @@ def generate(
 
     with user_errors():
         try:
-            acts: int | list[int] = [int(a) for a in actions.split(",")] if "," in actions else int(actions)
+            acts: int | tuple[int, ...] = tuple(int(a) for a in actions.split(",")) if "," in actions else int(actions)
         except ValueError:
             fail(f"error: --actions must be a number or a comma list of numbers, not {actions!r}")
         try:
-            params = GeneratorParams(players=players, actions=acts, goals=goals, factors=factors, structure=structure,
-                                     payoff=payoff, all_or_nothing=all_or_nothing, zipf=zipf, poison_pill=poison_pill,
-                                     rounds=rounds, budget=budget, seed=seed, rules=rules)
+            # the names are checked by GeneratorParams, in the reference generator's order, with its messages
+            params = GeneratorParams(players=players, actions=acts, goals=goals, factors=factors,
+                                     structure=cast("Structure", structure), payoff=cast("Payoff", payoff),
+                                     all_or_nothing=all_or_nothing, zipf=zipf, poison_pill=poison_pill,
+                                     rounds=rounds, budget=budget, seed=seed, rules=cast("GeneratorRules", rules))
         except (GeneratorError, ValueError, TypeError) as err:
             fail(f"error: {err}")
         output_scenario(gen(params), output, force, as_json)
