@@ -6,13 +6,19 @@ import asyncio
 import signal
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from negtui.cli.common import DataDirOpt
 from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
 from negtui.cli.root import app
+
+if TYPE_CHECKING:
+    import asyncssh
+
+    from negtui.serve.course import LoadedCourse
+    from negtui.serve.server import Hub
 
 EXIT_TERMINATED = 128 + signal.SIGTERM
 
@@ -71,7 +77,7 @@ class Stopped(Exception):
     """SIGTERM: every session ended, games kept, the server closed."""
 
 
-async def _run(hub, key, loaded, trainees: int) -> None:
+async def _run(hub: Hub, key: asyncssh.SSHKey, loaded: LoadedCourse, trainees: int) -> None:
     server = await hub.listen(key)
     o = hub.options
     typer.echo(f"negtui serve: course {loaded.course.name} ({len(loaded.course.exercises)} exercises) "

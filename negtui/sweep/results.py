@@ -12,6 +12,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from types import TracebackType
 
 import pyarrow as pa
 
@@ -206,7 +207,8 @@ class _Writer:
             self._out.write_table(pa.Table.from_batches(self._buffer, schema=SCHEMA), row_group_size=ROW_GROUP)
             self._buffer, self._buffered = [], 0
 
-    def __exit__(self, kind, err, tb) -> None:
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                 tb: TracebackType | None) -> None:
         try:
             if kind is None:
                 self._flush()

@@ -138,7 +138,7 @@ class TaskFailed(Exception):
         super().__init__(f"a game failed ({where}): {type(cause).__name__}: {cause}")
 
 
-def _result(fut, task: Task) -> list[dict]:
+def _result(fut: Future[list[dict]], task: Task) -> list[dict]:
     try:
         return fut.result()
     except (KeyboardInterrupt, SystemExit):
