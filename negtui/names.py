@@ -80,7 +80,8 @@ def fit_unique(texts: list[str], width: int) -> list[str]:
     if clashes:
         head = (width - 1) // 2
         tail = width - 1 - head
-        out = [t[:head] + "…" + t[-tail:] if o in clashes and len(t) > width else o for t, o in zip(texts, out, strict=True)]
+        out = [t[:head] + "…" + t[-tail:] if o in clashes and len(t) > width else o
+               for t, o in zip(texts, out, strict=True)]
     seen: dict[str, int] = {}
     alike = {o for o in out if out.count(o) > 1}
     for k, o in enumerate(out):  # still alike (tiny widths): numbered, the full text a key or a hover away

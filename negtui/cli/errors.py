@@ -11,7 +11,7 @@ from typing import NoReturn
 
 import typer
 
-from negtui.cli import EXIT_INPUT, EXIT_INTERRUPTED  
+from negtui.cli import EXIT_INPUT, EXIT_INTERRUPTED
 
 
 class UsageError(Exception):

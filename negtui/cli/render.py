@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from rich.console import Console
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from negtui.engine.game import Game
 
+if TYPE_CHECKING:
+    from negtui.welfare.options import WelfareResult
 
-def _made(game: Game, i: int, bits_or_row) -> str:
+PAYOFF_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
+    ("player", "left"), ("seat", "left"), ("payoff", "right"), ("no negotiation", "right"), ("Δ", "right"),
+    ("commitments", "left"))
+
+
+def _made(game: Game, i: int, bits_or_row: int | Sequence[int]) -> str:
     acts = game.scenario.players[i].actions
     if isinstance(bits_or_row, int):
         made = [acts[a].id for a in range(int(game.m[i])) if bits_or_row >> (int(game.offset[i]) + a) & 1]
@@ -19,8 +29,7 @@ def _made(game: Game, i: int, bits_or_row) -> str:
 
 def payoff_table(game: Game, result: dict, labels: list[str]) -> None:
     t = Table(title="Final payoffs", title_justify="left")
-    for col, just in (("player", "left"), ("seat", "left"), ("payoff", "right"), ("no negotiation", "right"),
-                      ("Δ", "right"), ("commitments", "left")):
+    for col, just in PAYOFF_COLUMNS:
         t.add_column(col, justify=just)
     imp = result["improvement"]["per_player"]
     for i, pid in enumerate(game.player_ids):
@@ -36,14 +45,20 @@ def payoff_table(game: Game, result: dict, labels: list[str]) -> None:
                   f"unilateral regret {sum(result['regret']):.2f}")
 
 
-def welfare_table(game: Game, res, negotiated: list[float] | None, gap: list[float] | None) -> None:
+def welfare_table(game: Game, res: WelfareResult, negotiated: Sequence[float] | None,
+                  gap: Sequence[float] | None) -> None:
+    """`gap` (optimum − negotiated, per player) goes with `negotiated`."""
+    if res.payoffs is None or res.bits is None:
+        raise ValueError(f"no {res.objective} optimum to show: {res.status}")
+    if negotiated and gap is None:
+        raise ValueError("the negotiated payoffs come with their gap to the optimum")
     t = Table(title=f"{res.objective} optimum", title_justify="left")
     cols = ["player", "optimal payoff", "commitments"] + (["negotiated", "optimum − negotiated"] if negotiated else [])
     for c in cols:
         t.add_column(c, justify="left" if c in ("player", "commitments") else "right")
     for i, pid in enumerate(game.player_ids):
         row = [pid, f"{res.payoffs[i]:.2f}", _made(game, i, res.bits)]
-        if negotiated:
+        if negotiated and gap is not None:
             row += [f"{negotiated[i]:.2f}", f"{gap[i]:+.2f}"]
         t.add_row(*row)
     Console().print(t)

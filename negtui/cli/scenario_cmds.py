@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
-from negtui.cli.root import app
 from negtui.cli.common import JsonOpt, RulesOpt, emit_json, load
 from negtui.cli.errors import EXIT_INPUT, fail, user_errors
+from negtui.cli.root import app
 
 if TYPE_CHECKING:
+    from negtui.generator.params import Payoff, Structure
+    from negtui.generator.params import Rules as GeneratorRules
     from negtui.scenario import Scenario
+
+ScenarioOutOpt = Annotated[Path | None,
+                           typer.Option("-o", "--output", help="Scenario file to write (stdout if omitted).")]
 
 
 @app.command()
@@ -71,23 +76,26 @@ def generate(
     budget: Annotated[int, typer.Option(help="Most new commitments per player per offer.")] = 2,
     seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
     rules: RulesOpt = "paper",
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Scenario file to write (stdout if omitted).")] = None,
+    output: ScenarioOutOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="With -o: print what was written as one JSON object "
                                                          "(without -o the scenario itself is JSON).")] = False,
 ) -> None:
     """Generate a random game along the paper's axes and write it as a scenario file."""
-    from negtui.generator import GeneratorError, GeneratorParams, generate as gen
+    from negtui.generator import GeneratorError, GeneratorParams
+    from negtui.generator import generate as gen
 
     with user_errors():
         try:
-            acts: int | list[int] = [int(a) for a in actions.split(",")] if "," in actions else int(actions)
+            acts: int | tuple[int, ...] = tuple(int(a) for a in actions.split(",")) if "," in actions else int(actions)
         except ValueError:
             fail(f"error: --actions must be a number or a comma list of numbers, not {actions!r}")
         try:
-            params = GeneratorParams(players=players, actions=acts, goals=goals, factors=factors, structure=structure,
-                                     payoff=payoff, all_or_nothing=all_or_nothing, zipf=zipf, poison_pill=poison_pill,
-                                     rounds=rounds, budget=budget, seed=seed, rules=rules)
+            # the names are checked by GeneratorParams, in the reference generator's order, with its messages
+            params = GeneratorParams(players=players, actions=acts, goals=goals, factors=factors,
+                                     structure=cast("Structure", structure), payoff=cast("Payoff", payoff),
+                                     all_or_nothing=all_or_nothing, zipf=zipf, poison_pill=poison_pill,
+                                     rounds=rounds, budget=budget, seed=seed, rules=cast("GeneratorRules", rules))
         except (GeneratorError, ValueError, TypeError) as err:
             fail(f"error: {err}")
         output_scenario(gen(params), output, force, as_json)
@@ -111,7 +119,7 @@ def output_scenario(sc: Scenario, output: Path | None, force: bool, as_json: boo
 @app.command("import-hnc")
 def import_hnc(
     topfile: Annotated[Path, typer.Argument(help="HNC topfile (countries, country_actions, …).")],
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Scenario file to write (stdout if omitted).")] = None,
+    output: ScenarioOutOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
 ) -> None:
     """Convert an HNC topfile into a negtui scenario file."""
@@ -140,7 +148,8 @@ def export_hnc(
 
 @app.command()
 def scenarios(
-    directory: Annotated[Path | None, typer.Option("--dir", help="Where to look (default: the bundled scenarios).")] = None,
+    directory: Annotated[Path | None,
+                         typer.Option("--dir", help="Where to look (default: the bundled scenarios).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """List the bundled scenarios: name, path, size, kind and one line."""
@@ -151,6 +160,7 @@ def scenarios(
         typer.echo(json.dumps([e.as_dict() for e in entries], indent=1))
         return
     for e in entries:
-        typer.echo(f"{e.name:<44} {e.kind:<10} {e.players:>3} players {e.actions:>4} actions {e.goals:>3} goals  {e.path}")
+        typer.echo(f"{e.name:<44} {e.kind:<10} {e.players:>3} players {e.actions:>4} actions {e.goals:>3} goals  "
+                   f"{e.path}")
         if e.line:
             typer.echo(f"    {e.line}")

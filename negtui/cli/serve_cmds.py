@@ -6,7 +6,7 @@ import asyncio
 import signal
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,12 +14,19 @@ from negtui.cli.common import DataDirOpt
 from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
 from negtui.cli.root import app
 
+if TYPE_CHECKING:
+    import asyncssh
+
+    from negtui.serve.course import LoadedCourse
+    from negtui.serve.server import Hub
+
 EXIT_TERMINATED = 128 + signal.SIGTERM
 
 @app.command()
 def serve(
     course: Annotated[Path, typer.Option("--course", help="The course file (TOML or JSON) trainees play.")],
-    host: Annotated[str, typer.Option(help="Address to listen on; another than 127.0.0.1 only when asked.")] = "127.0.0.1",
+    host: Annotated[str,
+                    typer.Option(help="Address to listen on; another than 127.0.0.1 only when asked.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 2222,
     data_dir: DataDirOpt = None,
     max_sessions: Annotated[int, typer.Option("--max-sessions", help="Connections at once.")] = 50,
@@ -70,7 +77,7 @@ class Stopped(Exception):
     """SIGTERM: every session ended, games kept, the server closed."""
 
 
-async def _run(hub, key, loaded, trainees: int) -> None:
+async def _run(hub: Hub, key: asyncssh.SSHKey, loaded: LoadedCourse, trainees: int) -> None:
     server = await hub.listen(key)
     o = hub.options
     typer.echo(f"negtui serve: course {loaded.course.name} ({len(loaded.course.exercises)} exercises) "

@@ -4,12 +4,16 @@ and figures)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from negtui.cli.errors import fail, user_errors
 from negtui.cli.root import app
+
+if TYPE_CHECKING:
+    from negtui.sweep.spec import SweepSpec
+    from negtui.sweep.tasks import Task
 
 
 @app.command()
@@ -17,7 +21,8 @@ def sweep(
     spec_file: Annotated[Path | None, typer.Argument(help="Sweep spec (TOML or JSON); or use --preset.")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Results table (.parquet, or .csv).")] = None,
     preset: Annotated[str | None, typer.Option(help="paper-small, paper-large or hnc.")] = None,
-    seeds: Annotated[int | None, typer.Option(help="Seeds per grid cell (default: the spec's, 50 for presets).")] = None,
+    seeds: Annotated[int | None,
+                     typer.Option(help="Seeds per grid cell (default: the spec's, 50 for presets).")] = None,
     rules: Annotated[str | None, typer.Option(help="Rule sets, comma-separated: paper, reference.")] = None,
     welfare: Annotated[str | None, typer.Option(help="utilitarian (default), nash (adds the Nash optimum, ~0.8 s "
                                                      "a large game) or none.")] = None,
@@ -28,47 +33,15 @@ def sweep(
 ) -> None:
     """Play a grid of games with every method against the No-Negotiation baseline (and, on small games,
     the exact solution); one row per game and method. Re-running the same command skips finished games."""
-    from negtui.scenario import ScenarioError, load_scenario
-    from negtui.scenario.library import resolve
-    from negtui.sweep.results import Results, ResultsError
-    from negtui.sweep.spec import SpecError, load_spec, presets
     from negtui.sweep.tasks import skipped, tasks
 
     with user_errors():
-        if (spec_file is None) == (preset is None):
-            fail("error: give a spec file or --preset (paper-small, paper-large, hnc)")
-        if spec_file is not None:
-            try:
-                spec = load_spec(spec_file)
-            except SpecError as err:
-                fail(err.render())
-        else:
-            known = presets()
-            if preset not in known:
-                fail(f"error: unknown preset {preset!r}; presets: {', '.join(known)}")
-            spec = known[preset]
-        update: dict[str, object] = {}
-        if seeds is not None:
-            if not 1 <= seeds <= 100_000:
-                fail("error: --seeds is between 1 and 100000")
-            update["seeds"] = seeds
-        if rules is not None:
-            names = [r.strip() for r in rules.split(",") if r.strip()]
-            if not names or any(r not in ("paper", "reference") for r in names):
-                fail(f"error: --rules takes paper and/or reference, not {rules!r}")
-            update["rules"] = names
-        if welfare is not None:
-            if welfare not in ("utilitarian", "nash", "none"):
-                fail(f"error: --welfare is utilitarian, nash or none, not {welfare!r}")
-            update["welfare"] = welfare
+        spec = _spec(spec_file, preset)
+        update = _overrides(seeds, rules, welfare)
         if workers is not None and workers < 1:
             fail("error: --workers is at least 1")
         spec = spec.model_copy(update=update)
-        for i, name in enumerate(spec.scenarios):  # every scenario read before any game runs
-            try:
-                load_scenario(resolve(name))
-            except ScenarioError as err:
-                fail(f"{spec_file or preset}: $.scenarios[{i}] cannot be used:\n{err.render()}")
+        _check_scenarios(spec, spec_file or preset)
         todo = tasks(spec)
         refused = skipped(spec)
         if refused:
@@ -81,24 +54,78 @@ def sweep(
             raise typer.Exit(0)
         if output is None:
             fail("error: say where the results go: -o results.parquet")
-        try:
-            results = Results(output, fmt)
-        except ResultsError as err:
-            fail(f"error: {err}")
-        try:
-            from negtui.sweep.runner import TaskFailed, run_sweep
+        _run(spec, todo, output, fmt, workers, scheduler)
 
-            ran = run_sweep(spec, todo, results, workers=workers, scheduler=scheduler)
-        except ResultsError as err:
-            fail(f"error: {err}")
-        except TaskFailed as err:
-            fail(f"error: {err}; {results.rows} rows kept in {output}, re-run to retry the rest", code=1)
-        except OSError as err:
-            fail(f"error: cannot reach the Dask scheduler {scheduler}: {err}" if scheduler else f"error: {err}")
-        finally:
-            results.close()
-        typer.echo(f"{output}: {results.rows} rows ({ran} games run now, {len(todo) - ran} already there)",
-                   err=True)
+
+def _spec(spec_file: Path | None, preset: str | None) -> SweepSpec:
+    """The spec file's, or the preset's: exactly one of them."""
+    from negtui.sweep.spec import SpecError, load_spec, presets
+
+    if (spec_file is None) == (preset is None):
+        fail("error: give a spec file or --preset (paper-small, paper-large, hnc)")
+    if spec_file is not None:
+        try:
+            return load_spec(spec_file)
+        except SpecError as err:
+            fail(err.render())
+    known = presets()
+    if preset not in known:
+        fail(f"error: unknown preset {preset!r}; presets: {', '.join(known)}")
+    return known[preset]
+
+
+def _overrides(seeds: int | None, rules: str | None, welfare: str | None) -> dict[str, object]:
+    """What the options change in the spec, each checked as the spec's own field would be."""
+    update: dict[str, object] = {}
+    if seeds is not None:
+        if not 1 <= seeds <= 100_000:
+            fail("error: --seeds is between 1 and 100000")
+        update["seeds"] = seeds
+    if rules is not None:
+        names = [r.strip() for r in rules.split(",") if r.strip()]
+        if not names or any(r not in ("paper", "reference") for r in names):
+            fail(f"error: --rules takes paper and/or reference, not {rules!r}")
+        update["rules"] = names
+    if welfare is not None:
+        if welfare not in ("utilitarian", "nash", "none"):
+            fail(f"error: --welfare is utilitarian, nash or none, not {welfare!r}")
+        update["welfare"] = welfare
+    return update
+
+
+def _check_scenarios(spec: SweepSpec, source: Path | str | None) -> None:
+    """Every scenario is read before any game runs: a bad one stops the sweep before it starts."""
+    from negtui.scenario import ScenarioError, load_scenario
+    from negtui.scenario.library import resolve
+
+    for i, name in enumerate(spec.scenarios):
+        try:
+            load_scenario(resolve(name))
+        except ScenarioError as err:
+            fail(f"{source}: $.scenarios[{i}] cannot be used:\n{err.render()}")
+
+
+def _run(spec: SweepSpec, todo: list[Task], output: Path, fmt: str | None, workers: int | None,
+         scheduler: str | None) -> None:
+    from negtui.sweep.results import Results, ResultsError
+
+    try:
+        results = Results(output, fmt)
+    except ResultsError as err:
+        fail(f"error: {err}")
+    try:
+        from negtui.sweep.runner import TaskFailed, run_sweep
+
+        ran = run_sweep(spec, todo, results, workers=workers, scheduler=scheduler)
+    except ResultsError as err:
+        fail(f"error: {err}")
+    except TaskFailed as err:
+        fail(f"error: {err}; {results.rows} rows kept in {output}, re-run to retry the rest", code=1)
+    except OSError as err:
+        fail(f"error: cannot reach the Dask scheduler {scheduler}: {err}" if scheduler else f"error: {err}")
+    finally:
+        results.close()
+    typer.echo(f"{output}: {results.rows} rows ({ran} games run now, {len(todo) - ran} already there)", err=True)
 
 
 @app.command()

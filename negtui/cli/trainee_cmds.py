@@ -149,7 +149,8 @@ def results(
     course: Annotated[str | None, typer.Option("--course", help="Only this course.")] = None,
     trainee: Annotated[str | None, typer.Option("--trainee", help="Only this trainee.")] = None,
     as_json: JsonOpt = False,
-    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV with a header row (pandas.read_csv reads it).")] = False,
+    as_csv: Annotated[bool,
+                      typer.Option("--csv", help="Print CSV with a header row (pandas.read_csv reads it).")] = False,
     data_dir: DataDirOpt = None,
 ) -> None:
     """Results of negtui serve: one row per finished or unfinished game, oldest first."""

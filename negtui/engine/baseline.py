@@ -34,7 +34,8 @@ def _counts(game: Game, bits: int) -> np.ndarray:
 def _own_best(game: Game, i: int) -> int:
     m, off = int(game.m[i]), int(game.offset[i])
     if m > MAX_OWN_CELLS:
-        raise ValueError(f"player {game.player_ids[i]} has {m} actions; the baseline enumerates at most {MAX_OWN_CELLS}")
+        raise ValueError(f"player {game.player_ids[i]} has {m} actions; "
+                         f"the baseline enumerates at most {MAX_OWN_CELLS}")
     subsets = [s for r in range(m + 1) for s in combinations(range(m), r)]
     subsets.sort(key=lambda s: (len(s), sum(1 << (m - 1 - a) for a in s)))
     rows = np.zeros((len(subsets), game.n_cells))

@@ -84,6 +84,7 @@ class Exclusions:
 
 
 def exclusions(game: Game) -> Exclusions:
-    if game.exclusion_index is None:
-        game.exclusion_index = Exclusions(game)
-    return game.exclusion_index
+    index = game.exclusion_index
+    if not isinstance(index, Exclusions):  # None until first use (Game cannot name this type)
+        index = game.exclusion_index = Exclusions(game)
+    return index

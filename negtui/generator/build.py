@@ -90,7 +90,7 @@ def _player(i: int, n_actions: int, arrays: GameArrays) -> Player:
 
 def _goal(arrays: GameArrays, j: int, binary: bool) -> Goal:
     """Goal j; only non-zero values are written (a missing player values the goal 0)."""
-    values = {player_id(i): int(v) for i, v in enumerate(arrays.G[j]) if v != 0}
+    values: dict[str, int | float] = {player_id(i): int(v) for i, v in enumerate(arrays.G[j]) if v != 0}
     return Goal(
         id=goal_id(j),
         label=_goal_label(arrays, j),

@@ -172,7 +172,7 @@ def _inject_poison_pill(
                 f"poison pill: receiver P{receiver} has a single action, which the reference generator cannot "
                 "handle (it crashes or requires a missing action); use rules='paper' or give players 2 actions"
             )
-        counts = counts[:receiver] + (2,) + counts[receiver + 1 :]
+        counts = (*counts[:receiver], 2, *counts[receiver + 1 :])
     trap = {(proposer, 0), (receiver, 0), (receiver, 1)}
     bait = rng.uniform(*BAIT_RANGE)
     G[BAIT_GOAL, :] = 0

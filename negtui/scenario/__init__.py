@@ -4,6 +4,6 @@ from negtui.scenario.io import Problem, ScenarioError, dump_scenario, load_scena
 from negtui.scenario.model import Action, CellRef, Goal, Player, Protocol, Scenario
 
 __all__ = [
-    "Action", "CellRef", "Goal", "Player", "Protocol", "Scenario",
-    "Problem", "ScenarioError", "dump_scenario", "load_scenario", "parse_scenario", "write_scenario",
+    "Action", "CellRef", "Goal", "Player", "Problem", "Protocol", "Scenario", "ScenarioError",
+    "dump_scenario", "load_scenario", "parse_scenario", "write_scenario",
 ]

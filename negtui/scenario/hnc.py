@@ -24,7 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from negtui.scenario.model import Action, CellRef, Goal, Player, Protocol, Scenario
+from negtui.scenario.model import Action, CellRef, Goal, GoalKind, Player, Protocol, Scenario
 
 
 class _Strict(BaseModel):
@@ -75,6 +75,11 @@ def _key(name: str) -> str:
 
 def topfile_problems(tf: HncTopfile) -> list[tuple[str, str]]:
     """Every reference to a country, action or goal that does not exist, with its JSON path."""
+    return [*_country_problems(tf), *_goal_value_problems(tf), *_satisfaction_problems(tf),
+            *_schedule_problems(tf), *_exclusive_problems(tf)]
+
+
+def _country_problems(tf: HncTopfile) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     countries = set(tf.countries)
     if len(countries) != len(tf.countries):
@@ -89,7 +94,12 @@ def topfile_problems(tf: HncTopfile) -> list[tuple[str, str]]:
     for c in tf.country_actions:
         if c not in countries:
             out.append((f"$.country_actions{_key(c)}", f"unknown country {c!r}"))
-    goals = set(tf.goals)
+    return out
+
+
+def _goal_value_problems(tf: HncTopfile) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    countries, goals = set(tf.countries), set(tf.goals)
     if len(goals) != len(tf.goals):
         out.append(("$.goals", "a goal is listed twice"))
     for c, data in tf.country_data.items():
@@ -98,18 +108,24 @@ def topfile_problems(tf: HncTopfile) -> list[tuple[str, str]]:
         for g in data.goals_value:
             if g not in goals:
                 out.append((f"$.country_data{_key(c)}.goals_value{_key(g)}", f"unknown goal {g!r}"))
+    return out
 
-    def ref(path: str, r: HncRef) -> None:
-        if r.country not in countries:
-            out.append((f"{path}.country", f"unknown country {r.country!r}"))
-            return
-        acts = tf.country_actions.get(r.country, [])
-        if isinstance(r.action, int):
-            if not 0 <= r.action < len(acts):
-                out.append((f"{path}.action", f"{r.country} has no action number {r.action}"))
-        elif r.action not in acts:
-            out.append((f"{path}.action", f"{r.country} has no action {r.action!r}"))
 
+def _ref_problems(tf: HncTopfile, countries: set[str], path: str, r: HncRef) -> list[tuple[str, str]]:
+    if r.country not in countries:
+        return [(f"{path}.country", f"unknown country {r.country!r}")]
+    acts = tf.country_actions.get(r.country, [])
+    if isinstance(r.action, int):
+        if not 0 <= r.action < len(acts):
+            return [(f"{path}.action", f"{r.country} has no action number {r.action}")]
+    elif r.action not in acts:
+        return [(f"{path}.action", f"{r.country} has no action {r.action!r}")]
+    return []
+
+
+def _satisfaction_problems(tf: HncTopfile) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    countries, goals = set(tf.countries), set(tf.goals)
     seen: set[str] = set()
     for k, gs in enumerate(tf.goal_satisfaction):
         base = f"$.goal_satisfaction[{k}]"
@@ -119,7 +135,7 @@ def topfile_problems(tf: HncTopfile) -> list[tuple[str, str]]:
             out.append((f"{base}.goal", f"goal {gs.goal!r} has two satisfaction entries"))
         seen.add(gs.goal)
         for r, req in enumerate(gs.requirements):
-            ref(f"{base}.requirements[{r}]", req)
+            out += _ref_problems(tf, countries, f"{base}.requirements[{r}]", req)
         if isinstance(gs.threshold, int) and not 1 <= gs.threshold <= len(gs.requirements):
             out.append((f"{base}.threshold", f"threshold {gs.threshold} is outside 1..{len(gs.requirements)}"))
         if gs.kind is not None and not isinstance(gs.threshold, int):
@@ -127,15 +143,25 @@ def topfile_problems(tf: HncTopfile) -> list[tuple[str, str]]:
     for g in tf.goals:
         if g not in seen:
             out.append(("$.goal_satisfaction", f"goal {g!r} has no satisfaction entry"))
-    if tf.protocol is not None and tf.protocol.schedule is not None:
-        for t, c in enumerate(tf.protocol.schedule):
-            if c not in countries:
-                out.append((f"$.protocol.schedule[{t}]", f"unknown country {c!r}"))
+    return out
+
+
+def _schedule_problems(tf: HncTopfile) -> list[tuple[str, str]]:
+    if tf.protocol is None or tf.protocol.schedule is None:
+        return []
+    countries = set(tf.countries)
+    return [(f"$.protocol.schedule[{t}]", f"unknown country {c!r}")
+            for t, c in enumerate(tf.protocol.schedule) if c not in countries]
+
+
+def _exclusive_problems(tf: HncTopfile) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    countries = set(tf.countries)
     for x, group in enumerate(tf.mutually_exclusive_agreements):
         if len(group) < 2:
             out.append((f"$.mutually_exclusive_agreements[{x}]", "needs at least two actions"))
         for r, req in enumerate(group):
-            ref(f"$.mutually_exclusive_agreements[{x}][{r}]", req)
+            out += _ref_problems(tf, countries, f"$.mutually_exclusive_agreements[{x}][{r}]", req)
     return out
 
 
@@ -168,6 +194,8 @@ def to_scenario(tf: HncTopfile) -> Scenario:
     goals = []
     for g in tf.goals:
         gs = by_goal[g]
+        kind: GoalKind
+        tau: int | None
         if gs.threshold == "all":
             kind, tau = "all_or_nothing", None
         elif gs.threshold == "linear":
@@ -198,6 +226,8 @@ def from_scenario(sc: Scenario) -> HncTopfile:
 
     sat = []
     for g in sc.goals:
+        threshold: Literal["all", "linear"] | int
+        kind: GoalKind | None
         if g.threshold is None:
             threshold, kind = ("all" if g.kind == "all_or_nothing" else "linear"), None
         else:

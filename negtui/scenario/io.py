@@ -7,6 +7,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
@@ -14,6 +15,9 @@ from negtui.scenario import untrusted
 from negtui.scenario.limits import MAX_SCENARIO_BYTES
 from negtui.scenario.model import Scenario, reference_problems
 from negtui.scenario.untrusted import printable
+
+if TYPE_CHECKING:
+    from negtui.scenario.hnc import HncTopfile
 
 
 @dataclass(frozen=True)
@@ -92,7 +96,7 @@ def parse_scenario(data: object, source: str = "<scenario>") -> Scenario:
         raise ScenarioError(source, problems_from_validation(err)) from None
 
 
-def load_topfile(path: str | os.PathLike[str]):
+def load_topfile(path: str | os.PathLike[str]) -> HncTopfile:
     """An HNC topfile as its model (for export round trips); errors as for scenarios."""
     from negtui.scenario.hnc import HncTopfile
 
@@ -149,5 +153,5 @@ def write_json(obj: object, path: str | os.PathLike[str], force: bool = False) -
     _write_new(path, json.dumps(obj, indent=1, ensure_ascii=False) + "\n", force)
 
 
-__all__ = ["Problem", "ScenarioError", "load_scenario", "load_topfile", "parse_scenario", "dump_scenario",
-           "write_scenario", "write_json", "reference_problems", "WriteError"]
+__all__ = ["Problem", "ScenarioError", "WriteError", "dump_scenario", "load_scenario", "load_topfile",
+           "parse_scenario", "reference_problems", "write_json", "write_scenario"]

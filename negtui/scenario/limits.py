@@ -18,7 +18,8 @@ MAX_TURNS = 100_000  # rounds × players, or the length of an explicit schedule
 MAX_BUDGET = 64
 MAX_ABS_VALUE = 1e12  # a goal's value to a player
 MAX_OPTIONS = 50_000  # one player's possible new-commitment sets in one offer
-MAX_OFFER_WORK = 10_000_000  # (offers between the two players with most options) × goals (× players with exclusive sets)
+# (offers between the two players with most options) × goals (× players with exclusive sets)
+MAX_OFFER_WORK = 10_000_000
 MAX_ID = 200  # characters of an id
 MAX_TEXT = 100_000  # characters of a name, label, description or lesson
 

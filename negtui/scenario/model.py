@@ -8,13 +8,13 @@ of the offending value, so that a broken file is reported before any game starts
 from __future__ import annotations
 
 import math
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from negtui.scenario import limits as lim
 
-FORMAT = "negtui-scenario/1"
+FORMAT: Final = "negtui-scenario/1"
 
 
 def _finite_value(v: int | float) -> int | float:
@@ -24,6 +24,7 @@ def _finite_value(v: int | float) -> int | float:
 
 
 Value = Annotated[int | float, AfterValidator(_finite_value)]
+GoalKind = Literal["linear", "all_or_nothing"]
 Id = Annotated[str, Field(min_length=1, max_length=lim.MAX_ID)]
 Text = Annotated[str, Field(max_length=lim.MAX_TEXT)]
 
@@ -58,7 +59,7 @@ class CellRef(_Strict):
 class Goal(_Strict):
     id: Id
     label: Text = ""
-    kind: Literal["linear", "all_or_nothing"] = "linear"
+    kind: GoalKind = "linear"
     threshold: int | None = Field(
         default=None,
         ge=1,
@@ -75,7 +76,8 @@ class Goal(_Strict):
 class Protocol(_Strict):
     rounds: int = Field(default=5, ge=1, le=lim.MAX_ROUNDS, description="Proposer turns per player.")
     budget: int = Field(default=2, ge=1, le=lim.MAX_BUDGET, description="Most new commitments per player in one offer.")
-    seed: int = Field(default=0, ge=-(2**63), le=2**63 - 1, description="Seeds the turn order when no schedule is given.")
+    seed: int = Field(default=0, ge=-(2**63), le=2**63 - 1,
+                      description="Seeds the turn order when no schedule is given.")
     schedule: list[str] | None = Field(
         default=None, max_length=lim.MAX_TURNS, description="Explicit proposer order (player ids), one entry per turn."
     )

@@ -14,7 +14,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
@@ -25,7 +25,7 @@ from negtui.scenario.library import resolve
 from negtui.scenario.limits import MAX_TEXT
 from negtui.seats import Seat, SeatError, parse_seat
 
-FORMAT = "negtui-course/1"
+FORMAT: Final = "negtui-course/1"
 MAX_COURSE_BYTES = 2**20  # a course is a page of text; anything larger is a mistake or an attack
 MAX_EXERCISES = 200
 ANY_SEAT = "any"

@@ -304,7 +304,8 @@ class ResultsDB:
                 try:
                     numbers = json.dumps(d.numbers)
                 except (TypeError, ValueError) as err:
-                    raise DBError(f"game {game_id}, decision {i} (turn {d.turn}): numbers are not JSON: {err}") from None
+                    raise DBError(
+                        f"game {game_id}, decision {i} (turn {d.turn}): numbers are not JSON: {err}") from None
                 try:
                     conn.execute("INSERT INTO decisions (game_id, turn, phase, choice, cost, numbers)"
                                  " VALUES (?, ?, ?, ?, ?, ?)", (game_id, d.turn, d.phase, d.choice, d.cost, numbers))

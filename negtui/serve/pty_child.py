@@ -19,9 +19,19 @@ import socket
 import struct
 import sys
 import termios
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 GRACE = 3.0  # seconds between asking the child to stop (SIGHUP) and killing it
+_RUNNING: set[asyncio.Future[Any]] = set()
+
+
+def in_background(work: Coroutine[Any, Any, object]) -> None:
+    """Run `work` with nobody awaiting it.  The event loop keeps only a weak reference to a task, so
+    one nobody holds may be collected before it finishes: it is held here until done."""
+    task = asyncio.ensure_future(work)
+    _RUNNING.add(task)
+    task.add_done_callback(_RUNNING.discard)
 
 
 def _winsize(fd: int, cols: int, rows: int) -> None:
@@ -41,7 +51,7 @@ class PtyChild:
         self.zygote = zygote
         self.pid: int | None = None
         self.returncode: int | None = None
-        self._ended: asyncio.Future | None = None
+        self._ended: asyncio.Future[int] | None = None
         self.master = -1
 
     async def start(self) -> None:
@@ -52,7 +62,7 @@ class PtyChild:
             if self.zygote:
                 try:
                     loop = asyncio.get_running_loop()
-                    self.pid = await loop.run_in_executor(None, self._fork, slave, loop)
+                    self.pid = await loop.run_in_executor(None, self._fork, self.zygote, slave, loop)
                 except OSError:  # the fork server is gone: start a new interpreter instead
                     self.zygote = None
             if not self.zygote:
@@ -63,11 +73,11 @@ class PtyChild:
         os.set_blocking(master, False)
         asyncio.get_running_loop().add_reader(master, self._readable)
 
-    def _fork(self, slave: int, loop: asyncio.AbstractEventLoop) -> int:
+    def _fork(self, zygote: str, slave: int, loop: asyncio.AbstractEventLoop) -> int:
         """Ask the fork server for a child on this pty; a thread then waits for its exit report."""
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.settimeout(30)
-        sock.connect(self.zygote)
+        sock.connect(zygote)
         request = {"argv": self.args, "env": self.env, "memory": self.memory_limit}
         socket.send_fds(sock, [json.dumps(request).encode()], [slave])
         stream = sock.makefile("r")
@@ -102,7 +112,7 @@ class PtyChild:
         async def wait() -> None:
             self._exited(await proc.wait())
 
-        asyncio.ensure_future(wait())
+        in_background(wait())
         return proc.pid
 
     def _readable(self) -> None:
@@ -128,7 +138,7 @@ class PtyChild:
         self.returncode = code
         if self._ended is not None and not self._ended.done():
             self._ended.set_result(code)
-        asyncio.ensure_future(self._wind_up(code))
+        in_background(self._wind_up(code))
 
     async def _wind_up(self, code: int) -> None:
         # drain what the child wrote last before it exited
@@ -164,7 +174,7 @@ class PtyChild:
     async def stop(self) -> None:
         """SIGHUP (the app saves and exits 129), then SIGKILL after a grace period; always reaped (by
         the server, or by the fork server, which reports the exit)."""
-        if self.pid is None or self.returncode is not None:
+        if self.pid is None or self._ended is None or self.returncode is not None:
             return
         for sig, wait in ((signal.SIGHUP, GRACE), (signal.SIGKILL, GRACE)):
             try:
@@ -174,5 +184,5 @@ class PtyChild:
             try:
                 await asyncio.wait_for(asyncio.shield(self._ended), wait)
                 break
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue

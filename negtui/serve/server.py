@@ -14,7 +14,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +23,7 @@ from typing import TypeVar
 import asyncssh
 
 from negtui.serve.db import ResultsDB
-from negtui.serve.pty_child import PtyChild
+from negtui.serve.pty_child import PtyChild, in_background
 
 T = TypeVar("T")
 HOST_KEY = "ssh_host_ed25519_key"
@@ -134,7 +134,8 @@ class _Session(asyncssh.SSHServerSession):
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self.chan = chan
 
-    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes) -> bool:
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
+                      term_modes: Mapping[int, int]) -> bool:
         self.term = term_type or "xterm-256color"
         self.cols, self.rows = term_size[0] or 80, term_size[1] or 24
         return True
@@ -154,14 +155,18 @@ class _Session(asyncssh.SSHServerSession):
     def session_started(self) -> None:
         if self.refusal is None and len(self.hub.sessions) >= self.hub.options.max_sessions:
             self.refusal = f"the training server is full ({self.hub.options.max_sessions} sessions); try again later"
+        assert self.chan is not None  # asyncssh opens the channel (connection_made) before starting it
         if self.refusal is not None:
             self.chan.write_stderr(f"{self.refusal}\r\n".encode())
             self.chan.exit(1)
             return
-        asyncio.ensure_future(self._start())
+        in_background(self._start())
 
     async def _start(self) -> None:
         hub, conn = self.hub, self.conn
+        if self.chan is None:  # the client left before the app could start
+            return
+        assert self.term is not None  # shell_requested refuses a session without a terminal
         name = self.chan.get_extra_info("username")
         self.session_id = await hub.db_call(lambda db: db.session_started(name, conn.peer, conn.fingerprint))
         hub.sessions.add(self)
@@ -176,7 +181,8 @@ class _Session(asyncssh.SSHServerSession):
         try:
             await self.child.start()
         except OSError as err:
-            self.chan.write_stderr(f"the training app could not start: {err}\r\n".encode())
+            if self.chan is not None:
+                self.chan.write_stderr(f"the training app could not start: {err}\r\n".encode())
             self._close("could not start", 1)
             return
         self._touch()
@@ -209,7 +215,7 @@ class _Session(asyncssh.SSHServerSession):
     def _idle_out(self) -> None:
         if self.chan is not None:
             self.chan.write_stderr(b"\r\nsession ended: idle too long (your games are kept)\r\n")
-        asyncio.ensure_future(self._end("idle"))
+        in_background(self._end("idle"))
 
     async def _end(self, reason: str) -> None:
         if self.child is not None:
@@ -229,7 +235,7 @@ class _Session(asyncssh.SSHServerSession):
     def connection_lost(self, exc: Exception | None) -> None:
         self.chan = None
         if self.child is not None:
-            asyncio.ensure_future(self._end("disconnected"))
+            in_background(self._end("disconnected"))
         elif self.session_id is not None:
             self._close("disconnected", 0)
 
@@ -264,9 +270,10 @@ class Hub:
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}  # they would freeze sizes
         self.zygote = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "negtui.serve.zygote", path, stdout=asyncio.subprocess.PIPE, env=env)
+        assert self.zygote.stdout is not None  # stdout=PIPE
         try:
             line = await asyncio.wait_for(self.zygote.stdout.readline(), 60)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             line = b""
         if line.strip() == b"ready":
             self.zygote_path = path

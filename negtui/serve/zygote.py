@@ -51,7 +51,7 @@ def _child(slave: int, request: dict) -> None:
         code = main(request["argv"])
     except SystemExit as exit_:
         code = exit_.code if isinstance(exit_.code, int) else 1
-    except BaseException:  # noqa: BLE001 — whatever happens, a forked child never returns into the zygote
+    except BaseException:  # whatever happens, a forked child never returns into the zygote
         import traceback
 
         traceback.print_exc()

@@ -5,11 +5,17 @@ regime and method.  Each is written as PNG and SVG."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from negtui.sweep.report import REGIME_TITLES, STRUCTURES, TABLE_REGIMES, Cell, l1_by_fraction, mean_by
 
+if TYPE_CHECKING:
+    import numpy as np
+    from matplotlib.figure import Figure
 
-def _pyplot():
+
+def _pyplot() -> ModuleType:
     import matplotlib
 
     matplotlib.use("Agg")  # files only: no display, no GUI toolkit
@@ -18,7 +24,7 @@ def _pyplot():
     return plt
 
 
-def _save(fig, path: Path) -> list[Path]:
+def _save(fig: Figure, path: Path) -> list[Path]:
     out = []
     for suffix in (".png", ".svg"):
         p = path.with_suffix(suffix)
@@ -27,7 +33,8 @@ def _save(fig, path: Path) -> list[Path]:
     return out
 
 
-def _finish(plt, fig, axes, ylabel: str, n_methods: int, title: str, path: Path) -> list[Path]:
+def _finish(plt: ModuleType, fig: Figure, axes: np.ndarray, ylabel: str, n_methods: int, title: str,
+            path: Path) -> list[Path]:
     """The y label, one legend for every panel below them (inside a panel it hides lines and bars), the
     title; written as PNG and SVG."""
     axes[0][0].set_ylabel(ylabel)

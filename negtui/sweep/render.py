@@ -128,7 +128,7 @@ def scenario_markdown(st: ScenarioTable) -> str:
             text = _improvement(st, f, m) + (f" ({e})" if (e := _efficiency(st, f, m)) else "")
             cells.append(f"**{text}**" if m in best else text)
         rows.append([name, str(players), f"{st.baseline[f]:.2f}", *cells])
-    lines = _markdown_table(["scenario", "players", "baseline"] + st.methods, rows)
+    lines = _markdown_table(["scenario", "players", "baseline", *st.methods], rows)
     n = sorted({c.n for c in st.cells.values()})
     over = "one seed" if n == [1] else f"mean ± sd over {'/'.join(map(str, n))} seeds"
     lines += ["", f"Improvement of the sum of payoffs over the No-Negotiation baseline (the baseline column), {over} "

@@ -6,11 +6,13 @@ Pure computation on rows (no plotting here: figures.py draws, the command prints
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from negtui.sweep.spec import BASELINE, EXACT, PAYOFF_REGIMES
 from negtui.welfare.options import ZERO_WELFARE
@@ -58,11 +60,13 @@ def tied_best(values: dict[str, dict[str, float]]) -> set[str]:
             continue
         common = sorted(values[m].keys() & values[top].keys())
         diffs = [values[top][k] - values[m][k] for k in common]
-        if means[top] - means[m] <= TIE:
-            out.add(m)
-        elif len(diffs) >= 2 and statistics.fmean(diffs) <= TIE_SE * statistics.stdev(diffs) / math.sqrt(len(diffs)):
+        if means[top] - means[m] <= TIE or _within_noise(diffs):
             out.add(m)
     return out
+
+
+def _within_noise(diffs: list[float]) -> bool:
+    return len(diffs) >= 2 and statistics.fmean(diffs) <= TIE_SE * statistics.stdev(diffs) / math.sqrt(len(diffs))
 
 
 def _cell(values: list[float]) -> Cell | None:
@@ -155,9 +159,10 @@ def table1(rows: list[dict]) -> Table1:
     return Table1(rows[0]["sweep"], rows[0]["rules"], methods, cells, dict(games))
 
 
-def mean_by(rows: list[dict], key: str, column: str, methods: list[str]) -> dict[tuple[object, str], Cell]:
-    """Statistics of `column` by (row[key], method) over the rows that have it."""
-    values: dict[tuple[object, str], list[float]] = defaultdict(list)
+def mean_by(rows: list[dict], key: str, column: str, methods: list[str]) -> dict[tuple[Any, str], Cell]:
+    """Statistics of `column` by (row[key], method) over the rows that have it (a key is the row's value,
+    of whatever type its column holds)."""
+    values: dict[tuple[Any, str], list[float]] = defaultdict(list)
     for r in rows:
         if r["method"] in methods and r.get(key) is not None and (v := _value(r, column)) is not None:
             values[(r[key], r["method"])].append(v)
@@ -166,7 +171,7 @@ def mean_by(rows: list[dict], key: str, column: str, methods: list[str]) -> dict
 
 def l1_by_fraction(rows: list[dict], methods: list[str]) -> dict[str, dict[tuple[float, str], Cell]]:
     """Per payoff regime: the mean L1 error against the exact solution by (all-or-nothing fraction, method)."""
-    out = {}
+    out: dict[str, dict[tuple[float, str], Cell]] = {}
     for regime in PAYOFF_REGIMES:
         sub = [r for r in rows if r["payoff"] == regime]
         cells = mean_by(sub, "all_or_nothing", "l1_exact", methods)
@@ -221,71 +226,84 @@ def _best_in(t: Table1, regimes: tuple[str, ...], lens: str) -> tuple[bool, list
 
 def claims(rows: list[dict]) -> list[Claim]:
     t = table1(rows)
-    out = []
+    return [
+        _verdict(_best_in(t, ("balanced",), "myopic"), "Reward (myopic) is best in balanced games"),
+        _upper_claim(t),
+        _verdict(_best_in(t, ("positive",), "lower"), "Lower is best in positive-dominated games"),
+        _l1_by_regime_claim(rows),
+        _structure_claim(rows),
+        _all_or_nothing_claim(rows),
+    ]
 
-    def verdict(result: tuple[bool, list[str]] | None, text: str) -> Claim:
-        if result is None:
-            return Claim(text, "not measurable", "the lens or the regime is not in these results")
-        return Claim(text, "holds" if result[0] else "does not hold", "; ".join(result[1]))
 
-    out.append(verdict(_best_in(t, ("balanced",), "myopic"), "Reward (myopic) is best in balanced games"))
+def _verdict(result: tuple[bool, list[str]] | None, text: str) -> Claim:
+    if result is None:
+        return Claim(text, "not measurable", "the lens or the regime is not in these results")
+    return Claim(text, "holds" if result[0] else "does not hold", "; ".join(result[1]))
+
+
+def _lens_margin(t: Table1, regime: str) -> float | None:
+    """How far the best lens leads the next one in `regime`, averaged over the structures."""
+    gaps = []
+    for s in STRUCTURES:
+        scored = sorted((c.mean for m in t.methods if m in LENS_NAMES
+                         and (c := t.cells.get((s, regime, m))) is not None), reverse=True)
+        if len(scored) > 1:
+            gaps.append(scored[0] - scored[1])
+    return statistics.fmean(gaps) if gaps else None
+
+
+def _upper_claim(t: Table1) -> Claim:
     upper = _best_in(t, ("negative", "negative-pp"), "upper")
     text = "Upper is best in negative-dominated games, most of all with the poison pill"
     if upper is not None and upper[0]:
-        margins = {}
-        for regime in ("negative", "negative-pp"):
-            gaps = []
-            for s in STRUCTURES:
-                scored = sorted((c.mean for m in t.methods if m in LENS_NAMES
-                                 and (c := t.cells.get((s, regime, m))) is not None), reverse=True)
-                if len(scored) > 1:
-                    gaps.append(scored[0] - scored[1])
-            margins[regime] = statistics.fmean(gaps) if gaps else None
-        if None not in margins.values():
-            most = margins["negative-pp"] >= margins["negative"]
-            upper = (most, upper[1] + [f"margin over the next lens: {margins['negative-pp']:.2f} with the pill, "
-                                       f"{margins['negative']:.2f} without"])
+        plain, pill = _lens_margin(t, "negative"), _lens_margin(t, "negative-pp")
+        if plain is not None and pill is not None:
+            upper = (pill >= plain, [*upper[1], f"margin over the next lens: {pill:.2f} with the pill, "
+                                                f"{plain:.2f} without"])
         else:
-            upper = (upper[0], upper[1] + ["(with and without the pill not both in these results: the margin is "
+            upper = (upper[0], [*upper[1], "(with and without the pill not both in these results: the margin is "
                                            "not compared)"])
-    out.append(verdict(upper, text))
-    out.append(verdict(_best_in(t, ("positive",), "lower"), "Lower is best in positive-dominated games"))
-    l1 = {regime: _mean(rows, "l1_exact", payoff=regime) for regime in PAYOFF_REGIMES}
-    l1 = {k: v for k, v in l1.items() if v is not None}
+    return _verdict(upper, text)
+
+
+def _l1_by_regime_claim(rows: list[dict]) -> Claim:
+    l1 = {regime: v for regime in PAYOFF_REGIMES if (v := _mean(rows, "l1_exact", payoff=regime)) is not None}
     text = "L1 error is highest in balanced and lowest in positive games"
     if {"balanced", "positive"} <= l1.keys() and len(l1) > 2:
-        ok = max(l1, key=l1.get) == "balanced" and min(l1, key=l1.get) == "positive"
-        out.append(Claim(text, "holds" if ok else "does not hold",
-                         ", ".join(f"{REGIME_TITLES[k]} {v:.2f}" for k, v in l1.items())))
-    else:
-        out.append(Claim(text, "not measurable", "no exact solutions in these results (small games only)"))
+        ok = max(l1, key=lambda k: l1[k]) == "balanced" and min(l1, key=lambda k: l1[k]) == "positive"
+        return Claim(text, "holds" if ok else "does not hold",
+                     ", ".join(f"{REGIME_TITLES[k]} {v:.2f}" for k, v in l1.items()))
+    return Claim(text, "not measurable", "no exact solutions in these results (small games only)")
+
+
+def _structure_claim(rows: list[dict]) -> Claim:
+    """Judged by the L1 error where there are exact solutions, else by the median welfare efficiency."""
     adv, coop = _mean(rows, "l1_exact", structure="adversarial"), _mean(rows, "l1_exact", structure="cooperative")
     text = "Adversarial games are harder than cooperative ones (higher L1 error)"
+    if adv is not None and coop is not None:
+        return Claim(text, "holds" if adv > coop else "does not hold",
+                     f"L1 adversarial {adv:.2f}, cooperative {coop:.2f}")
+    adv, coop = (_median(rows, "efficiency", structure="adversarial"),
+                 _median(rows, "efficiency", structure="cooperative"))
     if adv is None or coop is None:
-        adv, coop = (_median(rows, "efficiency", structure="adversarial"),
-                     _median(rows, "efficiency", structure="cooperative"))
-        if adv is None or coop is None:
-            out.append(Claim(text, "not measurable", "no L1 error or efficiency for both structures"))
-        else:
-            out.append(Claim(text.replace("higher L1 error", "lower welfare efficiency"),
-                             "holds" if adv < coop else "does not hold",
-                             f"median efficiency adversarial {adv:.3f}, cooperative {coop:.3f}"))
-    else:
-        out.append(Claim(text, "holds" if adv > coop else "does not hold",
-                         f"L1 adversarial {adv:.2f}, cooperative {coop:.2f}"))
+        return Claim(text, "not measurable", "no L1 error or efficiency for both structures")
+    return Claim(text.replace("higher L1 error", "lower welfare efficiency"),
+                 "holds" if adv < coop else "does not hold",
+                 f"median efficiency adversarial {adv:.3f}, cooperative {coop:.3f}")
+
+
+def _all_or_nothing_claim(rows: list[dict]) -> Claim:
     fractions = sorted({float(r["all_or_nothing"]) for r in rows if r.get("all_or_nothing") is not None})
-    by = [(f, _mean(rows, "l1_exact", all_or_nothing=f)) for f in fractions]
-    by = [(f, v) for f, v in by if v is not None]
+    by = [(f, v) for f in fractions if (v := _mean(rows, "l1_exact", all_or_nothing=f)) is not None]
     text = "Difficulty (L1 error) rises with the all-or-nothing fraction"
     if len(by) < 2:
-        out.append(Claim(text, "not measurable", "fewer than two all-or-nothing fractions with exact solutions"))
-    else:
-        # the trend: the least-squares slope of the mean L1 error against the fraction
-        xs, ys = [f for f, _ in by], [v for _, v in by]
-        mx, my = statistics.fmean(xs), statistics.fmean(ys)
-        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-        monotone = all(b >= a for a, b in zip(ys, ys[1:]))
-        out.append(Claim(text, "holds" if slope > 0 else "does not hold",
-                         ", ".join(f"{f:g}: {v:.2f}" for f, v in by) + f"; slope {slope:+.1f}"
-                         + ("" if monotone else " (not monotone)")))
-    return out
+        return Claim(text, "not measurable", "fewer than two all-or-nothing fractions with exact solutions")
+    # the trend: the least-squares slope of the mean L1 error against the fraction
+    xs, ys = [f for f, _ in by], [v for _, v in by]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    monotone = all(b >= a for a, b in itertools.pairwise(ys))
+    return Claim(text, "holds" if slope > 0 else "does not hold",
+                 ", ".join(f"{f:g}: {v:.2f}" for f, v in by) + f"; slope {slope:+.1f}"
+                 + ("" if monotone else " (not monotone)"))

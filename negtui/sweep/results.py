@@ -12,6 +12,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from types import TracebackType
 
 import pyarrow as pa
 
@@ -119,7 +120,7 @@ class Results:
     def __init__(self, path: Path, fmt: str | None = None, resume: bool = True) -> None:
         self.path = path
         self.fmt = format_of(path, fmt)
-        self._lock = _lock(path)
+        self._lock: int | None = _lock(path)
         self._pending: list[dict] = []
         self._stored = 0  # rows in the file
         self._have_file = False  # the file holds rows of this table (resumed, or written since)
@@ -206,7 +207,8 @@ class _Writer:
             self._out.write_table(pa.Table.from_batches(self._buffer, schema=SCHEMA), row_group_size=ROW_GROUP)
             self._buffer, self._buffered = [], 0
 
-    def __exit__(self, kind, err, tb) -> None:
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                 tb: TracebackType | None) -> None:
         try:
             if kind is None:
                 self._flush()

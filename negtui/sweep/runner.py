@@ -8,7 +8,8 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TextIO
 
 from negtui.children import exit_with_parent
 from negtui.sweep.results import Results
@@ -25,13 +26,12 @@ class Progress:
 
     total: int
     skipped: int
-    stream: object = None  # default: sys.stderr as it is when the sweep starts
+    stream: TextIO = field(default_factory=lambda: sys.stderr)  # sys.stderr as it is when the sweep starts
     started: float = 0.0
     done: int = 0
     _shown: float = 0.0
 
     def __post_init__(self) -> None:
-        self.stream = self.stream or sys.stderr
         self.started = time.monotonic()
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
 
@@ -138,12 +138,12 @@ class TaskFailed(Exception):
         super().__init__(f"a game failed ({where}): {type(cause).__name__}: {cause}")
 
 
-def _result(fut, task: Task) -> list[dict]:
+def _result(fut: Future[list[dict]], task: Task) -> list[dict]:
     try:
         return fut.result()
     except (KeyboardInterrupt, SystemExit):
         raise
-    except BaseException as err:  # noqa: BLE001  (a worker's failure of any kind ends the sweep with a message)
+    except BaseException as err:  # a worker's failure of any kind ends the sweep with a message
         raise TaskFailed(task, err) from err
 
 

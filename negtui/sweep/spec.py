@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -16,9 +16,10 @@ from negtui.scenario import untrusted
 from negtui.scenario.io import FileProblems, Problem, problems_from_validation
 from negtui.seats import PARTNER_METHODS, SeatError, parse_seat
 
-FORMAT = "negtui-sweep/1"
+FORMAT: Final = "negtui-sweep/1"
 MAX_SPEC_BYTES = 2**20
-PAYOFF_REGIMES = ("balanced", "positive", "negative", "negative-pp")  # negative-pp: with the poison pill
+PayoffRegime = Literal["balanced", "positive", "negative", "negative-pp"]  # negative-pp: with the poison pill
+PAYOFF_REGIMES: tuple[PayoffRegime, ...] = ("balanced", "positive", "negative", "negative-pp")
 LENS_METHODS = ("myopic", "upper", "lower")
 BASELINE, EXACT = "baseline", "exact"  # the two reference rows every game has (exact: small games)
 
@@ -102,8 +103,7 @@ class Grid(_Strict):
                                                                                              "cooperative"]
     all_or_nothing: Annotated[list[float], Field(min_length=1, max_length=64)] = [0.0, 0.15, 0.3, 0.5]
     zipf: Annotated[list[float], Field(min_length=1, max_length=64)] = [1.6, 3.0]
-    payoff: Annotated[list[Literal["balanced", "positive", "negative", "negative-pp"]], Field(min_length=1)] = \
-        list(PAYOFF_REGIMES)
+    payoff: Annotated[list[PayoffRegime], Field(min_length=1)] = list(PAYOFF_REGIMES)
 
     @field_validator("players", "actions", "goals", "rounds", "budget", "factors")
     @classmethod

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from negtui.engine.game import Game
 from negtui.engine.outcome import commitments, rounded
 from negtui.welfare.options import WelfareResult, efficiency, welfare_of
 
 
-def compare(game: Game, res: WelfareResult, negotiated: Sequence[float], negotiated_bits: int,
+def compare(game: Game, res: WelfareResult, negotiated: Sequence[float] | np.ndarray, negotiated_bits: int,
             source: dict | None = None) -> dict:
     """`negotiated` (payoffs, commitments, its welfare), `efficiency`, `per_player_gap` (optimum minus
     negotiated), `gainers` and `losers` (who would be better or worse off at the optimum)."""
+    if res.payoffs is None:
+        raise ValueError(f"no {res.objective} optimum to compare with: {res.status}")
     base = None if res.objective == "nash" else res.disagreement
     won = welfare_of(res.objective, negotiated, res.included, base)
     gap = [round(o - n, 10) + 0.0 for o, n in zip(res.payoffs, negotiated)]

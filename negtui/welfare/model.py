@@ -31,7 +31,7 @@ def build_model(game: Game, bits: int = 0, name: str = "welfare") -> WelfareMode
     free = [c for c in range(game.n_cells) if not (bits >> c & 1) and not (info.blocked >> c & 1)]
     x = {c: prob.add_variable(f"x_{c}", cat=pulp.LpBinary) for c in free}
 
-    def count(cells) -> pulp.LpAffineExpression:
+    def count(cells: list[int]) -> pulp.LpAffineExpression:
         return pulp.lpSum(x[c] for c in cells if c in x) + sum(1 for c in cells if bits >> c & 1)
 
     s: list[pulp.LpAffineExpression | float] = []
@@ -55,8 +55,8 @@ def build_model(game: Game, bits: int = 0, name: str = "welfare") -> WelfareMode
             prob += sj >= u, f"sat_{j}"
             prob += c_j >= tau * u, f"sat_count_{j}"
             s.append(sj)
-    for g, cells in enumerate(game.groups):
-        members = [int(c) for c in cells]
+    for g, group in enumerate(game.groups):
+        members = [int(c) for c in group]
         if any(c in x for c in members):
             prob += count(members) <= 1, f"exclusive_{g}"
     y = [pulp.lpSum(float(game.G[j, i]) * s[j] for j in range(game.n_goals) if game.G[j, i] != 0)

@@ -4,6 +4,7 @@ so the app and the command line use them without importing the MILP solver."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -74,7 +75,8 @@ class WelfareResult:
         return asdict(self)
 
 
-def welfare_of(objective: str, pay: np.ndarray, included: list[int], base: np.ndarray | None) -> float | None:
+def welfare_of(objective: str, pay: Sequence[float] | np.ndarray, included: list[int],
+               base: Sequence[float] | np.ndarray | None) -> float | None:
     """The objective's welfare of any payoff vector (None where a Nash log is undefined)."""
     pay = np.asarray(pay, dtype=float)
     if objective == "utilitarian":

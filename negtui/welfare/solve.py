@@ -12,17 +12,19 @@ from __future__ import annotations
 import math
 import time
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import pulp
 
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.game import Game
+from negtui.engine.outcome import rounded
 from negtui.engine.payoff import payoffs
 from negtui.engine.rules import Rules
-from negtui.engine.outcome import rounded
 from negtui.welfare.model import WelfareModel, build_model, chosen_bits
 from negtui.welfare.options import ZERO_WELFARE, WelfareError, WelfareOptions, WelfareResult
+
 
 def make_solver(name: str, time_limit: float | None) -> pulp.LpSolver:
     if name == "highs":
@@ -106,14 +108,37 @@ def _nash(game: Game, bits: int, run: _Run, base: np.ndarray, ir: bool, res: Wel
     Both are one MILP: binary p_i marks a counted player, t_i ∈ [δ, U_i] is its gain (t_i ≤ y_i − base_i
     when p_i = 1), w_i ≤ tangent cuts of log t_i and w_i ≤ log δ unless counted, and the objective
     Σ w_i + M·Σ p_i with M larger than any spread of Σ w_i."""
-    opts = run.opts
     best = _max_each(game, bits, run, base if ir else None)
     if ir and not np.all(np.isfinite(best)):
         res.status, res.proven_optimal = "infeasible", True
         res.message = "no completion gives every player at least its disagreement payoff"
         return res
+    nash = _nash_model(game, bits, run.opts, base, ir, best, res.objective)
+    if _refine(game, run, nash, base, res):
+        _nash_verdict(res, run, len(nash.eligible))
+    return res
+
+
+@dataclass
+class _NashModel:
+    model: WelfareModel
+    eligible: list[int]  # the players that can gain at least δ
+    p: dict[int, pulp.LpVariable]  # counted in the product
+    t: dict[int, pulp.LpVariable]  # gain
+    w: dict[int, pulp.LpVariable]  # ≤ log of the gain
+    cuts: int = 0
+
+    def cut(self, i: int, b: float) -> None:
+        """The tangent of log at b bounds w_i."""
+        self.cuts += 1
+        self.model.prob.addConstraint(self.w[i] <= math.log(b) + (self.t[i] - b) / b, f"cut_{self.cuts}")
+
+
+def _nash_model(game: Game, bits: int, opts: WelfareOptions, base: np.ndarray, ir: bool, best: np.ndarray,
+                name: str) -> _NashModel:
+    """The MILP of `_nash`, with tangent cuts on a geometric grid of each gain."""
     eligible = [i for i in range(game.n) if best[i] - base[i] >= opts.delta]
-    model = build_model(game, bits, res.objective)
+    model = build_model(game, bits, name)
     prob = model.prob
     if ir:
         for k in range(game.n):
@@ -124,47 +149,51 @@ def _nash(game: Game, bits: int, run: _Run, base: np.ndarray, ir: bool, res: Wel
     p = {i: prob.add_variable(f"p_{i}", cat=pulp.LpBinary) for i in eligible}
     t = {i: prob.add_variable(f"t_{i}", opts.delta, upper[i]) for i in eligible}
     w = {i: prob.add_variable(f"w_{i}", upBound=math.log(upper[i])) for i in eligible}
-    cuts = 0
-
-    def cut(i: int, b: float) -> None:
-        nonlocal cuts
-        cuts += 1
-        prob.addConstraint(w[i] <= math.log(b) + (t[i] - b) / b, f"cut_{cuts}")
-
+    nash = _NashModel(model, eligible, p, t, w)
     for i in eligible:
         gain = model.y[i] - float(base[i])
         prob += t[i] <= gain + (upper[i] - lowest[i]) * (1 - p[i]), f"gain_{i}"
         prob += w[i] <= log_d + (math.log(upper[i]) - log_d) * p[i], f"counted_{i}"
         for b in np.geomspace(opts.delta, upper[i], 8):
-            cut(i, float(b))
+            nash.cut(i, float(b))
     weight = 1.0 + sum(math.log(upper[i]) - log_d for i in eligible)
     prob.setObjective(pulp.lpSum(w.values()) + weight * pulp.lpSum(p.values()))
+    return nash
+
+
+def _refine(game: Game, run: _Run, nash: _NashModel, base: np.ndarray, res: WelfareResult) -> bool:
+    """Solve, then cut at the gains found, until the bound Σ w and the true Σ log agree within the
+    tolerance (or the rounds or the time run out).  False when a solve finds no solution."""
+    opts = run.opts
     for _ in range(opts.max_rounds):
-        status = run.solve(prob)
+        status = run.solve(nash.model.prob)
         if status in ("infeasible", "no solution"):
             res.status, res.proven_optimal = status, status == "infeasible"
             if status == "infeasible":
                 res.message = "no completion gives every player at least its disagreement payoff"
-            return res
-        _finish(game, model, run, res)
+            return False
+        _finish(game, nash.model, run, res)
         gains = np.array(res.payoffs) - base
-        res.included = [i for i in eligible if p[i].value() > 0.5 and gains[i] >= opts.delta - 1e-9]
+        res.included = [i for i in nash.eligible if nash.p[i].value() > 0.5 and gains[i] >= opts.delta - 1e-9]
         res.welfare = float(np.sum(np.log(gains[res.included])))
-        bound = float(sum(w[i].value() for i in res.included))
+        bound = float(sum(nash.w[i].value() for i in res.included))
         res.bound = bound if status == "optimal" else None
         res.gap = max(0.0, bound - res.welfare) if status == "optimal" else None
         if status != "optimal" or bound - res.welfare <= opts.tolerance or run.expired():
             break
         for i in res.included:
-            cut(i, float(gains[i]))
-    res.status = "optimal" if run.proven and res.gap is not None and res.gap <= opts.tolerance else "feasible"
+            nash.cut(i, float(gains[i]))
+    return True
+
+
+def _nash_verdict(res: WelfareResult, run: _Run, n_eligible: int) -> None:
+    res.status = "optimal" if run.proven and res.gap is not None and res.gap <= run.opts.tolerance else "feasible"
     res.proven_optimal = res.status == "optimal"
     if not res.included:
         res.message = "no player can gain at least δ; every feasible completion is a solution"
-    elif len(res.included) < len(eligible):
-        res.message = (f"{len(eligible)} players can each gain, at most {len(res.included)} at once: "
+    elif len(res.included) < n_eligible:
+        res.message = (f"{n_eligible} players can each gain, at most {len(res.included)} at once: "
                        "the product runs over the largest such set")
-    return res
 
 
 def solve_welfare(game: Game, rules: Rules, bits: int = 0, options: WelfareOptions | None = None) -> WelfareResult:
