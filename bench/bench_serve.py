@@ -197,7 +197,7 @@ async def main_async(args) -> int:
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(args.sessions)]
     with ResultsDB.open(data) as db:
         for k, key in enumerate(keys):
-            db.add_trainee_with_key(f"t{k}", key.export_public_key().decode())
+            db.add_keys(f"t{k}", [key.export_public_key().decode()], create=True)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

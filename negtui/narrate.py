@@ -40,9 +40,7 @@ def _commits(game: Game, bits: int, players: Iterable[int]) -> str:
 
 def turn_line(game: Game, ev: TurnEvent) -> str:
     p, q = game.player_ids[ev.proposer], game.player_ids[ev.partner]
-    n = game.n
-    rnd = ev.t // n + 1 if n else 1
-    head = f"t{ev.t:>3} r{rnd:<2} "
+    head = f"t{ev.t:>3} r{game.round_of(ev.t):<2} "
     if ev.fault:  # the proposer's agent failed (a pass), or the partner's (a rejection)
         if ev.offer.is_noop:
             return f"{head}{p} passes ({p}'s agent failed: {ev.fault})"

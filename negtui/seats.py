@@ -54,7 +54,8 @@ class Seat(BaseModel):
     command: str | None = None  # cmd: the program and its arguments, as a shell would split them
     model: str | None = None  # llm: the model name
     base_url: str | None = None  # llm: the API's base URL (default: OPENAI_BASE_URL or OpenAI's)
-    timeout: float | None = Field(default=None, gt=0.0, le=86_400.0, allow_inf_nan=False)  # cmd/llm: seconds per decision
+    # cmd/llm: seconds per decision
+    timeout: float | None = Field(default=None, gt=0.0, le=86_400.0, allow_inf_nan=False)
 
     @model_validator(mode="after")
     def _complete(self) -> Seat:

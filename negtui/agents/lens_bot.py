@@ -38,7 +38,8 @@ class LensBot:
         check_lens(self.propose_lens)
         check_lens(self.respond_lens)
         if self.partner_method not in PARTNER_METHODS:
-            raise ValueError(f"unknown partner method {self.partner_method!r}; choose from {', '.join(PARTNER_METHODS)}")
+            raise ValueError(f"unknown partner method {self.partner_method!r}; "
+                             f"choose from {', '.join(PARTNER_METHODS)}")
         self.rng = np.random.default_rng(self.seed)
 
     @property

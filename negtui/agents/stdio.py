@@ -23,7 +23,16 @@ import time
 from pydantic import ValidationError
 
 from negtui.agents.wire import (
-    PROTOCOL, ChoosePartner, GameOver, Hello, MakeOffer, OfferAnswer, OfferJson, PartnerAnswer, Ready, Respond,
+    PROTOCOL,
+    ChoosePartner,
+    GameOver,
+    Hello,
+    MakeOffer,
+    OfferAnswer,
+    OfferJson,
+    PartnerAnswer,
+    Ready,
+    Respond,
     RespondAnswer,
 )
 from negtui.engine.negotiation import Negotiation, State

@@ -5,19 +5,10 @@ and status 130, never a traceback: the commands are imported inside `main`."""
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
 
-EXIT_INPUT = 2
-EXIT_INTERRUPTED = 130
-
-
-def quiet_interrupt(signum: int, frame: object) -> None:
-    """Ctrl-C while negtui is still starting (importing, parsing options): nothing to save yet, so go
-    at once.  A command's `user_errors()` hands Ctrl-C back to Python as KeyboardInterrupt."""
-    os.write(2, b"interrupted\n")
-    os._exit(EXIT_INTERRUPTED)
+from negtui.cli.exits import EXIT_INPUT, EXIT_INTERRUPTED, quiet_interrupt
 
 
 def main() -> None:

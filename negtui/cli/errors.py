@@ -11,7 +11,7 @@ from typing import NoReturn
 
 import typer
 
-from negtui.cli import EXIT_INPUT, EXIT_INTERRUPTED
+from negtui.cli.exits import EXIT_INPUT, EXIT_INTERRUPTED, quiet_interrupt
 
 
 class UsageError(Exception):
@@ -30,7 +30,6 @@ def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
 def user_errors() -> Iterator[None]:
     import signal
 
-    from negtui.cli import quiet_interrupt
     from negtui.engine import ExactTooLarge, GameError, IllegalMove
     from negtui.generator import GeneratorError
     from negtui.record import RecordError

@@ -59,7 +59,8 @@ def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None
 @app.command()
 def autoplay(
     scenario: Annotated[Path | None, typer.Argument(help="Scenario file (omit with --from-record).")] = None,
-    lens: Annotated[str | None, typer.Option(help="Lens of every seat: myopic, upper, lower or exact (PROPOSE/RESPOND to split roles); default upper.")] = None,
+    lens: Annotated[str | None, typer.Option(help="Lens of every seat: myopic, upper, lower or exact "
+                                                  "(PROPOSE/RESPOND to split roles); default upper.")] = None,
     seat: SeatOpt = None,
     rules: Annotated[str | None, typer.Option("--rules", help="Rule set: paper (default) or reference.")] = None,
     partner: Annotated[str | None, typer.Option(help="Partner choice: mcts (default), greedy or random.")] = None,
@@ -151,7 +152,8 @@ def _play(game: _Start, record: Path | None, force: bool, key: bytes | None, api
     g = neg.game
     with Seating(neg, game.seats, AgentOptions(api_key=api_key, echo_stderr=True)) as seating:
         driver = TurnDriver(neg, seating.agents, start, on_fault=report_fault(neg, [s.label for s in seating.seats]))
-        writer = RecordWriter(record, neg, seating.seats, start, parent=parent, force=force, key=key) if record else None
+        writer = RecordWriter(record, neg, seating.seats, start, parent=parent, force=force,
+                              key=key) if record else None
         if not silent:
             fork_note = f", continuing {parent.file} from turn {parent.turn}" if parent else ""
             typer.echo(f"{g.scenario.name} — {g.n} players, {g.n_goals} goals, {g.T} turns, "
@@ -202,7 +204,8 @@ def _report(game: _Start, played: _Played, record: Path | None, as_json: bool) -
     payoff_table(g, result, [s.label for s in game.seats])
     if exact is not None:
         typer.echo(f"exact solution: sum {sum(exact['payoffs']):.2f}; L1 error of this game {exact['l1_error']:.2f}")
-    typer.echo(f"{g.T - game.start.t} turns in {played.seconds:.2f} s" + (f"; record written to {record}" if record else ""))
+    typer.echo(f"{g.T - game.start.t} turns in {played.seconds:.2f} s"
+               + (f"; record written to {record}" if record else ""))
 
 
 @app.command()

@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 
-from negtui.cli.root import app
 from negtui.cli.common import AgentTimeoutOpt, LlmKeyOpt, LlmUrlOpt, RulesOpt, SeatOpt, base_seat, load, negotiation
 from negtui.cli.errors import fail, user_errors
+from negtui.cli.root import app
 
 
 @app.command()
@@ -24,7 +24,8 @@ def play(
     llm_base_url: LlmUrlOpt = None,
     llm_api_key: LlmKeyOpt = None,
     record: Annotated[bool, typer.Option("--record/--no-record", help="Record the game (default: on).")] = True,
-    data_dir: Annotated[Path | None, typer.Option("--data-dir", help="Where records and generated scenarios go.")] = None,
+    data_dir: Annotated[Path | None, typer.Option("--data-dir",
+                                                  help="Where records and generated scenarios go.")] = None,
     autoplay: Annotated[bool, typer.Option("--autoplay", help="Start autoplay at once.")] = False,
 ) -> None:
     """Open the app: play any seats, let lenses, programs or models play the others."""
@@ -61,7 +62,8 @@ def play(
                 fail(f"error: cannot keep records in {folder}: {err.strerror or err} (choose another --data-dir, "
                      "or --no-record)")
             if not os.access(folder, os.W_OK | os.X_OK):
-                fail(f"error: cannot keep records in {folder}: not writable (choose another --data-dir, or --no-record)")
+                fail(f"error: cannot keep records in {folder}: not writable (choose another --data-dir, "
+                     "or --no-record)")
         from negtui.tui.app import run_app
 
         code = run_app(scenario=scenario, rules=rules, seats=seats, ask_seats=not seats, record=record,

@@ -36,10 +36,10 @@ def serve(
                                                                      "app may use.")] = 4096,
 ) -> None:
     """Serve a course over SSH: trainees log in with their keys and play its exercises, coached."""
+    from negtui.datadir import user_data_dir
     from negtui.serve.course import CourseError, load_course
     from negtui.serve.db import DBError, ResultsDB
     from negtui.serve.server import Hub, ServeOptions, host_key
-    from negtui.session import user_data_dir
 
     with user_errors():
         if not 1 <= port <= 65535:
@@ -103,8 +103,8 @@ def watch(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Follow a live game read-only as its record grows; without a record, list the games being played."""
+    from negtui.datadir import user_data_dir
     from negtui.serve.db import ResultsDB
-    from negtui.session import user_data_dir
 
     with user_errors():
         if record is None:

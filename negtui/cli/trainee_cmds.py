@@ -35,8 +35,8 @@ def db_errors() -> Iterator[None]:
 
 @contextmanager
 def opened(data_dir: Path | None) -> Iterator[ResultsDB]:
+    from negtui.datadir import user_data_dir
     from negtui.serve.db import ResultsDB
-    from negtui.session import user_data_dir
 
     with db_errors(), ResultsDB.open(data_dir or user_data_dir()) as db:
         yield db

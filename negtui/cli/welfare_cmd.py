@@ -27,14 +27,18 @@ def welfare(
     time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds for the whole solve.")] = 60.0,
     floor: Annotated[float | None, typer.Option(help="Participation floor: every payoff at least this.")] = None,
     delta: Annotated[float, typer.Option(help="Nash: smallest payoff (or gain) counted as positive.")] = 1e-3,
-    disagreement: Annotated[str, typer.Option(help="Nash bargaining disagreement point: baseline or current.")] = "baseline",
+    disagreement: Annotated[str, typer.Option(
+        help="Nash bargaining disagreement point: baseline or current.")] = "baseline",
     lens: Annotated[str, typer.Option(help="Lens of the negotiated outcome to compare with.")] = "upper",
     seat: SeatOpt = None,
     partner: Annotated[str, typer.Option(help="Partner choice of the negotiated game.")] = "mcts",
     sims: Annotated[int, typer.Option(help="MCTS simulations per turn.")] = 50,
-    compare: Annotated[bool, typer.Option("--compare/--no-compare", help="Play the negotiated game to compare.")] = True,
-    from_record: Annotated[Path | None, typer.Option("--from-record", help="Take the state (and negotiated outcome) from a record.")] = None,
-    turn: Annotated[int | None, typer.Option("--turn", help="With --from-record: optimise over completions of the state before this turn.")] = None,
+    compare: Annotated[bool, typer.Option("--compare/--no-compare",
+                                          help="Play the negotiated game to compare.")] = True,
+    from_record: Annotated[Path | None, typer.Option(
+        "--from-record", help="Take the state (and negotiated outcome) from a record.")] = None,
+    turn: Annotated[int | None, typer.Option(
+        "--turn", help="With --from-record: optimise over completions of the state before this turn.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The welfare optimum (MILP) over all completions of the commitments, beside a negotiated outcome."""
@@ -115,9 +119,10 @@ def _negotiate(neg: Negotiation, lens: str, specs: list[str], partner: str, sims
 
 
 def _solve(neg: Negotiation, bits: int, opts: WelfareOptions) -> WelfareResult:
+    from negtui.engine import PortableGame
     from negtui.welfare import Cancelled, WelfareJob, WelfareRequest
 
-    job = WelfareJob(WelfareRequest(neg.game.scenario.model_dump(mode="json"), neg.rules.as_dict(), bits, opts))
+    job = WelfareJob(WelfareRequest(PortableGame.of(neg.game, neg.rules), bits, opts))
     try:
         with progress(1, f"solving {opts.objective}") as bar:
             bar.add_task("solve", total=None)
@@ -141,7 +146,8 @@ def _print(neg: Negotiation, res: WelfareResult, out: dict, solver: str) -> None
     welfare_table(neg.game, res, rounded(negotiated["payoffs"]) if negotiated else None, out.get("per_player_gap"))
     proven = "proven optimal" if res.proven_optimal else "best found (not proven optimal)"
     extra = f", gap {res.gap:.2e}" if res.gap is not None else ""
-    typer.echo(f"welfare {res.welfare:.4f} — {proven}{extra}; {res.solves} solve(s) in {res.seconds:.2f} s with {solver}")
+    typer.echo(f"welfare {res.welfare:.4f} — {proven}{extra}; {res.solves} solve(s) in {res.seconds:.2f} s "
+               f"with {solver}")
     typer.echo(f"{res.objective} welfare is {MEANING[res.objective]}")
     if res.message:
         typer.echo(res.message)

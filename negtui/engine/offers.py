@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from negtui.engine.game import Game, GoalView
 from negtui.engine.exclusion import exclusions
+from negtui.engine.game import Game, GoalView
 from negtui.engine.lenses import Owing, effective_lens, lens_core, lens_sum, lens_terms, owing_all
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import REFERENCE_SLACK, VALUE_TIE, Rules

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from negtui.engine.rules import Rules
 from negtui.engine.negotiation import State
+from negtui.engine.rules import Rules
 from negtui.play.views import Earlier
-from negtui.record.format import Parent
 from negtui.record.fork import parent_at
+from negtui.record.format import Parent
 from negtui.record.replay import Replay
 from negtui.scenario.model import Scenario
 from negtui.seats import Seat

@@ -44,7 +44,7 @@ def audit(replay: Replay) -> list[Finding]:
 
 
 def _turns(replay: Replay) -> list[Finding]:
-    neg, game, out = replay.neg, replay.neg.game, []
+    game, out = replay.neg.game, []
     seats = dict(replay.record.header.seats)
     for k, (line, ev) in enumerate(zip(replay.record.turns, replay.events)):
         n = k + 2
@@ -103,7 +103,7 @@ def _parent(replay: Replay) -> list[Finding]:
     try:
         s = parent.state_at(h.parent.turn)
     except IndexError:
-        return out + [Finding(1, "$.parent.turn", f"turn {h.parent.turn} is not in the parent record")]
+        return [*out, Finding(1, "$.parent.turn", f"turn {h.parent.turn} is not in the parent record")]
     if state_digest(s.t, s.bits) != h.parent.digest:
         out.append(Finding(1, "$.parent.digest", "does not match the parent's state at that turn"))
     if (s.t, s.bits) != (replay.start.t, replay.start.bits):

@@ -15,8 +15,8 @@ from negtui.record.format import FORMAT_1, KNOWN_FORMATS, Header, ResultLine, Tu
 from negtui.scenario import untrusted
 from negtui.scenario.io import ScenarioError, parse_scenario, problems_from_validation
 from negtui.scenario.limits import MAX_RECORD_BYTES
-from negtui.scenario.untrusted import printable
 from negtui.scenario.model import Scenario
+from negtui.scenario.untrusted import printable
 
 
 class RecordError(Exception):

@@ -12,9 +12,8 @@ import os
 from pathlib import Path
 from typing import IO
 
-from pydantic import BaseModel
-
 import numpy as np
+from pydantic import BaseModel
 
 from negtui import __version__
 from negtui.engine.baseline import no_negotiation

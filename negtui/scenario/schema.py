@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from negtui.scenario.model import Scenario
-
-SCHEMA_FILE = Path(__file__).with_name("scenario.schema.json")
 
 
 def scenario_schema() -> dict:
@@ -16,6 +11,3 @@ def scenario_schema() -> dict:
     schema["title"] = "negtui scenario"
     return schema
 
-
-def schema_text() -> str:
-    return json.dumps(scenario_schema(), indent=1) + "\n"

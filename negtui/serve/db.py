@@ -194,12 +194,6 @@ class ResultsDB:
                      (tid, fp, line, comment, added))
         return Key(fp, comment, added)
 
-    def add_key(self, name: str, key_text: str) -> Key:
-        return self.add_keys(name, [key_text])[0]
-
-    def add_trainee_with_key(self, name: str, key_text: str) -> Key:
-        return self.add_keys(name, [key_text], create=True)[0]
-
     def key_matches(self, name: str, key: SSHKey) -> bool:
         """For the SSH server's public-key check; an unknown name is simply no match."""
         fp = key.get_fingerprint("sha256")

@@ -186,7 +186,8 @@ class BriefingScreen(ModalScreen[str | None]):
             with VerticalScroll(classes="briefing"):
                 yield Static(ex.briefing or sc.description)  # not the lesson: it tells the answer
                 yield Static(Text("\nAfter each of your decisions the coach pane sets it beside what each lens bot "
-                                  "would have done" + ("; h asks before you decide." if ex.hints else "."), style="dim"))
+                                  "would have done" + ("; h asks before you decide." if ex.hints else "."),
+                                  style="dim"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_start() if event.button.id == "start" else self.action_cancel()

@@ -82,7 +82,8 @@ class TrainingApp(NegtuiApp):
     def start_exercise(self, exercise_id: str, seat: str) -> None:
         ex = self.course.exercise(exercise_id)
         self.exercise, self.seat = ex, seat
-        self.start_game(GameStart(self.course.scenarios[ex.id], get_rules(ex.rules), self.course.seats_for(ex.id, seat)))
+        seats = self.course.seats_for(ex.id, seat)
+        self.start_game(GameStart(self.course.scenarios[ex.id], get_rules(ex.rules), seats))
 
     def start_game(self, how: GameStart) -> None:
         previous = self.live

@@ -63,7 +63,7 @@ def _child(slave: int, request: dict) -> None:
 
 
 def serve(path: str) -> None:
-    import negtui.tui.training  # noqa: F401 — the point: everything the app needs, imported once
+    import negtui.serve.training  # noqa: F401 — the point: everything the app needs, imported once
 
     # what is imported now lives as long as every child: out of the collector's sight, a child's
     # collections neither walk it (CPU) nor write to its pages (which would un-share them)

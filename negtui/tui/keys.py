@@ -59,7 +59,8 @@ class Key:
 
 
 GAME_KEYS: tuple[Key, ...] = (
-    Key("", "", "", "move in the commitment matrix (the focused cell explains itself); where each action has a line, up and down walk the actions and left and right the players", "Moving around", "arrows"),
+    Key("", "", "", "move in the commitment matrix (the focused cell explains itself); where each action has a "
+        "line, up and down walk the actions and left and right the players", "Moving around", "arrows"),
     Key("", "", "", "next pane", "Moving around", "tab"),
     Key("space,n", "step", "step", "one bot turn (on your turn: pick a partner); in a replay, the next turn", "Playing",
         "space / n", palette="Step one turn", when=moving),

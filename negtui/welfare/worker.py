@@ -13,6 +13,7 @@ import sys
 import threading
 from dataclasses import asdict, dataclass
 
+from negtui.engine.portable import PortableGame
 from negtui.welfare.options import WelfareOptions, WelfareResult
 
 
@@ -22,28 +23,23 @@ class Cancelled(Exception):
 
 @dataclass(frozen=True)
 class WelfareRequest:
-    scenario: dict  # the scenario as JSON data, rebuilt in the worker
-    rules: dict | str  # Rules.as_dict(), so a variant travels whole (or a rule-set name)
+    game: PortableGame  # rebuilt in the worker
     bits: int
     options: WelfareOptions
 
     def to_json(self) -> str:
-        return json.dumps({"scenario": self.scenario, "rules": self.rules, "bits": self.bits,
-                           "options": asdict(self.options)})
+        return json.dumps({"game": self.game.as_dict(), "bits": self.bits, "options": asdict(self.options)})
 
     @classmethod
     def from_json(cls, text: str) -> WelfareRequest:
         data = json.loads(text)
-        return cls(data["scenario"], data["rules"], int(data["bits"]), WelfareOptions(**data["options"]))
+        return cls(PortableGame.from_dict(data["game"]), int(data["bits"]), WelfareOptions(**data["options"]))
 
 
 def run_request(req: WelfareRequest) -> WelfareResult:
-    from negtui.engine import compile_game, rules_from
-    from negtui.scenario import parse_scenario
     from negtui.welfare.solve import solve_welfare
 
-    rules = rules_from(req.rules)
-    game = compile_game(parse_scenario(req.scenario), rules)
+    game, rules = req.game.game()
     return solve_welfare(game, rules, req.bits, req.options)
 
 

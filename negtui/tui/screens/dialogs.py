@@ -12,8 +12,8 @@ from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from negtui.names import fit_unique
-from negtui.seats import Seat
 from negtui.play.views import PartnerOption, Preview
+from negtui.seats import Seat
 from negtui.tui import palette
 from negtui.tui.keys import help_table
 from negtui.tui.labels import WIDE
@@ -292,9 +292,10 @@ def _legend() -> Table:
     t = Table(box=None, show_header=False, padding=(0, 1), expand=True)
     t.add_column(no_wrap=True, min_width=13)
     t.add_column(ratio=1)
-    t.add_row(Text("Matrix", style="bold"), "██ committed · ▓▓ committed this turn · ++ in the offer · ×× ruled out by "
-              "an exclusive set · ·· free · ▶ proposer · ◆ partner. Where the height allows, each action has a line with "
-              "its name; otherwise a player is one row of cells and the panel under it names the cell under the cursor")
+    t.add_row(Text("Matrix", style="bold"), "██ committed · ▓▓ committed this turn · ++ in the offer · ×× ruled out "
+              "by an exclusive set · ·· free · ▶ proposer · ◆ partner. Where the height allows, each action has a "
+              "line with its name; otherwise a player is one row of cells and the panel under it names the cell under "
+              "the cursor")
     t.add_row(Text("Lenses", style="bold"), "myopic: the payoff if the game ended now · upper: reachable goals you "
               "value get completed · lower: credible threats get completed · exact: the subgame-perfect value "
               "(small games)")

@@ -41,7 +41,7 @@ class GameScreen(Screen[None]):
         return self.query_one(GameView)
 
     @property
-    def game(self):  # noqa: ANN201 - the engine's Game
+    def game(self):
         return self.source.neg.game
 
     def on_mount(self) -> None:

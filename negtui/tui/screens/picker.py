@@ -14,10 +14,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
 
+from negtui.datadir import recent_records
 from negtui.generator import GeneratorError, GeneratorParams
 from negtui.names import shorten
 from negtui.scenario.library import catalogue
-from negtui.datadir import recent_records
 from negtui.tui.widgets.keybar import KeyBar
 
 

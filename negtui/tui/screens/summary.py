@@ -16,6 +16,7 @@ from textual.widgets import Label, Static
 
 from negtui.engine.completions import small_enough, utilitarian_optimum
 from negtui.engine.negotiation import Negotiation
+from negtui.engine.portable import PortableGame
 from negtui.tui import palette
 from negtui.tui.messages import WelfareFailed, WelfareSolved
 from negtui.tui.widgets.keybar import KeyBar
@@ -43,8 +44,9 @@ class SummaryScreen(ModalScreen[None]):
             t.add_column(c, justify="left" if c == "player" else "right")
         for i, name in enumerate(self.names):
             d = float(self.payoffs[i] - self.baseline[i])
-            t.add_row(name, f"{self.payoffs[i]:.2f}", f"{self.baseline[i]:.2f}", Text(f"{d:+.2f}", style=palette.signed(d)),
-                      *[f"{v[i]:.1f}" for v in self.first_forecasts.values()])
+            said = [f"{v[i]:.1f}" for v in self.first_forecasts.values()]
+            t.add_row(name, f"{self.payoffs[i]:.2f}", f"{self.baseline[i]:.2f}",
+                      Text(f"{d:+.2f}", style=palette.signed(d)), *said)
         total = float(self.payoffs.sum() - self.baseline.sum())
         t.add_section()
         t.add_row("sum", f"{self.payoffs.sum():.2f}", f"{self.baseline.sum():.2f}",
@@ -53,8 +55,8 @@ class SummaryScreen(ModalScreen[None]):
             yield Label("Game over", classes="dialog-title")
             yield Static(t)
             yield Static("payoff: what each player got; baseline: what each would get with no negotiation, everyone "
-                         "making only the commitments best for itself alone; Δ: the difference; '… said': each lens's forecast at the "
-                         "start of the game.", classes="dim")
+                         "making only the commitments best for itself alone; Δ: the difference; '… said': each lens's "
+                         "forecast at the start of the game.", classes="dim")
             yield Static("welfare optimum: solving …", id="summary-welfare")
             yield from self.more()
             if self.record:
@@ -72,7 +74,7 @@ class SummaryScreen(ModalScreen[None]):
             self.run_worker(self._enumerate, thread=True, group="welfare")
             return
         game = self.neg.game
-        self.job = WelfareJob(WelfareRequest(game.scenario.model_dump(mode="json"), self.neg.rules.as_dict(), 0,
+        self.job = WelfareJob(WelfareRequest(PortableGame.of(game, self.neg.rules), 0,
                                              WelfareOptions(objective="utilitarian", time_limit=30)))
         watch_welfare(self, self.job)
 

@@ -87,8 +87,8 @@ class WelfareScreen(ModalScreen[tuple[str, int] | None]):
         self.query_one("#welfare-table", Static).update("")
         self.query_one("#mark", Button).disabled = True
         self.result = None
-        self.job = WelfareJob(WelfareRequest(self.game.scenario, self.game.rules, self.bits,
-                                             WelfareOptions(objective=self.objective, time_limit=60)))
+        self.job = WelfareJob(WelfareRequest(self.game, self.bits, WelfareOptions(objective=self.objective,
+                                                                                  time_limit=60)))
         watch_welfare(self, self.job)
 
     def action_cancel_solve(self, quiet: bool = False) -> None:

@@ -35,15 +35,16 @@ def summary(game: Game, a: Assessment) -> str:
     ref = "the exact solution" if a.reference == "exact" else "the lenses' mean"
     if a.yours is None:
         best = a.best
-        return f"hint: the best choice under {ref} is {best.who}'s — {choice_words(game, best)} (worth {a.value(best):.1f})"
+        return (f"hint: the best choice under {ref} is {best.who}'s — {choice_words(game, best)} "
+                f"(worth {a.value(best):.1f})")
     agree = a.agreeing()
     differ = [c.who for c in a.others if c.who not in agree]
     head = f"coach, turn {a.t}: " + (f"{', '.join(agree)} would have done the same" if agree else "no lens agrees")
     if differ:
         head += f"; {', '.join(differ)} would not"
     if a.cost > 1e-9:
-        return head + f". Under {ref} your choice is worth {a.value(a.yours):.1f}, {a.best.who}'s {a.value(a.best):.1f} " \
-                      f"(cost {a.cost:.1f})"
+        return (head + f". Under {ref} your choice is worth {a.value(a.yours):.1f}, {a.best.who}'s "
+                f"{a.value(a.best):.1f} (cost {a.cost:.1f})")
     return head + f". Under {ref} nothing did better ({a.value(a.yours):.1f})"
 
 

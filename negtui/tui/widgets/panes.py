@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 from rich.console import Group
 from rich.text import Text
-from textual.reactive import reactive
 from textual.containers import VerticalScroll
+from textual.reactive import reactive
 
 from negtui.engine.payoff import committed_vector, satisfaction
 from negtui.names import action_names, fit_unique, goal_names, player_label, shorten
@@ -33,7 +33,7 @@ LENS_SHORT = {"myopic": "myo", "upper": "up", "lower": "low", "exact": "ex"}  # 
 
 
 def _bar(fraction: float, width: int = BAR) -> str:
-    filled = int(round(max(0.0, min(1.0, fraction)) * width))
+    filled = round(max(0.0, min(1.0, fraction)) * width)
     return "█" * filled + "░" * (width - filled)
 
 
@@ -129,7 +129,8 @@ class Forecasts(Drawn, TextPane):
         out.append("payoffs and forecasts\n", style="bold")
         # a narrow pane with short ids leaves the player column unlabelled rather than cut to "p"
         seat_w = min(18, max(11, *(len(label) for label in snap.seats)))  # outside agents' labels are longer
-        head = _cell("player" if name_w >= len("player") else "", name_w) + ("" if narrow else " " + _cell("seat", seat_w))
+        head = _cell("player" if name_w >= len("player") else "", name_w)
+        head += "" if narrow else " " + _cell("seat", seat_w)
         head += " " + _cell("now", num_w, True)
         head += "".join(" " + _cell(LENS_SHORT.get(lens, lens) if narrow else lens, num_w, True) for lens in lenses)
         # narrow: the header would wrap; the sparklines speak for themselves
@@ -139,7 +140,7 @@ class Forecasts(Drawn, TextPane):
         out.append(head + ("  trend\n" if spark and not narrow else "\n"), style="dim")
         hist = np.array(snap.payoff_history)
         shown = forecast_labels(g, self.app.size.width)
-        for i, pid in enumerate(g.player_ids):
+        for i in range(g.n):
             now = float(snap.payoffs[i])
             seat = snap.seats[i] if len(snap.seats[i]) <= seat_w else snap.seats[i][:seat_w - 1] + "…"
             out.append(_cell(shown[i], name_w) + ("" if narrow else " " + _cell(seat, seat_w)) + " ")
