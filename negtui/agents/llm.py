@@ -142,11 +142,13 @@ class LLMAgent:
             if self.choose_partner(s) != partner:
                 raise AgentFault("the model wanted another partner than the one asked for")
             plan, self._plan = self._plan, None
+        assert plan is not None  # choose_partner made one
         return plan[2]
 
     def respond(self, s: State) -> bool:
         neg = self.neg
         o, ids = s.pending, neg.game.player_ids
+        assert o is not None
         words = "; ".join(f"{ids[i]} commits " + ", ".join(neg.game.cell_pair(c)[1] for c in o.cells
                                                             if int(neg.game.owner[c]) == i)
                           for i in dict.fromkeys((o.proposer, o.partner))

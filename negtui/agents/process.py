@@ -51,8 +51,8 @@ class BotProcess:
             except (BrokenPipeError, OSError, ValueError) as err:
                 raise RemoteError(f"the bot process is gone: {err}") from None
         if not line:
-            err = (stderr.read() or "").strip().splitlines()
-            raise RemoteError(err[-1] if err else "the bot process exited")
+            said = (stderr.read() or "").strip().splitlines()
+            raise RemoteError(said[-1] if said else "the bot process exited")
         out: dict[str, Any] = json.loads(line)
         if "error" in out:
             raise RemoteError(out["error"])

@@ -76,6 +76,7 @@ class StdioAgent:
     def _read_stdout(self) -> None:
         """Owns the program's stdout: queues its lines, then the end of it."""
         stream = self._proc.stdout
+        assert stream is not None
         try:
             for line in stream:
                 self._lines.put(line)
@@ -88,6 +89,7 @@ class StdioAgent:
         """Owns the program's stderr: keeps its last lines for error messages, and shows them on the
         command line (never in the app, whose screen is drawn on our stderr)."""
         pid, stream = self.neg.game.player_ids[self.player], self._proc.stderr
+        assert stream is not None
         try:
             for line in stream:
                 line = line.rstrip("\n")
@@ -107,8 +109,10 @@ class StdioAgent:
 
     def _send(self, message: dict) -> None:
         try:
-            self._proc.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
-            self._proc.stdin.flush()
+            stdin = self._proc.stdin
+            assert stdin is not None
+            stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
+            stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise AgentFault(self._exited()) from None
 
@@ -199,6 +203,7 @@ class StdioAgent:
 
     def respond(self, s: State) -> bool:
         neg = self.neg
+        assert s.pending is not None
         ans = self._ask(Respond(id=self._next_id(), turn=s.t, offer=OfferJson(**offer_json(neg, s.pending)),
                                 observation=observation(neg, s, self.player)), RespondAnswer)
         return ans.accept
@@ -218,7 +223,8 @@ class StdioAgent:
         """Close the program's stdin, give it a moment to finish, then stop it (and anything it started)."""
         proc = self._proc
         try:
-            proc.stdin.close()
+            if proc.stdin is not None:
+                proc.stdin.close()
         except (OSError, ValueError):
             pass
         try:

@@ -21,11 +21,11 @@ These models define the messages: `protocol_schema()` is the JSON Schema committ
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-PROTOCOL = "negtui-agent/1"
+PROTOCOL: Final = "negtui-agent/1"
 
 Cell = tuple[str, str]  # [player id, action id]
 
@@ -123,7 +123,8 @@ Answer = Ready | PartnerAnswer | OfferAnswer | RespondAnswer
 def protocol_schema() -> dict:
     """JSON Schema of every line: `Request` (negtui writes) and `Answer` (an agent writes)."""
     defs: dict = {}
-    for name, kind in (("Request", Request), ("Answer", Answer)):
+    kinds: tuple[tuple[str, Any], ...] = (("Request", Request), ("Answer", Answer))
+    for name, kind in kinds:
         part = TypeAdapter(kind).json_schema(ref_template="#/$defs/{model}")
         defs.update(part.pop("$defs", {}))
         defs[name] = part

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -273,7 +273,7 @@ def baseline(
         sc = load(scenario)
         neg = negotiation(sc, rules)
         base = no_negotiation(neg.game, neg.rules)
-        out = {"scenario": sc.name, "rules": neg.rules.name, "payoffs": rounded(base.payoffs),
+        out: dict[str, Any] = {"scenario": sc.name, "rules": neg.rules.name, "payoffs": rounded(base.payoffs),
                "commitments": commitments(neg.game, base.bits), "sum": round(float(base.payoffs.sum()), 10)}
         if as_json:
             emit_json(out)

@@ -26,7 +26,9 @@ class Agent(Protocol):
     `s.pending` holds the offer `respond` answers.  An agent may also have `game_over(s)`, called once
     with the final state, and `close()`."""
 
-    label: str  # how it decides, for logs and records: 'upper', 'upper/lower', 'cmd: …'
+    @property
+    def label(self) -> str:
+        """How it decides, for logs and records: 'upper', 'upper/lower', 'cmd: …'."""
 
     def choose_partner(self, s: State) -> int: ...
 

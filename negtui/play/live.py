@@ -63,7 +63,7 @@ class LiveGame:
         except BaseException:
             self.seating.close()
             raise
-        self._baseline = None
+        self._baseline: np.ndarray | None = None
         self._switched: dict[str, Seat] = {}  # seats changed since the last recorded turn
         self._decided: list[tuple[Move, State]] = []  # people's decisions in the turn under way
         self._unassessed: list[tuple[Move, State, TurnEvent]] = []  # finished turns' decisions to assess
@@ -140,7 +140,7 @@ class LiveGame:
         answer too (one worker run per turn); safe to call from a worker thread."""
         move = self.driver.ask()
         moves = [move]
-        if move.phase is Phase.PROPOSE:
+        if move.phase is Phase.PROPOSE and move.offer is not None:
             after = self.neg.apply(self.state, move.offer)
             if after.pending is not None and not self.driver.decided_outside(after.pending.partner):
                 moves.append(self.driver.ask(after))
@@ -195,7 +195,7 @@ class LiveGame:
         todo, self._unassessed = self._unassessed, []
         out = []
         for move, before, ev in todo:
-            if move.phase is Phase.PROPOSE:
+            if move.phase is Phase.PROPOSE and move.offer is not None:
                 out.append(self.coach.proposal(before, move.offer, ev.accepted, ev.after))
             else:
                 out.append(self.coach.response(before, bool(move.accept)))

@@ -80,8 +80,10 @@ def _result(replay: Replay) -> list[Finding]:
     if res.welfare is not None:
         want = welfare_summary(neg.returns(replay.final))
         for key, value in res.welfare.items():
-            if key not in want or (value is None) != (want[key] is None) or (
-                    value is not None and not np.isclose(value, want[key], rtol=1e-9, atol=TOLERANCE)):
+            wanted = want.get(key)
+            if key not in want or (value is None) != (wanted is None) or (
+                    value is not None and wanted is not None and not np.isclose(value, wanted, rtol=1e-9,
+                                                                                atol=TOLERANCE)):
                 out.append(Finding(n, f"$.welfare.{key}", "does not match the final payoffs"))
     return out
 

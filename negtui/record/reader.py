@@ -91,7 +91,7 @@ def load_record(path: str | os.PathLike[str]) -> Record:
     turns = scenario.turns(header.rules.max_rounds)
     if not 0 <= header.start_turn <= turns:
         raise RecordError(src, 1, [("$.start_turn", f"turn {header.start_turn} is outside the game's 0..{turns}")])
-    rec = Record(src, header, scenario, lines=[raw_head])
+    rec = Record(src, header, scenario, lines=[raw_head if isinstance(raw_head, dict) else {}])
     body = lines[1:]
     for k, raw in enumerate(body):
         n = k + 2

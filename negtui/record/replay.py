@@ -82,6 +82,7 @@ class Replay:
     def _check_result(self, lineno: int) -> None:
         """A result line must close a finished game and match the replayed final state."""
         neg, game, res, final = self.neg, self.neg.game, self.record.result, self.states[-1]
+        assert res is not None
         problems = []
         if not neg.is_terminal(final):
             problems.append(("$", f"result line after turn {final.t} of {game.T}: turns are missing"))
@@ -112,6 +113,7 @@ class Replay:
                 ev = driver.submit(driver.answer(line.accepted))
         except (IllegalMove, GameError) as err:
             raise RecordError(src, lineno, [("$.offer", str(err))]) from None
+        assert ev is not None  # an answer ends the turn
         if ev.accepted != line.accepted:
             what = "an empty offer" if ev.offer.is_noop else "a unilateral commitment"
             raise RecordError(src, lineno, [("$.accepted", f"{what} is {'a deal' if ev.accepted else 'no deal'} "

@@ -4,9 +4,11 @@ leaderboards, games to resume) and an exercise's briefing."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -14,12 +16,20 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from negtui.serve.dbtypes import GameRow
 from negtui.tui import palette
 from negtui.tui.widgets.keybar import KeyBar
 
+if TYPE_CHECKING:
+    from negtui.serve.course import Exercise
+    from negtui.serve.training import TrainingApp
 
-class EnrolScreen(Screen):
+
+class EnrolScreen(Screen[None]):
     """The first login with a new key: the trainer's one-time code binds it to the trainee."""
+
+    if TYPE_CHECKING:
+        app = getters.app(TrainingApp)
 
     BINDINGS = [Binding("ctrl+q,escape", "app.quit", "quit")]
     TRIES = 3
@@ -55,7 +65,10 @@ class EnrolScreen(Screen):
         event.input.value = ""
 
 
-class LobbyScreen(Screen):
+class LobbyScreen(Screen[None]):
+    if TYPE_CHECKING:
+        app = getters.app(TrainingApp)
+
     BINDINGS = [Binding("enter", "open", "play", show=False), Binding("q", "app.quit", "quit"),
                 Binding("question_mark", "app.help", "help")]
 
@@ -80,7 +93,7 @@ class LobbyScreen(Screen):
     def refresh_list(self) -> None:
         app = self.app
         items = []
-        self.entries: list[tuple[str, object]] = []
+        self.entries: list[GameRow | Exercise] = []  # a game to resume, or an exercise
         for row in app.db.unfinished_games(app.trainee):
             if row.course != app.course.course.name:
                 continue
@@ -90,7 +103,7 @@ class LobbyScreen(Screen):
             title = app.exercise_title(row.exercise)
             items.append(Option(Text.assemble(("resume  ", f"bold {palette.ORANGE}"), f"{title} as {row.seat}",
                                               (f"  (started {row.started[:16].replace('T', ' ')})", "dim"))))
-            self.entries.append(("resume", row))
+            self.entries.append(row)
         for k, ex in enumerate(app.course.course.exercises, start=1):
             used = app.db.attempts(app.trainee, app.course.course.name, ex.id)
             best = app.db.best(app.trainee, app.course.course.name, ex.id)
@@ -102,7 +115,7 @@ class LobbyScreen(Screen):
                 status += " · no plays left"
             t.append(f"\n   {status}", style="dim")
             items.append(Option(t))
-            self.entries.append(("exercise", ex))
+            self.entries.append(ex)
         lst = self.query_one(OptionList)
         keep = lst.highlighted
         lst.clear_options()
@@ -117,8 +130,8 @@ class LobbyScreen(Screen):
     def _show(self, k: int | None) -> None:
         if k is None or k >= len(self.entries):
             return
-        app, (kind, item) = self.app, self.entries[k]
-        ex = app.course.exercise(item.exercise) if kind == "resume" else item
+        app, item = self.app, self.entries[k]
+        ex = app.course.exercise(item.exercise) if isinstance(item, GameRow) else item
         sc = app.course.scenarios[ex.id]
         info = Text(ex.title, style="bold")
         info.append(f"\n{sc.name} · {len(sc.players)} players · {len(sc.goals)} goals · {ex.rules} rules"
@@ -144,18 +157,19 @@ class LobbyScreen(Screen):
         k = self.query_one(OptionList).highlighted if k is None else k
         if k is None or k >= len(self.entries):
             return
-        kind, item = self.entries[k]
-        if kind == "resume":
+        item = self.entries[k]
+        if isinstance(item, GameRow):
             self.app.resume(item)
             return
         left = self.app.plays_left(item)
         if left == 0:
-            self.query_one("#status", Static).update(Text(f"no plays of '{item.title}' left", style=palette.NEGATIVE))
+            self.query_one("#status", Static).update(Text(f"no plays of '{item.title}' left",
+                                                          style=palette.NEGATIVE))
             return
 
-        def go(seat: str | None) -> None:
+        def go(seat: str | None, exercise: Exercise = item) -> None:
             if seat is not None:
-                self.app.start_exercise(item.id, seat)
+                self.app.start_exercise(exercise.id, seat)
 
         self.app.push_screen(BriefingScreen(item, self.app.course.scenarios[item.id]), go)
 

@@ -53,6 +53,8 @@ class TrainingApp(NegtuiApp):
 
     # --- enrolment ------------------------------------------------------------------------------------
     def redeem(self, code: str) -> bool:
+        if self.enrol_key is None:
+            return False
         try:
             return self.db.redeem(self.trainee, code, self.enrol_key)
         except DBError as err:
@@ -105,7 +107,7 @@ class TrainingApp(NegtuiApp):
         if not Path(row.record_path).exists():  # left before its first turn: the empty record was removed
             self.db.game_abandoned(row.id)
             self.notify("no turn was played in that game; it is filed as abandoned")
-            self.screen.refresh_list()
+            self._refresh_lobby()
             return
         try:
             rp = Replay(load_record(row.record_path))
@@ -116,10 +118,14 @@ class TrainingApp(NegtuiApp):
         self.db.game_abandoned(row.id)
         if rp.neg.is_terminal(rp.final):
             self.notify("that game had ended; it is filed as abandoned")
-            self.screen.refresh_list()
+            self._refresh_lobby()
             return
         self.exercise, self.seat = ex, row.seat
         self.start_game(from_record(rp, rp.last_turn))
+
+    def _refresh_lobby(self) -> None:
+        if isinstance(self.screen, LobbyScreen):
+            self.screen.refresh_list()
 
     # --- the end of a game ------------------------------------------------------------------------------
     def debriefed(self, debriefs: list[Debrief]) -> None:
@@ -131,7 +137,8 @@ class TrainingApp(NegtuiApp):
         self.game_id = None
         d = debriefs[0]
         decisions = [Decision(a.t, a.phase.value, choice_words(ses.neg.game, a.yours), round(a.cost, 6),
-                              describe(ses.neg, a)) for a in ses.assessments if a.player == d.player]
+                              describe(ses.neg, a)) for a in ses.assessments
+                     if a.player == d.player and a.yours is not None]
         try:
             self.db.game_finished(game_id, payoff=d.payoff, payoffs=[float(v) for v in ses.neg.returns(ses.state)],
                                   baseline=d.baseline, counterfactuals=dict(d.counterfactual),
@@ -148,4 +155,4 @@ class TrainingApp(NegtuiApp):
             self.live.close()
             self.live = None
         if isinstance(self.screen, LobbyScreen):
-            self.screen.refresh_list()
+            self._refresh_lobby()

@@ -11,11 +11,20 @@ import json
 import re
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from negtui import __version__
 from negtui.sweep.spec import BASELINE, EXACT, SweepSpec
+
+if TYPE_CHECKING:
+    from negtui.engine import Negotiation
+    from negtui.generator import GeneratorParams
+    from negtui.generator.params import Payoff, Structure
+    from negtui.generator.params import Rules as RuleName
+    from negtui.scenario import Scenario
+    from negtui.welfare import WelfareResult
 
 WELFARE_SECONDS = 60.0
 
@@ -81,7 +90,7 @@ def _generator_refusal(point: tuple[tuple[str, object], ...], rules: str) -> str
     return None
 
 
-def _scenario(task: Task):
+def _scenario(task: Task) -> Scenario:
     from negtui.generator import generate
     from negtui.scenario import load_scenario
     from negtui.scenario.library import resolve
@@ -92,15 +101,17 @@ def _scenario(task: Task):
     return generate(_params(p, task.seed, task.rules))
 
 
-def _params(p: dict[str, object], seed: int, rules: str):
+def _params(p: dict[str, Any], seed: int, rules: str) -> GeneratorParams:
+    """The generator's parameters at a grid point (the spec has checked every value)."""
     from negtui.generator import GeneratorParams
 
     payoff = str(p["payoff"])
     return GeneratorParams(
         players=int(p["players"]), actions=int(p["actions"]), goals=int(p["goals"]), factors=int(p["factors"]),
-        structure=p["structure"], payoff="negative" if payoff == "negative-pp" else payoff,
+        structure=cast("Structure", p["structure"]),
+        payoff=cast("Payoff", "negative" if payoff == "negative-pp" else payoff),
         all_or_nothing=float(p["all_or_nothing"]), zipf=float(p["zipf"]), poison_pill=payoff == "negative-pp",
-        rounds=int(p["rounds"]), budget=int(p["budget"]), seed=seed, rules=rules)
+        rounds=int(p["rounds"]), budget=int(p["budget"]), seed=seed, rules=cast("RuleName", rules))
 
 
 def run_task(task: Task, spec: SweepSpec) -> list[dict]:
@@ -159,31 +170,38 @@ def _point_columns(task: Task) -> dict[str, object]:
     return cols
 
 
-def _welfare(neg, spec: SweepSpec) -> dict[str, object]:
+@dataclass(frozen=True)
+class _Optima:
+    """The game's welfare optima the rows are measured against (None where not solved)."""
+
+    utilitarian: float | None = None
+    nash: WelfareResult | None = None
+
+
+def _welfare(neg: Negotiation, spec: SweepSpec) -> _Optima:
     if spec.welfare == "none":
-        return {}
+        return _Optima()
     from negtui.welfare import WelfareOptions, solve_welfare
 
-    out: dict[str, object] = {}
     res = solve_welfare(neg.game, neg.rules, 0, WelfareOptions(objective="utilitarian", time_limit=WELFARE_SECONDS))
-    out["utilitarian"] = res.welfare if res.payoffs is not None else None
-    if spec.welfare == "nash":
-        res = solve_welfare(neg.game, neg.rules, 0, WelfareOptions(objective="nash", time_limit=WELFARE_SECONDS))
-        out["nash"] = res if res.payoffs is not None else None
-    return out
+    utilitarian = res.welfare if res.payoffs is not None else None
+    if spec.welfare != "nash":
+        return _Optima(utilitarian)
+    res = solve_welfare(neg.game, neg.rules, 0, WelfareOptions(objective="nash", time_limit=WELFARE_SECONDS))
+    return _Optima(utilitarian, res if res.payoffs is not None else None)
 
 
-def _efficiency(welfare: dict[str, object], pay: np.ndarray, spec: SweepSpec) -> dict:
+def _efficiency(welfare: _Optima, pay: np.ndarray, spec: SweepSpec) -> dict[str, object]:
     from negtui.welfare.options import efficiency, welfare_of
 
     out: dict[str, object] = {}
     if spec.welfare == "none":
         return out
-    opt = welfare.get("utilitarian")
+    opt = welfare.utilitarian
     out["welfare_optimum"] = opt
     out["efficiency"] = efficiency("utilitarian", float(pay.sum()), opt, len(pay)) if opt is not None else None
     if spec.welfare == "nash":
-        res = welfare.get("nash")
+        res = welfare.nash
         if res is None:
             out["nash_optimum"] = out["nash_efficiency"] = None
         else:

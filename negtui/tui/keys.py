@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rich.table import Table
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 LIVE, REPLAY = "play", "replay"
 BOTH = (LIVE, REPLAY)
@@ -117,7 +117,7 @@ def keys_of(mode: str, keys: tuple[Key, ...] = GAME_KEYS) -> tuple[Key, ...]:
     return tuple(k for k in keys if mode in k.modes)
 
 
-def bindings(mode: str, keys: tuple[Key, ...] = GAME_KEYS) -> list[Binding]:
+def bindings(mode: str, keys: tuple[Key, ...] = GAME_KEYS) -> list[BindingType]:
     return [Binding(k.keys, k.action, k.footer, show=k.show) for k in keys_of(mode, keys) if k.keys and k.action]
 
 

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
+from negtui.coach.assess import Assessment
 from negtui.engine.turns import Move
+from negtui.welfare import WelfareJob, WelfareResult
 
 
 @dataclass
@@ -30,7 +32,7 @@ class AgentFailed(Message):
 class Coached(Message):
     """A person's decisions assessed (or, `hint`, the decision to come), computed in a worker."""
 
-    assessments: list  # negtui.coach.Assessment
+    assessments: list[Assessment]
     hint: bool = False
 
 
@@ -38,14 +40,14 @@ class Coached(Message):
 class WelfareSolved(Message):
     """A welfare solve finished; `job` tells a late result of a cancelled solve from the current one."""
 
-    job: object  # negtui.welfare.WelfareJob
-    result: object  # negtui.welfare.WelfareResult
+    job: WelfareJob | object  # an enumeration in a thread has a token of its own instead of a job
+    result: WelfareResult
     seconds: float
 
 
 @dataclass
 class WelfareFailed(Message):
-    job: object
+    job: WelfareJob | object
     text: str
 
 

@@ -25,7 +25,7 @@ def _guard_toast_timeout() -> None:
         mount(self, event)
 
     _on_mount.negtui_guard = True  # type: ignore[attr-defined]
-    Toast._on_mount = _on_mount  # type: ignore[method-assign]
+    Toast._on_mount = _on_mount  # type: ignore[method-assign,assignment]
 
 
 def install() -> None:

@@ -130,7 +130,8 @@ class DebriefScreen(SummaryScreen):
             lines = Text("your costliest decisions (press the number to play again from that turn):\n", style="bold")
             for k, a in enumerate(d.costliest, start=1):
                 what = "offer" if a.phase.value == "propose" else "answer"
-                lines.append(f" {k}  turn {a.t}, your {what}: {choice_words(g, a.yours)}\n")
+                yours = choice_words(g, a.yours) if a.yours is not None else ""
+                lines.append(f" {k}  turn {a.t}, your {what}: {yours}\n")
                 lines.append(f"    {summary(g, a)}\n", style="dim")
             parts.append(lines)
         elif self.session.assessments:

@@ -199,7 +199,8 @@ class PartnerScreen(BesideTheMatrix, ModalScreen[int | tuple[int, list[int]] | N
             yield OptionList(*items, id="partners")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(int(event.option.id))
+        if event.option.id is not None:
+            self.dismiss(int(event.option.id))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -5,6 +5,9 @@ welfare optimum, help, lesson).  Each screen adds what its mode does: screens/li
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from textual import getters
 from textual.app import ComposeResult
 from textual.screen import Screen
 
@@ -18,11 +21,17 @@ from negtui.tui.screens.welfare import WelfareScreen
 from negtui.tui.widgets.game_view import GameView
 from negtui.tui.widgets.keybar import KeyBar
 
+if TYPE_CHECKING:
+    from negtui.engine.game import Game
+    from negtui.tui.app import NegtuiApp
+
 REDRAW_EVERY = 0.1  # seconds: autoplayed turns redraw at most this often
 
 
 class GameScreen(Screen[None]):
     MODE = ""
+    if TYPE_CHECKING:
+        app = getters.app(NegtuiApp)
 
     def __init__(self, source: GameSource) -> None:
         super().__init__()
@@ -41,7 +50,7 @@ class GameScreen(Screen[None]):
         return self.query_one(GameView)
 
     @property
-    def game(self):
+    def game(self) -> Game:
         return self.source.neg.game
 
     def on_mount(self) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -20,8 +22,15 @@ from negtui.names import shorten
 from negtui.scenario.library import catalogue
 from negtui.tui.widgets.keybar import KeyBar
 
+if TYPE_CHECKING:
+    from negtui.generator.params import Payoff, Structure
+    from negtui.generator.params import Rules as RuleName
+    from negtui.tui.app import NegtuiApp
 
-class PickerScreen(Screen):
+
+class PickerScreen(Screen[None]):
+    if TYPE_CHECKING:
+        app = getters.app(NegtuiApp)
     BINDINGS = [Binding("g", "generate", "generate"), Binding("q", "app.quit", "quit"),
                 Binding("question_mark", "app.help", "help")]
 
@@ -40,7 +49,7 @@ class PickerScreen(Screen):
         mine = catalogue(data / "scenarios") if (data / "scenarios").is_dir() else []
         self.entries = [*self.entries, *(replace(e, kind="generated here") for e in mine)]
         self.records = recent_records(self.app.records_dir)[:self.RECORDS]
-        items = []
+        items: list[Option] = []
         for e in self.entries:
             t = Text()
             t.append(f"{e.name}", style="bold")
@@ -127,7 +136,7 @@ class GenerateScreen(ModalScreen[GeneratorParams | None]):
         self._submit()
 
     def _submit(self) -> None:
-        values: dict[str, object] = {}
+        values: dict[str, Any] = {}
         for key, label, _ in FIELDS:
             field = self.query_one(f"#gen-{key}", Input)
             raw = field.value.strip()
@@ -142,14 +151,18 @@ class GenerateScreen(ModalScreen[GeneratorParams | None]):
                 self._error(f"{label}: {kind}, " + (f"not {raw!r}" if raw else "please (it is empty)"), field)
                 return
         try:
-            params = GeneratorParams(**values, structure=str(self.query_one("#gen-structure", Select).value),
-                                     payoff=str(self.query_one("#gen-payoff", Select).value),
+            # the drop-downs offer only the generator's own words; GeneratorParams checks every value
+            params = GeneratorParams(**values, structure=cast("Structure", self._choice("structure")),
+                                     payoff=cast("Payoff", self._choice("payoff")),
                                      poison_pill=self.query_one("#gen-poison", Switch).value,
-                                     rules=str(self.query_one("#gen-rules", Select).value))
+                                     rules=cast("RuleName", self._choice("rules")))
         except (ValueError, GeneratorError) as err:
             self._error(str(err))
             return
         self.dismiss(params)
+
+    def _choice(self, key: str) -> str:
+        return str(self.query_one(f"#gen-{key}", Select).value)
 
     def _error(self, message: str, field: Input | None = None) -> None:
         self.query_one("#gen-error", Static).update(Text(message, style="bold"))

@@ -69,10 +69,9 @@ class KeyBar(Widget):
             shown.append((binding.key, self.app.get_key_display(binding), binding.description, enabled,
                           binding.action))
         if isinstance(screen, ModalScreen):  # a dialog: the app's help and quit work here too, say so
-            for binding in self.app.BINDINGS:
-                if isinstance(binding, Binding) and binding.action not in actions:
-                    shown.append((binding.key, self.app.get_key_display(binding), binding.description, True,
-                                  binding.action))
+            for own in self.app.BINDINGS:
+                if isinstance(own, Binding) and own.action not in actions:
+                    shown.append((own.key, self.app.get_key_display(own), own.description, True, own.action))
         if palette is not None and self.app.ENABLE_COMMAND_PALETTE:
             shown.append(palette)
         if tuple(shown) != self._shown:

@@ -60,7 +60,7 @@ class CommitmentMatrix(Widget, can_focus=True):
         Binding("down", "move(0, 1)", "down", show=False),
         Binding("left", "move(-1, 0)", "left", show=False),
         Binding("right", "move(1, 0)", "right", show=False),
-        Binding("enter", "toggle", "toggle cell", show=False),
+        Binding("enter", "toggle_cell", "toggle cell", show=False),
         # space toggles only while an offer is being built; otherwise it falls through to the screen's "step"
         Binding("space", "toggle_in_offer", "toggle cell", show=False),
     ]
@@ -118,8 +118,14 @@ class CommitmentMatrix(Widget, can_focus=True):
             return 1
         return list_rows(self.snap.game) if self.listed else self.snap.game.n + 1
 
+    @property
+    def shown(self) -> Snapshot:
+        """The snapshot drawn (there is one from the first draw on)."""
+        assert self.snap is not None
+        return self.snap
+
     def cell_at(self, player: int, action: int) -> int | None:
-        g = self.snap.game
+        g = self.shown.game
         if 0 <= player < g.n and 0 <= action < int(g.m[player]):
             return int(g.offset[player]) + action
         return None
@@ -160,17 +166,17 @@ class CommitmentMatrix(Widget, can_focus=True):
         self.refresh()
 
     def scroll_visible_region(self, region: Region) -> None:
-        if self.parent is not None and hasattr(self.parent, "scroll_to_region"):
-            self.parent.scroll_to_region(region.translate(self.region.offset - self.parent.region.offset),
-                                         animate=False)
+        box = self.parent
+        if isinstance(box, Widget):
+            box.scroll_to_region(region.translate(self.region.offset - box.region.offset), animate=False)
 
-    def action_toggle(self) -> None:
+    def action_toggle_cell(self) -> None:
         cell = self.focused_cell
         if cell is not None:
             self.post_message(self.CellToggled(cell))
 
     def action_toggle_in_offer(self) -> None:
-        self.action_toggle()
+        self.action_toggle_cell()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "toggle_in_offer":
@@ -178,7 +184,7 @@ class CommitmentMatrix(Widget, can_focus=True):
         return True
 
     def _state_of(self, c: int) -> str:
-        snap = self.snap
+        snap = self.shown
         last = snap.last_event
         if snap.state.bits >> c & 1:
             if last is not None and last.deal and last.offer.bits >> c & 1 and last.after == snap.state:
@@ -197,7 +203,7 @@ class CommitmentMatrix(Widget, can_focus=True):
 
     def _marks(self) -> list[tuple[str, str]]:
         """Per player: the mark before the name and its style (proposer ▶, partner ◆)."""
-        snap = self.snap
+        snap = self.shown
         proposer, partner = snap.proposer, snap.partner
         marks = []
         for i in range(snap.game.n):
@@ -225,7 +231,7 @@ class CommitmentMatrix(Widget, can_focus=True):
         return out
 
     def _render_list(self) -> Text:
-        g = self.snap.game
+        g = self.shown.game
         width = max(10, self.room - 2)
         if self._labels[0] != width - INDENT:  # worked out once per width, not on every frame
             self._labels = (width - INDENT, matrix_action_labels(g.scenario, width - INDENT))
@@ -245,7 +251,7 @@ class CommitmentMatrix(Widget, can_focus=True):
         return out
 
     def _render_grid(self) -> Text:
-        g = self.snap.game
+        g = self.shown.game
         width = name_width(g, self.room)
         out = Text(no_wrap=True)
         out.append(" " * (width + 3))
