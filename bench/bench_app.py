@@ -1,6 +1,6 @@
 """App start time and key-press latency while bots think and while a welfare solve runs.
 
-    .venv/bin/python bench/bench_app.py [--presses 30]
+    .venv/bin/python bench/bench_app.py [--presses 30] [--starts 3]
 
 Start: seconds from a Python process starting to the play screen being drawn (headless; /proc clock,
 10 ms resolution).
@@ -120,9 +120,10 @@ def show(label: str, xs: list[float]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--presses", type=int, default=30)
+    ap.add_argument("--starts", type=int, default=3, help="app starts timed per scenario")
     args = ap.parse_args()
-    starts = [start_time(SMALL) for _ in range(3)]
-    big = [start_time(BIG) for _ in range(3)]
+    starts = [start_time(SMALL) for _ in range(args.starts)]
+    big = [start_time(BIG) for _ in range(args.starts)]
     print("App start to first drawn play screen (headless, 80x24)")
     print(f"  six-party scenario      median {statistics.median(starts):.2f} s  max {max(starts):.2f} s")
     print(f"  22-player scenario      median {statistics.median(big):.2f} s  max {max(big):.2f} s")

@@ -2,10 +2,10 @@
 paper's full grid (paper-small + paper-large, 50 seeds each, three lenses, the baseline, exact solutions
 on the small games: 12,800 games) would take on this machine.
 
-    .venv/bin/python bench/bench_sweep.py [--seeds 1] [--workers N] [--rules paper]
+    .venv/bin/python bench/bench_sweep.py [--seeds 1] [--workers N] [--rules paper] [--cells N]
 
-Each preset runs every one of its 128 regime cells with `--seeds` seeds; peak memory is the largest
-process's (the sweep or one of its workers).
+Each preset runs every one of its 128 regime cells (or the first `--cells`) with `--seeds` seeds; peak
+memory is the largest process's (the sweep or one of its workers).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--rules", default="paper")
+    ap.add_argument("--cells", type=int, default=None, help="only the first N regime cells of each preset")
     args = ap.parse_args()
     print(f"{args.workers} worker process(es), {args.seeds} seed(s) per cell, {args.rules} rules")
     total_full = 0.0
@@ -37,6 +38,8 @@ def main() -> None:
         for name in ("paper-small", "paper-large"):
             spec = presets()[name].model_copy(update={"seeds": args.seeds, "rules": [args.rules]})
             todo = tasks(spec)
+            if args.cells is not None:
+                todo = todo[:args.cells * args.seeds]  # tasks run cell by cell, seed by seed
             results = Results(Path(tmp) / f"{name}.parquet")
             started = time.perf_counter()
             try:
