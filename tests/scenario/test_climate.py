@@ -7,7 +7,6 @@ proves its optimum, and the topfile survives import and export unchanged."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -16,25 +15,25 @@ from negtui.engine import PAPER, Negotiation, TurnDriver, compile_game
 from negtui.scenario import load_scenario
 from negtui.scenario.hnc import HncTopfile, from_scenario
 from negtui.welfare import WelfareOptions, solve_welfare
+from tests.paths import CLIMATE
 
-FILE = Path(__file__).resolve().parents[1] / "scenarios" / "hnc" / "climate" / "cop-climate-22.json"
 CLOSED_FORM_LENSES = ("myopic", "upper", "lower")
 
 
 @pytest.fixture(scope="module")
 def sc():
-    return load_scenario(FILE)
+    return load_scenario(CLIMATE)
 
 
 @pytest.fixture(scope="module")
 def raw():
-    return json.loads(FILE.read_text(encoding="utf-8"))
+    return json.loads(CLIMATE.read_text(encoding="utf-8"))
 
 
 def test_file_is_a_topfile_with_a_readme_beside_it(raw, sc):
     assert "countries" in raw and "players" not in raw
     assert sc.name == "cop-climate-22" and sc.description and sc.lesson
-    assert (FILE.parent / "README.md").is_file()
+    assert (CLIMATE.parent / "README.md").is_file()
 
 
 def test_paper_scale(sc):

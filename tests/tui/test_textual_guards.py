@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
+from tests.paths import PILL
 
 
 def test_a_toast_made_as_its_notification_expires_does_not_freeze_the_app():

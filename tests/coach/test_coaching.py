@@ -3,7 +3,6 @@ debrief's counterfactual games and costliest decisions, and the coaching shown i
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -14,9 +13,8 @@ from negtui.agents import Table
 from negtui.scenario import load_scenario
 from negtui.seats import Seat
 from negtui.session import Session
+from tests.paths import PILL
 
-ROOT = Path(__file__).resolve().parents[1]
-PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
 A_BAIT, A_SIDE, B_BAIT, B_POISON = range(4)
 
 

@@ -12,7 +12,6 @@ import threading
 import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 
@@ -21,10 +20,7 @@ from negtui.engine import PAPER, Negotiation, TurnDriver
 from negtui.record import load_record
 from negtui.scenario import load_scenario
 from negtui.seats import Seat
-
-ROOT = Path(__file__).resolve().parents[1]
-PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
-SIX = ROOT / "scenarios" / "generated" / "six-party.json"
+from tests.paths import PILL, SIX
 
 Policy = Callable[[dict], object]  # request body -> answer (dict: JSON content; str: raw content; tuple: special)
 
@@ -210,9 +206,9 @@ def test_an_unreachable_server_is_a_fault(fake_chat):
     assert events[0].passed and events[0].fault.startswith(f"cannot reach {url}")
 
 
-def test_the_prompts_live_in_one_template_file():
+def test_the_prompts_live_in_one_template_file(root):
     from negtui.agents.llm import PROMPTS, prompts
 
     assert PROMPTS.name == "llm_prompts.toml" and set(prompts()) == {"system", "propose", "respond", "retry"}
-    source = (ROOT / "negtui" / "agents" / "llm.py").read_text()
+    source = (root / "negtui" / "agents" / "llm.py").read_text()
     assert "Maximise" not in source and "your partner will accept" not in source

@@ -1,11 +1,10 @@
 """The vectorised exact solver against a plain recursive brute force written from the specification
-(reference §5.1 for `reference` rules, DESIGN §2 for `paper` rules; see `BruteExact` in conftest.py)."""
+(reference §5.1 for `reference` rules, DESIGN §2 for `paper` rules; see `BruteExact` in tests/conftest.py)."""
 
 from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,9 +13,9 @@ from negtui.agents import LensBot
 from negtui.engine import PAPER, REFERENCE, ExactTooLarge, Negotiation, TurnDriver, solve
 from negtui.generator import GeneratorParams, generate
 from negtui.scenario import parse_scenario
+from tests.paths import PILL
 
 RULES = {"paper": PAPER, "reference": REFERENCE}
-POISON_PILL = Path(__file__).resolve().parents[1] / "scenarios" / "teaching" / "poison-pill.json"
 
 
 def engine_path(sol) -> list[tuple[int | None, int]]:
@@ -133,7 +132,7 @@ def test_exact_refuses_by_state_limit() -> None:
 @pytest.mark.parametrize("rules", ["reference", "paper"])
 @pytest.mark.parametrize("schedule", [["A", "B"], ["B", "A"]])
 def test_exact_lens_bots_reach_the_solver_outcome_on_poison_pill(rules: str, schedule: list[str]) -> None:
-    raw = json.loads(POISON_PILL.read_text())
+    raw = json.loads(PILL.read_text())
     raw["protocol"]["schedule"] = schedule
     neg = Negotiation.from_scenario(parse_scenario(raw), RULES[rules])
     seats = [LensBot("exact", "exact"), LensBot("exact", "exact")]

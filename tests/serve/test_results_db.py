@@ -15,14 +15,10 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from typer.testing import CliRunner
 
-from negtui.cli import app
 from negtui.serve import db as dbmod
 from negtui.serve.db import DB_NAME, SCHEMA_VERSION, DBError, Decision, ResultsDB
 from negtui.serve.dbtypes import RESULT_COLUMNS
-
-runner = CliRunner()
 
 
 def new_key(comment: str = "") -> tuple[str, asyncssh.SSHKey]:
@@ -332,11 +328,7 @@ def test_several_processes_open_a_new_file_and_write_at_once(tmp_path: Path):
 
 # ---- the commands -------------------------------------------------------------------------------------
 
-def cli(*args: str):
-    return runner.invoke(app, list(args))
-
-
-def test_cli_trainees_add_list_invite_remove(tmp_path: Path):
+def test_cli_trainees_add_list_invite_remove(cli, tmp_path: Path):
     data = str(tmp_path / "data")
     (line1, key1), (line2, _) = new_key("ada@laptop"), new_key()
     keyfile = tmp_path / "ada.pub"
@@ -365,7 +357,7 @@ def test_cli_trainees_add_list_invite_remove(tmp_path: Path):
     assert res.exit_code == 2 and "no trainee 'ada'" in res.stderr
 
 
-def test_cli_add_refuses_bad_files_and_adds_nothing(tmp_path: Path):
+def test_cli_add_refuses_bad_files_and_adds_nothing(cli, tmp_path: Path):
     data = str(tmp_path / "data")
     good, _ = new_key()
     bad = tmp_path / "keys.pub"
@@ -390,7 +382,7 @@ def test_cli_add_refuses_bad_files_and_adds_nothing(tmp_path: Path):
     assert [t["name"] for t in json.loads(cli("trainees", "list", "--json", "--data-dir", data).stdout)] == ["ada"]
 
 
-def test_cli_results_table_json_csv_and_remove_force(tmp_path: Path):
+def test_cli_results_table_json_csv_and_remove_force(cli, tmp_path: Path):
     data = tmp_path / "data"
     with ResultsDB.open(data) as d:
         d.add_trainee("ada")

@@ -13,24 +13,16 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from negtui.cli import app
 from negtui.engine import PAPER
 from negtui.record import Replay, load_record, state_digest
 from negtui.record.signing import data_dir_key
 from negtui.scenario import load_scenario, parse_scenario
 from negtui.seats import Seat
 from negtui.session import Session
+from tests.paths import PILL, SIX
 
-ROOT = Path(__file__).resolve().parents[1]
-PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
-SIX = ROOT / "scenarios" / "generated" / "six-party.json"
 CLI = [sys.executable, "-m", "negtui.cli"]
-
-
-def run(*args: object):
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 def lines_of(path: Path) -> list[dict]:
@@ -51,7 +43,7 @@ def valid_complete(path: Path) -> Replay:
 # --- one writer per record -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("force", [False, True])
-def test_twenty_pairs_of_processes_racing_on_one_record_path(tmp_path, force):
+def test_twenty_pairs_of_processes_racing_on_one_record_path(cli, tmp_path, force):
     """Each pair writes the same path at the same moment: one game is recorded whole, the other is refused
     with a message (or, with --force, may replace it once the first is finished); no file mixes games."""
     procs = []
@@ -78,10 +70,10 @@ def test_twenty_pairs_of_processes_racing_on_one_record_path(tmp_path, force):
         lens = rp.record.header.seats["P0"].propose
         game = next(out for lz, _, out in winners if lz == lens)  # the file is one whole game of a winner
         assert [t.offer for t in rp.record.turns] == [t["offer"] for t in game["turns"]]
-        assert run("replay", path, "--verify").exit_code == 0
+        assert cli("replay", path, "--verify").exit_code == 0
 
 
-def test_twenty_apps_started_together_into_one_data_directory(tmp_path):
+def test_twenty_apps_started_together_into_one_data_directory(cli, tmp_path):
     """Twenty apps at once: twenty record files with distinct names, each a whole, verifiable game; SIGINT
     then ends each app with status 130."""
     data = tmp_path / "data"
@@ -107,7 +99,7 @@ def test_twenty_apps_started_together_into_one_data_directory(tmp_path):
     key = data / "record.key"
     for f in files:
         valid_complete(f)
-        res = run("replay", f, "--verify", "--key", key)
+        res = cli("replay", f, "--verify", "--key", key)
         assert res.exit_code == 0 and "signature valid" in res.stdout, res.output
 
 
@@ -132,7 +124,7 @@ def test_the_lock_refuses_a_second_writer_while_the_first_writes(tmp_path):
 
 # --- ids with dots ---------------------------------------------------------------------------------------------
 
-def test_ids_with_dots_replay_exactly(tmp_path):
+def test_ids_with_dots_replay_exactly(cli, tmp_path):
     """Player 'a' with action 'b.c' beside player 'a.b' with action 'c' both read 'a.b.c' as text: records
     name commitments as [player, action] pairs, so the game replays and verifies."""
     sc = {
@@ -146,11 +138,11 @@ def test_ids_with_dots_replay_exactly(tmp_path):
     path = tmp_path / "dots.json"
     path.write_text(json.dumps(sc))
     rec = tmp_path / "dots.jsonl"
-    res = run("autoplay", path, "--lens", "myopic", "--record", rec, "--json")
+    res = cli("autoplay", path, "--lens", "myopic", "--record", rec, "--json")
     assert res.exit_code == 0, res.output
     made = [c for t in json.loads(res.stdout)["turns"] if t["accepted"] for c in t["offer"]]
     assert ["a", "b.c"] in made and ["a.b", "c"] in made
-    assert run("replay", rec, "--verify").exit_code == 0
+    assert cli("replay", rec, "--verify").exit_code == 0
     game = Replay(load_record(rec)).neg.game
     assert game.bits_of([["a", "b.c"]]) != game.bits_of([["a.b", "c"]])
     with pytest.raises(ValueError, match="ambiguous"):
@@ -160,9 +152,9 @@ def test_ids_with_dots_replay_exactly(tmp_path):
 # --- headers as strict as scenarios -------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def six_record(tmp_path_factory) -> Path:
+def six_record(cli, tmp_path_factory) -> Path:
     rec = tmp_path_factory.mktemp("six") / "six.jsonl"
-    assert run("autoplay", SIX, "--lens", "myopic", "--partner", "greedy", "--record", rec, "-q").exit_code == 0
+    assert cli("autoplay", SIX, "--lens", "myopic", "--partner", "greedy", "--record", rec, "-q").exit_code == 0
     return rec
 
 
@@ -176,12 +168,12 @@ def six_record(tmp_path_factory) -> Path:
     (lambda h: h["scenario"]["protocol"].update(rounds=10**9), "$.scenario.protocol.rounds", "less than or equal"),
     (lambda h: h.update(start_turn=999), "$.start_turn", "outside the game"),
 ])
-def test_a_bad_header_is_a_located_error_for_every_command(tmp_path, six_record, edit, path, words):
+def test_a_bad_header_is_a_located_error_for_every_command(cli, tmp_path, six_record, edit, path, words):
     objs = lines_of(six_record)
     edit(objs[0])
     bad = write_lines(tmp_path / "bad.jsonl", objs)
     for args in (["replay", bad, "--print"], ["replay", bad, "--verify"], ["autoplay", "--from-record", bad, "--turn", 2]):
-        res = run(*args)
+        res = cli(*args)
         assert res.exit_code == 2, (args, res.output)
         assert str(bad) in res.stderr and "line 1" in res.stderr and path in res.stderr and words in res.stderr, \
             res.stderr
@@ -200,28 +192,28 @@ def _first_deal(objs: list[dict]) -> int:
     ("baseline", lambda o, k: o[-1]["baseline"].__setitem__(0, 1.0), "$.baseline"),
     ("welfare", lambda o, k: o[-1]["welfare"].update(sum=1.0), "$.welfare.sum"),
 ])
-def test_verify_catches_edits_the_digests_cannot(tmp_path, six_record, what, edit, words):
+def test_verify_catches_edits_the_digests_cannot(cli, tmp_path, six_record, what, edit, words):
     objs = lines_of(six_record)
     edit(objs, _first_deal(objs))
     bad = write_lines(tmp_path / f"{what}.jsonl", objs)
-    assert run("replay", bad, "--print").exit_code == 0  # a consistent game: loading alone cannot tell
-    res = run("replay", bad, "--verify")
+    assert cli("replay", bad, "--print").exit_code == 0  # a consistent game: loading alone cannot tell
+    res = cli("replay", bad, "--verify")
     assert res.exit_code == 2 and words in res.stderr and str(bad) in res.stderr, res.output
 
 
-def test_verify_checks_a_forks_parent(tmp_path, six_record):
+def test_verify_checks_a_forks_parent(cli, tmp_path, six_record):
     fork = tmp_path / "fork.jsonl"
-    assert run("autoplay", "--from-record", six_record, "--turn", 6, "--seat", "P1=lower", "--record", fork,
+    assert cli("autoplay", "--from-record", six_record, "--turn", 6, "--seat", "P1=lower", "--record", fork,
                "-q").exit_code == 0
-    assert run("replay", fork, "--verify").exit_code == 0
+    assert cli("replay", fork, "--verify").exit_code == 0
     objs = lines_of(fork)
     objs[0]["parent"]["digest"] = state_digest(7, 0)
     bad = write_lines(tmp_path / "badparent.jsonl", objs)
-    res = run("replay", bad, "--verify")
+    res = cli("replay", bad, "--verify")
     assert res.exit_code == 2 and "$.parent.digest" in res.stderr, res.output
     objs[0]["parent"]["file"] = str(tmp_path / "gone.jsonl")
     gone = write_lines(tmp_path / "gone-parent.jsonl", objs)
-    res = run("replay", gone, "--verify")
+    res = cli("replay", gone, "--verify")
     assert res.exit_code == 0 and "cannot be checked" in res.stdout, res.output
 
 
@@ -245,10 +237,10 @@ def _signed_game_with_a_person(tmp_path: Path) -> tuple[Path, Path]:
     return rec, data / "record.key"
 
 
-def test_a_forged_human_move_in_a_signed_record_is_caught(tmp_path):
+def test_a_forged_human_move_in_a_signed_record_is_caught(cli, tmp_path):
     rec, key = _signed_game_with_a_person(tmp_path)
     assert oct(key.stat().st_mode & 0o777) == "0o600"
-    res = run("replay", rec, "--verify", "--key", key)
+    res = cli("replay", rec, "--verify", "--key", key)
     assert res.exit_code == 0 and "signature valid: all 4 lines as written" in res.stdout, res.output
     # the person's move rewritten (a different, legal offer), every digest and the result recomputed
     objs = lines_of(rec)
@@ -265,22 +257,22 @@ def test_a_forged_human_move_in_a_signed_record_is_caught(tmp_path):
 
     objs[3]["welfare"] = welfare_summary(pay)
     forged = write_lines(tmp_path / "forged.jsonl", objs)
-    assert run("replay", forged, "--verify").exit_code == 0  # unsigned checks cannot tell a person's move
-    res = run("replay", forged, "--verify", "--key", key)
+    assert cli("replay", forged, "--verify").exit_code == 0  # unsigned checks cannot tell a person's move
+    res = cli("replay", forged, "--verify", "--key", key)
     assert res.exit_code == 2 and "line 2" in res.stderr and "MAC does not match" in res.stderr, res.output
     # dropping a line, or the MACs altogether, is caught too
-    res = run("replay", write_lines(tmp_path / "dropped.jsonl", lines_of(rec)[:2] + lines_of(rec)[3:]), "--verify",
+    res = cli("replay", write_lines(tmp_path / "dropped.jsonl", lines_of(rec)[:2] + lines_of(rec)[3:]), "--verify",
               "--key", key)
     assert res.exit_code == 2
     stripped = [{k: v for k, v in o.items() if k != "mac"} for o in lines_of(rec)]
-    res = run("replay", write_lines(tmp_path / "stripped.jsonl", stripped), "--verify", "--key", key)
+    res = cli("replay", write_lines(tmp_path / "stripped.jsonl", stripped), "--verify", "--key", key)
     assert res.exit_code == 2 and "not signed" in res.stderr
 
 
-def test_an_unsigned_record_says_so(six_record, tmp_path):
-    res = run("replay", six_record, "--verify")
+def test_an_unsigned_record_says_so(cli, six_record, tmp_path):
+    res = cli("replay", six_record, "--verify")
     assert res.exit_code == 0 and "unsigned" in res.stdout
     key = tmp_path / "k"
     key.write_text("00" * 32)
-    res = run("replay", six_record, "--verify", "--key", key)
+    res = cli("replay", six_record, "--verify", "--key", key)
     assert res.exit_code == 2 and "the record is not signed" in res.stderr

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import statistics
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from negtui.cli import app as cli
 from negtui.sweep.report import claims, table1
 from negtui.sweep.results import Results
 
@@ -80,7 +77,7 @@ def test_claims_marked_on_known_results():
     assert flipped["Reward"] == "does not hold"
 
 
-def test_report_command_writes_markdown_and_figures(tmp_path):
+def test_report_command_writes_markdown_and_figures(cli, tmp_path):
     results = tmp_path / "hand.parquet"
     r = Results(results)
     for x in hand_rows():
@@ -88,7 +85,7 @@ def test_report_command_writes_markdown_and_figures(tmp_path):
     r.write()
     r.close()
     out = tmp_path / "rep"
-    res = CliRunner().invoke(cli, ["report", str(results), "-o", str(out)])
+    res = cli("report", str(results), "-o", str(out))
     assert res.exit_code == 0, res.output
     md = (out / "report.md").read_text()
     assert "## hand · paper rules" in md
@@ -99,12 +96,12 @@ def test_report_command_writes_markdown_and_figures(tmp_path):
     assert "+15.00 ± 7.07 ★" in res.stdout
 
 
-def test_report_refuses_what_is_not_a_results_table(tmp_path):
+def test_report_refuses_what_is_not_a_results_table(cli, tmp_path):
     bad = tmp_path / "x.parquet"
     bad.write_text("not parquet")
-    res = CliRunner().invoke(cli, ["report", str(bad), "-o", str(tmp_path / "rep")])
+    res = cli("report", str(bad), "-o", str(tmp_path / "rep"))
     assert res.exit_code == 2 and "not a results table" in res.stderr
-    res = CliRunner().invoke(cli, ["report", str(tmp_path / "missing.parquet")])
+    res = cli("report", str(tmp_path / "missing.parquet"))
     assert res.exit_code == 2 and "no such results file" in res.stderr
 
 
@@ -145,7 +142,7 @@ def scenario_rows() -> list[dict]:
     return out
 
 
-def test_a_scenario_sweep_is_reported_per_scenario(tmp_path):
+def test_a_scenario_sweep_is_reported_per_scenario(cli, tmp_path):
     from negtui.sweep.report import scenario_table
 
     st = scenario_table(scenario_rows())
@@ -160,7 +157,7 @@ def test_a_scenario_sweep_is_reported_per_scenario(tmp_path):
     r.add(scenario_rows())
     r.write()
     r.close()
-    res = CliRunner().invoke(cli, ["report", str(results), "-o", str(tmp_path / "rep")], env={"COLUMNS": "80"})
+    res = cli("report", str(results), "-o", str(tmp_path / "rep"), env={"COLUMNS": "80"})
     assert res.exit_code == 0, res.output
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "| a-game | 3 | 50.00 | **+20.00 ± 14.14 (70%)** | -5.00 ± 1.41 (45%) | +1.00 ± 1.41 (51%) |" in md

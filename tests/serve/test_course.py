@@ -22,8 +22,7 @@ from negtui.serve.course import (
     load_course,
     scenario_digest,
 )
-
-INTRO = Path(__file__).resolve().parents[1] / "courses" / "intro.toml"
+from tests.paths import INTRO_COURSE
 
 SMALL_TOML = """\
 name = "small"
@@ -77,7 +76,7 @@ def located(path: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def intro() -> LoadedCourse:
-    return load_course(INTRO)
+    return load_course(INTRO_COURSE)
 
 
 def test_the_bundled_course_loads_with_every_scenario(intro):

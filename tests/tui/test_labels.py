@@ -3,8 +3,6 @@ forecast table and the matrix (both layouts) tell every goal, player and action 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from negtui.engine import PAPER, compile_game
@@ -12,9 +10,9 @@ from negtui.names import fit_unique, shorten
 from negtui.scenario import load_scenario
 from negtui.tui.labels import forecast_labels, goal_labels, matrix_action_labels, matrix_player_labels
 from negtui.tui.widgets.matrix import INDENT, left_width, name_width
+from tests.paths import SCENARIOS
 
-ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted((ROOT / "scenarios").rglob("*.json"))
+FILES = sorted(SCENARIOS.rglob("*.json"))
 WIDTHS = (80, 160)
 
 
@@ -23,7 +21,7 @@ def distinct(labels: list[str], what: str) -> None:
     assert not repeated, f"{what}: {repeated} shown for more than one"
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT / "scenarios")))
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(SCENARIOS)))
 @pytest.mark.parametrize("terminal", WIDTHS)
 def test_every_label_renders_distinct(path, terminal):
     game = compile_game(load_scenario(path), PAPER)

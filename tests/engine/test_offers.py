@@ -2,7 +2,7 @@
 
 Lenses: DESIGN §2 (paper) and reference-benchmark §4 (reference); offer choice: DESIGN §2 (paper) and
 reference-benchmark §3.4 (reference). Everything is recomputed here with exact fractions on tiny games
-(see conftest.py), then compared with `Negotiation.best_offer` / `forecast`.
+(see tests/conftest.py), then compared with `Negotiation.best_offer` / `forecast`.
 """
 
 from __future__ import annotations

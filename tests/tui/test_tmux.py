@@ -9,17 +9,17 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "scripts" / "tmux_full_game.py"
+from tests.paths import SCRIPTS
+
+SCRIPT = SCRIPTS / "tmux_full_game.py"
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-def test_full_games_in_tmux():
-    res = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=420, cwd=ROOT)
+def test_full_games_in_tmux(root):
+    res = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=420, cwd=root)
     assert res.returncode == 0, f"{res.stdout}\n{res.stderr}"
     out = res.stdout
     assert "OK: both games played to the end and replayed" in out

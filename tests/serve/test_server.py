@@ -13,15 +13,11 @@ from pathlib import Path
 import asyncssh
 import pytest
 import pytest_asyncio
-from typer.testing import CliRunner
 
-from negtui.cli import app as cli
 from negtui.record import Replay, load_record
 from negtui.serve.db import ResultsDB
 from negtui.serve.server import Hub, ServeOptions, host_key
-
-ROOT = Path(__file__).resolve().parents[1]
-COURSE = ROOT / "courses" / "intro.toml"
+from tests.paths import INTRO_COURSE
 
 pytestmark = pytest.mark.asyncio
 
@@ -60,7 +56,8 @@ async def server(tmp_path, request):
     with ResultsDB.open(data) as db:
         db.add_trainee_with_key("alice", alice.export_public_key().decode())
     db = ResultsDB.open(data)
-    hub = Hub(ServeOptions(data, COURSE, port=0, max_sessions=3, idle_timeout=600, fork_server=request.param), db)
+    hub = Hub(ServeOptions(data, INTRO_COURSE, port=0, max_sessions=3, idle_timeout=600,
+                           fork_server=request.param), db)
     acceptor = await hub.listen(host_key(data))
     port = acceptor.sockets[0].getsockname()[1]
     yield hub, port, alice
@@ -193,7 +190,7 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-async def test_a_disconnect_ends_the_app_keeps_the_record_and_reconnecting_resumes(server):
+async def test_a_disconnect_ends_the_app_keeps_the_record_and_reconnecting_resumes(cli, server):
     hub, port, alice = server
     conn = await connect(port, alice)
     chan, term = await open_terminal(conn)
@@ -217,8 +214,8 @@ async def test_a_disconnect_ends_the_app_keeps_the_record_and_reconnecting_resum
     game = hub.db.unfinished_games("alice")[0]
     rp = Replay(load_record(game.record_path))
     assert rp.last_turn == 1 and not rp.record.complete
-    assert CliRunner().invoke(cli, ["replay", game.record_path, "--verify", "--key",
-                                    str(hub.options.data_dir / "record.key")]).exit_code == 0
+    assert cli("replay", game.record_path, "--verify", "--key",
+               str(hub.options.data_dir / "record.key")).exit_code == 0
     async with connect(port, alice) as conn:
         chan, term = await open_terminal(conn)
         await term.wait_for("resume")
@@ -242,16 +239,16 @@ async def test_a_disconnect_ends_the_app_keeps_the_record_and_reconnecting_resum
 
 # --- the server's own errors -------------------------------------------------------------------------------------
 
-async def test_a_bad_course_or_key_file_is_a_clear_error_and_no_server_starts(tmp_path):
+async def test_a_bad_course_or_key_file_is_a_clear_error_and_no_server_starts(cli, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('name = "x"\ntitle = "X"\n[[exercises]]\nid = "a"\ntitle = "A"\nscenario = "no-such-thing"\n'
                    'seat = "A"\n')
-    res = CliRunner().invoke(cli, ["serve", "--course", str(bad), "--data-dir", str(tmp_path / "d"), "--port", "2222"])
+    res = cli("serve", "--course", str(bad), "--data-dir", str(tmp_path / "d"), "--port", "2222")
     assert res.exit_code == 2 and str(bad) in res.stderr and "$.exercises[0].scenario" in res.stderr
     assert not (tmp_path / "d").exists()  # nothing half-configured
     key = tmp_path / "k.pub"
     key.write_text("ssh-ed25519 not-base64 someone\n")
-    res = CliRunner().invoke(cli, ["trainees", "add", "bob", str(key), "--data-dir", str(tmp_path / "d")])
+    res = cli("trainees", "add", "bob", str(key), "--data-dir", str(tmp_path / "d"))
     assert res.exit_code == 2 and f"{key}:1: not an OpenSSH public key" in res.stderr
 
 
@@ -290,7 +287,7 @@ async def test_sigterm_stops_the_server_ends_every_app_and_keeps_the_games(tmp_p
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "negtui.cli", "serve", "--course", str(COURSE), "--data-dir", str(data),
+        sys.executable, "-m", "negtui.cli", "serve", "--course", str(INTRO_COURSE), "--data-dir", str(data),
         "--port", str(port), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     try:
         assert b"negtui serve: course" in await asyncio.wait_for(proc.stdout.readline(), 60)
@@ -329,11 +326,11 @@ async def test_the_fork_server_kills_an_app_that_ignores_the_hang_up(tmp_path):
     from negtui.serve.pty_child import PtyChild
 
     db = ResultsDB.open(data)
-    hub = Hub(ServeOptions(data, COURSE, port=0), db)
+    hub = Hub(ServeOptions(data, INTRO_COURSE, port=0), db)
     await hub.start_fork_server()
     exits: list[int] = []
     screen = bytearray()
-    child = PtyChild(["--data-dir", str(data), "--course", str(COURSE), "--trainee", "alice"],
+    child = PtyChild(["--data-dir", str(data), "--course", str(INTRO_COURSE), "--trainee", "alice"],
                      {"TERM": "xterm-256color", "PATH": os.environ["PATH"]}, 100, 30, None, screen.extend,
                      exits.append, zygote=hub.zygote_path)
     try:
@@ -366,7 +363,7 @@ async def test_a_training_game_left_before_its_first_turn_is_not_offered_to_resu
     data = tmp_path / "data"
     with ResultsDB.open(data) as db:
         db.add_trainee_with_key("alice", asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode())
-        app = TrainingApp(load_course(COURSE), db, "alice", data_dir=data)
+        app = TrainingApp(load_course(INTRO_COURSE), db, "alice", data_dir=data)
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause(0.5)
             await pilot.press("enter")  # the first exercise's briefing
@@ -381,7 +378,7 @@ async def test_a_training_game_left_before_its_first_turn_is_not_offered_to_resu
             await pilot.press("ctrl+q")
         assert not record.exists()
         (game,) = db.unfinished_games("alice")
-        app = TrainingApp(load_course(COURSE), db, "alice", data_dir=data)
+        app = TrainingApp(load_course(INTRO_COURSE), db, "alice", data_dir=data)
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause(0.5)
             first = app.screen.query_one("OptionList").get_option_at_index(0).prompt

@@ -14,10 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from negtui.agents import LensBot
-from negtui.cli import app
 from negtui.engine import PAPER, Negotiation, TurnDriver, compile_game
 from negtui.engine.exact import solve as exact_solve
 from negtui.engine.payoff import payoffs
@@ -26,18 +24,15 @@ from negtui.scenario.hnc import HncTopfile, from_scenario, is_topfile, to_scenar
 from negtui.scenario.io import load_topfile
 from negtui.scenario.model import Protocol
 from negtui.welfare import WelfareOptions, solve_welfare
+from tests.paths import CLASSIC, SCENARIOS, TEACHING
 
-ROOT = Path(__file__).resolve().parents[1]
-LIBRARY = ROOT / "scenarios"
-FILES = sorted(LIBRARY.rglob("*.json"))
+FILES = sorted(SCENARIOS.rglob("*.json"))
 TOPFILES = [f for f in FILES if is_topfile(json.loads(f.read_text(encoding="utf-8")))]
 LENSES = ("myopic", "upper", "lower")
-CLASSIC = LIBRARY / "classic"
-TEACHING = LIBRARY / "teaching"
 
 
 def rel(f: Path) -> str:
-    return str(f.relative_to(LIBRARY))
+    return str(f.relative_to(SCENARIOS))
 
 
 @cache
@@ -78,7 +73,7 @@ def exclusive_ok(game, bits: int) -> bool:
 
 
 def test_library_is_where_we_expect():
-    kinds = {f.relative_to(LIBRARY).parts[0] for f in FILES}
+    kinds = {f.relative_to(SCENARIOS).parts[0] for f in FILES}
     assert {"generated", "teaching", "classic", "hnc"} <= kinds
     assert {rel(f) for f in TOPFILES} >= {"hnc/humanitarian/humanitarian-access.json",
                                           "hnc/water/river-basin-treaty.json"}
@@ -267,15 +262,15 @@ def test_teaching_lesson_numbers(name, myopic, upper, lower, exact, optimum):
 
 # --- the catalogue --------------------------------------------------------------------------------------
 
-def test_scenarios_json_lists_every_bundled_file():
-    res = CliRunner().invoke(app, ["scenarios", "--json"])
+def test_scenarios_json_lists_every_bundled_file(cli):
+    res = cli("scenarios", "--json")
     assert res.exit_code == 0, res.output
     entries = {Path(e["path"]).resolve(): e for e in json.loads(res.stdout)}
     assert set(entries) == {f.resolve() for f in FILES}
     for f in FILES:
         e, sc = entries[f.resolve()], scenario(f)
         assert (e["name"], e["players"], e["goals"]) == (sc.name, len(sc.players), len(sc.goals))
-        assert e["kind"] == f.relative_to(LIBRARY).parts[0]
+        assert e["kind"] == f.relative_to(SCENARIOS).parts[0]
 
 
 def test_every_bundled_action_has_a_name_people_can_read_and_tell_apart():

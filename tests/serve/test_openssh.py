@@ -6,18 +6,18 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "scripts" / "tmux_serve_game.py"
+from tests.paths import SCRIPTS
+
+SCRIPT = SCRIPTS / "tmux_serve_game.py"
 
 
 @pytest.mark.skipif(any(shutil.which(t) is None for t in ("tmux", "ssh", "ssh-keygen")),
                     reason="tmux and OpenSSH's client are installed by `make test`")
-def test_a_trainee_plays_over_openssh_and_the_result_is_kept():
-    res = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+def test_a_trainee_plays_over_openssh_and_the_result_is_kept(root):
+    res = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=300, cwd=root)
     assert res.returncode == 0, f"{res.stdout}\n{res.stderr}"
     out = res.stdout
     assert "OK: logged in over ssh, played, coached, debriefed, results kept" in out

@@ -16,18 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from negtui.cli import app
 from negtui.scenario import limits
-
-ROOT = Path(__file__).resolve().parents[1]
-PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
-SIX = ROOT / "scenarios" / "generated" / "six-party.json"
-
-
-def run(*args: object):
-    return CliRunner().invoke(app, [str(a) for a in args])
+from tests.paths import COALITION_TRAP, HUMANITARIAN, PILL, SIX
 
 
 def negtui(*args: object, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -63,26 +54,26 @@ def refused(res, path: Path, *words: str) -> None:
     ('"A": ' + "1" + "0" * 400, '$.goals[0].values.A', "integer out of range"),
     ('"A": 1e308', '$.goals[0].values.A', "a value must be a finite number between"),
 ])
-def test_numbers_that_are_not_finite_or_out_of_range_are_refused(tmp_path, text, path, words):
+def test_numbers_that_are_not_finite_or_out_of_range_are_refused(cli, tmp_path, text, path, words):
     raw = PILL.read_text()
     head, sep, tail = raw.partition('"A": 30')
     assert sep, "the poison pill's first value changed"
     bad = write(tmp_path, head + text + tail)
-    res = run("validate", bad)
+    res = cli("validate", bad)
     refused(res, bad, path, words)
-    res = run("autoplay", bad)
+    res = cli("autoplay", bad)
     refused(res, bad, words)
 
 
 # --- sizes without bounds ------------------------------------------------------------------------------------
 
-def test_an_offer_space_past_the_limit_is_refused_at_once(tmp_path):
+def test_an_offer_space_past_the_limit_is_refused_at_once(cli, tmp_path):
     data = pill()
     data["players"][0]["actions"] += [{"id": f"x{k}"} for k in range(28)]
     data["protocol"]["budget"] = 30
     bad = write(tmp_path, data)
     started = time.monotonic()
-    res = run("validate", bad)
+    res = cli("validate", bad)
     refused(res, bad, "$.players[0].actions", f"the limit is {limits.MAX_OPTIONS:,}")
     assert time.monotonic() - started < 5
 
@@ -91,37 +82,37 @@ def test_an_offer_space_past_the_limit_is_refused_at_once(tmp_path):
     (10**9, f"less than or equal to {limits.MAX_ROUNDS}"),
     (1e30, "integer"),
 ])
-def test_rounds_past_the_limit_are_refused(tmp_path, rounds, words):
+def test_rounds_past_the_limit_are_refused(cli, tmp_path, rounds, words):
     data = pill()
     data["protocol"].pop("schedule")
     data["protocol"]["rounds"] = rounds
     bad = write(tmp_path, data)
-    refused(run("validate", bad), bad, "$.protocol.rounds", words)
+    refused(cli("validate", bad), bad, "$.protocol.rounds", words)
 
 
-def test_too_many_turns_and_too_much_offer_search_name_the_limits(tmp_path):
+def test_too_many_turns_and_too_much_offer_search_name_the_limits(cli, tmp_path):
     data = pill()
     data["protocol"] = {"rounds": 6000}
     data["players"] = [{"id": f"P{i}", "actions": [{"id": "a"}]} for i in range(20)]
     data["goals"] = [{"id": "g", "requires": [{"player": "P0", "action": "a"}], "values": {"P0": 1}}]
     bad = write(tmp_path, data)
-    refused(run("validate", bad), bad, "$.protocol.rounds", f"the limit is {limits.MAX_TURNS:,}")
+    refused(cli("validate", bad), bad, "$.protocol.rounds", f"the limit is {limits.MAX_TURNS:,}")
     data["protocol"] = {"rounds": 1, "budget": 3}
     data["players"] = [{"id": f"P{i}", "actions": [{"id": f"a{k}"} for k in range(40)]} for i in range(3)]
     data["goals"] = [{"id": f"g{j}", "requires": [{"player": "P0", "action": "a0"}], "values": {"P0": 1}}
                      for j in range(50)]
     bad = write(tmp_path, data)
-    refused(run("validate", bad), bad, "offer search", f"{limits.MAX_OFFER_WORK:,}")
+    refused(cli("validate", bad), bad, "offer search", f"{limits.MAX_OFFER_WORK:,}")
 
 
 # --- hostile files -------------------------------------------------------------------------------------------
 
-def test_deep_nesting_is_an_ordinary_error(tmp_path):
+def test_deep_nesting_is_an_ordinary_error(cli, tmp_path):
     deep = "[" * 1000 + "]" * 1000
     bad = write(tmp_path, '{"name": "x", "meta": {"a": ' + deep + '}}')
-    refused(run("validate", bad), bad, "nested too deeply")
+    refused(cli("validate", bad), bad, "nested too deeply")
     medium = write(tmp_path, '{"name": "x", "meta": {"a": ' + "[" * 80 + "]" * 80 + '}}', "m.json")
-    refused(run("validate", medium), medium, "$.meta.a", "nested too deeply (more than 64 levels)")
+    refused(cli("validate", medium), medium, "$.meta.a", "nested too deeply (more than 64 levels)")
 
 
 def test_a_lone_surrogate_is_reported_not_crashed_on(tmp_path):
@@ -142,17 +133,17 @@ def test_devices_fifos_and_directories_are_refused_without_blocking(tmp_path):
         assert res.returncode == 2 and words in res.stderr, res.stderr
 
 
-def test_a_file_over_the_size_limit_is_refused(tmp_path):
+def test_a_file_over_the_size_limit_is_refused(cli, tmp_path):
     big = tmp_path / "big.json"
     with big.open("wb") as fh:
         fh.truncate(limits.MAX_SCENARIO_BYTES + 10)
-    refused(run("validate", big), big, "over the limit of 32 MiB")
+    refused(cli("validate", big), big, "over the limit of 32 MiB")
 
 
-def test_bytes_that_are_not_utf8(tmp_path):
+def test_bytes_that_are_not_utf8(cli, tmp_path):
     bad = tmp_path / "latin.json"
     bad.write_bytes(PILL.read_bytes().replace(b"Alice", b"Al\xefce"))
-    refused(run("validate", bad), bad, "not UTF-8 text")
+    refused(cli("validate", bad), bad, "not UTF-8 text")
 
 
 # --- options and signals ---------------------------------------------------------------------------------------
@@ -169,8 +160,8 @@ def test_bytes_that_are_not_utf8(tmp_path):
     (["autoplay", PILL, "--record", "/proc/negtui-x.jsonl"], "cannot write /proc/negtui-x.jsonl"),
     (["autoplay", PILL, "--record", "/nonexistent-dir/x.jsonl"], "No such file or directory"),
 ])
-def test_options_out_of_range_exit_2_with_a_message(args, words):
-    res = run(*args)
+def test_options_out_of_range_exit_2_with_a_message(cli, args, words):
+    res = cli(*args)
     assert res.exit_code == 2, res.output
     assert words in res.stderr and "Traceback" not in res.output, res.stderr
 
@@ -268,12 +259,11 @@ def _check(res, path: Path, case: str) -> None:
         assert str(path) in res.stderr and "$" in res.stderr, f"{case}: {res.stderr}"
 
 
-def test_fuzz_mutated_scenarios_and_records(tmp_path):
+def test_fuzz_mutated_scenarios_and_records(cli, tmp_path):
     rng = random.Random(20261122)
-    scenarios = [PILL, SIX, ROOT / "scenarios" / "teaching" / "coalition-trap.json",
-                 ROOT / "scenarios" / "hnc" / "humanitarian" / "humanitarian-access.json"]
+    scenarios = [PILL, SIX, COALITION_TRAP, HUMANITARIAN]
     rec = tmp_path / "base.jsonl"
-    assert run("autoplay", SIX, "--lens", "myopic", "--partner", "greedy", "--record", rec, "-q").exit_code == 0
+    assert cli("autoplay", SIX, "--lens", "myopic", "--partner", "greedy", "--record", rec, "-q").exit_code == 0
     rec_lines = rec.read_text().splitlines()
     started = time.monotonic()
     cases = 0
@@ -287,7 +277,7 @@ def test_fuzz_mutated_scenarios_and_records(tmp_path):
         old = _bounded(20)
         try:
             for args in (["validate", path], ["autoplay", path, "--partner", "greedy", "-q"])[:1 + (k % 4 == 0)]:
-                _check(run(*args), path, f"scenario case {k} {args[0]}")
+                _check(cli(*args), path, f"scenario case {k} {args[0]}")
                 cases += 1
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -305,7 +295,7 @@ def test_fuzz_mutated_scenarios_and_records(tmp_path):
         try:
             for args in (["replay", path, "--print"], ["replay", path, "--verify"],
                          ["autoplay", "--from-record", path, "--turn", "3", "-q"])[k % 3: k % 3 + 1]:
-                _check(run(*args), path, f"record case {k} {args[0]} line {n + 1}")
+                _check(cli(*args), path, f"record case {k} {args[0]} line {n + 1}")
                 cases += 1
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)

@@ -3,14 +3,13 @@ pyproject.toml because the SVGs depend on its rendering).
 
 Every snapshot is deterministic: no record (so no "recording to" toast), bots seeded per seat, and the
 picture is taken only once the bot workers are done.  Regenerate after an intended change of the
-screen with `pytest tests/test_app_snapshots.py --snapshot-update` and look at the SVGs before
+screen with `pytest tests/tui/test_snapshots.py --snapshot-update` and look at the SVGs before
 committing them.
 """
 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 
@@ -18,10 +17,7 @@ from negtui.seats import Seat
 from negtui.tui.app import NegtuiApp
 from negtui.tui.screens.dialogs import PartnerScreen
 from negtui.tui.screens.play import PlayScreen
-
-ROOT = Path(__file__).resolve().parents[1]
-PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
-SIX = ROOT / "scenarios" / "generated" / "six-party.json"
+from tests.paths import PILL, SIX
 
 MYOPIC = Seat.lens("myopic", partner="greedy", sims=4)
 

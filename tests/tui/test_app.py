@@ -35,10 +35,7 @@ from negtui.tui.screens.welfare import WelfareScreen
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.matrix import CommitmentMatrix
 from negtui.welfare import WelfareJob
-
-ROOT = Path(__file__).resolve().parents[1]
-PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
-SIX = ROOT / "scenarios" / "generated" / "six-party.json"
+from tests.paths import CLIMATE, HUMANITARIAN, LENS_AGENT, PILL, SIX, TEACHING
 
 # poison-pill cells, player-major: A.bait, A.side, B.bait, B.poison
 A_BAIT, A_SIDE, B_BAIT, B_POISON = 0, 1, 2, 3
@@ -194,7 +191,7 @@ async def test_escape_puts_an_offer_aside_and_a_step_shows_it_again():
 
 
 async def test_the_generator_form_starts_in_its_first_field_explains_bad_numbers_and_sets_the_rules(tmp_path):
-    app = NegtuiApp(None, record=False, data_dir=tmp_path, scenarios_dir=ROOT / "scenarios" / "teaching")
+    app = NegtuiApp(None, record=False, data_dir=tmp_path, scenarios_dir=TEACHING)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("g")
         await wait_until(pilot, lambda: isinstance(app.screen, GenerateScreen), "the generator form")
@@ -228,7 +225,7 @@ async def test_the_picker_lists_games_generated_here_and_records_to_replay(tmp_p
                                     str(tmp_path / "scenarios" / "mine.json")]).exit_code == 0
     (tmp_path / "records").mkdir()
     rec = record_game(tmp_path / "records" / "game.jsonl", PILL)
-    app = NegtuiApp(None, record=False, data_dir=tmp_path, scenarios_dir=ROOT / "scenarios" / "teaching")
+    app = NegtuiApp(None, record=False, data_dir=tmp_path, scenarios_dir=TEACHING)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
         text = screen_text(app)
@@ -242,7 +239,7 @@ async def test_the_picker_lists_games_generated_here_and_records_to_replay(tmp_p
 
 
 async def test_a_question_mark_typed_into_a_field_stays_in_the_field():
-    app = NegtuiApp(None, record=False, scenarios_dir=ROOT / "scenarios" / "teaching")
+    app = NegtuiApp(None, record=False, scenarios_dir=TEACHING)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("g")
         await wait_until(pilot, lambda: isinstance(app.screen, GenerateScreen), "the generator form")
@@ -260,7 +257,7 @@ async def test_quit_and_help_work_on_every_screen(screen, tmp_path):
     seats = ({"A": Seat.human()} if screen == "partner" else
              {"A": Seat.lens("myopic"), "B": Seat.human()} if screen == "respond" else {})
     app = NegtuiApp(None if screen == "generate" else PILL, seats=seats, ask_seats=screen == "seats",
-                    record=False, scenarios_dir=ROOT / "scenarios" / "teaching")
+                    record=False, scenarios_dir=TEACHING)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         if screen == "respond":
@@ -286,9 +283,6 @@ async def test_quit_and_help_work_on_every_screen(screen, tmp_path):
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert app.return_code == 0
-
-
-CLIMATE = ROOT / "scenarios" / "hnc" / "climate" / "cop-climate-22.json"
 
 
 async def test_the_seat_dialog_sets_every_seat_at_once_and_lists_many_players_a_line_each():
@@ -397,9 +391,6 @@ async def test_the_cell_under_the_cursor_explains_itself_from_the_start():
         text = " ".join(screen_text(app).split())
         assert "A · Alice: bait — A's share of the joint" in text  # before any key
         assert "feeds: joint project (+30)" in text  # the goal by its label, its value to the cell's owner
-
-
-HUMANITARIAN = ROOT / "scenarios" / "hnc" / "humanitarian" / "humanitarian-access.json"
 
 
 async def test_the_matrix_names_every_action_where_the_height_allows():
@@ -723,7 +714,7 @@ async def test_an_outside_program_in_a_seat_offers_to_a_person():
     import shlex
     import sys
 
-    agent = ROOT / "examples" / "agents" / "lens_agent.py"
+    agent = LENS_AGENT
     seat = Seat(agent="cmd", command=f"{shlex.quote(sys.executable)} {shlex.quote(str(agent))} --lens myopic")
     app = pill_app(A=seat, B=Seat.human())
     async with app.run_test(size=(80, 24)) as pilot:

@@ -3,7 +3,7 @@ feasible completion of a commitment state, written from the specification.
 
 A completion of the fixed commitments `bits` is any commitment set P ⊇ bits with at most one committed
 cell in every exclusive set.  Payoffs are computed here exactly (Fractions, via the `toy` helpers of
-conftest.py: linear s = min(1, c/τ), all-or-nothing s = 1[c ≥ τ], R_i = Σ_j G[j,i]·s_j), never by the
+tests/conftest.py: linear s = min(1, c/τ), all-or-nothing s = 1[c ≥ τ], R_i = Σ_j G[j,i]·s_j), never by the
 engine.  Objectives:
 - utilitarian: max Σ y_i (optional floor y_i ≥ floor for every i);
 - maximin: max min y_i (same optional floor);

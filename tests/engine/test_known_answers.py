@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,15 +11,15 @@ from negtui.agents import LensBot
 from negtui.engine import PAPER, REFERENCE, Negotiation, State, TurnDriver, solve
 from negtui.engine.metrics import improvement, l1_error, regret, welfare_summary
 from negtui.scenario import load_scenario, parse_scenario
+from tests.paths import PILL
 
-POISON_PILL = Path(__file__).resolve().parents[1] / "scenarios" / "teaching" / "poison-pill.json"
 RULES = {"paper": PAPER, "reference": REFERENCE}
 # cells of the poison pill, player-major
 A_BAIT, A_SIDE, B_BAIT, B_POISON = 0, 1, 2, 3
 
 
 def poison_pill(schedule: list[str]):
-    raw = json.loads(POISON_PILL.read_text())
+    raw = json.loads(PILL.read_text())
     raw["protocol"]["schedule"] = schedule
     return parse_scenario(raw)
 
@@ -40,7 +39,7 @@ def play(sc, rules, lens: str, partner_method: str = "mcts") -> TurnDriver:
 # --- §12.1 poison pill ----------------------------------------------------------------------------------
 
 def test_poison_pill_file_is_the_worked_example() -> None:
-    sc = load_scenario(POISON_PILL)
+    sc = load_scenario(PILL)
     neg = Negotiation.from_scenario(sc, REFERENCE)
     g = neg.game
     assert g.player_ids == ["A", "B"] and list(g.m) == [2, 2] and g.budget == 2 and g.T == 2

@@ -14,13 +14,9 @@ import pytest
 
 from negtui.agents.wire import protocol_schema
 from negtui.record import Replay, load_record
+from tests.paths import LENS_AGENT, PILL, RANDOM_AGENT, SIX
 
-ROOT = Path(__file__).resolve().parents[1]
-SIX = ROOT / "scenarios" / "generated" / "six-party.json"
-PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
-LENS_AGENT = ROOT / "examples" / "agents" / "lens_agent.py"
-RANDOM_AGENT = ROOT / "examples" / "agents" / "random_agent.py"
-FLAKY = ROOT / "tests" / "agents" / "flaky_agent.py"
+FLAKY = Path(__file__).resolve().parent / "programs" / "flaky_agent.py"
 PY = shlex.quote(sys.executable)
 
 
@@ -143,8 +139,8 @@ def test_forks_restart_outside_agents(tmp_path):
     assert [t.model_dump() for t in load_record(fork).turns] == [t.model_dump() for t in load_record(rec).turns[9:]]
 
 
-def test_the_committed_protocol_schema_is_current():
-    committed = json.loads((ROOT / "negtui" / "agents" / "agent-protocol.schema.json").read_text())
+def test_the_committed_protocol_schema_is_current(root):
+    committed = json.loads((root / "negtui" / "agents" / "agent-protocol.schema.json").read_text())
     assert committed == protocol_schema(), "run `make schema` and commit the result"
     res = negtui("schema", "agent-protocol")
     assert res.returncode == 0 and json.loads(res.stdout) == committed

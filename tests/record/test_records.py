@@ -13,34 +13,32 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from negtui.cli import app
 from negtui.generator import GeneratorParams, generate
 from negtui.engine import PAPER
 from negtui.engine.rules import RULES as RULE_SETS
 from negtui.record import RecordError, Replay, load_record, state_digest
 from negtui.scenario import write_scenario
+from tests.paths import LARGE_BALANCED, PILL, SIX
 
-ROOT = Path(__file__).resolve().parents[1]
-PILL = str(ROOT / "scenarios" / "teaching" / "poison-pill.json")
 LENSES = ("myopic", "upper", "lower", "exact")
 RULES = ("paper", "reference")
-runner = CliRunner()
+DATA = Path(__file__).resolve().parent / "data"
 
 
-def run(*args: object):
-    return runner.invoke(app, [str(a) for a in args])
+@pytest.fixture(scope="module")
+def play(cli) -> Callable[..., dict]:
+    def play(scenario: object, record: Path, *args: object) -> dict:
+        """autoplay with --json --record; the parsed output (asserting success)."""
+        res = cli("autoplay", *([scenario] if scenario is not None else []), "--record", record, "--json", *args)
+        assert res.exit_code == 0, res.output + res.stderr
+        return json.loads(res.stdout)
 
-
-def play(scenario: object, record: Path, *args: object) -> dict:
-    """autoplay with --json --record; the parsed output (asserting success)."""
-    res = run("autoplay", *([scenario] if scenario is not None else []), "--record", record, "--json", *args)
-    assert res.exit_code == 0, res.output + res.stderr
-    return json.loads(res.stdout)
+    return play
 
 
 def lines_of(path: Path) -> list[dict]:
@@ -103,7 +101,7 @@ def small_games(tmp_path_factory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def dealing(tmp_path_factory) -> tuple[Path, dict]:
+def dealing(play, tmp_path_factory) -> tuple[Path, dict]:
     """A myopic game with several multi-cell deals early on: the base of the hand-edit tests."""
     d = tmp_path_factory.mktemp("dealing")
     sc = gen_file(d / "g.json", players=5, actions=2, goals=8, factors=3, rounds=3, payoff="positive", seed=0)
@@ -124,7 +122,12 @@ def pick_deal(objs: list[dict], min_cells: int = 2) -> int:
 
 # --- record → replay → identical outcome ------------------------------------------------------------------
 
-def check_round_trip(scenario: object, rec: Path, out: dict) -> None:
+@pytest.fixture(scope="module")
+def check_round_trip(cli) -> Callable[[object, Path, dict], None]:
+    return lambda scenario, rec, out: _check_round_trip(cli, scenario, rec, out)
+
+
+def _check_round_trip(cli, scenario: object, rec: Path, out: dict) -> None:
     record = load_record(rec)
     assert record.complete and record.stopped is None
     # every turn as played
@@ -137,7 +140,7 @@ def check_round_trip(scenario: object, rec: Path, out: dict) -> None:
     assert record.result.payoffs == pytest.approx(out["payoffs"], abs=1e-9)
     assert sorted(record.result.commitments) == sorted(final_commitments(rp))
     # the command line agrees, and every bot decision re-runs identically
-    res = run("replay", rec, "--verify", "--json")
+    res = cli("replay", rec, "--verify", "--json")
     assert res.exit_code == 0, res.stderr
     v = json.loads(res.stdout)
     assert v["verified"] is True and v["divergence"] is None and v["complete"] is True
@@ -147,7 +150,7 @@ def check_round_trip(scenario: object, rec: Path, out: dict) -> None:
 
 @pytest.mark.parametrize("rules", RULES)
 @pytest.mark.parametrize("lens", LENSES)
-def test_generated_game_round_trip_every_lens_and_rule_set(tmp_path, small_games, rules, lens):
+def test_generated_game_round_trip_every_lens_and_rule_set(play, check_round_trip, tmp_path, small_games, rules, lens):
     rec = tmp_path / "rec.jsonl"
     out = play(small_games[rules], rec, "--lens", lens, "--rules", rules, "--sims", 8)
     check_round_trip(small_games[rules], rec, out)
@@ -157,7 +160,7 @@ def test_generated_game_round_trip_every_lens_and_rule_set(tmp_path, small_games
 
 @pytest.mark.parametrize("rules", RULES)
 @pytest.mark.parametrize("lens", LENSES)
-def test_poison_pill_round_trip_every_lens_and_rule_set(tmp_path, rules, lens):
+def test_poison_pill_round_trip_every_lens_and_rule_set(play, check_round_trip, tmp_path, rules, lens):
     rec = tmp_path / "pill.jsonl"
     out = play(PILL, rec, "--lens", lens, "--rules", rules, "--sims", 8)
     check_round_trip(PILL, rec, out)
@@ -165,7 +168,7 @@ def test_poison_pill_round_trip_every_lens_and_rule_set(tmp_path, rules, lens):
 
 @pytest.mark.parametrize("rules", RULES)
 @pytest.mark.parametrize("partner", ["greedy", "random"])
-def test_greedy_and_seeded_random_partner_choice_verify(tmp_path, small_games, rules, partner):
+def test_greedy_and_seeded_random_partner_choice_verify(play, check_round_trip, tmp_path, small_games, rules, partner):
     rec = tmp_path / "rec.jsonl"
     out = play(small_games[rules], rec, "--lens", "myopic", "--rules", rules, "--partner", partner, "--seed", 7)
     check_round_trip(small_games[rules], rec, out)
@@ -174,7 +177,7 @@ def test_greedy_and_seeded_random_partner_choice_verify(tmp_path, small_games, r
     assert sorted(s.seed for s in seats.values()) == [7, 8, 9, 10]
 
 
-def test_mixed_seats_and_budget_override_round_trip(tmp_path, small_games):
+def test_mixed_seats_and_budget_override_round_trip(play, check_round_trip, tmp_path, small_games):
     rec = tmp_path / "rec.jsonl"
     out = play(small_games["paper"], rec, "--lens", "upper/lower", "--seat", "P1=exact/myopic", "--budget", 1,
                "--sims", 8)
@@ -213,15 +216,15 @@ def test_digests_are_the_state_after_each_turn(dealing):
 
 # --- verification catches hand edits ----------------------------------------------------------------------
 
-def test_verify_passes_on_untouched_record(dealing):
+def test_verify_passes_on_untouched_record(cli, dealing):
     rec, out = dealing
-    res = run("replay", rec, "--verify")
+    res = cli("replay", rec, "--verify")
     assert res.exit_code == 0, res.stderr
     assert f"every bot decision of {len(out['turns'])} turns re-runs identically" in res.stdout
 
 
 @pytest.mark.parametrize("edit", ["offer", "accepted"])
-def test_edit_without_fixing_digest_fails_to_load(tmp_path, dealing, edit):
+def test_edit_without_fixing_digest_fails_to_load(cli, tmp_path, dealing, edit):
     rec, _ = dealing
     objs = lines_of(rec)
     k = pick_deal(objs)
@@ -234,7 +237,7 @@ def test_edit_without_fixing_digest_fails_to_load(tmp_path, dealing, edit):
         load_record_and_replay(bad)
     assert f"line {k + 1}" in str(info.value) and "$.digest" in str(info.value)
     for args in (["replay", bad], ["replay", bad, "--verify"], ["autoplay", "--from-record", bad]):
-        res = run(*args)
+        res = cli(*args)
         assert res.exit_code == 2, args
         assert str(bad) in res.stderr and f"line {k + 1}" in res.stderr and "digest" in res.stderr, res.stderr
         assert "Traceback" not in res.output
@@ -245,7 +248,7 @@ def load_record_and_replay(path: Path) -> Replay:
 
 
 @pytest.mark.parametrize("edit", ["offer", "accepted"])
-def test_edit_with_recomputed_digests_loads_but_verify_names_the_turn(tmp_path, dealing, edit):
+def test_edit_with_recomputed_digests_loads_but_verify_names_the_turn(cli, tmp_path, dealing, edit):
     rec, _ = dealing
     objs = lines_of(rec)
     k = pick_deal(objs)
@@ -262,19 +265,19 @@ def test_edit_with_recomputed_digests_loads_but_verify_names_the_turn(tmp_path, 
     bad = write_lines(tmp_path / "edited.jsonl", objs)
     rp = load_record_and_replay(bad)  # loads: it is a consistent game, just not the one the bots played
     assert len(rp.record.turns) == len(objs) - 1
-    res = run("replay", bad)
+    res = cli("replay", bad)
     assert res.exit_code == 0, res.stderr
-    res = run("replay", bad, "--verify")
+    res = cli("replay", bad, "--verify")
     assert res.exit_code == 2
     assert str(bad) in res.stderr and f"verification failed at turn {t}:" in res.stderr, res.stderr
     assert ("offer" if edit == "offer" else "answer") in res.stderr
-    js = run("replay", bad, "--verify", "--json")
+    js = cli("replay", bad, "--verify", "--json")
     assert js.exit_code == 2
     body = json.loads(js.stdout)
     assert body["verified"] is False and body["divergence"].startswith(f"turn {t}:")
 
 
-def test_edited_empty_offer_flag_is_caught_on_loading(tmp_path, dealing):
+def test_edited_empty_offer_flag_is_caught_on_loading(cli, tmp_path, dealing):
     """Under paper rules an empty offer is no deal; flipping its flag leaves the state (and the digest)
     unchanged, but replaying the turn through the rules tells at once."""
     rec, _ = dealing
@@ -287,11 +290,11 @@ def test_edited_empty_offer_flag_is_caught_on_loading(tmp_path, dealing):
     with pytest.raises(RecordError, match=r"\$\.accepted: an empty offer is no deal under paper rules"):
         load_record_and_replay(bad)
     for args in (["replay", bad], ["replay", bad, "--verify"]):
-        res = run(*args)
+        res = cli(*args)
         assert res.exit_code == 2 and f"line {k + 1}" in res.stderr and "an empty offer" in res.stderr, res.stderr
 
 
-def test_edit_that_breaks_the_rules_names_the_line(tmp_path, dealing):
+def test_edit_that_breaks_the_rules_names_the_line(cli, tmp_path, dealing):
     rec, _ = dealing
     objs = lines_of(rec)
     k = pick_deal(objs)
@@ -300,14 +303,14 @@ def test_edit_that_breaks_the_rules_names_the_line(tmp_path, dealing):
     objs[later]["offer"] = [cell]  # a cell of the proposer or partner, committed earlier
     objs[later]["accepted"] = True
     bad = write_lines(tmp_path / "edited.jsonl", redigest(objs))
-    res = run("replay", bad)
+    res = cli("replay", bad)
     assert res.exit_code == 2
     assert f"line {later + 1}" in res.stderr and "already committed" in res.stderr, res.stderr
 
 
 # --- truncated and unfinished records ---------------------------------------------------------------------
 
-def test_truncated_record_loads_every_complete_turn(tmp_path, dealing):
+def test_truncated_record_loads_every_complete_turn(cli, tmp_path, dealing):
     rec, out = dealing
     raw = rec.read_text(encoding="utf-8").splitlines(keepends=True)
     keep = 6  # header + 5 complete turns
@@ -318,10 +321,10 @@ def test_truncated_record_loads_every_complete_turn(tmp_path, dealing):
     assert record.stopped is not None and f"line {keep + 1}" in record.stopped
     full = Replay(load_record(rec))
     assert Replay(record).final == full.state_at(keep - 1)
-    res = run("replay", cut)
+    res = cli("replay", cut)
     assert res.exit_code == 0, res.stderr
     assert "note:" in res.stdout and f"line {keep + 1} is cut off" in res.stdout
-    res = run("replay", cut, "--verify", "--json")
+    res = cli("replay", cut, "--verify", "--json")
     assert res.exit_code == 0, res.stderr
     body = json.loads(res.stdout)
     assert body["verified"] is True and body["complete"] is False and body["turns"] == keep - 1
@@ -337,33 +340,33 @@ def test_record_cut_inside_the_result_line(tmp_path, dealing):
     assert len(record.turns) == len(out["turns"]) and record.result is None and record.stopped is not None
 
 
-def test_cut_in_a_middle_line_is_an_error_not_a_truncation(tmp_path, dealing):
+def test_cut_in_a_middle_line_is_an_error_not_a_truncation(cli, tmp_path, dealing):
     rec, _ = dealing
     raw = rec.read_text(encoding="utf-8").splitlines(keepends=True)
     raw[3] = raw[3][:30] + "\n"
     bad = tmp_path / "bad.jsonl"
     bad.write_text("".join(raw), encoding="utf-8")
-    res = run("replay", bad)
+    res = cli("replay", bad)
     assert res.exit_code == 2 and "line 4" in res.stderr and "not valid JSON" in res.stderr, res.stderr
 
 
-def test_record_without_result_line_is_not_finished(tmp_path, dealing):
+def test_record_without_result_line_is_not_finished(cli, tmp_path, dealing):
     rec, out = dealing
     objs = lines_of(rec)[:-1]
     nores = write_lines(tmp_path / "nores.jsonl", objs)
     record = load_record(nores)
     assert not record.complete and record.stopped is None and len(record.turns) == len(out["turns"])
-    res = run("replay", nores)
+    res = cli("replay", nores)
     assert res.exit_code == 0
     assert "no result line" in res.stdout and "not finished" in res.stdout
-    body = json.loads(run("replay", nores, "--json").stdout)
+    body = json.loads(cli("replay", nores, "--json").stdout)
     assert body["complete"] is False and body["payoffs"] == pytest.approx(out["payoffs"], abs=1e-9)
 
 
 # --- forking ---------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def upper_game(tmp_path_factory) -> tuple[Path, Path, dict]:
+def upper_game(play, tmp_path_factory) -> tuple[Path, Path, dict]:
     """Every seat `upper` with (deterministic) MCTS, under reference rules: deals along the way."""
     d = tmp_path_factory.mktemp("fork")
     sc = gen_file(d / "g.json", players=5, actions=2, goals=8, factors=3, rounds=3, payoff="positive", seed=5,
@@ -381,7 +384,7 @@ def fork_turn(rec: Path) -> int:
     pytest.fail("the fixture game has no deal; pick another seed")
 
 
-def test_fork_without_override_replays_the_original(tmp_path, upper_game):
+def test_fork_without_override_replays_the_original(play, tmp_path, upper_game):
     _, rec, out = upper_game
     t = fork_turn(rec)
     fork = tmp_path / "fork.jsonl"
@@ -396,7 +399,7 @@ def test_fork_without_override_replays_the_original(tmp_path, upper_game):
 
 
 @pytest.mark.parametrize("t", [0, 4, 14, 15])
-def test_fork_at_any_turn_without_override(tmp_path, upper_game, t):
+def test_fork_at_any_turn_without_override(play, tmp_path, upper_game, t):
     _, rec, out = upper_game
     fork = tmp_path / "fork.jsonl"
     fout = play(None, fork, "--from-record", rec, "--turn", t)
@@ -407,7 +410,7 @@ def test_fork_at_any_turn_without_override(tmp_path, upper_game, t):
     assert forked.complete
 
 
-def test_fork_with_seat_override_names_its_parent_and_verifies(tmp_path, upper_game):
+def test_fork_with_seat_override_names_its_parent_and_verifies(play, cli, tmp_path, upper_game):
     from negtui.agents import Table
     from negtui.engine import TurnDriver
     from negtui.seats import Seat
@@ -428,7 +431,7 @@ def test_fork_with_seat_override_names_its_parent_and_verifies(tmp_path, upper_g
     assert (h.seats["P3"].propose, h.seats["P3"].respond) == ("lower", "lower")
     assert all(s.propose == "upper" for pid, s in h.seats.items() if pid != "P3")
     assert h.rules.name == "reference" and h.scenario == orig.record.header.scenario
-    res = run("replay", fork, "--verify")
+    res = cli("replay", fork, "--verify")
     assert res.exit_code == 0, res.stderr
     assert f"fork of {rec} at turn {t}" in res.stdout and "verified" in res.stdout
     # the fork is the game a fresh match from that state plays
@@ -443,7 +446,7 @@ def test_fork_with_seat_override_names_its_parent_and_verifies(tmp_path, upper_g
     assert fout["payoffs"] == pytest.approx(list(orig.neg.returns(match.state)), abs=1e-9)
 
 
-def test_fork_of_a_fork_keeps_verifying(tmp_path, upper_game):
+def test_fork_of_a_fork_keeps_verifying(play, cli, tmp_path, upper_game):
     _, rec, _ = upper_game
     f1, f2 = tmp_path / "f1.jsonl", tmp_path / "f2.jsonl"
     play(None, f1, "--from-record", rec, "--turn", 3, "--seat", "P0=myopic")
@@ -451,14 +454,14 @@ def test_fork_of_a_fork_keeps_verifying(tmp_path, upper_game):
     h = load_record(f2).header
     assert h.start_turn == 7 and h.parent.file == str(f1) and h.parent.turn == 7
     assert {s.propose for s in h.seats.values()} == {"lower"}
-    assert run("replay", f2, "--verify").exit_code == 0
+    assert cli("replay", f2, "--verify").exit_code == 0
 
 
 @pytest.mark.parametrize("t", [-1, 16])
-def test_fork_outside_the_record_is_refused(tmp_path, upper_game, t):
+def test_fork_outside_the_record_is_refused(cli, tmp_path, upper_game, t):
     _, rec, _ = upper_game
     fork = tmp_path / "fork.jsonl"
-    res = run("autoplay", "--from-record", rec, "--turn", t, "--record", fork)
+    res = cli("autoplay", "--from-record", rec, "--turn", t, "--record", fork)
     assert res.exit_code == 2 and "outside this record" in res.stderr
     assert not fork.exists()
 
@@ -485,26 +488,26 @@ def test_unknown_format_version_exits_2_without_traceback(tmp_path, dealing):
         (lambda sc: sc["players"][1].update(id=sc["players"][0]["id"]), "$.scenario.players[1].id"),
     ],
 )
-def test_embedded_scenario_errors_name_the_json_path(tmp_path, dealing, edit, path):
+def test_embedded_scenario_errors_name_the_json_path(cli, tmp_path, dealing, edit, path):
     rec, _ = dealing
     objs = lines_of(rec)
     edit(objs[0]["scenario"])
     bad = write_lines(tmp_path / "badsc.jsonl", objs)
     for args in (["replay", bad], ["replay", bad, "--verify"], ["autoplay", "--from-record", bad]):
-        res = run(*args)
+        res = cli(*args)
         assert res.exit_code == 2, args
         assert str(bad) in res.stderr and "line 1" in res.stderr and path in res.stderr, res.stderr
         assert "Traceback" not in res.output
 
 
 @pytest.mark.parametrize("which", ["header", "turn", "result"])
-def test_unknown_field_exits_2(tmp_path, dealing, which):
+def test_unknown_field_exits_2(cli, tmp_path, dealing, which):
     rec, _ = dealing
     objs = lines_of(rec)
     k = {"header": 0, "turn": 3, "result": len(objs) - 1}[which]
     objs[k]["surprise"] = 1
     bad = write_lines(tmp_path / "extra.jsonl", objs)
-    res = run("replay", bad)
+    res = cli("replay", bad)
     assert res.exit_code == 2
     assert str(bad) in res.stderr and f"line {k + 1}" in res.stderr and "$.surprise" in res.stderr, res.stderr
 
@@ -517,55 +520,55 @@ def test_unknown_field_exits_2(tmp_path, dealing, which):
         (lambda objs: objs.insert(2, {"type": "result", "payoffs": [], "commitments": []}), "after the result"),
     ],
 )
-def test_structural_damage_names_the_line(tmp_path, dealing, mutate, message):
+def test_structural_damage_names_the_line(cli, tmp_path, dealing, mutate, message):
     rec, _ = dealing
     objs = lines_of(rec)
     mutate(objs)
     bad = write_lines(tmp_path / "bad.jsonl", objs)
-    res = run("replay", bad)
+    res = cli("replay", bad)
     assert res.exit_code == 2 and message in res.stderr and str(bad) in res.stderr, res.stderr
 
 
-def test_nothing_is_overwritten_without_force(tmp_path, small_games, upper_game):
+def test_nothing_is_overwritten_without_force(play, cli, tmp_path, small_games, upper_game):
     rec = tmp_path / "rec.jsonl"
     rec.write_text("precious\n", encoding="utf-8")
-    res = run("autoplay", small_games["paper"], "--record", rec, "--sims", 8)
+    res = cli("autoplay", small_games["paper"], "--record", rec, "--sims", 8)
     assert res.exit_code == 2 and str(rec) in res.stderr and "--force" in res.stderr
     assert rec.read_text(encoding="utf-8") == "precious\n"
     _, orig, _ = upper_game
-    res = run("autoplay", "--from-record", orig, "--turn", 2, "--record", rec)
+    res = cli("autoplay", "--from-record", orig, "--turn", 2, "--record", rec)
     assert res.exit_code == 2 and "--force" in res.stderr
     assert rec.read_text(encoding="utf-8") == "precious\n"
     out = play(small_games["paper"], rec, "--sims", 8, "--force")
     assert load_record(rec).complete and load_record(rec).result.payoffs == pytest.approx(out["payoffs"], abs=1e-9)
 
 
-def test_missing_and_empty_records(tmp_path):
-    res = run("replay", tmp_path / "nope.jsonl")
+def test_missing_and_empty_records(cli, tmp_path):
+    res = cli("replay", tmp_path / "nope.jsonl")
     assert res.exit_code == 2 and "file not found" in res.stderr
     empty = tmp_path / "empty.jsonl"
     empty.write_text("", encoding="utf-8")
-    res = run("replay", empty)
+    res = cli("replay", empty)
     assert res.exit_code == 2 and "no header" in res.stderr
 
 
 
-def test_result_line_must_match_the_replayed_turns(tmp_path, dealing):
+def test_result_line_must_match_the_replayed_turns(cli, tmp_path, dealing):
     """A record whose result line disagrees with its turns (a turn line dropped before it, or edited
     payoffs) is damaged; it must not load as a complete, verified game."""
     rec, _ = dealing
     objs = lines_of(rec)
     bad = write_lines(tmp_path / "dropped.jsonl", objs[:-2] + objs[-1:])
-    res = run("replay", bad, "--verify")
+    res = cli("replay", bad, "--verify")
     assert res.exit_code == 2, res.stdout
 
 
 # --- size and speed -------------------------------------------------------------------------------------
 
-def test_large_game_record_is_small_and_fast_to_load(tmp_path):
+def test_large_game_record_is_small_and_fast_to_load(cli, tmp_path):
     sc = gen_file(tmp_path / "big.json", players=22, actions=8, goals=45, rounds=9, payoff="positive", seed=0)
     rec = tmp_path / "big.jsonl"
-    res = run("autoplay", sc, "--lens", "myopic", "--partner", "mcts", "--sims", 4, "--record", rec, "--quiet")
+    res = cli("autoplay", sc, "--lens", "myopic", "--partner", "mcts", "--sims", 4, "--record", rec, "--quiet")
     assert res.exit_code == 0, res.stderr
     size = rec.stat().st_size
     started = time.perf_counter()
@@ -586,7 +589,7 @@ def test_seat_switched_mid_game_is_recorded_and_verifies(tmp_path):
     from negtui.seats import Seat
     from negtui.session import Session
 
-    sc = load_scenario(ROOT / "scenarios" / "generated" / "large-balanced.json")
+    sc = load_scenario(LARGE_BALANCED)
     path = tmp_path / "switch.jsonl"
     ses = Session(sc, PAPER, {p.id: Seat.lens("myopic", partner="greedy", seed=i) for i, p in enumerate(sc.players)},
                   record=path)
@@ -613,11 +616,11 @@ def test_seat_switched_mid_game_is_recorded_and_verifies(tmp_path):
 
 # --- records written before format 2 ------------------------------------------------------------------------
 
-V1_RECORDS = sorted((ROOT / "tests" / "data").glob("record-v1-*.jsonl"))
+V1_RECORDS = sorted(DATA.glob("record-v1-*.jsonl"))
 
 
 @pytest.mark.parametrize("path", V1_RECORDS, ids=lambda p: p.stem)
-def test_format_1_records_load_replay_and_verify(path):
+def test_format_1_records_load_replay_and_verify(cli, path):
     """Records written by negtui before format 2 (rules by name, `SeatSpec` seats) still load, replay and
     verify: format 1 is converted on loading."""
     rec = load_record(path)
@@ -627,22 +630,22 @@ def test_format_1_records_load_replay_and_verify(path):
     assert rec.header.rules == RULE_SETS[name].with_(offer_ties_realised=False) and rec.complete
     rp = Replay(rec)
     assert rp.final.t == rp.neg.game.T
-    res = run("replay", path, "--verify")
+    res = cli("replay", path, "--verify")
     assert res.exit_code == 0, res.stderr
     assert "verified: every bot decision" in res.stdout
 
 
-def test_format_1_record_with_a_person_and_a_switch_forks_into_format_2(tmp_path):
-    path = ROOT / "tests" / "data" / "record-v1-human-switch.jsonl"
+def test_format_1_record_with_a_person_and_a_switch_forks_into_format_2(cli, tmp_path):
+    path = DATA / "record-v1-human-switch.jsonl"
     rp = Replay(load_record(path))
     assert rp.seats_at(0)["P1"].is_human and rp.seats_at(6)["P3"].lenses == ("upper", "lower")
     fork = tmp_path / "fork.jsonl"
-    res = run("autoplay", "--from-record", path, "--turn", 8, "--seat", "P1=lower", "--record", fork, "--quiet")
+    res = cli("autoplay", "--from-record", path, "--turn", 8, "--seat", "P1=lower", "--record", fork, "--quiet")
     assert res.exit_code == 0, res.stderr
     h = load_record(fork).header
     assert h.format == "negtui-record/2" and h.seats["P1"].lenses == ("lower", "lower")
     assert h.seats["P3"].lenses == ("upper", "lower")  # the switch recorded before turn 8 holds
-    assert run("replay", fork, "--verify").exit_code == 0
+    assert cli("replay", fork, "--verify").exit_code == 0
 
 
 def test_replay_reads_the_recorded_forecasts_back(tmp_path, dealing):
@@ -664,21 +667,21 @@ def test_replay_reads_the_recorded_forecasts_back(tmp_path, dealing):
     assert np.allclose(rp.forecasts_at(4)["upper"], rp.neg.forecast(rp.state_at(4), "upper"))
 
 
-def test_records_written_before_the_realised_tie_rule_replay_with_the_rules_they_were_played_by(tmp_path):
+def test_records_written_before_the_realised_tie_rule_replay_with_the_rules_they_were_played_by(cli, tmp_path):
     """A format 2 record whose rule set predates `offer_ties_realised` (no such key) loads with it off,
     and an all-upper game recorded so verifies; with the switch on the same moves would not be made."""
     from negtui.engine.rules import rules_from
 
     old = {k: v for k, v in PAPER.as_dict().items() if k != "offer_ties_realised"}
     assert rules_from(old) == PAPER.with_(offer_ties_realised=False) != PAPER
-    sc = ROOT / "scenarios" / "generated" / "six-party.json"
+    sc = SIX
     rec = tmp_path / "upper.jsonl"
-    res = run("autoplay", sc, "--lens", "upper", "--partner", "greedy", "--record", rec, "--quiet")
+    res = cli("autoplay", sc, "--lens", "upper", "--partner", "greedy", "--record", rec, "--quiet")
     assert res.exit_code == 0, res.output
     lines = [json.loads(x) for x in rec.read_text().splitlines()]
     assert lines[0]["rules"]["offer_ties_realised"] is True
-    assert run("replay", rec, "--verify").exit_code == 0
+    assert cli("replay", rec, "--verify").exit_code == 0
     lines[0]["rules"] = old  # as a record written before the switch existed: it no longer verifies
     rec.write_text("".join(json.dumps(x) + "\n" for x in lines))
-    res = run("replay", rec, "--verify")
+    res = cli("replay", rec, "--verify")
     assert res.exit_code == 2 and "verification failed" in res.stderr

@@ -10,18 +10,17 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
+from click.testing import Result
 
-from negtui.cli import app as cli
 from negtui.sweep.results import SCHEMA, TIMING, read_table
 from negtui.sweep.spec import SweepSpec, load_spec, presets
 from negtui.sweep.tasks import tasks
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.paths import RANDOM_AGENT
 
 SMALL = """
 name = "tiny"
@@ -55,8 +54,10 @@ def rows_without_timing(path: Path) -> list[dict]:
     return sorted(rows, key=lambda r: (r["task"], r["method"]))
 
 
-def sweep(*args: object) -> object:
-    return CliRunner().invoke(cli, ["sweep", *map(str, args)])
+@pytest.fixture
+def sweep(cli) -> Callable[..., Result]:
+    """`sweep(ARGS...)` runs `negtui sweep ARGS...` in-process."""
+    return lambda *args: cli("sweep", *args)
 
 
 def test_the_grid_the_spec_asks_for():
@@ -72,7 +73,7 @@ def test_the_grid_the_spec_asks_for():
     assert small.exact and not large.exact
 
 
-def test_the_pool_and_a_dask_cluster_give_the_same_rows(tmp_path):
+def test_the_pool_and_a_dask_cluster_give_the_same_rows(sweep, tmp_path):
     from distributed import LocalCluster
 
     spec = spec_file(tmp_path)
@@ -101,12 +102,12 @@ def test_the_pool_and_a_dask_cluster_give_the_same_rows(tmp_path):
     assert pq.read_schema(local).names == SCHEMA.names
 
 
-def test_an_interrupted_sweep_resumes_without_duplicates(tmp_path):
+def test_an_interrupted_sweep_resumes_without_duplicates(sweep, root, tmp_path):
     spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 6"))
     out = tmp_path / "r.parquet"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "negtui.cli", "sweep", str(spec), "-o", str(out), "--workers", "2"],
-                            stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=root)
     try:
         line = proc.stderr.readline()  # the first progress line: one game finished
         while "games" not in line and line:
@@ -172,13 +173,13 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def test_a_sweep_killed_outright_leaves_a_valid_file_and_no_workers(tmp_path):
+def test_a_sweep_killed_outright_leaves_a_valid_file_and_no_workers(sweep, root, tmp_path):
     """kill -9 of the sweep's own process: its workers end too, the file holds whole games (the last
     complete write), and the same command finishes the rest without duplicates."""
     spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 40"))  # about 15 s of games
     out = tmp_path / "r.parquet"
     proc = subprocess.Popen([sys.executable, "-m", "negtui.cli", "sweep", str(spec), "-o", str(out), "--workers", "2"],
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}, cwd=ROOT)
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}, cwd=root)
     try:
         deadline = time.monotonic() + 60
         while not out.exists() and time.monotonic() < deadline:  # the first write (after 5 s of games)
@@ -208,7 +209,7 @@ def test_a_sweep_killed_outright_leaves_a_valid_file_and_no_workers(tmp_path):
     assert not list(tmp_path.glob(".r.parquet.*.tmp"))
 
 
-def test_csv_on_request(tmp_path):
+def test_csv_on_request(sweep, tmp_path):
     spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 1").replace('rules = ["paper", "reference"]',
                                                                              'rules = ["paper"]'))
     out = tmp_path / "r.csv"
@@ -237,7 +238,7 @@ print(json.dumps({"pandas": by_method, "first": [first["task"], first["method"],
 """
 
 
-def test_results_are_read_by_pandas_and_duckdb_without_negtui(tmp_path):
+def test_results_are_read_by_pandas_and_duckdb_without_negtui(sweep, tmp_path):
     spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 1").replace('rules = ["paper", "reference"]',
                                                                              'rules = ["paper"]'))
     parquet, csv = tmp_path / "r.parquet", tmp_path / "r.csv"
@@ -270,7 +271,7 @@ def test_results_are_read_by_pandas_and_duckdb_without_negtui(tmp_path):
     (SMALL.replace("[grid]", "[grid]\ncolour = 3"), "$.grid.colour"),
     (SMALL + "\nscenarios = ['x.json']\n", "$"),
 ])
-def test_a_bad_spec_is_a_located_error(tmp_path, text, where):
+def test_a_bad_spec_is_a_located_error(sweep, tmp_path, text, where):
     spec = spec_file(tmp_path, text)
     res = sweep(spec, "-o", tmp_path / "r.parquet")
     assert res.exit_code == 2, res.output
@@ -279,7 +280,7 @@ def test_a_bad_spec_is_a_located_error(tmp_path, text, where):
     assert not (tmp_path / "r.parquet").exists()
 
 
-def test_a_broken_spec_file_and_bad_options(tmp_path):
+def test_a_broken_spec_file_and_bad_options(sweep, tmp_path):
     bad = spec_file(tmp_path, "name = [", "broken.toml")
     res = sweep(bad, "-o", tmp_path / "r.parquet")
     assert res.exit_code == 2 and "not valid TOML" in res.stderr
@@ -302,7 +303,7 @@ def test_a_broken_spec_file_and_bad_options(tmp_path):
     assert sums == {"baseline": 60, "exact": 60, "myopic": 47, "upper": 60, "lower": 47}
 
 
-def test_the_nash_optimum_on_request(tmp_path):
+def test_the_nash_optimum_on_request(sweep, tmp_path):
     """--welfare nash adds the Nash optimum and each method's efficiency against it: the ratio of the
     geometric means of the payoffs, at most 1 (the optimum is the largest product)."""
     import math
@@ -321,10 +322,10 @@ def test_the_nash_optimum_on_request(tmp_path):
             assert r["nash_efficiency"] == pytest.approx(math.exp(mean_log - r["nash_optimum"] / len(r["payoffs"])))
 
 
-def test_an_outside_agent_takes_seats_in_a_sweep(tmp_path):
+def test_an_outside_agent_takes_seats_in_a_sweep(sweep, tmp_path):
     """A method may seat outside programs (the agent protocol): every other seat here is the example
     random agent, a real subprocess per seat."""
-    agent = f"cmd:{sys.executable} {ROOT / 'examples' / 'agents' / 'random_agent.py'}"
+    agent = f"cmd:{sys.executable} {RANDOM_AGENT}"
     text = SMALL.replace("seeds = 2", "seeds = 1").replace('rules = ["paper", "reference"]', 'rules = ["paper"]')
     text = text.replace('methods = ["myopic", "upper", {name = "mixed", seats = ["upper", "lower"]}]',
                         f'methods = [{{name = "with-agents", seats = ["upper", {json.dumps(agent)}]}}]')
