@@ -3,6 +3,7 @@
 - `root`: the repository root (the bundled files themselves are named in paths.py);
 - `cli`: runs the `negtui` command line in-process and returns Click's result;
 - the markers `tmux` and `openssh` skip a test, with the reason, when the tool it drives is not on PATH;
+- under pytest-xdist, a test marked `exclusive` runs with no other test beside it (see `pytest_runtest_protocol`);
 - `toy`: tiny random games described independently of the engine, and a plain brute-force reading of the
   specification (exact payoffs, enumeration order, backward induction), for the engine, welfare and coach
   tests.
@@ -14,8 +15,9 @@ to tests through the `toy` fixture (a namespace), so no test imports this module
 
 from __future__ import annotations
 
+import fcntl
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -46,6 +48,38 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for marker, skip in skips.items():
             if item.get_closest_marker(marker) is not None:
                 item.add_marker(skip)
+
+
+def _shared_folder(config: pytest.Config) -> Path | None:
+    """Under pytest-xdist, the run's temporary folder, shared by its workers (each worker's --basetemp is a
+    folder in it); None in a run without workers."""
+    if not hasattr(config, "workerinput") or not config.option.basetemp:
+        return None
+    return Path(config.option.basetemp).parent
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, object, object]:
+    """A readers-writer lock over the workers: every test holds the lock shared from its set-up to its tear-down,
+    a test marked `exclusive` holds it alone. The gate makes a waiting exclusive test go next: no shared holder
+    gets in behind it."""
+    folder = _shared_folder(item.config)
+    if folder is None:
+        return (yield)
+    alone = item.get_closest_marker("exclusive") is not None
+    with open(folder / "tests.gate", "a") as gate, open(folder / "tests.lock", "a") as lock:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        finally:
+            if not alone:
+                fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            return (yield)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            if alone:
+                fcntl.flock(gate, fcntl.LOCK_UN)
 
 
 @pytest.fixture(scope="session")

@@ -17,6 +17,8 @@ from negtui.record import Replay, load_record
 from tests.paths import LENS_AGENT, PILL, RANDOM_AGENT, SIX
 
 FLAKY = Path(__file__).resolve().parent / "programs" / "flaky_agent.py"
+# the tests that run FLAKY share a worker under pytest-xdist: one of them looks for leftover FLAKY processes
+ONE_FLAKY_TEST_AT_A_TIME = pytest.mark.xdist_group("flaky_agent")
 PY = shlex.quote(sys.executable)
 
 
@@ -68,6 +70,8 @@ def _running(token: str) -> list[str]:
     return [line for line in out.splitlines() if token in line and "ps -eo" not in line]
 
 
+@pytest.mark.slow
+@ONE_FLAKY_TEST_AT_A_TIME
 def test_agents_that_crash_hang_answer_late_illegally_or_with_garbage_never_stop_the_game(tmp_path):
     flaky = {"P0": ("crash", 6), "P1": ("hang", 10), "P2": ("illegal", 4), "P3": ("garbage", 8),
              "P4": ("late", 5)}
@@ -107,6 +111,7 @@ def test_agents_that_crash_hang_answer_late_illegally_or_with_garbage_never_stop
     assert not _running(str(FLAKY)), "an agent process outlived the game"
 
 
+@ONE_FLAKY_TEST_AT_A_TIME
 @pytest.mark.parametrize("mode, words", [
     ("bad-hello", 'not {"type": "ready"}'),
     ("silent-hello", "no answer within 0.5 s"),

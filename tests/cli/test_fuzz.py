@@ -11,6 +11,8 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.paths import COALITION_TRAP, HUMANITARIAN, PILL, SIX
 
 
@@ -79,6 +81,7 @@ def _check(res, path: Path, case: str) -> None:
         assert str(path) in res.stderr and "$" in res.stderr, f"{case}: {res.stderr}"
 
 
+@pytest.mark.slow
 def test_fuzz_mutated_scenarios_and_records(cli, tmp_path):
     rng = random.Random(20261122)
     scenarios = [PILL, SIX, COALITION_TRAP, HUMANITARIAN]

@@ -40,6 +40,7 @@ def _loading(pid: int, library: str) -> bool:
         return True
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_any_moment_of_start_up_ends_with_status_130_and_no_traceback():
     """From the moment negtui's own code runs (here: once numpy's library is mapped, well inside the
     imports of the commands) to the end of a game, Ctrl-C is a message and status 130.  (The interpreter's

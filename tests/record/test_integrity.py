@@ -42,6 +42,8 @@ def valid_complete(path: Path) -> Replay:
 
 # --- one writer per record -----------------------------------------------------------------------------------
 
+@pytest.mark.slow
+@pytest.mark.exclusive
 @pytest.mark.parametrize("force", [False, True])
 def test_twenty_pairs_of_processes_racing_on_one_record_path(cli, tmp_path, force):
     """Each pair writes the same path at the same moment: one game is recorded whole, the other is refused
@@ -73,6 +75,8 @@ def test_twenty_pairs_of_processes_racing_on_one_record_path(cli, tmp_path, forc
         assert cli("replay", path, "--verify").exit_code == 0
 
 
+@pytest.mark.slow
+@pytest.mark.exclusive
 def test_twenty_apps_started_together_into_one_data_directory(cli, tmp_path):
     """Twenty apps at once: twenty record files with distinct names, each a whole, verifiable game; SIGINT
     then ends each app with status 130."""

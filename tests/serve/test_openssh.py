@@ -3,7 +3,6 @@ serve` in tmux, plays the poison pill from the lobby to the debrief, and checks 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
@@ -14,8 +13,9 @@ from tests.paths import SCRIPTS
 SCRIPT = SCRIPTS / "tmux_serve_game.py"
 
 
-@pytest.mark.skipif(any(shutil.which(t) is None for t in ("tmux", "ssh", "ssh-keygen")),
-                    reason="tmux and OpenSSH's client are installed by `make test`")
+@pytest.mark.tmux
+@pytest.mark.openssh
+@pytest.mark.slow
 def test_a_trainee_plays_over_openssh_and_the_result_is_kept(root):
     res = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=300, cwd=root)
     assert res.returncode == 0, f"{res.stdout}\n{res.stderr}"

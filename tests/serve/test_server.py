@@ -316,6 +316,7 @@ async def test_sigterm_stops_the_server_ends_every_app_and_keeps_the_games(tmp_p
             await proc.wait()
 
 
+@pytest.mark.slow
 async def test_the_fork_server_kills_an_app_that_ignores_the_hang_up(tmp_path):
     """An app that does not exit when told (here: stopped) is killed after the grace period, and the
     fork server reports it and exits: nothing it forked survives it."""

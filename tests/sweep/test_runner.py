@@ -173,6 +173,7 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 def test_a_sweep_killed_outright_leaves_a_valid_file_and_no_workers(sweep, root, tmp_path):
     """kill -9 of the sweep's own process: its workers end too, the file holds whole games (the last
     complete write), and the same command finishes the rest without duplicates."""

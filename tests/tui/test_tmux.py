@@ -6,7 +6,6 @@ help and quit, or an index where a name should be."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
@@ -17,7 +16,8 @@ from tests.paths import SCRIPTS
 SCRIPT = SCRIPTS / "tmux_full_game.py"
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.tmux
+@pytest.mark.slow
 def test_full_games_in_tmux(root):
     res = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=420, cwd=root)
     assert res.returncode == 0, f"{res.stdout}\n{res.stderr}"
