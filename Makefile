@@ -26,7 +26,7 @@ tools:
 	fi
 
 test: $(STAMP) tools
-	$(BIN)/python -m pytest -q || [ $$? -eq 5 ]  # 5 = no tests collected, not a failure
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup || [ $$? -eq 5 ]  # 5 = no tests collected, not a failure
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_games.py --hnc

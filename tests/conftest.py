@@ -1,23 +1,111 @@
-"""Shared helpers for the engine tests: tiny random games described independently of the engine, and a
-plain brute-force reading of the specification (exact payoffs, enumeration order, backward induction).
+"""Fixtures for every test folder.
 
-Everything here works on a `ToySpec` — cells numbered player-major, exact arithmetic with Fractions —
-and only meets the engine through `ToySpec.scenario()`, which writes an ordinary scenario dict. The
-helpers are handed to tests through the `toy` fixture (a namespace), so no test imports this module.
+- `root`: the repository root (the bundled files themselves are named in paths.py);
+- `cli`: runs the `negtui` command line in-process and returns Click's result;
+- the markers `tmux` and `openssh` skip a test, with the reason, when the tool it drives is not on PATH;
+- under pytest-xdist, a test marked `exclusive` runs with no other test beside it (see `pytest_runtest_protocol`);
+- `toy`: tiny random games described independently of the engine, and a plain brute-force reading of the
+  specification (exact payoffs, enumeration order, backward induction), for the engine, welfare and coach
+  tests.
+
+The toy helpers work on a `ToySpec` — cells numbered player-major, exact arithmetic with Fractions — and
+only meet the engine through `ToySpec.scenario()`, which writes an ordinary scenario dict. They are handed
+to tests through the `toy` fixture (a namespace), so no test imports this module.
 """
 
 from __future__ import annotations
 
+import fcntl
+import shutil
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from click.testing import Result
 
 from negtui.scenario import Scenario, parse_scenario
+from tests.paths import ROOT
+
+# marker -> the programs a test so marked runs
+TOOLS = {"tmux": ("tmux",), "openssh": ("ssh", "ssh-keygen")}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the tests marked `tmux` or `openssh` when their programs are missing (`make tools` installs
+    them)."""
+    skips = {}
+    for marker, programs in TOOLS.items():
+        missing = [p for p in programs if shutil.which(p) is None]
+        if missing:
+            skips[marker] = pytest.mark.skip(reason=f"{' and '.join(missing)} not installed (`make tools` installs it)")
+    for item in items:
+        for marker, skip in skips.items():
+            if item.get_closest_marker(marker) is not None:
+                item.add_marker(skip)
+
+
+def _shared_folder(config: pytest.Config) -> Path | None:
+    """Under pytest-xdist, the run's temporary folder, shared by its workers (each worker's --basetemp is a
+    folder in it); None in a run without workers."""
+    if not hasattr(config, "workerinput") or not config.option.basetemp:
+        return None
+    return Path(config.option.basetemp).parent
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, object, object]:
+    """A readers-writer lock over the workers: every test holds the lock shared from its set-up to its tear-down,
+    a test marked `exclusive` holds it alone. The gate makes a waiting exclusive test go next: no shared holder
+    gets in behind it."""
+    folder = _shared_folder(item.config)
+    if folder is None:
+        return (yield)
+    alone = item.get_closest_marker("exclusive") is not None
+    with open(folder / "tests.gate", "a") as gate, open(folder / "tests.lock", "a") as lock:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        finally:
+            if not alone:
+                fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            return (yield)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            if alone:
+                fcntl.flock(gate, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    """The repository root."""
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def cli() -> Callable[..., Result]:
+    """`cli("autoplay", path, "--json")` runs `negtui autoplay PATH --json` in-process and returns the
+    result (exit_code, stdout, stderr, output); every argument is passed as a string, keywords go to
+    CliRunner.invoke (env=...)."""
+    from typer.testing import CliRunner
+
+    from negtui.cli import app
+
+    runner = CliRunner()
+
+    def invoke(*args: object, **kwargs: object) -> Result:
+        return runner.invoke(app, [str(a) for a in args], **kwargs)
+
+    return invoke
+
+
+# --- tiny games, without the engine -----------------------------------------------------------------------
 
 TIE = 1e-9  # DESIGN §2: tolerance of the partner's acceptance and of proposer-value ties (paper rules)
 

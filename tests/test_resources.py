@@ -24,9 +24,7 @@ from negtui.engine.exact import check_size, memory_needed
 from negtui.generator import GeneratorParams, generate
 from negtui.scenario import write_scenario
 from negtui.seats import Seat
-
-ROOT = Path(__file__).resolve().parents[1]
-TWENTY_TWO = ROOT / "scenarios" / "generated" / "twenty-two-party.json"
+from tests.paths import TWENTY_TWO
 
 
 def test_engine_caches_stay_within_their_budget(monkeypatch):

@@ -1,0 +1,214 @@
+"""The language-model seat against an OpenAI-compatible chat-completions server of the tests' own, on
+loopback: good answers, malformed JSON, offers over the budget, timeouts and server errors.  No test
+needs the network."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from negtui.agents import AgentOptions, Table
+from negtui.engine import PAPER, Negotiation, TurnDriver
+from negtui.record import load_record
+from negtui.scenario import load_scenario
+from negtui.seats import Seat
+from tests.paths import PILL, SIX
+
+Policy = Callable[[dict], object]  # request body -> answer (dict: JSON content; str: raw content; tuple: special)
+
+
+class FakeChat:
+    """A chat-completions endpoint: each request is answered by `policy(body)`; every request is kept."""
+
+    def __init__(self, policy: Policy):
+        self.policy = policy
+        self.requests: list[dict] = []
+        chat = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                chat.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                answer = chat.policy(body)
+                status, content = 200, answer
+                if isinstance(answer, tuple) and answer[0] == "sleep":
+                    time.sleep(answer[1])
+                    content = answer[2]
+                elif isinstance(answer, tuple) and answer[0] == "status":
+                    status, content = answer[1], answer[2]
+                if status != 200:
+                    payload = json.dumps({"error": {"message": content}}).encode()
+                else:
+                    text = content if isinstance(content, str) else json.dumps(content)
+                    payload = json.dumps({"id": "chatcmpl-1", "object": "chat.completion", "model": body["model"],
+                                          "choices": [{"index": 0, "finish_reason": "stop",
+                                                       "message": {"role": "assistant", "content": text}}]}).encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up waiting
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()  # close() at once
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def kinds(self) -> list[str]:
+        return ["propose" if "partner" in r["body"]["response_format"]["json_schema"]["schema"]["properties"]
+                else "respond" for r in self.requests]
+
+
+@pytest.fixture
+def fake_chat():
+    made: list[FakeChat] = []
+
+    def make(policy: Policy) -> FakeChat:
+        made.append(FakeChat(policy))
+        return made[-1]
+
+    yield make
+    for chat in made:
+        chat.close()
+
+
+def schema_of(body: dict) -> dict:
+    return body["response_format"]["json_schema"]["schema"]
+
+
+def proposing(body: dict) -> bool:
+    return "partner" in schema_of(body)["properties"]
+
+
+def pill_policy(body: dict) -> dict:
+    """A plays the bait alone with B; B accepts and then passes."""
+    if not proposing(body):
+        return {"accept": True, "reason": "the bait is worth 30 to me"}
+    if schema_of(body)["properties"]["partner"]["enum"] == ["A", "B"] and "You are A" in body["messages"][0]["content"]:
+        return {"partner": "B", "offer": [["A", "bait"], ["B", "bait"]], "reason": "both gain 30"}
+    return {"partner": "A", "offer": [], "reason": "nothing more to gain"}
+
+
+def test_llm_seats_play_the_poison_pill_through_the_command_line(fake_chat, tmp_path):
+    chat = fake_chat(pill_policy)
+    rec = tmp_path / "llm.jsonl"
+    env = {**os.environ, "OPENAI_BASE_URL": chat.url, "OPENAI_API_KEY": "sk-test-key"}
+    res = subprocess.run([sys.executable, "-m", "negtui.cli", "autoplay", str(PILL), "--seat", "A=llm:test-model",
+                          "--seat", "B=llm:test-model", "--json", "--record", str(rec)],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["payoffs"] == [30.0, 30.0]
+    assert [(t["proposer"], t["partner"], t["offer"], t["accepted"]) for t in out["turns"]] == [
+        ("A", "B", [["A", "bait"], ["B", "bait"]], True), ("B", "A", [], False)]
+    assert out["turns"][0]["decided_by"] == "B (llm: test-model)"
+    assert chat.kinds() == ["propose", "respond", "propose"]
+    first = chat.requests[0]
+    assert first["path"] == "/v1/chat/completions"
+    assert first["headers"]["Authorization"] == "Bearer sk-test-key"
+    body = first["body"]
+    assert body["model"] == "test-model" and body["response_format"]["type"] == "json_schema"
+    system, user = body["messages"][0]["content"], body["messages"][1]["content"]
+    assert "Maximise your own payoff" in system and "make an offer your partner will accept" in system
+    assert "at most 2 new commitments per player" in system
+    assert "Choose a partner among: A, B" in user and "[ ] bait" in user and "poison" in user
+    respond = chat.requests[1]["body"]["messages"][1]["content"]
+    assert "A offers you a deal (turn 1 of 2): A commits bait; B commits bait" in respond
+    header = load_record(rec).header
+    assert header.seats["A"].model_dump() == {"agent": "llm", "model": "test-model"}
+    assert "sk-test-key" not in rec.read_text()  # the key never goes into a record
+
+
+def _play(neg: Negotiation, seats: dict[str, Seat], url: str, key: str | None = None):
+    table = Table(neg, {pid: s.model_copy(update={"base_url": url}) if s.agent == "llm" else s
+                        for pid, s in seats.items()}, AgentOptions(api_key=key))
+    try:
+        driver = TurnDriver(neg, table.agents)
+        driver.play()
+        return driver.events
+    finally:
+        table.close()
+
+
+def test_malformed_json_is_sent_back_once_and_the_second_answer_is_used(fake_chat):
+    answers = iter(["Sure! I offer the bait.", {"partner": "B", "offer": [["A", "bait"], ["B", "bait"]],
+                                                "reason": "fixed"}])
+    chat = fake_chat(lambda body: next(answers) if proposing(body) else {"accept": False, "reason": "no"})
+    neg = Negotiation.from_scenario(load_scenario(PILL), PAPER)
+    events = _play(neg, {"A": Seat(agent="llm", model="m"), "B": Seat.lens("upper")}, chat.url)
+    assert events[0].deal and events[0].offer.bits == 0b0101 and events[0].fault is None
+    retry = chat.requests[1]["body"]["messages"]
+    assert [m["role"] for m in retry] == ["system", "user", "assistant", "user"]
+    assert retry[2]["content"] == "Sure! I offer the bait."
+    assert "the answer is not valid JSON" in retry[3]["content"]
+
+
+def test_an_offer_over_the_budget_twice_is_played_as_a_pass(fake_chat):
+    over = {"partner": "P1", "offer": [["P0", "a0"], ["P0", "a1"], ["P0", "a2"]], "reason": "all in"}
+    chat = fake_chat(lambda body: over if proposing(body) else {"accept": False, "reason": "no"})
+    sc = load_scenario(SIX)
+    neg = Negotiation.from_scenario(sc, PAPER)
+    seats = {p.id: Seat.lens("myopic", partner="greedy") for p in sc.players}
+    seats["P0"] = Seat(agent="llm", model="m")
+    events = _play(neg, seats, chat.url)
+    mine = [ev for ev in events if ev.proposer == 0]
+    assert mine and all(ev.passed and not ev.accepted for ev in mine)
+    assert all(ev.fault == "m gave no usable answer twice: P0 would make 3 new commitments; the budget is 2"
+               for ev in mine)
+    assert chat.kinds().count("propose") == 2 * len(mine)  # one retry each
+    answered = [ev for ev in events if ev.partner == 0 and ev.proposer != 0 and not ev.passed]
+    assert all(not ev.accepted and ev.fault is None for ev in answered)
+
+
+def test_a_slow_server_times_out_and_the_game_goes_on(fake_chat):
+    chat = fake_chat(lambda body: ("sleep", 2.0, {"partner": "B", "offer": [], "reason": "late"}))
+    neg = Negotiation.from_scenario(load_scenario(PILL), PAPER)
+    started = time.monotonic()
+    events = _play(neg, {"A": Seat(agent="llm", model="slow", timeout=0.5), "B": Seat.lens("upper")}, chat.url)
+    assert time.monotonic() - started < 5
+    assert events[0].passed and events[0].fault == "no answer from slow within 0.5 s"
+    assert len(events) == 2  # B still played its turn
+
+
+def test_server_errors_and_a_wrong_key_are_faults_not_crashes(fake_chat):
+    chat = fake_chat(lambda body: ("status", 401, "invalid api key"))
+    neg = Negotiation.from_scenario(load_scenario(PILL), PAPER)
+    events = _play(neg, {"A": Seat(agent="llm", model="m"), "B": Seat.lens("myopic")}, chat.url, key="sk-wrong")
+    assert events[0].passed and events[0].fault.startswith(f"{chat.url} answered 401:")
+    assert "invalid api key" in events[0].fault
+    assert chat.requests[0]["headers"]["Authorization"] == "Bearer sk-wrong"  # the option beats the environment
+
+
+def test_an_unreachable_server_is_a_fault(fake_chat):
+    chat = fake_chat(pill_policy)
+    url = chat.url
+    chat.close()
+    neg = Negotiation.from_scenario(load_scenario(PILL), PAPER)
+    events = _play(neg, {"A": Seat(agent="llm", model="m", timeout=2), "B": Seat.lens("upper")}, url)
+    assert events[0].passed and events[0].fault.startswith(f"cannot reach {url}")
+
+
+def test_the_prompts_live_in_one_template_file(root):
+    from negtui.agents.llm import PROMPTS, prompts
+
+    assert PROMPTS.name == "llm_prompts.toml" and set(prompts()) == {"system", "propose", "respond", "retry"}
+    source = (root / "negtui" / "agents" / "llm.py").read_text()
+    assert "Maximise" not in source and "your partner will accept" not in source

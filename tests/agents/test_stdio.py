@@ -1,0 +1,151 @@
+"""Outside agents over stdio, driven through the real console script: whole games where every seat is a
+program, programs that crash, hang, answer late, illegally or with garbage, and the records they leave."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from negtui.agents.wire import protocol_schema
+from negtui.record import Replay, load_record
+from tests.paths import LENS_AGENT, PILL, RANDOM_AGENT, SIX
+
+FLAKY = Path(__file__).resolve().parent / "programs" / "flaky_agent.py"
+# the tests that run FLAKY share a worker under pytest-xdist: one of them looks for leftover FLAKY processes
+ONE_FLAKY_TEST_AT_A_TIME = pytest.mark.xdist_group("flaky_agent")
+PY = shlex.quote(sys.executable)
+
+
+def negtui(*args: object, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "negtui.cli", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def cmd(script: Path, *args: object) -> str:
+    return "cmd:" + " ".join([PY, shlex.quote(str(script)), *map(str, args)])
+
+
+def moves(out: dict) -> list[tuple]:
+    return [(t["proposer"], t["partner"], t["offer"], t["accepted"]) for t in out["turns"]]
+
+
+def test_every_seat_a_lens_agent_plays_the_game_the_built_in_bots_play(tmp_path):
+    builtin = negtui("autoplay", SIX, "--lens", "myopic", "--partner", "greedy", "--json")
+    assert builtin.returncode == 0, builtin.stderr
+    seats = [a for i in range(6) for a in ("--seat", f"P{i}=" + cmd(LENS_AGENT, "--lens", "myopic", "--partner",
+                                                                       "greedy", "--seed", i))]
+    rec = tmp_path / "agents.jsonl"
+    outside = negtui("autoplay", SIX, *seats, "--json", "--record", rec)
+    assert outside.returncode == 0, outside.stderr
+    a, b = json.loads(builtin.stdout), json.loads(outside.stdout)
+    assert moves(a) == moves(b) and a["payoffs"] == b["payoffs"]
+    assert sum(t["accepted"] for t in a["turns"]) > 3  # a game with deals, not a string of passes
+    assert all(s["agent"] == "cmd" for s in b["seats"].values())
+    header = load_record(rec).header
+    assert header.seats["P3"].command.endswith("--seed 3")
+    res = negtui("replay", rec, "--verify")
+    assert res.returncode == 0 and "verified" in res.stdout, res.stderr
+
+
+def test_every_seat_a_random_agent_finishes_and_the_record_verifies(tmp_path):
+    rec = tmp_path / "random.jsonl"
+    seats = [a for i in range(6) for a in ("--seat", f"P{i}=" + cmd(RANDOM_AGENT, "--seed", i))]
+    res = negtui("autoplay", SIX, *seats, "--record", rec, "--quiet")
+    assert res.returncode == 0, res.stderr
+    assert "[P0] playing P0 in generated-N6-J10-cooperative-positive-seed7" in res.stderr  # the agent's stderr
+    rp = Replay(load_record(rec))
+    assert rp.record.complete and len(rp.record.turns) == rp.neg.game.T
+    assert not any(t.fault for t in rp.record.turns)
+    assert negtui("replay", rec, "--verify").returncode == 0
+
+
+def _running(token: str) -> list[str]:
+    out = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    return [line for line in out.splitlines() if token in line and "ps -eo" not in line]
+
+
+@pytest.mark.slow
+@ONE_FLAKY_TEST_AT_A_TIME
+def test_agents_that_crash_hang_answer_late_illegally_or_with_garbage_never_stop_the_game(tmp_path):
+    flaky = {"P0": ("crash", 6), "P1": ("hang", 10), "P2": ("illegal", 4), "P3": ("garbage", 8),
+             "P4": ("late", 5)}
+    seats = [a for k, (pid, (mode, turn)) in enumerate(flaky.items())
+             for a in ("--seat", f"{pid}=" + cmd(FLAKY, mode, turn, "--seed", k, "--delay", 1.5))]
+    rec = tmp_path / "flaky.jsonl"
+    started = time.monotonic()
+    res = negtui("autoplay", SIX, *seats, "--seat", "P5=myopic", "--agent-timeout", 0.5, "--record", rec, "--quiet")
+    assert res.returncode == 0, res.stderr
+    assert time.monotonic() - started < 60
+    err = res.stderr
+    rp = Replay(load_record(rec))
+    assert rp.record.complete and len(rp.record.turns) == rp.neg.game.T == 24
+    faults = {t.t: t for t in rp.record.turns if t.fault}
+    by_seat = {pid: [t for t in faults.values() if pid in (t.proposer, t.partner) and t.decided_by.startswith(pid)]
+               for pid in flaky}
+    # P0 crashed: the message names the seat, the turn and what the program said; later turns fail at once
+    assert "seat P0 (cmd: " in err and "the program has exited (status 3): flaky agent: crashing on purpose" in err
+    assert by_seat["P0"] and all("has exited" in t.fault for t in by_seat["P0"])
+    # P1 hung: every decision from turn 10 on times out
+    assert by_seat["P1"] and all(t.fault == "no answer within 0.5 s" and t.t >= 10 for t in by_seat["P1"])
+    # P2 offered a commitment of a third player: a pass, with the rule broken
+    assert any("offered an illegal deal" in t.fault and "belongs to neither" in t.fault for t in by_seat["P2"])
+    # P3 answered with prose
+    assert any("not JSON" in t.fault for t in by_seat["P3"])
+    # P4 answered one request late: that decision timed out, its late answer was skipped, then it played on
+    late = by_seat["P4"]
+    assert len(late) == 1 and late[0].fault == "no answer within 0.5 s"
+    assert any(t.t > late[0].t and t.proposer == "P4" and not t.fault for t in rp.record.turns)
+    for t in faults.values():
+        played = "a pass" if not t.offer else "a rejection"
+        assert f"turn {t.t}: {t.fault}; played as {played}" in err
+        assert not t.accepted
+    res = negtui("replay", rec, "--verify")
+    assert res.returncode == 0, res.stderr
+    assert "P0's agent failed: the program has exited" in negtui("replay", rec, "--print").stdout
+    assert not _running(str(FLAKY)), "an agent process outlived the game"
+
+
+@ONE_FLAKY_TEST_AT_A_TIME
+@pytest.mark.parametrize("mode, words", [
+    ("bad-hello", 'not {"type": "ready"}'),
+    ("silent-hello", "no answer within 0.5 s"),
+    ("unknown", "a commitment the game does not have"),
+])
+def test_a_broken_handshake_or_an_unknown_commitment_is_a_fault(tmp_path, mode, words):
+    res = negtui("autoplay", PILL, "--seat", "A=" + cmd(FLAKY, mode, 0), "--agent-timeout", 0.5, "--json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["turns"][0]["fault"] and words in out["turns"][0]["fault"]
+    assert "seat A (cmd: flaky_agent.py), turn 0: " in res.stderr and words in res.stderr
+
+
+def test_a_command_that_cannot_start_exits_2_naming_the_seat():
+    res = negtui("autoplay", PILL, "--seat", "A=cmd:no-such-program-negtui --x")
+    assert res.returncode == 2
+    assert "seat A: cannot start 'no-such-program-negtui --x'" in res.stderr and "Traceback" not in res.stderr
+    res = negtui("autoplay", PILL, "--seat", "A=cmd:")
+    assert res.returncode == 2 and "needs a command" in res.stderr
+
+
+def test_forks_restart_outside_agents(tmp_path):
+    rec, fork = tmp_path / "rec.jsonl", tmp_path / "fork.jsonl"
+    seat = "P2=" + cmd(LENS_AGENT, "--lens", "myopic", "--partner", "greedy", "--seed", 2)
+    assert negtui("autoplay", SIX, "--lens", "myopic", "--partner", "greedy", "--seat", seat, "--record", rec,
+                  "--quiet").returncode == 0
+    res = negtui("autoplay", "--from-record", rec, "--turn", 9, "--record", fork, "--quiet")
+    assert res.returncode == 0, res.stderr
+    assert load_record(fork).header.seats["P2"].agent == "cmd"
+    assert [t.model_dump() for t in load_record(fork).turns] == [t.model_dump() for t in load_record(rec).turns[9:]]
+
+
+def test_the_committed_protocol_schema_is_current(root):
+    committed = json.loads((root / "negtui" / "agents" / "agent-protocol.schema.json").read_text())
+    assert committed == protocol_schema(), "run `make schema` and commit the result"
+    res = negtui("schema", "agent-protocol")
+    assert res.returncode == 0 and json.loads(res.stdout) == committed

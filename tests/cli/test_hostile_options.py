@@ -1,0 +1,60 @@
+"""Hostile command lines: options out of range end with status 2 and a message naming the option; Ctrl-C at
+any moment of start-up ends with status 130 and a message (or 0, if the game was over).  Never a traceback
+and never a hang."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.paths import PILL, SIX
+
+
+@pytest.mark.parametrize("args, words", [
+    (["autoplay", PILL, "--sims", "0"], "--sims: Input should be greater than or equal to 1"),
+    (["autoplay", PILL, "--sims", "-5"], "--sims"),
+    (["autoplay", PILL, "--ucb", "nan"], "--ucb: Input should be a finite number"),
+    (["autoplay", PILL, "--ucb", "-1"], "--ucb"),
+    (["autoplay", PILL, "--budget", "-1"], "budget -1"),
+    (["autoplay", PILL, "--seed", "-1"], "--seed"),
+    (["autoplay", PILL, "--agent-timeout", "-1"], "--agent-timeout"),
+    (["welfare", PILL, "--sims", "0"], "--sims"),
+    (["autoplay", PILL, "--record", "/proc/negtui-x.jsonl"], "cannot write /proc/negtui-x.jsonl"),
+    (["autoplay", PILL, "--record", "/nonexistent-dir/x.jsonl"], "No such file or directory"),
+])
+def test_options_out_of_range_exit_2_with_a_message(cli, args, words):
+    res = cli(*args)
+    assert res.exit_code == 2, res.output
+    assert words in res.stderr and "Traceback" not in res.output, res.stderr
+
+
+def _loading(pid: int, library: str) -> bool:
+    try:
+        return library in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return True
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_any_moment_of_start_up_ends_with_status_130_and_no_traceback():
+    """From the moment negtui's own code runs (here: once numpy's library is mapped, well inside the
+    imports of the commands) to the end of a game, Ctrl-C is a message and status 130.  (The interpreter's
+    own first milliseconds, before any code of ours, are Python's.)"""
+    for delay in [0.0, 0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.8, 1.2]:
+        proc = subprocess.Popen([sys.executable, "-m", "negtui.cli", "autoplay", str(SIX), "--sims", "5000", "-q"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 20
+        while not _loading(proc.pid, "numpy") and time.monotonic() < deadline:
+            time.sleep(0.002)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        assert "Traceback" not in err, (delay, err)
+        assert proc.returncode in (0, 130), (delay, proc.returncode, err)
+        if proc.returncode == 130:
+            assert "interrupted" in err

@@ -1,0 +1,120 @@
+"""Coaching numbers against the engine: the poison pill's known values, hints before a decision, the
+debrief's counterfactual games and costliest decisions, and the coaching shown in the app."""
+
+from __future__ import annotations
+
+
+import pytest
+
+from negtui.coach import YOU, Coach, describe
+from negtui.coach.debrief import counterfactual_seats, counterfactuals, debrief
+from negtui.engine import PAPER, Negotiation, Phase, State, TurnDriver
+from negtui.agents import Table
+from negtui.scenario import load_scenario
+from negtui.seats import Seat
+from negtui.session import Session
+from tests.paths import PILL
+
+A_BAIT, A_SIDE, B_BAIT, B_POISON = range(4)
+
+
+def pill_session(**seats: Seat) -> Session:
+    return Session(load_scenario(PILL), PAPER, seats)
+
+
+def test_accepting_the_pill_is_told_that_upper_and_exact_would_have_rejected_it():
+    ses = pill_session(A=Seat.lens("myopic"), B=Seat.human())
+    for move in ses.think():  # A (myopic) offers the bundle; B is a person
+        ses.submit(move)
+    assert ses.pending.bits == (1 << A_BAIT) | (1 << B_BAIT) | (1 << B_POISON)
+    hint = ses.hint()
+    assert hint.yours is None and {c.who: c.accept for c in hint.others} == {
+        "myopic": True, "upper": False, "lower": True, "exact": False}
+    ses.submit(ses.answer(True))
+    (a,) = ses.assess_pending()
+    assert (a.t, a.player, a.phase, a.reference) == (0, 1, Phase.RESPOND, "exact")
+    assert a.yours.who == YOU and a.yours.accept is True
+    assert a.yours.values == {"myopic": 7.0, "upper": 7.0, "lower": 7.0, "exact": 7.0}
+    by = {c.who: c for c in a.others}
+    assert by["upper"].accept is False and by["exact"].accept is False
+    assert by["upper"].values == by["exact"].values == {"myopic": 0.0, "upper": 30.0, "lower": 0.0, "exact": 30.0}
+    assert by["myopic"].accept is True and by["lower"].accept is True
+    assert a.agreeing() == ["myopic", "lower"] and a.best.who in ("upper", "exact")
+    assert a.cost == pytest.approx(23.0)  # 30 under exact for rejecting, 7 for accepting
+    data = describe(ses.neg, a)
+    assert data["cost"] == 23.0 and data["yours"]["accept"] is True and data["player"] == "B"
+    ses.close()
+
+
+def test_rejecting_the_pill_costs_nothing():
+    ses = pill_session(A=Seat.lens("myopic"), B=Seat.human())
+    for move in ses.think():
+        ses.submit(move)
+    ses.submit(ses.answer(False))
+    (a,) = ses.assess_pending()
+    assert a.cost == 0.0 and sorted(a.agreeing()) == ["exact", "upper"]
+    ses.close()
+
+
+def test_a_proposal_is_valued_with_the_answer_it_got_and_set_beside_each_lens():
+    ses = pill_session(A=Seat.human(), B=Seat.lens("upper"))
+    assert ses.submit(ses.propose(1, [A_BAIT, B_BAIT, B_POISON])) is None  # the bundle to an upper B
+    for move in ses.think():
+        ses.submit(move)
+    (a,) = ses.assess_pending()
+    assert a.phase is Phase.PROPOSE and a.yours.accept is False  # upper refuses the pill
+    assert a.yours.after == State(1, 0) and a.yours.values["exact"] == pytest.approx(30.0)
+    by = {c.who: c for c in a.others}
+    # exact: no deal now (B offers the project next turn); the lens bots model B as it is (upper)
+    assert by["exact"].offer.is_noop and by["exact"].values["exact"] == pytest.approx(30.0)
+    # an optimistic A counts the project as won either way, and secures its own share of it alone
+    assert by["upper"].offer.partner == 0 and by["upper"].offer.bits == 1 << A_BAIT
+    assert a.cost == pytest.approx(0.0)
+    ses.close()
+
+
+def test_counterfactual_games_put_each_lens_bot_in_the_seat_against_the_same_opponents():
+    sc = load_scenario(PILL)
+    neg = Negotiation.from_scenario(sc, PAPER)
+    seats = [Seat.lens("myopic", partner="greedy"), Seat.human()]
+    out = counterfactuals(neg, seats, 1, neg.initial_state())
+    # against a myopic A offering the bundle: myopic and lower Bs accept it (7), an upper B refuses (30)
+    assert out == {"myopic": 7.0, "upper": 30.0, "lower": 7.0}
+    cf = counterfactual_seats(seats, 1, "upper")
+    assert cf[0] == seats[0] and cf[1].lenses == ("upper", "upper") and cf[1].partner == "greedy"
+    # the same, by hand
+    driver = TurnDriver(neg, Table(neg, cf).agents)
+    assert driver.play()[1] == 30.0
+
+
+def test_the_debrief_keeps_the_costliest_decisions_first():
+    ses = pill_session(A=Seat.lens("myopic"), B=Seat.human())
+    for move in ses.think():
+        ses.submit(move)
+    ses.submit(ses.answer(True))
+    ses.submit(ses.propose(1, []))  # B passes
+    assert ses.over
+    assessments = ses.assess_pending()
+    d = debrief(ses.neg, 1, ses.state, assessments)
+    assert d.payoff == 7.0 and d.baseline == 30.0 and d.total == 47.0
+    assert [a.t for a in d.costliest] == [0]  # the pass at turn 1 cost nothing
+    ses.close()
+
+
+def test_coaching_numbers_against_a_brute_force_reading_of_the_lenses(toy):
+    """Every value in an assessment is the deciding player's forecast of the state its choice leads to."""
+    import numpy as np
+
+    rng = np.random.default_rng(11)
+    for _ in range(5):
+        spec = toy.random_spec(rng, "paper", players=(3, 3))
+        neg = Negotiation.from_scenario(spec.scenario(), PAPER)
+        coach = Coach(neg, lambda q: None, exact=True)
+        s = neg.initial_state()
+        a = coach.proposal_hint(s)
+        p = neg.proposer(s)
+        for c in a.others:
+            for lens, v in c.values.items():
+                assert v == pytest.approx(float(neg.forecast(c.after, lens)[p]))
+        exact = next(c for c in a.others if c.who == "exact")
+        assert exact.values["exact"] == pytest.approx(float(neg.exact.values_at(0, 0)[p]))  # subgame perfect

@@ -1,0 +1,282 @@
+"""Records are never lost, mixed up or forged: one writer per file (racing processes and apps), ids that
+contain dots, headers validated as strictly as scenarios, everything recomputable checked by
+`replay --verify`, and signed records whose every edit is caught with the key."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from negtui.engine import PAPER
+from negtui.record import Replay, load_record, state_digest
+from negtui.record.signing import data_dir_key
+from negtui.scenario import load_scenario, parse_scenario
+from negtui.seats import Seat
+from negtui.session import Session
+from tests.paths import PILL, SIX
+
+CLI = [sys.executable, "-m", "negtui.cli"]
+
+
+def lines_of(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def write_lines(path: Path, objs: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(o) + "\n" for o in objs))
+    return path
+
+
+def valid_complete(path: Path) -> Replay:
+    rp = Replay(load_record(path))
+    assert rp.record.complete, path
+    return rp
+
+
+# --- one writer per record -----------------------------------------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.exclusive
+@pytest.mark.parametrize("force", [False, True])
+def test_twenty_pairs_of_processes_racing_on_one_record_path(cli, tmp_path, force):
+    """Each pair writes the same path at the same moment: one game is recorded whole, the other is refused
+    with a message (or, with --force, may replace it once the first is finished); no file mixes games."""
+    procs = []
+    for k in range(20):
+        path = tmp_path / f"race{k}.jsonl"
+        for lens in ("myopic", "lower"):
+            args = [*CLI, "autoplay", str(SIX), "--lens", lens, "--partner", "greedy", "--record", str(path), "--json"]
+            procs.append((path, lens, subprocess.Popen(args + (["--force"] if force else []), stdout=subprocess.PIPE,
+                                                       stderr=subprocess.PIPE, text=True)))
+    outcomes: dict[Path, list] = {}
+    for path, lens, proc in procs:
+        out, err = proc.communicate(timeout=180)
+        assert "Traceback" not in err, err
+        assert proc.returncode in (0, 2), err
+        if proc.returncode == 2:
+            assert str(path) in err and ("exists; pass --force" in err or "being written by another" in err), err
+        outcomes.setdefault(path, []).append((lens, proc.returncode, json.loads(out) if proc.returncode == 0 else None))
+    for path, results in outcomes.items():
+        winners = [r for r in results if r[1] == 0]
+        assert winners, f"{path}: both writers refused"
+        if not force:
+            assert len(winners) == 1, f"{path}: two writers both claim the file"
+        rp = valid_complete(path)
+        lens = rp.record.header.seats["P0"].propose
+        game = next(out for lz, _, out in winners if lz == lens)  # the file is one whole game of a winner
+        assert [t.offer for t in rp.record.turns] == [t["offer"] for t in game["turns"]]
+        assert cli("replay", path, "--verify").exit_code == 0
+
+
+@pytest.mark.slow
+@pytest.mark.exclusive
+def test_twenty_apps_started_together_into_one_data_directory(cli, tmp_path):
+    """Twenty apps at once: twenty record files with distinct names, each a whole, verifiable game; SIGINT
+    then ends each app with status 130."""
+    data = tmp_path / "data"
+    env = {**os.environ, "NEGTUI_HEADLESS": "1"}
+    procs = [subprocess.Popen([*CLI, "play", str(PILL), "--seat", "A=myopic", "--seat", "B=upper", "--data-dir", str(data),
+                               "--autoplay"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+             for _ in range(20)]
+    records = data / "records"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        done = [p for p in records.glob("*.jsonl") if '"type":"result"' in p.read_text()] if records.exists() else []
+        if len(done) == 20:
+            break
+        time.sleep(0.25)
+    for proc in procs:
+        proc.send_signal(signal.SIGINT)
+    codes = [proc.wait(timeout=30) for proc in procs]
+    errors = [proc.stderr.read() for proc in procs]
+    assert codes == [130] * 20, errors
+    assert not any("Traceback" in e for e in errors), errors
+    files = sorted(records.glob("*.jsonl"))
+    assert len(files) == 20 and len({f.name for f in files}) == 20
+    key = data / "record.key"
+    for f in files:
+        valid_complete(f)
+        res = cli("replay", f, "--verify", "--key", key)
+        assert res.exit_code == 0 and "signature valid" in res.stdout, res.output
+
+
+def test_the_lock_refuses_a_second_writer_while_the_first_writes(tmp_path):
+    from negtui.engine import Negotiation
+    from negtui.record import RecordWriter
+    from negtui.record.writer import CannotWrite
+
+    neg = Negotiation.from_scenario(load_scenario(PILL), PAPER)
+    path = tmp_path / "held.jsonl"
+    seats = [Seat.lens("upper")] * 2
+    with RecordWriter(path, neg, seats, neg.initial_state()):
+        with pytest.raises(FileExistsError):
+            RecordWriter(path, neg, seats, neg.initial_state())
+        with pytest.raises(CannotWrite, match="being written by another negtui process"):
+            RecordWriter(path, neg, seats, neg.initial_state(), force=True)
+    RecordWriter(path, neg, seats, neg.initial_state(), force=True).close(discard_empty=False)  # free once closed
+    assert load_record(path).header.format == "negtui-record/2"
+    RecordWriter(path, neg, seats, neg.initial_state(), force=True).close()  # nothing played: nothing kept
+    assert not path.exists()
+
+
+# --- ids with dots ---------------------------------------------------------------------------------------------
+
+def test_ids_with_dots_replay_exactly(cli, tmp_path):
+    """Player 'a' with action 'b.c' beside player 'a.b' with action 'c' both read 'a.b.c' as text: records
+    name commitments as [player, action] pairs, so the game replays and verifies."""
+    sc = {
+        "name": "dots",
+        "players": [{"id": "a", "actions": [{"id": "b.c"}, {"id": "x"}]}, {"id": "a.b", "actions": [{"id": "c"}]}],
+        "goals": [{"id": "g", "requires": [{"player": "a", "action": "b.c"}, {"player": "a.b", "action": "c"}],
+                   "values": {"a": 5, "a.b": 5}},
+                  {"id": "h", "requires": [{"player": "a.b", "action": "c"}], "values": {"a": -1, "a.b": 3}}],
+        "protocol": {"rounds": 2, "seed": 3},
+    }
+    path = tmp_path / "dots.json"
+    path.write_text(json.dumps(sc))
+    rec = tmp_path / "dots.jsonl"
+    res = cli("autoplay", path, "--lens", "myopic", "--record", rec, "--json")
+    assert res.exit_code == 0, res.output
+    made = [c for t in json.loads(res.stdout)["turns"] if t["accepted"] for c in t["offer"]]
+    assert ["a", "b.c"] in made and ["a.b", "c"] in made
+    assert cli("replay", rec, "--verify").exit_code == 0
+    game = Replay(load_record(rec)).neg.game
+    assert game.bits_of([["a", "b.c"]]) != game.bits_of([["a.b", "c"]])
+    with pytest.raises(ValueError, match="ambiguous"):
+        game.bits_of(["a.b.c"])  # the format-1 spelling cannot tell them apart
+
+
+# --- headers as strict as scenarios -------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def six_record(cli, tmp_path_factory) -> Path:
+    rec = tmp_path_factory.mktemp("six") / "six.jsonl"
+    assert cli("autoplay", SIX, "--lens", "myopic", "--partner", "greedy", "--record", rec, "-q").exit_code == 0
+    return rec
+
+
+@pytest.mark.parametrize("edit, path, words", [
+    (lambda h: h["seats"]["P0"].update(propose="psychic"), "$.seats.P0", "unknown lens 'psychic'"),
+    (lambda h: h["seats"]["P0"].update(partner="oracle"), "$.seats.P0", "unknown partner method 'oracle'"),
+    (lambda h: h["seats"]["P0"].update(seed=-1), "$.seats.P0.seed", "greater than or equal to 0"),
+    (lambda h: h["seats"]["P0"].update(ucb="NaN"), "$.seats.P0.ucb", "finite number"),
+    (lambda h: h["seats"]["P0"].update(sims=0), "$.seats.P0.sims", "greater than or equal to 1"),
+    (lambda h: h["rules"].update(accept_tolerance=-1), "$.rules", "accept_tolerance"),
+    (lambda h: h["scenario"]["protocol"].update(rounds=10**9), "$.scenario.protocol.rounds", "less than or equal"),
+    (lambda h: h.update(start_turn=999), "$.start_turn", "outside the game"),
+])
+def test_a_bad_header_is_a_located_error_for_every_command(cli, tmp_path, six_record, edit, path, words):
+    objs = lines_of(six_record)
+    edit(objs[0])
+    bad = write_lines(tmp_path / "bad.jsonl", objs)
+    for args in (["replay", bad, "--print"], ["replay", bad, "--verify"], ["autoplay", "--from-record", bad, "--turn", 2]):
+        res = cli(*args)
+        assert res.exit_code == 2, (args, res.output)
+        assert str(bad) in res.stderr and "line 1" in res.stderr and path in res.stderr and words in res.stderr, \
+            res.stderr
+
+
+# --- --verify checks everything it can --------------------------------------------------------------------------
+
+def _first_deal(objs: list[dict]) -> int:
+    return next(k for k, o in enumerate(objs) if o["type"] == "turn" and o["accepted"] and o["offer"])
+
+
+@pytest.mark.parametrize("what, edit, words", [
+    ("forecasts", lambda o, k: o[k]["forecasts"]["upper"].__setitem__(0, 12345.0), "$.forecasts.upper"),
+    ("decider", lambda o, k: o[k].update(decided_by="P0 (human)"), "$.decided_by"),
+    ("fault", lambda o, k: o[k].update(fault="no answer within 30 s"), "a lens bot, which cannot fail"),
+    ("baseline", lambda o, k: o[-1]["baseline"].__setitem__(0, 1.0), "$.baseline"),
+    ("welfare", lambda o, k: o[-1]["welfare"].update(sum=1.0), "$.welfare.sum"),
+])
+def test_verify_catches_edits_the_digests_cannot(cli, tmp_path, six_record, what, edit, words):
+    objs = lines_of(six_record)
+    edit(objs, _first_deal(objs))
+    bad = write_lines(tmp_path / f"{what}.jsonl", objs)
+    assert cli("replay", bad, "--print").exit_code == 0  # a consistent game: loading alone cannot tell
+    res = cli("replay", bad, "--verify")
+    assert res.exit_code == 2 and words in res.stderr and str(bad) in res.stderr, res.output
+
+
+def test_verify_checks_a_forks_parent(cli, tmp_path, six_record):
+    fork = tmp_path / "fork.jsonl"
+    assert cli("autoplay", "--from-record", six_record, "--turn", 6, "--seat", "P1=lower", "--record", fork,
+               "-q").exit_code == 0
+    assert cli("replay", fork, "--verify").exit_code == 0
+    objs = lines_of(fork)
+    objs[0]["parent"]["digest"] = state_digest(7, 0)
+    bad = write_lines(tmp_path / "badparent.jsonl", objs)
+    res = cli("replay", bad, "--verify")
+    assert res.exit_code == 2 and "$.parent.digest" in res.stderr, res.output
+    objs[0]["parent"]["file"] = str(tmp_path / "gone.jsonl")
+    gone = write_lines(tmp_path / "gone-parent.jsonl", objs)
+    res = cli("replay", gone, "--verify")
+    assert res.exit_code == 0 and "cannot be checked" in res.stdout, res.output
+
+
+# --- signed records ----------------------------------------------------------------------------------------------
+
+def _signed_game_with_a_person(tmp_path: Path) -> tuple[Path, Path]:
+    """The poison pill with A played by a person (who offers the bait alone) in a signed record."""
+    data = tmp_path / "data"
+    key = data_dir_key(data)
+    rec = tmp_path / "signed.jsonl"
+    ses = Session(load_scenario(PILL), PAPER, {"A": Seat.human(), "B": Seat.lens("upper")}, record=rec, record_key=key)
+    try:
+        assert ses.submit(ses.propose(1, [0, 2])) is None  # A.bait and B.bait to B; B (a bot) answers
+        for move in ses.think():
+            ses.submit(move)
+        for move in ses.think():  # B's turn
+            ses.submit(move)
+        assert ses.over
+    finally:
+        ses.close()
+    return rec, data / "record.key"
+
+
+def test_a_forged_human_move_in_a_signed_record_is_caught(cli, tmp_path):
+    rec, key = _signed_game_with_a_person(tmp_path)
+    assert oct(key.stat().st_mode & 0o777) == "0o600"
+    res = cli("replay", rec, "--verify", "--key", key)
+    assert res.exit_code == 0 and "signature valid: all 4 lines as written" in res.stdout, res.output
+    # the person's move rewritten (a different, legal offer), every digest and the result recomputed
+    objs = lines_of(rec)
+    objs[1]["offer"] = [["A", "bait"], ["A", "side"], ["B", "bait"]]
+    objs[1]["digest"] = state_digest(1, 0b0111)
+    objs[2]["digest"] = state_digest(2, 0b0111)
+    sc = parse_scenario(objs[0]["scenario"])
+    from negtui.engine import Negotiation
+
+    pay = Negotiation.from_scenario(sc, PAPER).returns(Replay(load_record(rec)).final.__class__(2, 0b0111))
+    objs[3]["payoffs"] = [float(v) for v in pay]
+    objs[3]["commitments"] = [["A", "bait"], ["A", "side"], ["B", "bait"]]
+    from negtui.engine.metrics import welfare_summary
+
+    objs[3]["welfare"] = welfare_summary(pay)
+    forged = write_lines(tmp_path / "forged.jsonl", objs)
+    assert cli("replay", forged, "--verify").exit_code == 0  # unsigned checks cannot tell a person's move
+    res = cli("replay", forged, "--verify", "--key", key)
+    assert res.exit_code == 2 and "line 2" in res.stderr and "MAC does not match" in res.stderr, res.output
+    # dropping a line, or the MACs altogether, is caught too
+    res = cli("replay", write_lines(tmp_path / "dropped.jsonl", lines_of(rec)[:2] + lines_of(rec)[3:]), "--verify",
+              "--key", key)
+    assert res.exit_code == 2
+    stripped = [{k: v for k, v in o.items() if k != "mac"} for o in lines_of(rec)]
+    res = cli("replay", write_lines(tmp_path / "stripped.jsonl", stripped), "--verify", "--key", key)
+    assert res.exit_code == 2 and "not signed" in res.stderr
+
+
+def test_an_unsigned_record_says_so(cli, six_record, tmp_path):
+    res = cli("replay", six_record, "--verify")
+    assert res.exit_code == 0 and "unsigned" in res.stdout
+    key = tmp_path / "k"
+    key.write_text("00" * 32)
+    res = cli("replay", six_record, "--verify", "--key", key)
+    assert res.exit_code == 2 and "the record is not signed" in res.stderr

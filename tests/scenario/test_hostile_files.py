@@ -1,0 +1,142 @@
+"""Hostile scenario files: files that are not files, JSON that is too deep, not Unicode or not numbers, and
+games past the documented limits.  Every case ends with status 2 and a message naming the file and the
+JSON path, never a traceback and never a hang."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from negtui.scenario import limits
+from tests.paths import PILL
+
+
+def negtui(*args: object, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "negtui.cli", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def pill() -> dict:
+    return json.loads(PILL.read_text())
+
+
+def write(tmp_path: Path, data: object, name: str = "s.json") -> Path:
+    p = tmp_path / name
+    p.write_text(data if isinstance(data, str) else json.dumps(data))
+    return p
+
+
+def refused(res, path: Path, *words: str) -> None:
+    assert res.exit_code == 2, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    assert str(path) in res.stderr, res.stderr
+    for w in words:
+        assert w in res.stderr, res.stderr
+
+
+# --- values that validate but broke play ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, path, words", [
+    ('"A": NaN', "$", "NaN is not a number JSON allows"),
+    ('"A": Infinity', "$", "Infinity is not a number JSON allows"),
+    ('"A": -Infinity', "$", "Infinity is not a number JSON allows"),
+    ('"A": 1e400', '$.goals[0].values.A', "not finite"),
+    ('"A": ' + "1" + "0" * 400, '$.goals[0].values.A', "integer out of range"),
+    ('"A": 1e308', '$.goals[0].values.A', "a value must be a finite number between"),
+])
+def test_numbers_that_are_not_finite_or_out_of_range_are_refused(cli, tmp_path, text, path, words):
+    raw = PILL.read_text()
+    head, sep, tail = raw.partition('"A": 30')
+    assert sep, "the poison pill's first value changed"
+    bad = write(tmp_path, head + text + tail)
+    res = cli("validate", bad)
+    refused(res, bad, path, words)
+    res = cli("autoplay", bad)
+    refused(res, bad, words)
+
+
+# --- sizes without bounds ------------------------------------------------------------------------------------
+
+def test_an_offer_space_past_the_limit_is_refused_at_once(cli, tmp_path):
+    data = pill()
+    data["players"][0]["actions"] += [{"id": f"x{k}"} for k in range(28)]
+    data["protocol"]["budget"] = 30
+    bad = write(tmp_path, data)
+    started = time.monotonic()
+    res = cli("validate", bad)
+    refused(res, bad, "$.players[0].actions", f"the limit is {limits.MAX_OPTIONS:,}")
+    assert time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize("rounds, words", [
+    (10**9, f"less than or equal to {limits.MAX_ROUNDS}"),
+    (1e30, "integer"),
+])
+def test_rounds_past_the_limit_are_refused(cli, tmp_path, rounds, words):
+    data = pill()
+    data["protocol"].pop("schedule")
+    data["protocol"]["rounds"] = rounds
+    bad = write(tmp_path, data)
+    refused(cli("validate", bad), bad, "$.protocol.rounds", words)
+
+
+def test_too_many_turns_and_too_much_offer_search_name_the_limits(cli, tmp_path):
+    data = pill()
+    data["protocol"] = {"rounds": 6000}
+    data["players"] = [{"id": f"P{i}", "actions": [{"id": "a"}]} for i in range(20)]
+    data["goals"] = [{"id": "g", "requires": [{"player": "P0", "action": "a"}], "values": {"P0": 1}}]
+    bad = write(tmp_path, data)
+    refused(cli("validate", bad), bad, "$.protocol.rounds", f"the limit is {limits.MAX_TURNS:,}")
+    data["protocol"] = {"rounds": 1, "budget": 3}
+    data["players"] = [{"id": f"P{i}", "actions": [{"id": f"a{k}"} for k in range(40)]} for i in range(3)]
+    data["goals"] = [{"id": f"g{j}", "requires": [{"player": "P0", "action": "a0"}], "values": {"P0": 1}}
+                     for j in range(50)]
+    bad = write(tmp_path, data)
+    refused(cli("validate", bad), bad, "offer search", f"{limits.MAX_OFFER_WORK:,}")
+
+
+# --- hostile files -------------------------------------------------------------------------------------------
+
+def test_deep_nesting_is_an_ordinary_error(cli, tmp_path):
+    deep = "[" * 1000 + "]" * 1000
+    bad = write(tmp_path, '{"name": "x", "meta": {"a": ' + deep + '}}')
+    refused(cli("validate", bad), bad, "nested too deeply")
+    medium = write(tmp_path, '{"name": "x", "meta": {"a": ' + "[" * 80 + "]" * 80 + '}}', "m.json")
+    refused(cli("validate", medium), medium, "$.meta.a", "nested too deeply (more than 64 levels)")
+
+
+def test_a_lone_surrogate_is_reported_not_crashed_on(tmp_path):
+    data = PILL.read_text().replace('"id": "A"', '"id": "A\\ud800"', 1)
+    bad = write(tmp_path, data)
+    res = negtui("validate", bad)
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    assert "not valid Unicode" in res.stderr and "\\ud800" in res.stderr and "$.players[0].id" in res.stderr
+
+
+def test_devices_fifos_and_directories_are_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    for path, words in ((Path("/dev/zero"), "a device"), (fifo, "a FIFO"), (tmp_path, "a directory")):
+        res = negtui("validate", path, timeout=10)
+        assert res.returncode == 2 and words in res.stderr and str(path) in res.stderr, res.stderr
+        res = negtui("replay", path, "--print", timeout=10)
+        assert res.returncode == 2 and words in res.stderr, res.stderr
+
+
+def test_a_file_over_the_size_limit_is_refused(cli, tmp_path):
+    big = tmp_path / "big.json"
+    with big.open("wb") as fh:
+        fh.truncate(limits.MAX_SCENARIO_BYTES + 10)
+    refused(cli("validate", big), big, "over the limit of 32 MiB")
+
+
+def test_bytes_that_are_not_utf8(cli, tmp_path):
+    bad = tmp_path / "latin.json"
+    bad.write_bytes(PILL.read_bytes().replace(b"Alice", b"Al\xefce"))
+    refused(cli("validate", bad), bad, "not UTF-8 text")

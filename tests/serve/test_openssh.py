@@ -1,0 +1,25 @@
+"""Training over SSH with the system's OpenSSH client: scripts/tmux_serve_game.py logs in to `negtui
+serve` in tmux, plays the poison pill from the lobby to the debrief, and checks the results row."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.paths import SCRIPTS
+
+SCRIPT = SCRIPTS / "tmux_serve_game.py"
+
+
+@pytest.mark.tmux
+@pytest.mark.openssh
+@pytest.mark.slow
+def test_a_trainee_plays_over_openssh_and_the_result_is_kept(root):
+    res = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=300, cwd=root)
+    assert res.returncode == 0, f"{res.stdout}\n{res.stderr}"
+    out = res.stdout
+    assert "OK: logged in over ssh, played, coached, debriefed, results kept" in out
+    assert "coach, turn 0: upper, exact would have done the same" in out
+    assert "results row: alice poison-pill payoff 30.0 decisions 2 efficiency 1.0" in out

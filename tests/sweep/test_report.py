@@ -1,0 +1,200 @@
+"""negtui report: Table 1, the claims and the figures from a hand-made results file with known means."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from negtui.sweep.report import claims, table1
+from negtui.sweep.results import Results
+
+# improvement over the baseline per (structure, regime, method): two games each, so mean and sd are known
+IMPROVEMENT = {
+    ("adversarial", "balanced"): {"myopic": (10, 20), "upper": (0, 4), "lower": (2, 2)},
+    ("adversarial", "negative-pp"): {"myopic": (-5, -7), "upper": (8, 12), "lower": (0, 0)},
+    ("adversarial", "negative"): {"myopic": (-1, -1), "upper": (3, 5), "lower": (1, 1)},
+    ("adversarial", "positive"): {"myopic": (5, 5), "upper": (1, 1), "lower": (9, 11)},
+    ("cooperative", "balanced"): {"myopic": (30, 30), "upper": (10, 10), "lower": (20, 20)},
+    ("cooperative", "negative-pp"): {"myopic": (0, 0), "upper": (6, 6), "lower": (1, 1)},
+    ("cooperative", "negative"): {"myopic": (0, 0), "upper": (2, 2), "lower": (1, 1)},
+    ("cooperative", "positive"): {"myopic": (5, 5), "upper": (4, 4), "lower": (7, 9)},
+}
+# L1 error against the exact solution: by regime (balanced highest, positive lowest), adversarial above
+# cooperative, rising with the all-or-nothing fraction
+L1 = {"balanced": 8.0, "negative-pp": 5.0, "negative": 4.0, "positive": 1.0}
+
+
+def row(structure: str, regime: str, method: str, seed: int, improvement: float, aon: float) -> dict:
+    l1 = None if method == "baseline" else L1[regime] + (1.0 if structure == "adversarial" else 0.0) + 2 * aon
+    return {"sweep": "hand", "task": f"{structure}-{regime}-{seed}", "scenario": "s", "scenario_file": None,
+            "actions": 1, "goals": 15, "rounds": 5, "budget": 2, "factors": 5, "structure": structure,
+            "all_or_nothing": aon, "zipf": 1.6, "payoff": regime, "seed": seed, "rules": "paper", "negtui": "0",
+            "players": 2, "method": method, "payoffs": [improvement, 0.0], "sum": improvement, "baseline_sum": 0.0,
+            "improvement": float(improvement), "improvement_min": 0.0, "fraction_improved": 0.5, "l1_exact": l1,
+            "welfare_optimum": 100.0, "efficiency": (50 + improvement) / 100, "nash_optimum": None,
+            "nash_efficiency": None, "turns": None if method == "baseline" else 50, "seconds": 0.1}
+
+
+def hand_rows() -> list[dict]:
+    out = []
+    for (structure, regime), by in IMPROVEMENT.items():
+        for seed in range(2):
+            aon = (0.0, 0.5)[seed]
+            out.append(row(structure, regime, "baseline", seed, 0, aon))
+            out += [row(structure, regime, m, seed, v[seed], aon) for m, v in by.items()]
+    return out
+
+
+def test_table1_means_and_best():
+    t = table1(hand_rows())
+    assert t.methods == ["myopic", "upper", "lower"]
+    for (structure, regime), by in IMPROVEMENT.items():
+        for m, v in by.items():
+            c = t.cells[(structure, regime, m)]
+            assert c.mean == pytest.approx(statistics.fmean(v)) and c.sd == pytest.approx(statistics.stdev(v))
+            assert c.n == 2
+    assert t.best("adversarial", "balanced") == {"myopic"}
+    assert t.best("adversarial", "negative-pp") == {"upper"}
+    assert t.best("cooperative", "positive") == {"lower"}
+    tied = table1([dict(r, improvement=5.0) if r["payoff"] == "positive" and r["structure"] == "cooperative"
+                   and r["method"] != "baseline" else r for r in hand_rows()])
+    assert tied.best("cooperative", "positive") == {"myopic", "upper", "lower"}  # a tie marks every one
+
+
+def test_claims_marked_on_known_results():
+    found = {c.text: c for c in claims(hand_rows())}
+    verdicts = {text.split(" ")[0] + " " + text.split(" ")[1]: c.verdict for text, c in found.items()}
+    assert verdicts == {"Reward (myopic)": "holds", "Upper is": "holds", "Lower is": "holds", "L1 error": "holds",
+                        "Adversarial games": "holds", "Difficulty (L1": "holds"}
+    # upper's margin: 10 - 0 = 10 and 6 - 1 = 5 with the pill, 4 - 1 = 3 and 2 - 1 = 1 without
+    assert "7.50 with the pill, 2.00 without" in found[next(t for t in found if t.startswith("Upper"))].evidence
+    # flip one column: myopic no longer best in cooperative balanced
+    rows = [dict(r, improvement=0.0) if (r["structure"], r["payoff"], r["method"]) == ("cooperative", "balanced",
+                                                                                      "myopic") else r
+            for r in hand_rows()]
+    flipped = {c.text.split(" ")[0]: c.verdict for c in claims(rows)}
+    assert flipped["Reward"] == "does not hold"
+
+
+def test_report_command_writes_markdown_and_figures(cli, tmp_path):
+    results = tmp_path / "hand.parquet"
+    r = Results(results)
+    for x in hand_rows():
+        r.add([x])
+    r.write()
+    r.close()
+    out = tmp_path / "rep"
+    res = cli("report", str(results), "-o", str(out))
+    assert res.exit_code == 0, res.output
+    md = (out / "report.md").read_text()
+    assert "## hand · paper rules" in md
+    assert "| myopic | **+15.00 ± 7.07** |" in md  # adversarial balanced: mean 15, sd 7.07, the best
+    assert "| Reward (myopic) is best in balanced games | **holds** |" in md
+    for stem in ("l1-by-all-or-nothing-hand-paper", "efficiency-hand-paper"):
+        assert (out / f"{stem}.png").stat().st_size > 1000 and (out / f"{stem}.svg").read_text().startswith("<?xml")
+    assert "+15.00 ± 7.07 ★" in res.stdout
+
+
+def test_report_refuses_what_is_not_a_results_table(cli, tmp_path):
+    bad = tmp_path / "x.parquet"
+    bad.write_text("not parquet")
+    res = cli("report", str(bad), "-o", str(tmp_path / "rep"))
+    assert res.exit_code == 2 and "not a results table" in res.stderr
+    res = cli("report", str(tmp_path / "missing.parquet"))
+    assert res.exit_code == 2 and "no such results file" in res.stderr
+
+
+def test_efficiency_is_judged_by_its_median():
+    """One adversarial game with an optimum near zero has a huge ratio: the mean would call adversarial
+    games the easier ones, the median (what the report and its figure use) does not."""
+    from negtui.sweep.render import efficiency_markdown
+
+    rows = [dict(r, l1_exact=None) for r in hand_rows()]  # large games: no exact solutions
+    outlier = next(i for i, r in enumerate(rows) if r["structure"] == "adversarial" and r["method"] == "upper")
+    rows[outlier] = dict(rows[outlier], efficiency=500.0, welfare_optimum=0.01)
+    adv = [r["efficiency"] for r in rows if r["structure"] == "adversarial" and r["method"] != "baseline"]
+    coop = [r["efficiency"] for r in rows if r["structure"] == "cooperative" and r["method"] != "baseline"]
+    assert statistics.fmean(adv) > statistics.fmean(coop)  # the mean is the outlier's
+    found = {c.text.split(" ")[0]: c for c in claims(rows)}
+    assert found["Adversarial"].verdict == "holds"
+    assert (f"median efficiency adversarial {statistics.median(adv):.3f}, cooperative {statistics.median(coop):.3f}"
+            == found["Adversarial"].evidence)
+    md = efficiency_markdown(rows, ["myopic", "upper", "lower"])
+    # adversarial balanced, myopic: efficiencies 0.60 and 0.70
+    assert "| myopic | 0.65 (0.65) |" in md and "**adversarial**" in md and "**cooperative**" in md
+
+
+def scenario_rows() -> list[dict]:
+    """Two scenario files, two seeds: improvements by (scenario, method) with known means."""
+    gains = {"a.json": {"myopic": (10, 30), "upper": (-4, -6), "lower": (0, 2)},
+             "b.json": {"myopic": (1, 1), "upper": (2, 3), "lower": (6, 6)}}
+    out = []
+    for f, by in gains.items():
+        for seed in range(2):
+            base = row("", "", "baseline", seed, 0, 0.0) | {"scenario_file": f"/s/{f}", "scenario": f[0] + "-game",
+                                                              "structure": None, "payoff": None, "all_or_nothing": None,
+                                                              "l1_exact": None, "players": 3, "baseline_sum": 50.0,
+                                                              "task": f"{f}-{seed}"}
+            out.append(base)
+            out += [base | {"method": m, "improvement": float(v[seed]), "sum": 50.0 + v[seed],
+                            "efficiency": (50.0 + v[seed]) / 100} for m, v in by.items()]
+    return out
+
+
+def test_a_scenario_sweep_is_reported_per_scenario(cli, tmp_path):
+    from negtui.sweep.report import scenario_table
+
+    st = scenario_table(scenario_rows())
+    assert st is not None and [s[1:] for s in st.scenarios] == [("a-game", 3), ("b-game", 3)]
+    assert st.cells[("/s/a.json", "myopic")].mean == 20 and st.cells[("/s/a.json", "myopic")].sd == pytest.approx(
+        statistics.stdev([10, 30]))
+    assert st.best("/s/a.json") == {"myopic"} and st.best("/s/b.json") == {"lower"}
+    assert st.efficiency[("/s/b.json", "upper")].median == pytest.approx(0.525)
+    assert scenario_table(hand_rows()) is None  # a generated grid has none
+    results = tmp_path / "hnc.parquet"
+    r = Results(results)
+    r.add(scenario_rows())
+    r.write()
+    r.close()
+    res = cli("report", str(results), "-o", str(tmp_path / "rep"), env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "| a-game | 3 | 50.00 | **+20.00 ± 14.14 (70%)** | -5.00 ± 1.41 (45%) | +1.00 ± 1.41 (51%) |" in md
+    assert "Table 1" not in md and "not measurable" not in md and "not checked here" in md
+    assert "+20.00 ± 14.14 ★" in res.stdout and "a-game (3)" in res.stdout
+    assert max(len(line) for line in res.stdout.splitlines()) <= 80
+
+
+def test_no_efficiency_where_the_optimum_is_zero_up_to_float_noise():
+    """A game whose best completion is worth nothing sums its fractional payoffs to -6.7e-16: the sweep
+    writes no efficiency for it, and the report ignores the huge ratio a file may already hold."""
+    from negtui.sweep.report import mean_by
+    from negtui.welfare.options import efficiency
+
+    assert efficiency("utilitarian", -281.4, -6.661338147750939e-16, 10) is None
+    assert efficiency("utilitarian", 30.0, 60.0, 2) == 0.5
+    rows = hand_rows()
+    noisy = [dict(r, welfare_optimum=-6.661338147750939e-16, efficiency=4.2e17) if r["payoff"] == "negative"
+             else r for r in rows]
+    cells = mean_by(noisy, "payoff", "efficiency", ["myopic", "upper", "lower"])
+    assert not any(regime == "negative" for regime, _ in cells)
+    assert cells[("balanced", "myopic")] == mean_by(rows, "payoff", "efficiency", ["myopic"])[("balanced", "myopic")]
+
+
+def test_a_difference_within_the_noise_of_the_same_games_is_a_tie():
+    """Methods play the same games, so the best is judged game by game: a mean lead smaller than two
+    standard errors of the per-game differences is a tie; the same lead, kept in every game, is not."""
+    from negtui.sweep.report import tied_best
+
+    tasks = [f"g{k}" for k in range(20)]
+    myopic = {t: 100.0 + 10 * k for k, t in enumerate(tasks)}
+    noisy = {t: v + (1.0 if k % 2 else -1.0) + 0.1 for k, (t, v) in enumerate(myopic.items())}  # +0.1 ± 1
+    steady = {t: v + 0.1 for t, v in myopic.items()}  # +0.1 in every game
+    assert tied_best({"myopic": myopic, "lower": noisy}) == {"myopic", "lower"}
+    assert tied_best({"myopic": myopic, "lower": steady}) == {"lower"}
+    # a large spread across games (sd 59) does not hide a lead kept game by game
+    assert statistics.stdev(myopic.values()) > 50
+    assert tied_best({"myopic": myopic, "lower": steady, "upper": {t: 0.0 for t in tasks}}) == {"lower"}
+    assert tied_best({"a": {"g0": 1.0}, "b": {"g0": 1.0 - 1e-12}}) == {"a", "b"}  # one game: equal means tie
+    assert tied_best({}) == set()

@@ -1,0 +1,377 @@
+"""negtui sweep: a small grid through the local pool and through a Dask LocalCluster gives the same rows;
+a sweep interrupted mid-run and re-run completes without duplicates; a bad spec is a located error."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from click.testing import Result
+
+from negtui.sweep.results import SCHEMA, TIMING, read_table
+from negtui.sweep.spec import SweepSpec, load_spec, presets
+from negtui.sweep.tasks import tasks
+from tests.paths import RANDOM_AGENT
+
+SMALL = """
+name = "tiny"
+seeds = 2
+rules = ["paper", "reference"]
+methods = ["myopic", "upper", {name = "mixed", seats = ["upper", "lower"]}]
+partner = "greedy"
+
+[grid]
+players = [4]
+actions = [2]
+goals = [6]
+rounds = [2]
+factors = [3]
+structure = ["cooperative", "adversarial"]
+all_or_nothing = [0.0, 0.5]
+zipf = [1.6]
+payoff = ["balanced", "negative-pp"]
+"""
+
+
+def spec_file(tmp_path: Path, text: str = SMALL, name: str = "tiny.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def rows_without_timing(path: Path) -> list[dict]:
+    table = read_table(path)
+    rows = table.drop_columns(list(TIMING)).to_pylist()
+    return sorted(rows, key=lambda r: (r["task"], r["method"]))
+
+
+@pytest.fixture
+def sweep(cli) -> Callable[..., Result]:
+    """`sweep(ARGS...)` runs `negtui sweep ARGS...` in-process."""
+    return lambda *args: cli("sweep", *args)
+
+
+def test_the_grid_the_spec_asks_for():
+    spec = SweepSpec.model_validate({"name": "g", "grid": {"players": [4], "actions": [2], "structure": ["cooperative"],
+                                                          "payoff": ["balanced", "positive"], "zipf": [1.6],
+                                                          "factors": [3], "all_or_nothing": [0.0, 0.3]},
+                                     "seeds": 3, "rules": ["paper"]})
+    assert len(tasks(spec)) == 2 * 2 * 3
+    assert len({t.key for t in tasks(spec)}) == 12
+    small, large = presets()["paper-small"], presets()["paper-large"]
+    assert small.grid.cells() == large.grid.cells() == 2 * 4 * 2 * 2 * 4  # the paper's 128 regime cells
+    assert len(tasks(small)) == len(tasks(large)) == 128 * 50
+    assert small.exact and not large.exact
+
+
+def test_the_pool_and_a_dask_cluster_give_the_same_rows(sweep, tmp_path):
+    from distributed import LocalCluster
+
+    spec = spec_file(tmp_path)
+    local, remote = tmp_path / "local.parquet", tmp_path / "dask.parquet"
+    res = sweep(spec, "-o", local, "--workers", "2")
+    assert res.exit_code == 0, res.output
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        res = sweep(spec, "-o", remote, "--scheduler", cluster.scheduler_address)
+    assert res.exit_code == 0, res.output
+    a, b = rows_without_timing(local), rows_without_timing(remote)
+    games = len(tasks(load_spec(spec)))
+    assert games == 2 * 2 * 2 * 2 * 2  # structure × all-or-nothing × payoff × rules × seeds
+    assert len(a) == games * 5  # baseline, exact and three methods per game
+    assert a == b
+    methods = {r["method"] for r in a}
+    assert methods == {"baseline", "exact", "myopic", "upper", "mixed"}
+    for r in a:  # the columns say what they promise
+        assert r["sum"] == pytest.approx(sum(r["payoffs"]))
+        assert r["improvement"] == pytest.approx(r["sum"] - r["baseline_sum"])
+        assert r["l1_exact"] is not None and r["l1_exact"] >= 0
+        if r["method"] == "baseline":
+            assert r["improvement"] == 0 and r["turns"] is None
+        if r["method"] == "exact":
+            assert r["l1_exact"] == 0
+    # readable without negtui: a plain Parquet file with the documented columns
+    assert pq.read_schema(local).names == SCHEMA.names
+
+
+def test_an_interrupted_sweep_resumes_without_duplicates(sweep, root, tmp_path):
+    spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 6"))
+    out = tmp_path / "r.parquet"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "negtui.cli", "sweep", str(spec), "-o", str(out), "--workers", "2"],
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=root)
+    try:
+        line = proc.stderr.readline()  # the first progress line: one game finished
+        while "games" not in line and line:
+            line = proc.stderr.readline()
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        rest = proc.communicate(timeout=60)[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, rest
+    assert "interrupted" in rest
+    first = read_table(out).to_pylist()  # a valid table of whole games
+    per_game = 5
+    assert first and len(first) % per_game == 0
+    total = len(tasks(load_spec(spec))) * per_game
+    assert len(first) < total
+    res = sweep(spec, "-o", out, "--workers", "2")
+    assert res.exit_code == 0, res.output
+    rows = read_table(out).to_pylist()
+    assert len(rows) == total
+    assert len({(r["task"], r["method"]) for r in rows}) == total  # no duplicates
+    kept = {(r["task"], r["method"]): r["sum"] for r in first}
+    assert all(kept[k] == r["sum"] for r in rows if (k := (r["task"], r["method"])) in kept)
+
+
+@pytest.mark.parametrize("suffix", ["parquet", "csv"])
+def test_each_write_streams_the_file_and_keeps_no_rows_in_memory(tmp_path, monkeypatch, suffix):
+    """Writes copy the file batch by batch (row groups of ROW_GROUP rows), then add the new rows; the
+    table itself is never held, and a resumed table counts what it holds without loading it."""
+    from negtui.sweep import results as results_mod
+    from negtui.sweep.results import Results
+
+    monkeypatch.setattr(results_mod, "ROW_GROUP", 7)
+    template = {f.name: None for f in SCHEMA} | {"sweep": "s", "method": "myopic", "payoffs": [1.0, -2.5], "sum": -1.5}
+    path = tmp_path / f"r.{suffix}"
+    res = Results(path)
+    for k in range(6):
+        for j in range(5):
+            res.add([dict(template, task=f"t{k}-{j}", seed=k * 5 + j)])
+        res.write()
+        assert res._pending == [] and res.rows == (k + 1) * 5
+    res.write()  # nothing new: the file is not rewritten
+    res.close()
+    rows = read_table(path).to_pylist()
+    assert [r["seed"] for r in rows] == list(range(30)) and all(r["payoffs"] == [1.0, -2.5] for r in rows)
+    if suffix == "parquet":
+        meta = pq.ParquetFile(path).metadata
+        assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [7, 7, 7, 7, 2]
+    again = Results(path)
+    assert again.rows == 30 and again.done == {f"t{k}-{j}" for k in range(6) for j in range(5)}
+    again.add([dict(template, task="late", seed=99)])
+    again.write()
+    again.close()
+    assert [r["seed"] for r in read_table(path).to_pylist()] == [*range(30), 99]
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        found += [int(x) for x in text]
+    return found
+
+
+@pytest.mark.slow
+def test_a_sweep_killed_outright_leaves_a_valid_file_and_no_workers(sweep, root, tmp_path):
+    """kill -9 of the sweep's own process: its workers end too, the file holds whole games (the last
+    complete write), and the same command finishes the rest without duplicates."""
+    spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 40"))  # about 15 s of games
+    out = tmp_path / "r.parquet"
+    proc = subprocess.Popen([sys.executable, "-m", "negtui.cli", "sweep", str(spec), "-o", str(out), "--workers", "2"],
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}, cwd=root)
+    try:
+        deadline = time.monotonic() + 60
+        while not out.exists() and time.monotonic() < deadline:  # the first write (after 5 s of games)
+            time.sleep(0.1)
+        workers = _children(proc.pid)
+        assert len(workers) == 2
+        proc.kill()
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    alive = [w for w in workers if Path(f"/proc/{w}").exists() and "zombie" not in
+             Path(f"/proc/{w}/status").read_text().lower()]
+    for w in alive:
+        os.kill(w, signal.SIGKILL)  # not left behind by a failing run
+    assert alive == [], "workers outlived the sweep"
+    first = read_table(out).to_pylist()
+    assert first and len(first) % 5 == 0
+    res = sweep(spec, "-o", out, "--workers", "2")
+    assert res.exit_code == 0, res.output
+    rows = read_table(out).to_pylist()
+    total = len(tasks(load_spec(spec))) * 5
+    assert len(rows) == total and len({(r["task"], r["method"]) for r in rows}) == total
+    assert not list(tmp_path.glob(".r.parquet.*.tmp"))
+
+
+def test_csv_on_request(sweep, tmp_path):
+    spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 1").replace('rules = ["paper", "reference"]',
+                                                                             'rules = ["paper"]'))
+    out = tmp_path / "r.csv"
+    res = sweep(spec, "-o", out)
+    assert res.exit_code == 0, res.output
+    header = out.read_text().splitlines()[0]
+    assert header.replace('"', "").split(",") == SCHEMA.names
+    rows = read_table(out).to_pylist()
+    assert len(rows) == 8 * 5 and all(isinstance(r["payoffs"], list) and len(r["payoffs"]) == 4 for r in rows)
+
+
+# read as a user's notebook would: pandas and DuckDB, with negtui made unimportable
+_OUTSIDE = """
+import json, sys
+sys.modules["negtui"] = None  # any import of negtui now fails
+import duckdb, pandas as pd
+parquet, csv = sys.argv[1], sys.argv[2]
+frame = pd.read_parquet(parquet)
+by_method = frame.groupby("method")["sum"].mean().to_dict()
+first = frame.sort_values(["task", "method"]).iloc[0]
+duck = duckdb.sql(f"SELECT method, avg(improvement) AS imp, count(*) AS n, max(len(payoffs)) AS players "
+                  f"FROM read_parquet('{parquet}') GROUP BY method ORDER BY method").fetchall()
+from_csv = duckdb.sql(f"SELECT count(*), sum(\\"sum\\") FROM read_csv_auto('{csv}')").fetchall()[0]
+print(json.dumps({"pandas": by_method, "first": [first["task"], first["method"], list(first["payoffs"])],
+                  "duckdb": duck, "csv": list(from_csv), "columns": list(frame.columns)}))
+"""
+
+
+def test_results_are_read_by_pandas_and_duckdb_without_negtui(sweep, tmp_path):
+    spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 1").replace('rules = ["paper", "reference"]',
+                                                                             'rules = ["paper"]'))
+    parquet, csv = tmp_path / "r.parquet", tmp_path / "r.csv"
+    for out in (parquet, csv):
+        res = sweep(spec, "-o", out)
+        assert res.exit_code == 0, res.output
+    proc = subprocess.run([sys.executable, "-c", _OUTSIDE, str(parquet), str(csv)], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout)
+    rows = sorted(read_table(parquet).to_pylist(), key=lambda r: (r["task"], r["method"]))
+    assert seen["columns"] == SCHEMA.names
+    methods = sorted({r["method"] for r in rows})
+    assert methods == ["baseline", "exact", "mixed", "myopic", "upper"]
+    for m in methods:
+        sums = [r["sum"] for r in rows if r["method"] == m]
+        imps = [r["improvement"] for r in rows if r["method"] == m]
+        assert seen["pandas"][m] == pytest.approx(sum(sums) / len(sums))
+        duck = next(d for d in seen["duckdb"] if d[0] == m)
+        assert duck[1:] == [pytest.approx(sum(imps) / len(imps)), len(imps), 4]
+    assert seen["first"] == [rows[0]["task"], rows[0]["method"], rows[0]["payoffs"]]
+    assert seen["csv"] == [len(rows), pytest.approx(sum(r["sum"] for r in rows))]
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    (SMALL.replace('structure = ["cooperative", "adversarial"]', 'structure = ["friendly"]'), "$.grid.structure[0]"),
+    (SMALL.replace("zipf = [1.6]", "zipf = [0.5]"), "$.grid.zipf"),
+    (SMALL.replace("seeds = 2", "seeds = 0"), "$.seeds"),
+    (SMALL.replace('"myopic", "upper"', '"myopic", "human"'), "$.methods[1]"),
+    (SMALL.replace("[grid]", "[grid]\ncolour = 3"), "$.grid.colour"),
+    (SMALL + "\nscenarios = ['x.json']\n", "$"),
+])
+def test_a_bad_spec_is_a_located_error(sweep, tmp_path, text, where):
+    spec = spec_file(tmp_path, text)
+    res = sweep(spec, "-o", tmp_path / "r.parquet")
+    assert res.exit_code == 2, res.output
+    assert str(spec) in res.stderr and where in res.stderr, res.stderr
+    assert "Traceback" not in res.output
+    assert not (tmp_path / "r.parquet").exists()
+
+
+def test_a_broken_spec_file_and_bad_options(sweep, tmp_path):
+    bad = spec_file(tmp_path, "name = [", "broken.toml")
+    res = sweep(bad, "-o", tmp_path / "r.parquet")
+    assert res.exit_code == 2 and "not valid TOML" in res.stderr
+    res = sweep("-o", tmp_path / "r.parquet", "--preset", "paper-huge")
+    assert res.exit_code == 2 and "unknown preset 'paper-huge'" in res.stderr
+    res = sweep("--preset", "paper-small", "-o", tmp_path / "r.parquet", "--rules", "paper,fast")
+    assert res.exit_code == 2 and "--rules" in res.stderr
+    res = sweep("--preset", "paper-small", "-o", tmp_path / "nowhere" / "r.parquet")
+    assert res.exit_code == 2 and "not a directory" in res.stderr
+    missing = spec_file(tmp_path, json.dumps({"name": "m", "scenarios": ["poison-pill", "no-such-game"]}), "m.json")
+    res = sweep(missing, "-o", tmp_path / "m.parquet")
+    assert res.exit_code == 2 and "$.scenarios[1] cannot be used" in res.stderr and "no-such-game" in res.stderr
+    assert not (tmp_path / "m.parquet").exists()
+    json_spec = spec_file(tmp_path, json.dumps({"name": "j", "scenarios": ["poison-pill"], "seeds": 1}), "j.json")
+    res = sweep(json_spec, "-o", tmp_path / "pill.parquet")
+    assert res.exit_code == 0, res.output
+    rows = read_table(tmp_path / "pill.parquet").to_pylist()
+    assert {r["method"] for r in rows} == {"baseline", "exact", "myopic", "upper", "lower"}
+    sums = {r["method"]: r["sum"] for r in rows}  # myopic and lower swallow the pill; upper takes the bait alone
+    assert sums == {"baseline": 60, "exact": 60, "myopic": 47, "upper": 60, "lower": 47}
+
+
+def test_the_nash_optimum_on_request(sweep, tmp_path):
+    """--welfare nash adds the Nash optimum and each method's efficiency against it: the ratio of the
+    geometric means of the payoffs, at most 1 (the optimum is the largest product)."""
+    import math
+
+    spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 1").replace('rules = ["paper", "reference"]',
+                                                                             'rules = ["paper"]'))
+    out = tmp_path / "n.parquet"
+    res = sweep(spec, "-o", out, "--welfare", "nash", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    rows = read_table(out).to_pylist()
+    for r in rows:
+        assert r["nash_optimum"] is not None and r["nash_efficiency"] is not None
+        assert 0 <= r["nash_efficiency"] <= 1 + 1e-9
+        if all(v > 0 for v in r["payoffs"]):
+            mean_log = sum(math.log(v) for v in r["payoffs"]) / len(r["payoffs"])
+            assert r["nash_efficiency"] == pytest.approx(math.exp(mean_log - r["nash_optimum"] / len(r["payoffs"])))
+
+
+def test_an_outside_agent_takes_seats_in_a_sweep(sweep, tmp_path):
+    """A method may seat outside programs (the agent protocol): every other seat here is the example
+    random agent, a real subprocess per seat."""
+    agent = f"cmd:{sys.executable} {RANDOM_AGENT}"
+    text = SMALL.replace("seeds = 2", "seeds = 1").replace('rules = ["paper", "reference"]', 'rules = ["paper"]')
+    text = text.replace('methods = ["myopic", "upper", {name = "mixed", seats = ["upper", "lower"]}]',
+                        f'methods = [{{name = "with-agents", seats = ["upper", {json.dumps(agent)}]}}]')
+    text = text.replace('structure = ["cooperative", "adversarial"]', 'structure = ["cooperative"]')
+    text = text.replace("all_or_nothing = [0.0, 0.5]", "all_or_nothing = [0.0]")
+    text = text.replace('payoff = ["balanced", "negative-pp"]', 'payoff = ["balanced"]')
+    out = tmp_path / "a.parquet"
+    res = sweep(spec_file(tmp_path, text), "-o", out, "--workers", "1")
+    assert res.exit_code == 0, res.output
+    rows = {r["method"]: r for r in read_table(out).to_pylist()}
+    assert set(rows) == {"baseline", "exact", "with-agents"}
+    assert rows["with-agents"]["turns"] == 8 and len(rows["with-agents"]["payoffs"]) == 4
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("columns", [80, 60, 40])
+def test_the_progress_line_fits_the_terminal(monkeypatch, columns):
+    """Redrawn in place: a line as wide as the terminal would wrap, and every redraw would start a new line."""
+    from negtui.sweep.runner import Progress
+
+    monkeypatch.setattr(Progress, "columns", lambda self: columns)
+    term = _Terminal()
+    progress = Progress(12_800, 2_240, stream=term)
+    progress.started -= 3600  # an hour in: a long ETA
+    for _ in range(3):
+        progress._shown = 0.0
+        progress.tick()
+    progress.tick(final=True)
+    lines = [part.replace("\x1b[K", "") for part in term.getvalue().replace("\n", "\r").split("\r") if part]
+    assert len(lines) == 4 and all(len(line) < columns for line in lines), lines
+    assert all("/12800 games" in line and "ETA" in line for line in lines)
+    if columns == 80:
+        assert "█" in lines[-1] or "·" in lines[-1]  # room for a bar at 80 columns
+
+
+def test_the_progress_line_in_a_log_file():
+    from negtui.sweep.runner import Progress
+
+    log = io.StringIO()
+    progress = Progress(10, 0, stream=log)
+    progress.tick()
+    progress.tick(final=True)
+    assert log.getvalue().count("\n") == 2 and "\r" not in log.getvalue() and "\x1b" not in log.getvalue()
+    assert "already done" not in log.getvalue()  # nothing was

@@ -1,0 +1,56 @@
+"""Autoplay in the app: a whole game that ends as the command line's, and a pause that stops after the
+current turn."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from negtui.tui.app import NegtuiApp
+from negtui.tui.screens.summary import SummaryScreen
+from tests.paths import SIX
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_autoplay_six_party_to_the_end_matches_the_command_line(screen_text, wait_until, play_screen, payoffs,
+                                                                      cli):
+    app = NegtuiApp(SIX, ask_seats=False, record=False, sims=4, partner="greedy")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        ps = play_screen(app)
+        await pilot.press("plus", "plus")
+        assert ps.speed == 0
+        await pilot.press("r")
+        assert ps.running or app.session.events
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the end of autoplay", timeout=30)
+        assert app.session.over and not ps.running
+        assert len(app.session.events) == app.session.neg.game.T == 24
+        await pilot.pause()
+        assert "Game over" in screen_text(app)
+        mine = [round(v, 6) for v in payoffs(app)]
+    res = cli("autoplay", str(SIX), "--partner", "greedy", "--sims", "4", "--json")
+    assert res.exit_code == 0, res.output
+    assert mine == [round(v, 6) for v in json.loads(res.stdout)["payoffs"]]
+
+
+async def test_autoplay_pause_stops_after_the_current_turn(screen_text, settle, play_screen):
+    app = NegtuiApp(SIX, ask_seats=False, record=False, sims=4, partner="greedy")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        ps = play_screen(app)
+        await pilot.press("minus")  # half a second between turns
+        assert ps.speed == 3
+        await pilot.press("r")
+        await settle(pilot)
+        assert ps.running and len(app.session.events) == 1
+        assert "▶▶ 0.5s" in screen_text(app)
+        await pilot.press("r")  # pause while the next turn waits on its timer
+        assert not ps.running
+        await pilot.pause(0.9)
+        await settle(pilot)
+        assert len(app.session.events) == 1, "a turn was played after autoplay was paused"
+        await pilot.press("n")  # stepping still works while paused
+        await settle(pilot)
+        assert len(app.session.events) == 2 and not ps.running

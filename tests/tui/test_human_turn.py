@@ -1,0 +1,319 @@
+"""A person's turn end to end: the partner dialog, an offer built on the matrix and submitted, the answer
+and its coaching, the side panes at every width, the key bar, and a unilateral commitment.
+
+The poison pill (A: bait, side; B: bait, poison; A proposes, then B) gives known answers: an optimistic
+(upper) B refuses the bundle bait+poison and accepts the bait alone (30/30); a myopic A offers B the
+bundle, which leaves A 40 and B 7 if B accepts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from textual.widgets import Static, TabbedContent
+
+from negtui.seats import Seat
+from negtui.tui.app import NegtuiApp
+from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen, RespondScreen
+from negtui.tui.screens.summary import SummaryScreen
+from negtui.tui.widgets.keybar import KeyBar
+from negtui.tui.widgets.matrix import CommitmentMatrix
+from tests.paths import HUMANITARIAN, SIX
+
+# poison-pill cells, player-major: A.bait, A.side, B.bait, B.poison
+A_BAIT, A_SIDE, B_BAIT, B_POISON = 0, 1, 2, 3
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
+async def test_the_coach_pane_reads_whole_at_every_width(screen_text, settle, wait_until, pill_app, size):
+    """After the person refuses the poisoned bundle the coach pane sets the refusal beside each lens;
+    narrow, its headers are short and explained, never cut."""
+    app = pill_app(A=Seat.lens("myopic"), B=Seat.human())
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("n")  # A (myopic) offers the bundle
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
+        await pilot.press("r")
+        await settle(pilot)
+        await wait_until(pilot, lambda: "coach, turn 0" in screen_text(app), "the coaching")
+        await pilot.press("escape", "5")  # close the partner dialog of B's own turn; open the coach pane
+        await pilot.pause()
+        text = screen_text(app)
+        pane = text[text.index("coach · turn 0"):text.index("coach, turn 0")]
+        assert "…" not in pane
+        side = app.screen.query_one("#side").region.x  # the pane's lines, without the matrix beside them
+        lines = [ln[side:].strip() for ln in text.splitlines()]
+        if size[0] < 104:
+            assert any(ln.split() == ["by", "decision", "myo", "up", "low", "ex"] for ln in lines), pane
+            assert "myo = myopic" in text.replace("\n", " ")
+        else:
+            assert any("choice by" in ln and "exact value" in ln for ln in lines), pane
+        assert any(ln.split()[:2] == ["you", "reject"] for ln in lines if ln)
+
+
+async def test_the_cell_under_the_cursor_explains_itself_from_the_start(screen_text, pill_app):
+    app = pill_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+        assert "A · Alice: bait — A's share of the joint" in text  # before any key
+        assert "feeds: joint project (+30)" in text  # the goal by its label, its value to the cell's owner
+
+
+async def test_the_matrix_names_every_action_where_the_height_allows(screen_text):
+    """Tall enough, each action has a line in the scenario's words under its player, the left column
+    grows to hold them, and up/down walk the actions across players; short, it is a grid of cells
+    with no column numbers, and the panel under it names the cell under the cursor."""
+    app = NegtuiApp(HUMANITARIAN, ask_seats=False, record=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        matrix = app.screen.query_one(CommitmentMatrix)
+        assert matrix.listed
+        assert app.screen.query_one("#left").size.width > 40
+        text = screen_text(app)
+        assert "·· Fund the corridor operation" in text
+        assert "·· Authorise the northern corridor" in text
+        assert " 0  1  2  3" not in text
+        for _ in range(4):  # the first player's four actions, then the next player's first
+            await pilot.press("down")
+        await pilot.pause()
+        assert matrix.cursor == (0, 1)
+        assert "NGO Consortium: Deliver food and medical aid" in " ".join(screen_text(app).split())
+        await pilot.press("right")  # the same action of the next player
+        await pilot.pause()
+        assert matrix.cursor == (0, 2)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.3)
+        assert not matrix.listed
+        assert app.screen.query_one("#left").size.width == 40
+        text = screen_text(app)
+        assert "actions" in text and " 0  1  2  3" not in text
+        assert "Host Government: Authorise the northern corridor" in " ".join(text.split())
+        await pilot.press("right")
+        await pilot.pause()
+        assert matrix.cursor == (1, 2)
+
+
+async def test_a_resize_relays_the_side_panes_at_once(screen_text):
+    app = NegtuiApp(SIX, ask_seats=False, record=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("2")  # forecasts
+        await pilot.pause()
+        assert "myopic" in screen_text(app) and " myo " not in screen_text(app)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.2)
+        assert " myo " in screen_text(app) and "trend" not in screen_text(app)  # no turn played meanwhile
+        await pilot.resize_terminal(160, 40)
+        await pilot.pause(0.2)
+        assert "myopic" in screen_text(app) and "trend" in screen_text(app)
+
+
+async def test_a_person_with_nothing_left_to_offer_or_ask_for_passes_without_a_dialog(wait_until, payoffs, tmp_path):
+    two = {"format": "negtui-scenario/1", "name": "one-deal",
+           "players": [{"id": "A", "actions": [{"id": "x"}]}, {"id": "B", "actions": [{"id": "y"}]}],
+           "goals": [{"id": "both", "kind": "all_or_nothing", "requires": [{"player": "A", "action": "x"},
+                                                                            {"player": "B", "action": "y"}],
+                      "values": {"A": 10, "B": 10}}],
+           "protocol": {"rounds": 1, "budget": 1, "schedule": ["A", "B"]}}
+    path = tmp_path / "one-deal.json"
+    path.write_text(json.dumps(two))
+    app = NegtuiApp(path, seats={"A": Seat.lens("myopic"), "B": Seat.human()}, ask_seats=False, record=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")  # A offers the whole deal
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
+        await pilot.press("a")
+        await wait_until(pilot, lambda: app.session.over, "the game's end")
+        assert not any(isinstance(s, PartnerScreen) for s in app.screen_stack)
+        last = app.session.events[-1]
+        assert (last.proposer, last.offer.is_noop) == (1, True)
+        assert payoffs(app) == [10.0, 10.0]
+
+
+@pytest.mark.parametrize(("size", "beside"), [((160, 50), True), ((80, 24), False)])
+async def test_a_bots_offer_leaves_the_matrix_in_view_on_a_wide_terminal(screen_text, wait_until, pill_app, size,
+                                                                         beside):
+    app = pill_app(A=Seat.lens("myopic"), B=Seat.human())
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
+        await pilot.pause()
+        assert app.screen.has_class("beside") == beside
+        text = screen_text(app)
+        assert "thinking" not in text.splitlines()[0]  # the game waits for the person, not for a bot
+        if beside:
+            lines = text.splitlines()
+            b = next(k for k, ln in enumerate(lines) if ln.startswith(" ◆ B · Bob"))
+            b_cells = [ln[:40] for ln in lines[b + 1:b + 3]]
+            assert any("++ bait" in ln for ln in b_cells), b_cells  # B's offered cells marked beside it
+
+
+async def test_a_step_of_autoplay_due_on_a_persons_turn_opens_no_second_partner_dialog(wait_until, play_screen,
+                                                                                       pill_app):
+    """Autoplay schedules the next step after a pause; a step that falls due once the person's partner
+    dialog is open must leave it alone (else the person's first enter closes an invisible second dialog
+    and their next key lands somewhere they did not aim)."""
+    app = pill_app(A=Seat.human())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        ps = play_screen(app)
+        ps.live_step()  # what a stale autoplay tick does
+        await pilot.pause()
+        assert [type(s).__name__ for s in app.screen_stack].count("PartnerScreen") == 1
+        await pilot.press("down", "enter")  # B
+        await pilot.pause()
+        assert app.screen is ps and ps.offer_partner == 1
+        await pilot.press("enter")
+        await pilot.pause()
+        assert ps.offer_cells == {A_BAIT}  # the key reached the matrix
+
+
+async def test_human_offers_bait_alone_b_accepts_and_game_ends_with_summary(screen_text, settle, wait_until,
+                                                                            play_screen, pill_app, payoffs):
+    app = pill_app(A=Seat.human())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        partners = [o.partner for o in app.screen.options]
+        assert partners == [0, 1]  # A itself (unilateral) and B
+        await pilot.press("down", "enter")  # B
+        await pilot.pause()
+        ps = play_screen(app)
+        assert app.screen is ps and ps.offer_partner == 1
+        await pilot.press("enter", "down", "down", "enter")  # A.bait, then B.bait two lines below it
+        await pilot.pause()
+        assert ps.offer_cells == {A_BAIT, B_BAIT}
+        panel = screen_text(app)
+        assert "offer A → B: A commits bait; B commits" in panel
+        assert "yes ◀" in panel  # B's own lens (upper) accepts
+        assert app.session.events == []
+        await pilot.press("o")
+        await settle(pilot)
+        ev = app.session.events[-1]
+        assert (ev.t, ev.proposer, ev.partner, ev.accepted) == (0, 0, 1, True)
+        assert ev.decided_by == "B (upper)"
+        assert app.session.state.t == 1 and app.session.state.bits == (1 << A_BAIT) | (1 << B_BAIT)
+        assert payoffs(app) == [30.0, 30.0]
+        assert ps.offer_partner is None and ps.offer_cells == set()
+        assert "A commits bait; B commits bait — accepted" in screen_text(app)
+        assert not app.session.over
+        # B's bot turn: one step (space) ends the game
+        await pilot.press("space")
+        await settle(pilot)
+        assert app.session.over and len(app.session.events) == 2
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        text = screen_text(app)
+        assert "Game over" in text and "30.00" in text
+        assert "game over" in ps.query_one("#topbar").plain
+        await wait_until(pilot, lambda: "utilitarian optimum" in str(app.screen.query_one("#summary-welfare",
+                                                                                             Static).content),
+                         "the summary's welfare optimum")
+        assert "utilitarian optimum 60.00" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is ps
+
+
+async def test_human_offers_poison_bundle_upper_b_rejects(screen_text, settle, wait_until, play_screen, pill_app,
+                                                          payoffs):
+    app = pill_app(A=Seat.human())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        ps = play_screen(app)
+        await pilot.press("enter", "down", "down", "enter", "down", "enter")  # A.bait, B.bait, B.poison
+        await pilot.pause()
+        assert ps.offer_cells == {A_BAIT, B_BAIT, B_POISON}
+        await pilot.press("o")
+        await settle(pilot)
+        ev = app.session.events[-1]
+        assert ev.accepted is False and ev.offer.bits == 0b1101
+        assert app.session.state.t == 1 and app.session.state.bits == 0
+        assert payoffs(app) == [0.0, 0.0]
+        assert "B commits bait, poison — rejected" in screen_text(app)
+        # the side panes: 1-4 switch, v sorts goals, f filters the log by the focused player
+        tabs = ps.query_one(TabbedContent)
+        assert tabs.active == "forecasts"
+        await pilot.press("3")
+        assert tabs.active == "log"
+        await pilot.pause()
+        assert "rejected" in screen_text(app).split("turn log", 1)[1]
+        await pilot.press("4")
+        assert tabs.active == "network"
+        await pilot.press("v")
+        await pilot.pause()
+        assert tabs.active == "goals" and "by value (v)" in screen_text(app)
+        await pilot.press("f")  # the cursor is on B.poison: only B's turns
+        await pilot.pause()
+        assert tabs.active == "log" and "turn log · only B" in screen_text(app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and "negtui — keys" in screen_text(app)
+        await pilot.press("escape")
+        assert app.return_code is None
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.return_code == 0
+
+async def test_key_bar_lists_the_usable_keys_and_a_click_presses_one(screen_text, wait_until, play_screen, pill_app):
+    app = pill_app(A=Seat.human())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        await pilot.press("escape")
+        await pilot.pause()
+        ps = play_screen(app)
+        bar = ps.query_one(KeyBar)
+        shown = {description: enabled for _key, _display, description, enabled, _action in bar.shown}
+        assert shown["step"] and shown["help"] and shown["quit"]
+        assert list(shown).count("step") == 1, "space and n share an action: one entry"
+        assert "offer" not in shown, "o is usable only while an offer is being built"
+        line = screen_text(app).splitlines()[-1]
+        assert line.startswith(" space step  r run/pause") and line.rstrip().endswith(" … ? help  q quit"), \
+            "too narrow for every key: help and quit stay"
+        await pilot.resize_terminal(160, 30)
+        await pilot.pause()
+        wide = screen_text(app).splitlines()[-1]
+        assert " l lesson  ? help  q quit " in wide and wide.rstrip().endswith("^p palette")
+        await pilot.click(KeyBar, offset=(wide.index("? help") + 3, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape", "p")
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        await pilot.press("enter")  # A itself: now an offer is being built
+        await pilot.pause()
+        assert ("o", "o", "offer", True, "submit") in bar.shown and " o offer " in screen_text(app).splitlines()[-1]
+
+
+
+async def test_offer_building_escape_and_a_unilateral_commitment(screen_text, wait_until, play_screen, pill_app,
+                                                                 payoffs):
+    app = pill_app(A=Seat.human())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        assert "A alone" in screen_text(app)  # the proposer itself, said as such
+        await pilot.press("enter")  # A itself: a unilateral commitment
+        await pilot.pause()
+        ps = play_screen(app)
+        assert ps.offer_partner == 0
+        await pilot.press("down", "down", "enter")  # B.bait belongs to neither side of A → A
+        await pilot.pause()
+        assert ps.offer_cells == set()
+        assert "belongs to neither side" in ps.query_one("#status").plain
+        await pilot.press("up", "up", "space", "space", "space")  # space toggles while an offer is being built
+        assert ps.offer_cells == {A_BAIT} and app.session.events == []
+        await pilot.pause()
+        panel = screen_text(app)
+        assert "A alone: A commits bait" in panel and "accepts?" not in panel  # nobody else has to agree
+        await pilot.press("escape")  # back to the partner choice, the offer dropped
+        await pilot.pause()
+        assert isinstance(app.screen, PartnerScreen) and ps.offer_partner is None and ps.offer_cells == set()
+        await pilot.press("enter")  # A again
+        await pilot.pause()
+        await pilot.press("enter", "o")
+        await pilot.pause()
+        assert not isinstance(app.screen, RespondScreen), "a human was asked to accept their own offer"
+        ev = app.session.events[-1]
+        assert (ev.proposer, ev.partner, ev.accepted) == (0, 0, True)
+        assert app.session.state.bits == 1 << A_BAIT
+        assert payoffs(app) == [15.0, 15.0]

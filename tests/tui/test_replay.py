@@ -1,0 +1,131 @@
+"""Replaying a record in the app: stepping back and forth, jumping, autoplaying to the end and taking over
+(a fork that records its parent); a broken record; a game left before its first turn leaves no record."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from textual.widgets import Select
+
+from negtui.record import Replay, load_record, parent_at
+from negtui.seats import Seat
+from negtui.tui.app import NegtuiApp
+from negtui.tui.screens.dialogs import HelpScreen, JumpScreen, SeatsScreen
+from tests.paths import PILL
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_until, play_screen, record_game, tmp_path):
+    rec = record_game(tmp_path / "six.jsonl")
+    rp = Replay(load_record(rec))
+    assert rp.last_turn == 24 and rp.state_at(4).bits != 0
+    app = NegtuiApp(replay=rec, record=True, data_dir=tmp_path, partner="greedy", sims=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        ps = play_screen(app)
+        assert ps.replay is not None and ps.session is None and app.session is None
+        assert ps.pos == 0 and "REPLAY 0/24 turns played" in screen_text(app)
+        assert not ps.check_action("seats", ()) and not ps.check_action("submit", ())
+        await pilot.press("full_stop", "full_stop", "full_stop")
+        await pilot.pause()
+        assert ps.pos == 3 and ps.state == rp.state_at(3)
+        text = screen_text(app)
+        assert "REPLAY 3/24 turns played" in text and f"t  2 r1  {rp.record.turns[2].proposer} → {rp.record.turns[2].partner}" in text
+        await pilot.press("comma")
+        await pilot.pause()
+        assert ps.pos == 2 and ps.state == rp.state_at(2)
+        await pilot.press("comma", "comma", "comma")  # stops at the first turn
+        assert ps.pos == 0
+        # jump: out of range is refused, then turn 20
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, JumpScreen)
+        await pilot.press("9", "9", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, JumpScreen) and ps.pos == 0
+        await pilot.press("question_mark")  # the turn field takes digits only: ? is help, even while typing
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "help over the jump dialog")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, JumpScreen), "back to the jump dialog")
+        assert app.screen.query_one("#turn").value == "99"
+        app.screen.query_one("#turn").value = ""
+        await pilot.press("2", "0", "enter")
+        await pilot.pause()
+        assert app.screen is ps and ps.pos == 20 and ps.state == rp.state_at(20)
+        text = screen_text(app)
+        assert "REPLAY 20/24 turns played" in text and "turn 21/24" not in text  # one counter, not two
+        assert f"t 19 r4  {rp.record.turns[19].proposer}" in text  # the status follows the jump
+        # autoplay the replay to its end; stepping past the end does nothing
+        await pilot.press("plus", "plus", "r")
+        await wait_until(pilot, lambda: not ps.running, "the replay's end")
+        assert ps.pos == 24 and ps.state == rp.final
+        await pilot.press("full_stop")
+        assert ps.pos == 24
+        await pilot.pause()
+        assert "REPLAY 24/24 turns played" in screen_text(app)
+        await pilot.press("g")
+        await pilot.press("4", "enter")
+        await pilot.pause()
+        assert app.screen is ps and ps.pos == 4 and ps.state == rp.state_at(4)
+        # take over (fork) from turn 4
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, SeatsScreen) and app.screen.title_text == "Take over from turn 4"
+        assert all(app.screen.query_one(f"#seat-{pid}", Select).value == "myopic" for pid in rp.neg.game.player_ids)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        live = play_screen(app)
+        assert live is not ps and live.session is app.session and live.replay is None
+        ses = app.session
+        assert ses.state == rp.state_at(4) and ses.start == rp.state_at(4)
+        assert ses.events == []
+        assert ses.record_path is not None and ses.record_path.parent == tmp_path / "records"
+        header = json.loads(ses.record_path.read_text().splitlines()[0])
+        assert header["parent"]["file"] == str(rec.resolve()) and header["parent"]["turn"] == 4
+        assert header["parent"]["digest"] == parent_at(rp, 4).digest
+        assert header["start_turn"] == 4
+        # the fork plays on from turn 4
+        await pilot.press("n")
+        await settle(pilot)
+        assert len(ses.events) == 1 and ses.events[0].t == 4 and ses.state.t == 5
+        assert "REPLAY" not in screen_text(app)
+        # the log and the trends keep the game the fork continues: turns 0-3 from the record, then its own
+        snap = live.snapshot()
+        assert [ev.t for ev in snap.events] == [0, 1, 2, 3, 4] and len(snap.payoff_history) == 6
+        same = [(e.t, e.proposer, e.partner, e.offer.bits, e.accepted) for e in rp.events[:4]]
+        assert [(e.t, e.proposer, e.partner, e.offer.bits, e.accepted) for e in snap.events[:4]] == same
+        await pilot.press("3")  # the log
+        await pilot.pause()
+        assert f"t  0 r1  {rp.record.turns[0].proposer}" in screen_text(app)
+    fork = load_record(ses.record_path)
+    assert fork.header.parent.turn == 4 and [t.t for t in fork.turns] == [4]
+
+
+async def test_broken_record_exits_with_a_message(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "header"}\n')
+    app = NegtuiApp(replay=bad, record=False)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert app.return_code == 2 and app.session is None
+
+
+async def test_a_game_left_before_its_first_turn_leaves_no_record(wait_until, tmp_path):
+    """Quitting at turn 0 removes the empty record; one played turn keeps the file."""
+    app = NegtuiApp(PILL, seats={"A": Seat.lens("myopic"), "B": Seat.lens("myopic")}, ask_seats=False,
+                    record=True, data_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert len(list((tmp_path / "records").glob("*.jsonl"))) == 1  # written while the game is open
+        await pilot.press("ctrl+q")
+    assert list((tmp_path / "records").glob("*.jsonl")) == []
+    app = NegtuiApp(PILL, seats={"A": Seat.lens("myopic"), "B": Seat.lens("myopic")}, ask_seats=False,
+                    record=True, data_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await wait_until(pilot, lambda: app.session.state.t == 1, "one turn")
+        await pilot.press("ctrl+q")
+    [kept] = list((tmp_path / "records").glob("*.jsonl"))
+    assert len(kept.read_text().splitlines()) == 2  # the header and the turn

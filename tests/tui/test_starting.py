@@ -1,0 +1,285 @@
+"""Starting a game in the app: the seat dialog (keyboard, buttons, every seat at once, a bot's answering
+lens, the exact lens only where it fits), the picker and the generator form, escape and quit and help on
+every screen, and the contrast of the text colours."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, OptionList, Select, Static
+
+from negtui.seats import Seat
+from negtui.tui.app import NegtuiApp
+from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen, RespondScreen, SeatsScreen
+from negtui.tui.screens.picker import GenerateScreen, PickerScreen
+from negtui.tui.screens.play import PlayScreen
+from negtui.tui.screens.summary import SummaryScreen
+from negtui.tui.screens.welfare import WelfareScreen
+from tests.paths import CLIMATE, PILL, TEACHING
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_start_with_seats_dialog_keyboard_and_start_button(screen_text, wait_until):
+    app = NegtuiApp(PILL, ask_seats=True, record=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SeatsScreen)
+        assert app.session is None
+        sel = app.screen.query_one("#seat-A", Select)
+        # 75% of the poison pill's value is positive: the bots start as lower, and the dialog says why
+        assert sel.value == "lower" and app.screen.query_one("#seat-B", Select).value == "lower"
+        shown = screen_text(app)
+        assert "Bots play lower:" in shown and "75% of the value" in shown
+        labels = [str(label.render()) for label in app.screen.query(".seat-name")]
+        assert labels == ["every seat", "A · Alice", "B · Bob"]  # the scenario's names, beside the ids
+        # choose "human" for A with the keyboard: open the drop-down, go to the top entry, pick it
+        sel.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("home", "enter")
+        await pilot.pause()
+        assert sel.value == "human"
+        await pilot.click("#done")
+        await pilot.pause()
+        assert app.session is not None
+        assert app.session.seats["A"].is_human and not app.session.seats["B"].is_human
+        assert app.session.seats["B"].propose == "lower"
+        # A proposes first and is human: the partner dialog opens by itself
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        assert screen_text(app).startswith(" ▶ A · Alice (human)")
+        assert "A, choose a partner" in screen_text(app)
+
+
+async def test_start_with_seats_all_bots_and_ctrl_s(screen_text):
+    app = NegtuiApp(PILL, seats={"A": Seat.human()}, ask_seats=True, record=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#seat-A", Select).value == "human"
+        await pilot.click("#bots")
+        await pilot.pause()
+        assert app.screen.query_one("#seat-A", Select).value == "upper"
+        app.screen.query_one("#seat-B", Select).value = "myopic"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, PlayScreen)
+        assert {pid: s.label for pid, s in app.session.seats.items()} == {"A": "upper", "B": "myopic"}
+        assert "A · Alice (upper)" in screen_text(app)
+
+
+async def test_text_colours_meet_a_contrast_of_4_5_to_1_on_every_background():
+    from textual.color import Color
+
+    from negtui.tui import palette
+
+    def luminance(c: Color) -> float:
+        def channel(v: int) -> float:
+            v /= 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        return 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b)
+
+    app = NegtuiApp(None, record=False)
+    async with app.run_test():
+        css = app.get_css_variables()
+        for background in ("background", "surface", "panel"):
+            bg = luminance(Color.parse(css[background]))
+            for name in ("POSITIVE", "NEGATIVE", "SKY"):
+                fg = luminance(Color.parse(getattr(palette, name)))
+                ratio = (max(fg, bg) + 0.05) / (min(fg, bg) + 0.05)
+                assert ratio >= 4.5, (name, background, round(ratio, 2))
+
+
+async def test_escape_on_the_first_seats_dialog_goes_back_to_the_scenarios():
+    app = NegtuiApp(PILL, ask_seats=True, record=False)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.session is None and app.return_code is None
+        assert isinstance(app.screen, PickerScreen)  # not a silent exit: another scenario can be chosen
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.return_code == 0
+
+
+async def test_escape_puts_an_offer_aside_and_a_step_shows_it_again(screen_text, settle, wait_until, pill_app):
+    app = pill_app(A=Seat.lens("myopic"), B=Seat.human())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, PlayScreen) and app.session.events == []  # not answered: not rejected
+        assert "waits for your answer" in screen_text(app)
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "the offer again")
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.session.events[-1].accepted is False
+
+
+async def test_the_generator_form_starts_in_its_first_field_explains_bad_numbers_and_sets_the_rules(wait_until,
+                                                                                                    tmp_path):
+    app = NegtuiApp(None, record=False, data_dir=tmp_path, scenarios_dir=TEACHING)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("g")
+        await wait_until(pilot, lambda: isinstance(app.screen, GenerateScreen), "the generator form")
+        await pilot.pause()
+        form = app.screen
+        assert app.focused is form.query_one("#gen-players", Input)
+        form.query_one("#gen-players", Input).value = ""
+        form.query_one("#gen-goals", Input).value = "many"
+        form.query_one("#gen-rules", Select).value = "reference"
+        await pilot.press("enter")
+        await pilot.pause()
+        error = str(form.query_one("#gen-error", Static).render())
+        assert error == "players: a whole number, please (it is empty)" and app.focused.id == "gen-players"
+        form.query_one("#gen-players", Input).value = "4"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert str(form.query_one("#gen-error", Static).render()) == "goals: a whole number, not 'many'"
+        assert app.focused.id == "gen-goals"
+        form.query_one("#gen-goals", Input).value = "5"
+        form.query_one("#gen-factors", Input).value = "2"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: app.session is not None, "the game")
+        assert app.session.neg.rules.name == "reference" and app.session.neg.game.n == 4
+
+
+async def test_the_picker_lists_games_generated_here_and_records_to_replay(screen_text, wait_until, record_game, cli,
+                                                                           tmp_path):
+    (tmp_path / "scenarios").mkdir()
+    assert cli("generate", "--players", "4", "--goals", "5", "--factors", "2", "-o",
+               str(tmp_path / "scenarios" / "mine.json")).exit_code == 0
+    (tmp_path / "records").mkdir()
+    rec = record_game(tmp_path / "records" / "game.jsonl", PILL)
+    app = NegtuiApp(None, record=False, data_dir=tmp_path, scenarios_dir=TEACHING)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
+        text = screen_text(app)
+        assert "generated here" in text and "replay game.jsonl" in text
+        options = app.screen.query_one(OptionList)
+        options.highlighted = options.option_count - 1  # the record, listed last
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, PlayScreen), "the replay")
+        assert app.screen.replay is not None and app.screen.replay.record.scenario.name == "poison-pill"
+        assert str(rec).endswith("game.jsonl")
+
+
+async def test_a_question_mark_typed_into_a_field_stays_in_the_field(wait_until):
+    app = NegtuiApp(None, record=False, scenarios_dir=TEACHING)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("g")
+        await wait_until(pilot, lambda: isinstance(app.screen, GenerateScreen), "the generator form")
+        field = app.screen.query(Input).first()
+        field.focus()
+        field.value = ""
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, GenerateScreen) and field.value == "?"
+
+
+@pytest.mark.parametrize("screen", ["seats", "partner", "respond", "welfare", "generate", "summary"])
+async def test_quit_and_help_work_on_every_screen(screen_text, wait_until, screen, tmp_path):
+    """ctrl+q quits and ? opens help (and closes it) whatever dialog is in front."""
+    seats = ({"A": Seat.human()} if screen == "partner" else
+             {"A": Seat.lens("myopic"), "B": Seat.human()} if screen == "respond" else {})
+    app = NegtuiApp(None if screen == "generate" else PILL, seats=seats, ask_seats=screen == "seats",
+                    record=False, scenarios_dir=TEACHING)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        if screen == "respond":
+            await pilot.press("n")
+        elif screen == "welfare":
+            await pilot.press("w")
+        elif screen == "generate":
+            await pilot.press("g")
+        elif screen == "summary":
+            await pilot.press("r")
+        kinds = {"seats": SeatsScreen, "partner": PartnerScreen, "respond": RespondScreen, "welfare": WelfareScreen,
+                 "generate": GenerateScreen, "summary": SummaryScreen}
+        await wait_until(pilot, lambda: isinstance(app.screen, kinds[screen]), screen)
+        await pilot.pause()
+        bar = screen_text(app).splitlines()[-1]  # the dialog's own keys, not the play screen's under it
+        assert "^q quit" in bar and "? help" in bar and "space step" not in bar and "w welfare" not in bar, bar
+        if screen == "generate":  # out of the field it starts in: a ? there is typed (tested below)
+            app.screen.query_one("#go").focus()
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "help")
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, kinds[screen]), "help closed")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.return_code == 0
+
+
+async def test_the_seat_dialog_sets_every_seat_at_once_and_lists_many_players_a_line_each(screen_text, wait_until):
+    app = NegtuiApp(CLIMATE, ask_seats=True, record=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
+        dialog = app.screen
+        seats = [sel for sel in dialog.query(Select) if sel.id != "seat-all" and sel.id.startswith("seat-")]
+        assert len(seats) == 22 and all(sel.compact for sel in seats)  # 22 players: one line each
+        dialog.query_one("#seat-all", Select).value = "myopic"
+        await pilot.pause()
+        assert {sel.value for sel in seats} == {"myopic"}
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: app.session is not None, "the game")
+        assert {s.propose for s in app.session.seats.values()} == {"myopic"}
+        await pilot.press("s")  # mid-game the same dialog applies, it does not start
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog again")
+        assert "Apply (ctrl+s)" in screen_text(app) and "Start (ctrl+s)" not in screen_text(app)
+
+
+async def test_the_seat_dialog_sets_a_bots_answering_lens_apart(wait_until):
+    """A lens bot may propose with one lens and answer with another (the CLI's NAME=LENS/LENS); a person
+    or an outside agent has no answering lens to set."""
+    app = NegtuiApp(PILL, ask_seats=True, record=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
+        dialog = app.screen
+        assert len(dialog.query(".seat-row")) == 3  # every seat, A and B all in view on 24 rows
+        assert dialog.query_one("#seat-B", Select).region.bottom <= 24
+        dialog.query_one("#seat-A", Select).value = "upper"
+        dialog.query_one("#answer-A", Select).value = "lower"
+        dialog.query_one("#seat-B", Select).value = "human"
+        await pilot.pause()
+        assert dialog.query_one("#answer-B", Select).disabled
+        assert not dialog.query_one("#answer-A", Select).disabled
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: app.session is not None, "the game")
+        a, b = app.session.seats["A"], app.session.seats["B"]
+        assert (a.propose, a.respond) == ("upper", "lower") and a.label == "upper/lower"
+        assert b.is_human
+        await pilot.press("escape", "s")  # mid-game the split shows as set
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog again")
+        assert app.screen.query_one("#answer-A", Select).value == "lower"
+
+
+@pytest.mark.parametrize(("scenario", "offered"), [(PILL, True), (CLIMATE, False)])
+async def test_the_seat_dialog_offers_the_exact_lens_only_where_the_game_is_small(wait_until, scenario, offered):
+    app = NegtuiApp(scenario, ask_seats=True, record=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
+        for select in app.screen.query(Select):
+            values = [value for _, value in select._options]
+            assert ("exact" in values) == offered, values
+
+
+async def test_an_exact_seat_on_a_large_game_is_refused_before_the_app_opens(cli):
+    res = cli("play", str(CLIMATE), "--seat", "Kenya=exact", "--no-record")
+    assert res.exit_code == 2, res.output
+    assert "exact solving needs" in res.stderr and "use a lens instead" in res.stderr
+    assert "Traceback" not in res.output
+
+
+async def test_a_session_with_an_exact_bot_in_its_own_process_is_refused_when_the_game_is_large():
+    from negtui.agents import AgentOptions
+    from negtui.engine import ExactTooLarge, get_rules
+    from negtui.scenario import load_scenario
+    from negtui.session import Session
+
+    with pytest.raises(ExactTooLarge, match="exact solving needs"):
+        Session(load_scenario(CLIMATE), get_rules("paper"), {"Kenya": Seat.lens("exact")},
+                options=AgentOptions(remote_bots=True))
