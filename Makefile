@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench clean schema tools
+.PHONY: play test lint bench clean schema tools
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,14 @@ tools:
 		else echo "please install$$missing (the tests that need them are skipped)"; fi; \
 	fi
 
-test: $(STAMP) tools
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup || [ $$? -eq 5 ]  # 5 = no tests collected, not a failure
+# the code checks the tests run after: ruff (lint and import order) and mypy (types, pydantic's plugin)
+lint: $(STAMP)
+	$(BIN)/ruff check negtui tests bench examples
+	$(BIN)/mypy
+
+# two workers; tests that must not share the machine say so with markers (pyproject.toml)
+test: $(STAMP) tools lint
+	$(BIN)/python -m pytest -q -n 2 || [ $$? -eq 5 ]  # 5 = no tests collected, not a failure
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_games.py --hnc

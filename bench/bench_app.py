@@ -89,7 +89,7 @@ async def latencies(presses: int) -> tuple[list[float], list[float], int]:
         screen.autoplay.speed = 0
         await pilot.press("r")
         await asyncio.sleep(0.5)
-        for k in range(presses):
+        for _k in range(presses):
             await asyncio.sleep(0.1)
             during_play.append(await _probe(app, screen, "v", "action_sort_goals"))
         game = app.live.game

@@ -79,7 +79,7 @@ class Terminal(asyncssh.SSHClientSession):
         self.waiting = (text, found)
         try:
             await asyncio.wait_for(found.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise TimeoutError(f"{text!r} did not appear") from None
         finally:
             self.waiting = None

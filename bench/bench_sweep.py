@@ -51,7 +51,8 @@ def main() -> None:
             total_full += wall / len(todo) * full
             print(f"  {name:<12} {len(todo):>5} games  {wall:7.1f} s  {len(todo) / wall:6.2f} games/s  "
                   f"{results.rows / wall:7.1f} rows/s  → {full} games in {wall / len(todo) * full / 60:5.1f} min")
-    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+               resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     print(f"full grid (paper-small + paper-large, {FULL_SEEDS} seeds, {args.rules} rules): "
           f"{total_full / 60:.1f} min wall on this machine; peak memory of one process {peak / 1024:.0f} MiB")
 

@@ -174,7 +174,8 @@ class ToySpec:
         return {
             "format": "negtui-scenario/1",
             "name": "toy",
-            "players": [{"id": f"P{i}", "actions": [{"id": f"a{a}"} for a in range(mi)]} for i, mi in enumerate(self.m)],
+            "players": [{"id": f"P{i}", "actions": [{"id": f"a{a}"} for a in range(mi)]}
+                        for i, mi in enumerate(self.m)],
             "goals": goals,
             "exclusive": [[ref(c) for c in grp] for grp in self.exclusive],
             "protocol": {"rounds": 1, "budget": self.budget, "schedule": [f"P{p}" for p in self.schedule],

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 import negtui.engine.game as game_module
-import negtui.engine.negotiation as negotiation_module
-from negtui.agents import Table
-from negtui.engine import PAPER, ExactTooLarge, Negotiation, TurnDriver, compile_game
+import negtui.engine.valuation as valuation_module
+from negtui.agents import Seating
+from negtui.engine import PAPER, ExactTooLarge, Negotiation, PortableGame, TurnDriver, compile_game
 from negtui.engine.exact import check_size, memory_needed
 from negtui.generator import GeneratorParams, generate
 from negtui.scenario import write_scenario
@@ -32,19 +32,23 @@ def test_engine_caches_stay_within_their_budget(monkeypatch):
     hold more than the budget, and the game still plays to the end."""
     monkeypatch.setattr(game_module, "INFO_CACHE_BYTES", 400_000)
     monkeypatch.setattr(game_module, "VIEW_CACHE_BYTES", 300_000)
-    monkeypatch.setattr(negotiation_module, "_CANDIDATE_CACHE_BYTES", 500_000)
+    monkeypatch.setattr(valuation_module, "_CANDIDATE_CACHE_BYTES", 500_000)
     sc = generate(GeneratorParams(players=40, actions=3, goals=120, factors=5, rounds=1, seed=5))
     neg = Negotiation.from_scenario(sc, PAPER)
     g = neg.game
     seats = [Seat.lens("lower", partner="greedy")] * g.n
-    driver = TurnDriver(neg, Table(neg, seats).agents)
+    seating = Seating(neg, seats)
+    driver = TurnDriver(neg, seating.agents)
     peak = {"info": 0, "views": 0, "candidates": 0}
-    for _ in driver.run():
+
+    def turn(_: object) -> None:
         peak["info"] = max(peak["info"], g.info_cache.bytes)
         peak["views"] = max(peak["views"], g.view_cache.bytes)
-        peak["candidates"] = max(peak["candidates"], neg._candidates.bytes)
+        peak["candidates"] = max(peak["candidates"], seating.valuation._candidates.bytes)
         # the budget is what the cache holds at most, and it was needed: without the bound it would pass it
         assert g.info_cache.bytes <= 400_000 and g.view_cache.bytes <= 300_000
+
+    driver.play_out(on_turn=turn)
     assert driver.over
     one_view = game_module._views_bytes(g.pair_views(0, 1))
     assert one_view * g.n * (g.n - 1) / 2 > 300_000  # every pair's views would not fit
@@ -102,11 +106,12 @@ def wide_game(tmp_path_factory) -> Path:
 
 
 def test_a_nash_solve_keeps_its_time_limit(wide_game):
-    from negtui.welfare import WelfareJob, WelfareOptions, WelfareRequest
     from negtui.scenario import load_scenario
+    from negtui.welfare import WelfareJob, WelfareOptions, WelfareRequest
 
     started = time.monotonic()
-    job = WelfareJob(WelfareRequest(load_scenario(wide_game).model_dump(mode="json"), PAPER.as_dict(), 0,
+    game = PortableGame(load_scenario(wide_game).model_dump(mode="json"), PAPER.as_dict())
+    job = WelfareJob(WelfareRequest(game, 0,
                                     WelfareOptions(objective="nash", time_limit=2.0)))
     res = job.result(timeout=60)
     assert res.seconds <= 3.0, res  # one model's build past the limit at most
@@ -131,12 +136,12 @@ def _alive(pid: int) -> bool:
 def test_children_do_not_outlive_a_parent_killed_with_sigkill(wide_game, kind):
     code = textwrap.dedent(f"""
         import sys, time
-        from negtui.engine import PAPER, Negotiation
+        from negtui.engine import PAPER, Negotiation, PortableGame
         from negtui.scenario import load_scenario
         sc = load_scenario({str(wide_game)!r})
         if {kind!r} == "welfare":
             from negtui.welfare import WelfareJob, WelfareOptions, WelfareRequest
-            job = WelfareJob(WelfareRequest(sc.model_dump(mode="json"), PAPER.as_dict(), 0,
+            job = WelfareJob(WelfareRequest(PortableGame(sc.model_dump(mode="json"), PAPER.as_dict()), 0,
                                             WelfareOptions(objective="nash", time_limit=120)))
             pid = job._proc.pid
         else:
@@ -146,7 +151,7 @@ def test_children_do_not_outlive_a_parent_killed_with_sigkill(wide_game, kind):
             proc = BotProcess(neg, [Seat.lens("upper", sims=100000)] * neg.game.n)
             pid = proc._proc.pid
             import threading
-            threading.Thread(target=lambda: RemoteLensBot(proc, 0, "upper").choose_partner(neg, neg.initial_state()),
+            threading.Thread(target=lambda: RemoteLensBot(proc, neg, 0, "upper").choose_partner(neg.initial_state()),
                              daemon=True).start()
         print(pid, flush=True)
         time.sleep(120)
@@ -168,7 +173,7 @@ def test_the_twenty_two_party_game_plays_with_bounded_caches():
     from negtui.scenario import load_scenario
 
     neg = Negotiation.from_scenario(load_scenario(TWENTY_TWO), PAPER)
-    driver = TurnDriver(neg, Table(neg, [Seat.lens("myopic", partner="greedy")] * neg.game.n).agents)
+    driver = TurnDriver(neg, Seating(neg, [Seat.lens("myopic", partner="greedy")] * neg.game.n).agents)
     for _ in range(30):
         driver.step()
     assert neg.game.info_cache.bytes <= game_module.INFO_CACHE_BYTES

@@ -3,8 +3,8 @@
     negtui autoplay scenarios/generated/six-party.json --seat P2=cmd:"python examples/agents/lens_agent.py --lens lower"
 
 It rebuilds the game from the hello, builds a lens bot bound to it, reads the state from each
-request's observation (turn and commitments) and asks the bot.  Played in every seat with the same lens and settings, it makes the
-very game the built-in bots make: a starting point for an agent of your own.
+request's observation (turn and commitments) and asks the bot.  Played in every seat with the same lens
+and settings, it makes the very game the built-in bots make: a starting point for an agent of your own.
 """
 
 from __future__ import annotations

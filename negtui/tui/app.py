@@ -171,6 +171,11 @@ class NegtuiApp(App):
         """Where the game is written: the user may want to replay or fork it later."""
         self.notify(f"recording to {record}", timeout=4)
 
+    @property
+    def game(self) -> LiveGame | None:
+        """The game being played, if one is."""
+        return self.live.game if self.live is not None else None
+
     def _has_game_screen(self) -> bool:
         return any(isinstance(s, GameScreen) for s in self.screen_stack)
 

@@ -121,9 +121,17 @@ def bindings(mode: str, keys: tuple[Key, ...] = GAME_KEYS) -> list[BindingType]:
     return [Binding(k.keys, k.action, k.footer, show=k.show) for k in keys_of(mode, keys) if k.keys and k.action]
 
 
+def never(c: KeyContext) -> bool:
+    return False
+
+
 def rule(action: str, mode: str, keys: tuple[Key, ...] = GAME_KEYS) -> Rule | None:
-    """The enabling rule of a screen's action (None: not one of the table's)."""
-    return next((k.when for k in keys if k.action == action and mode in k.modes), None)
+    """The enabling rule of a screen's action: never for a key of the other screen, None for an action
+    the table does not know (Textual's own)."""
+    rules = [k.when for k in keys if k.action == action and mode in k.modes]
+    if rules:
+        return rules[0]
+    return never if any(k.action == action for k in keys) else None
 
 
 def _spelled(k: Key) -> str:

@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from negtui.agents import AgentOptions, Table
+from negtui.agents import AgentOptions, Seating
 from negtui.engine import PAPER, Negotiation, TurnDriver
 from negtui.record import load_record
 from negtui.scenario import load_scenario
@@ -34,7 +34,7 @@ class FakeChat:
         chat = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 chat.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
                 answer = chat.policy(body)
@@ -138,7 +138,7 @@ def test_llm_seats_play_the_poison_pill_through_the_command_line(fake_chat, tmp_
 
 
 def _play(neg: Negotiation, seats: dict[str, Seat], url: str, key: str | None = None):
-    table = Table(neg, {pid: s.model_copy(update={"base_url": url}) if s.agent == "llm" else s
+    table = Seating(neg, {pid: s.model_copy(update={"base_url": url}) if s.agent == "llm" else s
                         for pid, s in seats.items()}, AgentOptions(api_key=key))
     try:
         driver = TurnDriver(neg, table.agents)

@@ -53,7 +53,7 @@ def test_ctrl_c_at_any_moment_of_start_up_ends_with_status_130_and_no_traceback(
             time.sleep(0.002)
         time.sleep(delay)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        _out, err = proc.communicate(timeout=30)
         assert "Traceback" not in err, (delay, err)
         assert proc.returncode in (0, 130), (delay, proc.returncode, err)
         if proc.returncode == 130:

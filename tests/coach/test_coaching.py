@@ -3,23 +3,22 @@ debrief's counterfactual games and costliest decisions, and the coaching shown i
 
 from __future__ import annotations
 
-
 import pytest
 
+from negtui.agents import Seating
 from negtui.coach import YOU, Coach, describe
 from negtui.coach.debrief import counterfactual_seats, counterfactuals, debrief
-from negtui.engine import PAPER, Negotiation, Phase, State, TurnDriver
-from negtui.agents import Table
+from negtui.engine import PAPER, Negotiation, Phase, State, TurnDriver, Valuation
+from negtui.play import LiveGame
 from negtui.scenario import load_scenario
 from negtui.seats import Seat
-from negtui.session import Session
 from tests.paths import PILL
 
 A_BAIT, A_SIDE, B_BAIT, B_POISON = range(4)
 
 
-def pill_session(**seats: Seat) -> Session:
-    return Session(load_scenario(PILL), PAPER, seats)
+def pill_session(**seats: Seat) -> LiveGame:
+    return LiveGame(load_scenario(PILL), PAPER, seats)
 
 
 def test_accepting_the_pill_is_told_that_upper_and_exact_would_have_rejected_it():
@@ -83,7 +82,7 @@ def test_counterfactual_games_put_each_lens_bot_in_the_seat_against_the_same_opp
     cf = counterfactual_seats(seats, 1, "upper")
     assert cf[0] == seats[0] and cf[1].lenses == ("upper", "upper") and cf[1].partner == "greedy"
     # the same, by hand
-    driver = TurnDriver(neg, Table(neg, cf).agents)
+    driver = TurnDriver(neg, Seating(neg, cf).agents)
     assert driver.play()[1] == 30.0
 
 
@@ -109,12 +108,13 @@ def test_coaching_numbers_against_a_brute_force_reading_of_the_lenses(toy):
     for _ in range(5):
         spec = toy.random_spec(rng, "paper", players=(3, 3))
         neg = Negotiation.from_scenario(spec.scenario(), PAPER)
-        coach = Coach(neg, lambda q: None, exact=True)
+        val = Valuation(neg)
+        coach = Coach(val, lambda q: None, exact=True)
         s = neg.initial_state()
         a = coach.proposal_hint(s)
         p = neg.proposer(s)
         for c in a.others:
             for lens, v in c.values.items():
-                assert v == pytest.approx(float(neg.forecast(c.after, lens)[p]))
+                assert v == pytest.approx(float(val.forecast(c.after, lens)[p]))
         exact = next(c for c in a.others if c.who == "exact")
-        assert exact.values["exact"] == pytest.approx(float(neg.exact.values_at(0, 0)[p]))  # subgame perfect
+        assert exact.values["exact"] == pytest.approx(float(val.exact.values_at(0, 0)[p]))  # subgame perfect

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from negtui.agents import LensBot
-from negtui.engine import PAPER, REFERENCE, ExactTooLarge, Negotiation, TurnDriver, solve
+from negtui.engine import PAPER, REFERENCE, ExactTooLarge, Negotiation, TurnDriver, Valuation, solve
 from negtui.generator import GeneratorParams, generate
 from negtui.scenario import parse_scenario
 from tests.paths import PILL
@@ -113,11 +113,12 @@ def test_brute_force_is_not_trivial(toy) -> None:
 def test_exact_refuses_big_games_quickly() -> None:
     sc = generate(GeneratorParams(players=5, actions=5, goals=6, factors=2, seed=1, rounds=5))
     neg = Negotiation.from_scenario(sc, PAPER)
+    val = Valuation(neg)
     start = time.perf_counter()
     with pytest.raises(ExactTooLarge, match="limit"):
         solve(neg.game, PAPER)
     with pytest.raises(ExactTooLarge):
-        neg.exact  # noqa: B018 — the lazy property refuses too
+        val.exact  # noqa: B018 — the lazy property refuses too
     assert time.perf_counter() - start < 1.0
 
 
@@ -135,9 +136,10 @@ def test_exact_lens_bots_reach_the_solver_outcome_on_poison_pill(rules: str, sch
     raw = json.loads(PILL.read_text())
     raw["protocol"]["schedule"] = schedule
     neg = Negotiation.from_scenario(parse_scenario(raw), RULES[rules])
-    seats = [LensBot("exact", "exact"), LensBot("exact", "exact")]
+    val = Valuation(neg)
+    seats = [LensBot(val, "exact", "exact"), LensBot(val, "exact", "exact")]
     outcome = TurnDriver(neg, seats).play()
-    np.testing.assert_allclose(outcome, neg.exact.payoffs)
+    np.testing.assert_allclose(outcome, val.exact.payoffs)
     np.testing.assert_allclose(outcome, [30, 30])
 
 
@@ -146,10 +148,11 @@ def test_exact_greedy_proposer_realises_its_subgame_perfect_value(seed: int) -> 
     """With the exact lens and greedy partner choice, each proposer's continuation value never drops."""
     sc = generate(GeneratorParams(players=3, actions=2, goals=4, factors=2, seed=seed, rounds=2))
     neg = Negotiation.from_scenario(sc, PAPER)
-    seats = [LensBot("exact", "exact", partner_method="greedy") for i in range(3)]
+    val = Valuation(neg)
+    seats = [LensBot(val, "exact", "exact", partner_method="greedy") for i in range(3)]
     match = TurnDriver(neg, seats)
     outcome = match.play()
-    V = neg.exact
+    V = val.exact
     for ev in match.events:
         before = V.values_at(ev.before.t, ev.before.bits)
         after = V.values_at(ev.after.t, ev.after.bits)

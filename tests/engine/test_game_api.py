@@ -10,8 +10,19 @@ import numpy as np
 import pytest
 
 from negtui.engine import (
-    PAPER, REFERENCE, TERMINAL_PLAYER, AgentFault, IllegalMove, Negotiation, Offer, Phase, State, TurnDriver,
-    observation, observation_text,
+    PAPER,
+    REFERENCE,
+    TERMINAL_PLAYER,
+    AgentFault,
+    IllegalMove,
+    Negotiation,
+    Offer,
+    Phase,
+    State,
+    TurnDriver,
+    Valuation,
+    observation,
+    observation_text,
 )
 from negtui.scenario import parse_scenario
 
@@ -54,7 +65,7 @@ def test_a_turn_has_a_proposing_and_a_responding_decision_point():
     neg = trio()
     s = neg.initial_state()
     assert (neg.phase(s), neg.current_player(s)) == (Phase.PROPOSE, 0)
-    offer = neg.make_offer(s, 1, [A0, B1])
+    offer = neg.offer(s, 1, [A0, B1])
     s1 = neg.apply(s, offer)
     assert (s1.t, s1.bits, s1.pending) == (0, 0, offer)
     assert (neg.phase(s1), neg.current_player(s1)) == (Phase.RESPOND, 1)
@@ -70,7 +81,7 @@ def test_a_pass_and_a_unilateral_commitment_need_no_answer():
     s = neg.initial_state()
     passed = neg.apply(s, neg.pass_offer(s))
     assert (passed.t, passed.bits, passed.pending) == (1, 0, None)
-    alone = neg.apply(s, neg.make_offer(s, 0, [A0, A2]))
+    alone = neg.apply(s, neg.offer(s, 0, [A0, A2]))
     assert (alone.t, alone.bits, alone.pending) == (1, bits(A0, A2), None)
     # the reference rules count an empty offer as a deal, but it changes nothing either way
     ref = Negotiation.from_scenario(parse_scenario({**TRIO, "exclusive": []}), REFERENCE)
@@ -122,9 +133,9 @@ def test_a_unilateral_commitment_where_the_scenario_forbids_it():
 
 def test_an_offer_while_an_answer_is_due():
     neg = trio()
-    s = neg.apply(neg.initial_state(), neg.make_offer(neg.initial_state(), 1, [A0, B1]))
+    s = neg.apply(neg.initial_state(), neg.offer(neg.initial_state(), 1, [A0, B1]))
     with pytest.raises(IllegalMove) as err:
-        neg.apply(s, neg.make_offer(State(0, 0), 1, [A2]))
+        neg.apply(s, neg.offer(State(0, 0), 1, [A2]))
     assert err.value.rule == "phase"
 
 
@@ -176,20 +187,21 @@ def test_legal_offers_equal_the_brute_force_set(toy, rules, seed):
 
 def test_an_offer_built_by_hand_is_valued_as_the_search_values_it():
     neg = trio()
+    val = Valuation(neg)
     s = neg.initial_state()
     for q in neg.legal_partners(s):
         for o in neg.legal_offers(s, q):
-            hand = neg.make_offer(s, q, list(o.cells))
-            assert neg.offer_index(s, hand) == o.index
+            hand = neg.offer(s, q, list(o.cells))
+            assert val.offer_index(s, hand) == o.index
             for lens in ("myopic", "upper", "lower"):
-                assert neg.offer_value(s, hand, lens, q) == neg.offer_value(s, o, lens, q)
+                assert val.offer_value(s, hand, lens, q) == val.offer_value(s, o, lens, q)
 
 
 # --- observations --------------------------------------------------------------------------------------------
 
 def test_observation_is_json_and_says_what_is_still_possible():
     neg = trio()
-    s = neg.apply(State(1, bits(B0)), neg.make_offer(State(1, bits(B0)), 0, [B1]))  # B offers b1 to A
+    s = neg.apply(State(1, bits(B0)), neg.offer(State(1, bits(B0)), 0, [B1]))  # B offers b1 to A
     obs = observation(neg, s, 0)
     text = json.dumps(obs, allow_nan=False)
     assert json.loads(text) == obs
@@ -219,15 +231,15 @@ class Scripted:
     def __init__(self, partner=None, offer=None, answer=None):
         self.partner, self.offer, self.answer = partner, offer, answer
 
-    def choose_partner(self, neg, s):
+    def choose_partner(self, s):
         if isinstance(self.partner, Exception):
             raise self.partner
         return self.partner
 
-    def make_offer(self, neg, s, partner):
-        return self.offer(neg, s) if callable(self.offer) else self.offer
+    def make_offer(self, s, partner):
+        return self.offer(s) if callable(self.offer) else self.offer
 
-    def respond(self, neg, s):
+    def respond(self, s):
         if isinstance(self.answer, Exception):
             raise self.answer
         return self.answer
@@ -238,7 +250,7 @@ def test_a_failing_agent_passes_or_rejects_and_the_event_says_why():
     faults = []
     crash = Scripted(partner=AgentFault("the program exited (status 1)"))
     illegal = Scripted(partner=1, offer=Offer(1, 1, bits(A0)))  # B offers a cell of A's
-    c_offers = Scripted(partner=1, offer=lambda neg, s: neg.make_offer(s, 1, [C0, B1]))
+    c_offers = Scripted(partner=1, offer=lambda s: neg.offer(s, 1, [C0, B1]))
     times_out = Scripted(answer=AgentFault("no answer within 0.5 s"))
     driver = TurnDriver(neg, [crash, illegal, c_offers], on_fault=faults.append)
     ev = driver.step()
@@ -260,7 +272,11 @@ def test_outside_decisions_go_through_the_same_driver():
     with pytest.raises(IllegalMove) as err:
         driver.ask()
     assert err.value.rule == "seat"
-    move = driver.propose(neg.make_offer(driver.state, 1, [A0, B1]))
+    unchecked = driver.propose(neg.offer(driver.state, 1, [A0, A1, A2]))  # built as given ...
+    with pytest.raises(IllegalMove) as err:  # ... and refused once, where it is applied
+        driver.submit(unchecked)
+    assert err.value.rule == "budget" and driver.state == State(0, 0)
+    move = driver.propose(neg.offer(driver.state, 1, [A0, B1]))
     assert driver.submit(move) is None
     assert driver.phase is Phase.RESPOND and driver.player == 1
     ev = driver.submit(driver.answer(True))

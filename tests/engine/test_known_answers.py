@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from negtui.agents import LensBot
-from negtui.engine import PAPER, REFERENCE, Negotiation, State, TurnDriver, solve
+from negtui.engine import PAPER, REFERENCE, Negotiation, State, TurnDriver, Valuation, solve
 from negtui.engine.metrics import improvement, l1_error, regret, welfare_summary
 from negtui.scenario import load_scenario, parse_scenario
 from tests.paths import PILL
@@ -30,7 +30,8 @@ def bits(*cells: int) -> int:
 
 def play(sc, rules, lens: str, partner_method: str = "mcts") -> TurnDriver:
     neg = Negotiation.from_scenario(sc, rules)
-    seats = [LensBot(lens, lens, partner_method=partner_method) for p in sc.players]
+    val = Valuation(neg)
+    seats = [LensBot(val, lens, lens, partner_method=partner_method) for p in sc.players]
     match = TurnDriver(neg, seats)
     match.play()
     return match
@@ -80,26 +81,29 @@ def test_poison_pill_reference_first_offer(lens: str, offer: int) -> None:
 def test_poison_pill_reference_upper_values() -> None:
     """U_B(reject) = 30; bait + poison gives U_B = 7 (rejected); U_A = 40 for every acceptable offer."""
     neg = Negotiation.from_scenario(poison_pill(["A", "B"]), REFERENCE)
+    val = Valuation(neg)
     s = neg.initial_state()
-    offer = neg.best_offer(s, 1, "upper", "upper")
+    offer = val.best_offer(s, 1, "upper", "upper")
     assert offer.reject_partner == pytest.approx(30)
     assert offer.value_proposer == pytest.approx(40) and offer.value_partner == pytest.approx(30)
-    pill = neg.make_offer(s, 1, [A_BAIT, B_BAIT, B_POISON])
-    assert neg.offer_value(s, pill, "upper", 1) == pytest.approx((7, 30))
-    assert not neg.accepts(s, pill, "upper")
-    assert neg.accepts(s, neg.make_offer(s, 1, [A_BAIT, B_BAIT]), "upper")
+    pill = neg.offer(s, 1, [A_BAIT, B_BAIT, B_POISON])
+    assert val.offer_value(s, pill, "upper", 1) == pytest.approx((7, 30))
+    assert not val.accepts(s, pill, "upper")
+    assert val.accepts(s, neg.offer(s, 1, [A_BAIT, B_BAIT]), "upper")
 
 
 def test_poison_pill_reference_lower_counts_self_completable_harm() -> None:
     """lower_tighter: L_B(reject) = -23 (B's own poison counts as a credible threat), L_B(pill) = 7."""
     neg = Negotiation.from_scenario(poison_pill(["A", "B"]), REFERENCE)
+    val = Valuation(neg)
     s = neg.initial_state()
-    pill = neg.make_offer(s, 1, [A_BAIT, B_BAIT, B_POISON])
-    assert neg.offer_value(s, pill, "lower", 1) == pytest.approx((7, -23))
+    pill = neg.offer(s, 1, [A_BAIT, B_BAIT, B_POISON])
+    assert val.offer_value(s, pill, "lower", 1) == pytest.approx((7, -23))
     # under paper rules only other players' outstanding cells make a threat: rejecting is worth 0
     neg_p = Negotiation.from_scenario(poison_pill(["A", "B"]), PAPER)
-    pill_p = neg_p.make_offer(s, 1, [A_BAIT, B_BAIT, B_POISON])
-    assert neg_p.offer_value(s, pill_p, "lower", 1) == pytest.approx((7, 0))
+    val_p = Valuation(neg_p)
+    pill_p = neg_p.offer(s, 1, [A_BAIT, B_BAIT, B_POISON])
+    assert val_p.offer_value(s, pill_p, "lower", 1) == pytest.approx((7, 0))
 
 
 def test_poison_pill_reference_ba_lower_commits_all_four_cells() -> None:
@@ -123,7 +127,8 @@ def test_poison_pill_exact_solver_ab(rules: str, linearise: bool) -> None:
 
 def test_poison_pill_exact_solver_ba() -> None:
     neg = Negotiation.from_scenario(poison_pill(["B", "A"]), REFERENCE)
-    np.testing.assert_allclose(neg.exact.payoffs, [30, 30])
+    val = Valuation(neg)
+    np.testing.assert_allclose(val.exact.payoffs, [30, 30])
 
 
 def test_poison_pill_paper_myopic_bundle_and_rejection() -> None:
@@ -153,7 +158,8 @@ def test_poison_pill_metrics() -> None:
 def test_self_deal_illustration() -> None:
     """A -> A under the reference's reward lens: offer (1,1 | 0,0), value 15 (half the bait)."""
     neg = Negotiation.from_scenario(poison_pill(["A", "B"]), REFERENCE)
-    offer = neg.best_offer(neg.initial_state(), 0, "myopic", "myopic")
+    val = Valuation(neg)
+    offer = val.best_offer(neg.initial_state(), 0, "myopic", "myopic")
     assert offer.partner == 0 and offer.bits == bits(A_BAIT, A_SIDE)
     assert offer.value_proposer == pytest.approx(15)
 
@@ -195,14 +201,15 @@ def state_of(row: tuple[int, int, int], t: int = 1) -> State:
 @pytest.mark.parametrize("row, kind, R, upper, lower", LENS_TABLE)
 def test_lens_table_reference(row, kind: str, R: float, upper: float, lower: float) -> None:
     neg = Negotiation.from_scenario(lens_table_scenario(kind), REFERENCE)
+    val = Valuation(neg)
     s = state_of(row)
-    assert neg.forecast(s, "myopic")[0] == pytest.approx(R)
-    assert neg.forecast(s, "upper")[0] == pytest.approx(upper)
-    assert neg.forecast(s, "lower")[0] == pytest.approx(lower)
+    assert val.forecast(s, "myopic")[0] == pytest.approx(R)
+    assert val.forecast(s, "upper")[0] == pytest.approx(upper)
+    assert val.forecast(s, "lower")[0] == pytest.approx(lower)
     # terminal collapse: at t = T every lens is the payoff
     end = State(neg.game.T, s.bits)
     for lens in ("upper", "lower"):
-        assert neg.forecast(end, lens)[0] == pytest.approx(R)
+        assert val.forecast(end, lens)[0] == pytest.approx(R)
 
 
 @pytest.mark.parametrize("row, kind, lens, value", [
@@ -212,7 +219,8 @@ def test_lens_table_reference(row, kind: str, R: float, upper: float, lower: flo
 ])
 def test_lens_table_paper_style(row, kind: str, lens: str, value: float) -> None:
     neg = Negotiation.from_scenario(lens_table_scenario(kind), PAPER)
-    assert neg.forecast(state_of(row), lens)[0] == pytest.approx(value)
+    val = Valuation(neg)
+    assert val.forecast(state_of(row), lens)[0] == pytest.approx(value)
 
 
 @pytest.mark.parametrize("rules", ["reference", "paper"])
@@ -220,13 +228,14 @@ def test_lens_table_values_seen_through_offers(rules: str) -> None:
     """The same lens values reach the offer search: X's lens value of the successor of every offer to Y
     equals the forecast at that successor state."""
     neg = Negotiation.from_scenario(lens_table_scenario("all_or_nothing"), RULES[rules])
+    val = Valuation(neg)
     s = State(0, 0)
-    cand = neg.candidates(s, 1)
+    cand = val.candidates(s, 1)
     for lens in ("myopic", "upper", "lower"):
-        v = neg.values(s, cand, lens, 0)
+        v = val.values(s, cand, lens, 0)
         for o in range(len(cand)):
             nxt = State(1, cand.bits(neg.game, o))
-            assert v[o] == pytest.approx(neg.forecast(nxt, lens)[0])
+            assert v[o] == pytest.approx(val.forecast(nxt, lens)[0])
 
 
 # --- §12.3 and §3.5 enumeration order -------------------------------------------------------------------
@@ -246,10 +255,12 @@ def test_enumeration_order_with_committed_cell() -> None:
     })
     for rules in (REFERENCE, PAPER):
         neg = Negotiation.from_scenario(sc, rules)
+        val = Valuation(neg)
         s = State(0, 1 << 1)  # row (0,1,0,0)
-        cand = neg.candidates(s, 0)
+        cand = val.candidates(s, 0)
         rows = [row_of(neg, s.bits | cand.bits(neg.game, o), 0) for o in range(len(cand))]
-        assert rows == [(0, 1, 0, 0), (0, 1, 0, 1), (0, 1, 1, 0), (0, 1, 1, 1), (1, 1, 0, 0), (1, 1, 0, 1), (1, 1, 1, 0)]
+        assert rows == [(0, 1, 0, 0), (0, 1, 0, 1), (0, 1, 1, 0), (0, 1, 1, 1), (1, 1, 0, 0), (1, 1, 0, 1),
+                        (1, 1, 1, 0)]
         assert list(cand.n_cells) == [0, 1, 1, 2, 1, 2, 2]
 
 
@@ -261,14 +272,15 @@ def test_joint_enumeration_order() -> None:
         "protocol": {"budget": 2, "schedule": ["P", "Q"]},
     })
     neg = Negotiation.from_scenario(sc, REFERENCE)
+    val = Valuation(neg)
     s = neg.initial_state()
-    cand = neg.candidates(s, 1)
+    cand = val.candidates(s, 1)
     got = [(row_of(neg, cand.bits(neg.game, o), 0), row_of(neg, cand.bits(neg.game, o), 1)) for o in range(len(cand))]
     opts = [(0, 0), (0, 1), (1, 0), (1, 1)]
     assert got == [(x, y) for x in opts for y in opts]
     assert got[:5] == [((0, 0), (0, 0)), ((0, 0), (0, 1)), ((0, 0), (1, 0)), ((0, 0), (1, 1)), ((0, 1), (0, 0))]
     # a unilateral move enumerates the proposer's own options only
-    own = neg.candidates(s, 0)
+    own = val.candidates(s, 0)
     assert [row_of(neg, own.bits(neg.game, o), 0) for o in range(len(own))] == opts
     assert all(row_of(neg, own.bits(neg.game, o), 1) == (0, 0) for o in range(len(own)))
 
@@ -281,5 +293,7 @@ def test_budget_one_enumeration() -> None:
         "protocol": {"budget": 1, "schedule": ["P"]},
     })
     neg = Negotiation.from_scenario(sc, PAPER)
-    cand = neg.candidates(neg.initial_state(), 0)
-    assert [row_of(neg, cand.bits(neg.game, o), 0) for o in range(len(cand))] == [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0)]
+    val = Valuation(neg)
+    cand = val.candidates(neg.initial_state(), 0)
+    rows = [row_of(neg, cand.bits(neg.game, o), 0) for o in range(len(cand))]
+    assert rows == [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0)]

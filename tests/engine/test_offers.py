@@ -13,7 +13,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from negtui.engine import PAPER, REFERENCE, Negotiation, State
+from negtui.engine import PAPER, REFERENCE, Negotiation, State, Valuation
 from negtui.scenario import parse_scenario
 
 RULES = {"paper": PAPER, "reference": REFERENCE}
@@ -116,6 +116,7 @@ def sample_states(toy, spec, rng: np.random.Generator, k: int) -> list[State]:
 
 def check_offers(toy, spec, rules: str, rng: np.random.Generator, lens_pairs=LENS_PAIRS) -> int:
     neg = Negotiation.from_scenario(spec.scenario(), RULES[rules])
+    val = Valuation(neg)
     lenses = SpecLenses(toy, spec, rules)
     deals = 0
     for s in sample_states(toy, spec, rng, 6):
@@ -123,13 +124,13 @@ def check_offers(toy, spec, rules: str, rng: np.random.Generator, lens_pairs=LEN
         assert p == spec.schedule[s.t]
         assert neg.legal_partners(s) == toy.partners(spec, p)
         for q in toy.partners(spec, p):
-            cand = neg.candidates(s, q)
+            cand = val.candidates(s, q)
             assert [cand.bits(neg.game, o) for o in range(len(cand))] == toy.joint_offers(spec, p, q, s.bits)
             for lp, lq in lens_pairs:
                 if spec.exclusive and rules == "paper" and "lower" in (lp, lq):
                     continue
                 want = brute_offer(toy, lenses, rules, s, p, q, lp, lq)
-                got = neg.best_offer(s, q, lp, lq)
+                got = val.best_offer(s, q, lp, lq)
                 assert got.bits == want, f"{rules} {lp}/{lq} t={s.t} mask={s.bits:b} q={q} {spec!r}"
                 assert got.value_proposer == pytest.approx(float(lenses.value(lp, p, s.t + 1, s.bits | want)), abs=1e-9)
                 assert got.value_partner == pytest.approx(float(lenses.value(lq, q, s.t + 1, s.bits | want)), abs=1e-9)
@@ -174,13 +175,14 @@ def test_forecast_matches_spec(toy, rules: str, seed: int) -> None:
     rng = np.random.default_rng(6000 + seed)
     spec = toy.random_spec(rng, rules, thresholds=rules == "paper", players=(3, 3))
     neg = Negotiation.from_scenario(spec.scenario(), RULES[rules])
+    val = Valuation(neg)
     lenses = SpecLenses(toy, spec, rules)
     for mask in toy.consistent_masks(spec):
         for t in (0, spec.T):
             s = State(t, mask)
             for lens in ("myopic", "upper", "lower", "exact"):
                 want = [float(lenses.value(lens, i, t, mask)) for i in range(spec.n)]
-                np.testing.assert_allclose(neg.forecast(s, lens), want, atol=1e-9, err_msg=f"{lens} {s}")
+                np.testing.assert_allclose(val.forecast(s, lens), want, atol=1e-9, err_msg=f"{lens} {s}")
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -190,15 +192,16 @@ def test_successor_values_depend_only_on_the_successor_state(toy, seed: int) -> 
     rng = np.random.default_rng(7000 + seed)
     spec = toy.random_spec(rng, "paper", exclusions=True, thresholds=True, players=(3, 3), rounds=(2, 2))
     neg = Negotiation.from_scenario(spec.scenario(), PAPER)
+    val = Valuation(neg)
     for s in sample_states(toy, spec, rng, 5):
         for q in neg.legal_partners(s):
-            cand = neg.candidates(s, q)
+            cand = val.candidates(s, q)
             for lens in ("myopic", "upper", "lower"):
                 for i in {neg.proposer(s), q}:
-                    v = neg.values(s, cand, lens, i)
+                    v = val.values(s, cand, lens, i)
                     for o in range(len(cand)):
                         nxt = State(s.t + 1, s.bits | cand.bits(neg.game, o))
-                        assert v[o] == pytest.approx(neg.forecast(nxt, lens)[i], abs=1e-9), (
+                        assert v[o] == pytest.approx(val.forecast(nxt, lens)[i], abs=1e-9), (
                             f"{lens} player {i} at {nxt} via offer {o} from {s}; {spec!r}")
 
 
@@ -208,10 +211,11 @@ def test_paper_upper_knows_reachability_with_exclusive_sets(toy, seed: int) -> N
     rng = np.random.default_rng(8000 + seed)
     spec = toy.random_spec(rng, "paper", exclusions=True, thresholds=True, players=(3, 3))
     neg = Negotiation.from_scenario(spec.scenario(), PAPER)
+    val = Valuation(neg)
     lenses = SpecLenses(toy, spec, "paper")
     for mask in toy.consistent_masks(spec):
         want = [float(lenses.value("upper", i, 0, mask)) for i in range(spec.n)]
-        np.testing.assert_allclose(neg.forecast(State(0, mask), "upper"), want, atol=1e-9,
+        np.testing.assert_allclose(val.forecast(State(0, mask), "upper"), want, atol=1e-9,
                                    err_msg=f"mask={mask:b} {spec!r}")
 
 
@@ -233,10 +237,11 @@ def test_overlapping_exclusive_sets_do_not_double_count_lost_cells() -> None:
     sc = three_singles(["XY", "YZ"], {"id": "g", "requires": [{"player": p, "action": "a"} for p in "XYZ"],
                                       "threshold": 2, "values": {"X": 10}})
     neg = Negotiation.from_scenario(sc, PAPER)
-    np.testing.assert_allclose(neg.forecast(State(0, 0), "upper"), [10, 0, 0])
-    np.testing.assert_allclose(neg.exact.payoffs, [10, 0, 0])
+    val = Valuation(neg)
+    np.testing.assert_allclose(val.forecast(State(0, 0), "upper"), [10, 0, 0])
+    np.testing.assert_allclose(val.exact.payoffs, [10, 0, 0])
     # once Y.a is committed both other cells are blocked: 1 of 2 stays the best, upper adds nothing to R = 5
-    np.testing.assert_allclose(neg.forecast(State(0, 0b010), "upper"), [5, 0, 0])
+    np.testing.assert_allclose(val.forecast(State(0, 0b010), "upper"), [5, 0, 0])
 
 
 def test_lower_credibility_ignores_cells_an_offer_blocks() -> None:
@@ -246,10 +251,11 @@ def test_lower_credibility_ignores_cells_an_offer_blocks() -> None:
     sc = three_singles(["XZ"], {"id": "g", "requires": [{"player": "X", "action": "a"}, {"player": "Y", "action": "a"}],
                                 "threshold": 1, "values": {"X": -9, "Y": 8, "Z": -10}})
     neg = Negotiation.from_scenario(sc, PAPER)
+    val = Valuation(neg)
     s = State(0, 0)
-    offer = neg.make_offer(s, 0, [2])
-    assert neg.offer_value(s, offer, "lower", 2) == pytest.approx((-10, 0))
-    assert neg.forecast(State(1, 0b100), "lower")[2] == pytest.approx(-10)
+    offer = neg.offer(s, 0, [2])
+    assert val.offer_value(s, offer, "lower", 2) == pytest.approx((-10, 0))
+    assert val.forecast(State(1, 0b100), "lower")[2] == pytest.approx(-10)
 
 
 def test_an_upper_proposer_secures_the_value_it_counts_on():
@@ -266,13 +272,14 @@ def test_an_upper_proposer_secures_the_value_it_counts_on():
         "protocol": {"rounds": 1},
     })
     neg = Negotiation.from_scenario(sc, PAPER)
+    val = Valuation(neg)
     s = neg.initial_state()
-    offer = neg.best_offer(s, 1, "upper", "upper")
+    offer = val.best_offer(s, 1, "upper", "upper")
     assert offer.bits == 0b11 and offer.value_proposer == pytest.approx(offer.reject_proposer)
-    assert neg.accepts(s, offer, "upper")
+    assert val.accepts(s, offer, "upper")
     after = neg.next_state(s, offer, True)
     assert list(neg.returns(after)) == [10.0, 10.0]
-    assert Negotiation.from_scenario(sc, REFERENCE).best_offer(s, 1, "upper", "upper").bits == 0b11
+    assert Valuation(Negotiation.from_scenario(sc, REFERENCE)).best_offer(s, 1, "upper", "upper").bits == 0b11
 
 
 def test_an_upper_proposer_still_refuses_negative_exposure():
@@ -288,6 +295,7 @@ def test_an_upper_proposer_still_refuses_negative_exposure():
         "protocol": {"rounds": 1},
     })
     neg = Negotiation.from_scenario(sc, PAPER)
-    offer = neg.best_offer(neg.initial_state(), 1, "upper", "upper")
+    val = Valuation(neg)
+    offer = val.best_offer(neg.initial_state(), 1, "upper", "upper")
     # B's action would complete h (-1 to A): A secures half of g (linear, +5) with its own action alone
     assert offer.bits == 0b01 and offer.value_proposer == pytest.approx(10.0)

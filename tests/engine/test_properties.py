@@ -9,8 +9,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from negtui.agents import Table
-from negtui.engine import PAPER, REFERENCE, IllegalMove, Negotiation, State, TurnDriver, no_negotiation
+from negtui.agents import Seating
+from negtui.engine import PAPER, REFERENCE, IllegalMove, Negotiation, State, TurnDriver, Valuation, no_negotiation
 from negtui.generator import GeneratorParams, generate
 from negtui.scenario import Scenario, parse_scenario
 from negtui.seats import Seat
@@ -63,7 +63,7 @@ def seats_for(sc: Scenario, lenses: tuple[str, str] | list[tuple[str, str]], met
 
 def run(sc: Scenario, rules: str, lenses, method: str, seed: int) -> TurnDriver:
     neg = Negotiation.from_scenario(sc, RULES[rules])
-    match = TurnDriver(neg, Table(neg, seats_for(sc, lenses, method, seed)).agents)
+    match = TurnDriver(neg, Seating(neg, seats_for(sc, lenses, method, seed)).agents)
     match.play()
     return match
 
@@ -152,7 +152,8 @@ def test_exclusive_sets_never_broken(lens: str) -> None:
             check_invariants(sc, "paper", run(sc, "paper", (lens, lens), method, seed))
         if lens == "exact":  # the solver's equilibrium path respects them too
             neg = Negotiation.from_scenario(sc, PAPER)
-            final = neg.exact.path()[-1].mask
+            val = Valuation(neg)
+            final = val.exact.path()[-1].mask
             assert all(bin(final & gm).count("1") <= 1 for gm in exclusive_masks(sc))
 
 
@@ -184,12 +185,15 @@ def test_no_unilateral_scenario_never_picks_self(lens: str, method: str) -> None
         check_invariants(sc, "paper", match)
         assert all(ev.partner != ev.proposer for ev in match.events)
         neg = match.neg
+        val = Valuation(neg)
         for ev in match.events:
             assert ev.proposer not in neg.legal_partners(ev.before)
             with pytest.raises(IllegalMove):
-                neg.candidates(ev.before, ev.proposer)
+                val.candidates(ev.before, ev.proposer)
+            with pytest.raises(IllegalMove):
+                neg.legal_offers(ev.before, ev.proposer)
         if lens == "exact":
-            assert all(step.partner != step.proposer for step in neg.exact.path())
+            assert all(step.partner != step.proposer for step in val.exact.path())
         # control: with unilateral moves allowed the same bots do sometimes pick themselves
         free = run(generated(seed, "paper"), "paper", (lens, lens), method, seed)
         picked_self_allowed += sum(ev.partner == ev.proposer for ev in free.events)
@@ -242,7 +246,8 @@ def committed_set(sc: Scenario, bits: int) -> set[tuple[str, str]]:
     return {c for k, c in enumerate(cells_of(sc)) if bits >> k & 1}
 
 
-BASELINE_GAMES = [dict(actions=(3, 2, 3, 1), goals=8), dict(actions=(2, 2, 2), goals=5), dict(actions=(4, 1, 2), goals=6)]
+BASELINE_GAMES = [dict(actions=(3, 2, 3, 1), goals=8), dict(actions=(2, 2, 2), goals=5),
+                  dict(actions=(4, 1, 2), goals=6)]
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -283,7 +288,8 @@ def test_paper_baseline_uses_type_correct_goals() -> None:
         "name": "aon",
         "players": [{"id": "P", "actions": [{"id": "a"}, {"id": "b"}]}, {"id": "Q", "actions": [{"id": "a"}]}],
         "goals": [
-            {"id": "g", "kind": "all_or_nothing", "requires": [{"player": "P", "action": "a"}, {"player": "P", "action": "b"}],
+            {"id": "g", "kind": "all_or_nothing",
+             "requires": [{"player": "P", "action": "a"}, {"player": "P", "action": "b"}],
              "values": {"P": 20}},
             {"id": "h", "requires": [{"player": "P", "action": "a"}], "values": {"P": -12}},
         ],

@@ -10,8 +10,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from negtui.generator import GameArrays, GeneratorError, GeneratorParams, game_arrays, generate, generate_game_config
 from negtui.engine.game import round_robin
+from negtui.generator import GameArrays, GeneratorError, GeneratorParams, game_arrays, generate, generate_game_config
 from negtui.generator.reference import _rescale, requirement_cap
 from negtui.scenario import Scenario, dump_scenario, parse_scenario
 
@@ -30,10 +30,7 @@ def literal_reference(m: dict[int, int], n_goals: int, k: int, seed: int, struct
     py = random.Random(seed)  # stands for random.seed(seed) on the global generator
     n = len(m)
     t_min, t_max = {"negative": (-30, 8), "positive": (-8, 30)}.get(shift or "", (-20, 20))
-    if structure == "cooperative":
-        pv = rng.normal(1.0, 0.3, (n, k))
-    else:
-        pv = rng.normal(0, 1, (n, k))
+    pv = rng.normal(1.0, 0.3, (n, k)) if structure == "cooperative" else rng.normal(0, 1, (n, k))
     gv = rng.normal(0, 1, (n_goals, k))
     noise = rng.normal(0, 0.1, (n_goals, n))
     raw = np.dot(gv, pv.T) + noise

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from negtui.engine import PAPER
+from negtui.play import LiveGame
 from negtui.record import Replay, load_record, state_digest
 from negtui.record.signing import data_dir_key
 from negtui.scenario import load_scenario, parse_scenario
 from negtui.seats import Seat
-from negtui.session import Session
 from tests.paths import PILL, SIX
 
 CLI = [sys.executable, "-m", "negtui.cli"]
@@ -69,7 +69,7 @@ def test_twenty_pairs_of_processes_racing_on_one_record_path(cli, tmp_path, forc
         if not force:
             assert len(winners) == 1, f"{path}: two writers both claim the file"
         rp = valid_complete(path)
-        lens = rp.record.header.seats["P0"].propose
+        lens = rp.record.header.seats["P0"].propose_lens
         game = next(out for lz, _, out in winners if lz == lens)  # the file is one whole game of a winner
         assert [t.offer for t in rp.record.turns] == [t["offer"] for t in game["turns"]]
         assert cli("replay", path, "--verify").exit_code == 0
@@ -82,8 +82,9 @@ def test_twenty_apps_started_together_into_one_data_directory(cli, tmp_path):
     then ends each app with status 130."""
     data = tmp_path / "data"
     env = {**os.environ, "NEGTUI_HEADLESS": "1"}
-    procs = [subprocess.Popen([*CLI, "play", str(PILL), "--seat", "A=myopic", "--seat", "B=upper", "--data-dir", str(data),
-                               "--autoplay"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    procs = [subprocess.Popen([*CLI, "play", str(PILL), "--seat", "A=myopic", "--seat", "B=upper", "--data-dir",
+                               str(data), "--autoplay"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              env=env)
              for _ in range(20)]
     records = data / "records"
     deadline = time.monotonic() + 120
@@ -176,7 +177,8 @@ def test_a_bad_header_is_a_located_error_for_every_command(cli, tmp_path, six_re
     objs = lines_of(six_record)
     edit(objs[0])
     bad = write_lines(tmp_path / "bad.jsonl", objs)
-    for args in (["replay", bad, "--print"], ["replay", bad, "--verify"], ["autoplay", "--from-record", bad, "--turn", 2]):
+    for args in (["replay", bad, "--print"], ["replay", bad, "--verify"],
+                 ["autoplay", "--from-record", bad, "--turn", 2]):
         res = cli(*args)
         assert res.exit_code == 2, (args, res.output)
         assert str(bad) in res.stderr and "line 1" in res.stderr and path in res.stderr and words in res.stderr, \
@@ -228,7 +230,7 @@ def _signed_game_with_a_person(tmp_path: Path) -> tuple[Path, Path]:
     data = tmp_path / "data"
     key = data_dir_key(data)
     rec = tmp_path / "signed.jsonl"
-    ses = Session(load_scenario(PILL), PAPER, {"A": Seat.human(), "B": Seat.lens("upper")}, record=rec, record_key=key)
+    ses = LiveGame(load_scenario(PILL), PAPER, {"A": Seat.human(), "B": Seat.lens("upper")}, record=rec, record_key=key)
     try:
         assert ses.submit(ses.propose(1, [0, 2])) is None  # A.bait and B.bait to B; B (a bot) answers
         for move in ses.think():

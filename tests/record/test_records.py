@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from negtui.generator import GeneratorParams, generate
 from negtui.engine import PAPER
 from negtui.engine.rules import RULES as RULE_SETS
+from negtui.generator import GeneratorParams, generate
 from negtui.record import RecordError, Replay, load_record, state_digest
 from negtui.scenario import write_scenario
 from tests.paths import LARGE_BALANCED, PILL, SIX
@@ -155,7 +155,7 @@ def test_generated_game_round_trip_every_lens_and_rule_set(play, check_round_tri
     out = play(small_games[rules], rec, "--lens", lens, "--rules", rules, "--sims", 8)
     check_round_trip(small_games[rules], rec, out)
     assert load_record(rec).header.rules.name == rules
-    assert {s.propose for s in load_record(rec).header.seats.values()} == {lens}
+    assert {s.propose_lens for s in load_record(rec).header.seats.values()} == {lens}
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -184,8 +184,8 @@ def test_mixed_seats_and_budget_override_round_trip(play, check_round_trip, tmp_
     check_round_trip(small_games["paper"], rec, out)
     h = load_record(rec).header
     assert h.budget == 1
-    assert (h.seats["P1"].propose, h.seats["P1"].respond) == ("exact", "myopic")
-    assert (h.seats["P0"].propose, h.seats["P0"].respond) == ("upper", "lower")
+    assert (h.seats["P1"].propose_lens, h.seats["P1"].respond_lens) == ("exact", "myopic")
+    assert (h.seats["P0"].propose_lens, h.seats["P0"].respond_lens) == ("upper", "lower")
 
 
 # --- the format itself ------------------------------------------------------------------------------------
@@ -311,7 +311,7 @@ def test_edit_that_breaks_the_rules_names_the_line(cli, tmp_path, dealing):
 # --- truncated and unfinished records ---------------------------------------------------------------------
 
 def test_truncated_record_loads_every_complete_turn(cli, tmp_path, dealing):
-    rec, out = dealing
+    rec, _out = dealing
     raw = rec.read_text(encoding="utf-8").splitlines(keepends=True)
     keep = 6  # header + 5 complete turns
     cut = tmp_path / "cut.jsonl"
@@ -411,7 +411,7 @@ def test_fork_at_any_turn_without_override(play, tmp_path, upper_game, t):
 
 
 def test_fork_with_seat_override_names_its_parent_and_verifies(play, cli, tmp_path, upper_game):
-    from negtui.agents import Table
+    from negtui.agents import Seating
     from negtui.engine import TurnDriver
     from negtui.seats import Seat
 
@@ -428,8 +428,8 @@ def test_fork_with_seat_override_names_its_parent_and_verifies(play, cli, tmp_pa
     assert h.start_turn == t
     assert sorted(h.start_commitments) == sorted(orig.neg.game.pairs_of(at_t.bits))
     assert h.start_commitments  # the fork starts after a deal
-    assert (h.seats["P3"].propose, h.seats["P3"].respond) == ("lower", "lower")
-    assert all(s.propose == "upper" for pid, s in h.seats.items() if pid != "P3")
+    assert (h.seats["P3"].propose_lens, h.seats["P3"].respond_lens) == ("lower", "lower")
+    assert all(s.propose_lens == "upper" for pid, s in h.seats.items() if pid != "P3")
     assert h.rules.name == "reference" and h.scenario == orig.record.header.scenario
     res = cli("replay", fork, "--verify")
     assert res.exit_code == 0, res.stderr
@@ -437,8 +437,9 @@ def test_fork_with_seat_override_names_its_parent_and_verifies(play, cli, tmp_pa
     # the fork is the game a fresh match from that state plays
     game = orig.neg.game
     seats = [Seat.lens("lower" if pid == "P3" else "upper", sims=8, seed=i) for i, pid in enumerate(game.player_ids)]
-    match = TurnDriver(orig.neg, Table(orig.neg, seats).agents, state=at_t)
-    events = list(match.run())
+    match = TurnDriver(orig.neg, Seating(orig.neg, seats).agents, state=at_t)
+    match.play_out()
+    events = match.events
     forked = load_record(fork)
     assert [(x.t, x.proposer, x.partner, x.offer, x.accepted) for x in forked.turns] == \
         [(e.t, game.player_ids[e.proposer], game.player_ids[e.partner],
@@ -453,7 +454,7 @@ def test_fork_of_a_fork_keeps_verifying(play, cli, tmp_path, upper_game):
     play(None, f2, "--from-record", f1, "--turn", 7, "--lens", "lower")
     h = load_record(f2).header
     assert h.start_turn == 7 and h.parent.file == str(f1) and h.parent.turn == 7
-    assert {s.propose for s in h.seats.values()} == {"lower"}
+    assert {s.propose_lens for s in h.seats.values()} == {"lower"}
     assert cli("replay", f2, "--verify").exit_code == 0
 
 
@@ -583,15 +584,15 @@ def test_large_game_record_is_small_and_fast_to_load(cli, tmp_path):
 def test_seat_switched_mid_game_is_recorded_and_verifies(tmp_path):
     """A seat handed to another lens during play is written on the next turn line; verification and
     forks use the seats in force at each turn."""
-    from negtui.agents import Table
+    from negtui.agents import Seating
+    from negtui.play import LiveGame
     from negtui.record import Replay, load_record, verify
     from negtui.scenario import load_scenario
     from negtui.seats import Seat
-    from negtui.session import Session
 
     sc = load_scenario(LARGE_BALANCED)
     path = tmp_path / "switch.jsonl"
-    ses = Session(sc, PAPER, {p.id: Seat.lens("myopic", partner="greedy", seed=i) for i, p in enumerate(sc.players)},
+    ses = LiveGame(sc, PAPER, {p.id: Seat.lens("myopic", partner="greedy", seed=i) for i, p in enumerate(sc.players)},
                   record=path)
     for k in range(ses.neg.game.T):
         if k == 3:  # P3 then makes different moves from turn 4 on
@@ -603,14 +604,14 @@ def test_seat_switched_mid_game_is_recorded_and_verifies(tmp_path):
     switched = [x for x in lines if x["type"] == "turn" and "seats" in x]
     assert [x["t"] for x in switched] == [3] and switched[0]["seats"]["P3"]["propose"] == "upper"
     rp = Replay(load_record(path))
-    assert verify(rp, Table) is None
-    assert rp.seats_at(3)["P3"].propose == "myopic" and rp.seats_at(4)["P3"].propose == "upper"
+    assert verify(rp, Seating) is None
+    assert rp.seats_at(3)["P3"].propose_lens == "myopic" and rp.seats_at(4)["P3"].propose_lens == "upper"
     # the same record without the switch line no longer verifies once P2 proposes again
     for x in switched:
         del x["seats"]
     bare = tmp_path / "bare.jsonl"
     bare.write_text("".join(json.dumps(x) + "\n" for x in lines))
-    div = verify(Replay(load_record(bare)), Table)
+    div = verify(Replay(load_record(bare)), Seating)
     assert div is not None and div.t == 4
 
 
@@ -657,14 +658,14 @@ def test_replay_reads_the_recorded_forecasts_back(tmp_path, dealing):
     rp = Replay(load_record(rec))
     n = rp.neg.game.n
     for t in (rp.first_turn, rp.first_turn + 3, rp.last_turn):
-        computed = {lens: rp.neg.forecast(rp.state_at(t), lens) for lens in ("myopic", "upper", "lower")}
+        computed = {lens: rp.valuation.forecast(rp.state_at(t), lens) for lens in ("myopic", "upper", "lower")}
         shown = rp.forecasts_at(t)
         assert all(np.allclose(shown[lens], computed[lens], atol=1e-6) for lens in computed)
     objs[3]["forecasts"]["upper"] = [1234.5] * n  # the forecasts after turn 2, as shown when it was played
     del objs[4]["forecasts"]
     rp = Replay(load_record(write_lines(tmp_path / "edited.jsonl", objs)))
     assert list(rp.forecasts_at(3)["upper"]) == [1234.5] * n
-    assert np.allclose(rp.forecasts_at(4)["upper"], rp.neg.forecast(rp.state_at(4), "upper"))
+    assert np.allclose(rp.forecasts_at(4)["upper"], rp.valuation.forecast(rp.state_at(4), "upper"))
 
 
 def test_records_written_before_the_realised_tie_rule_replay_with_the_rules_they_were_played_by(cli, tmp_path):

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from negtui.agents import LensBot
-from negtui.engine import PAPER, Negotiation, TurnDriver, compile_game
+from negtui.engine import PAPER, Negotiation, TurnDriver, Valuation, compile_game
 from negtui.scenario import load_scenario
 from negtui.scenario.hnc import HncTopfile, from_scenario
 from negtui.welfare import WelfareOptions, solve_welfare
@@ -109,7 +109,8 @@ def test_exclusive_sets_as_designed(sc):
 @pytest.mark.parametrize("lens", CLOSED_FORM_LENSES)
 def test_autoplay_finishes_and_respects_exclusions(sc, lens):
     neg = Negotiation.from_scenario(sc, PAPER)
-    match = TurnDriver(neg, [LensBot(lens, lens, "greedy") for p in sc.players])
+    val = Valuation(neg)
+    match = TurnDriver(neg, [LensBot(val, lens, lens, "greedy") for p in sc.players])
     payoffs = match.play()
     assert match.over and len(match.events) == 198
     index = {(p.id, a.id): k for k, (p, a) in enumerate((p, a) for p in sc.players for a in p.actions)}  # player-major

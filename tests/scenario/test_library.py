@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from negtui.agents import LensBot
-from negtui.engine import PAPER, Negotiation, TurnDriver, compile_game
+from negtui.engine import PAPER, Negotiation, TurnDriver, Valuation, compile_game
 from negtui.engine.exact import solve as exact_solve
 from negtui.engine.payoff import payoffs
 from negtui.scenario import load_scenario
@@ -42,14 +42,20 @@ def scenario(f: Path):
 
 @cache
 def negotiation(f: Path) -> Negotiation:
-    """One compiled game per file; offer caches are keyed by lens, so the lens runs can share it."""
     return Negotiation.from_scenario(scenario(f), PAPER)
+
+
+@cache
+def valuation(f: Path) -> Valuation:
+    """One valuation per file; offer caches are keyed by lens, so the lens runs can share it."""
+    return Valuation(negotiation(f))
 
 
 @cache
 def autoplay(f: Path, lens: str) -> tuple[np.ndarray, int]:
     neg = negotiation(f)
-    match = TurnDriver(neg, [LensBot(lens, lens, "greedy") for pid in neg.game.player_ids])
+    val = valuation(f)
+    match = TurnDriver(neg, [LensBot(val, lens, lens, "greedy") for pid in neg.game.player_ids])
     pay = match.play()
     assert match.state.t == neg.game.T
     return pay, match.state.bits

@@ -113,7 +113,7 @@ def test_every_bundled_exercise_seats_the_trainee_and_the_bots(intro):
 def test_a_fixed_seat_refuses_another_and_unknown_ids_are_named(intro):
     with pytest.raises(ValueError, match="played as 'B'"):
         intro.seats_for("poison-pill", "A")
-    with pytest.raises(ValueError, match="no player 'Z'.*players are A, B"):
+    with pytest.raises(ValueError, match=r"no player 'Z'.*players are A, B"):
         intro.seats_for("poison-pill", "Z")
     with pytest.raises(KeyError, match="no exercise 'nope' in course 'intro'; exercises are poison-pill"):
         intro.exercise("nope")
@@ -207,7 +207,8 @@ def test_each_problem_is_reported_at_its_json_path(tmp_path, case):
     assert path in found, err.render()
     assert message in found[path]
     rendered = err.render()
-    assert rendered.splitlines()[0] == f"{p}: invalid course ({len(err.problems)} problem{'s' * (len(err.problems) != 1)})"
+    count = f"{len(err.problems)} problem{'s' * (len(err.problems) != 1)}"
+    assert rendered.splitlines()[0] == f"{p}: invalid course ({count})"
     assert f"  {path}: " in rendered
 
 

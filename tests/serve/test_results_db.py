@@ -126,9 +126,9 @@ def test_trainees_and_keys(db: ResultsDB):
     db.add_trainee("ada")
     with pytest.raises(DBError, match="already exists"):
         db.add_trainee("ada")
-    k = db.add_key("ada", line1)
+    k = db.add_keys("ada", [line1])[0]
     assert k.fingerprint == key1.get_fingerprint("sha256") and k.comment == "ada@laptop"
-    assert db.add_trainee_with_key("bob", line2).fingerprint == key2.get_fingerprint("sha256")
+    assert db.add_keys("bob", [line2], create=True)[0].fingerprint == key2.get_fingerprint("sha256")
     [ada, bob] = db.trainees()
     assert (ada.name, [x.fingerprint for x in ada.keys], ada.invite_pending, ada.games) == \
         ("ada", [k.fingerprint], False, 0)
@@ -136,29 +136,29 @@ def test_trainees_and_keys(db: ResultsDB):
     assert db.key_matches("ada", key1) and db.key_matches("bob", key2)
     assert not db.key_matches("ada", key2) and not db.key_matches("nobody", key1)
     with pytest.raises(DBError, match="no trainee 'carol'"):
-        db.add_key("carol", new_key()[0])
+        db.add_keys("carol", [new_key()[0]])
     db.remove_trainee("ada")
     assert [t.name for t in db.trainees()] == ["bob"]
     assert not db.key_matches("ada", key1)
-    db.add_key("bob", line1)  # the key was released with ada
+    db.add_keys("bob", [line1])  # the key was released with ada
     with pytest.raises(DBError, match="no trainee"):
         db.remove_trainee("ada")
 
 
 def test_malformed_private_and_duplicate_keys_are_refused(db: ResultsDB):
     line, _ = new_key()
-    db.add_trainee_with_key("ada", line)
+    db.add_keys("ada", [line], create=True)
     db.add_trainee("bob")
     for bad in ["ssh-ed25519 AAAAnotakey bob", "hello", "", line.split()[0]]:
         with pytest.raises(DBError, match="not an OpenSSH public key"):
-            db.add_key("bob", bad)
+            db.add_keys("bob", [bad])
     private = asyncssh.generate_private_key("ssh-ed25519").export_private_key().decode()
     with pytest.raises(DBError, match="private key"):
-        db.add_key("bob", private)
+        db.add_keys("bob", [private])[0]
     with pytest.raises(DBError, match="already bound to trainee 'ada'"):
-        db.add_key("bob", line)
+        db.add_keys("bob", [line])[0]
     with pytest.raises(DBError, match="already bound to trainee 'ada'"):
-        db.add_key("ada", line)
+        db.add_keys("ada", [line])[0]
     fresh, _ = new_key()
     with pytest.raises(DBError, match="already bound"):  # all or nothing: the fresh key is not kept either
         db.add_keys("bob", [fresh, line])
@@ -205,7 +205,7 @@ def test_invites_expire_and_replace_each_other(db: ResultsDB):
 
 def test_redeeming_with_a_key_of_someone_else_keeps_the_invite(db: ResultsDB):
     line, key = new_key()
-    db.add_trainee_with_key("ada", line)
+    db.add_keys("ada", [line], create=True)
     db.add_trainee("bob")
     code = db.invite("bob")
     with pytest.raises(DBError, match="already enrolled") as err:
@@ -264,7 +264,7 @@ def test_game_finished_is_all_or_nothing(tmp_path: Path, db: ResultsDB):
     gid = db.game_started("ada", "intro", "pill", "poison-pill", "d1", "A", "/r/1.jsonl")
     decisions = [Decision(0, "propose", "pass", 0.0, {"upper": 1.0}), Decision(1, "respond", "accept", 1.0,
                                                                                {"bad": object()})]
-    with pytest.raises(DBError, match="decision 1 .* not JSON"):
+    with pytest.raises(DBError, match=r"decision 1 .* not JSON"):
         db.game_finished(gid, payoff=1.0, payoffs=[1.0], baseline=0.0, counterfactuals={}, welfare_optimum=None,
                          efficiency=None, duration=1.0, decisions=decisions)
     with pytest.raises(DBError, match="decision 0"):  # a phase the schema does not know

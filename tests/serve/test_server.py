@@ -54,7 +54,7 @@ async def server(tmp_path, request):
     data = tmp_path / "data"
     alice = asyncssh.generate_private_key("ssh-ed25519")
     with ResultsDB.open(data) as db:
-        db.add_trainee_with_key("alice", alice.export_public_key().decode())
+        db.add_keys("alice", [alice.export_public_key().decode()], create=True)
     db = ResultsDB.open(data)
     hub = Hub(ServeOptions(data, INTRO_COURSE, port=0, max_sessions=3, idle_timeout=600,
                            fork_server=request.param), db)
@@ -97,7 +97,7 @@ async def test_a_trainees_key_opens_the_lobby_of_the_course(server):
 
 
 async def test_passwords_unknown_keys_and_unknown_names_are_refused(server):
-    hub, port, alice = server
+    _hub, port, alice = server
     with pytest.raises(asyncssh.PermissionDenied):
         async with connect(port, None, password="hunter2", preferred_auth="password"):
             pass
@@ -151,7 +151,7 @@ async def test_commands_subsystems_and_forwarding_are_refused(server):
 
 
 async def test_the_session_limit_refuses_with_a_message(server):
-    hub, port, alice = server
+    _hub, port, alice = server
     conns, terms = [], []
     for _ in range(3):
         conn = await connect(port, alice)
@@ -171,7 +171,7 @@ async def test_the_session_limit_refuses_with_a_message(server):
 # --- one app per connection, on its own terminal -------------------------------------------------------------
 
 async def test_a_resize_reaches_the_app_and_it_redraws_at_the_new_size(server):
-    hub, port, alice = server
+    _hub, port, alice = server
     async with connect(port, alice) as conn:
         chan, term = await open_terminal(conn, 80, 24)
         await term.wait_for("The poison pill")
@@ -280,7 +280,7 @@ async def test_sigterm_stops_the_server_ends_every_app_and_keeps_the_games(tmp_p
     data = tmp_path / "data"
     alice = asyncssh.generate_private_key("ssh-ed25519")
     with ResultsDB.open(data) as db:
-        db.add_trainee_with_key("alice", alice.export_public_key().decode())
+        db.add_keys("alice", [alice.export_public_key().decode()], create=True)
     import socket
 
     with socket.socket() as probe:
@@ -322,7 +322,8 @@ async def test_the_fork_server_kills_an_app_that_ignores_the_hang_up(tmp_path):
     fork server reports it and exits: nothing it forked survives it."""
     data = tmp_path / "data"
     with ResultsDB.open(data) as db:
-        db.add_trainee_with_key("alice", asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode())
+        db.add_keys("alice", [asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()],
+                    create=True)
     from negtui.serve import zygote
     from negtui.serve.pty_child import PtyChild
 
@@ -359,11 +360,12 @@ async def test_a_training_game_left_before_its_first_turn_is_not_offered_to_resu
     """The trainee starts an exercise and leaves at once: the empty record is removed, and the next
     lobby files the game as abandoned instead of offering a resume that has nothing in it."""
     from negtui.serve.course import load_course
-    from negtui.tui.training import TrainingApp
+    from negtui.serve.training import TrainingApp
 
     data = tmp_path / "data"
     with ResultsDB.open(data) as db:
-        db.add_trainee_with_key("alice", asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode())
+        db.add_keys("alice", [asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()],
+                    create=True)
         app = TrainingApp(load_course(INTRO_COURSE), db, "alice", data_dir=data)
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause(0.5)
@@ -372,10 +374,10 @@ async def test_a_training_game_left_before_its_first_turn_is_not_offered_to_resu
             await pilot.press("ctrl+s")  # start
             for _ in range(100):
                 await pilot.pause(0.05)
-                if app.session is not None:
+                if app.game is not None:
                     break
-            assert app.session is not None
-            record = app.session.record_path
+            assert app.game is not None
+            record = app.game.record_path
             await pilot.press("ctrl+q")
         assert not record.exists()
         (game,) = db.unfinished_games("alice")

@@ -3,7 +3,7 @@
 - `screen_text(app)`: what the terminal shows now, as plain text;
 - `await settle(pilot)`: bot workers finished and their results on the screen;
 - `await wait_until(pilot, cond, what)`: poll until `cond()` holds, failing with the screen after a timeout;
-- `play_screen(app)`: the one PlayScreen on the screen stack;
+- `play_screen(app)`: the one GameScreen on the screen stack;
 - `pill_app(**seats)`: the app on the poison pill with those seats, no seat dialog, no record;
 - `payoffs(app)`: the session's payoffs now;
 - `record_game(path, scenario=SIX, lens="myopic")`: `negtui autoplay --record` (greedy partner, 4 sims).
@@ -21,7 +21,7 @@ from rich.console import Console
 
 from negtui.seats import Seat
 from negtui.tui.app import NegtuiApp
-from negtui.tui.screens.play import PlayScreen
+from negtui.tui.screens.game import GameScreen
 from tests.paths import PILL, SIX
 
 
@@ -49,8 +49,8 @@ async def wait_until(pilot, cond: Callable[[], bool], what: str, timeout: float 
         await pilot.pause(0.05)
 
 
-def play_screen(app) -> PlayScreen:
-    screens = [s for s in app.screen_stack if isinstance(s, PlayScreen)]
+def play_screen(app) -> GameScreen:
+    screens = [s for s in app.screen_stack if isinstance(s, GameScreen)]
     assert len(screens) == 1, app.screen_stack
     return screens[0]
 
@@ -60,7 +60,7 @@ def pill_app(**seats: Seat) -> NegtuiApp:
 
 
 def payoffs(app) -> list[float]:
-    return [float(v) for v in app.session.neg.returns(app.session.state)]
+    return [float(v) for v in app.game.neg.returns(app.game.state)]
 
 
 @pytest.fixture(name="screen_text", scope="session")

@@ -21,12 +21,12 @@ async def test_autoplay_six_party_to_the_end_matches_the_command_line(screen_tex
         await pilot.pause()
         ps = play_screen(app)
         await pilot.press("plus", "plus")
-        assert ps.speed == 0
+        assert ps.autoplay.speed == 0
         await pilot.press("r")
-        assert ps.running or app.session.events
+        assert ps.autoplay.running or app.game.events
         await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the end of autoplay", timeout=30)
-        assert app.session.over and not ps.running
-        assert len(app.session.events) == app.session.neg.game.T == 24
+        assert app.game.over and not ps.autoplay.running
+        assert len(app.game.events) == app.game.neg.game.T == 24
         await pilot.pause()
         assert "Game over" in screen_text(app)
         mine = [round(v, 6) for v in payoffs(app)]
@@ -40,17 +40,17 @@ async def test_autoplay_pause_stops_after_the_current_turn(screen_text, settle, 
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         ps = play_screen(app)
-        await pilot.press("minus")  # half a second between turns
-        assert ps.speed == 3
+        await pilot.press("minus", "minus", "minus")  # two seconds between turns: time to look, even on a busy machine
+        assert ps.autoplay.speed == 5
         await pilot.press("r")
         await settle(pilot)
-        assert ps.running and len(app.session.events) == 1
-        assert "▶▶ 0.5s" in screen_text(app)
+        assert ps.autoplay.running and len(app.game.events) == 1
+        assert "▶▶ 2s" in screen_text(app)
         await pilot.press("r")  # pause while the next turn waits on its timer
-        assert not ps.running
-        await pilot.pause(0.9)
+        assert not ps.autoplay.running
+        await pilot.pause(2.4)
         await settle(pilot)
-        assert len(app.session.events) == 1, "a turn was played after autoplay was paused"
+        assert len(app.game.events) == 1, "a turn was played after autoplay was paused"
         await pilot.press("n")  # stepping still works while paused
         await settle(pilot)
-        assert len(app.session.events) == 2 and not ps.running
+        assert len(app.game.events) == 2 and not ps.autoplay.running

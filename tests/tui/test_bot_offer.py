@@ -9,7 +9,7 @@ import pytest
 
 from negtui.seats import Seat
 from negtui.tui.screens.dialogs import PartnerScreen, RespondScreen
-from negtui.tui.screens.play import PlayScreen
+from negtui.tui.screens.game import GameScreen
 from negtui.tui.screens.summary import SummaryScreen
 from tests.paths import LENS_AGENT
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.asyncio
 def bot_offer_to_human_b(settle, wait_until, screen_text):
     """A (a bot) offers B (a person) the bundle: the answer dialog, checked before B answers."""
     async def bot_offer_to_human_b(pilot, app) -> RespondScreen:
-        assert isinstance(app.screen, PlayScreen) and not app.session.is_human(app.session.proposer)
+        assert isinstance(app.screen, GameScreen) and not app.game.is_human(app.game.proposer)
         await pilot.press("n")
         await settle(pilot)
         await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "the answer dialog")
@@ -33,7 +33,7 @@ def bot_offer_to_human_b(settle, wait_until, screen_text):
         assert dlg.preview.partner["myopic"].accept == pytest.approx(7.0)
         assert dlg.preview.partner["myopic"].reject == pytest.approx(0.0)
         assert "A offers B a deal" in screen_text(app)
-        assert app.session.events == []  # nothing happens until B answers
+        assert app.game.events == []  # nothing happens until B answers
         return dlg
 
     return bot_offer_to_human_b
@@ -46,16 +46,16 @@ async def test_bot_offer_to_human_accepted(screen_text, wait_until, pill_app, pa
         await bot_offer_to_human_b(pilot, app)
         await pilot.press("a")
         await pilot.pause()
-        ev = app.session.events[-1]
+        ev = app.game.events[-1]
         assert ev.accepted is True and ev.decided_by == "B (human)"
-        assert app.session.state.bits == 0b1101
+        assert app.game.state.bits == 0b1101
         assert payoffs(app) == [40.0, 7.0]
         # B's own turn now: the partner dialog; passing ends the game
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "B's partner dialog")
         await pilot.press("x")
         await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
-        assert app.session.over
-        np.testing.assert_allclose(app.session.neg.returns(app.session.state), [40.0, 7.0])
+        assert app.game.over
+        np.testing.assert_allclose(app.game.neg.returns(app.game.state), [40.0, 7.0])
         text = screen_text(app)
         assert "40.00" in text and "7.00" in text
 
@@ -68,9 +68,9 @@ async def test_bot_offer_to_human_rejected_then_human_offers_bait(settle, wait_u
         await bot_offer_to_human_b(pilot, app)
         await pilot.press("r")
         await pilot.pause()
-        ev = app.session.events[-1]
+        ev = app.game.events[-1]
         assert ev.accepted is False and ev.decided_by == "B (human)"
-        assert app.session.state.t == 1 and app.session.state.bits == 0  # no commitments from that turn
+        assert app.game.state.t == 1 and app.game.state.bits == 0  # no commitments from that turn
         assert payoffs(app) == [0.0, 0.0]
         # B proposes the bait alone to A; a myopic A accepts: 30/30
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "B's partner dialog")
@@ -79,8 +79,8 @@ async def test_bot_offer_to_human_rejected_then_human_offers_bait(settle, wait_u
         await pilot.pause()
         await pilot.press("enter", "down", "down", "enter", "o")  # A.bait, B.bait
         await settle(pilot)
-        assert app.session.over
-        assert app.session.events[-1].accepted is True and app.session.events[-1].decided_by == "A (myopic)"
+        assert app.game.over
+        assert app.game.events[-1].accepted is True and app.game.events[-1].decided_by == "A (myopic)"
         assert payoffs(app) == [30.0, 30.0]
         await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
 
@@ -98,10 +98,10 @@ async def test_an_outside_program_in_a_seat_offers_to_a_person(play_screen, pill
         await pilot.pause()
         dlg = await bot_offer_to_human_b(pilot, app)
         assert dlg.preview.partner["myopic"].gain == pytest.approx(7.0)
-        assert play_screen(app).snapshot().offer_cells == {A_BAIT, B_BAIT, B_POISON}
+        assert play_screen(app).source.snapshot().offer_cells == {A_BAIT, B_BAIT, B_POISON}
         await pilot.press("a")
         await pilot.pause()
-        ev = app.session.events[-1]
+        ev = app.game.events[-1]
         assert ev.accepted and ev.decided_by == "B (human)" and payoffs(app) == [40.0, 7.0]
         assert ev.offer.cells == (A_BAIT, B_BAIT, B_POISON) and ev.fault is None
-        assert app.session.seats["A"].label.startswith("cmd: ")
+        assert app.game.seats["A"].label.startswith("cmd: ")

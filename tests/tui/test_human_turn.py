@@ -124,9 +124,9 @@ async def test_a_person_with_nothing_left_to_offer_or_ask_for_passes_without_a_d
         await pilot.press("n")  # A offers the whole deal
         await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
         await pilot.press("a")
-        await wait_until(pilot, lambda: app.session.over, "the game's end")
+        await wait_until(pilot, lambda: app.game.over, "the game's end")
         assert not any(isinstance(s, PartnerScreen) for s in app.screen_stack)
-        last = app.session.events[-1]
+        last = app.game.events[-1]
         assert (last.proposer, last.offer.is_noop) == (1, True)
         assert payoffs(app) == [10.0, 10.0]
 
@@ -158,15 +158,15 @@ async def test_a_step_of_autoplay_due_on_a_persons_turn_opens_no_second_partner_
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
         ps = play_screen(app)
-        ps.live_step()  # what a stale autoplay tick does
+        ps.action_step()  # what a stale autoplay tick does
         await pilot.pause()
         assert [type(s).__name__ for s in app.screen_stack].count("PartnerScreen") == 1
         await pilot.press("down", "enter")  # B
         await pilot.pause()
-        assert app.screen is ps and ps.offer_partner == 1
+        assert app.screen is ps and ps.source.partner == 1
         await pilot.press("enter")
         await pilot.pause()
-        assert ps.offer_cells == {A_BAIT}  # the key reached the matrix
+        assert ps.source.cells == {A_BAIT}  # the key reached the matrix
 
 
 async def test_human_offers_bait_alone_b_accepts_and_game_ends_with_summary(screen_text, settle, wait_until,
@@ -179,28 +179,28 @@ async def test_human_offers_bait_alone_b_accepts_and_game_ends_with_summary(scre
         await pilot.press("down", "enter")  # B
         await pilot.pause()
         ps = play_screen(app)
-        assert app.screen is ps and ps.offer_partner == 1
+        assert app.screen is ps and ps.source.partner == 1
         await pilot.press("enter", "down", "down", "enter")  # A.bait, then B.bait two lines below it
         await pilot.pause()
-        assert ps.offer_cells == {A_BAIT, B_BAIT}
+        assert ps.source.cells == {A_BAIT, B_BAIT}
         panel = screen_text(app)
         assert "offer A → B: A commits bait; B commits" in panel
         assert "yes ◀" in panel  # B's own lens (upper) accepts
-        assert app.session.events == []
+        assert app.game.events == []
         await pilot.press("o")
         await settle(pilot)
-        ev = app.session.events[-1]
+        ev = app.game.events[-1]
         assert (ev.t, ev.proposer, ev.partner, ev.accepted) == (0, 0, 1, True)
         assert ev.decided_by == "B (upper)"
-        assert app.session.state.t == 1 and app.session.state.bits == (1 << A_BAIT) | (1 << B_BAIT)
+        assert app.game.state.t == 1 and app.game.state.bits == (1 << A_BAIT) | (1 << B_BAIT)
         assert payoffs(app) == [30.0, 30.0]
-        assert ps.offer_partner is None and ps.offer_cells == set()
+        assert ps.source.partner is None and ps.source.cells == set()
         assert "A commits bait; B commits bait — accepted" in screen_text(app)
-        assert not app.session.over
+        assert not app.game.over
         # B's bot turn: one step (space) ends the game
         await pilot.press("space")
         await settle(pilot)
-        assert app.session.over and len(app.session.events) == 2
+        assert app.game.over and len(app.game.events) == 2
         await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         text = screen_text(app)
         assert "Game over" in text and "30.00" in text
@@ -224,12 +224,12 @@ async def test_human_offers_poison_bundle_upper_b_rejects(screen_text, settle, w
         ps = play_screen(app)
         await pilot.press("enter", "down", "down", "enter", "down", "enter")  # A.bait, B.bait, B.poison
         await pilot.pause()
-        assert ps.offer_cells == {A_BAIT, B_BAIT, B_POISON}
+        assert ps.source.cells == {A_BAIT, B_BAIT, B_POISON}
         await pilot.press("o")
         await settle(pilot)
-        ev = app.session.events[-1]
+        ev = app.game.events[-1]
         assert ev.accepted is False and ev.offer.bits == 0b1101
-        assert app.session.state.t == 1 and app.session.state.bits == 0
+        assert app.game.state.t == 1 and app.game.state.bits == 0
         assert payoffs(app) == [0.0, 0.0]
         assert "B commits bait, poison — rejected" in screen_text(app)
         # the side panes: 1-4 switch, v sorts goals, f filters the log by the focused player
@@ -295,25 +295,25 @@ async def test_offer_building_escape_and_a_unilateral_commitment(screen_text, wa
         await pilot.press("enter")  # A itself: a unilateral commitment
         await pilot.pause()
         ps = play_screen(app)
-        assert ps.offer_partner == 0
+        assert ps.source.partner == 0
         await pilot.press("down", "down", "enter")  # B.bait belongs to neither side of A → A
         await pilot.pause()
-        assert ps.offer_cells == set()
+        assert ps.source.cells == set()
         assert "belongs to neither side" in ps.query_one("#status").plain
         await pilot.press("up", "up", "space", "space", "space")  # space toggles while an offer is being built
-        assert ps.offer_cells == {A_BAIT} and app.session.events == []
+        assert ps.source.cells == {A_BAIT} and app.game.events == []
         await pilot.pause()
         panel = screen_text(app)
         assert "A alone: A commits bait" in panel and "accepts?" not in panel  # nobody else has to agree
         await pilot.press("escape")  # back to the partner choice, the offer dropped
         await pilot.pause()
-        assert isinstance(app.screen, PartnerScreen) and ps.offer_partner is None and ps.offer_cells == set()
+        assert isinstance(app.screen, PartnerScreen) and ps.source.partner is None and ps.source.cells == set()
         await pilot.press("enter")  # A again
         await pilot.pause()
         await pilot.press("enter", "o")
         await pilot.pause()
         assert not isinstance(app.screen, RespondScreen), "a human was asked to accept their own offer"
-        ev = app.session.events[-1]
+        ev = app.game.events[-1]
         assert (ev.proposer, ev.partner, ev.accepted) == (0, 0, True)
-        assert app.session.state.bits == 1 << A_BAIT
+        assert app.game.state.bits == 1 << A_BAIT
         assert payoffs(app) == [15.0, 15.0]

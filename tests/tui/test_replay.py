@@ -12,6 +12,8 @@ from negtui.record import Replay, load_record, parent_at
 from negtui.seats import Seat
 from negtui.tui.app import NegtuiApp
 from negtui.tui.screens.dialogs import HelpScreen, JumpScreen, SeatsScreen
+from negtui.tui.screens.live import LiveScreen
+from negtui.tui.screens.replay import ReplayScreen
 from tests.paths import PILL
 
 pytestmark = pytest.mark.asyncio
@@ -25,26 +27,27 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         ps = play_screen(app)
-        assert ps.replay is not None and ps.session is None and app.session is None
-        assert ps.pos == 0 and "REPLAY 0/24 turns played" in screen_text(app)
+        assert isinstance(ps, ReplayScreen) and app.game is None
+        assert ps.source.pos == 0 and "REPLAY 0/24 turns played" in screen_text(app)
         assert not ps.check_action("seats", ()) and not ps.check_action("submit", ())
         await pilot.press("full_stop", "full_stop", "full_stop")
         await pilot.pause()
-        assert ps.pos == 3 and ps.state == rp.state_at(3)
+        assert ps.source.pos == 3 and ps.source.state == rp.state_at(3)
         text = screen_text(app)
-        assert "REPLAY 3/24 turns played" in text and f"t  2 r1  {rp.record.turns[2].proposer} → {rp.record.turns[2].partner}" in text
+        third = rp.record.turns[2]
+        assert "REPLAY 3/24 turns played" in text and f"t  2 r1  {third.proposer} → {third.partner}" in text
         await pilot.press("comma")
         await pilot.pause()
-        assert ps.pos == 2 and ps.state == rp.state_at(2)
+        assert ps.source.pos == 2 and ps.source.state == rp.state_at(2)
         await pilot.press("comma", "comma", "comma")  # stops at the first turn
-        assert ps.pos == 0
+        assert ps.source.pos == 0
         # jump: out of range is refused, then turn 20
         await pilot.press("g")
         await pilot.pause()
         assert isinstance(app.screen, JumpScreen)
         await pilot.press("9", "9", "enter")
         await pilot.pause()
-        assert isinstance(app.screen, JumpScreen) and ps.pos == 0
+        assert isinstance(app.screen, JumpScreen) and ps.source.pos == 0
         await pilot.press("question_mark")  # the turn field takes digits only: ? is help, even while typing
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "help over the jump dialog")
         await pilot.press("escape")
@@ -53,22 +56,22 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
         app.screen.query_one("#turn").value = ""
         await pilot.press("2", "0", "enter")
         await pilot.pause()
-        assert app.screen is ps and ps.pos == 20 and ps.state == rp.state_at(20)
+        assert app.screen is ps and ps.source.pos == 20 and ps.source.state == rp.state_at(20)
         text = screen_text(app)
         assert "REPLAY 20/24 turns played" in text and "turn 21/24" not in text  # one counter, not two
         assert f"t 19 r4  {rp.record.turns[19].proposer}" in text  # the status follows the jump
         # autoplay the replay to its end; stepping past the end does nothing
         await pilot.press("plus", "plus", "r")
-        await wait_until(pilot, lambda: not ps.running, "the replay's end")
-        assert ps.pos == 24 and ps.state == rp.final
+        await wait_until(pilot, lambda: not ps.autoplay.running, "the replay's end")
+        assert ps.source.pos == 24 and ps.source.state == rp.final
         await pilot.press("full_stop")
-        assert ps.pos == 24
+        assert ps.source.pos == 24
         await pilot.pause()
         assert "REPLAY 24/24 turns played" in screen_text(app)
         await pilot.press("g")
         await pilot.press("4", "enter")
         await pilot.pause()
-        assert app.screen is ps and ps.pos == 4 and ps.state == rp.state_at(4)
+        assert app.screen is ps and ps.source.pos == 4 and ps.source.state == rp.state_at(4)
         # take over (fork) from turn 4
         await pilot.press("t")
         await pilot.pause()
@@ -77,8 +80,8 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
         await pilot.press("ctrl+s")
         await pilot.pause()
         live = play_screen(app)
-        assert live is not ps and live.session is app.session and live.replay is None
-        ses = app.session
+        assert isinstance(live, LiveScreen) and live.source.game is app.game
+        ses = app.game
         assert ses.state == rp.state_at(4) and ses.start == rp.state_at(4)
         assert ses.events == []
         assert ses.record_path is not None and ses.record_path.parent == tmp_path / "records"
@@ -92,7 +95,7 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
         assert len(ses.events) == 1 and ses.events[0].t == 4 and ses.state.t == 5
         assert "REPLAY" not in screen_text(app)
         # the log and the trends keep the game the fork continues: turns 0-3 from the record, then its own
-        snap = live.snapshot()
+        snap = live.source.snapshot()
         assert [ev.t for ev in snap.events] == [0, 1, 2, 3, 4] and len(snap.payoff_history) == 6
         same = [(e.t, e.proposer, e.partner, e.offer.bits, e.accepted) for e in rp.events[:4]]
         assert [(e.t, e.proposer, e.partner, e.offer.bits, e.accepted) for e in snap.events[:4]] == same
@@ -109,7 +112,7 @@ async def test_broken_record_exits_with_a_message(tmp_path):
     app = NegtuiApp(replay=bad, record=False)
     async with app.run_test() as pilot:
         await pilot.pause()
-        assert app.return_code == 2 and app.session is None
+        assert app.return_code == 2 and app.game is None
 
 
 async def test_a_game_left_before_its_first_turn_leaves_no_record(wait_until, tmp_path):
@@ -125,7 +128,7 @@ async def test_a_game_left_before_its_first_turn_leaves_no_record(wait_until, tm
                     record=True, data_dir=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("n")
-        await wait_until(pilot, lambda: app.session.state.t == 1, "one turn")
+        await wait_until(pilot, lambda: app.game.state.t == 1, "one turn")
         await pilot.press("ctrl+q")
     [kept] = list((tmp_path / "records").glob("*.jsonl"))
     assert len(kept.read_text().splitlines()) == 2  # the header and the turn

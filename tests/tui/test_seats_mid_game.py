@@ -15,7 +15,7 @@ async def test_switching_seats_mid_game(settle, wait_until, pill_app):
     app = pill_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert not app.session.is_human(0)
+        assert not app.game.is_human(0)
         await pilot.press("s")
         await pilot.pause()
         assert isinstance(app.screen, SeatsScreen)
@@ -23,9 +23,9 @@ async def test_switching_seats_mid_game(settle, wait_until, pill_app):
         app.screen.query_one("#seat-B", Select).value = "myopic"
         await pilot.click("#done")
         await pilot.pause()
-        assert app.session.seats["A"] == Seat.human()
-        assert app.session.seats["B"] == Seat.lens("myopic", seed=1)  # B keeps its bot's search settings
-        assert app.session.is_human(0) and app.session.table.respond_lens(1) == "myopic"
+        assert app.game.seats["A"] == Seat.human()
+        assert app.game.seats["B"] == Seat.lens("myopic", seed=1)  # B keeps its bot's search settings
+        assert app.game.is_human(0) and app.game.seating.respond_lens(1) == "myopic"
         # it is A's turn and A is human now: the partner dialog opens
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
         await pilot.press("escape")
@@ -35,7 +35,7 @@ async def test_switching_seats_mid_game(settle, wait_until, pill_app):
         app.screen.query_one("#seat-A", Select).value = "upper"
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert app.session.seats["A"] == Seat.lens("upper")  # a person's seat given to a bot: bot 0's settings
+        assert app.game.seats["A"] == Seat.lens("upper")  # a person's seat given to a bot: bot 0's settings
         await pilot.press("space")
         await settle(pilot)
-        assert len(app.session.events) == 1 and app.session.events[0].proposer == 0
+        assert len(app.game.events) == 1 and app.game.events[0].proposer == 0

@@ -16,7 +16,7 @@ import pytest
 from negtui.seats import Seat
 from negtui.tui.app import NegtuiApp
 from negtui.tui.screens.dialogs import PartnerScreen
-from negtui.tui.screens.play import PlayScreen
+from negtui.tui.screens.game import GameScreen
 from tests.paths import PILL, SIX
 
 MYOPIC = Seat.lens("myopic", partner="greedy", sims=4)
@@ -42,7 +42,7 @@ def _steps(n: int, pane: str | None = None):
             await pilot.press("n")
             await pilot.app.workers.wait_for_complete()
             await pilot.pause()
-        assert len(pilot.app.session.events) == n
+        assert len(pilot.app.game.events) == n
         if pane:
             await pilot.press(pane)
         await pilot.pause()
@@ -54,9 +54,9 @@ async def _offer_built(pilot) -> None:
     """A (human) offers B the bait alone: partner B, A.bait and B.bait toggled, cursor on B.bait."""
     await _wait_for(pilot, lambda: isinstance(pilot.app.screen, PartnerScreen), "the partner dialog")
     await pilot.press("down", "enter")
-    await _wait_for(pilot, lambda: isinstance(pilot.app.screen, PlayScreen), "the play screen")
+    await _wait_for(pilot, lambda: isinstance(pilot.app.screen, GameScreen), "the play screen")
     await pilot.press("enter", "down", "down", "enter")
-    assert pilot.app.screen.offer_cells == {0, 2}
+    assert pilot.app.screen.source.cells == {0, 2}
     await pilot.pause()
 
 

@@ -10,8 +10,8 @@ from textual.widgets import Input, OptionList, Select, Static
 from negtui.seats import Seat
 from negtui.tui.app import NegtuiApp
 from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen, RespondScreen, SeatsScreen
+from negtui.tui.screens.game import GameScreen
 from negtui.tui.screens.picker import GenerateScreen, PickerScreen
-from negtui.tui.screens.play import PlayScreen
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.screens.welfare import WelfareScreen
 from tests.paths import CLIMATE, PILL, TEACHING
@@ -24,7 +24,7 @@ async def test_start_with_seats_dialog_keyboard_and_start_button(screen_text, wa
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, SeatsScreen)
-        assert app.session is None
+        assert app.game is None
         sel = app.screen.query_one("#seat-A", Select)
         # 75% of the poison pill's value is positive: the bots start as lower, and the dialog says why
         assert sel.value == "lower" and app.screen.query_one("#seat-B", Select).value == "lower"
@@ -41,9 +41,9 @@ async def test_start_with_seats_dialog_keyboard_and_start_button(screen_text, wa
         assert sel.value == "human"
         await pilot.click("#done")
         await pilot.pause()
-        assert app.session is not None
-        assert app.session.seats["A"].is_human and not app.session.seats["B"].is_human
-        assert app.session.seats["B"].propose == "lower"
+        assert app.game is not None
+        assert app.game.seats["A"].is_human and not app.game.seats["B"].is_human
+        assert app.live.game.seats["B"].propose_lens == "lower"
         # A proposes first and is human: the partner dialog opens by itself
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
         assert screen_text(app).startswith(" ▶ A · Alice (human)")
@@ -61,8 +61,8 @@ async def test_start_with_seats_all_bots_and_ctrl_s(screen_text):
         app.screen.query_one("#seat-B", Select).value = "myopic"
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert isinstance(app.screen, PlayScreen)
-        assert {pid: s.label for pid, s in app.session.seats.items()} == {"A": "upper", "B": "myopic"}
+        assert isinstance(app.screen, GameScreen)
+        assert {pid: s.label for pid, s in app.game.seats.items()} == {"A": "upper", "B": "myopic"}
         assert "A · Alice (upper)" in screen_text(app)
 
 
@@ -94,7 +94,7 @@ async def test_escape_on_the_first_seats_dialog_goes_back_to_the_scenarios():
         await pilot.pause()
         await pilot.press("escape")
         await pilot.pause()
-        assert app.session is None and app.return_code is None
+        assert app.game is None and app.return_code is None
         assert isinstance(app.screen, PickerScreen)  # not a silent exit: another scenario can be chosen
         await pilot.press("q")
         await pilot.pause()
@@ -108,13 +108,13 @@ async def test_escape_puts_an_offer_aside_and_a_step_shows_it_again(screen_text,
         await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
         await pilot.press("escape")
         await pilot.pause()
-        assert isinstance(app.screen, PlayScreen) and app.session.events == []  # not answered: not rejected
+        assert isinstance(app.screen, GameScreen) and app.game.events == []  # not answered: not rejected
         assert "waits for your answer" in screen_text(app)
         await pilot.press("n")
         await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "the offer again")
         await pilot.press("r")
         await settle(pilot)
-        assert app.session.events[-1].accepted is False
+        assert app.game.events[-1].accepted is False
 
 
 async def test_the_generator_form_starts_in_its_first_field_explains_bad_numbers_and_sets_the_rules(wait_until,
@@ -143,8 +143,8 @@ async def test_the_generator_form_starts_in_its_first_field_explains_bad_numbers
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
         await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: app.session is not None, "the game")
-        assert app.session.neg.rules.name == "reference" and app.session.neg.game.n == 4
+        await wait_until(pilot, lambda: app.game is not None, "the game")
+        assert app.game.neg.rules.name == "reference" and app.game.neg.game.n == 4
 
 
 async def test_the_picker_lists_games_generated_here_and_records_to_replay(screen_text, wait_until, record_game, cli,
@@ -162,8 +162,8 @@ async def test_the_picker_lists_games_generated_here_and_records_to_replay(scree
         options = app.screen.query_one(OptionList)
         options.highlighted = options.option_count - 1  # the record, listed last
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, PlayScreen), "the replay")
-        assert app.screen.replay is not None and app.screen.replay.record.scenario.name == "poison-pill"
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), "the replay")
+        assert app.screen.source.replay is not None and app.screen.source.replay.record.scenario.name == "poison-pill"
         assert str(rec).endswith("game.jsonl")
 
 
@@ -225,8 +225,8 @@ async def test_the_seat_dialog_sets_every_seat_at_once_and_lists_many_players_a_
         await pilot.pause()
         assert {sel.value for sel in seats} == {"myopic"}
         await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: app.session is not None, "the game")
-        assert {s.propose for s in app.session.seats.values()} == {"myopic"}
+        await wait_until(pilot, lambda: app.game is not None, "the game")
+        assert {s.propose_lens for s in app.game.seats.values()} == {"myopic"}
         await pilot.press("s")  # mid-game the same dialog applies, it does not start
         await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog again")
         assert "Apply (ctrl+s)" in screen_text(app) and "Start (ctrl+s)" not in screen_text(app)
@@ -248,9 +248,9 @@ async def test_the_seat_dialog_sets_a_bots_answering_lens_apart(wait_until):
         assert dialog.query_one("#answer-B", Select).disabled
         assert not dialog.query_one("#answer-A", Select).disabled
         await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: app.session is not None, "the game")
-        a, b = app.session.seats["A"], app.session.seats["B"]
-        assert (a.propose, a.respond) == ("upper", "lower") and a.label == "upper/lower"
+        await wait_until(pilot, lambda: app.game is not None, "the game")
+        a, b = app.game.seats["A"], app.game.seats["B"]
+        assert (a.propose_lens, a.respond_lens) == ("upper", "lower") and a.label == "upper/lower"
         assert b.is_human
         await pilot.press("escape", "s")  # mid-game the split shows as set
         await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog again")
@@ -277,9 +277,9 @@ async def test_an_exact_seat_on_a_large_game_is_refused_before_the_app_opens(cli
 async def test_a_session_with_an_exact_bot_in_its_own_process_is_refused_when_the_game_is_large():
     from negtui.agents import AgentOptions
     from negtui.engine import ExactTooLarge, get_rules
+    from negtui.play import LiveGame
     from negtui.scenario import load_scenario
-    from negtui.session import Session
 
     with pytest.raises(ExactTooLarge, match="exact solving needs"):
-        Session(load_scenario(CLIMATE), get_rules("paper"), {"Kenya": Seat.lens("exact")},
+        LiveGame(load_scenario(CLIMATE), get_rules("paper"), {"Kenya": Seat.lens("exact")},
                 options=AgentOptions(remote_bots=True))

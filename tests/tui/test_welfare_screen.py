@@ -36,7 +36,7 @@ async def test_the_welfare_optimum_is_marked_on_the_matrix_until_the_next_turn(s
         assert text.count("◇◇ bait") == 2  # A's bait and B's bait: 30 each
         assert "◇◇ utilitarian optimum" in text
         await pilot.press("n")
-        await wait_until(pilot, lambda: app.session.state.t == 1, "the next turn")
+        await wait_until(pilot, lambda: app.game.state.t == 1, "the next turn")
         await pilot.pause(0.2)
         assert "◇◇" not in screen_text(app)
 

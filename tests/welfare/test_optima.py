@@ -23,11 +23,17 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from negtui.engine import PAPER, compile_game, no_negotiation
+from negtui.engine import PAPER, PortableGame, compile_game, no_negotiation
 from negtui.generator import GeneratorParams, generate
 from negtui.scenario import parse_scenario
 from negtui.welfare import (
-    OBJECTIVES, Cancelled, WelfareError, WelfareJob, WelfareOptions, WelfareRequest, solve_welfare,
+    OBJECTIVES,
+    Cancelled,
+    WelfareError,
+    WelfareJob,
+    WelfareOptions,
+    WelfareRequest,
+    solve_welfare,
 )
 
 DELTA = 1e-3
@@ -373,7 +379,7 @@ def test_worker_returns_the_in_process_result(toy) -> None:
     bits = fixed_bits(toy, spec, rng, 7)
     opts = WelfareOptions(objective="nash")
     here = solve_welfare(game_of(spec), PAPER, bits, opts)
-    job = WelfareJob(WelfareRequest(spec.scenario_dict(), "paper", bits, opts))
+    job = WelfareJob(WelfareRequest(PortableGame(spec.scenario_dict(), PAPER.as_dict()), bits, opts))
     there = job.result(timeout=60)
     assert job.done()
     assert there.status == here.status == "optimal"
@@ -386,7 +392,7 @@ def test_worker_returns_the_in_process_result(toy) -> None:
 def test_worker_reports_bad_options() -> None:
     data = scenario({"A": 1}, [{"id": "g", "requires": ["A.a0"], "values": {"A": 1}}])
     with pytest.raises(WelfareError, match="unknown objective"):
-        WelfareJob(WelfareRequest(data, "paper", 0, WelfareOptions(objective="nsah")))
+        WelfareJob(WelfareRequest(PortableGame(data, PAPER.as_dict()), 0, WelfareOptions(objective="nsah")))
 
 
 def child_pids() -> set[int]:
@@ -419,7 +425,7 @@ def test_cancel_stops_the_worker() -> None:
     # 30 players, 90 goals: a Nash solve that takes far longer than the test waits
     sc = generate(GeneratorParams(players=30, actions=3, goals=90, seed=1))
     before = child_pids()
-    job = WelfareJob(WelfareRequest(sc.model_dump(mode="json"), "paper", 0,
+    job = WelfareJob(WelfareRequest(PortableGame(sc.model_dump(mode="json"), PAPER.as_dict()), 0,
                                     WelfareOptions(objective="nash", time_limit=None)))
     new = child_pids() - before
     assert len(new) == 1, new
@@ -444,7 +450,7 @@ def test_job_runs_without_being_asked_for_its_result() -> None:
     import time as _time
 
     data = scenario({"A": 1}, [{"id": "g", "requires": ["A.a0"], "values": {"A": 1}}])
-    job = WelfareJob(WelfareRequest(data, "paper", 0, WelfareOptions()))
+    job = WelfareJob(WelfareRequest(PortableGame(data, PAPER.as_dict()), 0, WelfareOptions()))
     deadline = _time.perf_counter() + 30
     while not job.done() and _time.perf_counter() < deadline:
         _time.sleep(0.05)

@@ -72,8 +72,8 @@ class TopBar(TextPane):
 
 
 class Legend(Static):
-    columns: reactive[int] = reactive(38)  # the width it packs its entries into
-    target: reactive[str] = reactive("")  # the objective of the optimum marked on the matrix
+    columns: reactive[int] = reactive(38, layout=True)  # the width it packs its entries into
+    target: reactive[str] = reactive("", layout=True)  # the objective of the optimum marked on the matrix
 
     def render(self) -> str:
         return legend(self.columns, self.target)

@@ -1,0 +1,187 @@
+"""The package's import graph read from the source, not run: every import statement counts, a
+function-level one included (only `if TYPE_CHECKING:` blocks, which never run, are left out), so a
+lazy import cannot hide a cycle or a layer reaching up.  test_boundaries.py checks the same layers at
+run time, in a fresh interpreter.
+
+    cli  >  serve  >  tui  >  play, sweep  >  coach  >  agents, record, welfare
+         >  seats, narrate, generator  >  engine, names  >  scenario  >  datadir, locks, children
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "negtui"
+
+# top to bottom; a package may import only from the layers below its own, never beside it
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("cli",),
+    ("serve",),
+    ("tui",),
+    ("play", "sweep"),
+    ("coach",),
+    ("agents", "record", "welfare"),
+    ("seats", "narrate", "generator"),
+    ("engine", "names"),
+    ("scenario",),
+    ("datadir", "locks", "children"),
+)
+
+# third-party packages a part of negtui must never import, wherever the import statement stands
+UI_AND_SOLVER = ("textual", "pulp", "highspy")
+RESEARCH = ("distributed", "dask", "pyarrow", "matplotlib")
+THIRD_PARTY: dict[str, tuple[str, ...]] = {
+    "scenario": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
+    "engine": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx", "networkx"),
+    "generator": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
+    "seats": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
+    "record": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
+    "agents": ("textual", "pulp", "highspy") + RESEARCH + ("asyncssh",),  # httpx: llm seats, imported on use
+    "coach": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
+    "play": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
+    "welfare": ("textual",) + RESEARCH + ("asyncssh", "httpx"),
+    "sweep": ("textual", "asyncssh", "httpx"),
+    "tui": RESEARCH + ("asyncssh", "pulp", "highspy"),  # the MILP runs in a worker process
+}
+
+
+def _module(package: Path, path: Path) -> str:
+    parts = list(path.relative_to(package.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _runs(node: ast.AST) -> bool:
+    """False for an `if TYPE_CHECKING:` test (its body never runs)."""
+    test = getattr(node, "test", None)
+    return not (isinstance(node, ast.If) and (
+        (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING")
+        or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")))
+
+
+def _imported(tree: ast.AST, module: str, package: bool) -> list[tuple[str, int]]:
+    """(dotted name, line) of every import statement that can run, at any depth."""
+    out: list[tuple[str, int]] = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if not _runs(child):
+                for alt in child.orelse:  # type: ignore[attr-defined]
+                    visit_one(alt)
+                continue
+            visit_one(child)
+
+    def visit_one(node: ast.AST) -> None:
+        if isinstance(node, ast.Import):
+            out.extend((alias.name, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the module's own package up
+                here = module.split(".") if package else module.split(".")[:-1]
+                here = here[: len(here) - node.level + 1]
+                base = ".".join(here + ([base] if base else []))
+            # `from p import y`: module p.y where there is one, else a name p defines (resolved in _read)
+            out.extend((f"{base}.{alias.name}", node.lineno) for alias in node.names)
+        visit(node)
+
+    visit(tree)
+    return out
+
+
+def _read(package: Path = PACKAGE) -> tuple[set[str], dict[str, dict[str, int]], dict[str, set[str]]]:
+    """The package's modules; per module, the package's modules it imports (the deepest module each
+    imported name reaches, with the line) and the third-party top-level packages it imports."""
+    paths = {_module(package, p): p for p in sorted(package.rglob("*.py"))}
+    inner: dict[str, dict[str, int]] = {}
+    outer: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        inner[name], outer[name] = {}, set()
+        for dotted, line in _imported(ast.parse(path.read_text(), str(path)), name, path.name == "__init__.py"):
+            if dotted.split(".")[0] != package.name:
+                outer[name].add(dotted.split(".")[0])
+                continue
+            parts = dotted.split(".")
+            while parts and ".".join(parts) not in paths:
+                parts.pop()
+            target = ".".join(parts)
+            if target != name:
+                inner[name].setdefault(target, line)
+    return set(paths), inner, outer
+
+
+MODULES, IMPORTS, THIRD = _read()
+
+
+def _part(module: str) -> str:
+    """The package (or top-level module) of negtui a module belongs to: engine, tui, datadir, …"""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _layer(part: str) -> int:
+    for k, layer in enumerate(LAYERS):
+        if part in layer:
+            return k
+    raise AssertionError(f"negtui.{part} is in no layer: add it to LAYERS")
+
+
+def test_every_part_of_the_package_has_a_layer() -> None:
+    for module in MODULES:
+        if _part(module):
+            _layer(_part(module))
+
+
+def _cycles(imports: dict[str, dict[str, int]]) -> list[str]:
+    """One loop of every strongly connected group of modules, each step with the line of its import."""
+    g = nx.DiGraph((a, b) for a, targets in imports.items() for b in targets)
+    out = []
+    for group in nx.strongly_connected_components(g):
+        if len(group) > 1:
+            loop = next(nx.simple_cycles(g.subgraph(group)))
+            out.append(" -> ".join(f"{m} (line {imports[m][loop[(k + 1) % len(loop)]]})"
+                                   for k, m in enumerate(loop)) + f" -> {loop[0]}")
+    return out
+
+
+def test_no_import_cycle_between_modules() -> None:
+    assert _cycles(IMPORTS) == []
+
+
+def test_a_cycle_hidden_in_a_function_is_found(tmp_path: Path) -> None:
+    """What the check exists for: two modules that import each other, one of them only when a function
+    runs (a run-time check imports one and sees nothing wrong); a TYPE_CHECKING import is no cycle."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "low.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.high import H\n\n"
+                                "def f():\n    from pkg import high\n    return high\n")
+    (pkg / "high.py").write_text("from pkg.low import f\nimport numpy\n")
+    (pkg / "typed.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.high\n")
+    modules, imports, third = _read(pkg)
+    assert modules == {"pkg", "pkg.low", "pkg.high", "pkg.typed"}
+    assert imports["pkg.low"] == {"pkg.high": 6} and imports["pkg.typed"] == {} and third["pkg.high"] == {"numpy"}
+    assert _cycles(imports) == ["pkg.low (line 6) -> pkg.high (line 1) -> pkg.low"] or \
+        _cycles(imports) == ["pkg.high (line 1) -> pkg.low (line 6) -> pkg.high"]
+
+
+@pytest.mark.parametrize("part", sorted({_part(m) for m in MODULES} - {""}))
+def test_a_part_imports_only_the_layers_below_it(part: str) -> None:
+    mine = _layer(part)
+    bad = sorted(f"{m} imports {t} (line {line})" for m, targets in IMPORTS.items() if _part(m) == part
+                 for t, line in targets.items() if _part(t) and _part(t) != part and _layer(_part(t)) <= mine)
+    assert bad == []
+
+
+@pytest.mark.parametrize("part", sorted(THIRD_PARTY))
+def test_a_part_never_imports_what_it_must_not(part: str) -> None:
+    bad = sorted(f"{m} imports {pkg}" for m, pkgs in THIRD.items() if _part(m) == part
+                 for pkg in pkgs if pkg in THIRD_PARTY[part])
+    assert bad == []
+
+
+def test_the_check_reads_function_level_imports() -> None:
+    """The point of reading the source: the command line imports the app only inside `play`."""
+    assert "negtui.tui.app" in IMPORTS["negtui.cli.play_cmd"]
