@@ -39,6 +39,7 @@ import asyncssh
 
 ROOT = Path(__file__).resolve().parents[1]
 COURSE = ROOT / "courses" / "intro.toml"
+SETTLE = 0.1  # seconds before a key with --think 0
 
 
 class Terminal(asyncssh.SSHClientSession):
@@ -80,6 +81,8 @@ class Terminal(asyncssh.SSHClientSession):
         try:
             await asyncio.wait_for(found.wait(), timeout)
         except TimeoutError:
+            if os.environ.get("BENCH_DEBUG"):
+                print(repr("".join(self.chunks)[-3000:]), file=sys.stderr)
             raise TimeoutError(f"{text!r} did not appear") from None
         finally:
             self.waiting = None
@@ -100,6 +103,8 @@ async def session(k: int, port: int, key: asyncssh.SSHKey, delay: float, think: 
         async def key_then(keys: str, expect: str) -> None:
             if think:  # a trainee reads the screen (and the coaching) before the next key
                 await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+            else:  # at machine speed still after a closing dialog has gone (its text shows before it goes)
+                await asyncio.sleep(SETTLE)
             term.mark()
             term.received.clear()
             sent = time.monotonic()
@@ -114,7 +119,7 @@ async def session(k: int, port: int, key: asyncssh.SSHKey, delay: float, think: 
         await key_then("r", "choose a partner")
         await key_then("\r", "offer to A")
         await key_then("\r", "A commits bait")
-        await key_then("\x1b[B", "B.bait")
+        await key_then("\x1b[C", "B · Bob: ")  # right: the same action of the next player (the matrix lists actions)
         await key_then("\r", "B commits bait")
         await key_then("o", "your game as B")
         await term.wait_for("upper bot in your seat", timeout=180)

@@ -1,0 +1,40 @@
+"""Every benchmark script runs, at tiny sizes, and prints its figures: a benchmark that stopped working
+would otherwise go unnoticed until someone needs its numbers (bench_serve.py did, once the matrix listed
+actions and its scripted keys no longer reached the cell they meant)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.paths import ROOT
+
+pytestmark = pytest.mark.slow
+
+RUNS = {
+    "bench_games.py": (["--quick"], ["Large games", "states/s", "paper      myopic"]),
+    "bench_exact.py": (["--seeds", "1"], ["Exact solves", "paper          1", "reference      1"]),
+    "bench_welfare.py": (["--seeds", "1"], ["utilitarian", "nash"]),
+    "bench_app.py": (["--starts", "1", "--presses", "2"],
+                     ["App start to first drawn play screen", "during autoplay (22 players, no delay) n=2"]),
+    "bench_sweep.py": (["--cells", "1", "--workers", "1"], ["paper-small      1 games", "full grid"]),
+    "bench_serve.py": (["--sessions", "2", "--ramp", "0.2", "--think", "0"], ["sessions completed     2/2",
+                                                                              "nothing lost"]),
+}
+
+
+@pytest.mark.parametrize("script", sorted(RUNS))
+def test_a_benchmark_runs_at_tiny_sizes(script: str) -> None:
+    args, expected = RUNS[script]
+    res = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], capture_output=True, text=True,
+                         timeout=300, cwd=ROOT)
+    assert res.returncode == 0, res.stdout + res.stderr
+    for text in expected:
+        assert text in res.stdout, f"{text!r} not in the output of {script}:\n{res.stdout}"
+    assert "Traceback" not in res.stderr
+
+
+def test_every_benchmark_has_a_smoke_run() -> None:
+    assert sorted(p.name for p in (ROOT / "bench").glob("bench_*.py")) == sorted(RUNS)
