@@ -10,7 +10,7 @@ VERMILLION = "#D55E00"  # partner highlight
 GREY = "#999999"  # blocked
 YELLOW = "#F0E442"  # the cells of a welfare optimum marked on the matrix
 
-# text colours: at least 4.5:1 against every background the app draws text on (tests/test_app.py)
+# text colours: at least 4.5:1 against every background the app draws text on (tests/tui/test_starting.py)
 POSITIVE = SKY
 NEGATIVE = ORANGE
 

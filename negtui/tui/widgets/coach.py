@@ -12,7 +12,6 @@ from negtui.coach.assess import YOU, Assessment, Choice
 from negtui.engine.game import Game
 from negtui.engine.negotiation import Phase
 from negtui.narrate import offer_words
-from negtui.play.views import Snapshot
 from negtui.tui import palette
 from negtui.tui.labels import FORECASTS_NARROW
 from negtui.tui.widgets.pane import StaticPane
@@ -49,8 +48,10 @@ def summary(game: Game, a: Assessment) -> str:
 
 
 class CoachPane(StaticPane):
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
     coaching: reactive[tuple[Assessment, ...]] = reactive((), repaint=False)
+
+    def watch_snapshot(self) -> None:
+        """The coaching, not each turn, changes what the pane shows."""
 
     def watch_coaching(self) -> None:
         self.request_draw()

@@ -266,18 +266,3 @@ class CommitmentMatrix(Widget, can_focus=True):
                 out.append(" ")
             out.append("\n")
         return out
-
-
-LEGEND = ["██ made", "▓▓ new", "++ offer", "·· free", "×× ruled out", "▶ proposer", "◆ partner"]
-
-
-def legend(width: int, target: str = "") -> str:
-    """The legend packed into lines of `width`, never splitting an entry; `target` names the optimum
-    marked on the matrix, if one is."""
-    lines: list[str] = []
-    for entry in LEGEND + ([f"◇◇ {target} optimum"] if target else []):
-        if lines and len(lines[-1]) + 2 + len(entry) <= width:
-            lines[-1] += "  " + entry
-        else:
-            lines.append(entry)
-    return "\n".join(lines)

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 from rich.console import Group
 from rich.table import Table
-from textual.reactive import reactive
 
 from negtui.play.views import Snapshot
 from negtui.tui.widgets.pane import StaticPane
@@ -40,10 +39,6 @@ def deal_graph(snap: Snapshot) -> nx.Graph:
 class DealNetwork(StaticPane):
     """Who made deals with whom and what each deal moved, plus who can complete or block each goal."""
 
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
-
-    def watch_snapshot(self) -> None:
-        self.request_draw()
 
     def draw(self) -> None:
         import networkx as nx

@@ -6,10 +6,9 @@ from __future__ import annotations
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
-from textual.reactive import reactive
 
 from negtui.narrate import offer_words
-from negtui.play.views import Preview, Snapshot
+from negtui.play.views import Preview
 from negtui.tui import palette
 from negtui.tui.widgets.pane import StaticPane
 
@@ -17,10 +16,6 @@ from negtui.tui.widgets.pane import StaticPane
 class OfferPanel(StaticPane):
     DEFAULT_CSS = "OfferPanel { height: auto; max-height: 9; padding: 0 1; }"
 
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
-
-    def watch_snapshot(self) -> None:
-        self.request_draw()
 
     def draw(self) -> None:
         snap = self.snapshot

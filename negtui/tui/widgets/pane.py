@@ -7,14 +7,22 @@ from __future__ import annotations
 from rich.console import RenderableType
 from rich.text import Text
 from textual.geometry import Size
+from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from negtui.play.views import Snapshot
+
 
 class Drawn:
-    """Mixin of a pane widget: `draw()` renders its bound state; `request_draw()` is what watchers call."""
+    """Mixin of a pane widget: `draw()` renders its bound state; `request_draw()` is what watchers call.
+    Every pane binds the snapshot; a pane that shows more binds that too and asks to draw when it changes."""
 
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
     _stale = False
+
+    def watch_snapshot(self) -> None:
+        self.request_draw()
 
     def draw(self) -> None:
         raise NotImplementedError

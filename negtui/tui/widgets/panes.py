@@ -14,7 +14,6 @@ from textual.reactive import reactive
 from negtui.engine.payoff import committed_vector, satisfaction
 from negtui.names import action_names, fit_unique, goal_names, player_label, shorten
 from negtui.narrate import turn_line
-from negtui.play.views import Snapshot
 from negtui.tui import palette
 from negtui.tui.labels import (
     FORECASTS_NARROW,
@@ -48,12 +47,8 @@ class GoalBars(Drawn, TextPane):
     Drawn as plain styled text (not a Rich table): it is redrawn on every turn of an autoplay."""
 
     SORTS = ("goal", "value", "progress")
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
     focused_cell: reactive[int | None] = reactive(None, repaint=False)
     sort: reactive[str] = reactive("goal", repaint=False)
-
-    def watch_snapshot(self) -> None:
-        self.request_draw()
 
     def watch_focused_cell(self) -> None:
         self.request_draw()
@@ -107,10 +102,6 @@ class Forecasts(Drawn, TextPane):
 
     Narrow panes (an 80-column terminal) get short headers and no seat column."""
 
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
-
-    def watch_snapshot(self) -> None:
-        self.request_draw()
 
     def on_resize(self) -> None:
         self.request_draw()  # the sparkline takes the width the row leaves
@@ -154,11 +145,7 @@ class Forecasts(Drawn, TextPane):
 class TurnLog(StaticPane):
     """Every turn in words, newest last (scrolled to it), optionally only turns involving one player."""
 
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
     only: reactive[int | None] = reactive(None, repaint=False)
-
-    def watch_snapshot(self) -> None:
-        self.request_draw()
 
     def watch_only(self) -> None:
         self.request_draw()
@@ -180,11 +167,7 @@ class TurnLog(StaticPane):
 class CellInfo(StaticPane):
     """The focused cell explained: its action, and the goals it feeds with their values."""
 
-    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, repaint=False)
     focused_cell: reactive[int | None] = reactive(None, repaint=False)
-
-    def watch_snapshot(self) -> None:
-        self.request_draw()
 
     def watch_focused_cell(self) -> None:
         self.request_draw()
