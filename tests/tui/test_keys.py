@@ -1,0 +1,63 @@
+"""The key table against the screens it drives: every key's action is one its screens have, each screen
+binds only its own keys, and each key's rule says when it works."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+import pytest
+from rich.console import Console
+
+from negtui.tui.keys import GAME_KEYS, LIVE, REPLAY, KeyContext, bindings, help_table, palette_entries, rule
+from negtui.tui.screens.live import LiveScreen
+from negtui.tui.screens.replay import ReplayScreen
+
+SCREENS = {LIVE: LiveScreen, REPLAY: ReplayScreen}
+
+
+@pytest.mark.parametrize("mode", [LIVE, REPLAY])
+def test_every_key_of_a_screen_has_its_action(mode):
+    screen = SCREENS[mode]
+    for key in GAME_KEYS:
+        if key.action and mode in key.modes:
+            name = key.action.split("(")[0]
+            assert hasattr(screen, f"action_{name}"), f"{screen.__name__} has no action for {key.keys!r}"
+
+
+@pytest.mark.parametrize("mode", [LIVE, REPLAY])
+def test_a_screen_binds_only_its_own_keys(mode):
+    other = REPLAY if mode == LIVE else LIVE
+    own = {b.action for b in bindings(mode)}
+    only_other = {k.action for k in GAME_KEYS if k.action and k.modes == (other,)}
+    assert own and not own & only_other
+    assert {a for _, _, a in palette_entries(mode)} <= own
+
+
+def test_the_help_lists_the_keys_of_the_screen_it_opens_over():
+    def text(mode: str) -> str:
+        console = Console(width=200, file=io.StringIO(), record=True)
+        console.print(help_table(mode))
+        return console.export_text()
+
+    live, replay = text(LIVE), text(REPLAY)
+    assert "submit the offer" in live and "submit the offer" not in replay
+    assert "take over from this turn" in replay and "take over from this turn" not in live
+    assert "coach" in live and "goals, forecasts, log, network" in replay and "coach" not in replay
+
+
+def test_each_key_works_when_its_rule_says():
+    proposing = KeyContext(LIVE, person_to_move=True, person_proposing=True)
+    assert rule("partner", LIVE)(proposing) and rule("pass_turn", LIVE)(proposing)
+    assert not rule("submit", LIVE)(proposing)  # no partner picked yet
+    assert rule("submit", LIVE)(replace(proposing, drafting=True))
+    answering = KeyContext(LIVE, person_to_move=True)
+    assert not rule("partner", LIVE)(answering) and rule("hint", LIVE)(answering)
+    assert not rule("hint", LIVE)(replace(answering, hints=False))  # a course may turn hints off
+    over = KeyContext(LIVE, over=True)
+    assert not rule("step", LIVE)(over) and not rule("run", LIVE)(over) and rule("step", REPLAY)(KeyContext(REPLAY))
+    assert not rule("seats", LIVE)(KeyContext(LIVE, seat_changes=False))
+    assert rule("cancel_exact", LIVE)(KeyContext(LIVE, exact_solving=True))
+    assert not rule("cancel_exact", LIVE)(KeyContext(LIVE))
+    assert not rule("seats", REPLAY)(KeyContext(REPLAY))  # a live key on the replay screen: never
+    assert rule("focus_next", LIVE) is None  # not the table's: Textual decides
