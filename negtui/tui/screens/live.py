@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from rich.text import Text
 from textual import on, work
+from textual.timer import Timer
 from textual.worker import get_current_worker
 
 from negtui.engine.completions import free_cells
@@ -28,6 +29,8 @@ from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.widgets.coach import summary
 from negtui.tui.widgets.matrix import CommitmentMatrix
 
+THINKING_SHOWN_AFTER = 0.15  # seconds a bot has been deciding before the headline says so
+
 
 class ExactCancelled(Exception):
     """Raised from the exact solve's progress callback when the person cancelled it."""
@@ -41,6 +44,7 @@ class LiveScreen(GameScreen):
         super().__init__(source)
         self.source: LiveSource = source
         self.thinking = False
+        self._thinking_shown: Timer | None = None
         self.exact_solving = False
         self.prompted_turn = -1
         self._summary_shown = False
@@ -64,8 +68,20 @@ class LiveScreen(GameScreen):
         return bool(self.game.scenario.lesson) and (self.app.lessons_in_game or self.source.over)
 
     def set_thinking(self, thinking: bool) -> None:
+        """The headline says "thinking…" only for a decision that takes a while: a fast autoplay would
+        otherwise redraw it twice a turn, for a flash nobody can read."""
         self.thinking = thinking
-        self.view.thinking = thinking
+        if self._thinking_shown is not None:
+            self._thinking_shown.stop()
+            self._thinking_shown = None
+        if thinking:
+            self._thinking_shown = self.set_timer(THINKING_SHOWN_AFTER, self._show_thinking)
+        elif self.view.thinking:
+            self.view.thinking = False
+
+    def _show_thinking(self) -> None:
+        self._thinking_shown = None
+        self.view.thinking = self.thinking
 
     # --- agents ----------------------------------------------------------------------------------------
     def action_step(self) -> None:
