@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import statistics
 import subprocess
 import sys
@@ -89,8 +90,10 @@ async def latencies(presses: int) -> tuple[list[float], list[float], int]:
         screen.autoplay.speed = 0
         await pilot.press("r")
         await asyncio.sleep(0.5)
-        for _k in range(presses):
-            await asyncio.sleep(0.1)
+        rng = random.Random(1)
+        for _ in range(presses):
+            # presses at 0.05-0.15 s: a fixed 0.1 s falls in step with the 10-a-second redraws of autoplay
+            await asyncio.sleep(rng.uniform(0.05, 0.15))
             during_play.append(await _probe(app, screen, "v", "action_sort_goals"))
         game = app.live.game
         turns = game.state.t
