@@ -4,11 +4,10 @@ leaderboards, games to resume) and an exercise's briefing."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
 from rich.table import Table
 from rich.text import Text
-from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -21,15 +20,40 @@ from negtui.tui import palette
 from negtui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
-    from negtui.serve.course import Exercise
-    from negtui.serve.training import TrainingApp
+    from negtui.serve.course import Exercise, LoadedCourse
+    from negtui.serve.db import ResultsDB
 
 
-class EnrolScreen(Screen[None]):
+class LobbyHost(Protocol):
+    """What the lobby and the enrolment screen ask of the training app."""
+
+    trainee: str
+    course: LoadedCourse
+    db: ResultsDB
+
+    def redeem(self, code: str) -> bool: ...
+
+    def enrolled(self) -> None: ...
+
+    def exercise_title(self, exercise_id: str) -> str: ...
+
+    def plays_left(self, ex: Exercise) -> int | None: ...
+
+    def resume(self, row: GameRow) -> None: ...
+
+    def start_exercise(self, exercise_id: str, seat: str) -> None: ...
+
+
+class TrainingScreen(Screen[None]):
+    """A screen of the training app, around the games."""
+
+    @property
+    def host(self) -> LobbyHost:
+        return cast("LobbyHost", self.app)
+
+
+class EnrolScreen(TrainingScreen):
     """The first login with a new key: the trainer's one-time code binds it to the trainee."""
-
-    if TYPE_CHECKING:
-        app = getters.app(TrainingApp)
 
     BINDINGS = [Binding("ctrl+q,escape", "app.quit", "quit")]
     TRIES = 3
@@ -40,7 +64,7 @@ class EnrolScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="dialog"):
-            yield Label(f"Welcome, {self.app.trainee}", classes="dialog-title")
+            yield Label(f"Welcome, {self.host.trainee}", classes="dialog-title")
             yield Static("This key is new here. Type the enrolment code your trainer gave you to bind it to your "
                          "name; from then on the key alone lets you in.")
             yield Input(placeholder="code, e.g. 1a2b-3c4d", id="code")
@@ -51,8 +75,8 @@ class EnrolScreen(Screen[None]):
         self.query_one(Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if self.app.redeem(event.value.strip()):
-            self.app.enrolled()
+        if self.host.redeem(event.value.strip()):
+            self.host.enrolled()
             return
         self.tries += 1
         left = self.TRIES - self.tries
@@ -65,15 +89,12 @@ class EnrolScreen(Screen[None]):
         event.input.value = ""
 
 
-class LobbyScreen(Screen[None]):
-    if TYPE_CHECKING:
-        app = getters.app(TrainingApp)
-
+class LobbyScreen(TrainingScreen):
     BINDINGS = [Binding("enter", "open", "play", show=False), Binding("q", "app.quit", "quit"),
                 Binding("question_mark", "app.help", "help")]
 
     def compose(self) -> ComposeResult:
-        app = self.app
+        app = self.host
         yield Static(Text(f" {app.course.course.title} · {app.trainee} ", style="bold reverse"), id="topbar")
         with Horizontal(id="lobby"):
             yield OptionList(id="exercises")
@@ -91,7 +112,7 @@ class LobbyScreen(Screen[None]):
         self.refresh_list()
 
     def refresh_list(self) -> None:
-        app = self.app
+        app = self.host
         items = []
         self.entries: list[GameRow | Exercise] = []  # a game to resume, or an exercise
         for row in app.db.unfinished_games(app.trainee):
@@ -130,7 +151,7 @@ class LobbyScreen(Screen[None]):
     def _show(self, k: int | None) -> None:
         if k is None or k >= len(self.entries):
             return
-        app, item = self.app, self.entries[k]
+        app, item = self.host, self.entries[k]
         ex = app.course.exercise(item.exercise) if isinstance(item, GameRow) else item
         sc = app.course.scenarios[ex.id]
         info = Text(ex.title, style="bold")
@@ -159,9 +180,9 @@ class LobbyScreen(Screen[None]):
             return
         item = self.entries[k]
         if isinstance(item, GameRow):
-            self.app.resume(item)
+            self.host.resume(item)
             return
-        left = self.app.plays_left(item)
+        left = self.host.plays_left(item)
         if left == 0:
             self.query_one("#status", Static).update(Text(f"no plays of '{item.title}' left",
                                                           style=palette.NEGATIVE))
@@ -169,9 +190,9 @@ class LobbyScreen(Screen[None]):
 
         def go(seat: str | None, exercise: Exercise = item) -> None:
             if seat is not None:
-                self.app.start_exercise(exercise.id, seat)
+                self.host.start_exercise(exercise.id, seat)
 
-        self.app.push_screen(BriefingScreen(item, self.app.course.scenarios[item.id]), go)
+        self.app.push_screen(BriefingScreen(item, self.host.course.scenarios[item.id]), go)
 
 
 class BriefingScreen(ModalScreen[str | None]):

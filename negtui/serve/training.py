@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from negtui.agents.seating import AgentOptions
 from negtui.coach.assess import describe
@@ -16,7 +17,7 @@ from negtui.record.reader import RecordError
 from negtui.serve.course import Exercise, LoadedCourse, scenario_digest
 from negtui.serve.db import ResultsDB
 from negtui.serve.dbtypes import DBError, Decision, GameRow
-from negtui.serve.lobby import EnrolScreen, LobbyScreen
+from negtui.serve.lobby import EnrolScreen, LobbyHost, LobbyScreen
 from negtui.tui.app import NegtuiApp
 from negtui.tui.screens.game import GameScreen
 from negtui.tui.widgets.coach import choice_words
@@ -156,3 +157,8 @@ class TrainingApp(NegtuiApp):
             self.live = None
         if isinstance(self.screen, LobbyScreen):
             self._refresh_lobby()
+
+
+if TYPE_CHECKING:  # the training app is what its lobby asks of its host
+    def _hosts(app: TrainingApp) -> LobbyHost:
+        return app

@@ -10,6 +10,7 @@ import os
 import signal
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.actions import SkipAction
 from textual.app import App, SystemCommand
@@ -36,9 +37,9 @@ from negtui.seats import DEFAULT_LENS, Seat, SeatError, default_seats
 from negtui.tui import textual_guards
 from negtui.tui.keys import palette_entries
 from negtui.tui.screens.dialogs import HelpScreen, SeatsScreen
-from negtui.tui.screens.game import GameScreen
+from negtui.tui.screens.game import GameHost, GameScreen
 from negtui.tui.screens.live import LiveScreen
-from negtui.tui.screens.picker import PickerScreen
+from negtui.tui.screens.picker import PickerHost, PickerScreen
 from negtui.tui.screens.replay import ReplayScreen
 
 textual_guards.install()
@@ -237,6 +238,11 @@ class NegtuiApp(App):
                 continue
             caught.append(sig)
         self._signals = tuple(caught)
+
+
+if TYPE_CHECKING:  # the app is what its screens ask of their host
+    def _hosts(app: NegtuiApp) -> tuple[GameHost, PickerHost]:
+        return app, app
 
 
 def run_app(**kwargs) -> int:

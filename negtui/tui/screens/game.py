@@ -5,9 +5,8 @@ welfare optimum, help, lesson).  Each screen adds what its mode does: screens/li
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
-from textual import getters
 from textual.app import ComposeResult
 from textual.screen import Screen
 
@@ -22,16 +21,32 @@ from negtui.tui.widgets.game_view import GameView
 from negtui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
+    from negtui.coach.debrief import Debrief
     from negtui.engine.game import Game
-    from negtui.tui.app import NegtuiApp
+    from negtui.play.starts import GameStart
+    from negtui.seats import Seat
 
 REDRAW_EVERY = 0.1  # seconds: autoplayed turns redraw at most this often
 
 
+class GameHost(Protocol):
+    """What a game screen asks of the app it runs in (negtui's own app, the training app, a table's)."""
+
+    seat_changes: bool  # seats may change hands mid-game
+    lessons_in_game: bool  # a scenario's lesson may be read before the game ends
+    base: Seat  # the seat new bots start from
+
+    def start_game(self, how: GameStart) -> None: ...
+
+    def may_retry(self) -> bool: ...
+
+    def debriefed(self, debriefs: list[Debrief]) -> None: ...
+
+    def after_game(self) -> None: ...
+
+
 class GameScreen(Screen[None]):
     MODE = ""
-    if TYPE_CHECKING:
-        app = getters.app(NegtuiApp)
 
     def __init__(self, source: GameSource) -> None:
         super().__init__()
@@ -44,6 +59,10 @@ class GameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield GameView(coach=self.MODE == "play")
         yield KeyBar()
+
+    @property
+    def host(self) -> GameHost:
+        return cast("GameHost", self.app)
 
     @property
     def view(self) -> GameView:

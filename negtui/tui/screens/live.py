@@ -52,20 +52,20 @@ class LiveScreen(GameScreen):
     def on_mount(self) -> None:
         super().on_mount()
         lesson = self.game.scenario.lesson
-        if lesson and self.source.game.state.t == 0 and self.app.lessons_in_game:
+        if lesson and self.source.game.state.t == 0 and self.host.lessons_in_game:
             self.set_status(f"lesson (l): {lesson.split('. ')[0].rstrip('.')}.")
         self.call_after_refresh(self.advance)
         self.call_after_refresh(self.start_exact)
 
     def key_context(self) -> KeyContext:
-        src, app = self.source, self.app
+        src, app = self.source, self.host
         return KeyContext(LIVE, over=src.over, person_to_move=src.person_to_move(),
                           person_proposing=src.person_proposing, drafting=src.partner is not None,
                           seat_changes=app.seat_changes, hints=src.game.hints, exact_solving=self.exact_solving,
                           lesson=self.lesson_allowed())
 
     def lesson_allowed(self) -> bool:
-        return bool(self.game.scenario.lesson) and (self.app.lessons_in_game or self.source.over)
+        return bool(self.game.scenario.lesson) and (self.host.lessons_in_game or self.source.over)
 
     def set_thinking(self, thinking: bool) -> None:
         """The headline says "thinking…" only for a decision that takes a while: a fast autoplay would
@@ -329,7 +329,7 @@ class LiveScreen(GameScreen):
 
     # --- seats and the end ------------------------------------------------------------------------------
     def action_seats(self) -> None:
-        if not self.app.seat_changes:
+        if not self.host.seat_changes:
             return
 
         def done(seats: dict[str, Seat] | None) -> None:
@@ -341,23 +341,23 @@ class LiveScreen(GameScreen):
             self.advance()
 
         game = self.source.game
-        self.app.push_screen(SeatsScreen(game.seats, game.lenses, base=self.app.base, start="Apply"), done)
+        self.app.push_screen(SeatsScreen(game.seats, game.lenses, base=self.host.base, start="Apply"), done)
 
     def _show_ending(self) -> None:
         ending = self.source.ending()
         if ending.people:
-            retry = self._retry_from if self.app.may_retry() else None
-            self.app.push_screen(DebriefScreen(ending, retry=retry, done=self.app.debriefed),
-                                 lambda _: self.app.after_game())
+            retry = self._retry_from if self.host.may_retry() else None
+            self.app.push_screen(DebriefScreen(ending, retry=retry, done=self.host.debriefed),
+                                 lambda _: self.host.after_game())
             return
         game = ending.game
         self.app.push_screen(SummaryScreen(game.neg, game.neg.returns(game.state), game.baseline,
                                            ending.first_forecasts, str(game.record_path) if game.record_path else None),
-                             lambda _: self.app.after_game())
+                             lambda _: self.host.after_game())
 
     def _retry_from(self, t: int) -> None:
         """Play again from before turn t, with the same seats (a fork of this game's record)."""
-        self.app.start_game(self.source.retry_from(t))
+        self.host.start_game(self.source.retry_from(t))
 
     def action_quit(self) -> None:
         self.source.close()

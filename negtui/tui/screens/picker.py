@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from rich.text import Text
-from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -25,12 +24,27 @@ from negtui.tui.widgets.keybar import KeyBar
 if TYPE_CHECKING:
     from negtui.generator.params import Payoff, Structure
     from negtui.generator.params import Rules as RuleName
-    from negtui.tui.app import NegtuiApp
+
+
+class PickerHost(Protocol):
+    """What the picker asks of the app it runs in."""
+
+    data_dir: Path
+
+    @property
+    def records_dir(self) -> Path: ...
+
+    def open_record(self, path: Path) -> None: ...
+
+    def open_scenario(self, path: Path) -> None: ...
+
+    def open_generated(self, params: GeneratorParams) -> None: ...
 
 
 class PickerScreen(Screen[None]):
-    if TYPE_CHECKING:
-        app = getters.app(NegtuiApp)
+    @property
+    def host(self) -> PickerHost:
+        return cast("PickerHost", self.app)
     BINDINGS = [Binding("g", "generate", "generate"), Binding("q", "app.quit", "quit"),
                 Binding("question_mark", "app.help", "help")]
 
@@ -45,10 +59,10 @@ class PickerScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(Text(" negtui — enter plays a scenario or replays a record · g generates a game ",
                           style="bold reverse"), id="topbar")
-        data = Path(self.app.data_dir)
+        data = Path(self.host.data_dir)
         mine = catalogue(data / "scenarios") if (data / "scenarios").is_dir() else []
         self.entries = [*self.entries, *(replace(e, kind="generated here") for e in mine)]
-        self.records = recent_records(self.app.records_dir)[:self.RECORDS]
+        self.records = recent_records(self.host.records_dir)[:self.RECORDS]
         items: list[Option] = []
         for e in self.entries:
             t = Text()
@@ -71,14 +85,14 @@ class PickerScreen(Screen[None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         choice = str(event.option.id)
         if choice.startswith("record-"):
-            self.app.open_record(self.records[int(choice.removeprefix("record-"))])
+            self.host.open_record(self.records[int(choice.removeprefix("record-"))])
         else:
-            self.app.open_scenario(Path(self.entries[int(choice)].path))
+            self.host.open_scenario(Path(self.entries[int(choice)].path))
 
     def action_generate(self) -> None:
         def made(params: GeneratorParams | None) -> None:
             if params is not None:
-                self.app.open_generated(params)
+                self.host.open_generated(params)
 
         self.app.push_screen(GenerateScreen(), made)
 

@@ -82,7 +82,7 @@ class ReplayScreen(GameScreen):
 
         def start(chosen: dict[str, Seat] | None) -> None:
             if chosen is not None:  # bots keep the recorded search settings (SeatsScreen keeps them)
-                self.app.start_game(src.take_over(chosen))  # the log and trends keep the turns before
+                self.host.start_game(src.take_over(chosen))  # the log and trends keep the turns before
 
         self.app.push_screen(SeatsScreen(seats, ("myopic", "upper", "lower"), title=f"Take over from turn {src.pos}",
-                                         base=self.app.base), start)
+                                         base=self.host.base), start)
