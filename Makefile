@@ -27,7 +27,7 @@ tools:
 
 # the code checks the tests run after: ruff (lint and import order) and mypy (types, pydantic's plugin)
 lint: $(STAMP)
-	$(BIN)/ruff check negtui tests bench examples
+	$(BIN)/ruff check negtui tests bench examples scripts
 	$(BIN)/mypy
 
 # two workers; tests that must not share the machine say so with markers (pyproject.toml)

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tmux_full_game import EXIT_MARK, ROOT, Failure, Tmux, negtui_command, show  # noqa: E402
+from tmux_full_game import EXIT_MARK, ROOT, Failure, Tmux, negtui_command, show
 
 COURSE = ROOT / "courses" / "intro.toml"
 
