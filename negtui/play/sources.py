@@ -19,6 +19,7 @@ import numpy as np
 from negtui.coach.assess import Assessment
 from negtui.engine.lenses import CLOSED_FORM_LENSES
 from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
+from negtui.engine.offers import Offer
 from negtui.engine.turns import Move, TurnEvent
 from negtui.play.live import LiveGame
 from negtui.play.starts import GameStart, from_record
@@ -66,6 +67,46 @@ class LiveSource:
     @property
     def over(self) -> bool:
         return self.game.over
+
+    @property
+    def state(self) -> State:
+        return self.game.state
+
+    @property
+    def proposer(self) -> int:
+        """Who proposes on the turn under way (the game must not be over)."""
+        return self.game.proposer
+
+    @property
+    def pending(self) -> Offer | None:
+        """The offer waiting for its answer, if one is."""
+        return self.game.pending
+
+    @property
+    def phase(self) -> Phase:
+        return self.game.driver.phase
+
+    @property
+    def seats(self) -> dict[str, Seat]:
+        return self.game.seats
+
+    @property
+    def lenses(self) -> tuple[str, ...]:
+        """The lenses forecasts and previews show (exact once it is solved)."""
+        return self.game.lenses
+
+    @property
+    def hints(self) -> bool:
+        return self.game.hints
+
+    @property
+    def coach_pane_first(self) -> bool:
+        return self.game.coach_pane_first
+
+    @property
+    def exact_to_solve(self) -> bool:
+        """The exact solution fits the app but is not solved yet (`solve_exact` in a worker)."""
+        return self.game.exact_available and not self.game.exact_ready
 
     # --- what the screen shows -------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:

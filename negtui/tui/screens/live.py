@@ -52,7 +52,7 @@ class LiveScreen(GameScreen):
     def on_mount(self) -> None:
         super().on_mount()
         lesson = self.game.scenario.lesson
-        if lesson and self.source.game.state.t == 0 and self.host.lessons_in_game:
+        if lesson and self.source.state.t == 0 and self.host.lessons_in_game:
             self.set_status(f"lesson (l): {lesson.split('. ')[0].rstrip('.')}.")
         self.call_after_refresh(self.advance)
         self.call_after_refresh(self.start_exact)
@@ -61,7 +61,7 @@ class LiveScreen(GameScreen):
         src, app = self.source, self.host
         return KeyContext(LIVE, over=src.over, person_to_move=src.person_to_move(),
                           person_proposing=src.person_proposing, drafting=src.partner is not None,
-                          seat_changes=app.seat_changes, hints=src.game.hints, exact_solving=self.exact_solving,
+                          seat_changes=app.seat_changes, hints=src.hints, exact_solving=self.exact_solving,
                           lesson=self.lesson_allowed())
 
     def lesson_allowed(self) -> bool:
@@ -152,22 +152,22 @@ class LiveScreen(GameScreen):
             self._ask_person()
         elif src.person_proposing:
             self._prompt_proposer()
-        elif src.game.driver.phase is Phase.RESPOND:
+        elif src.phase is Phase.RESPOND:
             self.action_step()  # an agent answers an offer at once, autoplay or not
         elif self.autoplay.running:
             self.autoplay.later(self.action_step)
 
     def _prompt_proposer(self) -> None:
         src, g = self.source, self.game
-        who = g.player_ids[src.game.proposer]
-        if not free_cells(g, src.game.state.bits):
+        who = g.player_ids[src.proposer]
+        if not free_cells(g, src.state.bits):
             self._decide(src.pass_turn, advance=False)
             self.set_status(f"{who} passed: every commitment is made or ruled out, so there was nothing left to "
                             "offer or ask for")
             self.advance()  # whatever comes next says so itself
             return
-        if self.prompted_turn != src.game.state.t and src.partner is None:
-            self.prompted_turn = src.game.state.t
+        if self.prompted_turn != src.state.t and src.partner is None:
+            self.prompted_turn = src.state.t
             self.set_status(f"{who}, your turn: pick a partner (p) or pass (x)")
             self.action_partner()
 
@@ -187,7 +187,7 @@ class LiveScreen(GameScreen):
     # --- a person's answer ----------------------------------------------------------------------------
     def _ask_person(self) -> None:
         g, src = self.game, self.source
-        offer = src.game.pending
+        offer = src.pending
         assert offer is not None
         words = offer_words(g, offer.bits, offer.proposer, offer.partner)
         preview = src.preview(offer.partner, frozenset(offer.cells))
@@ -222,7 +222,7 @@ class LiveScreen(GameScreen):
                             "escape picks another partner")
             self.show_snapshot()
 
-        self.app.push_screen(PartnerScreen(g.player_ids[src.game.proposer], g.player_ids, src.partner_options(),
+        self.app.push_screen(PartnerScreen(g.player_ids[src.proposer], g.player_ids, src.partner_options(),
                                            lambda o: offer_words(g, o.bits, o.proposer, o.partner)), chosen)
 
     @on(CommitmentMatrix.CellToggled)
@@ -253,8 +253,7 @@ class LiveScreen(GameScreen):
     def start_exact(self) -> None:
         """Games too large to solve in a blink are solved in a thread: the game goes on meanwhile, the
         status shows the progress, c cancels; forecasts and coaching add the exact solution when it is there."""
-        game = self.source.game
-        if not game.exact_available or game.exact_ready:
+        if not self.source.exact_to_solve:
             return
         self.exact_solving = True
         self.set_status("solving the exact game in the background … (c cancels)")
@@ -324,7 +323,7 @@ class LiveScreen(GameScreen):
             line.append("\n")
         line.append(summary(self.game, last), style=palette.NEGATIVE if last.cost > 1e-9 else palette.POSITIVE)
         self.set_status(line)
-        if message.hint or self.source.game.coach_pane_first:
+        if message.hint or self.source.coach_pane_first:
             view.show_pane("coach")
 
     # --- seats and the end ------------------------------------------------------------------------------
@@ -340,8 +339,8 @@ class LiveScreen(GameScreen):
             self.prompted_turn = -1
             self.advance()
 
-        game = self.source.game
-        self.app.push_screen(SeatsScreen(game.seats, game.lenses, base=self.host.base, start="Apply"), done)
+        src = self.source
+        self.app.push_screen(SeatsScreen(src.seats, src.lenses, base=self.host.base, start="Apply"), done)
 
     def _show_ending(self) -> None:
         ending = self.source.ending()
