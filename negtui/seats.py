@@ -54,6 +54,7 @@ class Seat(BaseModel):
     command: str | None = None  # cmd: the program and its arguments, as a shell would split them
     model: str | None = None  # llm: the model name
     base_url: str | None = None  # llm: the API's base URL (default: OPENAI_BASE_URL or OpenAI's)
+    person: str | None = Field(default=None, max_length=64)  # human: who sat there (a table's trainee)
     # cmd/llm: seconds per decision
     timeout: float | None = Field(default=None, gt=0.0, le=86_400.0, allow_inf_nan=False)
 
@@ -96,8 +97,8 @@ class Seat(BaseModel):
         return cls(agent="lens", propose_lens=propose, respond_lens=respond or propose, **search)
 
     @classmethod
-    def human(cls) -> Seat:
-        return cls(agent="human")
+    def human(cls, person: str | None = None) -> Seat:
+        return cls(agent="human", person=person)
 
     # --- reading ----------------------------------------------------------------------------------------
     @property

@@ -22,8 +22,9 @@ from negtui.agents.llm import LLMAgent
 from negtui.agents.process import BotProcess, RemoteLensBot
 from negtui.agents.stdio import StdioAgent
 from negtui.engine.exact import check_size
-from negtui.engine.negotiation import Negotiation
-from negtui.engine.turns import Agent
+from negtui.engine.negotiation import Negotiation, State
+from negtui.engine.offers import Offer
+from negtui.engine.turns import Agent, AgentFault
 from negtui.engine.valuation import Valuation
 from negtui.seats import Seat, SeatError
 
@@ -35,6 +36,7 @@ class AgentOptions:
     api_key: str | None = None  # llm seats: overrides OPENAI_API_KEY
     echo_stderr: bool = False  # cmd seats: pass the program's stderr through (command line) or keep it (app)
     remote_bots: bool = False  # lens bots think in their own process (the app), on games large enough to need it
+    elsewhere: bool = False  # every agent decides elsewhere (a table's copy of its game): stand-ins only
 
 
 REMOTE_FROM_CELLS = 40  # below this many commitments a bot decides in milliseconds: no process needed
@@ -93,6 +95,8 @@ class Seating:
         seat = self.seats[i]
         if seat.is_human:
             return None
+        if self.options.elsewhere:
+            return Elsewhere(seat.label)
         if seat.is_lens:
             if seat.uses_exact:  # refused up front, with the solver's estimate, when the game is too large
                 if self._process is None:
@@ -124,6 +128,23 @@ class Seating:
         if self._process is not None:
             self._process.close()
             self._process = None
+
+
+class Elsewhere:
+    """A seat whose agent decides in another process (a table's): it names how that agent decides, so a
+    copy of the game tells its turns as the table does, and decides nothing itself."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def choose_partner(self, s: State) -> int:
+        raise AgentFault(f"{self.label} decides at the table")
+
+    def make_offer(self, s: State, partner: int) -> Offer:
+        raise AgentFault(f"{self.label} decides at the table")
+
+    def respond(self, s: State) -> bool:
+        raise AgentFault(f"{self.label} decides at the table")
 
 
 def _close(agent: object) -> None:

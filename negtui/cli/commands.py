@@ -7,6 +7,7 @@ from negtui.cli import (  # noqa: F401  (registration)
     scenario_cmds,
     serve_cmds,
     sweep_cmds,
+    table_cmds,
     trainee_cmds,
     welfare_cmd,
 )

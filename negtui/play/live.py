@@ -71,6 +71,7 @@ class LiveGame:
         self._coach: Coach | None = None
         if self.exact_available and state_space(self.neg.game) <= EXACT_AT_ONCE:
             self.valuation.solve_exact()
+        self.coached: set[int] | None = None  # the people's seats whose decisions are assessed (None: all)
         self.hints = True  # the hint key works (a course exercise may turn it off)
         self.coach_pane_first = False  # after a person's decision, show the coach pane (training)
 
@@ -160,7 +161,7 @@ class LiveGame:
         person's decisions are kept to be assessed (`assess_pending`)."""
         before = self.state
         ev = self.driver.submit(move)
-        if self.is_human(move.player):
+        if self.is_human(move.player) and (self.coached is None or move.player in self.coached):
             self._decided.append((move, before))
         if ev is None:
             return None
@@ -177,6 +178,11 @@ class LiveGame:
                 self._writer.close()
         self._switched = {}
         return ev
+
+    def keep_message(self, sender: str, to: str | None, text: str) -> None:
+        """Something said at the table, into the record with the turn under way."""
+        if self._writer and not self.over:  # after the result line a record takes nothing more
+            self._writer.message(self.state.t, sender, to, text)
 
     # --- coaching ---------------------------------------------------------------------------------------
     @property

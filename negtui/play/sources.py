@@ -119,7 +119,7 @@ class LiveSource:
         events, history = list(ses.events), list(ses.payoff_history)
         if self.earlier.events:
             events, history = [*self.earlier.events, *events], [*self.earlier.payoffs, *history]
-        person = ses.waiting_for_person()
+        person = self.person_to_move()
         preview = self.preview(partner, cells) if partner is not None and (s.pending is None or person) else None
         return Snapshot(g, self.neg.rules.name, s, events, [seat.label for seat in ses.seating.seats], forecasts,
                         history, self.neg.blocked(s), cells, partner, self.mode, person, preview)

@@ -17,7 +17,7 @@ from negtui.engine.baseline import no_negotiation
 from negtui.engine.lenses import CLOSED_FORM_LENSES
 from negtui.engine.metrics import welfare_summary
 from negtui.record.digest import state_digest
-from negtui.record.reader import RecordError, load_record
+from negtui.record.reader import RecordError, line_of, load_record
 from negtui.record.replay import Replay
 
 TOLERANCE = 1e-6  # forecasts are written rounded to 6 decimals
@@ -47,7 +47,7 @@ def _turns(replay: Replay) -> list[Finding]:
     game, out = replay.neg.game, []
     seats = dict(replay.record.header.seats)
     for k, (line, ev) in enumerate(zip(replay.record.turns, replay.events)):
-        n = k + 2
+        n = line_of(replay.record, "turn", k)
         seats.update(line.seats or {})
         decider = ev.partner if ev.offer.bits and ev.partner != ev.proposer else ev.proposer
         pid = game.player_ids[decider]
@@ -71,7 +71,7 @@ def _result(replay: Replay) -> list[Finding]:
     res = replay.record.result
     if res is None:
         return []
-    n = len(replay.record.turns) + 2
+    n = line_of(replay.record, "result", 0)
     neg, out = replay.neg, []
     if res.baseline is not None:
         base = no_negotiation(neg.game, neg.rules).payoffs

@@ -65,6 +65,18 @@ class TurnLine(_Line):
     mac: str | None = None
 
 
+class MessageLine(_Line):
+    """Something a player (or the trainer) said at a table, before turn `t` was decided: kept with the
+    turns, so replays and debriefs show what was said when."""
+
+    type: Literal["message"] = "message"
+    t: int
+    sender: str  # a player id, or "trainer"
+    to: str | None = None  # a player id; None: everyone at the table
+    text: str = Field(max_length=2000)
+    mac: str | None = None
+
+
 class ResultLine(_Line):
     type: Literal["result"] = "result"
     payoffs: list[float]

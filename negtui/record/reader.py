@@ -11,7 +11,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from negtui.engine.rules import get_rules
-from negtui.record.format import FORMAT_1, KNOWN_FORMATS, Header, ResultLine, TurnLine
+from negtui.record.format import FORMAT_1, KNOWN_FORMATS, Header, MessageLine, ResultLine, TurnLine
 from negtui.scenario import untrusted
 from negtui.scenario.io import ScenarioError, parse_scenario, problems_from_validation
 from negtui.scenario.limits import MAX_RECORD_BYTES
@@ -38,6 +38,8 @@ class Record:
     scenario: Scenario
     turns: list[TurnLine] = field(default_factory=list)
     result: ResultLine | None = None
+    messages: list[MessageLine] = field(default_factory=list)  # what was said at the table, in order
+    numbers: dict[str, list[int]] = field(default_factory=dict, repr=False)  # line numbers per line type
     stopped: str | None = None  # why loading stopped early (a line cut off mid-way)
     lines: list[dict] = field(default_factory=list, repr=False)  # every complete line as decoded (signatures)
 
@@ -121,10 +123,24 @@ def load_record(path: str | os.PathLike[str]) -> Record:
             rec.turns.append(turn)
         elif kind == "result":
             rec.result = _validate(ResultLine, data, src, n)
+        elif kind == "message":
+            said = _validate(MessageLine, data, src, n)
+            expected = header.start_turn + len(rec.turns)
+            if said.t != expected:
+                raise RecordError(src, n, [("$.t", f"a message at turn {said.t} between turns where turn "
+                                                   f"{expected} was under way")])
+            rec.messages.append(said)
         else:
             raise RecordError(src, n, [("$.type", f"unknown line type {kind!r}")])
         rec.lines.append(data)
+        rec.numbers.setdefault(str(kind), []).append(n)
     return rec
+
+
+def line_of(rec: Record, kind: str, k: int) -> int:
+    """The file's line number of the k-th line of a type ("turn", "message", "result")."""
+    found = rec.numbers.get(kind, [])
+    return found[k] if k < len(found) else 2 + len(rec.lines)
 
 
 def _decode(raw: str, src: str, n: int) -> object:

@@ -24,7 +24,7 @@ from negtui.engine.turns import Agent, TurnDriver, TurnEvent
 from negtui.engine.valuation import Valuation
 from negtui.record.digest import state_digest
 from negtui.record.format import TurnLine
-from negtui.record.reader import Record, RecordError
+from negtui.record.reader import Record, RecordError, line_of
 from negtui.seats import Seat
 
 
@@ -74,10 +74,10 @@ class Replay:
         self.events: list[TurnEvent] = []
         driver = TurnDriver(self.neg, [None] * game.n, self.start)
         for k, line in enumerate(record.turns):
-            self.events.append(self._play(driver, line, k + 2))
+            self.events.append(self._play(driver, line, line_of(record, "turn", k)))
             self.states.append(driver.state)
         if record.result is not None:
-            self._check_result(len(record.turns) + 2)
+            self._check_result(line_of(record, "result", 0))
 
     def _check_result(self, lineno: int) -> None:
         """A result line must close a finished game and match the replayed final state."""

@@ -25,7 +25,7 @@ from negtui.engine.turns import TurnEvent
 from negtui.engine.valuation import Valuation
 from negtui.locks import Busy, lock_or_close
 from negtui.record.digest import state_digest
-from negtui.record.format import FORMAT, Header, Parent, ResultLine, TurnLine
+from negtui.record.format import FORMAT, Header, MessageLine, Parent, ResultLine, TurnLine
 from negtui.record.signing import Chain
 from negtui.seats import Seat
 
@@ -93,7 +93,7 @@ class RecordWriter:
             data["mac"] = self._chain.next(data)
         self._fh.write(json.dumps(data, separators=(",", ":"), allow_nan=False) + "\n")
         self._fh.flush()
-        self.lines += isinstance(line, (TurnLine, ResultLine))
+        self.lines += isinstance(line, (TurnLine, MessageLine, ResultLine))
 
     def turn(self, ev: TurnEvent, switched: dict[str, Seat] | None = None, shown: dict | None = None) -> None:
         """One turn; `switched` maps player ids to the seats that took over before it, and `shown` holds
@@ -105,6 +105,10 @@ class RecordWriter:
                         forecasts=forecasts(self._valuation, ev.after, shown), seats=switched or None,
                         fault=ev.fault)
         self._write(line)
+
+    def message(self, t: int, sender: str, to: str | None, text: str) -> None:
+        """Something said at the table while turn t is under way."""
+        self._write(MessageLine(t=t, sender=sender, to=to, text=text))
 
     def result(self, s: State) -> None:
         """The result line, worked out here from the final state alone, so that every writer (the app, the

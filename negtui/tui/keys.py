@@ -30,6 +30,12 @@ class KeyContext:
     hints: bool = True  # the app gives hints
     exact_solving: bool = False  # the exact solution is being solved in the background
     lesson: bool = False  # the scenario has a lesson the app may show now
+    at_table: bool = False  # a table's game: decided at the table (no bot steps here), with messages
+
+
+def moving_here(c: KeyContext) -> bool:
+    """Steps and autoplay of a game whose bots decide in this app."""
+    return moving(c) and not c.at_table
 
 
 Rule = Callable[[KeyContext], bool]
@@ -63,12 +69,12 @@ GAME_KEYS: tuple[Key, ...] = (
         "line, up and down walk the actions and left and right the players", "Moving around", "arrows"),
     Key("", "", "", "next pane", "Moving around", "tab"),
     Key("space,n", "step", "step", "one bot turn (on your turn: pick a partner); in a replay, the next turn", "Playing",
-        "space / n", palette="Step one turn", when=moving),
+        "space / n", palette="Step one turn", when=moving_here),
     Key("r", "run", "run/pause", "run / pause autoplay (in a replay: play it back)", "Playing",
-        palette="Run / pause autoplay", when=moving),
+        palette="Run / pause autoplay", when=moving_here),
     Key("plus,equals_sign", "faster", "faster", "faster autoplay", "Playing", "+", palette="Faster autoplay",
-        when=moving),
-    Key("minus", "slower", "slower", "slower autoplay", "Playing", "-", palette="Slower autoplay", when=moving),
+        when=moving_here),
+    Key("minus", "slower", "slower", "slower autoplay", "Playing", "-", palette="Slower autoplay", when=moving_here),
     Key("p", "partner", "partner", "pick a partner (your turn)", "Playing", palette="Pick a partner", modes=(LIVE,),
         when=lambda c: c.person_proposing),
     Key("", "", "", "add or remove the focused cell in your offer", "Playing", "enter", modes=(LIVE,)),
@@ -89,6 +95,8 @@ GAME_KEYS: tuple[Key, ...] = (
         "Playing", palette="Hint", modes=(LIVE,), when=lambda c: c.hints and c.person_to_move),
     Key("s", "seats", "seats", "seats: switch any seat between human and a lens, also mid-game", "Playing",
         palette="Seats", modes=(LIVE,), when=lambda c: c.seat_changes),
+    Key("m", "say", "say", "say something at the table, to everyone or to one party (bots do not read messages)",
+        "Playing", palette="Say something at the table", modes=(LIVE,), when=lambda c: c.at_table),
     Key("c", "cancel_exact", "cancel solve", "cancel the exact solve running in the background (large games)",
         "Playing", palette="Cancel the exact solve", modes=(LIVE,), when=lambda c: c.exact_solving),
     Key("w", "welfare", "welfare", "welfare optimum for the current state (c cancels a solve)", "Playing",
@@ -102,6 +110,8 @@ GAME_KEYS: tuple[Key, ...] = (
     Key("3", "pane('log')", "log", "side pane: turn log", "Moving around", show=False),
     Key("4", "pane('network')", "network", "side pane: deal network", "Moving around", show=False),
     Key("5", "pane('coach')", "coach", "side pane: coach", "Moving around", show=False, modes=(LIVE,)),
+    Key("6", "pane('table')", "table", "side pane: the table (who sits where, who is online, what was said)",
+        "Moving around", show=False, modes=(LIVE,), when=lambda c: c.at_table),
     Key("l", "lesson", "lesson", "the scenario's lesson (teaching scenarios)", "Playing", palette="Lesson",
         when=lambda c: c.lesson),
     Key("question_mark", "help", "help", "this help", "General", "?", palette="Help"),

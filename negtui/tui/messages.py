@@ -64,3 +64,17 @@ class ExactDone(Message):
     """The background exact solve ended: solved, or cancelled (nothing kept)."""
 
     cancelled: bool = False
+
+
+@dataclass
+class TableLine(Message):
+    """A line from the table a game is played at (read in a worker)."""
+
+    line: dict
+
+
+@dataclass
+class TableLost(Message):
+    """The table closed the connection (or could not be read)."""
+
+    why: str

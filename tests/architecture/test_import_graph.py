@@ -3,7 +3,7 @@ function-level one included (only `if TYPE_CHECKING:` blocks, which never run, a
 lazy import cannot hide a cycle or a layer reaching up.  test_boundaries.py checks the same layers at
 run time, in a fresh interpreter.
 
-    cli  >  serve  >  tui  >  play, sweep  >  coach  >  agents, record, welfare
+    cli  >  serve  >  tui  >  table  >  play, sweep  >  coach  >  agents, record, welfare
          >  seats, narrate, generator  >  engine, names  >  scenario  >  datadir, locks, children
 """
 
@@ -22,6 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cli",),
     ("serve",),
     ("tui",),
+    ("table",),
     ("play", "sweep"),
     ("coach",),
     ("agents", "record", "welfare"),
@@ -43,6 +44,7 @@ THIRD_PARTY: dict[str, tuple[str, ...]] = {
     "agents": ("textual", "pulp", "highspy") + RESEARCH + ("asyncssh",),  # httpx: llm seats, imported on use
     "coach": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
     "play": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
+    "table": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
     "welfare": ("textual",) + RESEARCH + ("asyncssh", "httpx"),
     "sweep": ("textual", "asyncssh", "httpx"),
     "tui": RESEARCH + ("asyncssh", "pulp", "highspy"),  # the MILP runs in a worker process

@@ -2,7 +2,7 @@
 above it (nor the app or the MILP solver).  test_import_graph.py reads the same layers from the source,
 function-level imports included; this test sees what an import really loads, third-party packages too.
 
-    scenario, generator  <  engine  <  seats  <  agents, record  <  coach  <  play  <  tui  <  serve, cli
+    scenario, generator  <  engine  <  seats  <  agents, record  <  coach  <  play  <  table  <  tui  <  serve, cli
                                        engine  <  welfare
                    engine, agents, welfare  <  sweep (tasks, results, report)  <  cli
     the SSH server (serve.server) runs no game itself: it imports neither the engine's arrays nor the app
@@ -57,7 +57,10 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     # the results table is plain pyarrow: the engine and the agents stay in the workers
     "negtui.sweep.results": UI_AND_SOLVER + ("matplotlib", "distributed", "dask", "negtui.engine",
                                              "negtui.agents", "negtui.tui", "negtui.play", "negtui.cli"),
-    "negtui.play": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.serve", "negtui.sweep"),
+    "negtui.play": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.serve", "negtui.sweep", "negtui.table"),
+    # a table's process runs the game and its bots: no app, no server, no research stack
+    "negtui.table.host": UI_AND_SOLVER + RESEARCH + ("negtui.tui", "negtui.cli", "negtui.serve", "asyncssh"),
+    "negtui.table.source": UI_AND_SOLVER + RESEARCH + ("negtui.tui", "negtui.cli", "negtui.serve", "asyncssh"),
     "negtui.datadir": UI_AND_SOLVER + ("numpy", "negtui.engine", "negtui.play", "negtui.tui"),
     "negtui.tui": ("negtui.cli", "negtui.serve", "pulp", "highspy", "negtui.sweep") + RESEARCH,
     "negtui.serve.training": ("negtui.cli", "pulp", "highspy"),

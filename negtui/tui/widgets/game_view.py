@@ -15,15 +15,17 @@ from textual.widgets import TabbedContent, TabPane
 
 from negtui.coach.assess import Assessment
 from negtui.play.views import Snapshot
+from negtui.table.views import TableView
 from negtui.tui.widgets.coach import CoachPane
 from negtui.tui.widgets.matrix import LEFT_COLUMN, CommitmentMatrix, left_width
 from negtui.tui.widgets.network import DealNetwork
 from negtui.tui.widgets.offer import OfferPanel
 from negtui.tui.widgets.pane import TextPane
 from negtui.tui.widgets.panes import CellInfo, Forecasts, GoalBars, TurnLog
+from negtui.tui.widgets.table_pane import TablePane
 from negtui.tui.widgets.topbar import Legend, TopBar
 
-PANES = ("goals", "forecasts", "log", "network", "coach")
+PANES = ("goals", "forecasts", "log", "network", "coach", "table")
 
 
 class MatrixBox(VerticalScroll):
@@ -45,10 +47,12 @@ class GameView(Vertical):
     delay: reactive[float] = reactive(0.0, repaint=False)
     thinking: reactive[bool] = reactive(False, repaint=False)
     following: reactive[bool] = reactive(False, repaint=False)
+    table: reactive[TableView | None] = reactive(None, always_update=True, repaint=False)  # a table's game
 
-    def __init__(self, coach: bool) -> None:
+    def __init__(self, coach: bool, at_table: bool = False) -> None:
         super().__init__(id="game-view")
         self.coach = coach  # a live game has a coach pane
+        self.at_table = at_table  # a table's game has a pane for the table: its people and what they said
 
     def compose(self) -> ComposeResult:
         yield TopBar(id="topbar").data_bind(GameView.snapshot, GameView.running, GameView.delay,
@@ -60,7 +64,10 @@ class GameView(Vertical):
                 yield Legend(id="legend")
                 yield CellInfo(id="cell-info").data_bind(GameView.snapshot, GameView.focused_cell)
                 yield OfferPanel(id="offer-panel").data_bind(GameView.snapshot)
-            with TabbedContent(id="side", initial="forecasts"):
+            with TabbedContent(id="side", initial="table" if self.at_table else "forecasts"):
+                if self.at_table:
+                    with TabPane("Table", id="table"), VerticalScroll(id="table-scroll"):
+                        yield TablePane(id="table-pane").data_bind(GameView.snapshot, GameView.table)
                 with TabPane("Goals", id="goals"), VerticalScroll():
                     yield GoalBars(id="goal-bars").data_bind(GameView.snapshot, GameView.focused_cell)
                 with TabPane("Forecasts", id="forecasts"), VerticalScroll():
@@ -121,7 +128,7 @@ class GameView(Vertical):
         return self.query_one(TabbedContent).active
 
     def show_pane(self, pane: str) -> None:
-        if pane in PANES and (pane != "coach" or self.coach):
+        if pane in PANES and (pane != "coach" or self.coach) and (pane != "table" or self.at_table):
             self.query_one(TabbedContent).active = pane
 
     def sort_goals(self) -> None:

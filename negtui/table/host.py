@@ -1,0 +1,469 @@
+"""A table's process: the one owner of a game several people share, and the only writer of its record.
+
+Every person's app is a client over a local socket (mode 0600).  A client joins a seat, receives the
+game and every move so far, and from then on every applied move, who is online, what is said and the
+clock of the decision under way.  A person's decision is applied by the engine's `apply` here, and
+nowhere else; bots decide in a worker thread between people's decisions.  A person who drops keeps
+the seat for the spec's grace period; then a bot takes it over (a seat change, marked in the record)
+or the table waits; reconnecting retakes it.  A client that stops reading is dropped rather than let
+its backlog grow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from negtui.engine.negotiation import IllegalMove, Phase
+from negtui.engine.portable import PortableGame
+from negtui.engine.turns import Move
+from negtui.play.live import LiveGame
+from negtui.record.signing import read_key
+from negtui.scenario.io import parse_scenario
+from negtui.seats import Seat
+from negtui.table.moves import move_from_wire, move_to_wire
+from negtui.table.spec import TableSpec
+from negtui.table.talk import KEPT, TRAINER, RateLimit, Said, clean
+from negtui.table.wire import FROM_CLIENT, WireError, decode, encode
+
+OUTBOX = 2_000  # lines queued for one client before it counts as gone
+NAME_CHARS = 64
+
+
+@dataclass
+class Person:
+    name: str
+    player: str
+    online: bool = False
+    left_at: float | None = None  # when they dropped (monotonic seconds)
+    replaced: bool = False  # a bot holds their seat meanwhile
+
+
+@dataclass(eq=False)
+class Client:
+    writer: asyncio.StreamWriter
+    person: Person | None = None
+    watcher: bool = False  # the trainer's view: sees everything, may steer the table
+    outbox: asyncio.Queue[bytes | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            self.outbox.put_nowait(encode(message))
+        except asyncio.QueueFull:  # not reading: gone, as far as the table is concerned
+            self.writer.transport.abort()
+
+    @property
+    def player(self) -> str | None:
+        return None if self.person is None else self.person.player
+
+
+class TableHost:
+    def __init__(self, spec: TableSpec, socket_path: Path, *, clock: Callable[[], float] = time.monotonic,
+                 log: Callable[[str], None] | None = None) -> None:
+        """`log` hears of the table's life (joins, drops, the start, the end) in a line each."""
+        self.spec, self.socket_path, self.clock = spec, socket_path, clock
+        self.log = log or (lambda line: None)
+        portable = PortableGame.from_dict(spec.game)
+        self.portable = portable
+        self.scenario = parse_scenario(portable.scenario)
+        _, self.rules = portable.game()
+        self.people: dict[str, Person] = {}  # by player id
+        self.clients: set[Client] = set()
+        self.game: LiveGame | None = None
+        self.moves: list[dict[str, Any]] = []  # every applied move, as sent
+        self.said: deque[Said] = deque(maxlen=KEPT)
+        self._unwritten: list[Said] = []  # said before the record existed
+        self.rate = RateLimit()
+        self.paused = False
+        self.ended: str | None = None  # why the table closed early
+        self.thinking = False
+        self._wake = asyncio.Event()
+        self._done = asyncio.Event()
+        self._seat_changes: dict[str, Seat] = {}
+        self._clock_key: tuple[int, str] | None = None
+        self._deadline: float | None = None
+        self._last_client = clock()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # --- running --------------------------------------------------------------------------------------
+    async def run(self) -> None:
+        """Serve until the game is over and its clients have gone (or the linger ran out), or the
+        table is ended or abandoned."""
+        old = os.umask(0o177)  # the socket is its owner's only, from the moment it exists
+        try:
+            server = await asyncio.start_unix_server(self._serve, path=str(self.socket_path), limit=FROM_CLIENT)
+        finally:
+            os.umask(old)
+        self._spawn(self._watch_time())
+        try:
+            async with server:
+                await self._done.wait()
+        finally:
+            for client in list(self.clients):
+                client.outbox.put_nowait(None) if not client.outbox.full() else client.writer.transport.abort()
+            await asyncio.sleep(0.05)
+            if self.game is not None:
+                self.game.close()
+            with contextlib.suppress(FileNotFoundError):
+                self.socket_path.unlink()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _watch_time(self) -> None:
+        """The clocks that are not a decision's: the wait before a start, the grace of a dropped person,
+        a table nobody is at, a finished table's linger."""
+        opened = self.clock()
+        over_at: float | None = None
+        while not self._done.is_set():
+            await asyncio.sleep(0.2)
+            now = self.clock()
+            if self.game is None:
+                if self.spec.start_after is not None and now - opened >= self.spec.start_after:
+                    await self.start()
+            else:
+                self._grace(now)
+            if self.clients:
+                self._last_client = now
+            elif now - self._last_client >= self.spec.abandon_after:
+                self.end("nobody was at the table")
+            if self.game is not None and self.game.over:
+                over_at = over_at or now
+                if not self.clients or now - over_at >= self.spec.linger:
+                    self._done.set()
+
+    def _grace(self, now: float) -> None:
+        for person in self.people.values():
+            if (not person.online and not person.replaced and person.left_at is not None
+                    and now - person.left_at >= self.spec.grace and self.spec.on_drop == "bot"):
+                person.replaced = True
+                self._seat_changes[person.player] = self.spec.bot_for(person.player)
+                self._wake.set()
+
+    # --- the game ---------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Seat everyone and play: the people who have joined in theirs, bots in the others'."""
+        if self.game is not None or self.ended:
+            return
+        seats: dict[str, Seat] = {}
+        for pid, seat in self.spec.seats.items():
+            if not seat.is_human:
+                seats[pid] = seat
+            elif pid in self.people:
+                seats[pid] = Seat.human(self.people[pid].name)
+            else:
+                seats[pid] = self.spec.bot_for(pid)
+        key = read_key(self.spec.key_file) if self.spec.key_file else None
+        loop = asyncio.get_running_loop()
+        self.game = await loop.run_in_executor(None, lambda: LiveGame(
+            self.scenario, self.rules, seats, budget=self.portable.budget, record=self.spec.record, record_key=key))
+        for said in self._unwritten:
+            self.game.keep_message(said.sender, said.to, said.text)
+        self._unwritten = []
+        self._broadcast({"type": "started", "seats": self._seats()})
+        self.log("the game starts: " + ", ".join(f"{pid} {seat.person or seat.label}" for pid, seat in seats.items()))
+        self._spawn(self._play())
+
+    async def _play(self) -> None:
+        try:
+            await self._play_on()
+        except Exception as err:  # a bug or a broken record file: the table says so and closes
+            self.end(f"the game stopped: {err}")
+
+    async def _play_on(self) -> None:
+        game = self.game
+        assert game is not None
+        loop = asyncio.get_running_loop()
+        while not game.over and not self.ended:
+            self._change_seats()
+            if self.paused:
+                await self._sleep()
+                continue
+            if game.waiting_for_person():
+                await self._wait_for_person()
+                continue
+            self.thinking = True
+            try:
+                moves = await loop.run_in_executor(None, game.think)
+            finally:
+                self.thinking = False
+            for m in moves:
+                if m.t != game.state.t or m.player != game.deciding or game.is_human(m.player):
+                    break  # a seat changed hands meanwhile: it decides for itself
+                self._apply(m)
+        if game.over:
+            payoffs = [float(v) for v in game.neg.returns(game.state)]
+            self._broadcast({"type": "over", "payoffs": payoffs})
+            self.log("the game is over: " + ", ".join(f"{pid} {v:g}" for pid, v in zip(game.neg.game.player_ids,
+                                                                                     payoffs)))
+
+    async def _sleep(self, timeout: float | None = None) -> bool:
+        """Wait for something to happen at the table; False when the timeout came first."""
+        self._wake.clear()
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    async def _wait_for_person(self) -> None:
+        game = self.game
+        assert game is not None
+        limit = self.spec.decision_time
+        key = (game.state.t, game.driver.phase.value)
+        if key != self._clock_key:
+            self._clock_key = key
+            self._deadline = None if limit is None else self.clock() + limit
+            self._broadcast(self._clock())
+        if self._deadline is None:
+            await self._sleep()
+            return
+        woken = await self._sleep(max(0.0, self._deadline - self.clock()))
+        if not woken and (game.state.t, game.driver.phase.value) == key and not self.paused:
+            self._expire()
+
+    def _expire(self) -> None:
+        """The person's time ran out: their turn is a pass, their answer a rejection."""
+        game = self.game
+        assert game is not None
+        s, i, why = game.state, game.deciding, "time ran out"
+        if game.driver.phase is Phase.PROPOSE:
+            self._apply(Move(s.t, i, Phase.PROPOSE, game.neg.pass_offer(s), fault=why))
+        else:
+            self._apply(Move(s.t, i, Phase.RESPOND, accept=False, fault=why))
+
+    def _clock(self) -> dict[str, Any]:
+        game = self.game
+        if game is None or game.over or self._deadline is None:
+            return {"type": "clock", "seconds": None}
+        left = max(0.0, self._deadline - self.clock())
+        return {"type": "clock", "t": game.state.t, "player": game.neg.game.player_ids[game.deciding],
+                "seconds": round(left, 1)}
+
+    def _apply(self, m: Move) -> None:
+        game = self.game
+        assert game is not None
+        game.submit(m)  # IllegalMove leaves the game as it was
+        wire = move_to_wire(game.neg, m)
+        self.moves.append(wire)
+        self._broadcast({"type": "move", "move": wire})
+        self._wake.set()
+
+    def _change_seats(self) -> None:
+        game = self.game
+        if game is None or not self._seat_changes:
+            return
+        changes, self._seat_changes = self._seat_changes, {}
+        for pid, seat in changes.items():
+            game.set_seat(pid, seat)
+        self._broadcast({"type": "people", "people": self._people()})
+
+    # --- steering (the trainer) -----------------------------------------------------------------------------
+    def pause(self, paused: bool) -> None:
+        if self.paused != paused:
+            self.paused = paused
+            self._clock_key = None  # the decision under way gets its whole time again
+            self._broadcast({"type": "paused", "paused": paused})
+            self._wake.set()
+
+    def end(self, why: str) -> None:
+        """Close the table before the game is over (its record stays as far as it got)."""
+        if self._done.is_set():
+            return
+        self.ended = why
+        self.log(f"the table closes: {why}")
+        self._broadcast({"type": "closed", "why": why})
+        self._wake.set()
+        self._done.set()
+
+    # --- clients ------------------------------------------------------------------------------------------
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        client = Client(writer)
+        pump = asyncio.get_running_loop().create_task(self._pump(client))
+        try:
+            while not self._done.is_set():
+                try:
+                    line = await reader.readuntil(b"\n")
+                except asyncio.LimitOverrunError:
+                    client.send({"type": "refused", "why": f"a line of over {FROM_CLIENT} bytes"})
+                    break
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    break
+                try:
+                    message = decode(line, FROM_CLIENT)
+                except WireError as err:
+                    client.send({"type": "refused", "why": str(err)})
+                    continue
+                try:
+                    await self._handle(client, message)
+                except Exception as err:  # a bug: the client hears of it, the table goes on
+                    client.send({"type": "refused", "why": f"the table could not do that: {err}"})
+        finally:
+            self._left(client)
+            client.outbox.put_nowait(None) if not client.outbox.full() else None
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pump, 1.0)
+            writer.close()
+
+    async def _pump(self, client: Client) -> None:
+        with contextlib.suppress(ConnectionError):
+            while (data := await client.outbox.get()) is not None:
+                client.writer.write(data)
+                await client.writer.drain()
+
+    async def _handle(self, client: Client, m: dict[str, Any]) -> None:
+        kind = m["type"]
+        if kind == "join":
+            self._join(client, m)
+        elif client.person is None and not client.watcher:
+            client.send({"type": "refused", "why": "join a seat first"})
+        elif kind == "move":
+            self._decision(client, m)
+        elif kind == "say":
+            self._say(client, m)
+        elif kind in ("start", "pause", "resume", "end") and client.watcher:
+            if kind == "start":
+                await self.start()
+            elif kind == "end":
+                self.end("the trainer ended the table")
+            else:
+                self.pause(kind == "pause")
+        else:
+            client.send({"type": "refused", "why": f"{kind!r} is not something a seat can ask"})
+
+    def _join(self, client: Client, m: dict[str, Any]) -> None:
+        if client.person is not None or client.watcher:
+            client.send({"type": "refused", "why": "already joined"})
+            return
+        if m.get("watch"):
+            client.watcher = True
+        else:
+            name = str(m.get("name") or "")[:NAME_CHARS]
+            person = self._seat_for(name, m.get("seat"))
+            if person is None:
+                client.send({"type": "refused", "why": "every seat for a person at this table is taken", "final": True})
+                client.outbox.put_nowait(None)
+                return
+            for other in self.clients:  # the same person again (a new login): the old connection goes
+                if other.person is person:
+                    other.send({"type": "closed", "why": "you joined this table from another connection"})
+                    other.outbox.put_nowait(None) if not other.outbox.full() else None
+                    other.person = None
+            client.person, person.online, person.left_at = person, True, None
+            self.log(f"{person.name} sits in {person.player}")
+            if person.replaced and self.game is not None:  # back: the seat is theirs again
+                person.replaced = False
+                self._seat_changes[person.player] = Seat.human(person.name)
+                self._wake.set()
+        self.clients.add(client)
+        client.send(self._welcome(client))
+        self._broadcast({"type": "people", "people": self._people()})
+        if self.game is None and all(pid in self.people for pid in self.spec.people):
+            self._spawn(self.start())
+
+    def _seat_for(self, name: str, wanted: object) -> Person | None:
+        """The person's seat: the one they hold, else the one asked for if free, else the first free."""
+        if not name:
+            return None
+        for person in self.people.values():
+            if person.name == name:
+                return person
+        free = [pid for pid in self.spec.people if pid not in self.people]
+        if self.game is not None:  # after the start a person's seat a bot holds may be taken
+            free = [pid for pid in free if not self.game.is_human(self.game.neg.game.index_of(pid))]
+        if not free:
+            return None
+        pid = wanted if isinstance(wanted, str) and wanted in free else free[0]
+        person = Person(name, pid, replaced=self.game is not None)
+        self.people[pid] = person
+        return person
+
+    def _left(self, client: Client) -> None:
+        self.clients.discard(client)
+        person = client.person
+        if person is not None and not any(c.person is person for c in self.clients):
+            person.online, person.left_at = False, self.clock()
+            self.log(f"{person.name} left {person.player}")
+            self._broadcast({"type": "people", "people": self._people()})
+
+    def _decision(self, client: Client, m: dict[str, Any]) -> None:
+        game, person = self.game, client.person
+        why = ("the game has not started" if game is None else "the game is over" if game.over
+               else "the table is paused" if self.paused else None)
+        if person is None:
+            why = "a watcher does not decide"
+        if why is None and game is not None and person is not None:
+            i = game.neg.game.index_of(person.player)
+            if game.deciding != i or not game.is_human(i) or self.thinking:
+                why = "it is not your move"
+            else:
+                try:
+                    self._apply(move_from_wire(game.neg, game.state, {**m, "player": person.player}))
+                    return
+                except IllegalMove as err:
+                    why = str(err)
+        client.send({"type": "refused", "why": why})
+
+    def _say(self, client: Client, m: dict[str, Any]) -> None:
+        sender = client.player or TRAINER
+        to = m.get("to")
+        text = clean(str(m.get("text") or ""))
+        if to is not None and to not in self.spec.seats:
+            client.send({"type": "refused", "why": f"no player {str(to)[:NAME_CHARS]!r} at this table"})
+            return
+        if not text:
+            return
+        if not self.rate.allow(sender, self.clock()):
+            client.send({"type": "refused", "why": "too many messages: wait a few seconds"})
+            return
+        said = Said(self.game.state.t if self.game is not None else 0, sender, to, text)
+        self.said.append(said)
+        if self.game is not None:
+            self.game.keep_message(said.sender, said.to, said.text)
+        else:
+            self._unwritten.append(said)
+        for c in self.clients:
+            if said.reaches(c.player):
+                c.send({"type": "said", "said": said.as_dict()})
+
+    # --- what clients are told ----------------------------------------------------------------------------
+    def _broadcast(self, message: dict[str, Any]) -> None:
+        for client in self.clients:
+            client.send(message)
+
+    def _seats(self) -> dict[str, Any]:
+        """Every seat as it is now (before the start: as the spec has it)."""
+        seats = self.spec.seats if self.game is None else self.game.seats
+        return {pid: seat.model_dump(mode="json") for pid, seat in seats.items()}
+
+    def _people(self) -> list[dict[str, Any]]:
+        seats = self._seats()
+        out = []
+        for pid in self.spec.seats:
+            person = self.people.get(pid)
+            out.append({"player": pid, "seat": seats[pid], "name": person.name if person else None,
+                        "online": bool(person and person.online), "person_seat": pid in self.spec.people})
+        return out
+
+    def _welcome(self, client: Client) -> dict[str, Any]:
+        return {"type": "welcome", "you": client.player, "title": self.spec.title, "game": self.portable.as_dict(),
+                "started": self.game is not None, "paused": self.paused, "hints": self.spec.hints,
+                "seats": self._seats(), "people": self._people(), "moves": list(self.moves),
+                "said": [s.as_dict() for s in self.said if s.reaches(client.player)],
+                "clock": self._clock()}
+
+
+def serve(spec: TableSpec, socket_path: Path) -> str | None:
+    """Run a table to its end; why it closed early, if it did."""
+    host = TableHost(spec, socket_path)
+    asyncio.run(host.run())
+    return host.ended

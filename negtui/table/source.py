@@ -1,0 +1,153 @@
+"""A table's game as a person's app sees it: a game source whose decisions go to the table's process
+and whose state is a copy of the table's game, moved by the moves the table announces.
+
+The copy is an ordinary `LiveGame` whose other seats are stand-ins (they decide nothing here): the
+panes, the previews, the hint and the coach work on it exactly as on a game played in the app, and
+only this person's decisions are coached.  Who sits where, who is online, what was said and the clock
+of the decision under way arrive beside the moves and are kept in a `TableView`."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from negtui.agents.seating import AgentOptions
+from negtui.engine.negotiation import IllegalMove, Phase
+from negtui.engine.portable import PortableGame
+from negtui.engine.turns import Move, TurnEvent
+from negtui.play.live import LiveGame
+from negtui.play.sources import Ending, LiveSource
+from negtui.scenario.io import parse_scenario
+from negtui.seats import Seat
+from negtui.table.client import TableClient
+from negtui.table.moves import move_from_wire
+from negtui.table.talk import MAX_CHARS, Said, clean
+from negtui.table.views import Occupant, TableView
+
+
+class TableSource(LiveSource):
+    def __init__(self, client: TableClient, welcome: dict[str, Any]) -> None:
+        portable = PortableGame.from_dict(welcome["game"])
+        _, rules = portable.game()
+        scenario = parse_scenario(portable.scenario)
+        seats = {pid: Seat.model_validate(seat) for pid, seat in welcome["seats"].items()}
+        game = LiveGame(scenario, rules, seats, budget=portable.budget, options=AgentOptions(elsewhere=True))
+        super().__init__(game)
+        self.client = client
+        you = welcome.get("you")
+        self.me: int | None = None if you is None else game.neg.game.index_of(str(you))
+        game.coached = set() if self.me is None else {self.me}
+        game.hints = bool(welcome.get("hints", True))
+        game.coach_pane_first = True
+        self._sent: tuple[int, Phase] | None = None  # the decision sent and not yet announced back
+        self.view = TableView(title=str(welcome.get("title") or scenario.name), you=you)
+        self._occupants(welcome["people"])
+        self.view = self.view.but(started=bool(welcome["started"]), paused=bool(welcome["paused"]),
+                                  said=tuple(Said.from_dict(s) for s in welcome["said"]))
+        self._clock(welcome["clock"])
+        for wire in welcome["moves"]:
+            self._move(wire)
+
+    # --- what the table says ------------------------------------------------------------------------------
+    def receive(self, message: dict[str, Any]) -> list[TurnEvent]:
+        """Take in one line from the table; the turns it finished."""
+        kind, view = message.get("type"), self.view
+        if kind == "move":
+            ev = self._move(message["move"])
+            return [ev] if ev is not None else []
+        if kind == "refused":
+            self._sent = None  # the decision is this person's to make again
+        elif kind == "people":
+            self._occupants(message["people"])
+        elif kind == "started":
+            self._seat(message["seats"])
+            self.view = self.view.but(started=True)
+        elif kind == "paused":
+            self.view = view.but(paused=bool(message["paused"]))
+        elif kind == "said":
+            self.view = view.but(said=(*view.said, Said.from_dict(message["said"]))[-view.KEPT:])
+        elif kind == "clock":
+            self._clock(message)
+        elif kind in ("closed", "over"):
+            self.view = view.but(closed=str(message.get("why") or "")) if kind == "closed" else view
+        return []
+
+    def _move(self, wire: dict[str, Any]) -> TurnEvent | None:
+        game = self.game
+        move = move_from_wire(game.neg, game.state, wire)
+        if move.phase is Phase.PROPOSE and move.player == self.me:
+            self.clear_draft()
+        return game.submit(move)
+
+    def _seat(self, seats: dict[str, Any]) -> None:
+        """The table's seats, as they are now (a bot in a dropped person's seat, the person back)."""
+        game = self.game
+        for pid, data in seats.items():
+            seat = Seat.model_validate(data)
+            i = game.neg.game.index_of(pid)
+            if game.seating.seats[i] != seat:
+                game.driver.seats[i] = game.seating.set(i, seat)
+
+    def _occupants(self, people: list[dict[str, Any]]) -> None:
+        self._seat({p["player"]: p["seat"] for p in people})
+        occupants = tuple(Occupant(p["player"], Seat.model_validate(p["seat"]).label, p.get("name"),
+                                   bool(p.get("online")), bool(p.get("person_seat"))) for p in people)
+        self.view = self.view.but(occupants=occupants)
+
+    def _clock(self, message: dict[str, Any]) -> None:
+        seconds = message.get("seconds")
+        self.view = self.view.but(clock=None if seconds is None else
+                                  (str(message["player"]), float(seconds), time.monotonic()))
+
+    # --- whose move -------------------------------------------------------------------------------------
+    def person_to_move(self, phase: Phase | None = None) -> bool:
+        game, view = self.game, self.view
+        return (self.me is not None and view.started and not view.paused and not view.closed and not game.over
+                and game.deciding == self.me and game.is_human(self.me)
+                and self._sent != (game.state.t, game.driver.phase)
+                and (phase is None or game.driver.phase is phase))
+
+    @property
+    def deciding(self) -> str | None:
+        """Who the table waits for, if the game is on."""
+        game = self.game
+        return None if game.over or not self.view.started else game.neg.game.player_ids[game.deciding]
+
+    # --- decisions: to the table ----------------------------------------------------------------------------
+    def _decide(self, move: Move) -> TurnEvent | None:
+        """Sent to the table, which applies it (or refuses it, and says why); the move comes back as
+        the table's announcement, like every other."""
+        wire: dict[str, Any] = {"type": "move", "t": move.t, "phase": move.phase.value}
+        if move.phase is Phase.PROPOSE:
+            if move.offer is None:
+                raise IllegalMove("the proposer moves with an offer (an empty one passes)", "phase")
+            g = self.neg.game
+            wire |= {"partner": g.player_ids[move.offer.partner], "cells": g.pairs_of(move.offer.bits)}
+        else:
+            wire["accept"] = bool(move.accept)
+        self.client.send(wire)
+        self._sent = (move.t, move.phase)
+        return None
+
+    def think(self) -> list[Move]:
+        return []  # the table's bots decide at the table
+
+    def commit(self, moves: list[Move]) -> list[TurnEvent]:
+        return []
+
+    def say(self, text: str, to: str | None = None) -> str | None:
+        """A message to everyone (or to one player); a reason when there is nothing to send."""
+        text = clean(text)
+        if not text:
+            return "nothing to send"
+        self.client.send({"type": "say", "to": to, "text": text[:MAX_CHARS]})
+        return None
+
+    # --- the end ---------------------------------------------------------------------------------------------
+    def ending(self) -> Ending:
+        base = super().ending()
+        return Ending(base.game, [] if self.me is None else [self.me], base.first_forecasts)
+
+    def close(self) -> None:
+        self.client.close()
+        self.game.close()

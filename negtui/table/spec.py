@@ -1,0 +1,50 @@
+"""What a table is started with: the game, who plays which seat (people's seats, and the bots that
+take them when nobody does), where its record goes, and the course's rules for waiting, dropping out
+and deciding in time.  Written as a file by whoever opens the table, read by the table's process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from negtui.seats import Seat
+
+
+class TableSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    title: str = Field(default="", max_length=200)
+    game: dict[str, Any]  # PortableGame.as_dict()
+    seats: dict[str, Seat]  # every player's seat; people's are human
+    bots: dict[str, Seat] = Field(default_factory=dict)  # who plays a person's seat nobody holds (default upper)
+    record: str | None = None  # the record's path (a new file)
+    key_file: str | None = None  # the record's signing key (never the key itself: specs are files)
+    grace: float = Field(default=120.0, ge=0.0, le=86_400.0)  # seconds a dropped person keeps the seat
+    on_drop: Literal["bot", "wait"] = "bot"  # after the grace: a bot takes the seat, or the table waits
+    decision_time: float | None = Field(default=None, gt=0.0, le=86_400.0)  # seconds per decision of a person
+    start_after: float | None = Field(default=None, ge=0.0, le=86_400.0)  # then start with bots in empty seats
+    hints: bool = True
+    abandon_after: float = Field(default=3_600.0, gt=0.0, le=7 * 86_400.0)  # seconds with nobody connected
+    linger: float = Field(default=60.0, ge=0.0, le=3_600.0)  # seconds a finished table stays for its clients
+
+    @model_validator(mode="after")
+    def _people(self) -> TableSpec:
+        if not any(seat.is_human for seat in self.seats.values()):
+            raise ValueError("a table seats at least one person")
+        for pid, bot in self.bots.items():
+            if pid not in self.seats or bot.is_human:
+                raise ValueError(f"bots.{pid}: a bot for a person's seat")
+        return self
+
+    @property
+    def people(self) -> list[str]:
+        """The players people sit in, in the scenario's order."""
+        return [pid for pid, seat in self.seats.items() if seat.is_human]
+
+    def bot_for(self, pid: str) -> Seat:
+        return self.bots.get(pid) or Seat.lens("upper", seed=list(self.seats).index(pid))
+
+    def write(self, path: Path) -> None:
+        path.write_text(self.model_dump_json(by_alias=True), encoding="utf-8")

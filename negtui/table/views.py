@@ -1,0 +1,49 @@
+"""What a person's app shows of the table around the game: who sits where (a person or a bot, online
+or not), what was said, the clock of the decision under way, whether the table is paused or closed."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from negtui.table.talk import Said
+
+
+@dataclass(frozen=True)
+class Occupant:
+    player: str
+    seat: str  # the seat's label: human, upper, …
+    name: str | None  # the person who holds (or held) it
+    online: bool
+    person_seat: bool  # a seat for a person (a bot may hold it meanwhile)
+
+    @property
+    def is_person(self) -> bool:
+        return self.seat == "human"
+
+
+@dataclass(frozen=True)
+class TableView:
+    KEPT: ClassVar[int] = 500  # messages an app keeps on screen
+
+    title: str
+    you: str | None
+    occupants: tuple[Occupant, ...] = ()
+    said: tuple[Said, ...] = ()
+    clock: tuple[str, float, float] | None = None  # (player, seconds left when told, when told (monotonic))
+    started: bool = False
+    paused: bool = False
+    closed: str = ""  # why the table closed early
+
+    def but(self, **changes: object) -> TableView:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def seconds_left(self, now: float | None = None) -> float | None:
+        if self.clock is None:
+            return None
+        _, seconds, told = self.clock
+        return max(0.0, seconds - ((time.monotonic() if now is None else now) - told))
+
+    def occupant(self, player: str) -> Occupant | None:
+        return next((o for o in self.occupants if o.player == player), None)

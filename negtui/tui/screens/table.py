@@ -1,0 +1,146 @@
+"""A game played at a table several people share: the live screen, with the decisions going to the
+table's process and the moves, the people, what they say and the clock coming back from it.
+
+The bots decide at the table, so nothing steps or autoplays here; a person's decision is sent and
+comes back as the table's announcement, like everyone's (or as a refusal, which the status shows)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.timer import Timer
+
+from negtui.engine.turns import TurnEvent
+from negtui.names import player_label
+from negtui.table.client import TableGone
+from negtui.table.source import TableSource
+from negtui.table.wire import WireError
+from negtui.tui import palette
+from negtui.tui.keys import KeyContext
+from negtui.tui.messages import TableLine, TableLost
+from negtui.tui.screens.live import LiveScreen
+from negtui.tui.screens.say import SayScreen
+from negtui.tui.widgets.game_view import GameView
+from negtui.tui.widgets.keybar import KeyBar
+from negtui.tui.widgets.table_pane import said_line
+
+
+class TableScreen(LiveScreen):
+    def __init__(self, source: TableSource) -> None:
+        super().__init__(source)
+        self.source: TableSource = source
+        self._ticking: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield GameView(coach=True, at_table=True)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.view.table = self.source.view
+        self._listen()
+
+    def key_context(self) -> KeyContext:
+        base = super().key_context()
+        return KeyContext(**{**base.__dict__, "seat_changes": False, "at_table": True})
+
+    # --- the table's lines ------------------------------------------------------------------------------
+    @work(thread=True, group="table")
+    def _listen(self) -> None:
+        client = self.source.client
+        while True:
+            try:
+                line = client.receive()
+            except (WireError, OSError) as err:
+                self.post_message(TableLost(str(err)))
+                return
+            if line is None:
+                if not client.closed:
+                    self.post_message(TableLost("the table closed the connection"))
+                return
+            self.post_message(TableLine(line))
+
+    def on_table_line(self, message: TableLine) -> None:
+        src, line = self.source, message.line
+        kind = line.get("type")
+        for ev in src.receive(line):
+            self._turn_ended(ev)
+        if kind == "refused":
+            self.set_status(Text(f"the table refused: {line.get('why')}", style=palette.NEGATIVE))
+        elif kind == "said":
+            said = src.view.said[-1]
+            if said.sender != src.view.you:
+                self.set_status(said_line(said, src.view.you))
+        elif kind == "paused":
+            self.set_status("the trainer paused the table" if line.get("paused") else "the table goes on")
+        elif kind == "closed":
+            self.set_status(Text(f"the table closed: {line.get('why')}", style=palette.NEGATIVE))
+        elif kind == "started":
+            self.set_status("every seat is taken: the game starts")
+        self._clock()
+        self.view.table = src.view
+        self.advance()
+
+    def on_table_lost(self, message: TableLost) -> None:
+        src = self.source
+        if not src.view.closed and not src.over:
+            src.view = src.view.but(closed=message.why)
+            self.set_status(Text(f"{message.why}; the game is kept at the table (q leaves)", style=palette.NEGATIVE))
+        self.view.table = src.view
+        self.show_snapshot()
+
+    def _clock(self) -> None:
+        """Redraw the countdown every second while one runs (and no timer runs otherwise)."""
+        running = self.source.view.clock is not None
+        if running and self._ticking is None:
+            self._ticking = self.set_interval(1.0, self._tick)
+        elif not running and self._ticking is not None:
+            self._ticking.stop()
+            self._ticking = None
+
+    def _tick(self) -> None:
+        self.view.table = self.source.view
+
+    # --- no bots here -------------------------------------------------------------------------------------
+    def action_step(self) -> None:
+        src = self.source
+        if src.person_to_move():
+            super().action_step()
+        elif not src.over and src.deciding is not None:
+            occupant = src.view.occupant(src.deciding)
+            who = occupant.name if occupant and occupant.is_person and occupant.name else src.deciding
+            self.set_status(f"waiting for {who} to decide")
+
+    def advance(self) -> None:
+        if not self.source.view.started and not self.source.over:
+            self.show_snapshot()
+            return
+        super().advance()
+
+    # --- talking --------------------------------------------------------------------------------------------
+    def action_say(self) -> None:
+        src = self.source
+        you = src.view.you
+        others = [(p.id, player_label(p)) for p in self.game.scenario.players if p.id != you]
+
+        def send(result: tuple[str | None, str] | None) -> None:
+            if result is None:
+                return
+            to, text = result
+            try:
+                problem = src.say(text, to)
+            except TableGone as err:
+                problem = str(err)
+            if problem:
+                self.set_status(Text(problem, style=palette.NEGATIVE))
+
+        self.app.push_screen(SayScreen(others), send)
+
+    def _decide(self, decision: Callable[..., TurnEvent | None], *args: object, advance: bool = True) -> None:
+        try:
+            super()._decide(decision, *args, advance=advance)
+        except TableGone as err:
+            self.set_status(Text(str(err), style=palette.NEGATIVE))

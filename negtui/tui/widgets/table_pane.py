@@ -1,0 +1,88 @@
+"""The side pane of a table's game: who sits in each seat (a person, online or not, or a bot), whose
+decision the table waits for and its clock, and what has been said, newest last."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.reactive import reactive
+
+from negtui.names import player_label
+from negtui.table.talk import Said
+from negtui.table.views import Occupant, TableView
+from negtui.tui import palette
+from negtui.tui.widgets.pane import StaticPane
+
+
+def clock_words(seconds: float) -> str:
+    whole = int(seconds + 0.999)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+class TablePane(StaticPane):
+    table: reactive[TableView | None] = reactive(None, always_update=True, repaint=False)
+
+    def watch_table(self) -> None:
+        self.request_draw()
+
+    def draw(self) -> None:
+        snap, view = self.snapshot, self.table
+        if snap is None or view is None:
+            return
+        sc = snap.game.scenario
+        deciding = None
+        if view.started and snap.proposer is not None:
+            pending = snap.state.pending
+            deciding = snap.game.player_ids[snap.proposer if pending is None else pending.partner]
+        head = Text(view.title, style="bold")
+        if view.closed:
+            head.append(f"\nclosed: {view.closed}", style=palette.NEGATIVE)
+        elif view.paused:
+            head.append("\npaused by the trainer", style=palette.NEGATIVE)
+        elif not view.started:
+            head.append("\nwaiting for every person's seat to be taken (or the trainer to start)", style="dim")
+        seats = Text()
+        for o, p in zip(view.occupants, sc.players):
+            seats.append("\n")
+            seats.append_text(self._occupant(o, player_label(p), you=o.player == view.you,
+                                             deciding=o.player == deciding, view=view))
+        talk = Text("\nsaid at the table", style="bold")
+        talk.append("  (m to say something; bots do not read messages)", style="dim")
+        if not view.said:
+            talk.append("\nnothing yet", style="dim")
+        for said in view.said[-200:]:
+            talk.append("\n")
+            talk.append_text(said_line(said, view.you))
+        self.show(Group(head, seats, talk))
+        if isinstance(self.parent, VerticalScroll):
+            self.parent.scroll_end(animate=False)
+
+    @staticmethod
+    def _occupant(o: Occupant, label: str, *, you: bool, deciding: bool, view: TableView) -> Text:
+        line = Text("▶ " if deciding else "  ", style=palette.SKY)
+        line.append(label, style="bold" if you else "")
+        if you:
+            line.append(" (you)", style="bold")
+        if o.is_person:
+            line.append(f"  {o.name or 'a person'}", style="")
+            line.append(" · online" if o.online else " · offline", style=palette.POSITIVE if o.online else
+                        palette.NEGATIVE)
+        else:
+            line.append(f"  bot ({o.seat})", style="dim")
+            if o.person_seat and o.name:
+                line.append(f" for {o.name}, offline", style=palette.NEGATIVE)
+        left = view.seconds_left()
+        if deciding and left is not None and view.clock is not None and view.clock[0] == o.player:
+            line.append(f"  {clock_words(left)} left", style=palette.NEGATIVE if left < 15 else "")
+        return line
+
+
+def said_line(said: Said, you: str | None) -> Text:
+    """'t3 A → everyone: …', with 'you' for this person."""
+    who = "you" if said.sender == you else said.sender
+    to = "everyone" if said.to is None else "you" if said.to == you else said.to
+    line = Text(f"t{said.t + 1} ", style="dim")
+    line.append(f"{who} → {to}: ", style="bold")
+    line.append(said.text)
+    return line
