@@ -91,6 +91,7 @@ class TableHost:
         self._deadline: float | None = None
         self._last_client = clock()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._handlers: set[asyncio.Task[object]] = set()  # one per connection
 
     # --- running --------------------------------------------------------------------------------------
     async def run(self) -> None:
@@ -108,7 +109,12 @@ class TableHost:
         finally:
             for client in list(self.clients):
                 client.outbox.put_nowait(None) if not client.outbox.full() else client.writer.transport.abort()
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.1)  # the last lines out
+            handlers = list(self._handlers)
+            for client in list(self.clients):
+                client.writer.transport.abort()  # each handler ends on its closed connection
+            if handlers:
+                await asyncio.wait(handlers, timeout=2.0)
             if self.game is not None:
                 self.game.close()
             with contextlib.suppress(FileNotFoundError):
@@ -288,6 +294,10 @@ class TableHost:
     # --- clients ------------------------------------------------------------------------------------------
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         client = Client(writer)
+        this = asyncio.current_task()
+        if this is not None:
+            self._handlers.add(this)
+            this.add_done_callback(self._handlers.discard)
         pump = asyncio.get_running_loop().create_task(self._pump(client))
         try:
             while not self._done.is_set():

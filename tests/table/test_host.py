@@ -1,0 +1,198 @@
+"""A table's rules, with people as plain socket clients: one owner applies every move, people see the
+same game, refused moves change nothing, seats survive drops, clocks run out, messages are clean,
+private where addressed and kept in the record."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from negtui.record import load_record
+from negtui.record.audit import audit
+from negtui.record.replay import Replay
+from negtui.record.signing import check_chain, read_key
+from negtui.table.client import TableClient
+
+
+def _decide_all(people: dict, table, accept: bool = False, limit: float = 30.0) -> None:
+    """Every person passes when proposing and answers `accept` until the game is over."""
+    deadline = time.monotonic() + limit
+    host = table.host
+    while not (host.game is not None and host.game.over):
+        assert time.monotonic() < deadline, "the game did not end"
+        game = host.game
+        if game is not None and not host.thinking and game.waiting_for_person():
+            pid = game.neg.game.player_ids[game.deciding]
+            s = game.state
+            move = ({"type": "move", "t": s.t, "phase": "respond", "accept": accept} if s.pending is not None
+                    else {"type": "move", "t": s.t, "phase": "propose", "partner": pid, "cells": []})
+            people[pid].send(move)
+            people[pid].expect("move", lambda m, t=s.t: m["move"]["t"] == t)
+        time.sleep(0.02)
+
+
+def test_two_people_and_a_bot_play_a_whole_game_that_verifies(open_table, person, tmp_path: Path) -> None:
+    table = open_table()
+    alice, bob = person(table.path, "alice"), person(table.path, "bob")
+    welcome = alice.expect("welcome")
+    assert welcome["you"] == "A" and not welcome["started"]
+    assert bob.expect("welcome")["you"] == "B"
+    started = alice.expect("started")
+    assert started["seats"]["A"] == {"agent": "human", "person": "alice"}
+    assert started["seats"]["C"]["agent"] == "lens"
+    _decide_all({"A": alice, "B": bob}, table)
+    over = bob.expect("over")
+    assert alice.expect("over") == over
+    game = table.host.game
+    assert over["payoffs"] == [float(v) for v in game.neg.returns(game.state)]
+    # both saw every move, in the order the table applied them
+    moves = [m["move"] for m in alice.seen if m["type"] == "move"]
+    assert moves == [m["move"] for m in bob.seen if m["type"] == "move"] == table.host.moves
+    table.stop()
+    rec = load_record(tmp_path / "table.jsonl")
+    assert rec.complete and rec.header.seats["A"].person == "alice"
+    assert audit(Replay(rec)) == []
+    assert check_chain(rec.lines, read_key(tmp_path / "record.key")).status == "valid"
+
+
+def test_a_move_out_of_turn_or_against_the_rules_is_refused_and_changes_nothing(open_table, person) -> None:
+    table = open_table()
+    alice, bob = person(table.path, "alice"), person(table.path, "bob")
+    alice.expect("started")
+    # turn 0 is the bot C's: its offer to A waits for A's answer
+    alice.expect("move", lambda m: m["move"]["phase"] == "propose")
+    before = table.host.game.state
+    bob.send({"type": "move", "t": before.t, "phase": "respond", "accept": True})
+    assert bob.expect("refused")["why"] == "it is not your move"
+    alice.send({"type": "move", "t": before.t + 1, "phase": "respond", "accept": True})
+    assert "another moment" in alice.expect("refused")["why"]
+    assert table.host.game.state == before
+    alice.send({"type": "move", "t": before.t, "phase": "respond", "accept": False})
+    alice.expect("move", lambda m: m["move"]["player"] == "A")
+    # A proposes next: an offer of B's cell to C is not A's to make
+    s = table.host.game.state
+    assert table.host.game.neg.game.player_ids[table.host.game.deciding] == "A"
+    alice.send({"type": "move", "t": s.t, "phase": "propose", "partner": "C", "cells": [["B", "transfer"]]})
+    assert "belongs to neither" in alice.expect("refused")["why"]
+    alice.send({"type": "move", "t": s.t, "phase": "propose", "partner": "C", "cells": [["A", "nothing"]]})
+    assert "no action 'nothing'" in alice.expect("refused")["why"]
+    assert table.host.game.state == s
+
+
+def test_messages_are_cleaned_rate_limited_private_when_addressed_and_recorded(open_table, person,
+                                                                                tmp_path: Path) -> None:
+    table = open_table()
+    alice, bob = person(table.path, "alice"), person(table.path, "bob")
+    alice.expect("started")
+    bob.expect("started")
+    alice.send({"type": "say", "text": "hello \x1b[2J\x1b]0;owned\x07 everyone\u202e!\n\tbye", "to": None})
+    said = bob.expect("said")["said"]
+    assert said == {"t": 0, "sender": "A", "to": None, "text": "hello [2J]0;owned everyone! bye"}
+    alice.send({"type": "say", "text": "just for C", "to": "C"})  # a bot: nobody else reads it
+    bob.send({"type": "say", "text": "between us", "to": "A"})
+    assert alice.expect("said", lambda m: m["said"]["sender"] == "B")["said"]["text"] == "between us"
+    assert bob.expect("said")["said"]["text"] == "between us"  # the sender sees their own
+    assert not any(m["type"] == "said" and m["said"]["text"] == "just for C" for m in bob.seen)
+    for k in range(6):
+        bob.send({"type": "say", "text": f"spam {k}"})
+    assert "too many messages" in bob.expect("refused")["why"]
+    bob.send({"type": "say", "text": "hi", "to": "Z"})
+    assert bob.expect("refused", lambda m: "no player" in m["why"])["why"] == "no player 'Z' at this table"
+    _decide_all({"A": alice, "B": bob}, table)
+    table.stop()
+    rec = load_record(tmp_path / "table.jsonl")
+    kept = [(m.sender, m.to, m.text) for m in rec.messages]
+    assert kept[:3] == [("A", None, "hello [2J]0;owned everyone! bye"), ("A", "C", "just for C"),
+                        ("B", "A", "between us")]
+    assert len(kept) == 3 + 4  # four of the six went through the rate limit (5 in 10 s, "between us" counted)
+    assert audit(Replay(rec)) == []
+
+
+def test_a_dropped_person_keeps_the_seat_then_a_bot_takes_it_and_coming_back_retakes_it(open_table, person,
+                                                                                         tmp_path: Path) -> None:
+    table = open_table(grace=0.5, on_drop="bot")
+    alice, bob = person(table.path, "alice"), person(table.path, "bob")
+    alice.expect("started")
+    bob.close()
+    seen = alice.expect("people", lambda m: not m["people"][1]["online"])
+    assert seen["people"][1]["seat"] == {"agent": "human", "person": "bob"}  # within the grace: still bob's
+    taken = alice.expect("people", lambda m: m["people"][1]["seat"]["agent"] == "lens", timeout=10)
+    assert taken["people"][1]["name"] == "bob"
+    back = person(table.path, "bob")
+    assert back.expect("welcome")["you"] == "B"
+    alice.expect("people", lambda m: m["people"][1]["seat"] == {"agent": "human", "person": "bob"}, timeout=10)
+    _decide_all({"A": alice, "B": back}, table)
+    table.stop()
+    rec = load_record(tmp_path / "table.jsonl")
+    switched = [t.seats["B"] for t in rec.turns if t.seats and "B" in t.seats]
+    assert [s.agent for s in switched][:2] in (["lens", "human"], ["human"])  # the bot's spell is marked
+    assert audit(Replay(rec)) == []
+
+
+def test_a_decision_left_past_its_time_is_a_pass_or_a_rejection(open_table, person, tmp_path: Path) -> None:
+    table = open_table(decision_time=0.4)
+    alice, bob = person(table.path, "alice"), person(table.path, "bob")
+    clock = alice.expect("clock", lambda m: m["seconds"] is not None)
+    assert clock["player"] == "A" and 0 < clock["seconds"] <= 0.4
+    rejected = alice.expect("move", lambda m: m["move"]["player"] == "A", timeout=10)["move"]
+    assert rejected == {"t": 0, "player": "A", "phase": "respond", "accept": False, "fault": "time ran out"}
+    passed = bob.expect("move", lambda m: m["move"]["player"] == "A" and m["move"]["phase"] == "propose")["move"]
+    assert passed["cells"] == [] and passed["fault"] == "time ran out"
+    table.stop()
+    rec = load_record(tmp_path / "table.jsonl")
+    assert rec.turns[0].fault == "time ran out" and not rec.turns[0].accepted
+
+
+def test_a_full_table_refuses_a_third_person_and_the_same_name_retakes_its_seat(open_table, person) -> None:
+    table = open_table()
+    alice = person(table.path, "alice", seat="B")
+    assert alice.expect("welcome")["you"] == "B"  # the seat asked for
+    bob = person(table.path, "bob")
+    assert bob.expect("welcome")["you"] == "A"
+    carol = person(table.path, "carol")
+    assert "taken" in carol.expect("refused")["why"]
+    again = person(table.path, "alice")  # a second login: the first connection is told and let go
+    assert again.expect("welcome")["you"] == "B"
+    assert "another connection" in alice.expect("closed")["why"]
+
+
+def test_a_table_waits_then_seats_bots_in_empty_seats_and_the_trainer_steers_it(open_table, person) -> None:
+    table = open_table(start_after=0.3)
+    alice = person(table.path, "alice")
+    started = alice.expect("started", timeout=10)
+    assert started["seats"]["B"]["agent"] == "lens"  # nobody came for B
+    trainer = person(table.path, None, watch=True)
+    assert trainer.expect("welcome")["you"] is None
+    alice.expect("move", lambda m: m["move"]["player"] == "C")
+    trainer.send({"type": "pause"})
+    assert alice.expect("paused")["paused"] is True
+    s = table.host.game.state
+    alice.send({"type": "move", "t": s.t, "phase": "respond", "accept": True})
+    assert alice.expect("refused")["why"] == "the table is paused"
+    trainer.send({"type": "resume"})
+    alice.expect("paused", lambda m: m["paused"] is False)
+    alice.send({"type": "say", "text": "to the room"})
+    assert trainer.expect("said")["said"]["text"] == "to the room"  # the trainer reads everything
+    trainer.send({"type": "end"})
+    assert "trainer ended" in alice.expect("closed")["why"]
+
+
+def test_bad_lines_are_refused_and_the_table_goes_on(open_table, person) -> None:
+    table = open_table()
+    alice = person(table.path, "alice")
+    alice.expect("welcome")
+    raw = TableClient(table.path)
+    raw._sock.sendall(b"not json\n")
+    raw._sock.sendall(b"[" * 5000 + b"\n")
+    raw._sock.sendall(b'{"type": "move", "t": 0}\n')
+    for _ in range(3):
+        line = raw.receive()
+        assert line is not None and line["type"] == "refused"
+    raw._sock.sendall(b'{"type": "say", "text": "' + b"x" * 20_000 + b'"}\n')  # over a client's line limit
+    line = raw.receive()
+    assert line is not None and "bytes" in line["why"]
+    assert raw.receive() is None  # such a client is let go
+    raw.close()
+    bob = person(table.path, "bob")
+    assert bob.expect("welcome")["you"] == "B"
+    alice.expect("started")
