@@ -4,6 +4,9 @@
 - `cli`: runs the `negtui` command line in-process and returns Click's result;
 - the markers `tmux` and `openssh` skip a test, with the reason, when the tool it drives is not on PATH;
 - under pytest-xdist, a test marked `exclusive` runs with no other test beside it (see `pytest_runtest_protocol`);
+- the app's pilot helpers: `screen_text(app)` (what the terminal shows now, as plain text), `await
+  settle(pilot)` (bot workers finished and their results on the screen), `await wait_until(pilot, cond,
+  what)` (poll until `cond()` holds, failing with the screen after a timeout);
 - `toy`: tiny random games described independently of the engine, and a plain brute-force reading of the
   specification (exact payoffs, enumeration order, backward induction), for the engine, welfare and coach
   tests.
@@ -16,7 +19,9 @@ to tests through the `toy` fixture (a namespace), so no test imports this module
 from __future__ import annotations
 
 import fcntl
+import io
 import shutil
+import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -28,6 +33,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from click.testing import Result
+from rich.console import Console
 
 from negtui.scenario import Scenario, parse_scenario
 from tests.paths import ROOT
@@ -344,3 +350,45 @@ def toy() -> SimpleNamespace:
         satisfaction=satisfaction, consistent=consistent, own_options=own_options, joint_offers=joint_offers,
         partners=partners, consistent_masks=consistent_masks, popcount=popcount, TIE=TIE,
     )
+
+
+# --- the app's pilot ------------------------------------------------------------------------------------
+
+
+def screen_text(app) -> str:
+    """What the terminal shows now, as plain text (the same render an SVG screenshot is made from)."""
+    w, h = app.size
+    console = Console(width=w, height=h, file=io.StringIO(), force_terminal=True, color_system="truecolor",
+                      record=True, legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+async def settle(pilot) -> None:
+    """Let bot workers finish and their results reach the screen (a worker hands its decision over with
+    call_from_thread, which returns once the screen has handled it)."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def wait_until(pilot, cond: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}\n{screen_text(pilot.app)}")
+        await pilot.pause(0.05)
+
+
+@pytest.fixture(name="screen_text", scope="session")
+def screen_text_fixture():
+    return screen_text
+
+
+@pytest.fixture(name="settle", scope="session")
+def settle_fixture():
+    return settle
+
+
+@pytest.fixture(name="wait_until", scope="session")
+def wait_until_fixture():
+    return wait_until

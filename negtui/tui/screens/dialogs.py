@@ -341,3 +341,22 @@ class LessonScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes-or-no question before something that cannot be taken back (y or enter: yes; n or escape: no)."""
+
+    BINDINGS = [Binding("y,enter", "answer(True)", "yes"), Binding("n,escape", "answer(False)", "no")]
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.title_text, self.text = title, text
+
+    def compose(self) -> ComposeResult:
+        yield KeyBar()
+        with Vertical(id="dialog", classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.text, markup=False)
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

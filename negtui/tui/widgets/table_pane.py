@@ -64,8 +64,10 @@ class TablePane(StaticPane):
         line.append(label, style="bold" if you else "")
         if you:
             line.append(" (you)", style="bold")
-        if o.is_person:
-            line.append(f"  {o.name or 'a person'}", style="")
+        if o.is_person and not o.name:
+            line.append("  a person's seat, not taken yet", style="dim")
+        elif o.is_person:
+            line.append(f"  {o.name}", style="")
             line.append(" · online" if o.online else " · offline", style=palette.POSITIVE if o.online else
                         palette.NEGATIVE)
         else:

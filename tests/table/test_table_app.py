@@ -1,0 +1,79 @@
+"""The app at a table, driven through Textual's pilot, with the other person a plain socket client: the
+bot's offer answered in the dialog, a turn passed, a message each way, whose move it is and who is
+online on the table pane, and the debrief at the end; the table's record holds it all."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from negtui.record import load_record
+from negtui.record.audit import audit
+from negtui.record.replay import Replay
+from negtui.table.client import TableClient
+from negtui.table.source import TableSource
+from negtui.tui.screens.debrief import DebriefScreen
+from negtui.tui.screens.dialogs import ConfirmScreen, PartnerScreen, RespondScreen
+from negtui.tui.screens.say import SayScreen
+from negtui.tui.table_app import TableApp
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_a_person_plays_a_whole_table_game_in_the_app(open_table, person, wait_until, screen_text,
+                                                             tmp_path: Path) -> None:
+    table = open_table()
+    client = TableClient(table.path)
+    client.send({"type": "join", "name": "alice"})
+    welcome = client.receive()
+    assert welcome is not None and welcome["you"] == "A"
+    app = TableApp(TableSource(client, welcome))
+    async with app.run_test(size=(120, 40)) as pilot:
+        bob = person(table.path, "bob")
+        bob.expect("started")
+        # turn 0: the bot C offers A a deal; the app asks alice
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "C's offer to A")
+        await pilot.press("a")
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "alice's own turn")
+        accepted = bob.expect("move", lambda m: m["move"]["player"] == "A")["move"]
+        assert accepted == {"t": 0, "player": "A", "phase": "respond", "accept": True}
+        await pilot.press("x")  # pass
+        assert bob.expect("move", lambda m: m["move"]["player"] == "A")["move"]["cells"] == []
+        await wait_until(pilot, lambda: "coach, turn 1" in screen_text(app), "alice's pass coached")
+        await pilot.press("6")  # the coach pane came up with alice's coaching: back to the table's
+        await wait_until(pilot, lambda: "B · Operations  bob · online" in screen_text(app), "bob on the table pane")
+        bob.send({"type": "say", "text": "hello alice"})
+        await wait_until(pilot, lambda: "B → everyone: hello alice" in screen_text(app), "bob's message")
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, SayScreen), "the message dialog")
+        await pilot.press(*"hi bob", "enter")
+        assert bob.expect("said", lambda m: m["said"]["sender"] == "A")["said"] == {
+            "t": 2, "sender": "A", "to": None, "text": "hi bob"}
+        await pilot.press("q")  # leaving a table is asked first
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question before leaving")
+        await pilot.press("n")
+        assert app.is_running and not app.table.client.closed
+        # the rest of the game: bob passes and rejects, alice passes
+        host = table.host
+        deadline = time.monotonic() + 30
+        while not (host.game.over and isinstance(app.screen, DebriefScreen)):
+            assert time.monotonic() < deadline, f"the game did not end; screen is {app.screen}"
+            game = host.game
+            if not game.over and not host.thinking and game.waiting_for_person():
+                s, who = game.state, game.neg.game.player_ids[game.deciding]
+                if who == "B":
+                    bob.send({"type": "move", "t": s.t, "phase": "respond", "accept": False} if s.pending else
+                             {"type": "move", "t": s.t, "phase": "propose", "partner": "B", "cells": []})
+                    bob.expect("move", lambda m, t=s.t: m["move"]["t"] == t and m["move"]["player"] == "B")
+                elif isinstance(app.screen, PartnerScreen):
+                    await pilot.press("x")
+                elif isinstance(app.screen, RespondScreen):
+                    await pilot.press("r")
+            await pilot.pause(0.05)
+        assert app.table.game.state == host.game.state  # alice's copy is the table's game
+    table.stop()
+    rec = load_record(tmp_path / "table.jsonl")
+    assert rec.complete and [(m.sender, m.text) for m in rec.messages] == [("B", "hello alice"), ("A", "hi bob")]
+    assert audit(Replay(rec)) == []
