@@ -13,15 +13,17 @@ from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding, BindingType
 
-LIVE, REPLAY = "play", "replay"
-BOTH = (LIVE, REPLAY)
+LIVE, REPLAY, TABLE = "play", "replay", "table"
+BOTH = (LIVE, REPLAY)  # the screens that step and autoplay (at a table the bots decide at the table)
+PLAYING = (LIVE, TABLE)  # the screens where a person decides
+ALL = (LIVE, REPLAY, TABLE)
 
 
 @dataclass(frozen=True)
 class KeyContext:
     """What decides which keys work now."""
 
-    mode: str  # LIVE or REPLAY
+    mode: str  # LIVE, REPLAY or TABLE
     over: bool = False  # live: the game has ended (replay: never)
     person_to_move: bool = False  # the next decision is a person's at this app
     person_proposing: bool = False
@@ -30,12 +32,6 @@ class KeyContext:
     hints: bool = True  # the app gives hints
     exact_solving: bool = False  # the exact solution is being solved in the background
     lesson: bool = False  # the scenario has a lesson the app may show now
-    at_table: bool = False  # a table's game: decided at the table (no bot steps here), with messages
-
-
-def moving_here(c: KeyContext) -> bool:
-    """Steps and autoplay of a game whose bots decide in this app."""
-    return moving(c) and not c.at_table
 
 
 Rule = Callable[[KeyContext], bool]
@@ -60,7 +56,7 @@ class Key:
     shown: str = ""  # how the help spells the keys (default: from `keys`)
     show: bool = True  # in the footer
     palette: str = ""  # command palette title ("" keeps it out of the palette)
-    modes: tuple[str, ...] = BOTH  # the screens it belongs to
+    modes: tuple[str, ...] = ALL  # the screens it belongs to
     when: Rule = always  # whether it works now
 
 
@@ -69,20 +65,21 @@ GAME_KEYS: tuple[Key, ...] = (
         "line, up and down walk the actions and left and right the players", "Moving around", "arrows"),
     Key("", "", "", "next pane", "Moving around", "tab"),
     Key("space,n", "step", "step", "one bot turn (on your turn: pick a partner); in a replay, the next turn", "Playing",
-        "space / n", palette="Step one turn", when=moving_here),
+        "space / n", palette="Step one turn", when=moving, modes=BOTH),
     Key("r", "run", "run/pause", "run / pause autoplay (in a replay: play it back)", "Playing",
-        palette="Run / pause autoplay", when=moving_here),
+        palette="Run / pause autoplay", when=moving, modes=BOTH),
     Key("plus,equals_sign", "faster", "faster", "faster autoplay", "Playing", "+", palette="Faster autoplay",
-        when=moving_here),
-    Key("minus", "slower", "slower", "slower autoplay", "Playing", "-", palette="Slower autoplay", when=moving_here),
-    Key("p", "partner", "partner", "pick a partner (your turn)", "Playing", palette="Pick a partner", modes=(LIVE,),
+        when=moving, modes=BOTH),
+    Key("minus", "slower", "slower", "slower autoplay", "Playing", "-", palette="Slower autoplay", when=moving,
+        modes=BOTH),
+    Key("p", "partner", "partner", "pick a partner (your turn)", "Playing", palette="Pick a partner", modes=PLAYING,
         when=lambda c: c.person_proposing),
-    Key("", "", "", "add or remove the focused cell in your offer", "Playing", "enter", modes=(LIVE,)),
-    Key("o", "submit", "offer", "submit the offer", "Playing", palette="Submit the offer", modes=(LIVE,),
+    Key("", "", "", "add or remove the focused cell in your offer", "Playing", "enter", modes=PLAYING),
+    Key("o", "submit", "offer", "submit the offer", "Playing", palette="Submit the offer", modes=PLAYING,
         when=lambda c: c.person_proposing and c.drafting),
-    Key("x", "pass_turn", "pass", "pass the turn (make no offer)", "Playing", palette="Pass the turn", modes=(LIVE,),
+    Key("x", "pass_turn", "pass", "pass the turn (make no offer)", "Playing", palette="Pass the turn", modes=PLAYING,
         when=lambda c: c.person_proposing),
-    Key("escape", "back", "back", "choose another partner", "Playing", show=False, modes=(LIVE,),
+    Key("escape", "back", "back", "choose another partner", "Playing", show=False, modes=PLAYING,
         when=lambda c: c.drafting),
     Key("comma", "turn_back", "◀ turn", "step back one turn", "Replay", ",", palette="Replay: previous turn",
         modes=(REPLAY,)),
@@ -92,13 +89,13 @@ GAME_KEYS: tuple[Key, ...] = (
     Key("t", "take_over", "take over", "take over from this turn (fork): continue with any seats", "Replay",
         palette="Replay: take over from this turn", modes=(REPLAY,)),
     Key("h", "hint", "hint", "what each lens bot (and exact, on small games) would do now, and what it is worth",
-        "Playing", palette="Hint", modes=(LIVE,), when=lambda c: c.hints and c.person_to_move),
+        "Playing", palette="Hint", modes=PLAYING, when=lambda c: c.hints and c.person_to_move),
     Key("s", "seats", "seats", "seats: switch any seat between human and a lens, also mid-game", "Playing",
         palette="Seats", modes=(LIVE,), when=lambda c: c.seat_changes),
     Key("m", "say", "say", "say something at the table, to everyone or to one party (bots do not read messages)",
-        "Playing", palette="Say something at the table", modes=(LIVE,), when=lambda c: c.at_table),
+        "Playing", palette="Say something at the table", modes=(TABLE,)),
     Key("c", "cancel_exact", "cancel solve", "cancel the exact solve running in the background (large games)",
-        "Playing", palette="Cancel the exact solve", modes=(LIVE,), when=lambda c: c.exact_solving),
+        "Playing", palette="Cancel the exact solve", modes=PLAYING, when=lambda c: c.exact_solving),
     Key("w", "welfare", "welfare", "welfare optimum for the current state (c cancels a solve)", "Playing",
         palette="Welfare optimum"),
     Key("v", "sort_goals", "sort goals", "sort goals by value / progress / id", "Moving around", show=False,
@@ -109,9 +106,9 @@ GAME_KEYS: tuple[Key, ...] = (
     Key("2", "pane('forecasts')", "forecasts", "side pane: forecasts", "Moving around", show=False),
     Key("3", "pane('log')", "log", "side pane: turn log", "Moving around", show=False),
     Key("4", "pane('network')", "network", "side pane: deal network", "Moving around", show=False),
-    Key("5", "pane('coach')", "coach", "side pane: coach", "Moving around", show=False, modes=(LIVE,)),
+    Key("5", "pane('coach')", "coach", "side pane: coach", "Moving around", show=False, modes=PLAYING),
     Key("6", "pane('table')", "table", "side pane: the table (who sits where, who is online, what was said)",
-        "Moving around", show=False, modes=(LIVE,), when=lambda c: c.at_table),
+        "Moving around", show=False, modes=(TABLE,)),
     Key("l", "lesson", "lesson", "the scenario's lesson (teaching scenarios)", "Playing", palette="Lesson",
         when=lambda c: c.lesson),
     Key("question_mark", "help", "help", "this help", "General", "?", palette="Help"),

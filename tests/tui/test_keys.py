@@ -9,14 +9,25 @@ from dataclasses import replace
 import pytest
 from rich.console import Console
 
-from negtui.tui.keys import GAME_KEYS, LIVE, REPLAY, KeyContext, bindings, help_table, palette_entries, rule
+from negtui.tui.keys import (
+    GAME_KEYS,
+    LIVE,
+    REPLAY,
+    TABLE,
+    KeyContext,
+    bindings,
+    help_table,
+    palette_entries,
+    rule,
+)
 from negtui.tui.screens.live import LiveScreen
 from negtui.tui.screens.replay import ReplayScreen
+from negtui.tui.screens.table import TableScreen
 
-SCREENS = {LIVE: LiveScreen, REPLAY: ReplayScreen}
+SCREENS = {LIVE: LiveScreen, REPLAY: ReplayScreen, TABLE: TableScreen}
 
 
-@pytest.mark.parametrize("mode", [LIVE, REPLAY])
+@pytest.mark.parametrize("mode", [LIVE, REPLAY, TABLE])
 def test_every_key_of_a_screen_has_its_action(mode):
     screen = SCREENS[mode]
     for key in GAME_KEYS:
@@ -25,11 +36,10 @@ def test_every_key_of_a_screen_has_its_action(mode):
             assert hasattr(screen, f"action_{name}"), f"{screen.__name__} has no action for {key.keys!r}"
 
 
-@pytest.mark.parametrize("mode", [LIVE, REPLAY])
+@pytest.mark.parametrize("mode", [LIVE, REPLAY, TABLE])
 def test_a_screen_binds_only_its_own_keys(mode):
-    other = REPLAY if mode == LIVE else LIVE
     own = {b.action for b in bindings(mode)}
-    only_other = {k.action for k in GAME_KEYS if k.action and k.modes == (other,)}
+    only_other = {k.action for k in GAME_KEYS if k.action and mode not in k.modes}
     assert own and not own & only_other
     assert {a for _, _, a in palette_entries(mode)} <= own
 
@@ -44,6 +54,10 @@ def test_the_help_lists_the_keys_of_the_screen_it_opens_over():
     assert "submit the offer" in live and "submit the offer" not in replay
     assert "take over from this turn" in replay and "take over from this turn" not in live
     assert "coach" in live and "goals, forecasts, log, network" in replay and "coach" not in replay
+    table = text(TABLE)  # at a table: a person's keys and the table's, no stepping or autoplay of bots
+    assert "say something at the table" in table and "say something" not in live
+    assert "submit the offer" in table and "autoplay" not in table and "seats:" not in table
+    assert "coach, table" in table
 
 
 def test_each_key_works_when_its_rule_says():

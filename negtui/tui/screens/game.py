@@ -14,7 +14,7 @@ from negtui.narrate import commitment_words
 from negtui.play.sources import GameSource
 from negtui.play.views import Snapshot
 from negtui.tui.autoplay import Autoplay
-from negtui.tui.keys import GAME_KEYS, KeyContext, keys_of, rule
+from negtui.tui.keys import GAME_KEYS, REPLAY, KeyContext, keys_of, rule
 from negtui.tui.screens.dialogs import HelpScreen, LessonScreen
 from negtui.tui.screens.welfare import WelfareScreen
 from negtui.tui.widgets.game_view import GameView
@@ -57,7 +57,7 @@ class GameScreen(Screen[None]):
         self._actions = tuple(k.action for k in keys_of(self.MODE) if k.action)
 
     def compose(self) -> ComposeResult:
-        yield GameView(coach=self.MODE == "play")
+        yield GameView(coach=self.MODE != REPLAY)
         yield KeyBar()
 
     @property

@@ -59,7 +59,7 @@ class LiveScreen(GameScreen):
 
     def key_context(self) -> KeyContext:
         src, app = self.source, self.host
-        return KeyContext(LIVE, over=src.over, person_to_move=src.person_to_move(),
+        return KeyContext(self.MODE, over=src.over, person_to_move=src.person_to_move(),
                           person_proposing=src.person_proposing, drafting=src.partner is not None,
                           seat_changes=app.seat_changes, hints=src.hints, exact_solving=self.exact_solving,
                           lesson=self.lesson_allowed())

@@ -19,7 +19,7 @@ from negtui.table.client import TableGone
 from negtui.table.source import TableSource
 from negtui.table.wire import WireError
 from negtui.tui import palette
-from negtui.tui.keys import KeyContext
+from negtui.tui.keys import TABLE, bindings
 from negtui.tui.messages import TableLine, TableLost
 from negtui.tui.screens.dialogs import ConfirmScreen
 from negtui.tui.screens.live import LiveScreen
@@ -30,6 +30,9 @@ from negtui.tui.widgets.table_pane import said_line
 
 
 class TableScreen(LiveScreen):
+    MODE = TABLE
+    BINDINGS = bindings(TABLE)
+
     def __init__(self, source: TableSource) -> None:
         super().__init__(source)
         self.source: TableSource = source
@@ -43,10 +46,6 @@ class TableScreen(LiveScreen):
         super().on_mount()
         self.view.table = self.source.view
         self._listen()
-
-    def key_context(self) -> KeyContext:
-        base = super().key_context()
-        return KeyContext(**{**base.__dict__, "seat_changes": False, "at_table": True})
 
     # --- the table's lines ------------------------------------------------------------------------------
     @work(thread=True, group="table")
