@@ -79,6 +79,13 @@ class Snapshot:
         return None if self.over else self.game.proposer(self.state.t)
 
     @property
+    def deciding(self) -> int | None:
+        """Who decides next: the partner of an offer waiting for its answer, else the proposer."""
+        if self.over:
+            return None
+        return self.state.pending.partner if self.state.pending is not None else self.proposer
+
+    @property
     def over(self) -> bool:
         return self.state.t >= self.game.T
 

@@ -17,7 +17,6 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,40 +27,13 @@ from negtui.play.live import LiveGame
 from negtui.record.signing import read_key
 from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
+from negtui.table.connection import Client, Person
 from negtui.table.moves import move_from_wire, move_to_wire
 from negtui.table.spec import TableSpec
 from negtui.table.talk import KEPT, TRAINER, RateLimit, Said, clean
-from negtui.table.wire import FROM_CLIENT, WireError, decode, encode
+from negtui.table.wire import FROM_CLIENT
 
-OUTBOX = 2_000  # lines queued for one client before it counts as gone
 NAME_CHARS = 64
-
-
-@dataclass
-class Person:
-    name: str
-    player: str
-    online: bool = False
-    left_at: float | None = None  # when they dropped (monotonic seconds)
-    replaced: bool = False  # a bot holds their seat meanwhile
-
-
-@dataclass(eq=False)
-class Client:
-    writer: asyncio.StreamWriter
-    person: Person | None = None
-    watcher: bool = False  # the trainer's view: sees everything, may steer the table
-    outbox: asyncio.Queue[bytes | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
-
-    def send(self, message: dict[str, Any]) -> None:
-        try:
-            self.outbox.put_nowait(encode(message))
-        except asyncio.QueueFull:  # not reading: gone, as far as the table is concerned
-            self.writer.transport.abort()
-
-    @property
-    def player(self) -> str | None:
-        return None if self.person is None else self.person.player
 
 
 class TableHost:
@@ -108,7 +80,7 @@ class TableHost:
                 await self._done.wait()
         finally:
             for client in list(self.clients):
-                client.outbox.put_nowait(None) if not client.outbox.full() else client.writer.transport.abort()
+                client.finish()
             await asyncio.sleep(0.1)  # the last lines out
             handlers = list(self._handlers)
             for client in list(self.clients):
@@ -293,42 +265,26 @@ class TableHost:
 
     # --- clients ------------------------------------------------------------------------------------------
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        client = Client(writer)
+        client = Client(reader, writer)
         this = asyncio.current_task()
         if this is not None:
             self._handlers.add(this)
             this.add_done_callback(self._handlers.discard)
-        pump = asyncio.get_running_loop().create_task(self._pump(client))
+        pump = asyncio.get_running_loop().create_task(client.pump())
         try:
-            while not self._done.is_set():
-                try:
-                    line = await reader.readuntil(b"\n")
-                except asyncio.LimitOverrunError:
-                    client.send({"type": "refused", "why": f"a line of over {FROM_CLIENT} bytes"})
+            async for message in client.messages():
+                if self._done.is_set():
                     break
-                except (asyncio.IncompleteReadError, ConnectionError):
-                    break
-                try:
-                    message = decode(line, FROM_CLIENT)
-                except WireError as err:
-                    client.send({"type": "refused", "why": str(err)})
-                    continue
                 try:
                     await self._handle(client, message)
                 except Exception as err:  # a bug: the client hears of it, the table goes on
                     client.send({"type": "refused", "why": f"the table could not do that: {err}"})
         finally:
             self._left(client)
-            client.outbox.put_nowait(None) if not client.outbox.full() else None
+            client.finish()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(pump, 1.0)
             writer.close()
-
-    async def _pump(self, client: Client) -> None:
-        with contextlib.suppress(ConnectionError):
-            while (data := await client.outbox.get()) is not None:
-                client.writer.write(data)
-                await client.writer.drain()
 
     async def _handle(self, client: Client, m: dict[str, Any]) -> None:
         kind = m["type"]
@@ -361,12 +317,12 @@ class TableHost:
             person = self._seat_for(name, m.get("seat"))
             if person is None:
                 client.send({"type": "refused", "why": "every seat for a person at this table is taken", "final": True})
-                client.outbox.put_nowait(None)
+                client.finish()
                 return
             for other in self.clients:  # the same person again (a new login): the old connection goes
                 if other.person is person:
                     other.send({"type": "closed", "why": "you joined this table from another connection"})
-                    other.outbox.put_nowait(None) if not other.outbox.full() else None
+                    other.finish()
                     other.person = None
             client.person, person.online, person.left_at = person, True, None
             self.log(f"{person.name} sits in {person.player}")

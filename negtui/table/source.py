@@ -14,13 +14,14 @@ from typing import Any
 from negtui.agents.seating import AgentOptions
 from negtui.engine.negotiation import IllegalMove, Phase
 from negtui.engine.portable import PortableGame
+from negtui.engine.rules import rules_from
 from negtui.engine.turns import Move, TurnEvent
 from negtui.play.live import LiveGame
 from negtui.play.sources import Ending, LiveSource
 from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
 from negtui.table.client import TableClient
-from negtui.table.moves import move_from_wire
+from negtui.table.moves import move_from_wire, move_to_wire
 from negtui.table.talk import MAX_CHARS, Said, clean
 from negtui.table.views import Occupant, TableView
 
@@ -28,7 +29,7 @@ from negtui.table.views import Occupant, TableView
 class TableSource(LiveSource):
     def __init__(self, client: TableClient, welcome: dict[str, Any]) -> None:
         portable = PortableGame.from_dict(welcome["game"])
-        _, rules = portable.game()
+        rules = rules_from(portable.rules)  # the game is compiled once, by the LiveGame below
         scenario = parse_scenario(portable.scenario)
         seats = {pid: Seat.model_validate(seat) for pid, seat in welcome["seats"].items()}
         game = LiveGame(scenario, rules, seats, budget=portable.budget, options=AgentOptions(elsewhere=True))
@@ -68,8 +69,8 @@ class TableSource(LiveSource):
             self.view = view.but(said=(*view.said, Said.from_dict(message["said"]))[-view.KEPT:])
         elif kind == "clock":
             self._clock(message)
-        elif kind in ("closed", "over"):
-            self.view = view.but(closed=str(message.get("why") or "")) if kind == "closed" else view
+        elif kind == "closed":
+            self.view = view.but(closed=str(message.get("why") or ""))
         return []
 
     def _move(self, wire: dict[str, Any]) -> TurnEvent | None:
@@ -117,14 +118,9 @@ class TableSource(LiveSource):
     def _decide(self, move: Move) -> TurnEvent | None:
         """Sent to the table, which applies it (or refuses it, and says why); the move comes back as
         the table's announcement, like every other."""
-        wire: dict[str, Any] = {"type": "move", "t": move.t, "phase": move.phase.value}
-        if move.phase is Phase.PROPOSE:
-            if move.offer is None:
-                raise IllegalMove("the proposer moves with an offer (an empty one passes)", "phase")
-            g = self.neg.game
-            wire |= {"partner": g.player_ids[move.offer.partner], "cells": g.pairs_of(move.offer.bits)}
-        else:
-            wire["accept"] = bool(move.accept)
+        if move.phase is Phase.PROPOSE and move.offer is None:
+            raise IllegalMove("the proposer moves with an offer (an empty one passes)", "phase")
+        wire = {"type": "move", **move_to_wire(self.neg, move)}  # the table puts in whose move it is
         self.client.send(wire)
         self._sent = (move.t, move.phase)
         return None

@@ -31,10 +31,8 @@ class TablePane(StaticPane):
         if snap is None or view is None:
             return
         sc = snap.game.scenario
-        deciding = None
-        if view.started and snap.proposer is not None:
-            pending = snap.state.pending
-            deciding = snap.game.player_ids[snap.proposer if pending is None else pending.partner]
+        i = snap.deciding if view.started else None
+        deciding = None if i is None else snap.game.player_ids[i]
         head = Text(view.title, style="bold")
         if view.closed:
             head.append(f"\nclosed: {view.closed}", style=palette.NEGATIVE)
