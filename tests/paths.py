@@ -21,6 +21,7 @@ HUMANITARIAN = SCENARIOS / "hnc" / "humanitarian" / "humanitarian-access.json"
 RIVER_BASIN = SCENARIOS / "hnc" / "water" / "river-basin-treaty.json"
 
 INTRO_COURSE = ROOT / "courses" / "intro.toml"
+CLASS_COURSE = ROOT / "courses" / "class.toml"
 
 LENS_AGENT = ROOT / "examples" / "agents" / "lens_agent.py"
 RANDOM_AGENT = ROOT / "examples" / "agents" / "random_agent.py"

@@ -58,7 +58,7 @@ def serve(
         key = host_key(data)
         options = ServeOptions(data, course.resolve(), host, port, max_sessions, idle_timeout * 60,
                                child_memory * 2**20)
-        hub = Hub(options, db)
+        hub = Hub(options, db, loaded)
         try:
             asyncio.run(_run(hub, key, loaded, len(db.trainees())))
         except OSError as err:

@@ -118,25 +118,17 @@ def join_table(
                                                             "person's seat).")] = None,
 ) -> None:
     """Take a seat at a table: the app, with the game decided at the table."""
-    from negtui.table.client import TableClient, TableGone
-    from negtui.table.source import TableSource
-    from negtui.table.wire import WireError
+    from negtui.table.client import TableGone
+    from negtui.table.source import sit
 
     with user_errors():
         name = name.strip()
         if not name or len(name) > 64:
             fail("error: --name is 1 to 64 characters")
         try:
-            client = TableClient(socket)
-            client.send({"type": "join", "name": name, "seat": player})
-            welcome = client.receive()
-        except (TableGone, WireError) as err:
+            source = sit(socket, name, player)
+        except TableGone as err:
             fail(f"error: {socket}: {err}")
-        if welcome is None or welcome.get("type") != "welcome":
-            why = welcome.get("why") if welcome else "it closed the connection"
-            client.close()
-            fail(f"error: the table did not seat you: {why}")
-        source = TableSource(client, welcome)
         from negtui.tui.table_app import run_table_app
 
         code = run_table_app(source)

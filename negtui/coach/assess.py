@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from negtui.engine.game import Game
 from negtui.engine.lenses import CLOSED_FORM_LENSES
 from negtui.engine.negotiation import Negotiation, Phase, State
 from negtui.engine.offers import Offer
 from negtui.engine.search import greedy_partner
 from negtui.engine.valuation import Valuation
+from negtui.narrate import offer_words
 
 YOU = "you"
 
@@ -182,3 +184,14 @@ def describe(neg: Negotiation, a: Assessment) -> dict:
     return {"turn": a.t, "player": g.player_ids[a.player], "phase": a.phase.value, "reference": a.reference,
             "cost": round(a.cost, 6), "yours": one(a.yours) if a.yours else None,
             "others": [one(c) for c in a.others], "agreeing": a.agreeing()}
+
+
+def choice_words(game: Game, c: Choice) -> str:
+    if c.phase is Phase.RESPOND:
+        return "accept" if c.accept else "reject"
+    if c.offer is None or c.offer.is_noop:
+        return "no offer"
+    words = offer_words(game, c.offer.bits, c.offer.proposer, c.offer.partner)
+    to = "alone" if c.offer.is_unilateral else f"to {game.player_ids[c.offer.partner]}"
+    answer = "" if c.offer.is_unilateral else (" (accepted)" if c.accept else " (rejected)")
+    return f"{to}: {words}{answer}"

@@ -15,6 +15,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trainee", required=True)
     parser.add_argument("--session", type=int, default=None)
     parser.add_argument("--enrol-key", default=None)
+    parser.add_argument("--hub", default=None)  # the server's socket: tables are asked for there
     args = parser.parse_args(argv)
     from negtui.serve.course import CourseError, load_course
     from negtui.serve.db import ResultsDB
@@ -28,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
 
     with ResultsDB.open(args.data_dir) as db:
         app = TrainingApp(course, db, args.trainee, data_dir=args.data_dir, session_id=args.session,
-                          enrol_key=args.enrol_key)
+                          enrol_key=args.enrol_key, hub=args.hub)
         app.run()
         return app.return_code or 0
 

@@ -19,11 +19,13 @@ from typing import Annotated, Final, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from negtui.engine import GameError, compile_game, get_rules
+from negtui.engine.portable import PortableGame
 from negtui.scenario import Scenario, ScenarioError, load_scenario, untrusted
 from negtui.scenario.io import FileProblems, Problem, problems_from_validation
 from negtui.scenario.library import resolve
 from negtui.scenario.limits import MAX_TEXT
 from negtui.seats import Seat, SeatError, parse_seat
+from negtui.table.spec import TableSpec
 
 FORMAT: Final = "negtui-course/1"
 MAX_COURSE_BYTES = 2**20  # a course is a page of text; anything larger is a mistake or an attack
@@ -66,7 +68,19 @@ class Exercise(_Strict):
     scenario: Annotated[str, Field(min_length=1, max_length=1000)] = Field(
         description="A bundled scenario's name (as `negtui scenarios` lists it) or a path relative to the course file.")
     seat: Annotated[str, Field(min_length=1, max_length=200)] = Field(
-        description="The trainee's player id, or 'any' to let the trainee pick.")
+        default=ANY_SEAT, description="The trainee's player id, or 'any' to let the trainee pick.")
+    humans: list[Annotated[str, Field(min_length=1, max_length=200)]] | int | None = Field(
+        default=None, description=("A table several trainees share: the seats people play (player ids), or how "
+                                   "many people sit at it (each picks a seat).  Unset: one trainee against bots."))
+    wait: float | None = Field(default=None, ge=0.0, le=86_400.0, description=(
+        "Seconds a table waits for people; then bots take the empty seats (unset: until every seat is taken or "
+        "the trainer starts it)."))
+    grace: float = Field(default=120.0, ge=0.0, le=86_400.0,
+                         description="Seconds a trainee who drops keeps the seat at a table.")
+    on_drop: Literal["bot", "wait"] = Field(
+        default="bot", description="After the grace: a bot takes the seat over, or the table waits.")
+    decision_time: float | None = Field(default=None, gt=0.0, le=86_400.0, description=(
+        "Seconds a trainee at a table has per decision (then a pass, or a rejection); unset: no limit."))
     bots: Bots = Field(default=DEFAULT_BOTS, description=(
         "How the other seats play: one seat spelling for all, or a table player id → spelling ('*' for the rest)."))
     partner: Literal["mcts", "greedy", "random"] = "mcts"
@@ -74,6 +88,16 @@ class Exercise(_Strict):
     rules: Literal["paper", "reference"] = "paper"
     attempts: int | None = Field(default=None, ge=1, description="Plays allowed; null is unlimited.")
     hints: bool = True
+
+    @property
+    def is_table(self) -> bool:
+        return self.humans is not None
+
+    def people_seats(self, players: list[str]) -> list[str]:
+        """The seats people may take at this exercise's table (every player when `humans` is a count)."""
+        if isinstance(self.humans, list):
+            return [p for p in players if p in self.humans]
+        return list(players) if self.humans is not None else []
 
     def bot_spelling(self, player_id: str) -> str:
         """The spelling that seats `player_id` when it is a bot: its own entry, else '*', else the default."""
@@ -133,6 +157,8 @@ class LoadedCourse:
         Bot i is seeded i, so two plays of the same exercise meet the same opponents."""
         ex = self.exercise(exercise_id)
         players = self.scenarios[ex.id].player_ids
+        if ex.is_table:
+            raise ValueError(f"exercise {ex.id!r} is played at a table of several trainees")
         if trainee_seat not in players:
             raise ValueError(f"exercise {ex.id!r}: no player {trainee_seat!r}; players are {', '.join(players)}")
         if ex.seat != ANY_SEAT and trainee_seat != ex.seat:
@@ -144,6 +170,28 @@ class LoadedCourse:
             else:
                 out[pid] = parse_seat(ex.bot_spelling(pid), base=Seat(partner=ex.partner, sims=ex.sims, seed=i))
         return out
+
+
+    def table_spec(self, exercise_id: str, *, title: str, record: Path | None, key_file: Path | None) -> TableSpec:
+        """How a table of this exercise is run: people's seats, the bots around them (and for a person's
+        seat nobody takes), the course's wait, grace, drop and clock settings."""
+        ex = self.exercise(exercise_id)
+        sc = self.scenarios[ex.id]
+        players = sc.player_ids
+        people = ex.people_seats(players)
+        base = Seat(partner=ex.partner, sims=ex.sims)
+
+        def bot(i: int, pid: str) -> Seat:
+            return parse_seat(ex.bot_spelling(pid), base=base.model_copy(update={"seed": i}))
+
+        seats = {pid: Seat.human() if pid in people else bot(i, pid) for i, pid in enumerate(players)}
+        bots = {pid: bot(i, pid) for i, pid in enumerate(players) if pid in people}
+        rules = get_rules(ex.rules)
+        return TableSpec(title=title, game=PortableGame.of(compile_game(sc, rules), rules).as_dict(), seats=seats,
+                         places=ex.humans if isinstance(ex.humans, int) else None, bots=bots,
+                         record=str(record) if record else None, key_file=str(key_file) if key_file else None,
+                         grace=ex.grace, on_drop=ex.on_drop, decision_time=ex.decision_time, start_after=ex.wait,
+                         hints=ex.hints)
 
 
 def scenario_digest(scenario: Scenario) -> str:
@@ -223,6 +271,7 @@ def check_exercise(ex: Exercise, at: str, base: Path,
     problems: list[Problem] = []
     sc = _scenario(ex.scenario, at, base, problems, {} if cache is None else cache)
     players = sc.player_ids if sc is not None else None
+    problems += _table_problems(ex, at, players)
     if sc is not None and ex.seat != ANY_SEAT and ex.seat not in sc.player_ids:
         problems.append(Problem(f"{at}.seat", f"no player {ex.seat!r} in {sc.name!r}; "
                                               f"players are {', '.join(sc.player_ids)} (or 'any')"))
@@ -241,7 +290,8 @@ def check_exercise(ex: Exercise, at: str, base: Path,
             problems.append(Problem(path, f"{spelling!r}: {err}"))
             continue
         if seat.is_human:
-            problems.append(Problem(path, "a bot cannot be 'human': the trainee's seat is the exercise's `seat`"))
+            problems.append(Problem(path, "a bot cannot be 'human': the trainees' seats are the exercise's "
+                                          "`seat` (or `humans`)"))
     if sc is not None:
         try:
             compile_game(sc, get_rules(ex.rules))
@@ -249,6 +299,34 @@ def check_exercise(ex: Exercise, at: str, base: Path,
             why = str(err).replace("--rules paper", 'rules = "paper"')  # the fix is in the course, not a flag
             problems.append(Problem(f"{at}.rules", f"{ex.rules!r} rules cannot play {sc.name!r}: {why}"))
     return sc, problems
+
+
+def _table_problems(ex: Exercise, at: str, players: list[str] | None) -> list[Problem]:
+    """A table's people against the scenario's players, and a table's settings on a solo exercise."""
+    out: list[Problem] = []
+    if ex.humans is None:
+        changed = [k for k in ("wait", "grace", "on_drop", "decision_time") if k in ex.model_fields_set]
+        out += [Problem(f"{at}.{k}", f"{k} is a table's setting: set `humans` to seat several trainees")
+                for k in changed]
+        return out
+    if ex.seat != ANY_SEAT:
+        out.append(Problem(f"{at}.seat", "a table's seats are its `humans`: leave `seat` out"))
+    if isinstance(ex.humans, int):
+        most = len(players) if players is not None else ex.humans
+        if not 2 <= ex.humans <= most:
+            out.append(Problem(f"{at}.humans", f"a table seats 2 to {most} people (the scenario's players), "
+                                               f"not {ex.humans}; one trainee against bots is `seat`"))
+        return out
+    if len(ex.humans) < 2:
+        out.append(Problem(f"{at}.humans", "a table seats at least 2 people; one trainee against bots is `seat`"))
+    seen: set[str] = set()
+    for k, pid in enumerate(ex.humans):
+        if players is not None and pid not in players:
+            out.append(Problem(f"{at}.humans[{k}]", f"no player {pid!r}; players are {', '.join(players)}"))
+        elif pid in seen:
+            out.append(Problem(f"{at}.humans[{k}]", f"{pid!r} is listed twice"))
+        seen.add(pid)
+    return out
 
 
 def _scenario(text: str, at: str, base: Path, problems: list[Problem],

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Self
 from negtui.serve.dbtypes import DBError, Decision, GameRow, Key, Trainee, now_iso
 from negtui.serve.identity import check_name, code_hash, key_of
 from negtui.serve.schema import MIGRATIONS, SCHEMA_VERSION, statements
+from negtui.serve.tablebook import TableBook
 
 if TYPE_CHECKING:
     from asyncssh import SSHKey
@@ -38,12 +39,13 @@ def _loads(text: str | None) -> Any:
 
 class ResultsDB:
     """Use `ResultsDB.open(data_dir)`; the connection is in autocommit mode so that transactions are
-    exactly the explicit `BEGIN IMMEDIATE` blocks of `_write`."""
+    exactly the explicit `BEGIN IMMEDIATE` blocks of `write`."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path):
         self._conn = conn
         self.path = path
         self._lock = threading.RLock()  # one connection may be shared by threads; transactions must not interleave
+        self.tables = TableBook(self)
 
     @classmethod
     def open(cls, data_dir: Path) -> Self:
@@ -91,7 +93,7 @@ class ResultsDB:
                               f"negtui knows ({SCHEMA_VERSION}); upgrade negtui")
             if version == SCHEMA_VERSION:
                 return
-            with self._write() as conn:
+            with self.write() as conn:
                 if conn.execute("PRAGMA user_version").fetchone()[0] != version:
                     continue  # another process migrated meanwhile; look again
                 try:
@@ -113,7 +115,7 @@ class ResultsDB:
         self.close()
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def write(self) -> Iterator[sqlite3.Connection]:
         """One all-or-nothing write transaction; an exception inside rolls everything back."""
         with self._lock:
             try:
@@ -123,7 +125,7 @@ class ResultsDB:
             except sqlite3.Error as err:  # locked past the busy timeout, disk full, a damaged file
                 raise DBError(f"results database {self.path}: {err}") from None
 
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
             try:
                 cur = self._conn.execute(sql, params)
@@ -140,7 +142,7 @@ class ResultsDB:
 
     def add_trainee(self, name: str) -> None:
         check_name(name)
-        with self._write() as conn:
+        with self.write() as conn:
             if conn.execute("SELECT 1 FROM trainees WHERE name = ?", (name,)).fetchone():
                 raise DBError(f"trainee {name!r} already exists")
             conn.execute("INSERT INTO trainees (name, created) VALUES (?, ?)", (name, now_iso()))
@@ -149,7 +151,7 @@ class ResultsDB:
         """Games are the results a course is about, so a trainee who has any is kept unless `force`, which
         deletes their games and decisions too.  Keys, invites and sessions always go.  Returns the number of
         games deleted."""
-        with self._write() as conn:
+        with self.write() as conn:
             tid = self._trainee_id(conn, name)
             n = conn.execute("SELECT COUNT(*) FROM games WHERE trainee_id = ?", (tid,)).fetchone()[0]
             if n and not force:
@@ -161,9 +163,9 @@ class ResultsDB:
     def trainees(self) -> list[Trainee]:
         now = now_iso()
         keys: dict[int, list[Key]] = {}
-        for r in self._rows("SELECT trainee_id, fingerprint, comment, added FROM keys ORDER BY added, id"):
+        for r in self.rows("SELECT trainee_id, fingerprint, comment, added FROM keys ORDER BY added, id"):
             keys.setdefault(r["trainee_id"], []).append(Key(r["fingerprint"], r["comment"], r["added"]))
-        rows = self._rows(
+        rows = self.rows(
             "SELECT t.id, t.name, t.created,"
             " EXISTS (SELECT 1 FROM invites i WHERE i.trainee_id = t.id AND i.used IS NULL AND i.expires > ?) AS inv,"
             " (SELECT COUNT(*) FROM games g WHERE g.trainee_id = t.id) AS n FROM trainees t ORDER BY t.name",
@@ -174,7 +176,7 @@ class ResultsDB:
         """All the keys or none: an admin adding a file of keys never ends up with half of it."""
         check_name(name)
         parsed = [key_of(k) for k in key_texts]
-        with self._write() as conn:
+        with self.write() as conn:
             if create and not conn.execute("SELECT 1 FROM trainees WHERE name = ?", (name,)).fetchone():
                 conn.execute("INSERT INTO trainees (name, created) VALUES (?, ?)", (name, now_iso()))
             tid = self._trainee_id(conn, name)
@@ -197,12 +199,12 @@ class ResultsDB:
     def key_matches(self, name: str, key: SSHKey) -> bool:
         """For the SSH server's public-key check; an unknown name is simply no match."""
         fp = key.get_fingerprint("sha256")
-        return bool(self._rows("SELECT 1 FROM keys k JOIN trainees t ON t.id = k.trainee_id"
+        return bool(self.rows("SELECT 1 FROM keys k JOIN trainees t ON t.id = k.trainee_id"
                                " WHERE t.name = ? AND k.fingerprint = ?", (name, fp)))
 
     def key_owner(self, key: SSHKey) -> str | None:
         """The trainee a key is bound to, if any (an invited trainee may enrol only a key nobody holds)."""
-        rows = self._rows("SELECT t.name FROM keys k JOIN trainees t ON t.id = k.trainee_id WHERE k.fingerprint = ?",
+        rows = self.rows("SELECT t.name FROM keys k JOIN trainees t ON t.id = k.trainee_id WHERE k.fingerprint = ?",
                           (key.get_fingerprint("sha256"),))
         return str(rows[0]["name"]) if rows else None
 
@@ -214,7 +216,7 @@ class ResultsDB:
         code = f"{raw[:4]}-{raw[4:]}"
         salt = secrets.token_bytes(16)
         digest = code_hash(code, salt)
-        with self._write() as conn:
+        with self.write() as conn:
             tid = self._trainee_id(conn, name)
             conn.execute("DELETE FROM invites WHERE trainee_id = ? AND used IS NULL", (tid,))
             conn.execute("INSERT INTO invites (trainee_id, code_hash, salt, expires) VALUES (?, ?, ?, ?)",
@@ -222,7 +224,7 @@ class ResultsDB:
         return code
 
     def has_invite(self, name: str) -> bool:
-        return bool(self._rows("SELECT 1 FROM invites i JOIN trainees t ON t.id = i.trainee_id"
+        return bool(self.rows("SELECT 1 FROM invites i JOIN trainees t ON t.id = i.trainee_id"
                                " WHERE t.name = ? AND i.used IS NULL AND i.expires > ?", (name, now_iso())))
 
     def redeem(self, name: str, code: str, key: str | SSHKey) -> bool:
@@ -230,14 +232,14 @@ class ResultsDB:
         update, so of two simultaneous redemptions exactly one wins.  A key enrolled to someone else raises
         DBError without naming them (the message goes to whoever connected)."""
         pub = key_of(key)
-        rows = self._rows("SELECT i.id, i.code_hash, i.salt FROM invites i JOIN trainees t ON t.id = i.trainee_id"
+        rows = self.rows("SELECT i.id, i.code_hash, i.salt FROM invites i JOIN trainees t ON t.id = i.trainee_id"
                           " WHERE t.name = ? AND i.used IS NULL AND i.expires > ? ORDER BY i.id DESC LIMIT 1",
                           (name, now_iso()))
         if not rows:
             return False
         if not hmac.compare_digest(code_hash(code, rows[0]["salt"]), rows[0]["code_hash"]):
             return False
-        with self._write() as conn:
+        with self.write() as conn:
             claimed = conn.execute("UPDATE invites SET used = ? WHERE id = ? AND used IS NULL AND expires > ?",
                                    (now_iso(), rows[0]["id"], now_iso())).rowcount
             if claimed != 1:
@@ -249,29 +251,31 @@ class ResultsDB:
         return True
 
     def session_started(self, name: str, peer: str, fingerprint: str) -> int:
-        with self._write() as conn:
+        with self.write() as conn:
             tid = self._trainee_id(conn, name)
             cur = conn.execute("INSERT INTO sessions (trainee_id, peer, key_fingerprint, started) VALUES (?, ?, ?, ?)",
                                (tid, peer, fingerprint, now_iso()))
             return int(cur.lastrowid or 0)
 
     def session_ended(self, session_id: int, reason: str) -> None:
-        with self._write() as conn:
+        with self.write() as conn:
             if conn.execute("UPDATE sessions SET ended = ?, end_reason = ? WHERE id = ?",
                             (now_iso(), reason, session_id)).rowcount != 1:
                 raise DBError(f"no session {session_id}")
 
     def game_started(self, name: str, course: str, exercise: str, scenario: str, scenario_digest: str, seat: str,
-                     record_path: str | os.PathLike[str], session_id: int | None = None) -> int:
-        with self._write() as conn:
+                     record_path: str | os.PathLike[str], session_id: int | None = None,
+                     table_id: int | None = None) -> int:
+        with self.write() as conn:
             tid = self._trainee_id(conn, name)
             if session_id is not None and not conn.execute("SELECT 1 FROM sessions WHERE id = ?",
                                                            (session_id,)).fetchone():
                 raise DBError(f"no session {session_id}")
             cur = conn.execute(
                 "INSERT INTO games (trainee_id, session_id, course, exercise, scenario, scenario_digest, seat,"
-                " record_path, status, started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
-                (tid, session_id, course, exercise, scenario, scenario_digest, seat, str(record_path), now_iso()))
+                " record_path, status, started, table_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?, ?)",
+                (tid, session_id, course, exercise, scenario, scenario_digest, seat, str(record_path), now_iso(),
+                 table_id))
             return int(cur.lastrowid or 0)
 
     def _status(self, conn: sqlite3.Connection, game_id: int) -> str:
@@ -285,7 +289,7 @@ class ResultsDB:
                       duration: float, decisions: list[Decision]) -> None:
         """The result and every decision in one transaction: a game is never finished with half its
         decisions."""
-        with self._write() as conn:
+        with self.write() as conn:
             status = self._status(conn, game_id)
             if status != "playing":
                 raise DBError(f"game {game_id} is {status}, not playing")
@@ -309,7 +313,7 @@ class ResultsDB:
     def game_abandoned(self, game_id: int) -> bool:
         """Idempotent, since a dropped connection and the game's own end may race: False when the game had
         already ended (finished or abandoned)."""
-        with self._write() as conn:
+        with self.write() as conn:
             if self._status(conn, game_id) != "playing":
                 return False
             conn.execute("UPDATE games SET status = 'abandoned', finished = ? WHERE id = ?", (now_iso(), game_id))
@@ -324,26 +328,26 @@ class ResultsDB:
         return GameRow(**d)
 
     def game(self, game_id: int) -> GameRow | None:
-        rows = self._rows(f"{self._GAME_SQL} WHERE g.id = ?", (game_id,))
+        rows = self.rows(f"{self._GAME_SQL} WHERE g.id = ?", (game_id,))
         return self._game_row(rows[0]) if rows else None
 
     def unfinished_games(self, name: str) -> list[GameRow]:
-        rows = self._rows(f"{self._GAME_SQL} WHERE t.name = ? AND g.status = 'playing'"
+        rows = self.rows(f"{self._GAME_SQL} WHERE t.name = ? AND g.status = 'playing'"
                           " ORDER BY g.started DESC, g.id DESC", (name,))
         return [self._game_row(r) for r in rows]
 
     def attempts(self, name: str, course: str, exercise: str) -> int:
-        return int(self._rows(
+        return int(self.rows(
             "SELECT COUNT(*) FROM games g JOIN trainees t ON t.id = g.trainee_id WHERE t.name = ? AND g.course = ?"
             " AND g.exercise = ? AND g.status = 'finished'", (name, course, exercise))[0][0])
 
     def best(self, name: str, course: str, exercise: str) -> float | None:
-        return self._rows(
+        return self.rows(
             "SELECT MAX(g.payoff) FROM games g JOIN trainees t ON t.id = g.trainee_id WHERE t.name = ?"
             " AND g.course = ? AND g.exercise = ? AND g.status = 'finished'", (name, course, exercise))[0][0]
 
     def leaderboard(self, course: str, exercise: str, limit: int = 10) -> list[tuple[str, float, int]]:
-        rows = self._rows(
+        rows = self.rows(
             "SELECT t.name, MAX(g.payoff) AS best, COUNT(*) FROM games g JOIN trainees t ON t.id = g.trainee_id"
             " WHERE g.course = ? AND g.exercise = ? AND g.status = 'finished'"
             " GROUP BY t.id ORDER BY best DESC, t.name LIMIT ?", (course, exercise, limit))
@@ -351,7 +355,7 @@ class ResultsDB:
 
     def results(self, course: str | None = None, trainee: str | None = None) -> list[dict[str, Any]]:
         """Flat rows with `RESULT_COLUMNS`, oldest first: what a CSV export or a pandas DataFrame wants."""
-        rows = self._rows(
+        rows = self.rows(
             "SELECT t.name AS trainee, g.course, g.exercise, g.scenario, g.seat, g.status, g.started, g.finished,"
             " g.duration, g.payoff, g.baseline, g.payoff - g.baseline AS improvement,"
             " json_extract(g.counterfactuals, '$.myopic') AS counterfactual_myopic,"

@@ -67,6 +67,47 @@ class GameRow:
     counterfactuals: dict[str, float] | None
     welfare_optimum: float | None
     efficiency: float | None
+    table_id: int | None = None  # a game several trainees shared
+
+
+@dataclass(frozen=True)
+class Sitter:
+    """One seat of a table as its process last told: who holds it, and whether they are connected."""
+
+    player: str
+    name: str | None
+    online: bool
+    person_seat: bool
+    seat: str  # 'human', or the bot's label
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: int
+    course: str
+    exercise: str
+    socket: str
+    status: str  # 'forming', 'playing', 'over' or 'closed'
+    opened: str
+    started: str | None
+    ended: str | None
+    end_reason: str | None
+    people: list[Sitter]
+    turn: int
+    record_path: str | None
+
+    @property
+    def live(self) -> bool:
+        return self.status in ("forming", "playing")
+
+    def holds(self, name: str) -> Sitter | None:
+        return next((s for s in self.people if s.name == name), None)
+
+    def free_seats(self, room: int) -> list[str]:
+        """The seats a newcomer may take, when fewer than `room` people sit at the table."""
+        if not self.live or sum(s.name is not None for s in self.people) >= room:
+            return []
+        return [s.player for s in self.people if s.person_seat and s.name is None]
 
 
 def now_iso(delta: float = 0.0) -> str:

@@ -15,12 +15,14 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from negtui.serve.dbtypes import GameRow
+from negtui.serve.course import Exercise
+from negtui.serve.dbtypes import DBError, GameRow, TableRow
+from negtui.serve.table_picker import TableChoice, TablePicker, room
 from negtui.tui import palette
 from negtui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
-    from negtui.serve.course import Exercise, LoadedCourse
+    from negtui.serve.course import LoadedCourse
     from negtui.serve.db import ResultsDB
 
 
@@ -42,6 +44,8 @@ class LobbyHost(Protocol):
     def resume(self, row: GameRow) -> None: ...
 
     def start_exercise(self, exercise_id: str, seat: str) -> None: ...
+
+    def enter_table(self, exercise: Exercise, choice: TableChoice) -> None: ...
 
 
 class TrainingScreen(Screen[None]):
@@ -114,10 +118,22 @@ class LobbyScreen(TrainingScreen):
     def refresh_list(self) -> None:
         app = self.host
         items = []
-        self.entries: list[GameRow | Exercise] = []  # a game to resume, or an exercise
-        for row in app.db.unfinished_games(app.trainee):
-            if row.course != app.course.course.name:
+        self.entries: list[GameRow | TableRow | Exercise] = []  # a game to resume, a table to go back to, an exercise
+        try:
+            tables = app.db.tables.live(app.course.course.name)
+        except DBError:
+            tables = []
+        for table in tables:
+            held = table.holds(app.trainee)
+            if held is None:
                 continue
+            title = app.exercise_title(table.exercise)
+            items.append(Option(Text.assemble(("back to your table  ", f"bold {palette.ORANGE}"),
+                                              f"{title} as {held.player}", (f"  (table {table.id})", "dim"))))
+            self.entries.append(table)
+        for row in app.db.unfinished_games(app.trainee):
+            if row.course != app.course.course.name or row.table_id is not None:
+                continue  # a table's game is the table's to end
             if not Path(row.record_path).exists():  # left before its first turn: nothing to resume
                 app.db.game_abandoned(row.id)
                 continue
@@ -130,6 +146,10 @@ class LobbyScreen(TrainingScreen):
             best = app.db.best(app.trainee, app.course.course.name, ex.id)
             t = Text(f"{k}. {ex.title}", style="bold")
             status = f"{used} play{'s' * (used != 1)}" + (f" of {ex.attempts}" if ex.attempts else "")
+            if ex.is_table:
+                waiting = sum(1 for r in tables if r.exercise == ex.id and r.status == "forming")
+                status = (f"a table of {room(ex, app.course.scenarios[ex.id].player_ids)} people · "
+                          + (f"{waiting} waiting for people · " if waiting else "") + status)
             if best is not None:
                 status += f" · best {best:.1f}"
             if ex.attempts is not None and used >= ex.attempts:
@@ -152,11 +172,14 @@ class LobbyScreen(TrainingScreen):
         if k is None or k >= len(self.entries):
             return
         app, item = self.host, self.entries[k]
-        ex = app.course.exercise(item.exercise) if isinstance(item, GameRow) else item
+        ex = item if isinstance(item, Exercise) else app.course.exercise(item.exercise)
         sc = app.course.scenarios[ex.id]
         info = Text(ex.title, style="bold")
+        you = ("a seat at a table of " + ("people: " + ", ".join(ex.humans) if isinstance(ex.humans, list)
+                                          else f"{ex.humans} people") if ex.is_table
+               else "a seat of your choice" if ex.seat == "any" else ex.seat)
         info.append(f"\n{sc.name} · {len(sc.players)} players · {len(sc.goals)} goals · {ex.rules} rules"
-                    f" · you play {'a seat of your choice' if ex.seat == 'any' else ex.seat}\n")
+                    f" · you play {you}\n")
         if ex.briefing:
             info.append(ex.briefing + "\n")
         self.query_one("#exercise-info", Static).update(info)
@@ -182,10 +205,25 @@ class LobbyScreen(TrainingScreen):
         if isinstance(item, GameRow):
             self.host.resume(item)
             return
+        if isinstance(item, TableRow):
+            held = item.holds(self.host.trainee)
+            if held is not None:
+                self.host.enter_table(self.host.course.exercise(item.exercise), TableChoice(item.id, held.player))
+            return
         left = self.host.plays_left(item)
         if left == 0:
             self.query_one("#status", Static).update(Text(f"no plays of '{item.title}' left",
                                                           style=palette.NEGATIVE))
+            return
+
+        if item.is_table:
+            def sit(choice: TableChoice | None, exercise: Exercise = item) -> None:
+                if choice is not None:
+                    self.host.enter_table(exercise, choice)
+
+            app = self.host
+            self.app.push_screen(TablePicker(item, app.course.scenarios[item.id], app.db, app.course.course.name,
+                                             app.trainee), sit)
             return
 
         def go(seat: str | None, exercise: Exercise = item) -> None:

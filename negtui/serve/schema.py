@@ -38,6 +38,16 @@ MIGRATIONS: tuple[str, ...] = (
         choice TEXT NOT NULL, cost REAL NOT NULL, numbers TEXT NOT NULL);
     CREATE INDEX decisions_game ON decisions(game_id, turn);
     """,
+    """
+    CREATE TABLE tables (
+        id INTEGER PRIMARY KEY, course TEXT NOT NULL, exercise TEXT NOT NULL, socket TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'forming' CHECK (status IN ('forming', 'playing', 'over', 'closed')),
+        opened TEXT NOT NULL, started TEXT, ended TEXT, end_reason TEXT, people TEXT NOT NULL DEFAULT '[]',
+        turn INTEGER NOT NULL DEFAULT 0, record_path TEXT);
+    CREATE INDEX tables_exercise ON tables(course, exercise, status);
+    ALTER TABLE games ADD COLUMN table_id INTEGER REFERENCES tables(id);
+    CREATE INDEX games_table ON games(table_id);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

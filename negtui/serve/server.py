@@ -18,15 +18,20 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import asyncssh
 
 from negtui.serve.db import ResultsDB
 from negtui.serve.pty_child import PtyChild, in_background
+from negtui.serve.tables import TableKeeper
+
+if TYPE_CHECKING:  # loaded by whoever starts the server: the server itself runs no game
+    from negtui.serve.course import LoadedCourse
 
 T = TypeVar("T")
 HOST_KEY = "ssh_host_ed25519_key"
+HUB_SOCKET = "hub.sock"  # trainees' apps ask the server for tables here
 ONLY_THE_APP = ("negtui serve runs the training app only: connect with a terminal and no command "
                 "(ssh -p PORT NAME@HOST)")
 
@@ -128,6 +133,7 @@ class _Session(asyncssh.SSHServerSession):
         self.cols, self.rows = 80, 24
         self.refusal: str | None = None
         self.child: PtyChild | None = None
+        self.name = ""  # the trainee, once authenticated
         self.session_id: int | None = None
         self.idle: asyncio.TimerHandle | None = None
 
@@ -167,11 +173,13 @@ class _Session(asyncssh.SSHServerSession):
         if self.chan is None:  # the client left before the app could start
             return
         assert self.term is not None  # shell_requested refuses a session without a terminal
-        name = self.chan.get_extra_info("username")
+        name = self.name = self.chan.get_extra_info("username")
         self.session_id = await hub.db_call(lambda db: db.session_started(name, conn.peer, conn.fingerprint))
         hub.sessions.add(self)
         args = ["--data-dir", str(hub.options.data_dir), "--course", str(hub.options.course), "--trainee", name,
                 "--session", str(self.session_id)]
+        if hub.tables is not None and hub.folder is not None:
+            args += ["--hub", os.path.join(hub.folder, HUB_SOCKET)]
         if conn.enrol_key:
             args += ["--enrol-key", conn.enrol_key]
         env = {"TERM": self.term, "COLORTERM": "truecolor", "LANG": os.environ.get("LANG", "C.UTF-8"),
@@ -241,11 +249,16 @@ class _Session(asyncssh.SSHServerSession):
 
 
 class Hub:
-    """What every connection shares: options, the results database, the live sessions."""
+    """What every connection shares: options, the results database, the live sessions, the tables."""
 
-    def __init__(self, options: ServeOptions, db: ResultsDB):
+    def __init__(self, options: ServeOptions, db: ResultsDB, course: LoadedCourse | None = None):
         self.options, self.db = options, db
         self.sessions: set[_Session] = set()
+        self.folder: str | None = None  # the server's private folder: its sockets (Unix paths are short)
+        self.tables: TableKeeper | None = None
+        if course is not None and any(ex.is_table for ex in course.course.exercises):
+            self.tables = TableKeeper(options.data_dir, options.course, course, self.db_call, self._trainee_of,
+                                      max_tables=options.max_sessions, memory=options.child_memory)
         self.zygote: asyncio.subprocess.Process | None = None
         self.zygote_path: str | None = None
         # the database is shared with every app, each writing its results; waiting for its lock in the
@@ -263,10 +276,18 @@ class Hub:
         self._db_writes.add(future)
         future.add_done_callback(self._db_writes.discard)
 
+    def _folder(self) -> str:
+        if self.folder is None:
+            self.folder = tempfile.mkdtemp(prefix="negtui-serve-")  # a short path: Unix socket paths are limited
+        return self.folder
+
+    def _trainee_of(self, pid: int) -> str | None:
+        """The trainee whose app runs as process `pid`."""
+        return next((s.name for s in self.sessions if s.child is not None and s.child.pid == pid), None)
+
     async def start_fork_server(self) -> None:
         """The fork server, ready before the first connection (apps start as new interpreters without it)."""
-        folder = tempfile.mkdtemp(prefix="negtui-serve-")  # a short path: Unix socket paths are limited
-        path = os.path.join(folder, "zygote.sock")
+        path = os.path.join(self._folder(), "zygote.sock")
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}  # they would freeze sizes
         self.zygote = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "negtui.serve.zygote", path, stdout=asyncio.subprocess.PIPE, env=env)
@@ -279,6 +300,11 @@ class Hub:
             self.zygote_path = path
 
     async def listen(self, key: asyncssh.SSHKey) -> asyncssh.SSHAcceptor:
+        if self.tables is not None:
+            left = await self.db_call(lambda db: db.tables.close_left_over("the training server stopped"))
+            if left:
+                print(f"{left} table{'s' * (left != 1)} left open by a stopped server: closed", file=sys.stderr)
+            await self.tables.listen(os.path.join(self._folder(), HUB_SOCKET))
         if self.options.fork_server and self.zygote is None:
             await self.start_fork_server()
         return await asyncssh.create_server(
@@ -288,11 +314,13 @@ class Hub:
 
     async def stop(self) -> None:
         await asyncio.gather(*(session._end("server stopped") for session in list(self.sessions)))
+        if self.tables is not None:
+            await self.tables.stop()
         if self.zygote is not None and self.zygote.returncode is None:
             self.zygote.terminate()
             await self.zygote.wait()
-        if self.zygote_path:
-            shutil.rmtree(os.path.dirname(self.zygote_path), ignore_errors=True)
+        if self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
         if self._db_writes:
             await asyncio.gather(*self._db_writes, return_exceptions=True)
         self._db_thread.shutdown(wait=True)

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from negtui.agents.seating import AgentOptions
-from negtui.coach.assess import describe
 from negtui.coach.debrief import Debrief
 from negtui.engine.rules import get_rules
 from negtui.play.starts import GameStart, from_record
@@ -16,11 +15,16 @@ from negtui.record import Replay, load_record
 from negtui.record.reader import RecordError
 from negtui.serve.course import Exercise, LoadedCourse, scenario_digest
 from negtui.serve.db import ResultsDB
-from negtui.serve.dbtypes import DBError, Decision, GameRow
+from negtui.serve.dbtypes import DBError, GameRow
 from negtui.serve.lobby import EnrolScreen, LobbyHost, LobbyScreen
+from negtui.serve.results import keep
+from negtui.serve.table_picker import TableChoice
+from negtui.serve.tables import ask
+from negtui.table.client import TableGone
+from negtui.table.source import TableSource, sit
 from negtui.tui.app import NegtuiApp
 from negtui.tui.screens.game import GameScreen
-from negtui.tui.widgets.coach import choice_words
+from negtui.tui.screens.table import TableScreen
 
 
 class TrainingApp(NegtuiApp):
@@ -28,11 +32,12 @@ class TrainingApp(NegtuiApp):
     lessons_in_game = False  # the lesson is in the debrief
 
     def __init__(self, course: LoadedCourse, db: ResultsDB, trainee: str, *, data_dir: Path,
-                 session_id: int | None = None, enrol_key: str | None = None) -> None:
+                 session_id: int | None = None, enrol_key: str | None = None, hub: str | None = None) -> None:
+        """`hub` is the server's socket, where tables are asked for (none: table exercises cannot open)."""
         super().__init__(None, ask_seats=False, record=True, data_dir=data_dir,
                          options=AgentOptions(remote_bots=True))
         self.course, self.db, self.trainee = course, db, trainee
-        self.session_id, self.enrol_key = session_id, enrol_key
+        self.session_id, self.enrol_key, self.hub = session_id, enrol_key, hub
         self.exercise: Exercise | None = None  # the exercise being played
         self.seat = ""
         self.game_id: int | None = None
@@ -80,6 +85,8 @@ class TrainingApp(NegtuiApp):
         return max(0, ex.attempts - self.db.attempts(self.trainee, self.course.course.name, ex.id))
 
     def may_retry(self) -> bool:
+        if isinstance(self.live, TableSource):
+            return False  # a shared game is played once; its debrief still shows every decision
         return self.exercise is not None and self.plays_left(self.exercise) != 0
 
     def start_exercise(self, exercise_id: str, seat: str) -> None:
@@ -102,6 +109,43 @@ class TrainingApp(NegtuiApp):
             self.notify(f"results cannot be kept: {err}", severity="error", timeout=10)
             self.game_id = None
         self.game_started_at = time.monotonic()
+
+    # --- tables ----------------------------------------------------------------------------------------------
+    def enter_table(self, exercise: Exercise, choice: TableChoice) -> None:
+        """Sit down at a table (a new one: the server opens it); the connecting is done in a worker."""
+        if choice.table is None and self.hub is None:
+            self.notify("tables are opened by the training server (negtui serve)", severity="error")
+            return
+        where = "a new table" if choice.table is None else f"table {choice.table}"
+        self.notify(f"sitting down at {where}…")
+        self.run_worker(lambda: self._sit(exercise, choice), thread=True, group="table", exclusive=True)
+
+    def _sit(self, exercise: Exercise, choice: TableChoice) -> None:
+        if choice.table is None:
+            assert self.hub is not None  # enter_table checked
+            answer = ask(self.hub, {"op": "open", "exercise": exercise.id})
+            socket = str(answer.get("socket", "")) if answer.get("ok") else None
+            why = str(answer.get("why", ""))
+        else:
+            row = self.db.tables.get(choice.table)
+            socket = row.socket if row is not None and row.live else None
+            why = "that table has closed"
+        try:
+            if socket is None:
+                raise TableGone(why)
+            source = sit(Path(socket), self.trainee, choice.seat)
+        except TableGone as err:
+            self.call_from_thread(self.notify, f"could not sit down: {err}", severity="error", timeout=8)
+            return
+        self.call_from_thread(self._seated, exercise, source)
+
+    def _seated(self, exercise: Exercise, source: TableSource) -> None:
+        if self.live is not None:  # a game meanwhile (it cannot be: the lobby was on screen)
+            source.close()
+            return
+        self.exercise, self.seat, self.game_id = exercise, source.view.you or "", None
+        self.live = source
+        self.push_screen(TableScreen(source))
 
     def resume(self, row: GameRow) -> None:
         """An unfinished game from where its record stops (a fork of it, so the record stays as written)."""
@@ -136,15 +180,8 @@ class TrainingApp(NegtuiApp):
         if ses is None or game_id is None or not debriefs:
             return
         self.game_id = None
-        d = debriefs[0]
-        decisions = [Decision(a.t, a.phase.value, choice_words(ses.neg.game, a.yours), round(a.cost, 6),
-                              describe(ses.neg, a)) for a in ses.assessments
-                     if a.player == d.player and a.yours is not None]
         try:
-            self.db.game_finished(game_id, payoff=d.payoff, payoffs=[float(v) for v in ses.neg.returns(ses.state)],
-                                  baseline=d.baseline, counterfactuals=dict(d.counterfactual),
-                                  welfare_optimum=d.welfare_optimum, efficiency=d.efficiency,
-                                  duration=round(time.monotonic() - self.game_started_at, 3), decisions=decisions)
+            keep(self.db, game_id, ses, debriefs[0], time.monotonic() - self.game_started_at)
         except DBError as err:
             self.notify(f"the result could not be kept: {err}", severity="error", timeout=10)
 
@@ -157,6 +194,10 @@ class TrainingApp(NegtuiApp):
             self.live = None
         if isinstance(self.screen, LobbyScreen):
             self._refresh_lobby()
+
+    def leave_game(self) -> None:
+        """Back to the lobby: a game alone can be resumed from there, a table's seat taken again."""
+        self.after_game()
 
 
 if TYPE_CHECKING:  # the training app is what its lobby asks of its host

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 from pathlib import Path
@@ -37,12 +38,17 @@ class TableClient:
             except OSError as err:
                 raise TableGone(f"the table is gone: {err.strerror or err}") from None
 
-    def receive(self) -> dict[str, Any] | None:
-        """The next line from the table (blocks); None when the table closed the connection."""
+    def receive(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next line from the table (blocks, for `timeout` seconds at most); None when the table
+        closed the connection (or did not answer in time: the connection is then no use)."""
         try:
+            self._sock.settimeout(timeout)
             line = self._file.readline(FROM_TABLE + 1)
         except (OSError, ValueError):
             return None
+        finally:
+            with contextlib.suppress(OSError):
+                self._sock.settimeout(None)
         if not line:
             return None
         if not line.endswith(b"\n"):

@@ -28,6 +28,7 @@ from negtui.record.signing import read_key
 from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
 from negtui.table.connection import Client, Person
+from negtui.table.events import TableEvents
 from negtui.table.moves import move_from_wire, move_to_wire
 from negtui.table.spec import TableSpec
 from negtui.table.talk import KEPT, TRAINER, RateLimit, Said, clean
@@ -38,10 +39,12 @@ NAME_CHARS = 64
 
 class TableHost:
     def __init__(self, spec: TableSpec, socket_path: Path, *, clock: Callable[[], float] = time.monotonic,
-                 log: Callable[[str], None] | None = None) -> None:
-        """`log` hears of the table's life (joins, drops, the start, the end) in a line each."""
+                 log: Callable[[str], None] | None = None, events: TableEvents | None = None) -> None:
+        """`log` hears of the table's life (joins, drops, the start, the end) in a line each; `events`
+        of the same, as data."""
         self.spec, self.socket_path, self.clock = spec, socket_path, clock
         self.log = log or (lambda line: None)
+        self.events = events or TableEvents()
         portable = PortableGame.from_dict(spec.game)
         self.portable = portable
         self.scenario = parse_scenario(portable.scenario)
@@ -56,6 +59,7 @@ class TableHost:
         self.paused = False
         self.ended: str | None = None  # why the table closed early
         self.thinking = False
+        self.settled = False  # the game is over and its results are kept: the table may close
         self._wake = asyncio.Event()
         self._done = asyncio.Event()
         self._seat_changes: dict[str, Seat] = {}
@@ -75,6 +79,7 @@ class TableHost:
         finally:
             os.umask(old)
         self._spawn(self._watch_time())
+        self.events.listening()
         try:
             async with server:
                 await self._done.wait()
@@ -114,7 +119,7 @@ class TableHost:
                 self._last_client = now
             elif now - self._last_client >= self.spec.abandon_after:
                 self.end("nobody was at the table")
-            if self.game is not None and self.game.over:
+            if self.game is not None and self.game.over and self.settled:
                 over_at = over_at or now
                 if not self.clients or now - over_at >= self.spec.linger:
                     self._done.set()
@@ -148,6 +153,7 @@ class TableHost:
             self.game.keep_message(said.sender, said.to, said.text)
         self._unwritten = []
         self._broadcast({"type": "started", "seats": self._seats()})
+        self.events.started(self.game)
         self.log("the game starts: " + ", ".join(f"{pid} {seat.person or seat.label}" for pid, seat in seats.items()))
         self._spawn(self._play())
 
@@ -183,6 +189,8 @@ class TableHost:
             self._broadcast({"type": "over", "payoffs": payoffs})
             self.log("the game is over: " + ", ".join(f"{pid} {v:g}" for pid, v in zip(game.neg.game.player_ids,
                                                                                      payoffs)))
+            await self.events.over(game)
+            self.settled = True
 
     async def _sleep(self, timeout: float | None = None) -> bool:
         """Wait for something to happen at the table; False when the timeout came first."""
@@ -234,6 +242,7 @@ class TableHost:
         wire = move_to_wire(game.neg, m)
         self.moves.append(wire)
         self._broadcast({"type": "move", "move": wire})
+        self.events.moved(game)
         self._wake.set()
 
     def _change_seats(self) -> None:
@@ -243,7 +252,7 @@ class TableHost:
         changes, self._seat_changes = self._seat_changes, {}
         for pid, seat in changes.items():
             game.set_seat(pid, seat)
-        self._broadcast({"type": "people", "people": self._people()})
+        self._people_changed()
 
     # --- steering (the trainer) -----------------------------------------------------------------------------
     def pause(self, paused: bool) -> None:
@@ -260,6 +269,7 @@ class TableHost:
         self.ended = why
         self.log(f"the table closes: {why}")
         self._broadcast({"type": "closed", "why": why})
+        self.events.closed(why)
         self._wake.set()
         self._done.set()
 
@@ -332,8 +342,8 @@ class TableHost:
                 self._wake.set()
         self.clients.add(client)
         client.send(self._welcome(client))
-        self._broadcast({"type": "people", "people": self._people()})
-        if self.game is None and all(pid in self.people for pid in self.spec.people):
+        self._people_changed()
+        if self.game is None and len(self.people) >= self.spec.room:
             self._spawn(self.start())
 
     def _seat_for(self, name: str, wanted: object) -> Person | None:
@@ -343,6 +353,8 @@ class TableHost:
         for person in self.people.values():
             if person.name == name:
                 return person
+        if len(self.people) >= self.spec.room:
+            return None
         free = [pid for pid in self.spec.people if pid not in self.people]
         if self.game is not None:  # after the start a person's seat a bot holds may be taken
             free = [pid for pid in free if not self.game.is_human(self.game.neg.game.index_of(pid))]
@@ -359,7 +371,7 @@ class TableHost:
         if person is not None and not any(c.person is person for c in self.clients):
             person.online, person.left_at = False, self.clock()
             self.log(f"{person.name} left {person.player}")
-            self._broadcast({"type": "people", "people": self._people()})
+            self._people_changed()
 
     def _decision(self, client: Client, m: dict[str, Any]) -> None:
         game, person = self.game, client.person
@@ -405,6 +417,11 @@ class TableHost:
     def _broadcast(self, message: dict[str, Any]) -> None:
         for client in self.clients:
             client.send(message)
+
+    def _people_changed(self) -> None:
+        people = self._people()
+        self._broadcast({"type": "people", "people": people})
+        self.events.people(people)
 
     def _seats(self) -> dict[str, Any]:
         """Every seat as it is now (before the start: as the spec has it)."""

@@ -9,6 +9,7 @@ of the decision under way arrive beside the moves and are kept in a `TableView`.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from negtui.agents.seating import AgentOptions
@@ -20,10 +21,11 @@ from negtui.play.live import LiveGame
 from negtui.play.sources import Ending, LiveSource
 from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
-from negtui.table.client import TableClient
+from negtui.table.client import TableClient, TableGone
 from negtui.table.moves import move_from_wire, move_to_wire
 from negtui.table.talk import MAX_CHARS, Said, clean
 from negtui.table.views import Occupant, TableView
+from negtui.table.wire import WireError
 
 
 class TableSource(LiveSource):
@@ -147,3 +149,19 @@ class TableSource(LiveSource):
     def close(self) -> None:
         self.client.close()
         self.game.close()
+
+
+def sit(path: Path, name: str, seat: str | None = None, timeout: float = 10.0) -> TableSource:
+    """Take a seat at the table listening at `path` (the one asked for, or the first free); TableGone
+    when the table cannot be reached or does not seat this person, with the table's reason."""
+    client = TableClient(path)
+    try:
+        client.send({"type": "join", "name": name, "seat": seat})
+        welcome = client.receive(timeout)
+        if welcome is None or welcome.get("type") != "welcome":
+            raise TableGone(f"the table did not seat you: {welcome.get('why') if welcome else 'no answer'}")
+        return TableSource(client, welcome)
+    except (TableGone, WireError, ValueError, KeyError) as err:
+        client.close()
+        raise TableGone(str(err) if isinstance(err, TableGone) else f"the table's welcome was not understood: {err}"
+                        ) from None

@@ -18,6 +18,7 @@ class TableSpec(BaseModel):
     title: str = Field(default="", max_length=200)
     game: dict[str, Any]  # PortableGame.as_dict()
     seats: dict[str, Seat]  # every player's seat; people's are human
+    places: int | None = Field(default=None, ge=1)  # people at the table (None: one per person's seat)
     bots: dict[str, Seat] = Field(default_factory=dict)  # who plays a person's seat nobody holds (default upper)
     record: str | None = None  # the record's path (a new file)
     key_file: str | None = None  # the record's signing key (never the key itself: specs are files)
@@ -33,6 +34,8 @@ class TableSpec(BaseModel):
     def _people(self) -> TableSpec:
         if not any(seat.is_human for seat in self.seats.values()):
             raise ValueError("a table seats at least one person")
+        if self.places is not None and self.places > len(self.people):
+            raise ValueError(f"places: {self.places} people, but {len(self.people)} seats for people")
         for pid, bot in self.bots.items():
             if pid not in self.seats or bot.is_human:
                 raise ValueError(f"bots.{pid}: a bot for a person's seat")
@@ -42,6 +45,11 @@ class TableSpec(BaseModel):
     def people(self) -> list[str]:
         """The players people sit in, in the scenario's order."""
         return [pid for pid, seat in self.seats.items() if seat.is_human]
+
+    @property
+    def room(self) -> int:
+        """How many people the table seats: `places` of its people's seats (the rest get bots)."""
+        return len(self.people) if self.places is None else self.places
 
     def bot_for(self, pid: str) -> Seat:
         return self.bots.get(pid) or Seat.lens("upper", seed=list(self.seats).index(pid))

@@ -195,6 +195,10 @@ class NegtuiApp(App):
     def after_game(self) -> None:
         """The end-of-game screen closed."""
 
+    def leave_game(self) -> None:
+        """The player left the game (q): negtui's own app ends with it."""
+        self.exit()
+
     def debriefed(self, debriefs: list) -> None:
         """A game with people in it has been debriefed (negtui.coach.debrief.Debrief per person's seat);
         the training app keeps the results."""

@@ -48,6 +48,9 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
                                               "sqlite3"),
     "negtui.serve.course": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.play", "negtui.record"),
     "negtui.serve.server": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.play", "numpy"),
+    "negtui.serve.tables": UI_AND_SOLVER + ("negtui.tui", "negtui.cli", "negtui.play", "numpy"),
+    # a course's table runs its game and files its results: no app, no SSH, no research stack
+    "negtui.serve.table_child": ("textual", "negtui.tui", "negtui.cli", "asyncssh") + RESEARCH,
     "negtui.tui.app": ("negtui.cli", "pulp", "highspy", "negtui.sweep") + RESEARCH,  # the MILP runs in a worker
     # the sweep plays games through the engine's and the agents' public API, never the app or a session
     "negtui.sweep.spec": UI_AND_SOLVER + RESEARCH + ("negtui.tui", "negtui.play", "negtui.cli"),

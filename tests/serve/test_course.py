@@ -22,7 +22,7 @@ from negtui.serve.course import (
     load_course,
     scenario_digest,
 )
-from tests.paths import INTRO_COURSE
+from tests.paths import CLASS_COURSE, INTRO_COURSE
 
 SMALL_TOML = """\
 name = "small"
@@ -192,6 +192,20 @@ CASES = {
                         "'mcts', 'greedy' or 'random'"),
     "bots of the wrong type": ('scenario = "poison-pill"\nseat = "B"\nbots = 3', "$.exercises[0].bots",
                                "bots is a seat spelling"),
+    "a table's person who is no player": ('scenario = "poison-pill"\nhumans = ["A", "Q"]',
+                                          "$.exercises[0].humans[1]", "no player 'Q'; players are A, B"),
+    "a table's person listed twice": ('scenario = "coalition-trap"\nhumans = ["A", "A"]',
+                                      "$.exercises[0].humans[1]", "'A' is listed twice"),
+    "a table of one": ('scenario = "poison-pill"\nhumans = ["A"]', "$.exercises[0].humans",
+                       "a table seats at least 2 people"),
+    "a table of more people than players": ('scenario = "poison-pill"\nhumans = 3', "$.exercises[0].humans",
+                                            "a table seats 2 to 2 people (the scenario's players), not 3"),
+    "a table with a seat": ('scenario = "poison-pill"\nseat = "B"\nhumans = 2', "$.exercises[0].seat",
+                            "a table's seats are its `humans`: leave `seat` out"),
+    "a table's setting on a solo exercise": ('scenario = "poison-pill"\nseat = "B"\ndecision_time = 30',
+                                             "$.exercises[0].decision_time", "set `humans` to seat several"),
+    "an unknown drop rule": ('scenario = "poison-pill"\nhumans = 2\non_drop = "leave"', "$.exercises[0].on_drop",
+                             "'bot' or 'wait'"),
 }
 
 
@@ -345,3 +359,28 @@ def test_the_scenario_digest_is_stable_and_tells_an_edited_scenario_apart(tmp_pa
     data["goals"][0]["values"]["A"] += 1
     (tmp_path / "pill.json").write_text(json.dumps(data, indent=4), encoding="utf-8")
     assert scenario_digest(load_course(course).scenarios["e"]) != first
+
+
+# --- tables ------------------------------------------------------------------------------------------------
+
+
+def test_the_bundled_class_course_seats_people_at_tables(tmp_path):
+    course = load_course(CLASS_COURSE)
+    assert all(ex.is_table for ex in course.course.exercises)
+    spec = course.table_spec("coalition-pairs", title="t", record=tmp_path / "r.jsonl", key_file=None)
+    assert spec.people == ["A", "B"] and spec.room == 2 and spec.seats["C"].label == "upper"
+    assert spec.bot_for("A").label == "upper" and spec.decision_time == 90 and spec.start_after == 300
+    access = course.table_spec("access-three", title="t", record=None, key_file=None)
+    assert access.room == 3 and len(access.people) == 6  # any three of the six parties
+    with pytest.raises(ValueError, match="played at a table"):
+        course.seats_for("pill-pairs", "A")
+
+
+def test_a_table_exercise_takes_the_courses_settings_and_bots(tmp_path):
+    p = course_with(tmp_path, 'scenario = "coalition-trap"\nhumans = 2\nbots = { A = "lower", "*" = "myopic" }\n'
+                              'wait = 30\ngrace = 5\non_drop = "wait"\ndecision_time = 12\nhints = false\nsims = 9')
+    spec = load_course(p).table_spec("e", title="t", record=None, key_file=None)
+    assert spec.places == 2 and spec.people == ["A", "B", "C"]
+    assert {pid: spec.bot_for(pid).label for pid in spec.people} == {"A": "lower", "B": "myopic", "C": "myopic"}
+    assert spec.bot_for("B").sims == 9 and spec.bot_for("B").seed == 1
+    assert (spec.start_after, spec.grace, spec.on_drop, spec.decision_time, spec.hints) == (30, 5, "wait", 12, False)

@@ -15,12 +15,13 @@ from textual.message import Message
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from negtui.coach.assess import choice_words
 from negtui.coach.debrief import Debrief, counterfactuals, debrief
 from negtui.engine.lenses import CLOSED_FORM_LENSES
 from negtui.play.sources import Ending
 from negtui.tui import palette
 from negtui.tui.screens.summary import SummaryScreen
-from negtui.tui.widgets.coach import choice_words, summary
+from negtui.tui.widgets.coach import summary
 
 
 class CounterfactualDone(Message):

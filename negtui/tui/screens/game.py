@@ -44,6 +44,8 @@ class GameHost(Protocol):
 
     def after_game(self) -> None: ...
 
+    def leave_game(self) -> None: ...
+
 
 class GameScreen(Screen[None]):
     MODE = ""
@@ -176,4 +178,4 @@ class GameScreen(Screen[None]):
             self.app.push_screen(LessonScreen(sc.name, sc.lesson))
 
     def action_quit(self) -> None:
-        self.app.exit()
+        self.host.leave_game()

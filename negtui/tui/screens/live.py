@@ -360,4 +360,4 @@ class LiveScreen(GameScreen):
 
     def action_quit(self) -> None:
         self.source.close()
-        self.app.exit()
+        self.host.leave_game()

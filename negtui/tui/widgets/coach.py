@@ -8,25 +8,13 @@ from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
 
-from negtui.coach.assess import YOU, Assessment, Choice
+from negtui.coach.assess import YOU, Assessment, choice_words
 from negtui.engine.game import Game
 from negtui.engine.negotiation import Phase
-from negtui.narrate import offer_words
 from negtui.tui import palette
 from negtui.tui.labels import FORECASTS_NARROW
 from negtui.tui.widgets.pane import StaticPane
 from negtui.tui.widgets.panes import LENS_SHORT
-
-
-def choice_words(game: Game, c: Choice) -> str:
-    if c.phase is Phase.RESPOND:
-        return "accept" if c.accept else "reject"
-    if c.offer is None or c.offer.is_noop:
-        return "no offer"
-    words = offer_words(game, c.offer.bits, c.offer.proposer, c.offer.partner)
-    to = "alone" if c.offer.is_unilateral else f"to {game.player_ids[c.offer.partner]}"
-    answer = "" if c.offer.is_unilateral else (" (accepted)" if c.accept else " (rejected)")
-    return f"{to}: {words}{answer}"
 
 
 def summary(game: Game, a: Assessment) -> str:

@@ -1,0 +1,188 @@
+"""One table of a course: `python -I -m negtui.serve.table_child`, started by the training server when
+trainees open a table, one process per table.
+
+It runs the table (negtui.table.host) and is the only writer of what the table leaves: its record, its
+row in the results database (who sits where, the turn, how it ended) and each trainee's game at it, with
+the debrief's numbers for every person's seat once the game is over.  The database is written on a
+thread of its own, in order, so the table's event loop never waits for its lock."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from negtui.coach.debrief import counterfactuals, debrief
+from negtui.datadir import default_record_path
+from negtui.play.live import LiveGame
+from negtui.record.signing import KEY_FILE, data_dir_key
+from negtui.seats import Seat
+from negtui.serve.course import CourseError, LoadedCourse, load_course, scenario_digest
+from negtui.serve.db import ResultsDB
+from negtui.serve.dbtypes import DBError, Sitter
+from negtui.serve.results import keep
+from negtui.serve.tables import READY
+from negtui.table.events import TableEvents
+from negtui.table.host import TableHost
+
+
+def sitters(people: list[dict[str, Any]]) -> list[Sitter]:
+    """The table's people line as the database keeps it."""
+    return [Sitter(player=str(p["player"]), name=p.get("name"), online=bool(p.get("online")),
+                   person_seat=bool(p.get("person_seat")), seat=Seat.model_validate(p["seat"]).label)
+            for p in people]
+
+
+class TableResults(TableEvents):
+    def __init__(self, db: ResultsDB, course: LoadedCourse, exercise: str, table_id: int,
+                 log: Any = None) -> None:
+        self.db, self.course, self.exercise, self.table_id = db, course, exercise, table_id
+        self.log = log or (lambda line: None)
+        self.games: dict[str, int] = {}  # player id -> the game row of the person in that seat
+        self.sitters: list[Sitter] = []
+        self.game: LiveGame | None = None
+        self.turn = -1
+        self.started_at = 0.0
+        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-db")
+
+    def _later(self, write: Any, *args: Any) -> None:
+        """A database write in order on the database's thread; a failure is logged, the table goes on."""
+        def run() -> None:
+            try:
+                write(*args)
+            except DBError as err:
+                self.log(f"results: {err}")
+
+        self._db.submit(run)
+
+    def close(self) -> None:
+        self._db.shutdown(wait=True)
+
+    # --- the table's life ---------------------------------------------------------------------------------
+    def listening(self) -> None:
+        print(READY, flush=True)
+
+    def people(self, people: list[dict[str, Any]]) -> None:
+        self.sitters = sitters(people)
+        self._later(self.db.tables.seated, self.table_id, self.sitters)
+        if self.game is not None:
+            self._enter_games()
+
+    def started(self, game: LiveGame) -> None:
+        self.game, self.started_at = game, time.monotonic()
+        self._later(self.db.tables.started, self.table_id, str(game.record_path) if game.record_path else None)
+        self._enter_games()
+
+    def _enter_games(self) -> None:
+        """A game row for every trainee seated at the game (also one who took a seat after the start)."""
+        game = self.game
+        assert game is not None
+        sc = self.course.scenarios[self.exercise]
+        for s in self.sitters:
+            if s.name is None or s.player in self.games or not s.person_seat:
+                continue
+            self.games[s.player] = -1  # claimed now; the row's id comes from the database's thread
+            self._later(self._game_started, s.name, s.player, sc.name, scenario_digest(sc), str(game.record_path))
+
+    def _game_started(self, name: str, player: str, scenario: str, digest: str, record: str) -> None:
+        self.games[player] = self.db.game_started(name, self.course.course.name, self.exercise, scenario, digest,
+                                                  player, record, table_id=self.table_id)
+
+    def moved(self, game: LiveGame) -> None:
+        if game.state.t != self.turn:
+            self.turn = game.state.t
+            self._later(self.db.tables.turn, self.table_id, self.turn)
+
+    async def over(self, game: LiveGame) -> None:
+        """Every trainee's result, with the debrief's numbers, then the table's row: over."""
+        duration = time.monotonic() - self.started_at
+        await asyncio.get_running_loop().run_in_executor(self._db, self._keep_all, game, duration)
+
+    def _keep_all(self, game: LiveGame, duration: float) -> None:
+        game.assess_pending()
+        seated = {pid: gid for pid, gid in self.games.items() if gid >= 0}
+        optimum = _welfare(game)
+        for pid, game_id in seated.items():
+            i = game.neg.game.index_of(pid)
+            d = debrief(game.neg, i, game.state, game.assessments)
+            d.counterfactual = counterfactuals(game.neg, game.seating.seats, i, game.start)
+            if optimum is not None:
+                d.welfare_optimum, d.seat_at_optimum = optimum[0], optimum[1][i]
+            try:
+                keep(self.db, game_id, game, d, duration)
+            except DBError as err:
+                self.log(f"results: {pid}: {err}")
+        try:
+            self.db.tables.over(self.table_id)
+        except DBError as err:
+            self.log(f"results: {err}")
+
+    def closed(self, why: str) -> None:
+        self._later(self.db.tables.closed, self.table_id, why)
+
+
+def _welfare(game: LiveGame) -> tuple[float, list[float]] | None:
+    """The welfare optimum (sum of payoffs) and the payoffs there; None when it cannot be had in time."""
+    from negtui.welfare.solve import solve_welfare
+
+    try:
+        res = solve_welfare(game.neg.game, game.neg.rules)
+    except Exception:  # no solver, a time limit: the result is kept without it
+        return None
+    if res.welfare is None or res.payoffs is None:
+        return None
+    return float(res.welfare), [float(v) for v in res.payoffs]
+
+
+def run(data_dir: Path, course: LoadedCourse, exercise: str, table_id: int, socket: Path) -> str | None:
+    """Run one table to its end; why it closed early, if it did."""
+    ex = course.exercise(exercise)
+    records = data_dir / "records" / "tables"
+    records.mkdir(parents=True, exist_ok=True)
+    data_dir_key(data_dir)
+    spec = course.table_spec(exercise, title=f"{ex.title} · table {table_id}",
+                             record=default_record_path(f"table{table_id}-{ex.id}", records),
+                             key_file=data_dir / KEY_FILE)
+    log = lambda line: print(f"table {table_id}: {line}", file=sys.stderr, flush=True)  # noqa: E731
+    with ResultsDB.open(data_dir) as db:
+        results = TableResults(db, course, exercise, table_id, log)
+        host = TableHost(spec, socket, log=log, events=results)
+
+        async def main() -> None:
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+                loop.add_signal_handler(sig, host.end, "the training server stopped")
+            await host.run()
+
+        try:
+            asyncio.run(main())
+        finally:
+            results.close()
+    return host.ended
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="negtui-table")
+    parser.add_argument("--data-dir", type=Path, required=True)
+    parser.add_argument("--course", type=Path, required=True)
+    parser.add_argument("--exercise", required=True)
+    parser.add_argument("--table", type=int, required=True)
+    parser.add_argument("--socket", type=Path, required=True)
+    args = parser.parse_args(argv)
+    try:
+        course = load_course(args.course)
+        course.exercise(args.exercise)
+    except (CourseError, KeyError) as err:
+        print(err.render() if isinstance(err, CourseError) else str(err), file=sys.stderr)
+        return 2
+    run(args.data_dir, course, args.exercise, args.table, args.socket)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

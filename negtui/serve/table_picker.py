@@ -1,0 +1,166 @@
+"""A table exercise before play: its briefing, the tables of it waiting for people (who has joined,
+which seats are free) and a new table; the trainee picks one and a seat, and the app sits them there.
+
+The list is read again every second, so a table that fills up, starts or closes meanwhile is seen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from negtui.serve.dbtypes import DBError, TableRow
+from negtui.tui import palette
+from negtui.tui.widgets.keybar import KeyBar
+
+if TYPE_CHECKING:
+    from negtui.scenario import Scenario
+    from negtui.serve.course import Exercise
+    from negtui.serve.db import ResultsDB
+
+REFRESH = 1.0  # seconds between looks at the tables
+
+
+@dataclass(frozen=True)
+class TableChoice:
+    table: int | None  # None: a new table
+    seat: str
+
+
+def room(ex: Exercise, players: list[str]) -> int:
+    """How many people sit at a table of `ex`."""
+    return ex.humans if isinstance(ex.humans, int) else len(ex.people_seats(players))
+
+
+def table_line(row: TableRow, players: dict[str, str], you: str) -> Text:
+    """One table as the picker lists it: its number, state, and every seat with who holds it."""
+    t = Text(f"table {row.id}", style="bold")
+    t.append(f"  {'waiting for people' if row.status == 'forming' else f'playing, turn {row.turn + 1}'}\n   ",
+             style="dim")
+    for k, s in enumerate(row.people):
+        if k:
+            t.append(" · ")
+        t.append(f"{players.get(s.player, s.player)}: ")
+        if s.name is not None:
+            who = "you" if s.name == you else s.name
+            t.append(who, style="bold" if s.online else "dim")
+            if not s.online:
+                t.append(" (away)", style="dim")
+        elif s.person_seat and s.seat == "human":
+            t.append("free", style=palette.POSITIVE)
+        else:
+            t.append(f"{s.seat} bot", style="dim")
+    return t
+
+
+class TablePicker(ModalScreen[TableChoice | None]):
+    BINDINGS = [Binding("escape", "cancel", "back"), Binding("ctrl+s", "join", "sit down"),
+                Binding("ctrl+r", "look", "look again", show=False)]
+
+    def __init__(self, exercise: Exercise, scenario: Scenario, db: ResultsDB, course: str, trainee: str) -> None:
+        super().__init__()
+        self.exercise, self.scenario, self.db, self.course, self.trainee = exercise, scenario, db, course, trainee
+        self.players = {p.id: p.display for p in scenario.players}
+        self.people_seats = exercise.people_seats(scenario.player_ids)
+        self.room = room(exercise, scenario.player_ids)
+        self.rows: list[TableRow] = []
+
+    def compose(self) -> ComposeResult:
+        yield KeyBar()
+        ex = self.exercise
+        with Vertical(id="dialog", classes="dialog wide"):
+            yield Label(f"{ex.title} · a table of {self.room} people", classes="dialog-title")
+            with VerticalScroll(classes="briefing"):
+                yield Static(ex.briefing or self.scenario.description)
+                yield Static(Text(self._rules(), style="dim"))
+            yield OptionList(id="tables")
+            with Horizontal(classes="form-row"):
+                yield Label("your seat", classes="form-label")
+                yield Select([], allow_blank=True, id="seat", classes="seat-select")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Sit down (ctrl+s)", variant="primary", id="join")
+                yield Button("Back (escape)", id="back")
+            yield Static("", id="picker-status")
+
+    def _rules(self) -> str:
+        ex = self.exercise
+        seats = (", ".join(self.people_seats) if isinstance(ex.humans, list)
+                 else f"any {self.room} of {', '.join(self.players)}")
+        parts = [f"people play {seats}; bots play the rest (bots do not read messages)"]
+        parts.append(f"the game starts when {self.room} people have sat down"
+                     + (f" or after {ex.wait:g} s, with bots in the empty seats" if ex.wait is not None else
+                        " (or when the trainer starts it)"))
+        if ex.decision_time:
+            parts.append(f"{ex.decision_time:g} s per decision (then a pass, or a rejection)")
+        parts.append(f"if you drop out your seat is kept {ex.grace:g} s, then "
+                     + ("a bot takes it until you are back" if ex.on_drop == "bot" else "the table waits for you"))
+        return "\n" + "; ".join(parts) + "."
+
+    def on_mount(self) -> None:
+        self.action_look()
+        self.set_interval(REFRESH, self.action_look)
+        self.query_one(OptionList).focus()
+
+    def action_look(self) -> None:
+        try:
+            rows = self.db.tables.live(self.course, self.exercise.id)
+        except DBError as err:
+            self._say(str(err), error=True)
+            return
+        rows = [r for r in rows if r.free_seats(self.room) or r.holds(self.trainee)]
+        if [(r.id, r.people, r.status, r.turn) for r in rows] == [(r.id, r.people, r.status, r.turn)
+                                                                   for r in self.rows] and self.rows:
+            return
+        self.rows = rows
+        lst = self.query_one(OptionList)
+        keep = lst.highlighted
+        lst.clear_options()
+        lst.add_options([Option(table_line(r, self.players, self.trainee)) for r in rows]
+                        + [Option(Text("+ open a new table", style="bold"))])
+        lst.highlighted = min(keep or 0, len(rows))
+        self._seats()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._seats()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_join()
+
+    def _highlighted(self) -> TableRow | None:
+        k = self.query_one(OptionList).highlighted
+        return self.rows[k] if k is not None and k < len(self.rows) else None
+
+    def _seats(self) -> None:
+        """The seats the highlighted table has free (your own, if you hold one there)."""
+        row = self._highlighted()
+        held = row.holds(self.trainee) if row is not None else None
+        free = [held.player] if held else row.free_seats(self.room) if row is not None else self.people_seats
+        select = self.query_one("#seat", Select)
+        current = select.value
+        select.set_options([(f"{pid} — {self.players.get(pid, pid)}", pid) for pid in free])
+        if free:
+            select.value = current if current in free else free[0]
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_join() if event.button.id == "join" else self.action_cancel()
+
+    def action_join(self) -> None:
+        seat = self.query_one("#seat", Select).value
+        if not isinstance(seat, str):
+            self._say("no seat is free at that table", error=True)
+            return
+        row = self._highlighted()
+        self.dismiss(TableChoice(None if row is None else row.id, seat))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def _say(self, text: str, error: bool = False) -> None:
+        self.query_one("#picker-status", Static).update(Text(text, style=palette.NEGATIVE if error else ""))

@@ -1,0 +1,81 @@
+"""The results database's tables: one row per table the server opened, kept by that table's process
+(who sits where, the turn, how it ended) and read by the lobby and the trainer's console.  The server
+writes a row when it opens a table and closes rows a stopped server left behind; from then on the row
+is its table's to write."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import TYPE_CHECKING, Any
+
+from negtui.serve.dbtypes import DBError, Sitter, TableRow, now_iso
+
+if TYPE_CHECKING:
+    from negtui.serve.db import ResultsDB
+
+STATUSES = ("forming", "playing", "over", "closed")
+
+
+class TableBook:
+    def __init__(self, db: ResultsDB) -> None:
+        self.db = db
+
+    def opened(self, course: str, exercise: str, socket: str) -> int:
+        with self.db.write() as conn:
+            cur = conn.execute("INSERT INTO tables (course, exercise, socket, opened) VALUES (?, ?, ?, ?)",
+                               (course, exercise, socket, now_iso()))
+            return int(cur.lastrowid or 0)
+
+    def _set(self, table_id: int, sql: str, params: tuple[Any, ...]) -> None:
+        with self.db.write() as conn:
+            if conn.execute(f"UPDATE tables SET {sql} WHERE id = ?", (*params, table_id)).rowcount != 1:
+                raise DBError(f"no table {table_id}")
+
+    def set_socket(self, table_id: int, socket: str) -> None:
+        self._set(table_id, "socket = ?", (socket,))
+
+    def seated(self, table_id: int, people: list[Sitter]) -> None:
+        """Who sits where, as the table last told its clients."""
+        self._set(table_id, "people = ?", (json.dumps([vars(p) for p in people]),))
+
+    def started(self, table_id: int, record_path: str | None) -> None:
+        self._set(table_id, "status = 'playing', started = ?, record_path = ?", (now_iso(), record_path))
+
+    def turn(self, table_id: int, t: int) -> None:
+        self._set(table_id, "turn = ?", (t,))
+
+    def over(self, table_id: int) -> None:
+        self._set(table_id, "status = 'over', ended = ?", (now_iso(),))
+
+    def closed(self, table_id: int, why: str) -> None:
+        """Closed before its game was over: the games played at it are abandoned."""
+        with self.db.write() as conn:
+            conn.execute("UPDATE tables SET status = 'closed', ended = ?, end_reason = ? WHERE id = ?"
+                         " AND status IN ('forming', 'playing')", (now_iso(), why, table_id))
+            conn.execute("UPDATE games SET status = 'abandoned', finished = ? WHERE table_id = ?"
+                         " AND status = 'playing'", (now_iso(), table_id))
+
+    def close_left_over(self, why: str) -> int:
+        """Tables a stopped server left open (their processes went with it); how many."""
+        with self.db.write() as conn:
+            ids = [r[0] for r in conn.execute("SELECT id FROM tables WHERE status IN ('forming', 'playing')")]
+        for table_id in ids:
+            self.closed(table_id, why)
+        return len(ids)
+
+    @staticmethod
+    def _row(r: sqlite3.Row) -> TableRow:
+        d = {f: r[f] for f in TableRow.__dataclass_fields__}
+        d["people"] = [Sitter(**p) for p in json.loads(d["people"] or "[]")]
+        return TableRow(**d)
+
+    def get(self, table_id: int) -> TableRow | None:
+        rows = self.db.rows("SELECT * FROM tables WHERE id = ?", (table_id,))
+        return self._row(rows[0]) if rows else None
+
+    def live(self, course: str, exercise: str | None = None) -> list[TableRow]:
+        """Tables forming or playing, oldest first."""
+        rows = self.db.rows("SELECT * FROM tables WHERE course = ?1 AND (?2 IS NULL OR exercise = ?2)"
+                            " AND status IN ('forming', 'playing') ORDER BY id", (course, exercise))
+        return [self._row(r) for r in rows]

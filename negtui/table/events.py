@@ -1,0 +1,29 @@
+"""What a table tells whoever keeps its results beside the record (the training server's table
+process, which files them in the results database): by default nobody.  The table calls these on its
+event loop; what is slow (a database, a debrief's counterfactual games) belongs in a thread."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from negtui.play.live import LiveGame
+
+
+class TableEvents:
+    def listening(self) -> None:
+        """The socket is open: people may join."""
+
+    def people(self, people: list[dict[str, Any]]) -> None:
+        """Who sits where changed (the list the table sends its clients)."""
+
+    def started(self, game: LiveGame) -> None:
+        """The game starts with these seats."""
+
+    def moved(self, game: LiveGame) -> None:
+        """A move was applied."""
+
+    async def over(self, game: LiveGame) -> None:
+        """The game ended; the table stays open until this returns (or its clients have gone)."""
+
+    def closed(self, why: str) -> None:
+        """The table closed before the game was over."""
