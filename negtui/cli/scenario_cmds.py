@@ -22,13 +22,17 @@ ScenarioOutOpt = Annotated[Path | None,
 
 
 @app.command()
-def validate(files: Annotated[list[Path], typer.Argument(help="Scenario files to check.")]) -> None:
-    """Check scenario files; report every problem with its JSON path."""
+def validate(files: Annotated[list[Path], typer.Argument(help="Scenario or course files to check.")]) -> None:
+    """Check scenario files and course files (TOML, or JSON with `exercises`); report every problem with
+    its JSON path."""
     from negtui.engine import PAPER, compile_game
     from negtui.scenario import ScenarioError, load_scenario
 
     bad = 0
     for f in files:
+        if _is_course(f):
+            bad += not _validate_course(f)
+            continue
         try:
             sc = load_scenario(f)
             game = compile_game(sc, PAPER)
@@ -40,6 +44,35 @@ def validate(files: Annotated[list[Path], typer.Argument(help="Scenario files to
                    f"{len(game.groups)} exclusive sets, {game.T} turns")
     if bad:
         raise typer.Exit(EXIT_INPUT)
+
+
+def _is_course(path: Path) -> bool:
+    """A TOML file, or JSON whose top level has `exercises` (scenarios are JSON without it)."""
+    if path.suffix.lower() == ".toml":
+        return True
+    from negtui.scenario import untrusted
+    from negtui.serve.course import MAX_COURSE_BYTES
+
+    try:
+        data = untrusted.load(path, MAX_COURSE_BYTES)
+    except untrusted.Untrusted:
+        return False  # the scenario loader reports what is wrong with it
+    return isinstance(data, dict) and "exercises" in data
+
+
+def _validate_course(path: Path) -> bool:
+    from negtui.serve.course import CourseError, load_course
+
+    try:
+        loaded = load_course(path)
+    except CourseError as err:
+        typer.echo(err.render(), err=True)
+        return False
+    c = loaded.course
+    tables = sum(ex.is_table for ex in c.exercises)
+    typer.echo(f"ok: {path} — course {c.name}: {len(c.exercises)} exercises"
+               + (f" ({tables} at tables)" if tables else ""))
+    return True
 
 
 @app.command()

@@ -103,6 +103,8 @@ class LobbyScreen(TrainingScreen):
         with Horizontal(id="lobby"):
             yield OptionList(id="exercises")
             with VerticalScroll(id="lobby-side"):
+                if app.course.course.description:
+                    yield Static(Text(app.course.course.description.strip() + "\n", style="dim"), id="course-info")
                 yield Static("", id="exercise-info")
                 yield Static("", id="leaderboard")
         yield Static("enter: play the highlighted exercise (or resume a game) · q: quit", id="status")
@@ -175,8 +177,10 @@ class LobbyScreen(TrainingScreen):
         ex = item if isinstance(item, Exercise) else app.course.exercise(item.exercise)
         sc = app.course.scenarios[ex.id]
         info = Text(ex.title, style="bold")
-        you = ("a seat at a table of " + ("people: " + ", ".join(ex.humans) if isinstance(ex.humans, list)
-                                          else f"{ex.humans} people") if ex.is_table
+        names = {p.id: p.display for p in sc.players}
+        you = (f"at a table of {room(ex, sc.player_ids)} people"
+               + (" (" + ", ".join(names[pid] for pid in ex.people_seats(sc.player_ids)) + ")"
+                  if isinstance(ex.humans, list) else "") if ex.is_table
                else "a seat of your choice" if ex.seat == "any" else ex.seat)
         info.append(f"\n{sc.name} · {len(sc.players)} players · {len(sc.goals)} goals · {ex.rules} rules"
                     f" · you play {you}\n")

@@ -61,6 +61,13 @@ def table_line(row: TableRow, players: dict[str, str], you: str) -> Text:
 
 
 class TablePicker(ModalScreen[TableChoice | None]):
+    DEFAULT_CSS = """
+    TablePicker #dialog { height: 90%; }
+    TablePicker .briefing { height: 1fr; min-height: 2; margin-top: 1; }
+    TablePicker #tables { height: auto; max-height: 14; }
+    TablePicker #seat { width: 1fr; max-width: 60; }
+    TablePicker .form-label { width: 12; }
+    """
     BINDINGS = [Binding("escape", "cancel", "back"), Binding("ctrl+s", "join", "sit down"),
                 Binding("ctrl+r", "look", "look again", show=False)]
 
@@ -77,23 +84,25 @@ class TablePicker(ModalScreen[TableChoice | None]):
         ex = self.exercise
         with Vertical(id="dialog", classes="dialog wide"):
             yield Label(f"{ex.title} · a table of {self.room} people", classes="dialog-title")
-            with VerticalScroll(classes="briefing"):
-                yield Static(ex.briefing or self.scenario.description)
-                yield Static(Text(self._rules(), style="dim"))
             yield OptionList(id="tables")
             with Horizontal(classes="form-row"):
                 yield Label("your seat", classes="form-label")
-                yield Select([], allow_blank=True, id="seat", classes="seat-select")
+                yield Select([], allow_blank=True, id="seat")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Sit down (ctrl+s)", variant="primary", id="join")
                 yield Button("Back (escape)", id="back")
             yield Static("", id="picker-status")
+            with VerticalScroll(classes="briefing"):
+                yield Static(ex.briefing or self.scenario.description)
+                yield Static(Text(self._rules(), style="dim"))
 
     def _rules(self) -> str:
         ex = self.exercise
-        seats = (", ".join(self.people_seats) if isinstance(ex.humans, list)
-                 else f"any {self.room} of {', '.join(self.players)}")
-        parts = [f"people play {seats}; bots play the rest (bots do not read messages)"]
+        names = [self.players[pid] for pid in self.people_seats]
+        seats = ", ".join(names) if isinstance(ex.humans, list) else f"any {self.room} of {', '.join(names)}"
+        bots = len(self.players) - self.room
+        parts = [f"people play {seats}" + (f"; bots play the other {bots} (bots do not read messages)" if bots
+                                           else "")]
         parts.append(f"the game starts when {self.room} people have sat down"
                      + (f" or after {ex.wait:g} s, with bots in the empty seats" if ex.wait is not None else
                         " (or when the trainer starts it)"))
@@ -144,7 +153,7 @@ class TablePicker(ModalScreen[TableChoice | None]):
         free = [held.player] if held else row.free_seats(self.room) if row is not None else self.people_seats
         select = self.query_one("#seat", Select)
         current = select.value
-        select.set_options([(f"{pid} — {self.players.get(pid, pid)}", pid) for pid in free])
+        select.set_options([(self.players.get(pid, pid), pid) for pid in free])
         if free:
             select.value = current if current in free else free[0]
 

@@ -35,6 +35,7 @@ from negtui.table.talk import KEPT, TRAINER, RateLimit, Said, clean
 from negtui.table.wire import FROM_CLIENT
 
 NAME_CHARS = 64
+EMPTY_FOR = 60.0  # seconds a table nobody has sat down at stays open
 
 
 class TableHost:
@@ -117,7 +118,8 @@ class TableHost:
                 self._grace(now)
             if self.clients:
                 self._last_client = now
-            elif now - self._last_client >= self.spec.abandon_after:
+            elif now - self._last_client >= (self.spec.abandon_after if self.people or self.game is not None
+                                             else min(self.spec.abandon_after, EMPTY_FOR)):
                 self.end("nobody was at the table")
             if self.game is not None and self.game.over and self.settled:
                 over_at = over_at or now
@@ -153,6 +155,7 @@ class TableHost:
             self.game.keep_message(said.sender, said.to, said.text)
         self._unwritten = []
         self._broadcast({"type": "started", "seats": self._seats()})
+        self._people_changed()  # the seats nobody took are bots' now
         self.events.started(self.game)
         self.log("the game starts: " + ", ".join(f"{pid} {seat.person or seat.label}" for pid, seat in seats.items()))
         self._spawn(self._play())
@@ -371,6 +374,8 @@ class TableHost:
         if person is not None and not any(c.person is person for c in self.clients):
             person.online, person.left_at = False, self.clock()
             self.log(f"{person.name} left {person.player}")
+            if self.game is None:  # before the start, leaving gives the seat up
+                del self.people[person.player]
             self._people_changed()
 
     def _decision(self, client: Client, m: dict[str, Any]) -> None:

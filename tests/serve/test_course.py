@@ -384,3 +384,15 @@ def test_a_table_exercise_takes_the_courses_settings_and_bots(tmp_path):
     assert {pid: spec.bot_for(pid).label for pid in spec.people} == {"A": "lower", "B": "myopic", "C": "myopic"}
     assert spec.bot_for("B").sims == 9 and spec.bot_for("B").seed == 1
     assert (spec.start_after, spec.grace, spec.on_drop, spec.decision_time, spec.hints) == (30, 5, "wait", 12, False)
+
+
+def test_validate_checks_courses_as_it_checks_scenarios(cli, tmp_path):
+    ok = cli("validate", str(CLASS_COURSE), str(INTRO_COURSE))
+    assert ok.exit_code == 0 and "course class: 3 exercises (3 at tables)" in ok.output
+    bad = course_with(tmp_path, 'scenario = "poison-pill"\nhumans = ["A", "Z"]')
+    as_json = write(tmp_path, json.dumps({"name": "c", "title": "C", "exercises": [
+        {"id": "e", "title": "E", "scenario": "poison-pill", "seat": "Q"}]}), "course.json")
+    for path, where in ((bad, "$.exercises[0].humans[1]: no player 'Z'"), (as_json, "$.exercises[0].seat")):
+        out = cli("validate", str(path))
+        assert out.exit_code == 2 and f"{path}: invalid course" in out.output and where in out.output
+        assert "Traceback" not in out.output

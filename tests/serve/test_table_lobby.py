@@ -31,7 +31,7 @@ async def test_a_trainee_opens_a_table_from_the_lobby_leaves_it_and_comes_back(s
             await pilot.press("enter")  # the first exercise: a table of two
             await wait_until(pilot, lambda: isinstance(app.screen, TablePicker), "the table picker")
             text = screen_text(app)
-            assert "+ open a new table" in text and "people play A, B" in text and "bots do not read messages" in text
+            assert "+ open a new table" in text and "people play Alice, Bob" in text
             await pilot.press("ctrl+s")  # a new table, in the first seat
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
             source = app.live

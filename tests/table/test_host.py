@@ -12,6 +12,7 @@ from negtui.record.audit import audit
 from negtui.record.replay import Replay
 from negtui.record.signing import check_chain, read_key
 from negtui.table.client import TableClient
+from tests.table.conftest import table_spec
 
 
 def _decide_all(people: dict, table, accept: bool = False, limit: float = 30.0) -> None:
@@ -196,3 +197,24 @@ def test_bad_lines_are_refused_and_the_table_goes_on(open_table, person) -> None
     bob = person(table.path, "bob")
     assert bob.expect("welcome")["you"] == "B"
     alice.expect("started")
+
+
+def test_leaving_before_the_start_gives_the_seat_up_and_the_start_shows_the_bots(open_table, person,
+                                                                                   tmp_path: Path) -> None:
+    table = open_table(table_spec(tmp_path, people=("A", "B", "C"), places=3))
+    alice = person(table.path, "alice", "A")
+    assert alice.expect("welcome")["you"] == "A"
+    carol = person(table.path, "carol", "B")
+    carol.expect("welcome")
+    alice.expect("people", lambda m: any(p["name"] == "carol" for p in m["people"]))
+    carol.close()
+    people = alice.expect("people", lambda m: not any(p["name"] == "carol" for p in m["people"]))
+    assert {p["player"]: p["name"] for p in people["people"]}["B"] is None  # B is free again
+    bob = person(table.path, "bob", "C")
+    assert bob.expect("welcome")["you"] == "C"
+    trainer = person(table.path, None, watch=True)
+    trainer.expect("welcome")
+    trainer.send({"type": "start"})  # with a seat nobody took: a bot's
+    assert alice.expect("started")["seats"]["B"]["agent"] == "lens"
+    seated = alice.expect("people", lambda m: m["people"][1]["seat"]["agent"] == "lens")
+    assert [(p["player"], p["name"]) for p in seated["people"]] == [("A", "alice"), ("B", None), ("C", "bob")]

@@ -128,7 +128,8 @@ class DebriefScreen(SummaryScreen):
         row("welfare optimum", d.seat_at_optimum, "your payoff in the completion with the largest sum of payoffs")
         parts: list = [t]
         if d.costliest:
-            lines = Text("your costliest decisions (press the number to play again from that turn):\n", style="bold")
+            again = " (press the number to play again from that turn)" if self.retry is not None else ""
+            lines = Text(f"your costliest decisions{again}:\n", style="bold")
             for k, a in enumerate(d.costliest, start=1):
                 what = "offer" if a.phase.value == "propose" else "answer"
                 yours = choice_words(g, a.yours) if a.yours is not None else ""
