@@ -80,6 +80,9 @@ class Stopped(Exception):
 async def _run(hub: Hub, key: asyncssh.SSHKey, loaded: LoadedCourse, trainees: int) -> None:
     server = await hub.listen(key)
     o = hub.options
+    from negtui.serve.address import keep_address
+
+    keep_address(o.data_dir, o.host, server.get_port() or o.port)
     typer.echo(f"negtui serve: course {loaded.course.name} ({len(loaded.course.exercises)} exercises) "
                f"on {o.host}:{o.port}")
     typer.echo(f"host key {key.get_fingerprint('sha256')} (trainees can check it when ssh asks)")

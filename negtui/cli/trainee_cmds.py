@@ -128,6 +128,8 @@ def invite(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Make a one-time code with which a trainee enrols their own SSH key on first connection."""
+    from negtui.datadir import user_data_dir
+    from negtui.serve.address import last_address
     from negtui.serve.identity import check_name
 
     with user_errors():
@@ -140,8 +142,11 @@ def invite(
                 db.add_trainee(name)
             code = db.invite(name, ttl=hours * 3600)
     typer.echo(f"invite code for {name}: {code}  (valid {hours:g} hours, once; shown only now)")
-    typer.echo(f"{name} connects with `ssh -p 2222 {name}@HOST` and types the code when asked; "
-               "the key they connect with is then theirs.")
+    where = last_address(data_dir or user_data_dir())
+    port = where[1] if where else "PORT"
+    typer.echo(f"{name} connects with `ssh -p {port} {name}@HOST` and types the code when asked; "
+               "the key they connect with is then theirs."
+               + ("" if where else " (PORT: the one negtui serve listens on, 2222 unless --port says otherwise)"))
 
 
 @app.command()

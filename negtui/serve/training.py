@@ -30,6 +30,8 @@ from negtui.tui.screens.table import TableScreen
 class TrainingApp(NegtuiApp):
     seat_changes = False  # the trainee plays their seat; bots stay bots
     lessons_in_game = False  # the lesson is in the debrief
+    shows_paths = False  # the records are on the trainer's machine
+    asks_before_leaving = True  # back to the lobby, the game kept to resume
 
     def __init__(self, course: LoadedCourse, db: ResultsDB, trainee: str, *, data_dir: Path,
                  session_id: int | None = None, enrol_key: str | None = None, hub: str | None = None) -> None:

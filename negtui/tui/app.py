@@ -186,6 +186,8 @@ class NegtuiApp(App):
 
     # what a player may do in a game (the training app restricts it)
     seat_changes = True  # hand seats to bots or people mid-game
+    asks_before_leaving = False  # q ends the app; the record keeps the game
+    shows_paths = True  # files on this machine may be named (a server's are not its trainees' business)
     lessons_in_game = True  # a scenario's lesson before the game is over (it may tell the answer)
 
     def may_retry(self) -> bool:

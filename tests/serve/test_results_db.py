@@ -17,6 +17,7 @@ import asyncssh
 import pytest
 
 from negtui.serve import db as dbmod
+from negtui.serve.address import keep_address
 from negtui.serve.db import DB_NAME, SCHEMA_VERSION, DBError, Decision, ResultsDB
 from negtui.serve.dbtypes import RESULT_COLUMNS
 
@@ -345,7 +346,11 @@ def test_cli_trainees_add_list_invite_remove(cli, tmp_path: Path):
     res = cli("trainees", "invite", "bob", "--hours", "2", "--data-dir", data)
     assert res.exit_code == 0, res.output
     code = res.stdout.split("invite code for bob: ")[1].split()[0]
-    assert "ssh -p 2222 bob@" in res.stdout
+    assert "ssh -p PORT bob@" in res.stdout and "the one negtui serve listens on" in res.stdout  # never served
+    keep_address(Path(data), "127.0.0.1", 2399)  # as the server does when it starts
+    again = cli("trainees", "invite", "bob", "--data-dir", data)
+    assert "ssh -p 2399 bob@" in again.stdout
+    code = again.stdout.split("invite code for bob: ")[1].split()[0]  # the new code replaces the first
     with ResultsDB.open(Path(data)) as d:
         assert d.redeem("bob", code, new_key()[1])
     assert "bob" in cli("trainees", "list", "--data-dir", data).stdout

@@ -224,7 +224,10 @@ async def test_a_disconnect_ends_the_app_keeps_the_record_and_reconnecting_resum
         chan.write("\x1b")  # close the partner dialog
         await asyncio.sleep(0.5)
         term.output = ""
-        chan.write("q")  # out of the game: back to the lobby, the game kept to resume
+        chan.write("q")  # out of the game: asked first, then back to the lobby, the game kept to resume
+        await term.wait_for("Leave the game?")
+        term.output = ""
+        chan.write("y")
         await term.wait_for("resume")
         chan.write("q")
         await asyncio.wait_for(term.closed.wait(), 20)

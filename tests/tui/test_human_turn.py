@@ -14,7 +14,7 @@ from textual.widgets import Static, TabbedContent
 
 from negtui.seats import Seat
 from negtui.tui.app import NegtuiApp
-from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen, RespondScreen
+from negtui.tui.screens.dialogs import ConfirmScreen, HelpScreen, PartnerScreen, RespondScreen
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.matrix import CommitmentMatrix
@@ -317,3 +317,24 @@ async def test_offer_building_escape_and_a_unilateral_commitment(screen_text, wa
         assert (ev.proposer, ev.partner, ev.accepted) == (0, 0, True)
         assert app.game.state.bits == 1 << A_BAIT
         assert payoffs(app) == [15.0, 15.0]
+
+
+async def test_an_empty_offer_asks_before_it_passes_the_turn(screen_text, wait_until, play_screen, pill_app) -> None:
+    app = pill_app(A=Seat.human())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        await pilot.press("down", "enter")  # B, with nothing in the offer yet
+        await pilot.pause()
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        assert "Your offer to B has nothing in it" in screen_text(app)
+        await pilot.press("n")  # back to the offer: nothing was sent
+        await pilot.pause()
+        ps = play_screen(app)
+        assert app.game.events == [] and ps.source.partner == 1
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question again")
+        await pilot.press("y")
+        await wait_until(pilot, lambda: len(app.game.events) == 1, "the pass")
+        ev = app.game.events[0]
+        assert ev.proposer == 0 and ev.offer.is_noop

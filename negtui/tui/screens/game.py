@@ -34,6 +34,7 @@ class GameHost(Protocol):
 
     seat_changes: bool  # seats may change hands mid-game
     lessons_in_game: bool  # a scenario's lesson may be read before the game ends
+    asks_before_leaving: bool  # q in a game asks first (where leaving is not the end of the app)
     base: Seat  # the seat new bots start from
 
     def start_game(self, how: GameStart) -> None: ...

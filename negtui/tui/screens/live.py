@@ -23,7 +23,7 @@ from negtui.tui import palette
 from negtui.tui.keys import LIVE, KeyContext, bindings
 from negtui.tui.messages import AgentDecided, AgentFailed, Coached, ExactDone, ExactProgress
 from negtui.tui.screens.debrief import DebriefScreen
-from negtui.tui.screens.dialogs import PartnerScreen, RespondScreen, SeatsScreen
+from negtui.tui.screens.dialogs import ConfirmScreen, PartnerScreen, RespondScreen, SeatsScreen
 from negtui.tui.screens.game import GameScreen
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.widgets.coach import summary
@@ -236,8 +236,20 @@ class LiveScreen(GameScreen):
         self.show_snapshot()
 
     def action_submit(self) -> None:
-        if self.source.person_proposing and self.source.partner is not None:
-            self._decide(self.source.propose)
+        src = self.source
+        if not (src.person_proposing and src.partner is not None):
+            return
+        if src.cells:
+            self._decide(src.propose)
+            return
+
+        def empty(yes: bool | None) -> None:
+            if yes and src.person_proposing:
+                self._decide(src.pass_turn)
+
+        to = "" if src.partner == src.proposer else f" to {self.game.player_ids[src.partner]}"
+        self.app.push_screen(ConfirmScreen("Pass the turn?", f"Your offer{to} has nothing in it: sending it "
+                                           "passes the turn. y passes, n goes back to the offer."), empty)
 
     def action_pass_turn(self) -> None:
         if self.source.person_proposing:
@@ -359,5 +371,17 @@ class LiveScreen(GameScreen):
         self.host.start_game(self.source.retry_from(t))
 
     def action_quit(self) -> None:
+        if not self.host.asks_before_leaving or self.source.over:
+            self.leave()
+            return
+
+        def leave(yes: bool | None) -> None:
+            if yes:
+                self.leave()
+
+        self.app.push_screen(ConfirmScreen("Leave the game?", "It is kept as far as it got: the lobby offers to "
+                                           "resume it from here. y leaves, n stays."), leave)
+
+    def leave(self) -> None:
         self.source.close()
         self.host.leave_game()

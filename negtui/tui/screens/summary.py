@@ -59,7 +59,7 @@ class SummaryScreen(ModalScreen[None]):
                          "forecast at the start of the game.", classes="dim")
             yield Static("welfare optimum: solving …", id="summary-welfare")
             yield from self.more()
-            if self.record:
+            if self.record and getattr(self.app, "shows_paths", True):  # not a server's paths to its trainees
                 yield Static(f"record: {self.record}")
 
     def more(self) -> ComposeResult:

@@ -143,12 +143,12 @@ class TableScreen(LiveScreen):
         """Leaving a table is asked first: the others go on, and the seat waits only so long."""
         src = self.source
         if src.over or src.view.closed or src.me is None:
-            super().action_quit()
+            self.leave()
             return
 
         def leave(yes: bool | None) -> None:
             if yes:
-                super(TableScreen, self).action_quit()
+                self.leave()
 
         self.app.push_screen(ConfirmScreen("Leave the table?", "The game goes on without you. Your seat is kept "
                                            "for a while: join again to take it back; after that a bot may play it "
