@@ -7,18 +7,25 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 from negtui.serve.dbtypes import DBError, Sitter, TableRow, now_iso
 
-if TYPE_CHECKING:
-    from negtui.serve.db import ResultsDB
+
+class Store(Protocol):
+    """What the tables' rows need of the results database (ResultsDB)."""
+
+    def write(self) -> AbstractContextManager[sqlite3.Connection]: ...
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]: ...
 
 STATUSES = ("forming", "playing", "over", "closed")
 
 
 class TableBook:
-    def __init__(self, db: ResultsDB) -> None:
+    def __init__(self, db: Store) -> None:
         self.db = db
 
     def opened(self, course: str, exercise: str, socket: str) -> int:
