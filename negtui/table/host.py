@@ -27,9 +27,10 @@ from negtui.play.live import LiveGame
 from negtui.record.signing import read_key
 from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
-from negtui.table.connection import Client, Person
+from negtui.table.connection import Client
 from negtui.table.events import TableEvents
 from negtui.table.moves import move_from_wire, move_to_wire
+from negtui.table.sitting import Sitting
 from negtui.table.spec import TableSpec
 from negtui.table.talk import KEPT, TRAINER, RateLimit, Said, clean
 from negtui.table.wire import FROM_CLIENT
@@ -50,7 +51,7 @@ class TableHost:
         self.portable = portable
         self.scenario = parse_scenario(portable.scenario)
         _, self.rules = portable.game()
-        self.people: dict[str, Person] = {}  # by player id
+        self.sitting = Sitting(spec)
         self.clients: set[Client] = set()
         self.game: LiveGame | None = None
         self.moves: list[dict[str, Any]] = []  # every applied move, as sent
@@ -114,11 +115,12 @@ class TableHost:
             if self.game is None:
                 if self.spec.start_after is not None and now - opened >= self.spec.start_after:
                     await self.start()
-            else:
-                self._grace(now)
+            elif due := self.sitting.due_for_bots(now):
+                self._seat_changes.update(due)
+                self._wake.set()
             if self.clients:
                 self._last_client = now
-            elif now - self._last_client >= (self.spec.abandon_after if self.people or self.game is not None
+            elif now - self._last_client >= (self.spec.abandon_after if self.sitting.people or self.game is not None
                                              else min(self.spec.abandon_after, EMPTY_FOR)):
                 self.end("nobody was at the table")
             if self.game is not None and self.game.over and self.settled:
@@ -126,27 +128,12 @@ class TableHost:
                 if not self.clients or now - over_at >= self.spec.linger:
                     self._done.set()
 
-    def _grace(self, now: float) -> None:
-        for person in self.people.values():
-            if (not person.online and not person.replaced and person.left_at is not None
-                    and now - person.left_at >= self.spec.grace and self.spec.on_drop == "bot"):
-                person.replaced = True
-                self._seat_changes[person.player] = self.spec.bot_for(person.player)
-                self._wake.set()
-
     # --- the game ---------------------------------------------------------------------------------------
     async def start(self) -> None:
         """Seat everyone and play: the people who have joined in theirs, bots in the others'."""
         if self.game is not None or self.ended:
             return
-        seats: dict[str, Seat] = {}
-        for pid, seat in self.spec.seats.items():
-            if not seat.is_human:
-                seats[pid] = seat
-            elif pid in self.people:
-                seats[pid] = Seat.human(self.people[pid].name)
-            else:
-                seats[pid] = self.spec.bot_for(pid)
+        seats = self.sitting.seats_at_start()
         key = read_key(self.spec.key_file) if self.spec.key_file else None
         loop = asyncio.get_running_loop()
         self.game = await loop.run_in_executor(None, lambda: LiveGame(
@@ -327,7 +314,9 @@ class TableHost:
             client.watcher = True
         else:
             name = str(m.get("name") or "")[:NAME_CHARS]
-            person = self._seat_for(name, m.get("seat"))
+            game = self.game
+            bot_holds = None if game is None else (lambda pid: not game.is_human(game.neg.game.index_of(pid)))
+            person = self.sitting.seat_for(name, m.get("seat"), bot_holds)
             if person is None:
                 client.send({"type": "refused", "why": "every seat for a person at this table is taken", "final": True})
                 client.finish()
@@ -346,36 +335,15 @@ class TableHost:
         self.clients.add(client)
         client.send(self._welcome(client))
         self._people_changed()
-        if self.game is None and len(self.people) >= self.spec.room:
+        if self.game is None and self.sitting.full:
             self._spawn(self.start())
-
-    def _seat_for(self, name: str, wanted: object) -> Person | None:
-        """The person's seat: the one they hold, else the one asked for if free, else the first free."""
-        if not name:
-            return None
-        for person in self.people.values():
-            if person.name == name:
-                return person
-        if len(self.people) >= self.spec.room:
-            return None
-        free = [pid for pid in self.spec.people if pid not in self.people]
-        if self.game is not None:  # after the start a person's seat a bot holds may be taken
-            free = [pid for pid in free if not self.game.is_human(self.game.neg.game.index_of(pid))]
-        if not free:
-            return None
-        pid = wanted if isinstance(wanted, str) and wanted in free else free[0]
-        person = Person(name, pid, replaced=self.game is not None)
-        self.people[pid] = person
-        return person
 
     def _left(self, client: Client) -> None:
         self.clients.discard(client)
         person = client.person
         if person is not None and not any(c.person is person for c in self.clients):
-            person.online, person.left_at = False, self.clock()
+            self.sitting.left(person, self.clock(), started=self.game is not None)
             self.log(f"{person.name} left {person.player}")
-            if self.game is None:  # before the start, leaving gives the seat up
-                del self.people[person.player]
             self._people_changed()
 
     def _decision(self, client: Client, m: dict[str, Any]) -> None:
@@ -434,13 +402,7 @@ class TableHost:
         return {pid: seat.model_dump(mode="json") for pid, seat in seats.items()}
 
     def _people(self) -> list[dict[str, Any]]:
-        seats = self._seats()
-        out = []
-        for pid in self.spec.seats:
-            person = self.people.get(pid)
-            out.append({"player": pid, "seat": seats[pid], "name": person.name if person else None,
-                        "online": bool(person and person.online), "person_seat": pid in self.spec.people})
-        return out
+        return self.sitting.listing(self._seats())
 
     def _welcome(self, client: Client) -> dict[str, Any]:
         return {"type": "welcome", "you": client.player, "title": self.spec.title, "game": self.portable.as_dict(),

@@ -1,0 +1,78 @@
+"""Who holds which person's seat at a table: seats taken by name (the same name again is the same
+person), given up by leaving before the start, kept through a drop after it until the grace runs out,
+and the list of seats every client is sent."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from negtui.seats import Seat
+from negtui.table.connection import Person
+from negtui.table.spec import TableSpec
+
+
+class Sitting:
+    def __init__(self, spec: TableSpec) -> None:
+        self.spec = spec
+        self.people: dict[str, Person] = {}  # by player id
+
+    @property
+    def full(self) -> bool:
+        return len(self.people) >= self.spec.room
+
+    def seat_for(self, name: str, wanted: object, bot_holds: Callable[[str], bool] | None) -> Person | None:
+        """The person's seat: the one they hold, else the one asked for if free, else the first free.
+        After the start (`bot_holds` given) a person's seat is free while a bot holds it."""
+        if not name:
+            return None
+        for person in self.people.values():
+            if person.name == name:
+                return person
+        if self.full:
+            return None
+        free = [pid for pid in self.spec.people if pid not in self.people and (bot_holds is None or bot_holds(pid))]
+        if not free:
+            return None
+        pid = wanted if isinstance(wanted, str) and wanted in free else free[0]
+        person = Person(name, pid, replaced=bot_holds is not None)
+        self.people[pid] = person
+        return person
+
+    def left(self, person: Person, now: float, started: bool) -> None:
+        person.online, person.left_at = False, now
+        if not started:  # before the start, leaving gives the seat up
+            del self.people[person.player]
+
+    def due_for_bots(self, now: float) -> dict[str, Seat]:
+        """The seats of people away past the grace, with the bot that takes each (when the table says so)."""
+        out: dict[str, Seat] = {}
+        if self.spec.on_drop != "bot":
+            return out
+        for person in self.people.values():
+            if (not person.online and not person.replaced and person.left_at is not None
+                    and now - person.left_at >= self.spec.grace):
+                person.replaced = True
+                out[person.player] = self.spec.bot_for(person.player)
+        return out
+
+    def seats_at_start(self) -> dict[str, Seat]:
+        """Every seat as the game starts: the people who have joined in theirs, bots in the others'."""
+        out: dict[str, Seat] = {}
+        for pid, seat in self.spec.seats.items():
+            if not seat.is_human:
+                out[pid] = seat
+            elif pid in self.people:
+                out[pid] = Seat.human(self.people[pid].name)
+            else:
+                out[pid] = self.spec.bot_for(pid)
+        return out
+
+    def listing(self, seats: dict[str, Any]) -> list[dict[str, Any]]:
+        """The seats as clients are told them (`seats`: each player's seat as JSON)."""
+        out = []
+        for pid in self.spec.seats:
+            person = self.people.get(pid)
+            out.append({"player": pid, "seat": seats[pid], "name": person.name if person else None,
+                        "online": bool(person and person.online), "person_seat": pid in self.spec.people})
+        return out
