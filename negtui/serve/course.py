@@ -99,6 +99,16 @@ class Exercise(_Strict):
             return [p for p in players if p in self.humans]
         return list(players) if self.humans is not None else []
 
+    def room(self, players: list[str]) -> int:
+        """How many people sit at a table of this exercise."""
+        return self.humans if isinstance(self.humans, int) else len(self.people_seats(players))
+
+    def bot_seat(self, players: list[str], pid: str) -> Seat:
+        """`pid`'s seat when a bot plays it; bot i is seeded i, so two plays of the exercise meet the same
+        opponents."""
+        return parse_seat(self.bot_spelling(pid), base=Seat(partner=self.partner, sims=self.sims,
+                                                              seed=players.index(pid)))
+
     def bot_spelling(self, player_id: str) -> str:
         """The spelling that seats `player_id` when it is a bot: its own entry, else '*', else the default."""
         if isinstance(self.bots, str):
@@ -153,8 +163,7 @@ class LoadedCourse:
         raise KeyError(f"no exercise {exercise_id!r} in course {self.course.name!r}; exercises are {ids}")
 
     def seats_for(self, exercise_id: str, trainee_seat: str) -> dict[str, Seat]:
-        """Every player's seat for one play: the trainee at the app, the rest as the exercise's bots.
-        Bot i is seeded i, so two plays of the same exercise meet the same opponents."""
+        """Every player's seat for one play: the trainee at the app, the rest as the exercise's bots."""
         ex = self.exercise(exercise_id)
         players = self.scenarios[ex.id].player_ids
         if ex.is_table:
@@ -163,14 +172,7 @@ class LoadedCourse:
             raise ValueError(f"exercise {ex.id!r}: no player {trainee_seat!r}; players are {', '.join(players)}")
         if ex.seat != ANY_SEAT and trainee_seat != ex.seat:
             raise ValueError(f"exercise {ex.id!r} is played as {ex.seat!r}, not {trainee_seat!r}")
-        out: dict[str, Seat] = {}
-        for i, pid in enumerate(players):
-            if pid == trainee_seat:
-                out[pid] = Seat.human()
-            else:
-                out[pid] = parse_seat(ex.bot_spelling(pid), base=Seat(partner=ex.partner, sims=ex.sims, seed=i))
-        return out
-
+        return {pid: Seat.human() if pid == trainee_seat else ex.bot_seat(players, pid) for pid in players}
 
     def table_spec(self, exercise_id: str, *, title: str, record: Path | None, key_file: Path | None) -> TableSpec:
         """How a table of this exercise is run: people's seats, the bots around them (and for a person's
@@ -179,13 +181,8 @@ class LoadedCourse:
         sc = self.scenarios[ex.id]
         players = sc.player_ids
         people = ex.people_seats(players)
-        base = Seat(partner=ex.partner, sims=ex.sims)
-
-        def bot(i: int, pid: str) -> Seat:
-            return parse_seat(ex.bot_spelling(pid), base=base.model_copy(update={"seed": i}))
-
-        seats = {pid: Seat.human() if pid in people else bot(i, pid) for i, pid in enumerate(players)}
-        bots = {pid: bot(i, pid) for i, pid in enumerate(players) if pid in people}
+        seats = {pid: Seat.human() if pid in people else ex.bot_seat(players, pid) for pid in players}
+        bots = {pid: ex.bot_seat(players, pid) for pid in people}
         rules = get_rules(ex.rules)
         return TableSpec(title=title, game=PortableGame.of(compile_game(sc, rules), rules).as_dict(), seats=seats,
                          places=ex.humans if isinstance(ex.humans, int) else None, bots=bots,

@@ -200,12 +200,12 @@ class ResultsDB:
         """For the SSH server's public-key check; an unknown name is simply no match."""
         fp = key.get_fingerprint("sha256")
         return bool(self.rows("SELECT 1 FROM keys k JOIN trainees t ON t.id = k.trainee_id"
-                               " WHERE t.name = ? AND k.fingerprint = ?", (name, fp)))
+                              " WHERE t.name = ? AND k.fingerprint = ?", (name, fp)))
 
     def key_owner(self, key: SSHKey) -> str | None:
         """The trainee a key is bound to, if any (an invited trainee may enrol only a key nobody holds)."""
         rows = self.rows("SELECT t.name FROM keys k JOIN trainees t ON t.id = k.trainee_id WHERE k.fingerprint = ?",
-                          (key.get_fingerprint("sha256"),))
+                         (key.get_fingerprint("sha256"),))
         return str(rows[0]["name"]) if rows else None
 
     def invite(self, name: str, ttl: float = 86400) -> str:
@@ -225,7 +225,7 @@ class ResultsDB:
 
     def has_invite(self, name: str) -> bool:
         return bool(self.rows("SELECT 1 FROM invites i JOIN trainees t ON t.id = i.trainee_id"
-                               " WHERE t.name = ? AND i.used IS NULL AND i.expires > ?", (name, now_iso())))
+                              " WHERE t.name = ? AND i.used IS NULL AND i.expires > ?", (name, now_iso())))
 
     def redeem(self, name: str, code: str, key: str | SSHKey) -> bool:
         """The slow hash is computed outside the write lock; the invite is then claimed with a conditional
@@ -233,8 +233,8 @@ class ResultsDB:
         DBError without naming them (the message goes to whoever connected)."""
         pub = key_of(key)
         rows = self.rows("SELECT i.id, i.code_hash, i.salt FROM invites i JOIN trainees t ON t.id = i.trainee_id"
-                          " WHERE t.name = ? AND i.used IS NULL AND i.expires > ? ORDER BY i.id DESC LIMIT 1",
-                          (name, now_iso()))
+                         " WHERE t.name = ? AND i.used IS NULL AND i.expires > ? ORDER BY i.id DESC LIMIT 1",
+                         (name, now_iso()))
         if not rows:
             return False
         if not hmac.compare_digest(code_hash(code, rows[0]["salt"]), rows[0]["code_hash"]):
@@ -333,7 +333,7 @@ class ResultsDB:
 
     def unfinished_games(self, name: str) -> list[GameRow]:
         rows = self.rows(f"{self._GAME_SQL} WHERE t.name = ? AND g.status = 'playing'"
-                          " ORDER BY g.started DESC, g.id DESC", (name,))
+                         " ORDER BY g.started DESC, g.id DESC", (name,))
         return [self._game_row(r) for r in rows]
 
     def attempts(self, name: str, course: str, exercise: str) -> int:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from negtui.table.views import Occupant
+
 # the columns of `results()`, in order: a CSV of them has a header even when there are no rows
 RESULT_COLUMNS: tuple[str, ...] = (
     "trainee", "course", "exercise", "scenario", "seat", "status", "started", "finished", "duration", "payoff",
@@ -71,17 +73,6 @@ class GameRow:
 
 
 @dataclass(frozen=True)
-class Sitter:
-    """One seat of a table as its process last told: who holds it, and whether they are connected."""
-
-    player: str
-    name: str | None
-    online: bool
-    person_seat: bool
-    seat: str  # 'human', or the bot's label
-
-
-@dataclass(frozen=True)
 class TableRow:
     id: int
     course: str
@@ -92,7 +83,7 @@ class TableRow:
     started: str | None
     ended: str | None
     end_reason: str | None
-    people: list[Sitter]
+    people: tuple[Occupant, ...]  # every seat, as the table last told
     turn: int
     record_path: str | None
 
@@ -100,7 +91,7 @@ class TableRow:
     def live(self) -> bool:
         return self.status in ("forming", "playing")
 
-    def holds(self, name: str) -> Sitter | None:
+    def holds(self, name: str) -> Occupant | None:
         return next((s for s in self.people if s.name == name), None)
 
     def free_seats(self, room: int) -> list[str]:

@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from negtui.serve.course import Exercise
 from negtui.serve.dbtypes import DBError, GameRow, TableRow
-from negtui.serve.table_picker import TableChoice, TablePicker, room
+from negtui.serve.table_picker import TableChoice, TablePicker
 from negtui.tui import palette
 from negtui.tui.widgets.keybar import KeyBar
 
@@ -150,7 +150,7 @@ class LobbyScreen(TrainingScreen):
             status = f"{used} play{'s' * (used != 1)}" + (f" of {ex.attempts}" if ex.attempts else "")
             if ex.is_table:
                 waiting = sum(1 for r in tables if r.exercise == ex.id and r.status == "forming")
-                status = (f"a table of {room(ex, app.course.scenarios[ex.id].player_ids)} people · "
+                status = (f"a table of {ex.room(app.course.scenarios[ex.id].player_ids)} people · "
                           + (f"{waiting} waiting for people · " if waiting else "") + status)
             if best is not None:
                 status += f" · best {best:.1f}"
@@ -178,7 +178,7 @@ class LobbyScreen(TrainingScreen):
         sc = app.course.scenarios[ex.id]
         info = Text(ex.title, style="bold")
         names = {p.id: p.display for p in sc.players}
-        you = (f"at a table of {room(ex, sc.player_ids)} people"
+        you = (f"at a table of {ex.room(sc.player_ids)} people"
                + (" (" + ", ".join(names[pid] for pid in ex.people_seats(sc.player_ids)) + ")"
                   if isinstance(ex.humans, list) else "") if ex.is_table
                else "a seat of your choice" if ex.seat == "any" else ex.seat)

@@ -21,30 +21,26 @@ from negtui.coach.debrief import counterfactuals, debrief
 from negtui.datadir import default_record_path
 from negtui.play.live import LiveGame
 from negtui.record.signing import KEY_FILE, data_dir_key
-from negtui.seats import Seat
 from negtui.serve.course import CourseError, LoadedCourse, load_course, scenario_digest
 from negtui.serve.db import ResultsDB
-from negtui.serve.dbtypes import DBError, Sitter
+from negtui.serve.dbtypes import DBError
 from negtui.serve.results import keep
 from negtui.serve.tables import READY
 from negtui.table.events import TableEvents
 from negtui.table.host import TableHost
-
-
-def sitters(people: list[dict[str, Any]]) -> list[Sitter]:
-    """The table's people line as the database keeps it."""
-    return [Sitter(player=str(p["player"]), name=p.get("name"), online=bool(p.get("online")),
-                   person_seat=bool(p.get("person_seat")), seat=Seat.model_validate(p["seat"]).label)
-            for p in people]
+from negtui.table.source import who_sits
+from negtui.table.views import Occupant
 
 
 class TableResults(TableEvents):
     def __init__(self, db: ResultsDB, course: LoadedCourse, exercise: str, table_id: int,
                  log: Any = None) -> None:
         self.db, self.course, self.exercise, self.table_id = db, course, exercise, table_id
+        self.scenario = course.scenarios[exercise]
+        self.digest = scenario_digest(self.scenario)
         self.log = log or (lambda line: None)
         self.games: dict[str, int] = {}  # player id -> the game row of the person in that seat
-        self.sitters: list[Sitter] = []
+        self.sitters: tuple[Occupant, ...] = ()
         self.game: LiveGame | None = None
         self.turn = -1
         self.started_at = 0.0
@@ -68,7 +64,7 @@ class TableResults(TableEvents):
         print(READY, flush=True)
 
     def people(self, people: list[dict[str, Any]]) -> None:
-        self.sitters = sitters(people)
+        self.sitters = who_sits(people)
         self._later(self.db.tables.seated, self.table_id, self.sitters)
         if self.game is not None:
             self._enter_games()
@@ -82,16 +78,15 @@ class TableResults(TableEvents):
         """A game row for every trainee seated at the game (also one who took a seat after the start)."""
         game = self.game
         assert game is not None
-        sc = self.course.scenarios[self.exercise]
         for s in self.sitters:
             if s.name is None or s.player in self.games or not s.person_seat:
                 continue
             self.games[s.player] = -1  # claimed now; the row's id comes from the database's thread
-            self._later(self._game_started, s.name, s.player, sc.name, scenario_digest(sc), str(game.record_path))
+            self._later(self._game_started, s.name, s.player, str(game.record_path))
 
-    def _game_started(self, name: str, player: str, scenario: str, digest: str, record: str) -> None:
-        self.games[player] = self.db.game_started(name, self.course.course.name, self.exercise, scenario, digest,
-                                                  player, record, table_id=self.table_id)
+    def _game_started(self, name: str, player: str, record: str) -> None:
+        self.games[player] = self.db.game_started(name, self.course.course.name, self.exercise, self.scenario.name,
+                                                  self.digest, player, record, table_id=self.table_id)
 
     def moved(self, game: LiveGame) -> None:
         if game.state.t != self.turn:

@@ -34,11 +34,6 @@ class TableChoice:
     seat: str
 
 
-def room(ex: Exercise, players: list[str]) -> int:
-    """How many people sit at a table of `ex`."""
-    return ex.humans if isinstance(ex.humans, int) else len(ex.people_seats(players))
-
-
 def table_line(row: TableRow, players: dict[str, str], you: str) -> Text:
     """One table as the picker lists it: its number, state, and every seat with who holds it."""
     t = Text(f"table {row.id}", style="bold")
@@ -53,7 +48,7 @@ def table_line(row: TableRow, players: dict[str, str], you: str) -> Text:
             t.append(who, style="bold" if s.online else "dim")
             if not s.online:
                 t.append(" (away)", style="dim")
-        elif s.person_seat and s.seat == "human":
+        elif s.is_person:
             t.append("free", style=palette.POSITIVE)
         else:
             t.append(f"{s.seat} bot", style="dim")
@@ -76,7 +71,7 @@ class TablePicker(ModalScreen[TableChoice | None]):
         self.exercise, self.scenario, self.db, self.course, self.trainee = exercise, scenario, db, course, trainee
         self.players = {p.id: p.display for p in scenario.players}
         self.people_seats = exercise.people_seats(scenario.player_ids)
-        self.room = room(exercise, scenario.player_ids)
+        self.room = exercise.room(scenario.player_ids)
         self.rows: list[TableRow] = []
 
     def compose(self) -> ComposeResult:
@@ -124,9 +119,8 @@ class TablePicker(ModalScreen[TableChoice | None]):
             self._say(str(err), error=True)
             return
         rows = [r for r in rows if r.free_seats(self.room) or r.holds(self.trainee)]
-        if [(r.id, r.people, r.status, r.turn) for r in rows] == [(r.id, r.people, r.status, r.turn)
-                                                                   for r in self.rows] and self.rows:
-            return
+        if rows == self.rows and self.query_one(OptionList).option_count:
+            return  # as shown
         self.rows = rows
         lst = self.query_one(OptionList)
         keep = lst.highlighted

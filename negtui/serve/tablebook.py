@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from negtui.serve.dbtypes import DBError, Sitter, TableRow, now_iso
+from negtui.serve.dbtypes import DBError, TableRow, now_iso
+from negtui.table.views import Occupant
 
 
 class Store(Protocol):
@@ -42,7 +43,7 @@ class TableBook:
     def set_socket(self, table_id: int, socket: str) -> None:
         self._set(table_id, "socket = ?", (socket,))
 
-    def seated(self, table_id: int, people: list[Sitter]) -> None:
+    def seated(self, table_id: int, people: tuple[Occupant, ...]) -> None:
         """Who sits where, as the table last told its clients."""
         self._set(table_id, "people = ?", (json.dumps([vars(p) for p in people]),))
 
@@ -64,17 +65,18 @@ class TableBook:
                          " AND status = 'playing'", (now_iso(), table_id))
 
     def close_left_over(self, why: str) -> int:
-        """Tables a stopped server left open (their processes went with it); how many."""
+        """Tables a stopped server left open (their processes went with it), and the games at them; how
+        many tables."""
         with self.db.write() as conn:
-            ids = [r[0] for r in conn.execute("SELECT id FROM tables WHERE status IN ('forming', 'playing')")]
-        for table_id in ids:
-            self.closed(table_id, why)
-        return len(ids)
+            conn.execute("UPDATE games SET status = 'abandoned', finished = ? WHERE status = 'playing' AND table_id"
+                         " IN (SELECT id FROM tables WHERE status IN ('forming', 'playing'))", (now_iso(),))
+            return int(conn.execute("UPDATE tables SET status = 'closed', ended = ?, end_reason = ?"
+                                    " WHERE status IN ('forming', 'playing')", (now_iso(), why)).rowcount)
 
     @staticmethod
     def _row(r: sqlite3.Row) -> TableRow:
         d = {f: r[f] for f in TableRow.__dataclass_fields__}
-        d["people"] = [Sitter(**p) for p in json.loads(d["people"] or "[]")]
+        d["people"] = tuple(Occupant(**p) for p in json.loads(d["people"] or "[]"))
         return TableRow(**d)
 
     def get(self, table_id: int) -> TableRow | None:

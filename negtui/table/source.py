@@ -93,8 +93,7 @@ class TableSource(LiveSource):
 
     def _occupants(self, people: list[dict[str, Any]]) -> None:
         self._seat({p["player"]: p["seat"] for p in people})
-        occupants = tuple(Occupant(p["player"], Seat.model_validate(p["seat"]).label, p.get("name"),
-                                   bool(p.get("online")), bool(p.get("person_seat"))) for p in people)
+        occupants = who_sits(people)
         self.view = self.view.but(occupants=occupants)
 
     def _clock(self, message: dict[str, Any]) -> None:
@@ -149,6 +148,12 @@ class TableSource(LiveSource):
     def close(self) -> None:
         self.client.close()
         self.game.close()
+
+
+def who_sits(people: list[dict[str, Any]]) -> tuple[Occupant, ...]:
+    """The table's `people` line, seat by seat."""
+    return tuple(Occupant(str(p["player"]), Seat.model_validate(p["seat"]).label, p.get("name"),
+                          bool(p.get("online")), bool(p.get("person_seat"))) for p in people)
 
 
 def sit(path: Path, name: str, seat: str | None = None, timeout: float = 10.0) -> TableSource:
