@@ -58,7 +58,7 @@ def table_line(row: TableRow, players: dict[str, str], you: str) -> Text:
 class TablePicker(ModalScreen[TableChoice | None]):
     DEFAULT_CSS = """
     TablePicker #dialog { height: 90%; }
-    TablePicker .briefing { height: 1fr; min-height: 2; margin-top: 1; }
+    TablePicker .briefing { height: 1fr; min-height: 2; }
     TablePicker #tables { height: auto; max-height: 14; }
     TablePicker #seat { width: 1fr; max-width: 60; }
     TablePicker .form-label { width: 12; }
@@ -86,7 +86,6 @@ class TablePicker(ModalScreen[TableChoice | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Sit down (ctrl+s)", variant="primary", id="join")
                 yield Button("Back (escape)", id="back")
-            yield Static("", id="picker-status")
             with VerticalScroll(classes="briefing"):
                 yield Static(ex.briefing or self.scenario.description)
                 yield Static(Text(self._rules(), style="dim"))
@@ -116,7 +115,7 @@ class TablePicker(ModalScreen[TableChoice | None]):
         try:
             rows = self.db.tables.live(self.course, self.exercise.id)
         except DBError as err:
-            self._say(str(err), error=True)
+            self.notify(str(err), severity="error")
             return
         rows = [r for r in rows if r.free_seats(self.room) or r.holds(self.trainee)]
         if rows == self.rows and self.query_one(OptionList).option_count:
@@ -157,13 +156,10 @@ class TablePicker(ModalScreen[TableChoice | None]):
     def action_join(self) -> None:
         seat = self.query_one("#seat", Select).value
         if not isinstance(seat, str):
-            self._say("no seat is free at that table", error=True)
+            self.notify("no seat is free at that table", severity="error")
             return
         row = self._highlighted()
         self.dismiss(TableChoice(None if row is None else row.id, seat))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-    def _say(self, text: str, error: bool = False) -> None:
-        self.query_one("#picker-status", Static).update(Text(text, style=palette.NEGATIVE if error else ""))
