@@ -1,6 +1,6 @@
 """A language model in a seat, through any OpenAI-compatible chat-completions API.
 
-The paper's Appendix E baseline, done properly: the model sees the whole game (observation_text),
+The paper's Appendix E baseline, done properly: the model sees the game as its seat knows it (observation_text),
 is told its objectives (its own final payoff; offers the partner accepts), proposes a partner and an
 offer in one structured JSON answer, and, unlike the reference, also decides as the partner.  An
 answer that cannot be used (not JSON, an unknown partner or commitment, over the budget, against an
@@ -47,12 +47,14 @@ class Unusable(ValueError):
 
 
 class LLMAgent:
-    def __init__(self, neg: Negotiation, player: int, seat: Seat, api_key: str | None = None):
+    def __init__(self, neg: Negotiation, player: int, seat: Seat, api_key: str | None = None,
+                 information: str = "public"):
         try:
             import httpx
         except ImportError:
             raise SeatError("llm: seats need the optional dependency httpx: pip install 'negtui[llm]'") from None
         self.neg, self.player, self.seat = neg, player, seat
+        self.information = information
         self.label = seat.label
         self.model = seat.model or ""
         self.timeout = seat.decision_timeout
@@ -69,6 +71,10 @@ class LLMAgent:
             seat=p.id, name=p.display, players=g.n, turns=g.T, budget=g.budget)
 
     # --- talking to the API ---------------------------------------------------------------------------
+    def _state(self, s: State) -> str:
+        """The state in words, as this seat may know it (engine.knowledge)."""
+        return observation_text(self.neg, s, self.player, self.information)
+
     def _chat(self, messages: list[dict], schema: dict) -> str:
         body = {"model": self.model, "messages": messages, "temperature": 0,
                 "response_format": {"type": "json_schema",
@@ -115,7 +121,7 @@ class LLMAgent:
                                  "offer": {"type": "array", "items": _CELL}, "reason": {"type": "string"}}}
         prompt = prompts()["propose"].substitute(
             turn=s.t + 1, turns=neg.game.T, budget=neg.game.budget, partners=", ".join(legal),
-            state=observation_text(neg, s, self.player))
+            state=self._state(s))
 
         def use(answer: dict) -> tuple[int, Offer]:
             partner = answer.get("partner")
@@ -156,7 +162,7 @@ class LLMAgent:
         schema = {"type": "object", "additionalProperties": False, "required": ["accept", "reason"],
                   "properties": {"accept": {"type": "boolean"}, "reason": {"type": "string"}}}
         prompt = prompts()["respond"].substitute(proposer=ids[o.proposer], turn=s.t + 1, turns=neg.game.T,
-                                                 offer=words, state=observation_text(neg, s, self.player))
+                                                 offer=words, state=self._state(s))
 
         def use(answer: dict) -> bool:
             accept = answer.get("accept")

@@ -22,6 +22,7 @@ from negtui.agents.llm import LLMAgent
 from negtui.agents.process import BotProcess, RemoteLensBot
 from negtui.agents.stdio import StdioAgent
 from negtui.engine.exact import check_size
+from negtui.engine.knowledge import check_information, seat_negotiation
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.offers import Offer
 from negtui.engine.turns import Agent, AgentFault
@@ -37,6 +38,7 @@ class AgentOptions:
     echo_stderr: bool = False  # cmd seats: pass the program's stderr through (command line) or keep it (app)
     remote_bots: bool = False  # lens bots think in their own process (the app), on games large enough to need it
     elsewhere: bool = False  # every agent decides elsewhere (a table's copy of its game): stand-ins only
+    information: str = "public"  # private: every agent decides on the values its seat knows (engine.knowledge)
 
 
 REMOTE_FROM_CELLS = 40  # below this many commitments a bot decides in milliseconds: no process needed
@@ -66,6 +68,8 @@ class Seating:
         self.neg = neg
         self.valuation = valuation if valuation is not None else Valuation(neg)
         self.options = options or AgentOptions()
+        check_information(self.options.information)
+        self._pictures: dict[int, Valuation] = {}
         self.seats: list[Seat] = seat_list(seats, neg.game.player_ids)
         self._process: BotProcess | None = BotProcess(neg, self.seats) if self._wants_process() else None
         self.agents: list[Agent | None] = []
@@ -83,7 +87,8 @@ class Seating:
         self.close()
 
     def _wants_process(self) -> bool:
-        return (self.options.remote_bots and self.neg.game.n_cells >= REMOTE_FROM_CELLS
+        return (self.options.remote_bots and self.options.information == "public"
+                and self.neg.game.n_cells >= REMOTE_FROM_CELLS
                 and any(s.is_lens for s in self.seats))
 
     def respond_lens(self, q: int) -> str | None:
@@ -100,15 +105,26 @@ class Seating:
         if seat.is_lens:
             if seat.uses_exact:  # refused up front, with the solver's estimate, when the game is too large
                 if self._process is None:
-                    _ = self.valuation.exact  # solved now
+                    _ = self._valuation_of(i).exact  # solved now
                 else:
                     check_size(self.neg.game)  # the bot process solves it
             if self._process is not None:
                 return RemoteLensBot(self._process, self.neg, i, seat.label)
-            return lens_bot(seat, self.valuation, self.respond_lens)
+            return lens_bot(seat, self._valuation_of(i), self.respond_lens)
+        information = self.options.information
         if seat.agent == "cmd":
-            return StdioAgent(self.neg, i, seat, echo_stderr=self.options.echo_stderr)
-        return LLMAgent(self.neg, i, seat, api_key=self.options.api_key)
+            return StdioAgent(self.neg, i, seat, echo_stderr=self.options.echo_stderr, information=information)
+        return LLMAgent(self.neg, i, seat, api_key=self.options.api_key, information=information)
+
+    def _valuation_of(self, i: int) -> Valuation:
+        """The shared valuation, or under private information one on the game as seat i knows it."""
+        picture = seat_negotiation(self.neg, i, self.options.information)
+        if picture is self.neg:
+            return self.valuation
+        hit = self._pictures.get(i)
+        if hit is None:
+            hit = self._pictures[i] = Valuation(picture)
+        return hit
 
     def set(self, i: int, seat: Seat) -> Agent | None:
         """Put another occupant in seat i (also mid-game); returns its agent."""

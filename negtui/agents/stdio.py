@@ -35,6 +35,7 @@ from negtui.agents.wire import (
     Respond,
     RespondAnswer,
 )
+from negtui.engine.knowledge import seat_negotiation
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.observation import observation, offer_json
 from negtui.engine.offers import Offer
@@ -49,8 +50,10 @@ _EOF = object()
 
 
 class StdioAgent:
-    def __init__(self, neg: Negotiation, player: int, seat: Seat, echo_stderr: bool = False):
+    def __init__(self, neg: Negotiation, player: int, seat: Seat, echo_stderr: bool = False,
+                 information: str = "public"):
         self.neg, self.player, self.seat = neg, player, seat
+        self.information = information
         self.label = seat.label
         self.timeout = seat.decision_timeout
         self.echo_stderr = echo_stderr
@@ -159,10 +162,11 @@ class StdioAgent:
             raise AgentFault(f"answered {request.type} wrongly: {first_problem(err)}") from None
 
     def _hello(self, deadline: float) -> None:
-        g = self.neg.game
+        g = seat_negotiation(self.neg, self.player, self.information).game  # the values this seat knows
         game = PortableGame.of(g, self.neg.rules)
         self._send(Hello(seat=g.player_ids[self.player], player=self.player, scenario=game.scenario,
-                         rules=game.rules, budget=g.budget, timeout=self.timeout).model_dump(mode="json"))
+                         rules=game.rules, budget=g.budget, timeout=self.timeout,
+                         information=self.information).model_dump(mode="json"))
         data = self._receive(None, deadline)
         try:
             self.name = Ready.model_validate(data).name
@@ -170,6 +174,10 @@ class StdioAgent:
             raise AgentFault(f"answered the hello with {json.dumps(data)[:120]}, not "
                              f'{{"type": "ready"}} ({PROTOCOL})') from None
         self._ready = True
+
+    def _seen(self, s: State) -> dict:
+        """The state as this seat may see it (engine.knowledge)."""
+        return observation(self.neg, s, self.player, self.information)
 
     def _next_id(self) -> int:
         self._ids += 1
@@ -180,7 +188,7 @@ class StdioAgent:
         neg = self.neg
         ids = neg.game.player_ids
         legal = [ids[q] for q in neg.legal_partners(s)]
-        ans = self._ask(ChoosePartner(id=self._next_id(), turn=s.t, observation=observation(neg, s, self.player),
+        ans = self._ask(ChoosePartner(id=self._next_id(), turn=s.t, observation=self._seen(s),
                                       legal_partners=legal), PartnerAnswer)
         if ans.partner not in legal:
             raise AgentFault(f"chose {ans.partner!r}, not one of the legal partners {', '.join(legal)}")
@@ -191,7 +199,7 @@ class StdioAgent:
         offers = neg.legal_offers(s, partner)
         listed = [neg.game.pairs_of(o.bits) for o in offers] if len(offers) <= LEGAL_OFFERS_LISTED else None
         ans = self._ask(MakeOffer(id=self._next_id(), turn=s.t, partner=neg.game.player_ids[partner],
-                                  observation=observation(neg, s, self.player), legal_offers=listed,
+                                  observation=self._seen(s), legal_offers=listed,
                                   legal_offers_count=len(offers)), OfferAnswer)
         cells = []
         for pid, action in ans.offer:
@@ -205,7 +213,7 @@ class StdioAgent:
         neg = self.neg
         assert s.pending is not None
         ans = self._ask(Respond(id=self._next_id(), turn=s.t, offer=OfferJson(**offer_json(neg, s.pending)),
-                                observation=observation(neg, s, self.player)), RespondAnswer)
+                                observation=self._seen(s)), RespondAnswer)
         return ans.accept
 
     def game_over(self, s: State) -> None:
@@ -215,7 +223,7 @@ class StdioAgent:
         pay = neg.returns(s)
         try:
             self._send(GameOver(payoffs={pid: float(v) for pid, v in zip(neg.game.player_ids, pay)},
-                                observation=observation(neg, s, self.player)).model_dump(mode="json"))
+                                observation=observation(neg, s, self.player)).model_dump(mode="json"))  # all revealed
         except AgentFault:
             pass
 

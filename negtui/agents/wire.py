@@ -47,10 +47,13 @@ class Hello(_Message):
     protocol: Literal["negtui-agent/1"] = PROTOCOL
     seat: str = Field(description="The player id this agent plays.")
     player: int = Field(description="Its index in the scenario's player list.")
-    scenario: dict = Field(description="The whole scenario (negtui-scenario/1).")
+    scenario: dict = Field(description="The scenario (negtui-scenario/1) as this seat knows it: under private "
+                                       "information, other players' values are their published estimates.")
     rules: dict = Field(description="The rule set, name and every switch.")
     budget: int = Field(description="Most new commitments per player in one offer.")
     timeout: float = Field(description="Seconds allowed for each answer.")
+    information: Literal["public", "private"] = Field(
+        default="public", description="Whether the seat knows every player's values or only its own.")
 
 
 class ChoosePartner(_Message):

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from negtui.seats import Seat
 
 RulesOpt = Annotated[str, typer.Option("--rules", help="Rule set: paper (default) or reference.")]
+InformationOpt = Annotated[str | None, typer.Option(
+    "--information", help="public (default): every seat knows every value; private: each seat knows its own values "
+                          "and the ranges the scenario publishes, and its bots and agents decide on that alone.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
 DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Where the records, results and keys are "
                                                                     "(default: the user data directory).")]

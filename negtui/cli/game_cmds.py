@@ -11,6 +11,7 @@ import typer
 
 from negtui.cli.common import (
     AgentTimeoutOpt,
+    InformationOpt,
     JsonOpt,
     LlmKeyOpt,
     LlmUrlOpt,
@@ -68,6 +69,7 @@ def autoplay(
     ucb: Annotated[float | None, typer.Option(help="MCTS exploration constant (default 10).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of random partner choice (default 0).")] = None,
     budget: Annotated[int | None, typer.Option(help="Override the scenario's per-player budget.")] = None,
+    information: InformationOpt = None,
     agent_timeout: AgentTimeoutOpt = None,
     llm_base_url: LlmUrlOpt = None,
     llm_api_key: LlmKeyOpt = None,
@@ -81,6 +83,7 @@ def autoplay(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No turn log.")] = False,
 ) -> None:
     """Play a game with bots or outside agents in every seat; print the turn log and the payoff table."""
+    from negtui.engine.knowledge import INFORMATION
     from negtui.record.signing import read_key
 
     with user_errors():
@@ -88,11 +91,12 @@ def autoplay(
             if scenario is not None:
                 fail("error: give either a scenario or --from-record, not both")
             fixed = [name for name, v in (("--rules", rules), ("--partner", partner), ("--sims", sims), ("--ucb", ucb),
-                                          ("--seed", seed), ("--budget", budget)) if v is not None]
+                                          ("--seed", seed), ("--budget", budget), ("--information", information))
+                     if v is not None]
             if fixed:
                 fail(f"error: {', '.join(fixed)} come from the record when forking; change seats with --seat NAME=LENS")
             fk = _fork(from_record, turn, seat or [], lens)
-            game = _Start(fk.neg, fk.seats, fk.start, fk.parent)
+            game = _Start(fk.neg, fk.seats, fk.start, fk.parent, fk.information)
         else:
             if scenario is None:
                 fail("error: missing scenario file (or --from-record FILE)")
@@ -100,6 +104,9 @@ def autoplay(
                 fail("error: --turn needs --from-record")
             game = _new_game(load(scenario), rules or "paper", budget, seat or [],
                              base_seat(lens, partner, sims, ucb, seed, agent_timeout, llm_base_url))
+            if information not in (None, *INFORMATION):
+                fail(f"error: --information is public or private, not {information!r}")
+            game = replace(game, information=information or "public")
         if agent_timeout is not None:
             game = game.with_timeout(agent_timeout)
         if sign_key is not None and record is None:
@@ -117,6 +124,7 @@ class _Start:
     seats: list[Seat]
     start: State
     parent: Parent | None = None
+    information: str = "public"
 
     def with_timeout(self, seconds: float) -> _Start:
         seats = [s.model_copy(update={"timeout": seconds}) if s.agent in ("cmd", "llm") else s for s in self.seats]
@@ -150,10 +158,11 @@ def _play(game: _Start, record: Path | None, force: bool, key: bytes | None, api
 
     neg, start, parent = game.neg, game.start, game.parent
     g = neg.game
-    with Seating(neg, game.seats, AgentOptions(api_key=api_key, echo_stderr=True)) as seating:
+    options = AgentOptions(api_key=api_key, echo_stderr=True, information=game.information)
+    with Seating(neg, game.seats, options) as seating:
         driver = TurnDriver(neg, seating.agents, start, on_fault=report_fault(neg, [s.label for s in seating.seats]))
         writer = RecordWriter(record, neg, seating.seats, start, parent=parent, force=force,
-                              key=key) if record else None
+                              key=key, information=game.information) if record else None
         if not silent:
             fork_note = f", continuing {parent.file} from turn {parent.turn}" if parent else ""
             typer.echo(f"{g.scenario.name} — {g.n} players, {g.n_goals} goals, {g.T} turns, "

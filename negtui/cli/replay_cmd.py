@@ -81,7 +81,7 @@ class _Checks:
 
 
 def _check(rp: Replay, secret: bytes | None) -> _Checks:
-    from negtui.agents import Seating
+    from negtui.agents import AgentOptions, Seating
     from negtui.record import verify
     from negtui.record.audit import audit
     from negtui.record.signing import Signature, check_chain
@@ -94,7 +94,8 @@ def _check(rp: Replay, secret: bytes | None) -> _Checks:
     else:
         signature = Signature("unsigned", "unsigned: the moves of people and outside agents are not protected by a "
                                           "signature")
-    return _Checks(verify(rp, Seating), audit(rp), signature)
+    options = AgentOptions(information=rec.header.information or "public")  # the bots decided on what they knew
+    return _Checks(verify(rp, lambda neg, seats: Seating(neg, seats, options)), audit(rp), signature)
 
 
 def _emit(rp: Replay, checks: _Checks | None) -> None:

@@ -56,6 +56,7 @@ class Negotiation:
     def __init__(self, game: Game, rules: Rules):
         self.game = game
         self.rules = rules
+        self.pictures: dict[int, Negotiation] = {}  # the game as each player knows it (engine.knowledge)
 
     @classmethod
     def from_scenario(cls, sc: Scenario, rules: Rules, budget: int | None = None) -> Negotiation:

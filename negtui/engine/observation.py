@@ -1,13 +1,16 @@
 """What one player sees of a state: a JSON-ready dict for programs, and text for language models.
 
-The game has perfect information, so every player sees every commitment and every goal's values;
-the observation adds what is specific to the player (its payoff and forecasts, whether it decides
-now) and what is still possible (free commitments, reachable goals).  A commitment is written as the
+Every player sees every commitment.  Under public information (the paper's game) it sees every goal's
+values too; under private information only its own, the ranges the scenario publishes for the others,
+and its own payoff, with forecasts computed from what it knows (engine.knowledge).  The observation
+adds what is specific to the player (its payoff and forecasts, whether it decides now) and what is
+still possible (free commitments, reachable goals).  A commitment is written as the
 pair [player id, action id], which stays unambiguous whatever characters the ids contain.
 """
 
 from __future__ import annotations
 
+from negtui.engine.knowledge import knows, seat_negotiation
 from negtui.engine.lenses import CLOSED_FORM_LENSES, lens_vector
 from negtui.engine.negotiation import Negotiation, Phase, State
 from negtui.engine.offers import Offer
@@ -24,9 +27,10 @@ def _num(v: float) -> float:
     return round(float(v), 9) + 0.0
 
 
-def observation(neg: Negotiation, s: State, player: int) -> dict:
-    """The state as `player` sees it; serialises to JSON as it is."""
+def observation(neg: Negotiation, s: State, player: int, information: str = "public") -> dict:
+    """The state as `player` sees it under `information`; serialises to JSON as it is."""
     g, sc = neg.game, neg.game.scenario
+    known = [knows(information, player, i) for i in range(g.n)]
     info = state_info(g, s.bits)
     phase = neg.phase(s)
     ids = g.player_ids
@@ -48,10 +52,15 @@ def observation(neg: Negotiation, s: State, player: int) -> dict:
             "id": goal.id, "label": goal.label, "kind": goal.kind, "threshold": int(g.tau[j]),
             "requires": [[r.player, r.action] for r in goal.requires], "committed": int(info.counts[j]),
             "satisfaction": _num(sat[j]), "reachable": bool(reachable[j] or sat[j] >= 1.0),
-            "values": {ids[i]: _num(g.G[j, i]) for i in range(g.n) if g.G[j, i] != 0},
+            "values": {ids[i]: _num(g.G[j, i]) for i in range(g.n) if g.G[j, i] != 0 and known[i]},
         })
-    forecasts = {lens: _num(lens_vector(g, neg.rules, lens, info, s.t)[player]) for lens in CLOSED_FORM_LENSES}
-    out = {
+        if not all(known):
+            goals[-1]["ranges"] = {pid: [_num(lo), _num(hi)] for pid, (lo, hi) in goal.ranges.items()
+                                   if not known[g.index_of(pid)]}
+    picture = seat_negotiation(neg, player, information).game
+    forecasts = {lens: _num(lens_vector(picture, neg.rules, lens, state_info(picture, s.bits), s.t)[player])
+                 for lens in CLOSED_FORM_LENSES}
+    out = {"information": information,
         "turn": s.t, "turns": g.T, "round": g.round_of(s.t), "rounds": g.rounds,
         "phase": phase.value, "you": ids[player],
         "to_move": None if phase is Phase.TERMINAL else ids[neg.current_player(s)],
@@ -61,15 +70,15 @@ def observation(neg: Negotiation, s: State, player: int) -> dict:
         "budget": g.budget, "unilateral": g.unilateral,
         "players": players, "goals": goals,
         "exclusive": [[list(g.cell_pair(int(c))) for c in cells] for cells in g.groups],
-        "payoffs": {ids[i]: _num(pay[i]) for i in range(g.n)},
+        "payoffs": {ids[i]: _num(pay[i]) for i in range(g.n) if known[i]},
         "your_payoff": _num(pay[player]), "your_forecasts": forecasts,
     }
     return out
 
 
-def observation_text(neg: Negotiation, s: State, player: int) -> str:
+def observation_text(neg: Negotiation, s: State, player: int, information: str = "public") -> str:
     """The observation in words, for a language model's prompt."""
-    obs = observation(neg, s, player)
+    obs = observation(neg, s, player, information)
     g = neg.game
     names = {p.id: p.display for p in g.scenario.players}
     me = obs["you"]
@@ -97,11 +106,18 @@ def observation_text(neg: Negotiation, s: State, player: int) -> str:
             acts.append(f"[{mark}] {a['id']}" + (f" ({a['label']})" if a["label"] and a["label"] != a["id"] else ""))
         lines.append(f"- {p['id']} ({p['name']}): " + "; ".join(acts))
     lines.append("")
+    if obs["information"] == "private":
+        lines.append("Information is private: you know your own values; of another player's value you know at most "
+                     "the range it published.")
     lines.append("Goals (value to each player when fully satisfied; satisfaction now):")
     for goal in obs["goals"]:
         kind = "all-or-nothing" if goal["kind"] == "all_or_nothing" else "linear"
         need = _cells_words(goal["requires"])
-        vals = ", ".join(f"{pid} {v:+g}" for pid, v in goal["values"].items()) or "nobody values it"
+        vals = ", ".join([f"{pid} {v:+g}" for pid, v in goal["values"].items()]
+                         + [f"{pid} between {lo:+g} and {hi:+g}" for pid, (lo, hi) in goal.get("ranges", {}).items()])
+        if obs["information"] == "private":
+            vals = ", ".join(filter(None, [vals, "the other values are secret"]))
+        vals = vals or "nobody values it"
         state = f"{goal['committed']}/{goal['threshold']} needed, satisfaction {goal['satisfaction']:.0%}"
         if not goal["reachable"]:
             state += ", can no longer be reached"

@@ -47,8 +47,12 @@ class LiveGame:
     def __init__(self, scenario: Scenario, rules: Rules, seats: dict[str, Seat] | None = None, *,
                  budget: int | None = None, start: State | None = None,
                  record: str | os.PathLike[str] | None = None, parent: Parent | None = None,
-                 options: AgentOptions | None = None, record_key: bytes | None = None):
-        """`record` is a new file (created exclusively) for the game's record, signed with `record_key`."""
+                 options: AgentOptions | None = None, record_key: bytes | None = None,
+                 known: frozenset[int] | None = None):
+        """`record` is a new file (created exclusively) for the game's record, signed with `record_key`.
+        `known`: the players whose values this game's screens may show (None: everyone's); a game that
+        hides some is a seat's picture (engine.knowledge), and has no exact solution to show."""
+        self.known = known
         self.neg = Negotiation.from_scenario(scenario, rules, budget=budget)
         self.seating = Seating(self.neg, seats or {}, options)
         self.valuation: Valuation = self.seating.valuation  # the bots' own: what they searched is a look-up here
@@ -59,7 +63,8 @@ class LiveGame:
             self.payoff_history: list[np.ndarray] = [self.neg.returns(self.state)]
             self.record_path = Path(record) if record else None
             self._writer = RecordWriter(self.record_path, self.neg, self.seating.seats, self.state, parent,
-                                        key=record_key) if self.record_path else None
+                                        key=record_key, information=self.seating.options.information
+                                        ) if self.record_path else None
         except BaseException:
             self.seating.close()
             raise
@@ -93,7 +98,7 @@ class LiveGame:
 
     @cached_property
     def exact_available(self) -> bool:
-        return exact_fits(self.neg.game)
+        return self.known is None and exact_fits(self.neg.game)
 
     @property
     def exact_ready(self) -> bool:

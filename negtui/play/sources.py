@@ -122,7 +122,7 @@ class LiveSource:
         person = self.person_to_move()
         preview = self.preview(partner, cells) if partner is not None and (s.pending is None or person) else None
         return Snapshot(g, self.neg.rules.name, s, events, [seat.label for seat in ses.seating.seats], forecasts,
-                        history, self.neg.blocked(s), cells, partner, self.mode, person, preview)
+                        history, self.neg.blocked(s), cells, partner, self.mode, person, preview, known=ses.known)
 
     def preview(self, partner: int, cells: frozenset[int]) -> Preview:
         """The offer under every lens, worked out once per state, offer and lenses."""

@@ -73,6 +73,19 @@ class Snapshot:
     person_to_move: bool = False  # the next decision is a person's at this app
     preview: Preview | None = None  # the offer being built (or waiting for a person's answer) under every lens
     position: tuple[int, int, int] | None = None  # replay: (first, shown, last) turn
+    known: frozenset[int] | None = None  # players whose values and payoffs may be shown (None: everyone's)
+
+    def knows(self, i: int) -> bool:
+        """Whether player i's values (and so its payoffs and forecasts) may be shown here."""
+        return self.known is None or i in self.known
+
+    def value_words(self, j: int, i: int) -> str:
+        """Player i's value of goal j as this screen may show it: the value, the range the scenario
+        publishes for it, or '?' (engine.knowledge)."""
+        if self.knows(i):
+            return f"{float(self.game.G[j, i]):+g}"
+        published = self.game.scenario.goals[j].ranges.get(self.game.player_ids[i])
+        return "?" if published is None else f"{published[0]:g}..{published[1]:g}"
 
     @property
     def proposer(self) -> int | None:

@@ -18,6 +18,7 @@ class Fork:
     seats: list[Seat]  # the recorded seats in force at the turn, with the requested changes
     start: State
     parent: Parent
+    information: str = "public"  # what the seats know (engine.knowledge), as the record says
 
     @property
     def played_by_hand(self) -> list[str]:
@@ -38,4 +39,5 @@ def fork(replay: Replay, turn: int | None = None, changes: dict[str, Seat] | Non
     seats = replay.seats_at(t)
     seats.update(changes or {})
     ids = replay.neg.game.player_ids
-    return Fork(replay.neg, [seats.get(pid) or Seat.human() for pid in ids], start, parent_at(replay, t))
+    return Fork(replay.neg, [seats.get(pid) or Seat.human() for pid in ids], start, parent_at(replay, t),
+                replay.record.header.information or "public")

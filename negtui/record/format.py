@@ -47,6 +47,7 @@ class Header(_Line):
     start_turn: int = 0
     start_commitments: list[Cell] = Field(default_factory=list)
     parent: Parent | None = None
+    information: Literal["private"] | None = None  # each seat knew only its own values (engine.knowledge)
     mac: str | None = None
 
 

@@ -67,8 +67,9 @@ def forecasts(val: Valuation, s: State, shown: dict[str, np.ndarray] | None = No
 
 class RecordWriter:
     def __init__(self, path: str | os.PathLike[str], neg: Negotiation, seats: list[Seat], start: State,
-                 parent: Parent | None = None, force: bool = False, key: bytes | None = None):
-        """`key` signs every line (record/signing.py)."""
+                 parent: Parent | None = None, force: bool = False, key: bytes | None = None,
+                 information: str = "public"):
+        """`key` signs every line (record/signing.py); `information` is what the seats knew (engine.knowledge)."""
         self.path = Path(path)
         self.neg = neg
         self._valuation = Valuation(neg)  # forecasts the caller does not give
@@ -83,6 +84,7 @@ class RecordWriter:
             seats=dict(zip(game.player_ids, seats)),
             started=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"), start_turn=start.t,
             start_commitments=game.pairs_of(start.bits), parent=parent,
+            information="private" if information == "private" else None,
         )
         self._write(header)
 

@@ -10,7 +10,15 @@ from __future__ import annotations
 import math
 from typing import Annotated, Final, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from negtui.scenario import limits as lim
 
@@ -71,6 +79,19 @@ class Goal(_Strict):
     values: dict[str, Value] = Field(
         default_factory=dict, description="Value of the goal to each player id; missing players value it 0."
     )
+    ranges: dict[str, tuple[Value, Value]] = Field(
+        default_factory=dict,
+        description="Under private information, what every other player is told of a player's value: "
+                    "[low, high], holding the true value; a player not listed here keeps the value secret.",
+    )
+
+    @model_serializer(mode="wrap")
+    def _without_empty_ranges(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        """No ranges, no key: a scenario without them dumps (and digests) as it did before they existed."""
+        data = handler(self)
+        if not self.ranges:
+            data.pop("ranges", None)
+        return data
 
 
 class Protocol(_Strict):
@@ -163,6 +184,7 @@ def reference_problems(sc: Scenario) -> list[tuple[str, str]]:
         for pid in g.values:
             if pid not in players:
                 out.append((f"{base}.values.{pid}", f"unknown player {pid!r}"))
+        out.extend(_range_problems(g, base, players))
     for x, group in enumerate(sc.exclusive):
         if len(group) < 2:
             out.append((f"$.exclusive[{x}]", "an exclusive set needs at least two commitments"))
@@ -174,6 +196,20 @@ def reference_problems(sc: Scenario) -> list[tuple[str, str]]:
         for t, pid in enumerate(sc.protocol.schedule):
             if pid not in players:
                 out.append((f"$.protocol.schedule[{t}]", f"unknown player {pid!r}"))
+    return out
+
+
+def _range_problems(g: Goal, base: str, players: dict[str, set[str]]) -> list[tuple[str, str]]:
+    out = []
+    for pid, (low, high) in g.ranges.items():
+        path = f"{base}.ranges.{pid}"
+        value = g.values.get(pid, 0)
+        if pid not in players:
+            out.append((path, f"unknown player {pid!r}"))
+        elif low > high:
+            out.append((path, f"the range runs from {low:g} down to {high:g}; write the lower end first"))
+        elif not low <= value <= high:
+            out.append((path, f"{pid}'s value {value:g} is outside the published range {low:g} to {high:g}"))
     return out
 
 

@@ -88,6 +88,11 @@ class Exercise(_Strict):
     rules: Literal["paper", "reference"] = "paper"
     attempts: int | None = Field(default=None, ge=1, description="Plays allowed; null is unlimited.")
     hints: bool = True
+    information: Literal["public", "private"] = Field(default="public", description=(
+        "private: each person at a table sees only their own values and the ranges the scenario publishes "
+        "(its goals' `ranges`); bots decide on what their seats know; the debrief reveals everything."))
+    roles: dict[str, Text] = Field(default_factory=dict, description=(
+        "A confidential briefing per player id, shown only to the person in that seat."))
 
     @property
     def is_table(self) -> bool:
@@ -188,7 +193,7 @@ class LoadedCourse:
                          places=ex.humans if isinstance(ex.humans, int) else None, bots=bots,
                          record=str(record) if record else None, key_file=str(key_file) if key_file else None,
                          grace=ex.grace, on_drop=ex.on_drop, decision_time=ex.decision_time, start_after=ex.wait,
-                         hints=ex.hints)
+                         hints=ex.hints, information=ex.information, roles=dict(ex.roles))
 
 
 def scenario_digest(scenario: Scenario) -> str:
@@ -301,8 +306,14 @@ def check_exercise(ex: Exercise, at: str, base: Path,
 def _table_problems(ex: Exercise, at: str, players: list[str] | None) -> list[Problem]:
     """A table's people against the scenario's players, and a table's settings on a solo exercise."""
     out: list[Problem] = []
+    if players is not None:
+        out += [Problem(f"{at}.roles{_key(pid)}", f"no player {pid!r}; players are {', '.join(players)}")
+                for pid in ex.roles if pid not in players]
     if ex.humans is None:
         changed = [k for k in ("wait", "grace", "on_drop", "decision_time") if k in ex.model_fields_set]
+        if ex.information == "private":
+            out.append(Problem(f"{at}.information", "private information is played at a table: set `humans` "
+                                                    "(one trainee against bots sees every value)"))
         out += [Problem(f"{at}.{k}", f"{k} is a table's setting: set `humans` to seat several trainees")
                 for k in changed]
         return out

@@ -102,6 +102,9 @@ class TablePicker(ModalScreen[TableChoice | None]):
                         " (or when the trainer starts it)"))
         if ex.decision_time:
             parts.append(f"{ex.decision_time:g} s per decision (then a pass, or a rejection)")
+        if ex.information == "private":
+            parts.append("roles are private: each of you sees only your own values (and a confidential role "
+                         "once seated) until the end reveals everyone's")
         parts.append(f"if you drop out your seat is kept {ex.grace:g} s, then "
                      + ("a bot takes it until you are back" if ex.on_drop == "bot" else "the table waits for you"))
         return "\n" + "; ".join(parts) + "."

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from negtui.agents.seating import AgentOptions
 from negtui.engine.negotiation import IllegalMove, Phase
 from negtui.engine.portable import PortableGame
 from negtui.engine.turns import Move
@@ -136,8 +137,10 @@ class TableHost:
         seats = self.sitting.seats_at_start()
         key = read_key(self.spec.key_file) if self.spec.key_file else None
         loop = asyncio.get_running_loop()
+        options = AgentOptions(information=self.spec.information)  # the bots decide on what their seats know
         self.game = await loop.run_in_executor(None, lambda: LiveGame(
-            self.scenario, self.rules, seats, budget=self.portable.budget, record=self.spec.record, record_key=key))
+            self.scenario, self.rules, seats, budget=self.portable.budget, record=self.spec.record, record_key=key,
+            options=options))
         for said in self._unwritten:
             self.game.keep_message(said.sender, said.to, said.text)
         self._unwritten = []
@@ -176,7 +179,10 @@ class TableHost:
                 self._apply(m)
         if game.over:
             payoffs = [float(v) for v in game.neg.returns(game.state)]
-            self._broadcast({"type": "over", "payoffs": payoffs})
+            over: dict[str, Any] = {"type": "over", "payoffs": payoffs}
+            if self.spec.information == "private":
+                over["game"] = self.spec.game  # the end reveals everyone's values
+            self._broadcast(over)
             self.log("the game is over: " + ", ".join(f"{pid} {v:g}" for pid, v in zip(game.neg.game.player_ids,
                                                                                      payoffs)))
             await self.events.over(game)
@@ -405,11 +411,15 @@ class TableHost:
         return self.sitting.listing(self._seats())
 
     def _welcome(self, client: Client) -> dict[str, Any]:
-        return {"type": "welcome", "you": client.player, "title": self.spec.title, "game": self.portable.as_dict(),
+        over = self.game is not None and self.game.over
+        return {"type": "welcome", "you": client.player, "title": self.spec.title,
+                "game": self.spec.game_for(client.player, over), "information": self.spec.seen_by(client.player, over),
+                "role": self.spec.roles.get(client.player or "", ""),
                 "started": self.game is not None, "paused": self.paused, "hints": self.spec.hints,
                 "seats": self._seats(), "people": self._people(), "moves": list(self.moves),
                 "said": [s.as_dict() for s in self.said if s.reaches(client.player)],
                 "clock": self._clock()}
+
 
 
 def serve(spec: TableSpec, socket_path: Path) -> str | None:

@@ -30,26 +30,39 @@ from negtui.table.wire import WireError
 
 class TableSource(LiveSource):
     def __init__(self, client: TableClient, welcome: dict[str, Any]) -> None:
-        portable = PortableGame.from_dict(welcome["game"])
-        rules = rules_from(portable.rules)  # the game is compiled once, by the LiveGame below
-        scenario = parse_scenario(portable.scenario)
-        seats = {pid: Seat.model_validate(seat) for pid, seat in welcome["seats"].items()}
-        game = LiveGame(scenario, rules, seats, budget=portable.budget, options=AgentOptions(elsewhere=True))
+        you = welcome.get("you")
+        private = welcome.get("information") == "private"
+        game = _copy(welcome["game"], welcome["seats"], you if private else None)
         super().__init__(game)
         self.client = client
-        you = welcome.get("you")
         self.me: int | None = None if you is None else game.neg.game.index_of(str(you))
-        game.coached = set() if self.me is None else {self.me}
-        game.hints = bool(welcome.get("hints", True))
-        game.coach_pane_first = True
+        self._hints = bool(welcome.get("hints", True))
+        self._coaching(game)
         self._sent: tuple[int, Phase] | None = None  # the decision sent and not yet announced back
-        self.view = TableView(title=str(welcome.get("title") or scenario.name), you=you)
+        self._moves: list[tuple[dict[str, Any], Seat]] = []  # every move, with the seat that made it
+        self.view = TableView(title=str(welcome.get("title") or game.neg.game.scenario.name), you=you,
+                              role=str(welcome.get("role") or ""), private=private)
         self._occupants(welcome["people"])
         self.view = self.view.but(started=bool(welcome["started"]), paused=bool(welcome["paused"]),
                                   said=tuple(Said.from_dict(s) for s in welcome["said"]))
         self._clock(welcome["clock"])
         for wire in welcome["moves"]:
             self._move(wire)
+
+    def _coaching(self, game: LiveGame) -> None:
+        game.coached = set() if self.me is None else {self.me}
+        game.hints = self._hints
+        game.coach_pane_first = True
+
+    @property
+    def over(self) -> bool:
+        """Over once the table has said so, and under private information once everyone's values are
+        in (`reveal`): the end screens show them."""
+        return self.game.over and self.game.known is None
+
+    @property
+    def to_reveal(self) -> bool:
+        return self.game.over and self.game.known is not None
 
     # --- what the table says ------------------------------------------------------------------------------
     def receive(self, message: dict[str, Any]) -> list[TurnEvent]:
@@ -80,7 +93,30 @@ class TableSource(LiveSource):
         move = move_from_wire(game.neg, game.state, wire)
         if move.phase is Phase.PROPOSE and move.player == self.me:
             self.clear_draft()
+        self._moves.append((wire, game.seating.seats[move.player]))
         return game.submit(move)
+
+    def reveal(self, true_game: dict[str, Any]) -> LiveGame:
+        """The game played again on everyone's values, as the table sent them at the end, with this
+        person's decisions to assess (slow on large games: a worker's job); `revealed` puts it in place."""
+        old = self.game
+        game = _copy(true_game, {pid: seat.model_dump(mode="json") for pid, seat in old.seats.items()}, None)
+        self._coaching(game)
+        ids = game.neg.game.player_ids
+        for wire, seat in self._moves:
+            move = move_from_wire(game.neg, game.state, wire)
+            if game.seating.seats[move.player] != seat:
+                game.set_seat(ids[move.player], seat)
+            game.submit(move)
+        for pid, seat in old.seats.items():
+            if game.seats[pid] != seat:
+                game.set_seat(pid, seat)
+        game.assess_pending()
+        return game
+
+    def revealed(self, game: LiveGame) -> None:
+        old, self.game = self.game, game
+        old.close()
 
     def _seat(self, seats: dict[str, Any]) -> None:
         """The table's seats, as they are now (a bot in a dropped person's seat, the person back)."""
@@ -148,6 +184,17 @@ class TableSource(LiveSource):
     def close(self) -> None:
         self.client.close()
         self.game.close()
+
+
+def _copy(portable_game: dict[str, Any], seats: dict[str, Any], you: str | None) -> LiveGame:
+    """A copy of the table's game whose seats decide nothing here; `you`: the values shown are only
+    this player's (the game holds its picture, engine.knowledge)."""
+    portable = PortableGame.from_dict(portable_game)
+    rules = rules_from(portable.rules)  # the game is compiled once, by the LiveGame
+    scenario = parse_scenario(portable.scenario)
+    known = None if you is None else frozenset({scenario.player_ids.index(you)})
+    return LiveGame(scenario, rules, {pid: Seat.model_validate(seat) for pid, seat in seats.items()},
+                    budget=portable.budget, options=AgentOptions(elsewhere=True), known=known)
 
 
 def who_sits(people: list[dict[str, Any]]) -> tuple[Occupant, ...]:

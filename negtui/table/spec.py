@@ -9,6 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from negtui.engine.knowledge import seat_scenario
+from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
 
 
@@ -27,6 +29,8 @@ class TableSpec(BaseModel):
     decision_time: float | None = Field(default=None, gt=0.0, le=86_400.0)  # seconds per decision of a person
     start_after: float | None = Field(default=None, ge=0.0, le=86_400.0)  # then start with bots in empty seats
     hints: bool = True
+    information: Literal["public", "private"] = "public"  # private: each person sees their own values only
+    roles: dict[str, str] = Field(default_factory=dict)  # a confidential briefing per player id
     abandon_after: float = Field(default=3_600.0, gt=0.0, le=7 * 86_400.0)  # seconds with nobody connected
     linger: float = Field(default=60.0, ge=0.0, le=3_600.0)  # seconds a finished table stays for its clients
 
@@ -39,6 +43,9 @@ class TableSpec(BaseModel):
         for pid, bot in self.bots.items():
             if pid not in self.seats or bot.is_human:
                 raise ValueError(f"bots.{pid}: a bot for a person's seat")
+        for pid in self.roles:
+            if pid not in self.seats:
+                raise ValueError(f"roles.{pid}: no such player at this table")
         return self
 
     @property
@@ -53,6 +60,19 @@ class TableSpec(BaseModel):
 
     def bot_for(self, pid: str) -> Seat:
         return self.bots.get(pid) or Seat.lens("upper", seed=list(self.seats).index(pid))
+
+    def seen_by(self, player: str | None, over: bool) -> str:
+        """The information a client plays under: private for a person before the end, when the table is;
+        a watcher (the trainer) and everyone after the end see every value."""
+        return "private" if self.information == "private" and player is not None and not over else "public"
+
+    def game_for(self, player: str | None, over: bool) -> dict[str, Any]:
+        """The game as a client may know it (engine.knowledge): under private information a person's
+        copy holds their own values and the others' published estimates."""
+        if self.seen_by(player, over) == "public":
+            return self.game
+        picture = seat_scenario(parse_scenario(self.game["scenario"]), str(player))
+        return {**self.game, "scenario": picture.model_dump(mode="json")}
 
     def write(self, path: Path) -> None:
         path.write_text(self.model_dump_json(by_alias=True), encoding="utf-8")

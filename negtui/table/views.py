@@ -35,6 +35,8 @@ class TableView:
     started: bool = False
     paused: bool = False
     closed: str = ""  # why the table closed early
+    role: str = ""  # this person's confidential briefing
+    private: bool = False  # each person knows only their own values until the game is over
 
     def but(self, **changes: object) -> TableView:
         return replace(self, **changes)  # type: ignore[arg-type]

@@ -32,6 +32,7 @@ class KeyContext:
     hints: bool = True  # the app gives hints
     exact_solving: bool = False  # the exact solution is being solved in the background
     lesson: bool = False  # the scenario has a lesson the app may show now
+    secret: bool = False  # some players' values are secret here (private information): no welfare optimum
 
 
 Rule = Callable[[KeyContext], bool]
@@ -96,8 +97,8 @@ GAME_KEYS: tuple[Key, ...] = (
         "Playing", palette="Say something at the table", modes=(TABLE,)),
     Key("c", "cancel_exact", "cancel solve", "cancel the exact solve running in the background (large games)",
         "Playing", palette="Cancel the exact solve", modes=PLAYING, when=lambda c: c.exact_solving),
-    Key("w", "welfare", "welfare", "welfare optimum for the current state (c cancels a solve)", "Playing",
-        palette="Welfare optimum"),
+    Key("w", "welfare", "welfare", "welfare optimum for the current state (c cancels a solve; not while other "
+        "players' values are secret)", "Playing", palette="Welfare optimum", when=lambda c: not c.secret),
     Key("v", "sort_goals", "sort goals", "sort goals by value / progress / id", "Moving around", show=False,
         palette="Sort goals"),
     Key("f", "filter_log", "filter log", "filter the log by the focused player", "Moving around", show=False,

@@ -5,12 +5,16 @@ Workers never touch widgets: they post one of these and the screen decides what 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from negtui.coach.assess import Assessment
 from negtui.engine.turns import Move
 from negtui.welfare import WelfareJob, WelfareResult
+
+if TYPE_CHECKING:
+    from negtui.play.live import LiveGame
 
 
 @dataclass
@@ -71,6 +75,14 @@ class TableLine(Message):
     """A line from the table a game is played at (read in a worker)."""
 
     line: dict
+
+
+@dataclass
+class Revealed(Message):
+    """Everyone's values, sent by the table at the end of a game under private information: the game
+    on them (play.LiveGame), its person's decisions assessed."""
+
+    game: LiveGame
 
 
 @dataclass

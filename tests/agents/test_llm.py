@@ -212,3 +212,22 @@ def test_the_prompts_live_in_one_template_file(root):
     assert PROMPTS.name == "llm_prompts.toml" and set(prompts()) == {"system", "propose", "respond", "retry"}
     source = (root / "negtui" / "agents" / "llm.py").read_text()
     assert "Maximise" not in source and "your partner will accept" not in source
+
+
+def test_under_private_information_no_prompt_holds_another_players_value(fake_chat):
+    """Every request the model gets (system and user messages) under private information: A's values
+    and nothing of B's or C's; the same seat in public does show them, so a leak would be seen."""
+    from tests.secrets import leaks, secret_scenario
+
+    chat = fake_chat(lambda body: {"partner": "A", "offer": [], "reason": "wait"} if proposing(body)
+                     else {"accept": False, "reason": "no"})
+    neg = Negotiation.from_scenario(secret_scenario(), PAPER)
+    seats = [Seat(agent="llm", model="m", base_url=chat.url), Seat.lens("upper", seed=1), Seat.lens("upper", seed=2)]
+    for information in ("private", "public"):
+        chat.requests.clear()
+        with Seating(neg, seats, AgentOptions(information=information)) as seating:
+            TurnDriver(neg, seating.agents).play()
+        prompts = json.dumps([r["body"]["messages"] for r in chat.requests])
+        assert chat.requests and (leaks(prompts) == []) == (information == "private"), information
+        if information == "private":
+            assert "the other values are secret" in prompts

@@ -149,3 +149,30 @@ def test_the_committed_protocol_schema_is_current(root):
     assert committed == protocol_schema(), "run `make schema` and commit the result"
     res = negtui("schema", "agent-protocol")
     assert res.returncode == 0 and json.loads(res.stdout) == committed
+
+
+LISTENING = Path(__file__).resolve().parent / "programs" / "listening_agent.py"
+
+
+@pytest.mark.parametrize("information", ["private", "public"])
+def test_under_private_information_an_agent_is_sent_no_other_players_value(tmp_path, information):
+    """Every line before the end (the hello's scenario, every observation) holds A's values only; the
+    game_over line reveals them all.  The same game in public shows them, so the test can see a leak."""
+    from tests.secrets import leaks, write_secret_scenario
+
+    scenario = write_secret_scenario(tmp_path / "secret.json")
+    heard, rec = tmp_path / "heard.jsonl", tmp_path / "r.jsonl"
+    res = negtui("autoplay", scenario, "--seat", "A=" + cmd(LISTENING, heard), "--information", information,
+                 "--record", rec, "--quiet")
+    assert res.returncode == 0, res.stderr
+    lines = heard.read_text().splitlines()
+    assert json.loads(lines[0])["type"] == "hello" and json.loads(lines[-1])["type"] == "game_over"
+    during = "\n".join(lines[:-1])
+    if information == "private":
+        assert leaks(during) == [] and json.loads(lines[0])["information"] == "private"
+        assert leaks(lines[-1]) != []  # the end reveals everything
+        assert load_record(rec).header.information == "private"
+    else:
+        assert leaks(during) != [] and load_record(rec).header.information is None
+    verified = negtui("replay", rec, "--verify")
+    assert verified.returncode == 0 and "re-runs identically" in verified.stdout

@@ -206,6 +206,12 @@ CASES = {
                                              "$.exercises[0].decision_time", "set `humans` to seat several"),
     "an unknown drop rule": ('scenario = "poison-pill"\nhumans = 2\non_drop = "leave"', "$.exercises[0].on_drop",
                              "'bot' or 'wait'"),
+    "private information on a solo exercise": ('scenario = "poison-pill"\nseat = "A"\ninformation = "private"',
+                                               "$.exercises[0].information", "private information is played at"),
+    "unknown information": ('scenario = "poison-pill"\nhumans = 2\ninformation = "secret"',
+                            "$.exercises[0].information", "'public' or 'private'"),
+    "a role for no player": ('scenario = "poison-pill"\nhumans = 2\nroles = { Q = "spy" }', "$.exercises[0].roles.Q",
+                             "no player 'Q'; players are A, B"),
 }
 
 
@@ -374,6 +380,10 @@ def test_the_bundled_class_course_seats_people_at_tables(tmp_path):
     assert access.room == 3 and len(access.people) == 6  # any three of the six parties
     with pytest.raises(ValueError, match="played at a table"):
         course.seats_for("pill-pairs", "A")
+    car = course.table_spec("car-private", title="t", record=None, key_file=None)
+    assert car.information == "private" and car.people == ["B", "S"]
+    assert "worth 18 to you" in car.roles["B"] and "cost you 12" in car.roles["S"]
+    assert spec.information == "public" and spec.roles == {}
 
 
 def test_a_table_exercise_takes_the_courses_settings_and_bots(tmp_path):
@@ -388,7 +398,7 @@ def test_a_table_exercise_takes_the_courses_settings_and_bots(tmp_path):
 
 def test_validate_checks_courses_as_it_checks_scenarios(cli, tmp_path):
     ok = cli("validate", str(CLASS_COURSE), str(INTRO_COURSE))
-    assert ok.exit_code == 0 and "course class: 3 exercises (3 at tables)" in ok.output
+    assert ok.exit_code == 0 and "course class: 4 exercises (4 at tables)" in ok.output
     bad = course_with(tmp_path, 'scenario = "poison-pill"\nhumans = ["A", "Z"]')
     as_json = write(tmp_path, json.dumps({"name": "c", "title": "C", "exercises": [
         {"id": "e", "title": "E", "scenario": "poison-pill", "seat": "Q"}]}), "course.json")

@@ -4,6 +4,7 @@ private where addressed and kept in the record."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -218,3 +219,27 @@ def test_leaving_before_the_start_gives_the_seat_up_and_the_start_shows_the_bots
     assert alice.expect("started")["seats"]["B"]["agent"] == "lens"
     seated = alice.expect("people", lambda m: m["people"][1]["seat"]["agent"] == "lens")
     assert [(p["player"], p["name"]) for p in seated["people"]] == [("A", "alice"), ("B", None), ("C", "bob")]
+
+
+def test_under_private_information_each_person_is_sent_their_own_values_and_role_until_the_end(
+        open_table, person, tmp_path: Path) -> None:
+    from tests.secrets import leaks, write_secret_scenario
+
+    spec = table_spec(tmp_path, scenario=write_secret_scenario(tmp_path / "secret.json"), information="private",
+                      roles={"A": "you are Finance", "B": "you are Operations"})
+    table = open_table(spec)
+    alice, bob = person(table.path, "alice"), person(table.path, "bob")
+    trainer = person(table.path, None, watch=True)
+    welcome = alice.expect("welcome")
+    assert welcome["information"] == "private" and welcome["role"] == "you are Finance"
+    values = [g["values"] for g in welcome["game"]["scenario"]["goals"]]
+    assert values == [{"A": 10}, {}, {"A": 6}] and leaks(json.dumps(welcome)) == []
+    assert bob.expect("welcome")["role"] == "you are Operations"
+    assert leaks(json.dumps(trainer.expect("welcome"))) != []  # a watcher sees the whole game
+    _decide_all({"A": alice, "B": bob}, table)
+    over = alice.expect("over")
+    assert leaks(json.dumps(over["game"])) != []  # the end reveals everyone's values
+    assert leaks(json.dumps(alice.seen[:-1])) == []
+    table.stop()
+    rec = load_record(tmp_path / "table.jsonl")
+    assert rec.header.information == "private" and audit(Replay(rec)) == []

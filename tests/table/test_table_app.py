@@ -77,3 +77,67 @@ async def test_a_person_plays_a_whole_table_game_in_the_app(open_table, person, 
     rec = load_record(tmp_path / "table.jsonl")
     assert rec.complete and [(m.sender, m.text) for m in rec.messages] == [("B", "hello alice"), ("A", "hi bob")]
     assert audit(Replay(rec)) == []
+
+
+async def test_under_private_roles_no_other_players_value_reaches_the_screen_until_the_end(
+        open_table, person, wait_until, screen_text, tmp_path: Path) -> None:
+    """Alice's screens through a whole game, every side pane and the focused cells of every player
+    included, hold no value of Bob's or the bot's; her role is on the table pane; the end reveals all."""
+    from tests.secrets import leaks, write_secret_scenario
+    from tests.table.conftest import table_spec
+
+    spec = table_spec(tmp_path, scenario=write_secret_scenario(tmp_path / "secret.json"), information="private",
+                      roles={"A": "Finance: the raid is worth 10 to you"})
+    table = open_table(spec)
+    client = TableClient(table.path)
+    client.send({"type": "join", "name": "alice"})
+    welcome = client.receive()
+    assert welcome is not None
+    app = TableApp(TableSource(client, welcome))
+    seen: list[str] = []
+    async with app.run_test(size=(160, 50)) as pilot:
+        bob = person(table.path, "bob")
+        bob.expect("started")
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "C's offer to A")
+        seen.append(screen_text(app))
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "alice's own turn")
+        seen.append(screen_text(app))
+        await pilot.press("escape")  # look around before deciding: every pane, every player's cells
+        for pane in "12456":
+            await pilot.press(pane)
+            for _ in range(6):
+                await pilot.press("down")
+                seen.append(screen_text(app))
+        assert "Finance: the raid is worth 10 to you" in "\n".join(seen)
+        assert "values of B (secret)" in "\n".join(seen) and "? another player's values are secret" in "\n".join(seen)
+        await pilot.press("w")  # no welfare optimum while values are secret
+        assert not isinstance(app.screen, DebriefScreen) and "welfare" not in type(app.screen).__name__.lower()
+        host = table.host
+        deadline = time.monotonic() + 30
+        while not isinstance(app.screen, DebriefScreen):
+            assert time.monotonic() < deadline, (f"the game did not end; screen is {app.screen}; table at "
+                                                 f"{host.game.state}, over {host.game.over}\n{screen_text(app)}")
+            game = host.game
+            if not game.over and not host.thinking and game.waiting_for_person():
+                s, who = game.state, game.neg.game.player_ids[game.deciding]
+                if who == "B":
+                    bob.send({"type": "move", "t": s.t, "phase": "respond", "accept": True} if s.pending else
+                             {"type": "move", "t": s.t, "phase": "propose", "partner": "C",
+                              "cells": [] if s.bits else [["B", "joint"], ["C", "joint"]]})
+                    bob.expect("move", lambda m, t=s.t: m["move"]["t"] == t and m["move"]["player"] == "B")
+                elif isinstance(app.screen, PartnerScreen):
+                    await pilot.press("x")
+                elif isinstance(app.screen, RespondScreen):
+                    await pilot.press("r")
+                elif not app.screen.is_modal:
+                    await pilot.press("x")
+            seen.append(screen_text(app))
+            await pilot.pause(0.05)
+        assert leaks("\n".join(seen)) == []
+        assert app.table.game.known is None and app.table.game.state == host.game.state
+        payoffs = host.game.neg.returns(host.game.state)
+        assert payoffs[1] not in (0, 10, 6, 16), payoffs  # Bob's: his own values, not Alice's
+        await wait_until(pilot, lambda: all(f"{v:.2f}" in screen_text(app) for v in payoffs),
+                         "everyone's payoff on everyone's values in the debrief")
+    table.stop()

@@ -62,10 +62,11 @@ class LiveScreen(GameScreen):
         return KeyContext(self.MODE, over=src.over, person_to_move=src.person_to_move(),
                           person_proposing=src.person_proposing, drafting=src.partner is not None,
                           seat_changes=app.seat_changes, hints=src.hints, exact_solving=self.exact_solving,
-                          lesson=self.lesson_allowed())
+                          lesson=self.lesson_allowed(), secret=src.game.known is not None)
 
     def lesson_allowed(self) -> bool:
-        return bool(self.game.scenario.lesson) and (self.host.lessons_in_game or self.source.over)
+        secret = self.source.game.known is not None  # a lesson tells everyone's values
+        return bool(self.game.scenario.lesson) and ((self.host.lessons_in_game and not secret) or self.source.over)
 
     def set_thinking(self, thinking: bool) -> None:
         """The headline says "thinking…" only for a decision that takes a while: a fast autoplay would

@@ -20,7 +20,7 @@ from negtui.table.source import TableSource
 from negtui.table.wire import WireError
 from negtui.tui import palette
 from negtui.tui.keys import TABLE, bindings
-from negtui.tui.messages import TableLine, TableLost
+from negtui.tui.messages import Revealed, TableLine, TableLost
 from negtui.tui.screens.dialogs import ConfirmScreen
 from negtui.tui.screens.live import LiveScreen
 from negtui.tui.screens.say import SayScreen
@@ -80,8 +80,24 @@ class TableScreen(LiveScreen):
             self.set_status(Text(f"the table closed: {line.get('why')}", style=palette.NEGATIVE))
         elif kind == "started":
             self.set_status("every seat is taken: the game starts")
+        elif kind == "over" and src.to_reveal and isinstance(line.get("game"), dict):
+            self.set_status("the game is over: the table reveals everyone's values …")
+            self._reveal(line["game"])
         self._clock()
         self.view.table = src.view
+        self.advance()
+
+    @work(thread=True, group="reveal", exclusive=True)
+    def _reveal(self, true_game: dict) -> None:
+        try:
+            game = self.source.reveal(true_game)
+        except (ValueError, KeyError) as err:
+            self.post_message(TableLost(f"the table's values at the end were not understood: {err}"))
+            return
+        self.post_message(Revealed(game))
+
+    def on_revealed(self, message: Revealed) -> None:
+        self.source.revealed(message.game)
         self.advance()
 
     def on_table_lost(self, message: TableLost) -> None:

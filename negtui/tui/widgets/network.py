@@ -55,8 +55,8 @@ class DealNetwork(StaticPane):
             deals.add_column(col, no_wrap=True)
         for a, b, data in sorted(G.edges(data=True), key=lambda e: -e[2]["deals"]):
             moved = data["moved"]
-            deals.add_row(f"{names[a]}—{names[b]}", str(data["deals"]),
-                          f"{names[a]} {moved[a]:+.1f}, {names[b]} {moved[b]:+.1f}")
+            moves = [f"{names[k]} {moved[k]:+.1f}" if snap.knows(k) else f"{names[k]} ?" for k in (a, b)]
+            deals.add_row(f"{names[a]}—{names[b]}", str(data["deals"]), ", ".join(moves))
         if not G.number_of_edges():
             deals.add_row("no deals between two players yet", "", "")
         parts.append(deals)

@@ -37,12 +37,19 @@ class OfferPanel(StaticPane):
             head.append("\n(empty: toggle cells with enter)", style="dim")
             self.show(head)
             return
-        self.show(Group(head, _table(preview, g.player_ids[partner], alone)))
+        secret = not snap.knows(partner)
+        table = _table(preview, g.player_ids[partner], alone or secret)
+        if secret and not alone:
+            note = Text(f"{g.player_ids[partner]}'s values are secret: only the answer will tell", style="dim")
+            self.show(Group(head, table, note))
+            return
+        self.show(Group(head, table))
 
 
 def _table(preview: Preview, partner: str, alone: bool) -> Table:
+    """`alone`: a commitment made alone (it needs nobody's yes), or a partner whose values are secret:
+    no partner columns."""
     t = Table(box=None, padding=(0, 1))
-    # a commitment made alone needs nobody's yes: no partner columns
     for col in ("lens", "you") if alone else ("lens", "you", partner, "accepts?"):
         t.add_column(col, justify="left" if col == "lens" else "right")
     for lens in preview.proposer:

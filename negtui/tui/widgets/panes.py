@@ -84,15 +84,16 @@ class GoalBars(Drawn, TextPane):
         names = goal_labels(g.scenario, self.app.size.width)
         out = Text(no_wrap=True)
         who = g.player_ids[self.player]
-        out.append(f"goals · values of {who} · sorted by {self.sort} (v)\n" if wide else
-                   f"values of {fit_unique([who], 16)[0]} · by {self.sort} (v)\n", style="bold")
+        secret = "" if snap.knows(self.player) else " (secret)"
+        out.append(f"goals · values of {who}{secret} · sorted by {self.sort} (v)\n" if wide else
+                   f"values of {fit_unique([who], 16)[0]}{secret} · by {self.sort} (v)\n", style="bold")
         out.append(f"{_cell('goal', width)} kind {_cell('progress', BAR)} {'done':>5} {'value':>6}\n", style="dim")
         for j in order:
-            v = float(values[j])
+            v = float(values[j]) if snap.knows(self.player) else 0.0
             out.append(f"{_cell(names[j], width)} {'all ' if g.binary[j] else 'lin '} ")
             out.append(_bar(sat[j]), style=palette.BLUE if sat[j] >= 1 else "")
             out.append(f" {f'{counts[j]}/{g.tau[j]}':>5} ")
-            out.append(f"{v:>+6g}\n", style=palette.signed(v))
+            out.append(f"{snap.value_words(j, self.player):>6}\n", style=palette.signed(v))
         out.rstrip()
         self.show_text(out)
 
@@ -135,9 +136,14 @@ class Forecasts(Drawn, TextPane):
             now = float(snap.payoffs[i])
             seat = snap.seats[i] if len(snap.seats[i]) <= seat_w else snap.seats[i][:seat_w - 1] + "…"
             out.append(_cell(shown[i], name_w) + ("" if narrow else " " + _cell(seat, seat_w)) + " ")
+            if not snap.knows(i):  # its values are secret: so is what it gets
+                out.append(" ".join(_cell("?", num_w, True) for _ in range(1 + len(lenses))) + "\n", style="dim")
+                continue
             out.append(_cell(fmt.format(now), num_w, True), style=palette.signed(now))
             out.append("".join(" " + _cell(fmt.format(float(snap.forecasts[lens][i])), num_w, True) for lens in lenses))
             out.append("  " + palette.sparkline(list(hist[:, i]), width=spark) + "\n" if spark else "\n")
+        if snap.known is not None:
+            out.append("? another player's values are secret at this table\n", style="dim")
         out.rstrip()
         self.show_text(out)
 
@@ -195,8 +201,8 @@ class CellInfo(StaticPane):
             text.append("no goal", style="dim")
         names = goal_names(g.scenario)
         for j in goals:
-            v = float(g.G[j, i])
+            v = float(g.G[j, i]) if snap.knows(i) else 0.0
             text.append(f"{shorten(names[j], 22)} ")
-            text.append(f"({v:+g})", style=palette.signed(v))  # to the cell's owner, named above
+            text.append(f"({snap.value_words(j, i)})", style=palette.signed(v))  # to the cell's owner, named above
             text.append("  ")
         self.show(text)

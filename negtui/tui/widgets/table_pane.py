@@ -40,6 +40,12 @@ class TablePane(StaticPane):
             head.append("\npaused by the trainer", style=palette.NEGATIVE)
         elif not view.started:
             head.append("\nwaiting for every person's seat to be taken (or the trainer to start)", style="dim")
+        if view.private and not snap.over:
+            head.append("\nprivate roles: you know your own values only; the end reveals everyone's", style="dim")
+        if view.role:
+            head.append("\nyour role", style="bold")
+            head.append(" (only you see it)\n", style="dim")
+            head.append(" ".join(view.role.split()))
         seats = Text()
         for o, p in zip(view.occupants, sc.players):
             seats.append("\n")

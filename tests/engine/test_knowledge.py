@@ -1,0 +1,109 @@
+"""What a seat knows under private information (engine.knowledge): its own values, the published
+ranges, nothing else; the one picture that forecasts, observations, prompts and bots all use."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from negtui.agents import AgentOptions, Seating
+from negtui.agents.lens_bot import LensBot
+from negtui.engine import Negotiation, get_rules
+from negtui.engine.knowledge import estimate, knows, seat_negotiation, seat_scenario
+from negtui.engine.lenses import lens_vector
+from negtui.engine.observation import observation, observation_text
+from negtui.engine.payoff import state_info
+from negtui.engine.valuation import Valuation
+from negtui.scenario import ScenarioError, load_scenario, parse_scenario
+from negtui.seats import Seat
+from tests.paths import CLASSIC, TEACHING
+from tests.secrets import leaks, secret_scenario
+
+CAR = TEACHING / "private-car-sale.json"
+
+
+def _neg(sc) -> Negotiation:
+    return Negotiation.from_scenario(sc, get_rules("paper"))
+
+
+def test_a_seat_keeps_its_own_values_and_sees_the_middle_of_a_published_range_or_nothing() -> None:
+    sc = load_scenario(CAR)
+    buyer = seat_scenario(sc, "B")
+    for true, seen in zip(sc.goals, buyer.goals, strict=True):
+        assert seen.values.get("B", 0) == true.values.get("B", 0)
+        low, high = true.ranges["S"]
+        assert seen.values.get("S", 0) == estimate(true, "S") == (low + high) / 2
+    secret = seat_scenario(secret_scenario(), "A")
+    assert [g.values for g in secret.goals] == [{"A": 10}, {}, {"A": 6}]  # no range published: nothing
+
+
+def test_the_picture_has_the_same_cells_and_turns_so_states_and_offers_pass_between_them() -> None:
+    neg = _neg(secret_scenario())
+    picture = seat_negotiation(neg, 0, "private")
+    assert seat_negotiation(neg, 0, "private") is picture  # compiled once
+    assert seat_negotiation(neg, 0, "public") is neg
+    g, p = neg.game, picture.game
+    assert g.player_ids == p.player_ids and np.array_equal(g.schedule, p.schedule)
+    assert np.array_equal(g.inc, p.inc) and g.n_cells == p.n_cells
+    assert np.array_equal(p.G[:, 0], g.G[:, 0]) and not p.G[:, 1:].any()
+    s = neg.initial_state()
+    offers = [(o.bits, o.n_cells) for o in neg.legal_offers(s, 1)]
+    assert offers == [(o.bits, o.n_cells) for o in picture.legal_offers(s, 1)]
+    assert knows("private", 0, 0) and not knows("private", 0, 1) and knows("private", None, 1)
+    assert knows("public", 0, 1)
+
+
+def test_a_private_observation_holds_no_other_players_value_or_payoff() -> None:
+    neg = _neg(secret_scenario())
+    s = neg.initial_state()
+    for player in range(neg.game.n):
+        obs = observation(neg, s, player, "private")
+        me = neg.game.player_ids[player]
+        assert obs["information"] == "private" and set(obs["payoffs"]) == {me}
+        assert all(set(goal["values"]) <= {me} for goal in obs["goals"])
+        picture = seat_negotiation(neg, player, "private").game
+        for lens, value in obs["your_forecasts"].items():
+            assert value == pytest.approx(lens_vector(picture, neg.rules, lens, state_info(picture, 0), 0)[player])
+    text = json.dumps(observation(neg, s, 0, "private")) + observation_text(neg, s, 0, "private")
+    assert leaks(text) == []
+    public = json.dumps(observation(neg, s, 0)) + observation_text(neg, s, 0)
+    assert leaks(public) != []  # the same game in public shows them: the test can see a leak
+
+
+def test_a_private_observation_lists_the_published_ranges_of_the_others() -> None:
+    neg = _neg(load_scenario(CAR))
+    obs = observation(neg, neg.initial_state(), 0, "private")
+    deal15 = next(goal for goal in obs["goals"] if goal["id"] == "deal15")
+    assert deal15["values"] == {"B": 3.0} and deal15["ranges"] == {"S": [0.0, 6.0]}
+    assert "S between +0 and +6" in observation_text(neg, neg.initial_state(), 0, "private")
+
+
+def test_bots_decide_on_what_their_seat_knows() -> None:
+    """A lens bot under private information makes the offers of the same bot on its seat's picture: on
+    the classic car sale the myopic buyer who knows the seller's cost offers 12, the one who does not
+    offers the bottom of the ladder (the seller would lose 2 and rejects it)."""
+    neg = _neg(load_scenario(CLASSIC / "buyer-seller.json"))
+    seats = [Seat.lens("myopic", seed=0), Seat.lens("myopic", seed=1)]
+    s = neg.initial_state()
+    with Seating(neg, seats, AgentOptions(information="private")) as private, Seating(neg, seats) as public:
+        mine = private.agents[0]
+        assert isinstance(mine, LensBot) and mine.valuation.neg is seat_negotiation(neg, 0, "private")
+        on_picture = LensBot(Valuation(seat_negotiation(neg, 0, "private")), "myopic", "myopic")
+        assert mine.make_offer(s, 1).bits == on_picture.make_offer(s, 1).bits
+        g = neg.game
+        words = {"public": public.agents[0].make_offer(s, 1), "private": mine.make_offer(s, 1)}
+        assert {k: g.pairs_of(o.bits) for k, o in words.items()} == {
+            "public": [["B", "pay12"], ["S", "deliver"]], "private": [["B", "pay10"], ["S", "deliver"]]}
+
+
+def test_ranges_are_checked_against_the_players_and_the_true_values() -> None:
+    data = json.loads(CAR.read_text())
+    data["goals"][0]["ranges"] = {"X": [0, 1], "B": [9, 2], "S": [5, 9]}
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario(data)
+    assert [(p.path, p.message) for p in err.value.problems] == [
+        ("$.goals[0].ranges.X", "unknown player 'X'"),
+        ("$.goals[0].ranges.B", "the range runs from 9 down to 2; write the lower end first"),
+        ("$.goals[0].ranges.S", "S's value -2 is outside the published range 5 to 9")]
