@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 import typer
 
-from negtui.cli.common import DataDirOpt, RulesOpt, SeatOpt, load, negotiation
+from negtui.cli.common import DataDirOpt, InformationOpt, RulesOpt, SeatOpt, load, negotiation
 from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
 from negtui.cli.root import app
 
@@ -36,6 +36,7 @@ def open_table(
     start_after: Annotated[float | None, typer.Option("--start-after", help="Seconds to wait for people; then "
                                                       "bots take the empty seats.")] = None,
     record: Annotated[bool, typer.Option("--record/--no-record", help="Record the game (default: on).")] = True,
+    information: InformationOpt = None,
     data_dir: DataDirOpt = None,
 ) -> None:
     """Open a table in this terminal: people's seats are `--seat X=human`; bots play the others."""
@@ -56,6 +57,8 @@ def open_table(
             fail("error: a table needs at least one person's seat: --seat PLAYER=human")
         if on_drop not in ("bot", "wait"):
             fail(f"error: --on-drop is 'bot' or 'wait', not {on_drop!r}")
+        if information not in (None, "public", "private"):
+            fail(f"error: --information is public or private, not {information!r}")
         folder = data_dir or user_data_dir()
         path = socket or folder / "tables" / f"{sc.name[:40]}-{_stamp()}.sock"
         if len(str(path).encode()) > SOCKET_PATH_MAX:
@@ -75,7 +78,8 @@ def open_table(
             spec = TableSpec(title=title or sc.name, game=PortableGame.of(neg.game, neg.rules).as_dict(),
                              seats=dict(seats), record=str(record_path) if record_path else None,
                              key_file=str(key_file) if key_file else None, grace=grace, on_drop=drop,
-                             decision_time=decision_time, start_after=start_after)
+                             decision_time=decision_time, start_after=start_after,
+                             information="private" if information == "private" else "public")
         except ValueError as err:
             fail(f"error: {err}")
         people = ", ".join(spec.people)

@@ -98,6 +98,7 @@ class TableScreen(LiveScreen):
 
     def on_revealed(self, message: Revealed) -> None:
         self.source.revealed(message.game)
+        self.set_status("the game is over: every player's values are shown now")
         self.advance()
 
     def on_table_lost(self, message: TableLost) -> None:

@@ -1,0 +1,43 @@
+"""`negtui table open` as a trainer runs it: a bad option exits 2 and names it; a private table sends a
+person the game as their seat knows it."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from negtui.table.client import TableClient
+from tests.secrets import leaks, write_secret_scenario
+
+
+def test_table_open_refuses_an_unknown_information(cli, tmp_path: Path) -> None:
+    scenario = write_secret_scenario(tmp_path / "secret.json")
+    res = cli("table", "open", str(scenario), "--seat", "A=human", "--information", "secret",
+              "--data-dir", str(tmp_path))
+    assert res.exit_code == 2 and "--information is public or private, not 'secret'" in res.output
+
+
+def test_a_private_table_opened_from_the_command_line_hides_the_others_values(tmp_path: Path) -> None:
+    scenario = write_secret_scenario(tmp_path / "secret.json")
+    sock = tmp_path / "t.sock"
+    proc = subprocess.Popen([sys.executable, "-m", "negtui.cli", "table", "open", str(scenario), "--seat", "A=human",
+                             "--seat", "B=human", "--information", "private", "--socket", str(sock),
+                             "--data-dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not sock.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.05)
+        client = TableClient(sock)
+        client.send({"type": "join", "name": "alice"})
+        welcome = client.receive(10)
+        assert welcome is not None and welcome["information"] == "private" and welcome["you"] == "A"
+        assert leaks(json.dumps(welcome)) == []
+        client.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=20)
