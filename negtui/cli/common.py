@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
@@ -40,6 +40,15 @@ def load(path: Path) -> Scenario:
     from negtui.scenario.library import resolve
 
     return load_scenario(resolve(path))
+
+
+def information_of(value: str | None) -> Literal["public", "private"]:
+    """`--information` as given (default public); any other word exits 2 naming it."""
+    from negtui.engine.knowledge import INFORMATION
+
+    if value not in (None, *INFORMATION):
+        fail(f"error: --information is public or private, not {value!r}")
+    return "private" if value == "private" else "public"
 
 
 def negotiation(sc: Scenario, rules: str, budget: int | None = None) -> Negotiation:

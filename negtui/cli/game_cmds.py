@@ -19,6 +19,7 @@ from negtui.cli.common import (
     SeatOpt,
     base_seat,
     emit_json,
+    information_of,
     load,
     negotiation,
     progress,
@@ -83,7 +84,6 @@ def autoplay(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No turn log.")] = False,
 ) -> None:
     """Play a game with bots or outside agents in every seat; print the turn log and the payoff table."""
-    from negtui.engine.knowledge import INFORMATION
     from negtui.record.signing import read_key
 
     with user_errors():
@@ -104,9 +104,7 @@ def autoplay(
                 fail("error: --turn needs --from-record")
             game = _new_game(load(scenario), rules or "paper", budget, seat or [],
                              base_seat(lens, partner, sims, ucb, seed, agent_timeout, llm_base_url))
-            if information not in (None, *INFORMATION):
-                fail(f"error: --information is public or private, not {information!r}")
-            game = replace(game, information=information or "public")
+            game = replace(game, information=information_of(information))
         if agent_timeout is not None:
             game = game.with_timeout(agent_timeout)
         if sign_key is not None and record is None:

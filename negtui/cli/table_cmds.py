@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 import typer
 
-from negtui.cli.common import DataDirOpt, InformationOpt, RulesOpt, SeatOpt, load, negotiation
+from negtui.cli.common import DataDirOpt, InformationOpt, RulesOpt, SeatOpt, information_of, load, negotiation
 from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
 from negtui.cli.root import app
 
@@ -57,8 +57,7 @@ def open_table(
             fail("error: a table needs at least one person's seat: --seat PLAYER=human")
         if on_drop not in ("bot", "wait"):
             fail(f"error: --on-drop is 'bot' or 'wait', not {on_drop!r}")
-        if information not in (None, "public", "private"):
-            fail(f"error: --information is public or private, not {information!r}")
+        shown = information_of(information)
         folder = data_dir or user_data_dir()
         path = socket or folder / "tables" / f"{sc.name[:40]}-{_stamp()}.sock"
         if len(str(path).encode()) > SOCKET_PATH_MAX:
@@ -79,7 +78,7 @@ def open_table(
                              seats=dict(seats), record=str(record_path) if record_path else None,
                              key_file=str(key_file) if key_file else None, grace=grace, on_drop=drop,
                              decision_time=decision_time, start_after=start_after,
-                             information="private" if information == "private" else "public")
+                             information=shown)
         except ValueError as err:
             fail(f"error: {err}")
         people = ", ".join(spec.people)

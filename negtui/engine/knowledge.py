@@ -14,12 +14,11 @@ bot's choices) is computed from what the seat knows and nothing more.
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Final
 
 from negtui.engine.negotiation import Negotiation
 from negtui.scenario.model import Goal, Scenario
 
-Information = Literal["public", "private"]
 INFORMATION: Final = ("public", "private")
 
 

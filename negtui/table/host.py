@@ -421,7 +421,6 @@ class TableHost:
                 "clock": self._clock()}
 
 
-
 def serve(spec: TableSpec, socket_path: Path) -> str | None:
     """Run a table to its end; why it closed early, if it did."""
     host = TableHost(spec, socket_path)

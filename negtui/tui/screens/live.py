@@ -371,8 +371,16 @@ class LiveScreen(GameScreen):
         """Play again from before turn t, with the same seats (a fork of this game's record)."""
         self.host.start_game(self.source.retry_from(t))
 
-    def action_quit(self) -> None:
+    def leave_question(self) -> tuple[str, str] | None:
+        """What `q` asks before leaving (title, text), or None to leave at once."""
         if not self.host.asks_before_leaving or self.source.over:
+            return None
+        return ("Leave the game?", "It is kept as far as it got: the lobby offers to resume it from here. y leaves, "
+                                   "n stays.")
+
+    def action_quit(self) -> None:
+        question = self.leave_question()
+        if question is None:
             self.leave()
             return
 
@@ -380,8 +388,7 @@ class LiveScreen(GameScreen):
             if yes:
                 self.leave()
 
-        self.app.push_screen(ConfirmScreen("Leave the game?", "It is kept as far as it got: the lobby offers to "
-                                           "resume it from here. y leaves, n stays."), leave)
+        self.app.push_screen(ConfirmScreen(*question), leave)
 
     def leave(self) -> None:
         self.source.close()

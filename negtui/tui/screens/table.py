@@ -21,7 +21,6 @@ from negtui.table.wire import WireError
 from negtui.tui import palette
 from negtui.tui.keys import TABLE, bindings
 from negtui.tui.messages import Revealed, TableLine, TableLost
-from negtui.tui.screens.dialogs import ConfirmScreen
 from negtui.tui.screens.live import LiveScreen
 from negtui.tui.screens.say import SayScreen
 from negtui.tui.widgets.game_view import GameView
@@ -156,20 +155,13 @@ class TableScreen(LiveScreen):
 
         self.app.push_screen(SayScreen(others), send)
 
-    def action_quit(self) -> None:
+    def leave_question(self) -> tuple[str, str] | None:
         """Leaving a table is asked first: the others go on, and the seat waits only so long."""
         src = self.source
         if src.over or src.view.closed or src.me is None:
-            self.leave()
-            return
-
-        def leave(yes: bool | None) -> None:
-            if yes:
-                self.leave()
-
-        self.app.push_screen(ConfirmScreen("Leave the table?", "The game goes on without you. Your seat is kept "
-                                           "for a while: join again to take it back; after that a bot may play it "
-                                           "for you. y leaves, n stays."), leave)
+            return None
+        return ("Leave the table?", "The game goes on without you. Your seat is kept for a while: join again to take "
+                                    "it back; after that a bot may play it for you. y leaves, n stays.")
 
     def _decide(self, decision: Callable[..., TurnEvent | None], *args: object, advance: bool = True) -> None:
         try:
