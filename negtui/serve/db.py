@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from negtui.serve.classbook import ClassBook
 from negtui.serve.dbtypes import DBError, Decision, GameRow, Key, Trainee, now_iso
 from negtui.serve.identity import check_name, code_hash, key_of
 from negtui.serve.schema import MIGRATIONS, SCHEMA_VERSION, statements
@@ -46,6 +47,7 @@ class ResultsDB:
         self.path = path
         self._lock = threading.RLock()  # one connection may be shared by threads; transactions must not interleave
         self.tables = TableBook(self)
+        self.classroom = ClassBook(self)
 
     @classmethod
     def open(cls, data_dir: Path) -> Self:

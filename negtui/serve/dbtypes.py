@@ -86,6 +86,9 @@ class TableRow:
     people: tuple[Occupant, ...]  # every seat, as the table last told
     turn: int
     record_path: str | None
+    payoffs: dict[str, float] | None = None  # each player's payoff were the game to end now
+    baseline: dict[str, float] | None = None  # each player's No-Negotiation payoff
+    turns: int | None = None  # the game's length
 
     @property
     def live(self) -> bool:

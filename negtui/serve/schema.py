@@ -48,6 +48,14 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN table_id INTEGER REFERENCES tables(id);
     CREATE INDEX games_table ON games(table_id);
     """,
+    """
+    ALTER TABLE trainees ADD COLUMN trainer INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE sessions ADD COLUMN place TEXT;
+    ALTER TABLE tables ADD COLUMN payoffs TEXT;
+    ALTER TABLE tables ADD COLUMN baseline TEXT;
+    ALTER TABLE tables ADD COLUMN turns INTEGER;
+    CREATE TABLE notices (id INTEGER PRIMARY KEY, sent TEXT NOT NULL, text TEXT NOT NULL);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

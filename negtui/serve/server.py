@@ -300,6 +300,7 @@ class Hub:
             self.zygote_path = path
 
     async def listen(self, key: asyncssh.SSHKey) -> asyncssh.SSHAcceptor:
+        await self.db_call(lambda db: db.classroom.close_left_over("the training server stopped"))
         if self.tables is not None:
             left = await self.db_call(lambda db: db.tables.close_left_over("the training server stopped"))
             if left:

@@ -71,7 +71,9 @@ class TableResults(TableEvents):
 
     def started(self, game: LiveGame) -> None:
         self.game, self.started_at = game, time.monotonic()
-        self._later(self.db.tables.started, self.table_id, str(game.record_path) if game.record_path else None)
+        ids = game.neg.game.player_ids
+        self._later(self.db.tables.started, self.table_id, str(game.record_path) if game.record_path else None,
+                    game.neg.game.T, dict(zip(ids, (float(v) for v in game.baseline), strict=True)))
         self._enter_games()
 
     def _enter_games(self) -> None:
@@ -89,9 +91,11 @@ class TableResults(TableEvents):
                                                   self.digest, player, record, table_id=self.table_id)
 
     def moved(self, game: LiveGame) -> None:
-        if game.state.t != self.turn:
+        if game.state.t != self.turn or game.over:
             self.turn = game.state.t
-            self._later(self.db.tables.turn, self.table_id, self.turn)
+            ids = game.neg.game.player_ids
+            payoffs = dict(zip(ids, (float(v) for v in game.neg.returns(game.state)), strict=True))
+            self._later(self.db.tables.progress, self.table_id, self.turn, payoffs)
 
     async def over(self, game: LiveGame) -> None:
         """Every trainee's result, with the debrief's numbers, then the table's row: over."""

@@ -47,11 +47,13 @@ class TableBook:
         """Who sits where, as the table last told its clients."""
         self._set(table_id, "people = ?", (json.dumps([vars(p) for p in people]),))
 
-    def started(self, table_id: int, record_path: str | None) -> None:
-        self._set(table_id, "status = 'playing', started = ?, record_path = ?", (now_iso(), record_path))
+    def started(self, table_id: int, record_path: str | None, turns: int, baseline: dict[str, float]) -> None:
+        self._set(table_id, "status = 'playing', started = ?, record_path = ?, turns = ?, baseline = ?",
+                  (now_iso(), record_path, turns, json.dumps(baseline)))
 
-    def turn(self, table_id: int, t: int) -> None:
-        self._set(table_id, "turn = ?", (t,))
+    def progress(self, table_id: int, t: int, payoffs: dict[str, float]) -> None:
+        """The turn under way and what everyone would get were the game to end now."""
+        self._set(table_id, "turn = ?, payoffs = ?", (t, json.dumps(payoffs)))
 
     def over(self, table_id: int) -> None:
         self._set(table_id, "status = 'over', ended = ?", (now_iso(),))
@@ -77,11 +79,19 @@ class TableBook:
     def _row(r: sqlite3.Row) -> TableRow:
         d = {f: r[f] for f in TableRow.__dataclass_fields__}
         d["people"] = tuple(Occupant(**p) for p in json.loads(d["people"] or "[]"))
+        d["payoffs"] = json.loads(d["payoffs"]) if d["payoffs"] else None
+        d["baseline"] = json.loads(d["baseline"]) if d["baseline"] else None
         return TableRow(**d)
 
     def get(self, table_id: int) -> TableRow | None:
         rows = self.db.rows("SELECT * FROM tables WHERE id = ?", (table_id,))
         return self._row(rows[0]) if rows else None
+
+    def recent(self, course: str, limit: int = 200) -> list[TableRow]:
+        """The course's tables, live ones first, then the newest."""
+        rows = self.db.rows("SELECT * FROM tables WHERE course = ? ORDER BY status IN ('forming', 'playing') DESC,"
+                            " id DESC LIMIT ?", (course, limit))
+        return [self._row(r) for r in rows]
 
     def live(self, course: str, exercise: str | None = None) -> list[TableRow]:
         """Tables forming or playing, oldest first."""

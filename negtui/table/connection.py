@@ -23,6 +23,11 @@ class Person:
     left_at: float | None = None  # when they dropped (monotonic seconds)
     replaced: bool = False  # a bot holds their seat meanwhile
 
+    @property
+    def joined(self) -> bool:
+        """Sat down (and maybe left since): not only a seat the trainer kept for them."""
+        return self.online or self.left_at is not None
+
 
 @dataclass(eq=False)
 class Client:

@@ -37,6 +37,7 @@ from negtui.table.talk import KEPT, TRAINER, RateLimit, Said, clean
 from negtui.table.wire import FROM_CLIENT
 
 NAME_CHARS = 64
+STEERING = ("start", "pause", "resume", "end", "assign")  # what the trainer (a watcher) may ask
 EMPTY_FOR = 60.0  # seconds a table nobody has sat down at stays open
 
 
@@ -258,6 +259,29 @@ class TableHost:
             self._broadcast({"type": "paused", "paused": paused})
             self._wake.set()
 
+    async def _steer(self, kind: str, m: dict[str, Any]) -> str | None:
+        """The trainer's request; why it cannot be done, if it cannot."""
+        if self.ended:
+            return "the table has closed"
+        if kind == "start":
+            if self.game is not None:
+                return "the game has started already"
+            await self.start()
+        elif kind == "end":
+            self.end("the trainer ended the table")
+        elif kind == "assign":
+            if self.game is not None:
+                return "the game has started: seats are kept for the people in them"
+            why = self.sitting.assign(str(m.get("name") or "")[:NAME_CHARS], str(m.get("seat") or ""))
+            if why:
+                return why
+            self._people_changed()
+        elif self.game is not None and self.game.over:
+            return "the game is over"
+        else:
+            self.pause(kind == "pause")
+        return None
+
     def end(self, why: str) -> None:
         """Close the table before the game is over (its record stays as far as it got)."""
         if self._done.is_set():
@@ -302,13 +326,9 @@ class TableHost:
             self._decision(client, m)
         elif kind == "say":
             self._say(client, m)
-        elif kind in ("start", "pause", "resume", "end") and client.watcher:
-            if kind == "start":
-                await self.start()
-            elif kind == "end":
-                self.end("the trainer ended the table")
-            else:
-                self.pause(kind == "pause")
+        elif kind in STEERING and client.watcher:
+            why = await self._steer(kind, m)
+            client.send({"type": "refused", "why": why} if why else {"type": "done", "op": kind})
         else:
             client.send({"type": "refused", "why": f"{kind!r} is not something a seat can ask"})
 

@@ -1,6 +1,6 @@
 """Who holds which person's seat at a table: seats taken by name (the same name again is the same
-person), given up by leaving before the start, kept through a drop after it until the grace runs out,
-and the list of seats every client is sent."""
+person) or kept for someone by the trainer, given up by leaving before the start, kept through a drop
+after it until the grace runs out, and the list of seats every client is sent."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ class Sitting:
 
     @property
     def full(self) -> bool:
-        return len(self.people) >= self.spec.room
+        """Everyone the table seats has sat down (a seat kept for someone who has not come does not count)."""
+        return sum(p.joined for p in self.people.values()) >= self.spec.room
 
     def seat_for(self, name: str, wanted: object, bot_holds: Callable[[str], bool] | None) -> Person | None:
         """The person's seat: the one they hold, else the one asked for if free, else the first free.
@@ -29,7 +30,7 @@ class Sitting:
         for person in self.people.values():
             if person.name == name:
                 return person
-        if self.full:
+        if len(self.people) >= self.spec.room:
             return None
         free = [pid for pid in self.spec.people if pid not in self.people and (bot_holds is None or bot_holds(pid))]
         if not free:
@@ -38,6 +39,27 @@ class Sitting:
         person = Person(name, pid, replaced=bot_holds is not None)
         self.people[pid] = person
         return person
+
+    def assign(self, name: str, pid: str) -> str | None:
+        """Keep a person's seat for `name` before the start (the trainer's seating); why not, when not.
+        Someone the seat was kept for and who has not come yet may be given another; a person who sat
+        down keeps their seat."""
+        if pid not in self.spec.people:
+            return f"{pid} is not a seat for a person"
+        holder = self.people.get(pid)
+        if holder is not None and holder.name == name:
+            return None
+        if holder is not None and holder.joined:
+            return f"{holder.name} sits in {pid}"
+        mine = next((p for p in self.people.values() if p.name == name), None)
+        if mine is not None and mine.joined:
+            return f"{name} sits in {mine.player} already"
+        if mine is not None:
+            del self.people[mine.player]
+        if holder is None and len(self.people) >= self.spec.room:
+            return f"the table seats {self.spec.room} people"
+        self.people[pid] = Person(name, pid)
+        return None
 
     def left(self, person: Person, now: float, started: bool) -> None:
         person.online, person.left_at = False, now
@@ -62,10 +84,12 @@ class Sitting:
         for pid, seat in self.spec.seats.items():
             if not seat.is_human:
                 out[pid] = seat
-            elif pid in self.people:
+            elif pid in self.people and self.people[pid].joined:
                 out[pid] = Seat.human(self.people[pid].name)
             else:
                 out[pid] = self.spec.bot_for(pid)
+                if pid in self.people:  # kept for someone not here yet: theirs when they come
+                    self.people[pid].replaced = True
         return out
 
     def listing(self, seats: dict[str, Any]) -> list[dict[str, Any]]:

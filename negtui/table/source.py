@@ -206,12 +206,21 @@ def who_sits(people: list[dict[str, Any]]) -> tuple[Occupant, ...]:
 def sit(path: Path, name: str, seat: str | None = None, timeout: float = 10.0) -> TableSource:
     """Take a seat at the table listening at `path` (the one asked for, or the first free); TableGone
     when the table cannot be reached or does not seat this person, with the table's reason."""
+    return _join(path, {"type": "join", "name": name, "seat": seat}, timeout)
+
+
+def watch(path: Path, timeout: float = 10.0) -> TableSource:
+    """Follow the table listening at `path` as its trainer: every value, every message, no seat."""
+    return _join(path, {"type": "join", "watch": True}, timeout)
+
+
+def _join(path: Path, join: dict[str, Any], timeout: float) -> TableSource:
     client = TableClient(path)
     try:
-        client.send({"type": "join", "name": name, "seat": seat})
+        client.send(join)
         welcome = client.receive(timeout)
         if welcome is None or welcome.get("type") != "welcome":
-            raise TableGone(f"the table did not seat you: {welcome.get('why') if welcome else 'no answer'}")
+            raise TableGone(f"the table did not let you in: {welcome.get('why') if welcome else 'no answer'}")
         return TableSource(client, welcome)
     except (TableGone, WireError, ValueError, KeyError) as err:
         client.close()

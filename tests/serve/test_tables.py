@@ -143,7 +143,7 @@ def test_tables_a_stopped_server_left_open_are_closed_at_the_next_start(tmp_path
     with ResultsDB.open(tmp_path) as db:
         db.add_trainee("alice")
         t = db.tables.opened("c", "e", "/nowhere.sock")
-        db.tables.started(t, None)
+        db.tables.started(t, None, 6, {"A": 0.0})
         game = db.game_started("alice", "c", "e", "s", "d", "A", "/r.jsonl", table_id=t)
         assert db.tables.close_left_over("the training server stopped") == 1
         assert db.tables.get(t).status == "closed" and db.game(game).status == "abandoned"

@@ -243,3 +243,52 @@ def test_under_private_information_each_person_is_sent_their_own_values_and_role
     table.stop()
     rec = load_record(tmp_path / "table.jsonl")
     assert rec.header.information == "private" and audit(Replay(rec)) == []
+
+
+def test_the_trainer_keeps_seats_for_people_and_steer_says_what_the_table_answered(open_table, person,
+                                                                                    tmp_path: Path) -> None:
+    import pytest
+
+    from negtui.table.client import TableGone
+    from negtui.table.steer import steer
+
+    table = open_table(table_spec(tmp_path, people=("A", "B")))
+    steer(table.path, {"type": "assign", "name": "bob", "seat": "A"})
+    steer(table.path, {"type": "assign", "name": "bob", "seat": "B"})  # not here yet: moved
+    with pytest.raises(TableGone, match="not a seat for a person"):
+        steer(table.path, {"type": "assign", "name": "carol", "seat": "C"})
+    alice = person(table.path, "alice")
+    assert alice.expect("welcome")["you"] == "A"  # B is kept for bob
+    with pytest.raises(TableGone, match="alice sits in A"):
+        steer(table.path, {"type": "assign", "name": "carol", "seat": "A"})
+    assert table.host.game is None  # bob has not come: the table waits for him
+    bob = person(table.path, "bob")
+    assert bob.expect("welcome")["you"] == "B"
+    alice.expect("started")
+    with pytest.raises(TableGone, match="started already"):
+        steer(table.path, {"type": "start"})
+    steer(table.path, {"type": "pause"})
+    assert alice.expect("paused")["paused"] is True
+    steer(table.path, {"type": "say", "text": "ten minutes left"})
+    said = bob.expect("said")["said"]
+    assert (said["sender"], said["to"], said["text"]) == ("trainer", None, "ten minutes left")
+    steer(table.path, {"type": "resume"})
+    steer(table.path, {"type": "end"})
+    assert "trainer ended" in alice.expect("closed")["why"]
+    with pytest.raises(TableGone):
+        steer(table.path, {"type": "pause"})
+
+
+def test_a_seat_kept_for_someone_who_has_not_come_is_a_bots_at_the_start_and_theirs_when_they_come(
+        open_table, person, tmp_path: Path) -> None:
+    from negtui.table.steer import steer
+
+    table = open_table(table_spec(tmp_path, people=("A", "B")))
+    steer(table.path, {"type": "assign", "name": "bob", "seat": "B"})
+    alice = person(table.path, "alice")
+    alice.expect("welcome")
+    steer(table.path, {"type": "start"})
+    assert alice.expect("started")["seats"]["B"]["agent"] == "lens"
+    bob = person(table.path, "bob")
+    assert bob.expect("welcome")["you"] == "B"
+    alice.expect("people", lambda m: m["people"][1]["seat"]["agent"] == "human")
