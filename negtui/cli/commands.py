@@ -1,6 +1,7 @@
 """Every sub-command, registered with the Typer app by importing its module."""
 
 from negtui.cli import (  # noqa: F401  (registration)
+    class_cmd,
     game_cmds,
     play_cmd,
     replay_cmd,

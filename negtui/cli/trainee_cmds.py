@@ -74,6 +74,8 @@ def read_keys(keyfile: Path) -> list[str]:
 def add(
     name: Annotated[str, typer.Argument(help="Trainee name, also their SSH user name.")],
     keyfile: Annotated[Path, typer.Argument(help="OpenSSH public key file (one key per line, e.g. id_ed25519.pub).")],
+    trainer: Annotated[bool, typer.Option("--trainer", help=(
+        "A trainer's account: logging in over SSH opens the trainer's console (negtui class), not the lobby"))] = False,
     data_dir: DataDirOpt = None,
 ) -> None:
     """Add a trainee (or more keys to one) from a public key file; every key or none is added."""
@@ -85,8 +87,12 @@ def add(
         lines = read_keys(keyfile)
         with opened(data_dir) as db:
             keys = db.add_keys(name, lines, create=True)
+            if trainer:
+                db.classroom.set_trainer(name)
     for k in keys:
         typer.echo(f"added key {k.fingerprint} {k.comment}".rstrip() + f" for {name}")
+    if trainer:
+        typer.echo(f"{name} is a trainer: logging in opens the trainer's console")
 
 
 @trainees_app.command("list")
@@ -153,31 +159,71 @@ def invite(
 def results(
     course: Annotated[str | None, typer.Option("--course", help="Only this course.")] = None,
     trainee: Annotated[str | None, typer.Option("--trainee", help="Only this trainee.")] = None,
+    exercise: Annotated[str | None, typer.Option("--exercise", help="Only this exercise (its id).")] = None,
+    table: Annotated[int | None, typer.Option("--table", help="Only the games at this table.")] = None,
+    decisions: Annotated[bool, typer.Option("--decisions", help=(
+        "One row per decision of the finished games: the choice, its cost and the coaching numbers (what each "
+        "lens made of it, what each lens or the exact solution would have chosen)."))] = False,
     as_json: JsonOpt = False,
     as_csv: Annotated[bool,
                       typer.Option("--csv", help="Print CSV with a header row (pandas.read_csv reads it).")] = False,
     data_dir: DataDirOpt = None,
 ) -> None:
-    """Results of negtui serve: one row per finished or unfinished game, oldest first."""
-    import csv
-
+    """Results of negtui serve: one row per finished or unfinished game (or per decision), oldest first."""
+    from negtui.serve.classbook import Filters, decision_columns
     from negtui.serve.dbtypes import RESULT_COLUMNS
 
     with user_errors():
         if as_json and as_csv:
             fail("error: give --json or --csv, not both")
         with opened(data_dir) as db:
-            rows = db.results(course=course, trainee=trainee)
+            if decisions:
+                rows = db.classroom.decisions(Filters(course, exercise, trainee, table))
+            else:
+                rows = [r for r in db.results(course=course, trainee=trainee)
+                        if exercise in (None, r["exercise"]) and table in (None, r["table"])]
     if as_json:
         emit_json(rows)
     elif as_csv:
-        buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=RESULT_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        typer.echo(buf.getvalue(), nl=False)
+        _csv(rows, decision_columns(rows) if decisions else list(RESULT_COLUMNS))
+    elif decisions:
+        _decisions(rows)
     else:
         _table(rows)
+
+
+def _csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
+    import csv
+
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(rows)
+    typer.echo(buf.getvalue(), nl=False)
+
+
+def _decisions(rows: list[dict[str, Any]]) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True, padding=(0, 1),
+                  title=f"{len(rows)} decision(s)", caption=(
+                      "turn: counted from 1; cost: what the best alternative was worth more to the trainee, under the "
+                      "exact solution or the mean of the lenses (ref.); --csv or --json give every number"))
+    for col in ("trainee", "exercise", "table", "seat"):
+        table.add_column(col, overflow="fold")
+    table.add_column("turn", justify="right")
+    table.add_column("choice", overflow="fold")
+    table.add_column("cost", justify="right", no_wrap=True)
+    table.add_column("ref.", no_wrap=True)
+    for r in rows:
+        table.add_row(r["trainee"], r["exercise"], "" if r["table"] is None else str(r["table"]), r["seat"],
+                      str(r["turn"]), r["choice"], f"{r['cost']:.2f}", r["reference"])
+    console = Console()
+    if not console.is_terminal:
+        console.width = max(console.width, 160)
+    console.print(table)
 
 
 def _table(rows: list[dict[str, Any]]) -> None:

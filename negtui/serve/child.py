@@ -16,6 +16,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--session", type=int, default=None)
     parser.add_argument("--enrol-key", default=None)
     parser.add_argument("--hub", default=None)  # the server's socket: tables are asked for there
+    parser.add_argument("--trainer", action="store_true")  # a trainer account: the console, not the lobby
     args = parser.parse_args(argv)
     from negtui.serve.course import CourseError, load_course
     from negtui.serve.db import ResultsDB
@@ -25,9 +26,15 @@ def main(argv: list[str] | None = None) -> int:
     except CourseError as err:
         print(err.render(), file=sys.stderr)
         return 2
-    from negtui.serve.training import TrainingApp
-
     with ResultsDB.open(args.data_dir) as db:
+        if args.trainer:
+            from negtui.serve.console.app import ClassApp
+
+            console = ClassApp(course, db, data_dir=args.data_dir, session_id=args.session)
+            console.run()
+            return console.return_code or 0
+        from negtui.serve.training import TrainingApp
+
         app = TrainingApp(course, db, args.trainee, data_dir=args.data_dir, session_id=args.session,
                           enrol_key=args.enrol_key, hub=args.hub)
         app.run()

@@ -110,9 +110,10 @@ class ClassBook:
 
 
 def _flat(row: dict[str, Any]) -> dict[str, Any]:
-    """A decision's numbers as columns: what each lens makes of the choice made (`value_<lens>`), and
-    what each lens (or the exact solution) would have chosen and what that is worth (`<who>_choice`,
-    `<who>_value`, valued as `reference` says)."""
+    """The turn counted from 1; a decision's numbers as columns: what each lens makes of the choice made
+    (`value_<lens>`), and what each lens (or the exact solution) would have chosen and what that is worth
+    (`<who>_choice`, `<who>_value`, valued as `reference` says)."""
+    row["turn"] += 1  # counted from 1, as the game's header counts
     numbers = json.loads(row["numbers"] or "{}")
     reference = numbers.get("reference", "")
     row["reference"] = reference
@@ -122,20 +123,20 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
         row[f"value_{lens}"] = v
     for other in numbers.get("others") or []:
         who, values = str(other.get("who")), other.get("values") or {}
-        row[f"{who}_choice"] = _choice(other)
-        row[f"{who}_value"] = _valued(values, reference)
+        row[f"{who}_choice"] = choice_text(other)
+        row[f"{who}_value"] = valued(values, reference)
     row["numbers"] = numbers
     return row
 
 
-def _choice(c: dict[str, Any]) -> str:
+def choice_text(c: dict[str, Any]) -> str:
     if "partner" not in c:
         return "accept" if c.get("accept") else "reject"
     words = c.get("words") or "no offer"
     return f"to {c['partner']}: {words}"
 
 
-def _valued(values: dict[str, float], reference: str) -> float | None:
+def valued(values: dict[str, float], reference: str) -> float | None:
     if reference == "exact":
         return values.get("exact")
     lenses = [v for k, v in values.items() if k != "exact"]

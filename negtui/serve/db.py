@@ -333,6 +333,12 @@ class ResultsDB:
         rows = self.rows(f"{self._GAME_SQL} WHERE g.id = ?", (game_id,))
         return self._game_row(rows[0]) if rows else None
 
+    def games(self, course: str, exercise: str, status: str = "finished") -> list[GameRow]:
+        """An exercise's games in one status, oldest first (the class debrief's material)."""
+        rows = self.rows(f"{self._GAME_SQL} WHERE g.course = ? AND g.exercise = ? AND g.status = ?"
+                         " ORDER BY g.started, g.id", (course, exercise, status))
+        return [self._game_row(r) for r in rows]
+
     def unfinished_games(self, name: str) -> list[GameRow]:
         rows = self.rows(f"{self._GAME_SQL} WHERE t.name = ? AND g.status = 'playing'"
                          " ORDER BY g.started DESC, g.id DESC", (name,))
@@ -363,7 +369,8 @@ class ResultsDB:
             " json_extract(g.counterfactuals, '$.myopic') AS counterfactual_myopic,"
             " json_extract(g.counterfactuals, '$.upper') AS counterfactual_upper,"
             " json_extract(g.counterfactuals, '$.lower') AS counterfactual_lower, g.welfare_optimum, g.efficiency,"
-            " (SELECT COUNT(*) FROM decisions d WHERE d.game_id = g.id) AS decisions, g.record_path"
+            " (SELECT COUNT(*) FROM decisions d WHERE d.game_id = g.id) AS decisions, g.record_path,"
+            " g.table_id AS \"table\""
             " FROM games g JOIN trainees t ON t.id = g.trainee_id WHERE g.status IN ('playing', 'finished')"
             " AND (?1 IS NULL OR g.course = ?1) AND (?2 IS NULL OR t.name = ?2) ORDER BY g.started, g.id",
             (course, trainee))

@@ -14,7 +14,7 @@ from negtui.table.views import Occupant
 RESULT_COLUMNS: tuple[str, ...] = (
     "trainee", "course", "exercise", "scenario", "seat", "status", "started", "finished", "duration", "payoff",
     "baseline", "improvement", "counterfactual_myopic", "counterfactual_upper", "counterfactual_lower",
-    "welfare_optimum", "efficiency", "decisions", "record_path",
+    "welfare_optimum", "efficiency", "decisions", "record_path", "table",
 )
 
 class DBError(Exception):
@@ -89,6 +89,7 @@ class TableRow:
     payoffs: dict[str, float] | None = None  # each player's payoff were the game to end now
     baseline: dict[str, float] | None = None  # each player's No-Negotiation payoff
     turns: int | None = None  # the game's length
+    paused: bool = False  # the trainer paused it
 
     @property
     def live(self) -> bool:

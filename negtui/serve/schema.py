@@ -54,6 +54,7 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tables ADD COLUMN payoffs TEXT;
     ALTER TABLE tables ADD COLUMN baseline TEXT;
     ALTER TABLE tables ADD COLUMN turns INTEGER;
+    ALTER TABLE tables ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
     CREATE TABLE notices (id INTEGER PRIMARY KEY, sent TEXT NOT NULL, text TEXT NOT NULL);
     """,
 )

@@ -176,8 +176,9 @@ class _Session(asyncssh.SSHServerSession):
         name = self.name = self.chan.get_extra_info("username")
         self.session_id = await hub.db_call(lambda db: db.session_started(name, conn.peer, conn.fingerprint))
         hub.sessions.add(self)
+        trainer = await hub.db_call(lambda db: db.classroom.is_trainer(name))
         args = ["--data-dir", str(hub.options.data_dir), "--course", str(hub.options.course), "--trainee", name,
-                "--session", str(self.session_id)]
+                "--session", str(self.session_id)] + (["--trainer"] if trainer else [])
         if hub.tables is not None and hub.folder is not None:
             args += ["--hub", os.path.join(hub.folder, HUB_SOCKET)]
         if conn.enrol_key:

@@ -97,6 +97,9 @@ class TableResults(TableEvents):
             payoffs = dict(zip(ids, (float(v) for v in game.neg.returns(game.state)), strict=True))
             self._later(self.db.tables.progress, self.table_id, self.turn, payoffs)
 
+    def paused(self, paused: bool) -> None:
+        self._later(self.db.tables.paused, self.table_id, paused)
+
     async def over(self, game: LiveGame) -> None:
         """Every trainee's result, with the debrief's numbers, then the table's row: over."""
         duration = time.monotonic() - self.started_at

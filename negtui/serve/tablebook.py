@@ -51,6 +51,9 @@ class TableBook:
         self._set(table_id, "status = 'playing', started = ?, record_path = ?, turns = ?, baseline = ?",
                   (now_iso(), record_path, turns, json.dumps(baseline)))
 
+    def paused(self, table_id: int, paused: bool) -> None:
+        self._set(table_id, "paused = ?", (int(paused),))
+
     def progress(self, table_id: int, t: int, payoffs: dict[str, float]) -> None:
         """The turn under way and what everyone would get were the game to end now."""
         self._set(table_id, "turn = ?, payoffs = ?", (t, json.dumps(payoffs)))
@@ -81,6 +84,7 @@ class TableBook:
         d["people"] = tuple(Occupant(**p) for p in json.loads(d["people"] or "[]"))
         d["payoffs"] = json.loads(d["payoffs"]) if d["payoffs"] else None
         d["baseline"] = json.loads(d["baseline"]) if d["baseline"] else None
+        d["paused"] = bool(d["paused"])
         return TableRow(**d)
 
     def get(self, table_id: int) -> TableRow | None:

@@ -26,6 +26,8 @@ from negtui.tui.app import NegtuiApp
 from negtui.tui.screens.game import GameScreen
 from negtui.tui.screens.table import TableScreen
 
+CLASS_TICK = 2.0  # seconds between telling the trainer's console where this app is
+
 
 class TrainingApp(NegtuiApp):
     seat_changes = False  # the trainee plays their seat; bots stay bots
@@ -44,6 +46,9 @@ class TrainingApp(NegtuiApp):
         self.seat = ""
         self.game_id: int | None = None
         self.game_started_at = 0.0
+        self.table_id: int | None = None  # the table being played at
+        self._place = ""  # where this app last told the trainer's console it is
+        self._notice = 0  # the last of the trainer's notices shown
         self.autoplay = True  # the bots' turns play on their own; the game waits for the trainee
         # over SSH an animated frame costs every trainee on the machine, and the tab underline's glide
         # under a dialog repaints the whole dimmed screen behind it each frame
@@ -51,6 +56,39 @@ class TrainingApp(NegtuiApp):
 
     def open_first(self) -> None:
         self.push_screen(EnrolScreen() if self.enrol_key else LobbyScreen())
+        if self.session_id is not None:
+            try:
+                self._notice = self.db.classroom.last_notice()  # what was said before this login is not news
+            except DBError:
+                pass
+            self.set_interval(CLASS_TICK, self._in_class)
+
+    # --- the class around -----------------------------------------------------------------------------
+    def place(self) -> str:
+        """Where the trainee is, as the trainer's console lists it."""
+        if self.enrol_key:
+            return "enrolling their key"
+        live, ex = self.live, self.exercise
+        if live is None or ex is None:
+            return "in the lobby"
+        g = live.game
+        at = f"table {self.table_id}: " if self.table_id is not None else ""
+        when = "the game is over" if g.over else f"turn {min(g.state.t + 1, g.neg.game.T)}/{g.neg.game.T}"
+        return f"{at}{ex.title} as {self.seat}, {when}"
+
+    def _in_class(self) -> None:
+        """Tell the console where this app is (when it changed) and show the trainer's new notices."""
+        assert self.session_id is not None  # the tick runs only for a session
+        try:
+            place = self.place()
+            if place != self._place:
+                self.db.classroom.place(self.session_id, place)
+                self._place = place
+            for notice, text in self.db.classroom.notices_after(self._notice):
+                self._notice = notice
+                self.notify(text, title="from the trainer", timeout=30)
+        except DBError:
+            pass  # the next tick tries again
 
     @property
     def records_dir(self) -> Path:
@@ -128,10 +166,12 @@ class TrainingApp(NegtuiApp):
             answer = ask(self.hub, {"op": "open", "exercise": exercise.id})
             socket = str(answer.get("socket", "")) if answer.get("ok") else None
             why = str(answer.get("why", ""))
+            table_id = answer.get("table")
         else:
             row = self.db.tables.get(choice.table)
             socket = row.socket if row is not None and row.live else None
             why = "that table has closed"
+            table_id = choice.table
         try:
             if socket is None:
                 raise TableGone(why)
@@ -139,13 +179,13 @@ class TrainingApp(NegtuiApp):
         except TableGone as err:
             self.call_from_thread(self.notify, f"could not sit down: {err}", severity="error", timeout=8)
             return
-        self.call_from_thread(self._seated, exercise, source)
+        self.call_from_thread(self._seated, exercise, source, table_id if isinstance(table_id, int) else None)
 
-    def _seated(self, exercise: Exercise, source: TableSource) -> None:
+    def _seated(self, exercise: Exercise, source: TableSource, table_id: int | None) -> None:
         if self.live is not None:  # a game meanwhile (it cannot be: the lobby was on screen)
             source.close()
             return
-        self.exercise, self.seat, self.game_id = exercise, source.view.you or "", None
+        self.exercise, self.seat, self.game_id, self.table_id = exercise, source.view.you or "", None, table_id
         self.live = source
         self.push_screen(TableScreen(source))
 
@@ -194,6 +234,7 @@ class TrainingApp(NegtuiApp):
         if self.live is not None:
             self.live.close()
             self.live = None
+        self.table_id = None
         if isinstance(self.screen, LobbyScreen):
             self._refresh_lobby()
 

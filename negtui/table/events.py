@@ -22,6 +22,9 @@ class TableEvents:
     def moved(self, game: LiveGame) -> None:
         """A move was applied."""
 
+    def paused(self, paused: bool) -> None:
+        """The trainer paused the table, or let it go on."""
+
     async def over(self, game: LiveGame) -> None:
         """The game ended; the table stays open until this returns (or its clients have gone)."""
 

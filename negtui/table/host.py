@@ -257,6 +257,7 @@ class TableHost:
             self.paused = paused
             self._clock_key = None  # the decision under way gets its whole time again
             self._broadcast({"type": "paused", "paused": paused})
+            self.events.paused(paused)
             self._wake.set()
 
     async def _steer(self, kind: str, m: dict[str, Any]) -> str | None:

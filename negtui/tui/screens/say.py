@@ -12,6 +12,7 @@ from negtui.table.talk import MAX_CHARS
 from negtui.tui.widgets.keybar import KeyBar
 
 EVERYONE = "*"
+NOTE = "People read it at once and it is kept in the game's record; bots do not read messages."
 
 
 class SayScreen(ModalScreen[tuple[str | None, str] | None]):
@@ -19,20 +20,22 @@ class SayScreen(ModalScreen[tuple[str | None, str] | None]):
 
     BINDINGS = [Binding("escape", "cancel", "back")]
 
-    def __init__(self, others: list[tuple[str, str]], to: str | None = None) -> None:
+    def __init__(self, others: list[tuple[str, str]], to: str | None = None, *,
+                 title: str = "Say something at the table", everyone: str = "everyone at the table",
+                 note: str = NOTE) -> None:
         """`others`: (player id, how it reads) of everyone but the person speaking."""
         super().__init__()
         self.others, self.to = others, to
+        self.title_text, self.everyone, self.note = title, everyone, note
 
     def compose(self) -> ComposeResult:
         yield KeyBar()
         with Vertical(id="dialog", classes="dialog wide"):
-            yield Label("Say something at the table", classes="dialog-title")
-            options = [("everyone at the table", EVERYONE), *((f"only {label}", pid) for pid, label in self.others)]
+            yield Label(self.title_text, classes="dialog-title")
+            options = [(self.everyone, EVERYONE), *((f"only {label}", pid) for pid, label in self.others)]
             yield Select(options, value=self.to or EVERYONE, allow_blank=False, id="to")
             yield Input(placeholder="your message; enter sends it", max_length=MAX_CHARS, id="text")
-            yield Static("People read it at once and it is kept in the game's record; bots do not read messages. "
-                         "escape: back without sending", classes="dim")
+            yield Static(self.note + " escape: back without sending", classes="dim")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

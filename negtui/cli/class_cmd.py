@@ -1,0 +1,42 @@
+"""`negtui class`: the trainer's console for a course served by `negtui serve`."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from negtui.cli.common import DataDirOpt
+from negtui.cli.errors import fail, user_errors
+from negtui.cli.root import app
+
+
+@app.command("class")
+def class_(
+    course: Annotated[Path, typer.Option("--course", help="The course file the server serves.")],
+    data_dir: DataDirOpt = None,
+) -> None:
+    """The trainer's console: who is online and where, every table (start, pause, end, seats, messages,
+    watch it live), and the class debrief."""
+    from negtui.datadir import user_data_dir
+    from negtui.serve.course import CourseError, load_course
+    from negtui.serve.db import DBError, ResultsDB
+
+    with user_errors():
+        try:
+            loaded = load_course(course)
+        except CourseError as err:
+            fail(err.render())
+        data = (data_dir or user_data_dir()).resolve()
+        try:
+            db = ResultsDB.open(data)
+        except DBError as err:
+            fail(f"error: {err}")
+    from negtui.serve.console.app import ClassApp
+
+    with db:
+        console = ClassApp(loaded, db, data_dir=data)
+        console.run(headless=bool(os.environ.get("NEGTUI_HEADLESS")))
+    raise typer.Exit(console.return_code or 0)

@@ -1,0 +1,45 @@
+"""The console's own dialog: keeping a seat at a forming table for a trainee."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, Select, Static
+
+from negtui.tui.widgets.keybar import KeyBar
+
+
+class AssignScreen(ModalScreen[tuple[str, str] | None]):
+    """Dismissed with (trainee, seat), or None."""
+
+    BINDINGS = [Binding("escape", "cancel", "back"), Binding("ctrl+s", "done", "keep the seat")]
+
+    def __init__(self, table: int, seats: list[tuple[str, str]], trainees: list[tuple[str, str]]) -> None:
+        """`seats`: (player id, how it reads) of the seats for people; `trainees`: (name, how it reads)."""
+        super().__init__()
+        self.table, self.seats, self.trainees = table, seats, trainees
+
+    def compose(self) -> ComposeResult:
+        yield KeyBar()
+        with Vertical(id="dialog", classes="dialog wide"):
+            yield Label(f"Keep a seat at table {self.table}", classes="dialog-title")
+            yield Select([(text, pid) for pid, text in self.seats], prompt="the seat", id="seat")
+            yield Select([(text, name) for name, text in self.trainees], prompt="the trainee", id="trainee")
+            yield Static("The seat waits for them: the table starts when everyone it was kept for has sat down (or "
+                         "when you start it; a bot then plays it until they come). They find it in the lobby as "
+                         "their table. ctrl+s keeps it, escape: back", classes="dim")
+
+    def on_mount(self) -> None:
+        self.query_one("#seat", Select).focus()
+
+    def action_done(self) -> None:
+        seat, trainee = self.query_one("#seat", Select).value, self.query_one("#trainee", Select).value
+        if seat is Select.BLANK or trainee is Select.BLANK:
+            self.notify("pick a seat and a trainee", severity="warning")
+            return
+        self.dismiss((str(trainee), str(seat)))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

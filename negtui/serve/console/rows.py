@@ -1,0 +1,84 @@
+"""The console's lists as text: a person (online or not, and where), a table (its state, seats and how
+everyone stands so far against the baseline).  Pure: the screen only puts them in its tables."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from negtui.serve.classbook import Present
+from negtui.serve.dbtypes import TableRow, Trainee
+from negtui.tui import palette
+
+ONLINE, AWAY = "●", "○"
+
+
+def person_row(trainee: Trainee, trainer: bool, present: list[Present], tables: list[TableRow]) -> tuple[Text, ...]:
+    """(who, online, where, since) of one trainee."""
+    who = Text(trainee.name, style="bold")
+    if trainer:
+        who.append(" (trainer)", style="dim")
+    if present:
+        online = Text(f"{ONLINE} online" + (f" ×{len(present)}" if len(present) > 1 else ""), style=palette.POSITIVE)
+        where = Text(present[-1].place or "starting", style="")
+        since = Text(present[0].since[11:16] + " UTC", style="dim")
+    else:
+        online, where, since = Text(f"{AWAY} offline", style="dim"), Text(""), Text("")
+        kept = next(((t, s) for t in tables if t.live for s in t.people if s.name == trainee.name), None)
+        if kept is not None:
+            where = Text(f"a seat kept at table {kept[0].id} as {kept[1].player}", style="dim")
+    return who, online, where, since
+
+
+def state_of(t: TableRow, room: int) -> Text:
+    if t.status == "forming":
+        seated = sum(1 for s in t.people if s.name is not None and s.online)
+        return Text(f"forming: {seated} of {room} seated", style=palette.ORANGE)
+    if t.status == "playing":
+        return Text("paused", style=f"bold {palette.NEGATIVE}") if t.paused else Text("playing", style=palette.POSITIVE)
+    if t.status == "over":
+        return Text("over")
+    return Text(f"closed: {t.end_reason or ''}".rstrip(": "), style="dim")
+
+
+def turn_of(t: TableRow) -> str:
+    if t.turns is None:
+        return ""
+    if t.status == "over":
+        return f"{t.turns}/{t.turns}"
+    return f"{min(t.turn + 1, t.turns)}/{t.turns}"
+
+
+def seats_of(t: TableRow) -> Text:
+    out = Text()
+    for k, s in enumerate(t.people):
+        if k:
+            out.append("  ")
+        out.append(f"{s.player} ", style="bold")
+        if s.is_person and s.name:
+            out.append(s.name, style=palette.POSITIVE if s.online else "dim")
+            out.append(ONLINE if s.online else AWAY, style=palette.POSITIVE if s.online else "dim")
+        elif s.name and s.person_seat:  # kept for someone, or theirs while a bot stands in
+            out.append(f"{s.name}{AWAY}", style="dim")
+            if s.seat != "human":
+                out.append(f" ({s.seat} meanwhile)", style="dim")
+        elif s.person_seat:
+            out.append("free" if t.status == "forming" else f"{s.seat} bot", style="dim")
+        else:
+            out.append(f"{s.seat} bot", style="dim")
+    return out
+
+
+def standing_of(t: TableRow) -> Text:
+    """Each player's payoff so far, and its difference from the No-Negotiation baseline."""
+    out = Text()
+    if not t.payoffs:
+        return out
+    for k, (pid, v) in enumerate(t.payoffs.items()):
+        if k:
+            out.append("  ")
+        out.append(f"{pid} {v:.4g}")
+        base = (t.baseline or {}).get(pid)
+        if base is not None:
+            d = v - base
+            out.append(f" ({d:+.3g})", style=palette.POSITIVE if d > 0 else palette.NEGATIVE if d < 0 else "dim")
+    return out

@@ -1,0 +1,295 @@
+"""The console's screen: who is online and where, every table of the course with its progress, and the
+class debrief, in three tabs; the trainer steers the highlighted table from the keyboard.  The lists
+are read from the results database every couple of seconds in a worker; a request to a table goes
+over its socket in a worker too, so a slow table never freezes the console."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
+
+from negtui.names import player_label
+from negtui.serve.classbook import Present
+from negtui.serve.console.debrief_pane import DebriefPane
+from negtui.serve.console.dialogs import AssignScreen
+from negtui.serve.console.rows import person_row, seats_of, standing_of, state_of, turn_of
+from negtui.serve.dbtypes import DBError, TableRow, Trainee
+from negtui.table.client import TableGone
+from negtui.table.steer import steer
+from negtui.tui import palette
+from negtui.tui.screens.dialogs import ConfirmScreen
+from negtui.tui.screens.say import SayScreen
+from negtui.tui.widgets.keybar import KeyBar
+
+if TYPE_CHECKING:
+    from negtui.serve.console.app import ClassApp
+
+REFRESH = 2.0  # seconds between readings of the database
+TABLE_KEYS = ("start", "pause", "end", "say", "assign")
+
+
+class ClassLoaded(Message):
+    def __init__(self, trainees: list[Trainee], trainers: set[str], online: list[Present],
+                 tables: list[TableRow]) -> None:
+        super().__init__()
+        self.trainees, self.trainers, self.online, self.tables = trainees, trainers, online, tables
+
+
+class ClassScreen(Screen[None]):
+    BINDINGS = [
+        Binding("1", "tab('people')", "people"), Binding("2", "tab('tables')", "tables"),
+        Binding("3", "tab('debrief')", "debrief"),
+        Binding("w", "watch", "watch"), Binding("s", "start", "start"), Binding("p", "pause", "pause/resume"),
+        Binding("e", "end", "end"), Binding("m", "say", "message"), Binding("a", "assign", "keep a seat"),
+        Binding("b", "broadcast", "tell the class"), Binding("r", "refresh", "refresh"),
+        Binding("q", "app.quit", "quit"),
+    ]
+    DEFAULT_CSS = """
+    ClassScreen TabbedContent { height: 1fr; }
+    ClassScreen DataTable { height: 1fr; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[int, TableRow] = {}
+        self.at_table: dict[str, int] = {}  # trainee -> the live table they sit at
+        self.trainees: list[Trainee] = []
+        self.online: list[Present] = []
+
+    @property
+    def host(self) -> ClassApp:
+        return cast("ClassApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        app = self.host
+        yield Static(Text(f" {app.course.course.title} · the trainer's console ", style="bold reverse"), id="topbar")
+        with TabbedContent(initial="people"):
+            with TabPane("1 People", id="people"):
+                yield DataTable(id="people-list", cursor_type="row", zebra_stripes=True)
+            with TabPane("2 Tables", id="tables"):
+                yield DataTable(id="table-list", cursor_type="row", zebra_stripes=True)
+            with TabPane("3 Class debrief", id="debrief"):
+                yield DebriefPane(app.course, app.db)
+        yield Static("", id="status")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        people = self.query_one("#people-list", DataTable)
+        people.add_columns("who", "online", "where", "since")
+        tables = self.query_one("#table-list", DataTable)
+        tables.add_columns("table", "exercise", "state", "turn", "seats", "payoffs so far (against the baseline)")
+        self.set_status("1 people · 2 tables · 3 class debrief · ? every key")
+        self.action_refresh()
+        self.set_interval(REFRESH, self.action_refresh)
+
+    def set_status(self, text: str | Text) -> None:
+        self.query_one("#status", Static).update(text)
+
+    # --- reading the class ------------------------------------------------------------------------------
+    def action_refresh(self) -> None:
+        self._load()
+
+    @work(thread=True, exclusive=True, group="class-load")
+    def _load(self) -> None:
+        db, course = self.host.db, self.host.course.course.name
+        try:
+            trainees = db.trainees()
+            trainers = {t.name for t in trainees if db.classroom.is_trainer(t.name)}
+            message = ClassLoaded(trainees, trainers, db.classroom.online(), db.tables.recent(course))
+        except DBError as err:
+            self.app.call_from_thread(self.set_status, Text(str(err), style=palette.NEGATIVE))
+            return
+        self.post_message(message)
+
+    def on_class_loaded(self, message: ClassLoaded) -> None:
+        self.trainees, self.online = message.trainees, message.online
+        self.tables = {t.id: t for t in message.tables}
+        self.at_table = {s.name: t.id for t in message.tables if t.live for s in t.people if s.name}
+        by_name: dict[str, list[Present]] = {}
+        for p in message.online:
+            by_name.setdefault(p.name, []).append(p)
+        order = sorted(message.trainees, key=lambda t: (t.name not in by_name, t.name))
+        _fill(self.query_one("#people-list", DataTable), [
+            (t.name, person_row(t, t.name in message.trainers, by_name.get(t.name, []), message.tables))
+            for t in order])
+        course = self.host.course
+        rows = []
+        for t in message.tables:
+            try:
+                ex = course.exercise(t.exercise)
+                title, room = ex.title, ex.room(course.scenarios[ex.id].player_ids)
+            except KeyError:
+                title, room = t.exercise, len(t.people)
+            rows.append((str(t.id), (Text(str(t.id), style="bold"), Text(title), state_of(t, room), Text(turn_of(t)),
+                                     seats_of(t), standing_of(t))))
+        _fill(self.query_one("#table-list", DataTable), rows)
+        people = len({p.name for p in message.online})
+        live = sum(t.live for t in message.tables)
+        self.query_one("#topbar", Static).update(Text(
+            f" {course.course.title} · the trainer's console · {people} online · {live} table{'s' * (live != 1)} "
+            "open ", style="bold reverse"))
+
+    # --- which table ------------------------------------------------------------------------------------
+    def _tab(self) -> str:
+        tabs = self.query(TabbedContent)
+        return tabs.first().active if tabs else ""
+
+    def _table(self) -> TableRow | None:
+        """The highlighted table (on the people tab: the table the highlighted person sits at)."""
+        if self._tab() == "tables":
+            key = _key(self.query_one("#table-list", DataTable))
+            return self.tables.get(int(key)) if key else None
+        if self._tab() == "people":
+            name = _key(self.query_one("#people-list", DataTable))
+            table_id = self.at_table.get(name or "")
+            return self.tables.get(table_id) if table_id is not None else None
+        return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "watch":
+            t = self._table()
+            return t is not None and t.live
+        if action in TABLE_KEYS:
+            t = self._table()
+            if self._tab() != "tables" or t is None or not t.live:
+                return False
+            return {"start": t.status == "forming", "assign": t.status == "forming",
+                    "pause": t.status == "playing"}.get(action, True)
+        return True
+
+    def on_tabbed_content_tab_activated(self) -> None:
+        self.refresh_bindings()
+
+    def on_data_table_row_highlighted(self) -> None:
+        self.refresh_bindings()
+
+    def on_data_table_row_selected(self) -> None:
+        if self.check_action("watch", ()):
+            self.action_watch()
+
+    def action_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+        if tab == "debrief":
+            self.query_one(DebriefPane).reload()
+
+    # --- steering -------------------------------------------------------------------------------------------
+    def action_watch(self) -> None:
+        t = self._table()
+        if t is not None:
+            self.set_status(f"joining table {t.id} to watch…")
+            self.host.watch_table(t)
+
+    def action_start(self) -> None:
+        self._ask(self._table(), {"type": "start"}, "started: bots take the seats nobody took")
+
+    def action_pause(self) -> None:
+        t = self._table()
+        if t is not None:
+            self._ask(t, {"type": "resume" if t.paused else "pause"}, "goes on" if t.paused else "paused")
+
+    def action_end(self) -> None:
+        t = self._table()
+        if t is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._ask(t, {"type": "end"}, "ended")
+
+        self.app.push_screen(ConfirmScreen(f"End table {t.id}?", "The game stops where it is; its record stays as "
+                                           "far as it got and the games at it count as abandoned. y ends it, n "
+                                           "keeps it going."), answered)
+
+    def action_say(self) -> None:
+        t = self._table()
+        if t is None:
+            return
+        sc = self.host.course.scenarios.get(t.exercise)
+        others = [(p.id, player_label(p)) for p in sc.players] if sc is not None else []
+
+        def send(result: tuple[str | None, str] | None) -> None:
+            if result is not None and result[1].strip():
+                to, text = result
+                self._ask(t, {"type": "say", "to": to, "text": text}, "told")
+
+        self.app.push_screen(SayScreen(others, title=f"A message to table {t.id}", note=(
+            "Everyone it is for reads it at once, from the trainer; it is kept in the game's record.")), send)
+
+    def action_assign(self) -> None:
+        t = self._table()
+        if t is None:
+            return
+        seats = [(s.player, f"{s.player}" + (f" (kept for {s.name})" if s.name else "")) for s in t.people
+                 if s.person_seat]
+        trainers = {p.name for p in self.online if p.trainer}
+        online = {p.name for p in self.online}
+        names = [(tr.name, tr.name + ("" if tr.name in online else " (offline)") +
+                  (f" (at table {self.at_table[tr.name]})" if tr.name in self.at_table else ""))
+                 for tr in sorted(self.trainees, key=lambda tr: (tr.name not in online, tr.name))
+                 if tr.name not in trainers]
+
+        def chosen(result: tuple[str, str] | None) -> None:
+            if result is not None:
+                name, seat = result
+                self._ask(t, {"type": "assign", "name": name, "seat": seat}, f"keeps {seat} for {name}")
+
+        self.app.push_screen(AssignScreen(t.id, seats, names), chosen)
+
+    def action_broadcast(self) -> None:
+        def send(result: tuple[str | None, str] | None) -> None:
+            if result is None:
+                return
+            try:
+                sent = self.host.db.classroom.notice(result[1])
+            except DBError as err:
+                self.set_status(Text(str(err), style=palette.NEGATIVE))
+                return
+            self.set_status("everyone online sees it now" if sent else "nothing to send")
+
+        self.app.push_screen(SayScreen([], title="Tell the whole class", everyone="everyone online", note=(
+            "Everyone online sees it at once, wherever they are: the lobby, a game alone, a table. It is not kept "
+            "in any game's record (to keep it with a game, send it to that table with m).")), send)
+
+    def _ask(self, t: TableRow | None, request: dict, done: str) -> None:
+        if t is not None:
+            self.set_status(f"asking table {t.id}…")
+            self._steer(t.id, Path(t.socket), request, f"table {t.id} {done}")
+
+    @work(thread=True, group="steer")
+    def _steer(self, table_id: int, socket: Path, request: dict, done: str) -> None:
+        try:
+            steer(socket, request)
+        except TableGone as err:
+            self.app.call_from_thread(self.set_status, Text(f"table {table_id}: {err}", style=palette.NEGATIVE))
+            return
+        self.app.call_from_thread(self.set_status, done)
+        self.app.call_from_thread(self.action_refresh)
+
+
+def _key(table: DataTable) -> str | None:
+    if table.row_count == 0:
+        return None
+    try:
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+    except Exception:  # no row under the cursor
+        return None
+
+
+def _fill(table: DataTable, rows: Sequence[tuple[str, tuple[Text, ...]]]) -> None:
+    """Replace the rows, the cursor staying on the same key when it is still there."""
+    keep = _key(table)
+    table.clear()
+    for key, cells in rows:
+        table.add_row(*cells, key=key)
+    keys = [k for k, _ in rows]
+    if keep in keys:
+        table.move_cursor(row=keys.index(keep), animate=False)
