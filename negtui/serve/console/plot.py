@@ -37,7 +37,7 @@ def strip_plot(spreads: Sequence[SeatSpread], width: int) -> Text:
             c = col(o.payoff)
             counts[c] += 1
             people[c] = people[c] or o.person is not None
-        line = Text(f"{s.seat} {s.label}"[:LABEL].ljust(LABEL) + " ", style="bold")
+        line = Text(s.label[:LABEL].ljust(LABEL) + " ", style="bold")
         base = col(s.baseline)
         for c in range(axis):
             n = counts[c]

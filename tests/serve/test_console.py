@@ -1,0 +1,253 @@
+"""The trainer's console driven through the pilot, against the server's table keeper and a real table
+process: who is online and where, a table paused and resumed, a seat kept, a message to a table and a
+notice to the whole class received, a table watched live, the class debrief with its plot, and the
+export of every decision."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+import threading
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from negtui.cli import app as cli
+from negtui.serve.class_debrief import class_debrief
+from negtui.serve.console.app import ClassApp, ConsoleHelp
+from negtui.serve.console.dialogs import AssignScreen
+from negtui.serve.console.screen import ClassScreen
+from negtui.serve.course import load_course
+from negtui.serve.db import ResultsDB
+from negtui.serve.dbtypes import Decision
+from negtui.table.source import TableSource, sit
+from negtui.tui.screens.dialogs import ConfirmScreen
+from negtui.tui.screens.say import SayScreen
+from negtui.tui.screens.table import TableScreen
+from tests.serve.conftest import Server
+
+
+def _numbers(t: int, cost: float) -> dict:
+    """A decision's coaching numbers as the coach files them (coach.assess.describe)."""
+    return {"turn": t, "player": "A", "phase": "propose", "reference": "mean", "cost": cost,
+            "yours": {"who": "you", "values": {"myopic": 1.0, "upper": 2.0, "lower": 0.0}, "partner": "B",
+                      "offer": [], "words": "nothing", "accept": False},
+            "others": [{"who": "upper", "values": {"myopic": 4.0, "upper": 5.0, "lower": 3.0}, "partner": "B",
+                        "offer": [["A", "bait"]], "words": "A takes the bait", "accept": True},
+                       {"who": "lower", "values": {"myopic": 1.0, "upper": 2.0, "lower": 0.0}, "partner": "B",
+                        "offer": [], "words": "nothing", "accept": False}],
+            "agreeing": ["lower"]}
+
+
+def _finished(db: ResultsDB, name: str, seat: str, payoffs: list[float], table: int | None, cost: float) -> None:
+    game = db.game_started(name, "tables", "pill", "poison-pill", "d", seat, "/r.jsonl", table_id=table)
+    db.game_finished(game, payoff=payoffs["AB".index(seat)], payoffs=payoffs, baseline=0.0, counterfactuals={},
+                     welfare_optimum=20.0, efficiency=sum(payoffs) / 20.0, duration=60.0,
+                     decisions=[Decision(0, "propose", "to B: nothing (rejected)", cost, _numbers(0, cost))])
+
+
+def _seed_results(db: ResultsDB) -> None:
+    """Two tables of the pill exercise finished, and one game played alone."""
+    for name in ("dave", "erin"):
+        db.add_trainee(name)
+    one, two = db.tables.opened("tables", "pill", "-"), db.tables.opened("tables", "pill", "-")
+    for t in (one, two):
+        db.tables.over(t)
+    _finished(db, "dave", "A", [10.0, 6.0], one, 3.0)
+    _finished(db, "erin", "B", [10.0, 6.0], one, 0.0)
+    _finished(db, "dave", "B", [2.0, 2.0], two, 1.5)
+    _finished(db, "erin", "A", [12.0, 4.0], None, 0.5)
+
+
+def _cells(app: ClassApp, table: str) -> list[str]:
+    dt = app.screen.query_one(table)
+    return [" | ".join(str(c) for c in dt.get_row_at(r)) for r in range(dt.row_count)]
+
+
+@pytest.mark.asyncio
+async def test_the_console_lists_people_steers_a_table_and_debriefs_the_class(server: Server, wait_until,
+                                                                             screen_text, tmp_path: Path) -> None:
+    course = load_course(server.keeper.course_path)
+    db = server.db
+    db.add_trainee("trainer")
+    db.classroom.set_trainer("trainer")
+    _seed_results(db)
+    alice_session = db.session_started("alice", "127.0.0.1", "fp")
+    db.classroom.place(alice_session, "in the lobby")
+    db.session_started("bob", "127.0.0.1", "fp")
+    opened = server.open("pill", "alice")
+    alice = await asyncio.to_thread(sit, Path(opened["socket"]), "alice")
+    bob = await asyncio.to_thread(sit, Path(opened["socket"]), "bob")
+    _listen(alice), _listen(bob)
+    table_id = opened["table"]
+    try:
+        app = ClassApp(course, db, data_dir=server.data)
+        async with app.run_test(size=(160, 50)) as pilot:
+            await wait_until(pilot, lambda: any("alice" in r and "in the lobby" in r
+                                                for r in _cells(app, "#people-list")), "alice in the lobby")
+            people = _cells(app, "#people-list")
+            assert any("bob" in r and "online" in r for r in people)
+            assert any("carol" in r and "offline" in r for r in people)
+            assert "2 online" in screen_text(app)
+
+            await pilot.press("2")
+            await wait_until(pilot, lambda: any(r.startswith(f"{table_id} ") and "playing" in r
+                                                for r in _cells(app, "#table-list")), "the table playing")
+            row = next(r for r in _cells(app, "#table-list") if r.startswith(f"{table_id} "))
+            assert "A alice" in row and "B bob" in row and "1/" in row
+            screen = app.screen
+            assert isinstance(screen, ClassScreen)
+            dt = screen.query_one("#table-list")
+            dt.move_cursor(row=next(k for k, r in enumerate(_cells(app, "#table-list"))
+                                    if r.startswith(f"{table_id} ")))
+            await pilot.press("p")
+            await wait_until(pilot, lambda: alice.view.paused, "alice told of the pause")
+            await wait_until(pilot, lambda: any(r.startswith(f"{table_id} ") and "paused" in r
+                                                for r in _cells(app, "#table-list")), "the console showing it")
+            await pilot.press("p")
+            await wait_until(pilot, lambda: not bob.view.paused, "the table going on")
+
+            await pilot.press("m")  # a message to the table, everyone at it
+            await wait_until(pilot, lambda: isinstance(app.screen, SayScreen), "the message dialog")
+            await pilot.press(*"five minutes", "enter")
+            await wait_until(pilot, lambda: _heard(alice, "five minutes"), "alice reading the message")
+
+            await pilot.press("b")  # a notice to the whole class
+            await wait_until(pilot, lambda: isinstance(app.screen, SayScreen), "the notice dialog")
+            await pilot.press(*"back at ten", "enter")
+            await wait_until(pilot, lambda: db.classroom.notices_after(0) != [], "the notice filed")
+            assert db.classroom.notices_after(0)[0][1] == "back at ten"
+
+            await pilot.press("w")  # watch the table live
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen), "the table watched")
+            watched = app.live
+            assert isinstance(watched, TableSource) and watched.me is None
+            await wait_until(pilot, lambda: "alice" in screen_text(app) and "five minutes" in screen_text(app),
+                             "the table's people and messages")
+            await pilot.press("q")  # a watcher leaves without a question
+            await wait_until(pilot, lambda: isinstance(app.screen, ClassScreen), "back at the console")
+            assert app.live is None and watched.client.closed
+
+            await pilot.press("e")
+            await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked before ending")
+            await pilot.press("y")
+            await wait_until(pilot, lambda: "trainer ended" in alice.view.closed, "the table ended")
+
+            await pilot.press("3")
+            await wait_until(pilot, lambda: "outcome" in screen_text(app), "the class debrief")
+            text = screen_text(app)
+            assert "3 tables (or games alone) finished" in text
+            assert "A · Alice" in text and "B · Bob" in text and "●" in text and "baseline" in text
+            assert "table 1" in text or f"table {table_id}" in text
+            assert "A takes the bait (upper)" in text  # the costliest decision and its better alternative
+            await pilot.press("question_mark")
+            await wait_until(pilot, lambda: isinstance(app.screen, ConsoleHelp), "the console's keys")
+            assert "tell the whole class" in screen_text(app)
+            await pilot.press("escape")
+    finally:
+        alice.close()
+        bob.close()
+
+
+def _listen(source: TableSource) -> threading.Thread:
+    """Take in the table's lines as a person's app would (no app listens for these people)."""
+    def run() -> None:
+        while (line := source.client.receive()) is not None:
+            source.receive(line)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def _heard(source: TableSource, text: str) -> bool:
+    return any(s.text == text and s.sender == "trainer" for s in source.view.said)
+
+
+@pytest.mark.asyncio
+async def test_the_trainer_keeps_a_seat_at_a_forming_table(server: Server, wait_until) -> None:
+    course = load_course(server.keeper.course_path)
+    db = server.db
+    opened = server.open("pill", "alice")
+    alice = await asyncio.to_thread(sit, Path(opened["socket"]), "alice")
+    try:
+        app = ClassApp(course, db, data_dir=server.data)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("2")
+            await wait_until(pilot, lambda: any("forming" in r for r in _cells(app, "#table-list")), "the table")
+            await pilot.press("a")
+            await wait_until(pilot, lambda: isinstance(app.screen, AssignScreen), "the seat dialog")
+            app.screen.query_one("#seat").value = "B"
+            app.screen.query_one("#trainee").value = "carol"
+            await pilot.press("ctrl+s")
+            await wait_until(pilot, lambda: any("B carol" in r for r in _cells(app, "#table-list")),
+                             "B kept for carol")
+            assert not db.tables.get(opened["table"]).free_seats(2)  # nobody else may take it
+            carol = await asyncio.to_thread(sit, Path(opened["socket"]), "carol")
+            assert carol.view.you == "B"
+            await wait_until(pilot, lambda: any("playing" in r for r in _cells(app, "#table-list")), "the start")
+            carol.close()
+    finally:
+        alice.close()
+
+
+@pytest.mark.asyncio
+async def test_a_trainees_app_says_where_it_is_and_shows_the_trainers_notices(server: Server, wait_until) -> None:
+    from negtui.serve.training import TrainingApp
+
+    course = load_course(server.keeper.course_path)
+    db = server.db
+    db.classroom.notice("said before alice came")
+    session = db.session_started("alice", "127.0.0.1", "fp")
+    app = TrainingApp(course, db, "alice", data_dir=server.data, session_id=session, hub=server.path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: db.classroom.online()[0].place == "in the lobby", "the lobby's place")
+        db.classroom.notice("come back to the room at 10:30")
+        await wait_until(pilot, lambda: any("10:30" in n.message for n in app._notifications), "the notice")
+        assert not any("before alice" in n.message for n in app._notifications)
+        await pilot.press("end", "enter", "ctrl+s")  # the exercise played alone, past its briefing
+        await wait_until(pilot, lambda: "Alone as B, turn" in db.classroom.online()[0].place, "the game's place",
+                         timeout=30)
+
+
+def test_the_class_debrief_counts_each_table_once_and_each_seat_against_its_baseline(tmp_path: Path) -> None:
+    from tests.serve.conftest import COURSE
+
+    (tmp_path / "course.toml").write_text(COURSE)
+    course = load_course(tmp_path / "course.toml")
+    with ResultsDB.open(tmp_path / "data") as db:
+        _seed_results(db)
+        d = class_debrief(db, course, "pill")
+    assert d.played == 3 and d.unfinished == 0
+    a, b = d.seats
+    assert [o.payoff for o in a.outcomes] == [10.0, 2.0, 12.0]
+    assert [o.person for o in a.outcomes] == ["dave", None, "erin"]  # a bot played A at table 2
+    assert a.mean == pytest.approx(8.0) and b.mean == pytest.approx(4.0)
+    assert sorted(t.total for t in d.tables) == [4.0, 16.0, 16.0]
+    assert [c.cost for c in d.costliest] == [3.0, 1.5, 0.5]  # the costless decision is not listed
+    assert d.costliest[0].turn == 1 and d.costliest[0].better == "to B: A takes the bait (upper)"
+
+
+def test_results_decisions_exports_every_decision_with_its_coaching_numbers(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with ResultsDB.open(data) as db:
+        _seed_results(db)
+    runner = CliRunner()
+    out = runner.invoke(cli, ["results", "--decisions", "--csv", "--data-dir", str(data)])
+    assert out.exit_code == 0, out.output
+    rows = list(csv.DictReader(io.StringIO(out.output)))
+    assert len(rows) == 4
+    first = rows[0]
+    assert (first["trainee"], first["exercise"], first["seat"], first["turn"], first["cost"]) == (
+        "dave", "pill", "A", "1", "3.0")
+    assert first["upper_choice"] == "to B: A takes the bait" and float(first["upper_value"]) == 4.0
+    assert float(first["value_upper"]) == 2.0 and first["agreeing"] == "lower"
+    out = runner.invoke(cli, ["results", "--decisions", "--json", "--trainee", "erin", "--table", "1",
+                              "--data-dir", str(data)])
+    (only,) = json.loads(out.output)
+    assert only["trainee"] == "erin" and only["table"] == 1 and only["numbers"]["reference"] == "mean"
+    out = runner.invoke(cli, ["results", "--decisions", "--data-dir", str(data), "--exercise", "nothing"])
+    assert out.exit_code == 0 and "0 decision(s)" in out.output
