@@ -74,6 +74,7 @@ class TableResults(TableEvents):
         ids = game.neg.game.player_ids
         self._later(self.db.tables.started, self.table_id, str(game.record_path) if game.record_path else None,
                     game.neg.game.T, dict(zip(ids, (float(v) for v in game.baseline), strict=True)))
+        self.moved(game)  # where everyone stands before the first move
         self._enter_games()
 
     def _enter_games(self) -> None:

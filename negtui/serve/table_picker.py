@@ -46,8 +46,8 @@ def table_line(row: TableRow, players: dict[str, str], you: str) -> Text:
         if s.name is not None:
             who = "you" if s.name == you else s.name
             t.append(who, style="bold" if s.online else "dim")
-            if not s.online:
-                t.append(" (away)", style="dim")
+            if not s.online:  # before the start: a seat the trainer keeps; after: someone who dropped
+                t.append(" (kept by the trainer)" if row.status == "forming" else " (away)", style="dim")
         elif s.is_person:
             t.append("free", style=palette.POSITIVE)
         else:

@@ -49,6 +49,7 @@ class TrainingApp(NegtuiApp):
         self.table_id: int | None = None  # the table being played at
         self._place = ""  # where this app last told the trainer's console it is
         self._notice = 0  # the last of the trainer's notices shown
+        self._seats: set[int] = set()  # the live tables holding a seat of theirs, as the lobby last listed them
         self.autoplay = True  # the bots' turns play on their own; the game waits for the trainee
         # over SSH an animated frame costs every trainee on the machine, and the tab underline's glide
         # under a dialog repaints the whole dimmed screen behind it each frame
@@ -84,6 +85,11 @@ class TrainingApp(NegtuiApp):
             if place != self._place:
                 self.db.classroom.place(self.session_id, place)
                 self._place = place
+            if isinstance(self.screen, LobbyScreen):
+                seats = {t.id for t in self.db.tables.live(self.course.course.name) if t.holds(self.trainee)}
+                if seats != self._seats:  # the trainer kept a seat for them (or a table closed)
+                    self._seats = seats
+                    self.screen.refresh_list()
             for notice, text in self.db.classroom.notices_after(self._notice):
                 self._notice = notice
                 self.notify(text, title="from the trainer", timeout=30)

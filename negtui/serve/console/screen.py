@@ -25,6 +25,7 @@ from negtui.serve.console.rows import person_row, seats_of, standing_of, state_o
 from negtui.serve.dbtypes import DBError, TableRow, Trainee
 from negtui.table.client import TableGone
 from negtui.table.steer import steer
+from negtui.table.views import Occupant
 from negtui.tui import palette
 from negtui.tui.screens.dialogs import ConfirmScreen
 from negtui.tui.screens.say import SayScreen
@@ -166,9 +167,6 @@ class ClassScreen(Screen[None]):
                     "pause": t.status == "playing"}.get(action, True)
         return True
 
-    def on_tabbed_content_tab_activated(self) -> None:
-        self.refresh_bindings()
-
     def on_data_table_row_highlighted(self) -> None:
         self.refresh_bindings()
 
@@ -180,6 +178,17 @@ class ClassScreen(Screen[None]):
         self.query_one(TabbedContent).active = tab
         if tab == "debrief":
             self.query_one(DebriefPane).reload()
+        self.call_after_refresh(self._focus_tab)
+
+    def on_tabbed_content_tab_activated(self) -> None:
+        self.refresh_bindings()
+        self.call_after_refresh(self._focus_tab)
+
+    def _focus_tab(self) -> None:
+        """The list of the tab on show takes the keys (arrows, enter)."""
+        main = {"people": "#people-list", "tables": "#table-list", "debrief": "#class-exercises"}.get(self._tab())
+        if main:
+            self.query_one(main).focus()
 
     # --- steering -------------------------------------------------------------------------------------------
     def action_watch(self) -> None:
@@ -228,8 +237,14 @@ class ClassScreen(Screen[None]):
         t = self._table()
         if t is None:
             return
-        seats = [(s.player, f"{s.player}" + (f" (kept for {s.name})" if s.name else "")) for s in t.people
-                 if s.person_seat]
+        sc = self.host.course.scenarios.get(t.exercise)
+        labels = {p.id: player_label(p) for p in sc.players} if sc is not None else {}
+
+        def seat(s: Occupant) -> str:
+            who = "" if not s.name else f" ({s.name} sits in it)" if s.online else f" (kept for {s.name})"
+            return labels.get(s.player, s.player) + who
+
+        seats = [(s.player, seat(s)) for s in t.people if s.person_seat]
         trainers = {p.name for p in self.online if p.trainer}
         online = {p.name for p in self.online}
         names = [(tr.name, tr.name + ("" if tr.name in online else " (offline)") +

@@ -40,7 +40,9 @@ class TablePane(StaticPane):
             head.append("\npaused by the trainer", style=palette.NEGATIVE)
         elif not view.started:
             head.append("\nwaiting for every person's seat to be taken (or the trainer to start)", style="dim")
-        if view.private and not snap.over:
+        if view.you is None:
+            head.append("\nyou are watching as the trainer: every value and every message; q goes back", style="dim")
+        if view.private and not snap.over and view.you is not None:
             head.append("\nprivate roles: you know your own values only; the end reveals everyone's", style="dim")
         if view.role:
             head.append("\nyour role", style="bold")
