@@ -97,12 +97,15 @@ async def test_the_console_lists_people_steers_a_table_and_debriefs_the_class(se
             await wait_until(pilot, lambda: any(r.startswith(f"{table_id} ") and "playing" in r
                                                 for r in _cells(app, "#table-list")), "the table playing")
             row = next(r for r in _cells(app, "#table-list") if r.startswith(f"{table_id} "))
-            assert "A alice" in row and "B bob" in row and "1/" in row
+            assert "alice, bob" in row and "1/" in row
             screen = app.screen
             assert isinstance(screen, ClassScreen)
             dt = screen.query_one("#table-list")
             dt.move_cursor(row=next(k for k, r in enumerate(_cells(app, "#table-list"))
                                     if r.startswith(f"{table_id} ")))
+            await pilot.pause()
+            detail = str(screen.query_one("#table-detail").render())
+            assert "A alice●" in detail and "B bob●" in detail and "so far A 0 (" in detail
             await pilot.press("p")
             await wait_until(pilot, lambda: alice.view.paused, "alice told of the pause")
             await wait_until(pilot, lambda: any(r.startswith(f"{table_id} ") and "paused" in r
@@ -183,7 +186,7 @@ async def test_the_trainer_keeps_a_seat_at_a_forming_table(server: Server, wait_
             app.screen.query_one("#seat").value = "B"
             app.screen.query_one("#trainee").value = "carol"
             await pilot.press("ctrl+s")
-            await wait_until(pilot, lambda: any("B carol" in r for r in _cells(app, "#table-list")),
+            await wait_until(pilot, lambda: any("alice, carol" in r for r in _cells(app, "#table-list")),
                              "B kept for carol")
             assert not db.tables.get(opened["table"]).free_seats(2)  # nobody else may take it
             carol = await asyncio.to_thread(sit, Path(opened["socket"]), "carol")

@@ -13,7 +13,7 @@ ONLINE, AWAY = "●", "○"
 
 
 def person_row(trainee: Trainee, trainer: bool, present: list[Present], tables: list[TableRow]) -> tuple[Text, ...]:
-    """(who, online, where, since) of one trainee."""
+    """(who, online, since, where) of one trainee."""
     who = Text(trainee.name, style="bold")
     if trainer:
         who.append(" (trainer)", style="dim")
@@ -26,7 +26,7 @@ def person_row(trainee: Trainee, trainer: bool, present: list[Present], tables: 
         kept = next(((t, s) for t in tables if t.live for s in t.people if s.name == trainee.name), None)
         if kept is not None:
             where = Text(f"a seat kept at table {kept[0].id} as {kept[1].player}", style="dim")
-    return who, online, where, since
+    return who, online, since, where
 
 
 def state_of(t: TableRow, room: int) -> Text:
@@ -37,7 +37,7 @@ def state_of(t: TableRow, room: int) -> Text:
         return Text("paused", style=f"bold {palette.NEGATIVE}") if t.paused else Text("playing", style=palette.POSITIVE)
     if t.status == "over":
         return Text("over")
-    return Text(f"closed: {t.end_reason or ''}".rstrip(": "), style="dim")
+    return Text("closed", style="dim")  # why: in the table's detail
 
 
 def turn_of(t: TableRow) -> str:
@@ -62,7 +62,8 @@ def seats_of(t: TableRow) -> Text:
             if s.seat != "human":
                 out.append(f" ({s.seat} meanwhile)", style="dim")
         elif s.person_seat:
-            out.append("free" if t.status == "forming" else f"{s.seat} bot", style="dim")
+            out.append("free" if t.status == "forming" else "nobody" if s.seat == "human" else f"{s.seat} bot",
+                       style="dim")
         else:
             out.append(f"{s.seat} bot", style="dim")
     return out

@@ -57,6 +57,7 @@ class ClassScreen(Screen[None]):
     DEFAULT_CSS = """
     ClassScreen TabbedContent { height: 1fr; }
     ClassScreen DataTable { height: 1fr; }
+    ClassScreen #table-detail { height: auto; max-height: 8; padding: 0 1; border-top: solid $panel; }
     """
 
     def __init__(self) -> None:
@@ -78,6 +79,7 @@ class ClassScreen(Screen[None]):
                 yield DataTable(id="people-list", cursor_type="row", zebra_stripes=True)
             with TabPane("2 Tables", id="tables"):
                 yield DataTable(id="table-list", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="table-detail")
             with TabPane("3 Class debrief", id="debrief"):
                 yield DebriefPane(app.course, app.db)
         yield Static("", id="status")
@@ -85,9 +87,9 @@ class ClassScreen(Screen[None]):
 
     def on_mount(self) -> None:
         people = self.query_one("#people-list", DataTable)
-        people.add_columns("who", "online", "where", "since")
+        people.add_columns("who", "online", "since", "where")
         tables = self.query_one("#table-list", DataTable)
-        tables.add_columns("table", "exercise", "state", "turn", "seats", "payoffs so far (against the baseline)")
+        tables.add_columns("table", "state", "turn", "people", "exercise")
         self.set_status("1 people · 2 tables · 3 class debrief · ? every key")
         self.action_refresh()
         self.set_interval(REFRESH, self.action_refresh)
@@ -125,19 +127,27 @@ class ClassScreen(Screen[None]):
         course = self.host.course
         rows = []
         for t in message.tables:
-            try:
-                ex = course.exercise(t.exercise)
-                title, room = ex.title, ex.room(course.scenarios[ex.id].player_ids)
-            except KeyError:
-                title, room = t.exercise, len(t.people)
-            rows.append((str(t.id), (Text(str(t.id), style="bold"), Text(title), state_of(t, room), Text(turn_of(t)),
-                                     seats_of(t), standing_of(t))))
+            title, room = self._title(t)
+            names = ", ".join(s.name for s in t.people if s.name) or "nobody yet"
+            rows.append((str(t.id), (Text(str(t.id), style="bold"), state_of(t, room), Text(turn_of(t)),
+                                     Text(names), Text(title))))
         _fill(self.query_one("#table-list", DataTable), rows)
+        self._detail()
+        self.refresh_bindings()
         people = len({p.name for p in message.online})
         live = sum(t.live for t in message.tables)
         self.query_one("#topbar", Static).update(Text(
             f" {course.course.title} · the trainer's console · {people} online · {live} table{'s' * (live != 1)} "
             "open ", style="bold reverse"))
+
+    def _title(self, t: TableRow) -> tuple[str, int]:
+        """The table's exercise as the course names it, and how many people it seats."""
+        course = self.host.course
+        try:
+            ex = course.exercise(t.exercise)
+        except KeyError:  # a table of an exercise the course no longer has
+            return t.exercise, len(t.people)
+        return ex.title, ex.room(course.scenarios[ex.id].player_ids)
 
     # --- which table ------------------------------------------------------------------------------------
     def _tab(self) -> str:
@@ -169,6 +179,27 @@ class ClassScreen(Screen[None]):
 
     def on_data_table_row_highlighted(self) -> None:
         self.refresh_bindings()
+        self._detail()
+
+    def _detail(self) -> None:
+        """The highlighted table's seats and how everyone stands, under the list (room to wrap)."""
+        key = _key(self.query_one("#table-list", DataTable))
+        t = self.tables.get(int(key)) if key else None
+        text = Text()
+        if t is not None:
+            text.append(f"table {t.id} · {self._title(t)[0]}", style="bold")
+            if t.status == "closed" and t.end_reason:
+                text.append(f" · closed: {t.end_reason}", style="dim")
+            text.append("\n")
+            text.append("seats  ", style="dim")
+            text.append_text(seats_of(t))
+            standing = standing_of(t)
+            if standing:
+                text.append("\nso far ", style="dim")
+                text.append_text(standing)
+                text.append("\n(each payoff were the game to end now; in brackets, against the No-Negotiation "
+                            "baseline)", style="dim")
+        self.query_one("#table-detail", Static).update(text)
 
     def on_data_table_row_selected(self) -> None:
         if self.check_action("watch", ()):
