@@ -112,12 +112,13 @@ def watch(
     with user_errors():
         if record is None:
             with ResultsDB.open(data_dir or user_data_dir()) as db:
-                rows = [r for r in db.results() if r["status"] == "playing"]
+                rows = db.classroom.live_games()
             if not rows:
                 typer.echo("no game is being played")
-            for r in reversed(rows):
-                typer.echo(f"{r['started'][:19]}  {r['trainee']:<16} {r['course']}/{r['exercise']} as {r['seat']}"
-                           f"  {r['record_path']}")
+            for r in rows:
+                at = f" at table {r['table']}" if r["table"] is not None else ""
+                typer.echo(f"{r['started'][:19].replace('T', ' ')}  {r['trainee']:<16} {r['course']}/{r['exercise']}"
+                           f" as {r['seat']}{at}  {r['record_path']}")
             return
         from negtui.record import load_record
 

@@ -251,7 +251,7 @@ class ReplaySource:
     def __init__(self, replay: Replay, follow: Path | None = None) -> None:
         self.replay = replay
         self.follow = follow
-        self.pos = replay.first_turn
+        self.pos = replay.last_turn if follow is not None else replay.first_turn  # following: the game as it is now
         self._payoffs = [replay.neg.returns(s) for s in replay.states]
 
     @property

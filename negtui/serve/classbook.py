@@ -76,6 +76,17 @@ class ClassBook:
             return int(conn.execute("UPDATE sessions SET ended = ?, end_reason = ? WHERE ended IS NULL",
                                     (now_iso(), why)).rowcount)
 
+    def live_games(self) -> list[dict[str, Any]]:
+        """Games being played now, newest first: at a table still open, or alone in a session still open
+        (a game whose app went away without filing it is not live, whatever its row says)."""
+        rows = self.db.rows(
+            "SELECT t.name AS trainee, g.course, g.exercise, g.seat, g.started, g.record_path, g.table_id AS \"table\""
+            " FROM games g JOIN trainees t ON t.id = g.trainee_id LEFT JOIN sessions s ON s.id = g.session_id"
+            " LEFT JOIN tables tb ON tb.id = g.table_id WHERE g.status = 'playing' AND"
+            " (tb.status IN ('forming', 'playing') OR (g.table_id IS NULL AND s.id IS NOT NULL AND s.ended IS NULL))"
+            " ORDER BY g.started DESC, g.id DESC")
+        return [dict(r) for r in rows]
+
     # --- the trainer's notices --------------------------------------------------------------------------------
     def notice(self, text: str) -> int:
         """A message to everyone online, wherever they are; its id (0: nothing to send)."""

@@ -686,3 +686,21 @@ def test_records_written_before_the_realised_tie_rule_replay_with_the_rules_they
     rec.write_text("".join(json.dumps(x) + "\n" for x in lines))
     res = cli("replay", rec, "--verify")
     assert res.exit_code == 2 and "verification failed" in res.stderr
+
+
+def test_following_a_record_being_written_starts_at_its_last_turn_and_keeps_up(cli, tmp_path: Path) -> None:
+    """`negtui watch` shows the game as it is now, and every turn added after, without a key press."""
+    from negtui.play.sources import ReplaySource
+
+    whole = tmp_path / "whole.jsonl"
+    assert cli("autoplay", PILL, "--record", whole).exit_code == 0
+    lines = whole.read_text().splitlines(keepends=True)
+    growing = tmp_path / "growing.jsonl"
+    growing.write_text("".join(lines[:2]))  # the header and the first turn
+    src = ReplaySource(Replay(load_record(growing)), follow=growing)
+    first = src.replay.last_turn
+    assert first > 0 and src.pos == first and src.at_end
+    with growing.open("a") as f:
+        f.write("".join(lines[2:]))
+    assert src.reload() and src.pos == src.replay.last_turn > first
+    assert ReplaySource(Replay(load_record(growing))).pos == 0  # a replay starts at the start

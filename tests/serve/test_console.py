@@ -254,3 +254,22 @@ def test_results_decisions_exports_every_decision_with_its_coaching_numbers(tmp_
     assert only["trainee"] == "erin" and only["table"] == 1 and only["numbers"]["reference"] == "mean"
     out = runner.invoke(cli, ["results", "--decisions", "--data-dir", str(data), "--exercise", "nothing"])
     assert out.exit_code == 0 and "0 decision(s)" in out.output
+
+
+def test_watch_lists_only_the_games_being_played_now(cli, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with ResultsDB.open(data) as db:
+        for name in ("alice", "bob", "carol"):
+            db.add_trainee(name)
+        here, gone = db.session_started("alice", "p", "f"), db.session_started("bob", "p", "f")
+        db.game_started("alice", "c", "solo", "s", "d", "A", "/alice.jsonl", session_id=here)
+        db.game_started("bob", "c", "solo", "s", "d", "A", "/bob.jsonl", session_id=gone)
+        db.session_ended(gone, "connection lost")  # the app went without filing the game
+        table = db.tables.opened("c", "pair", "-")
+        db.game_started("carol", "c", "pair", "s", "d", "B", "/carol.jsonl", table_id=table)
+        out = cli("watch", "--data-dir", data)
+        assert out.exit_code == 0
+        assert "alice" in out.output and "carol" in out.output and "at table 1" in out.output
+        assert "bob" not in out.output
+        db.tables.closed(table, "the trainer ended the table")
+        assert "carol" not in cli("watch", "--data-dir", data).output
