@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from negtui.agents.seating import Seating
+from negtui.agents.seating import AgentOptions, Seating
 from negtui.coach.assess import Assessment
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.lenses import CLOSED_FORM_LENSES
@@ -50,12 +50,15 @@ def counterfactual_seats(seats: list[Seat], player: int, lens: str) -> list[Seat
 
 def counterfactuals(neg: Negotiation, seats: list[Seat], player: int, start: State,
                     lenses: tuple[str, ...] = CLOSED_FORM_LENSES,
-                    cancelled: Callable[[], bool] = lambda: False) -> dict[str, float]:
-    """The seat's payoff when each lens bot plays it from `start` against the same opponents."""
+                    cancelled: Callable[[], bool] = lambda: False, information: str = "public") -> dict[str, float]:
+    """The seat's payoff when each lens bot plays it from `start` against the same opponents; under
+    private information every bot (the lens bot in the seat too) decides on what its seat knows, as the
+    bots of the game played did."""
     out: dict[str, float] = {}
+    options = AgentOptions(information=information)
     for lens in lenses:
         # a seating of its own, with its own valuation: the game played keeps its caches
-        with Seating(neg, counterfactual_seats(seats, player, lens)) as seating:
+        with Seating(neg, counterfactual_seats(seats, player, lens), options) as seating:
             driver = TurnDriver(neg, seating.agents, State(start.t, start.bits))
             final = driver.play_out(cancelled=cancelled)
         if final.t < neg.game.T:

@@ -45,6 +45,7 @@ class Ending:
     game: LiveGame
     people: list[int]  # the seats people played
     first_forecasts: dict[str, np.ndarray]  # what each lens forecast at the start
+    information: str = "public"  # what the seats knew as they played (private: their own values only)
 
 
 class LiveSource:

@@ -113,7 +113,8 @@ class TableResults(TableEvents):
         for pid, game_id in seated.items():
             i = game.neg.game.index_of(pid)
             d = debrief(game.neg, i, game.state, game.assessments)
-            d.counterfactual = counterfactuals(game.neg, game.seating.seats, i, game.start)
+            d.counterfactual = counterfactuals(game.neg, game.seating.seats, i, game.start,
+                                               information=self.course.exercise(self.exercise).information)
             if optimum is not None:
                 d.welfare_optimum, d.seat_at_optimum = optimum[0], optimum[1][i]
             try:

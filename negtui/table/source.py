@@ -179,7 +179,8 @@ class TableSource(LiveSource):
     # --- the end ---------------------------------------------------------------------------------------------
     def ending(self) -> Ending:
         base = super().ending()
-        return Ending(base.game, [] if self.me is None else [self.me], base.first_forecasts)
+        return Ending(base.game, [] if self.me is None else [self.me], base.first_forecasts,
+                      "private" if self.view.private else "public")
 
     def close(self) -> None:
         self.client.close()

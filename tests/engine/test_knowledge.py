@@ -107,3 +107,16 @@ def test_ranges_are_checked_against_the_players_and_the_true_values() -> None:
         ("$.goals[0].ranges.X", "unknown player 'X'"),
         ("$.goals[0].ranges.B", "the range runs from 9 down to 2; write the lower end first"),
         ("$.goals[0].ranges.S", "S's value -2 is outside the published range 5 to 9")]
+
+
+def test_the_debriefs_counterfactual_bots_know_what_the_seat_knew() -> None:
+    """Replaying a private game's seat with lens bots, they decide on their seats' pictures as the bots at
+    the table did: on the classic car sale a myopic buyer who knows the seller's cost closes at 12 (6 for
+    the buyer), one who does not offers 10, is turned down, and ends with nothing."""
+    from negtui.coach.debrief import counterfactuals
+
+    neg = _neg(load_scenario(CLASSIC / "buyer-seller.json"))
+    seats = [Seat.human("alice"), Seat.lens("myopic", seed=1)]
+    s = neg.initial_state()
+    assert counterfactuals(neg, seats, 0, s)["myopic"] == 6.0
+    assert counterfactuals(neg, seats, 0, s, information="private")["myopic"] == 0.0

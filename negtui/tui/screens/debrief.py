@@ -42,6 +42,7 @@ class DebriefScreen(SummaryScreen):
                          str(session.record_path) if session.record_path else None)
         self.session = session
         self.people = ending.people
+        self.information = ending.information
         self.debriefs = {i: debrief(neg, i, session.state, session.assessments) for i in self.people}
         self.retry, self.done = retry, done
         self._pending = set(self.people) | {"welfare"}
@@ -61,7 +62,8 @@ class DebriefScreen(SummaryScreen):
     def _counterfactual(self, player: int) -> None:
         worker = get_current_worker()
         ses = self.session
-        results = counterfactuals(ses.neg, ses.seating.seats, player, ses.start, cancelled=lambda: worker.is_cancelled)
+        results = counterfactuals(ses.neg, ses.seating.seats, player, ses.start, cancelled=lambda: worker.is_cancelled,
+                                  information=self.information)
         if not worker.is_cancelled:
             self.post_message(CounterfactualDone(player, results))
 
