@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from negtui.agents.seating import AgentOptions
-from negtui.engine.negotiation import IllegalMove, Phase
+from negtui.engine.negotiation import IllegalMove
 from negtui.engine.portable import PortableGame
 from negtui.engine.turns import Move
 from negtui.play.live import LiveGame
 from negtui.record.signing import read_key
 from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
+from negtui.table.clock import DecisionClock, expired
 from negtui.table.connection import Client
 from negtui.table.events import TableEvents
 from negtui.table.moves import move_from_wire, move_to_wire
@@ -67,8 +68,7 @@ class TableHost:
         self._wake = asyncio.Event()
         self._done = asyncio.Event()
         self._seat_changes: dict[str, Seat] = {}
-        self._clock_key: tuple[int, str] | None = None
-        self._deadline: float | None = None
+        self.decision_clock = DecisionClock(spec.decision_time, clock)
         self._last_client = clock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._handlers: set[asyncio.Task[object]] = set()  # one per connection
@@ -199,38 +199,18 @@ class TableHost:
         return True
 
     async def _wait_for_person(self) -> None:
-        game = self.game
+        game, clock = self.game, self.decision_clock
         assert game is not None
-        limit = self.spec.decision_time
-        key = (game.state.t, game.driver.phase.value)
-        if key != self._clock_key:
-            self._clock_key = key
-            self._deadline = None if limit is None else self.clock() + limit
-            self._broadcast(self._clock())
-        if self._deadline is None:
+        if clock.start(game):
+            self._broadcast(clock.line(game))
+        left = clock.left()
+        if left is None:
             await self._sleep()
             return
-        woken = await self._sleep(max(0.0, self._deadline - self.clock()))
-        if not woken and (game.state.t, game.driver.phase.value) == key and not self.paused:
-            self._expire()
-
-    def _expire(self) -> None:
-        """The person's time ran out: their turn is a pass, their answer a rejection."""
-        game = self.game
-        assert game is not None
-        s, i, why = game.state, game.deciding, "time ran out"
-        if game.driver.phase is Phase.PROPOSE:
-            self._apply(Move(s.t, i, Phase.PROPOSE, game.neg.pass_offer(s), fault=why))
-        else:
-            self._apply(Move(s.t, i, Phase.RESPOND, accept=False, fault=why))
-
-    def _clock(self) -> dict[str, Any]:
-        game = self.game
-        if game is None or game.over or self._deadline is None:
-            return {"type": "clock", "seconds": None}
-        left = max(0.0, self._deadline - self.clock())
-        return {"type": "clock", "t": game.state.t, "player": game.neg.game.player_ids[game.deciding],
-                "seconds": round(left, 1)}
+        decision = clock.decision(game)
+        woken = await self._sleep(left)
+        if not woken and clock.decision(game) == decision and not self.paused:
+            self._apply(expired(game))  # their turn is a pass, their answer a rejection
 
     def _apply(self, m: Move) -> None:
         game = self.game
@@ -255,7 +235,7 @@ class TableHost:
     def pause(self, paused: bool) -> None:
         if self.paused != paused:
             self.paused = paused
-            self._clock_key = None  # the decision under way gets its whole time again
+            self.decision_clock.restart()
             self._broadcast({"type": "paused", "paused": paused})
             self.events.paused(paused)
             self._wake.set()
@@ -439,7 +419,7 @@ class TableHost:
                 "started": self.game is not None, "paused": self.paused, "hints": self.spec.hints,
                 "seats": self._seats(), "people": self._people(), "moves": list(self.moves),
                 "said": [s.as_dict() for s in self.said if s.reaches(client.player)],
-                "clock": self._clock()}
+                "clock": self.decision_clock.line(self.game)}
 
 
 def serve(spec: TableSpec, socket_path: Path) -> str | None:
