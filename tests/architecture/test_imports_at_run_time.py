@@ -67,6 +67,12 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "negtui.datadir": UI_AND_SOLVER + ("numpy", "negtui.engine", "negtui.play", "negtui.tui"),
     "negtui.tui": ("negtui.cli", "negtui.serve", "pulp", "highspy", "negtui.sweep") + RESEARCH,
     "negtui.serve.training": ("negtui.cli", "pulp", "highspy"),
+    # the trainer's console: the app and the database; no solver, no SSH, no research stack
+    "negtui.serve.console.app": ("negtui.cli", "pulp", "highspy", "negtui.sweep", "asyncssh") + RESEARCH,
+    # what the SSH server reads of the class runs no game
+    "negtui.serve.classbook": UI_AND_SOLVER + ("numpy", "negtui.engine", "negtui.tui", "negtui.cli", "negtui.play"),
+    # steering a table is a few lines over its socket: none of the game
+    "negtui.table.steer": UI_AND_SOLVER + ("numpy", "negtui.engine", "negtui.play", "negtui.tui", "negtui.serve"),
 }
 
 
