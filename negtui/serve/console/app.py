@@ -5,6 +5,7 @@ their sockets, and watches one as the play screen, read-only, following every mo
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.table import Table
@@ -121,3 +122,10 @@ class ConsoleHelp(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+if TYPE_CHECKING:  # the console's app is what its screen asks of its host
+    from negtui.serve.console.screen import ConsoleHost
+
+    def _hosts(app: ClassApp) -> ConsoleHost:
+        return app

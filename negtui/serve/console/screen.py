@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import Protocol, cast
 
 from rich.text import Text
 from textual import work
@@ -22,6 +22,8 @@ from negtui.serve.classbook import Present
 from negtui.serve.console.debrief_pane import DebriefPane
 from negtui.serve.console.dialogs import AssignScreen
 from negtui.serve.console.rows import person_row, seats_of, standing_of, state_of, turn_of
+from negtui.serve.course import LoadedCourse
+from negtui.serve.db import ResultsDB
 from negtui.serve.dbtypes import DBError, TableRow, Trainee
 from negtui.table.client import TableGone
 from negtui.table.steer import steer
@@ -31,8 +33,15 @@ from negtui.tui.screens.dialogs import ConfirmScreen
 from negtui.tui.screens.say import SayScreen
 from negtui.tui.widgets.keybar import KeyBar
 
-if TYPE_CHECKING:
-    from negtui.serve.console.app import ClassApp
+
+class ConsoleHost(Protocol):
+    """What the console's screen asks of its app (ClassApp)."""
+
+    course: LoadedCourse
+    db: ResultsDB
+
+    def watch_table(self, t: TableRow) -> None: ...
+
 
 REFRESH = 2.0  # seconds between readings of the database
 TABLE_KEYS = ("start", "pause", "end", "say", "assign")
@@ -68,8 +77,8 @@ class ClassScreen(Screen[None]):
         self.online: list[Present] = []
 
     @property
-    def host(self) -> ClassApp:
-        return cast("ClassApp", self.app)
+    def host(self) -> ConsoleHost:
+        return cast(ConsoleHost, self.app)
 
     def compose(self) -> ComposeResult:
         app = self.host
