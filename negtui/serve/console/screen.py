@@ -137,7 +137,8 @@ class ClassScreen(Screen[None]):
         rows = []
         for t in message.tables:
             title, room = self._title(t)
-            names = ", ".join(s.name for s in t.people if s.name) or "nobody yet"
+            names = ", ".join(s.name for s in t.people if s.name) or (
+                "nobody yet" if t.status == "forming" else "nobody")
             rows.append((str(t.id), (Text(str(t.id), style="bold"), state_of(t, room), Text(turn_of(t)),
                                      Text(names), Text(title))))
         _fill(self.query_one("#table-list", DataTable), rows)
