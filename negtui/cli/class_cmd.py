@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from negtui.cli.common import DataDirOpt
-from negtui.cli.errors import fail, user_errors
+from negtui.cli.common import DataDirOpt, course_and_results
+from negtui.cli.errors import user_errors
 from negtui.cli.root import app
 
 
@@ -20,20 +20,8 @@ def class_(
 ) -> None:
     """The trainer's console: who is online and where, every table (start, pause, end, seats, messages,
     watch it live), and the class debrief."""
-    from negtui.datadir import user_data_dir
-    from negtui.serve.course import CourseError, load_course
-    from negtui.serve.db import DBError, ResultsDB
-
     with user_errors():
-        try:
-            loaded = load_course(course)
-        except CourseError as err:
-            fail(err.render())
-        data = (data_dir or user_data_dir()).resolve()
-        try:
-            db = ResultsDB.open(data)
-        except DBError as err:
-            fail(f"error: {err}")
+        loaded, data, db = course_and_results(course, data_dir)
     from negtui.serve.console.app import ClassApp
 
     with db:

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from negtui.engine import Negotiation
     from negtui.scenario import Scenario
     from negtui.seats import Seat
+    from negtui.serve.course import LoadedCourse
+    from negtui.serve.db import ResultsDB
 
 RulesOpt = Annotated[str, typer.Option("--rules", help="Rule set: paper (default) or reference.")]
 InformationOpt = Annotated[str | None, typer.Option(
@@ -32,6 +34,24 @@ LlmUrlOpt = Annotated[str | None, typer.Option(
                            "else OpenAI's).")]
 LlmKeyOpt = Annotated[str | None, typer.Option(
     "--llm-api-key", help="API key for llm: seats (default: $OPENAI_API_KEY; local servers need none).")]
+
+
+def course_and_results(course: Path, data_dir: Path | None) -> tuple[LoadedCourse, Path, ResultsDB]:
+    """A course served from a data directory: the course checked (every problem, with its path), the
+    directory resolved and its results database open; a clear error and status 2 otherwise."""
+    from negtui.datadir import user_data_dir
+    from negtui.serve.course import CourseError, load_course
+    from negtui.serve.db import DBError, ResultsDB
+
+    try:
+        loaded = load_course(course)
+    except CourseError as err:
+        fail(err.render())
+    data = (data_dir or user_data_dir()).resolve()
+    try:
+        return loaded, data, ResultsDB.open(data)
+    except DBError as err:
+        fail(f"error: {err}")
 
 
 def load(path: Path) -> Scenario:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from negtui.cli.common import DataDirOpt
+from negtui.cli.common import DataDirOpt, course_and_results
 from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
 from negtui.cli.root import app
 
@@ -36,9 +36,6 @@ def serve(
                                                                      "app may use.")] = 4096,
 ) -> None:
     """Serve a course over SSH: trainees log in with their keys and play its exercises, coached."""
-    from negtui.datadir import user_data_dir
-    from negtui.serve.course import CourseError, load_course
-    from negtui.serve.db import DBError, ResultsDB
     from negtui.serve.server import Hub, ServeOptions, host_key
 
     with user_errors():
@@ -46,15 +43,7 @@ def serve(
             fail(f"error: --port must be between 1 and 65535, not {port}")
         if max_sessions < 1 or not idle_timeout > 0 or child_memory < 256:
             fail("error: --max-sessions ≥ 1, --idle-timeout > 0 and --child-memory ≥ 256 are needed")
-        try:
-            loaded = load_course(course)
-        except CourseError as err:
-            fail(err.render())
-        data = (data_dir or user_data_dir()).resolve()
-        try:
-            db = ResultsDB.open(data)
-        except DBError as err:
-            fail(f"error: {err}")
+        loaded, data, db = course_and_results(course, data_dir)
         key = host_key(data)
         options = ServeOptions(data, course.resolve(), host, port, max_sessions, idle_timeout * 60,
                                child_memory * 2**20)

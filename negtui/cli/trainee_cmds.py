@@ -16,6 +16,8 @@ from negtui.cli.errors import fail, user_errors
 from negtui.cli.root import app
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from negtui.serve.db import ResultsDB
 
 trainees_app = typer.Typer(no_args_is_help=True,
@@ -204,7 +206,6 @@ def _csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
 
 def _decisions(rows: list[dict[str, Any]]) -> None:
     from rich import box
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True, padding=(0, 1),
@@ -220,6 +221,13 @@ def _decisions(rows: list[dict[str, Any]]) -> None:
     for r in rows:
         table.add_row(r["trainee"], r["exercise"], "" if r["table"] is None else str(r["table"]), r["seat"],
                       str(r["turn"]), r["choice"], f"{r['cost']:.2f}", r["reference"])
+    _print_wide(table)
+
+
+def _print_wide(table: Table) -> None:
+    """Rich truncates to the terminal; piped output gets a wide table (for files, --csv is the format)."""
+    from rich.console import Console
+
     console = Console()
     if not console.is_terminal:
         console.width = max(console.width, 160)
@@ -227,9 +235,7 @@ def _decisions(rows: list[dict[str, Any]]) -> None:
 
 
 def _table(rows: list[dict[str, Any]]) -> None:
-    """Rich truncates to the terminal; piped output gets a wide table (for files, --csv is the format)."""
     from rich import box
-    from rich.console import Console
     from rich.table import Table
 
     def num(x: float | None) -> str:
@@ -246,7 +252,4 @@ def _table(rows: list[dict[str, Any]]) -> None:
     for r in rows:
         table.add_row(r["trainee"], r["course"], r["exercise"], r["status"], num(r["payoff"]), num(r["improvement"]),
                       num(r["efficiency"]), r["started"][:16].replace("T", " "))
-    console = Console()
-    if not console.is_terminal:
-        console.width = max(console.width, 160)
-    console.print(table)
+    _print_wide(table)
