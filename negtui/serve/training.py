@@ -23,7 +23,6 @@ from negtui.serve.tables import ask
 from negtui.table.client import TableGone
 from negtui.table.source import TableSource, sit
 from negtui.tui.app import NegtuiApp
-from negtui.tui.screens.game import GameScreen
 from negtui.tui.screens.table import TableScreen
 
 CLASS_TICK = 2.0  # seconds between telling the trainer's console where this app is
@@ -235,11 +234,7 @@ class TrainingApp(NegtuiApp):
 
     def after_game(self) -> None:
         """The debrief closed: back to the lobby (a retry, if asked for, starts after this)."""
-        while any(isinstance(s, GameScreen) for s in self.screen_stack):
-            self.pop_screen()
-        if self.live is not None:
-            self.live.close()
-            self.live = None
+        self.close_game()
         self.table_id = None
         if isinstance(self.screen, LobbyScreen):
             self._refresh_lobby()

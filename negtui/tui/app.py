@@ -197,6 +197,15 @@ class NegtuiApp(App):
     def after_game(self) -> None:
         """The end-of-game screen closed."""
 
+    def close_game(self) -> None:
+        """Every game screen off the stack and the game closed: back to what was shown before it (the
+        training app's lobby, the trainer's console)."""
+        while self._has_game_screen():
+            self.pop_screen()
+        if self.live is not None:
+            self.live.close()
+            self.live = None
+
     def leave_game(self) -> None:
         """The player left the game (q): negtui's own app ends with it."""
         self.exit()

@@ -24,7 +24,6 @@ from negtui.serve.dbtypes import DBError, TableRow
 from negtui.table.client import TableGone
 from negtui.table.source import TableSource, watch
 from negtui.tui.app import NegtuiApp
-from negtui.tui.screens.game import GameScreen
 from negtui.tui.screens.table import TableScreen
 from negtui.tui.widgets.keybar import KeyBar
 
@@ -70,15 +69,10 @@ class ClassApp(NegtuiApp):
         return False
 
     def after_game(self) -> None:
-        """Back to the console."""
-        while any(isinstance(s, GameScreen) for s in self.screen_stack):
-            self.pop_screen()
-        if self.live is not None:
-            self.live.close()
-            self.live = None
+        self.close_game()
 
     def leave_game(self) -> None:
-        self.after_game()
+        self.close_game()
 
     def action_help(self) -> None:
         if isinstance(self.screen, ClassScreen):
