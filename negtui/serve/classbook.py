@@ -27,7 +27,6 @@ class Present:
     """A trainee (or trainer) with an open session."""
 
     name: str
-    trainer: bool
     session: int
     since: str  # when the session started (UTC, ISO)
     place: str  # what their app last said it shows ("" before it said anything)
@@ -66,9 +65,9 @@ class ClassBook:
     def online(self) -> list[Present]:
         """Every open session, by name then age (one person may have several)."""
         rows = self.db.rows(
-            "SELECT t.name, t.trainer, s.id, s.started, s.place FROM sessions s JOIN trainees t ON t.id = s.trainee_id"
+            "SELECT t.name, s.id, s.started, s.place FROM sessions s JOIN trainees t ON t.id = s.trainee_id"
             " WHERE s.ended IS NULL ORDER BY t.name, s.started, s.id")
-        return [Present(r["name"], bool(r["trainer"]), r["id"], r["started"], r["place"] or "") for r in rows]
+        return [Present(r["name"], r["id"], r["started"], r["place"] or "") for r in rows]
 
     def close_left_over(self, why: str) -> int:
         """Sessions a stopped server left open (their apps went with it); how many."""

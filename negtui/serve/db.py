@@ -168,11 +168,12 @@ class ResultsDB:
         for r in self.rows("SELECT trainee_id, fingerprint, comment, added FROM keys ORDER BY added, id"):
             keys.setdefault(r["trainee_id"], []).append(Key(r["fingerprint"], r["comment"], r["added"]))
         rows = self.rows(
-            "SELECT t.id, t.name, t.created,"
+            "SELECT t.id, t.name, t.created, t.trainer,"
             " EXISTS (SELECT 1 FROM invites i WHERE i.trainee_id = t.id AND i.used IS NULL AND i.expires > ?) AS inv,"
             " (SELECT COUNT(*) FROM games g WHERE g.trainee_id = t.id) AS n FROM trainees t ORDER BY t.name",
             (now,))
-        return [Trainee(r["name"], r["created"], keys.get(r["id"], []), bool(r["inv"]), r["n"]) for r in rows]
+        return [Trainee(r["name"], r["created"], keys.get(r["id"], []), bool(r["inv"]), r["n"], bool(r["trainer"]))
+                for r in rows]
 
     def add_keys(self, name: str, key_texts: Sequence[str | SSHKey], *, create: bool = False) -> list[Key]:
         """All the keys or none: an admin adding a file of keys never ends up with half of it."""

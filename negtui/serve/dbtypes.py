@@ -35,6 +35,7 @@ class Trainee:
     keys: list[Key] = field(default_factory=list)
     invite_pending: bool = False
     games: int = 0
+    trainer: bool = False  # a trainer's account: the console over SSH
 
 
 @dataclass(frozen=True)

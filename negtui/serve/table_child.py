@@ -110,11 +110,12 @@ class TableResults(TableEvents):
         game.assess_pending()
         seated = {pid: gid for pid, gid in self.games.items() if gid >= 0}
         optimum = _welfare(game)
+        information = self.course.exercise(self.exercise).information
         for pid, game_id in seated.items():
             i = game.neg.game.index_of(pid)
             d = debrief(game.neg, i, game.state, game.assessments)
             d.counterfactual = counterfactuals(game.neg, game.seating.seats, i, game.start,
-                                               information=self.course.exercise(self.exercise).information)
+                                               information=information)
             if optimum is not None:
                 d.welfare_optimum, d.seat_at_optimum = optimum[0], optimum[1][i]
             try:

@@ -12,10 +12,10 @@ from negtui.tui import palette
 ONLINE, AWAY = "●", "○"
 
 
-def person_row(trainee: Trainee, trainer: bool, present: list[Present], tables: list[TableRow]) -> tuple[Text, ...]:
+def person_row(trainee: Trainee, present: list[Present], tables: list[TableRow]) -> tuple[Text, ...]:
     """(who, online, since, where) of one trainee."""
     who = Text(trainee.name, style="bold")
-    if trainer:
+    if trainee.trainer:
         who.append(" (trainer)", style="dim")
     if present:
         online = Text(f"{ONLINE} online" + (f" ×{len(present)}" if len(present) > 1 else ""), style=palette.POSITIVE)

@@ -48,10 +48,9 @@ TABLE_KEYS = ("start", "pause", "end", "say", "assign")
 
 
 class ClassLoaded(Message):
-    def __init__(self, trainees: list[Trainee], trainers: set[str], online: list[Present],
-                 tables: list[TableRow]) -> None:
+    def __init__(self, trainees: list[Trainee], online: list[Present], tables: list[TableRow]) -> None:
         super().__init__()
-        self.trainees, self.trainers, self.online, self.tables = trainees, trainers, online, tables
+        self.trainees, self.online, self.tables = trainees, online, tables
 
 
 class ClassScreen(Screen[None]):
@@ -114,9 +113,7 @@ class ClassScreen(Screen[None]):
     def _load(self) -> None:
         db, course = self.host.db, self.host.course.course.name
         try:
-            trainees = db.trainees()
-            trainers = {t.name for t in trainees if db.classroom.is_trainer(t.name)}
-            message = ClassLoaded(trainees, trainers, db.classroom.online(), db.tables.recent(course))
+            message = ClassLoaded(db.trainees(), db.classroom.online(), db.tables.recent(course))
         except DBError as err:
             self.app.call_from_thread(self.set_status, Text(str(err), style=palette.NEGATIVE))
             return
@@ -131,7 +128,7 @@ class ClassScreen(Screen[None]):
             by_name.setdefault(p.name, []).append(p)
         order = sorted(message.trainees, key=lambda t: (t.name not in by_name, t.name))
         _fill(self.query_one("#people-list", DataTable), [
-            (t.name, person_row(t, t.name in message.trainers, by_name.get(t.name, []), message.tables))
+            (t.name, person_row(t, by_name.get(t.name, []), message.tables))
             for t in order])
         course = self.host.course
         rows = []
@@ -286,12 +283,11 @@ class ClassScreen(Screen[None]):
             return labels.get(s.player, s.player) + who
 
         seats = [(s.player, seat(s)) for s in t.people if s.person_seat]
-        trainers = {p.name for p in self.online if p.trainer}
         online = {p.name for p in self.online}
         names = [(tr.name, tr.name + ("" if tr.name in online else " (offline)") +
                   (f" (at table {self.at_table[tr.name]})" if tr.name in self.at_table else ""))
                  for tr in sorted(self.trainees, key=lambda tr: (tr.name not in online, tr.name))
-                 if tr.name not in trainers]
+                 if not tr.trainer]
 
         def chosen(result: tuple[str, str] | None) -> None:
             if result is not None:
