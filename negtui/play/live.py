@@ -48,11 +48,13 @@ class LiveGame:
                  budget: int | None = None, start: State | None = None,
                  record: str | os.PathLike[str] | None = None, parent: Parent | None = None,
                  options: AgentOptions | None = None, record_key: bytes | None = None,
-                 known: frozenset[int] | None = None):
+                 known: frozenset[int] | None = None, guided: bool = True):
         """`record` is a new file (created exclusively) for the game's record, signed with `record_key`.
         `known`: the players whose values this game's screens may show (None: everyone's); a game that
-        hides some is a seat's picture (engine.knowledge), and has no exact solution to show."""
-        self.known = known
+        hides some is a seat's picture (engine.knowledge), and has no exact solution to show.
+        `guided` False is an assessment: no hint, exact solution, suggested offer or other players'
+        forecasts while playing; people's decisions are still assessed, for the debrief."""
+        self.known, self.guided = known, guided
         self.neg = Negotiation.from_scenario(scenario, rules, budget=budget)
         self.seating = Seating(self.neg, seats or {}, options)
         self.valuation: Valuation = self.seating.valuation  # the bots' own: what they searched is a look-up here
@@ -77,7 +79,7 @@ class LiveGame:
         if self.exact_available and state_space(self.neg.game) <= EXACT_AT_ONCE:
             self.valuation.solve_exact()
         self.coached: set[int] | None = None  # the people's seats whose decisions are assessed (None: all)
-        self.hints = True  # the hint key works (a course exercise may turn it off)
+        self.hints = guided  # the hint key works (a course exercise may turn it off)
         self.coach_pane_first = False  # after a person's decision, show the coach pane (training)
 
     # --- seats ----------------------------------------------------------------------------------------
@@ -98,7 +100,7 @@ class LiveGame:
 
     @cached_property
     def exact_available(self) -> bool:
-        return self.known is None and exact_fits(self.neg.game)
+        return self.known is None and self.guided and exact_fits(self.neg.game)
 
     @property
     def exact_ready(self) -> bool:
@@ -215,7 +217,7 @@ class LiveGame:
 
     def hint(self) -> Assessment | None:
         """What each lens (and exact) would do now, for the person whose decision it is."""
-        if not self.waiting_for_person():
+        if not self.waiting_for_person() or not self.hints:
             return None
         s = self.state
         return self.coach.response_hint(s) if s.pending is not None else self.coach.proposal_hint(s)
@@ -231,11 +233,12 @@ class LiveGame:
         return self._baseline
 
     def partner_options(self) -> list[PartnerOption]:
-        """For a person proposing: per partner, the best offer each lens would make and its value to them."""
+        """For a person proposing: per partner, the best offer each lens would make and its value to them
+        (an assessment: the partners alone)."""
         s, out = State(self.state.t, self.state.bits), []
         for q in self.neg.legal_partners(s):
             offers, values = {}, {}
-            for lens in self.lenses:
+            for lens in self.lenses if self.guided else ():
                 o = self.valuation.best_offer(s, q, lens, self.seating.respond_lens(q) or lens)  # a person: same lens
                 offers[lens], values[lens] = o, o.value_proposer - o.reject_proposer
             out.append(PartnerOption(q, offers, values))

@@ -101,6 +101,11 @@ class LiveSource:
         return self.game.hints
 
     @property
+    def guided(self) -> bool:
+        """Guidance while playing (False: an assessment)."""
+        return self.game.guided
+
+    @property
     def coach_pane_first(self) -> bool:
         return self.game.coach_pane_first
 
@@ -122,8 +127,14 @@ class LiveSource:
             events, history = [*self.earlier.events, *events], [*self.earlier.payoffs, *history]
         person = self.person_to_move()
         preview = self.preview(partner, cells) if partner is not None and (s.pending is None or person) else None
+        withheld = frozenset() if ses.guided else frozenset(range(g.n)) - self.own_seats()
         return Snapshot(g, self.neg.rules.name, s, events, [seat.label for seat in ses.seating.seats], forecasts,
-                        history, self.neg.blocked(s), cells, partner, self.mode, person, preview, known=ses.known)
+                        history, self.neg.blocked(s), cells, partner, self.mode, person, preview, known=ses.known,
+                        guided=ses.guided, withheld=withheld)
+
+    def own_seats(self) -> frozenset[int]:
+        """The seats people play at this app."""
+        return frozenset(i for i in range(self.neg.game.n) if self.game.is_human(i))
 
     def preview(self, partner: int, cells: frozenset[int]) -> Preview:
         """The offer under every lens, worked out once per state, offer and lenses."""
@@ -238,7 +249,7 @@ class LiveSource:
         prior = self.earlier  # the log and trends keep the turns before
         earlier = Earlier((*prior.events, *ses.events[:k]), (*prior.payoffs, *ses.payoff_history[:k]))
         return GameStart(g.scenario, self.neg.rules, ses.seats, start=ses.events[k].before, parent=parent,
-                         budget=budget, earlier=earlier)
+                         budget=budget, earlier=earlier, guided=ses.guided)
 
     def close(self) -> None:
         self.game.close()

@@ -24,6 +24,7 @@ class GameStart:
     parent: Parent | None = None  # the record this game continues
     budget: int | None = None  # None: the scenario's
     earlier: Earlier = field(default_factory=Earlier)  # the turns before `start`, for the log and the trends
+    guided: bool = True  # guidance while playing (False: an assessment, coached only in the debrief)
 
 
 def earlier_of(replay: Replay, t: int) -> Earlier:

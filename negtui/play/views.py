@@ -74,10 +74,17 @@ class Snapshot:
     preview: Preview | None = None  # the offer being built (or waiting for a person's answer) under every lens
     position: tuple[int, int, int] | None = None  # replay: (first, shown, last) turn
     known: frozenset[int] | None = None  # players whose values and payoffs may be shown (None: everyone's)
+    guided: bool = True  # False: an assessment, no guidance until the debrief
+    withheld: frozenset[int] = frozenset()  # players whose forecasts are not shown (an assessment: all but yours)
 
     def knows(self, i: int) -> bool:
         """Whether player i's values (and so its payoffs and forecasts) may be shown here."""
         return self.known is None or i in self.known
+
+    def foresees(self, i: int) -> bool:
+        """Whether player i's forecasts (what each lens expects it to get, whether it would accept) may
+        be shown here: an assessment leaves judging the others to the person assessed."""
+        return self.knows(i) and i not in self.withheld
 
     def value_words(self, j: int, i: int) -> str:
         """Player i's value of goal j as this screen may show it: the value, the range the scenario

@@ -16,6 +16,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--session", type=int, default=None)
     parser.add_argument("--enrol-key", default=None)
     parser.add_argument("--hub", default=None)  # the server's socket: tables are asked for there
+    parser.add_argument("--idle-timeout", type=float, default=None)  # seconds; assessments left longer are abandoned
     parser.add_argument("--trainer", action="store_true")  # a trainer account: the console, not the lobby
     args = parser.parse_args(argv)
     from negtui.serve.course import CourseError, load_course
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         from negtui.serve.training import TrainingApp
 
         app = TrainingApp(course, db, args.trainee, data_dir=args.data_dir, session_id=args.session,
-                          enrol_key=args.enrol_key, hub=args.hub)
+                          enrol_key=args.enrol_key, hub=args.hub, idle_timeout=args.idle_timeout)
         app.run()
         return app.return_code or 0
 

@@ -88,15 +88,35 @@ class Exercise(_Strict):
     rules: Literal["paper", "reference"] = "paper"
     attempts: int | None = Field(default=None, ge=1, description="Plays allowed; null is unlimited.")
     hints: bool = True
+    mode: Literal["practice", "assessment"] = Field(default="practice", description=(
+        "assessment: a graded run. No hint, exact solution, suggested offer, welfare optimum or other players' "
+        "forecasts while playing (coaching comes in the debrief); every game started is an attempt, resumed "
+        "rather than restarted, and one left past the server's idle timeout is abandoned."))
+    score: Literal["payoff", "gain", "table_total", "table_minimum"] = Field(default="payoff", description=(
+        "What the debrief and the leaderboard rank by: your payoff, your gain over the No-Negotiation baseline, "
+        "the table's total payoff or its lowest payoff."))
+    leaderboard: Literal["named", "anonymous"] = Field(default="named", description=(
+        "anonymous: trainees see their own place on the leaderboard, not the others' names."))
     information: Literal["public", "private"] = Field(default="public", description=(
         "private: each person at a table sees only their own values and the ranges the scenario publishes "
         "(its goals' `ranges`); bots decide on what their seats know; the debrief reveals everything."))
     roles: dict[str, Text] = Field(default_factory=dict, description=(
         "A confidential briefing per player id, shown only to the person in that seat."))
 
+    @model_validator(mode="after")
+    def _assessed(self) -> Exercise:
+        if self.mode == "assessment" and self.hints and "hints" in self.model_fields_set:
+            raise ValueError("hints: an assessment gives no hints (leave hints out, or set it false)")
+        return self
+
     @property
     def is_table(self) -> bool:
         return self.humans is not None
+
+    @property
+    def guided(self) -> bool:
+        """Guidance while playing: every mode but an assessment."""
+        return self.mode != "assessment"
 
     def people_seats(self, players: list[str]) -> list[str]:
         """The seats people may take at this exercise's table (every player when `humans` is a count)."""
@@ -193,7 +213,8 @@ class LoadedCourse:
                          places=ex.humans if isinstance(ex.humans, int) else None, bots=bots,
                          record=str(record) if record else None, key_file=str(key_file) if key_file else None,
                          grace=ex.grace, on_drop=ex.on_drop, decision_time=ex.decision_time, start_after=ex.wait,
-                         hints=ex.hints, information=ex.information, roles=dict(ex.roles))
+                         hints=ex.hints and ex.guided, guided=ex.guided, information=ex.information,
+                         roles=dict(ex.roles))
 
 
 def scenario_digest(scenario: Scenario) -> str:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from negtui.serve.classbook import ClassBook
 from negtui.serve.dbtypes import DBError, Decision, GameRow, Key, Trainee, now_iso
+from negtui.serve.gradebook import GradeBook
 from negtui.serve.identity import check_name, code_hash, key_of
 from negtui.serve.schema import MIGRATIONS, SCHEMA_VERSION, statements
 from negtui.serve.tablebook import TableBook
@@ -48,6 +49,7 @@ class ResultsDB:
         self._lock = threading.RLock()  # one connection may be shared by threads; transactions must not interleave
         self.tables = TableBook(self)
         self.classroom = ClassBook(self)
+        self.grades = GradeBook(self)
 
     @classmethod
     def open(cls, data_dir: Path) -> Self:
@@ -345,23 +347,6 @@ class ResultsDB:
                          " ORDER BY g.started DESC, g.id DESC", (name,))
         return [self._game_row(r) for r in rows]
 
-    def attempts(self, name: str, course: str, exercise: str) -> int:
-        return int(self.rows(
-            "SELECT COUNT(*) FROM games g JOIN trainees t ON t.id = g.trainee_id WHERE t.name = ? AND g.course = ?"
-            " AND g.exercise = ? AND g.status = 'finished'", (name, course, exercise))[0][0])
-
-    def best(self, name: str, course: str, exercise: str) -> float | None:
-        return self.rows(
-            "SELECT MAX(g.payoff) FROM games g JOIN trainees t ON t.id = g.trainee_id WHERE t.name = ?"
-            " AND g.course = ? AND g.exercise = ? AND g.status = 'finished'", (name, course, exercise))[0][0]
-
-    def leaderboard(self, course: str, exercise: str, limit: int = 10) -> list[tuple[str, float, int]]:
-        rows = self.rows(
-            "SELECT t.name, MAX(g.payoff) AS best, COUNT(*) FROM games g JOIN trainees t ON t.id = g.trainee_id"
-            " WHERE g.course = ? AND g.exercise = ? AND g.status = 'finished'"
-            " GROUP BY t.id ORDER BY best DESC, t.name LIMIT ?", (course, exercise, limit))
-        return [(r[0], r[1], r[2]) for r in rows]
-
     def results(self, course: str | None = None, trainee: str | None = None) -> list[dict[str, Any]]:
         """Flat rows with `RESULT_COLUMNS`, oldest first: what a CSV export or a pandas DataFrame wants."""
         rows = self.rows(
@@ -372,7 +357,7 @@ class ResultsDB:
             " json_extract(g.counterfactuals, '$.lower') AS counterfactual_lower, g.welfare_optimum, g.efficiency,"
             " (SELECT COUNT(*) FROM decisions d WHERE d.game_id = g.id) AS decisions, g.record_path,"
             " g.table_id AS \"table\""
-            " FROM games g JOIN trainees t ON t.id = g.trainee_id WHERE g.status IN ('playing', 'finished')"
-            " AND (?1 IS NULL OR g.course = ?1) AND (?2 IS NULL OR t.name = ?2) ORDER BY g.started, g.id",
+            " FROM games g JOIN trainees t ON t.id = g.trainee_id"
+            " WHERE (?1 IS NULL OR g.course = ?1) AND (?2 IS NULL OR t.name = ?2) ORDER BY g.started, g.id",
             (course, trainee))
         return [dict(r) for r in rows]

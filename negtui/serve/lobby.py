@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 
 from negtui.serve.course import Exercise
 from negtui.serve.dbtypes import DBError, GameRow, TableRow
+from negtui.serve.scoring import OBJECTIVES, SHORT, personal_best, standings
 from negtui.serve.table_picker import TableChoice, TablePicker
 from negtui.tui import palette
 from negtui.tui.widgets.keybar import KeyBar
@@ -40,6 +41,10 @@ class LobbyHost(Protocol):
     def exercise_title(self, exercise_id: str) -> str: ...
 
     def plays_left(self, ex: Exercise) -> int | None: ...
+
+    def plays_used(self, ex: Exercise) -> int: ...
+
+    def abandon_left(self) -> None: ...
 
     def resume(self, row: GameRow) -> None: ...
 
@@ -119,6 +124,7 @@ class LobbyScreen(TrainingScreen):
 
     def refresh_list(self) -> None:
         app = self.host
+        app.abandon_left()
         items = []
         self.entries: list[GameRow | TableRow | Exercise] = []  # a game to resume, a table to go back to, an exercise
         try:
@@ -144,16 +150,21 @@ class LobbyScreen(TrainingScreen):
                                               (f"  (started {row.started[:16].replace('T', ' ')})", "dim"))))
             self.entries.append(row)
         for k, ex in enumerate(app.course.course.exercises, start=1):
-            used = app.db.attempts(app.trainee, app.course.course.name, ex.id)
-            best = app.db.best(app.trainee, app.course.course.name, ex.id)
+            used = app.plays_used(ex)
+            best = personal_best(app.db.games(app.course.course.name, ex.id), ex.score, app.trainee)
             t = Text(f"{k}. {ex.title}", style="bold")
+            if not ex.guided:
+                t.append("  assessment", style=f"bold {palette.ORANGE}")
             status = f"{used} play{'s' * (used != 1)}" + (f" of {ex.attempts}" if ex.attempts else "")
+            if not ex.guided:
+                lost = app.db.grades.abandoned(app.trainee, app.course.course.name, ex.id)
+                status += f" ({lost} abandoned)" if lost else ""
             if ex.is_table:
                 waiting = sum(1 for r in tables if r.exercise == ex.id and r.status == "forming")
                 status = (f"a table of {ex.room(app.course.scenarios[ex.id].player_ids)} people · "
                           + (f"{waiting} waiting for people · " if waiting else "") + status)
             if best is not None:
-                status += f" · best {best:.1f}"
+                status += f" · best {best:.1f}" + ("" if ex.score == "payoff" else f" ({SHORT[ex.score]})")
             if ex.attempts is not None and used >= ex.attempts:
                 status += " · no plays left"
             t.append(f"\n   {status}", style="dim")
@@ -186,17 +197,12 @@ class LobbyScreen(TrainingScreen):
                     f" · you play {you}\n")
         if ex.briefing:
             info.append(ex.briefing + "\n")
+        if not ex.guided:
+            info.append("An assessment: no hints, suggestions or solver's numbers while you play; the debrief "
+                        "coaches. Every game you start counts as an attempt; leaving one keeps it to resume, until "
+                        "it is left longer than the server's idle timeout.\n", style=palette.ORANGE)
         self.query_one("#exercise-info", Static).update(info)
-        board = Table(title="leaderboard (best payoff)", title_justify="left", box=None, padding=(0, 1))
-        for col in ("#", "trainee", "best", "plays"):
-            board.add_column(col, justify="right" if col in ("#", "best", "plays") else "left")
-        rows = app.db.leaderboard(app.course.course.name, ex.id)
-        for rank, (name, best, games) in enumerate(rows, start=1):
-            style = "bold" if name == app.trainee else ""
-            board.add_row(str(rank), Text(name, style=style), f"{best:.1f}", str(games))
-        if not rows:
-            board.add_row("", "nobody has finished it yet", "", "")
-        self.query_one("#leaderboard", Static).update(board)
+        self.query_one("#leaderboard", Static).update(leaderboard(app, ex))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_open(event.option_index)
@@ -213,6 +219,10 @@ class LobbyScreen(TrainingScreen):
             held = item.holds(self.host.trainee)
             if held is not None:
                 self.host.enter_table(self.host.course.exercise(item.exercise), TableChoice(item.id, held.player))
+            return
+        busy = self._unfinished(item)
+        if busy:
+            self.query_one("#status", Static).update(Text(busy, style=palette.NEGATIVE))
             return
         left = self.host.plays_left(item)
         if left == 0:
@@ -235,6 +245,39 @@ class LobbyScreen(TrainingScreen):
                 self.host.start_exercise(exercise.id, seat)
 
         self.app.push_screen(BriefingScreen(item, self.host.course.scenarios[item.id]), go)
+
+
+    def _unfinished(self, ex: Exercise) -> str:
+        """Why an assessment cannot start again now (its game under way is to be resumed), or ''."""
+        if ex.guided:
+            return ""
+        if any(isinstance(e, (GameRow, TableRow)) and e.exercise == ex.id for e in self.entries):
+            return f"your game of '{ex.title}' is under way: resume it from the top of the list"
+        return ""
+
+
+def leaderboard(app: LobbyHost, ex: Exercise, per_seat: int = 5) -> Table:
+    """The exercise's best scores under its objective, seat by seat (roles are never ranked together);
+    an anonymous board names only the trainee reading it."""
+    board = Table(title=f"leaderboard by seat (best {SHORT[ex.score]})", title_justify="left",
+                  caption_justify="left", box=None, padding=(0, 1))
+    for col in ("seat", "#", "trainee", "best", "plays"):
+        board.add_column(col, justify="right" if col in ("#", "best", "plays") else "left")
+    by_seat = standings(app.db.games(app.course.course.name, ex.id), ex.score)
+    for seat, rows in by_seat.items():
+        mine = [r for r in rows if r.trainee == app.trainee]
+        shown = rows[:per_seat] + [r for r in mine if r.rank > per_seat]
+        for k, r in enumerate(shown):
+            you = r.trainee == app.trainee
+            name = r.trainee if ex.leaderboard == "named" else "you" if you else "·"
+            board.add_row(seat if k == 0 else "", str(r.rank), Text(name, style="bold" if you else ""),
+                          f"{r.best:.1f}", str(r.plays))
+    if not by_seat:
+        board.add_row("", "", "nobody has finished it yet", "", "")
+    else:
+        board.caption = (f"{SHORT[ex.score]}: {OBJECTIVES[ex.score]}"
+                         + ("; anonymous: only your own name is shown" if ex.leaderboard == "anonymous" else ""))
+    return board
 
 
 class BriefingScreen(ModalScreen[str | None]):
@@ -262,7 +305,11 @@ class BriefingScreen(ModalScreen[str | None]):
                 yield Static(Text(f"you play {you.id} ({you.display})", style="bold"))
             with VerticalScroll(classes="briefing"):
                 yield Static(ex.briefing or sc.description)  # not the lesson: it tells the answer
-                yield Static(Text("\nAfter each of your decisions the coach pane sets it beside what each lens bot "
+                yield Static(Text("\nAn assessment: no hints, suggestions or solver's numbers while you play; "
+                                  "the debrief sets each of your decisions beside what each lens bot would have "
+                                  "done. This game counts as an attempt as soon as it starts.", style="dim")
+                             if not ex.guided else
+                             Text("\nAfter each of your decisions the coach pane sets it beside what each lens bot "
                                   "would have done" + ("; h asks before you decide." if ex.hints else "."),
                                   style="dim"))
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 import asyncssh
 
 from negtui.serve.db import ResultsDB
+from negtui.serve.dbtypes import DBError
 from negtui.serve.pty_child import PtyChild, in_background
 from negtui.serve.tables import TableKeeper
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:  # loaded by whoever starts the server: the server itself runs
 
 T = TypeVar("T")
 HOST_KEY = "ssh_host_ed25519_key"
+SWEEP_EVERY = 60.0  # seconds between looks for assessments left past the idle timeout
 HUB_SOCKET = "hub.sock"  # trainees' apps ask the server for tables here
 ONLY_THE_APP = ("negtui serve runs the training app only: connect with a terminal and no command "
                 "(ssh -p PORT NAME@HOST)")
@@ -178,7 +180,8 @@ class _Session(asyncssh.SSHServerSession):
         hub.sessions.add(self)
         trainer = await hub.db_call(lambda db: db.classroom.is_trainer(name))
         args = ["--data-dir", str(hub.options.data_dir), "--course", str(hub.options.course), "--trainee", name,
-                "--session", str(self.session_id)] + (["--trainer"] if trainer else [])
+                "--session", str(self.session_id), "--idle-timeout", str(hub.options.idle_timeout)]
+        args += ["--trainer"] if trainer else []
         if hub.tables is not None and hub.folder is not None:
             args += ["--hub", os.path.join(hub.folder, HUB_SOCKET)]
         if conn.enrol_key:
@@ -257,6 +260,10 @@ class Hub:
         self.sessions: set[_Session] = set()
         self.folder: str | None = None  # the server's private folder: its sockets (Unix paths are short)
         self.tables: TableKeeper | None = None
+        self.graded: tuple[str, list[str]] | None = None  # the course's assessments, swept for games left idle
+        if course is not None and any(not ex.guided for ex in course.course.exercises):
+            self.graded = (course.course.name, [ex.id for ex in course.course.exercises if not ex.guided])
+        self._sweeper: asyncio.Task | None = None
         if course is not None and any(ex.is_table for ex in course.course.exercises):
             self.tables = TableKeeper(options.data_dir, options.course, course, self.db_call, self._trainee_of,
                                       max_tables=options.max_sessions, memory=options.child_memory)
@@ -309,12 +316,27 @@ class Hub:
             await self.tables.listen(os.path.join(self._folder(), HUB_SOCKET))
         if self.options.fork_server and self.zygote is None:
             await self.start_fork_server()
+        if self.graded is not None and self._sweeper is None:
+            self._sweeper = asyncio.ensure_future(self._sweep_left_games(*self.graded))
         return await asyncssh.create_server(
             lambda: _Connection(self), self.options.host, self.options.port, server_host_keys=[key],
             encoding=None, line_editor=False, agent_forwarding=False, x11_forwarding=False, allow_scp=False,
             sftp_factory=None, login_timeout=60, keepalive_interval=60, keepalive_count_max=3)
 
+    async def _sweep_left_games(self, course: str, graded: list[str]) -> None:
+        """Assessments left past the idle timeout are filed as abandoned, whether or not the trainee
+        comes back: the console and the results say so."""
+        every = min(SWEEP_EVERY, self.options.idle_timeout)
+        while True:
+            try:
+                await self.db_call(lambda db: db.grades.abandon_left(course, graded, self.options.idle_timeout))
+            except DBError:
+                pass  # the next sweep tries again
+            await asyncio.sleep(every)
+
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         await asyncio.gather(*(session._end("server stopped") for session in list(self.sessions)))
         if self.tables is not None:
             await self.tables.stop()

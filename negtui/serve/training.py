@@ -4,6 +4,7 @@ debrief, and the results kept in the database; the games themselves are the ordi
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,12 +36,16 @@ class TrainingApp(NegtuiApp):
     asks_before_leaving = True  # back to the lobby, the game kept to resume
 
     def __init__(self, course: LoadedCourse, db: ResultsDB, trainee: str, *, data_dir: Path,
-                 session_id: int | None = None, enrol_key: str | None = None, hub: str | None = None) -> None:
-        """`hub` is the server's socket, where tables are asked for (none: table exercises cannot open)."""
+                 session_id: int | None = None, enrol_key: str | None = None, hub: str | None = None,
+                 idle_timeout: float | None = None) -> None:
+        """`hub` is the server's socket, where tables are asked for (none: table exercises cannot open);
+        `idle_timeout` the server's: an assessment left longer than that is abandoned."""
         super().__init__(None, ask_seats=False, record=True, data_dir=data_dir,
                          options=AgentOptions(remote_bots=True))
         self.course, self.db, self.trainee = course, db, trainee
         self.session_id, self.enrol_key, self.hub = session_id, enrol_key, hub
+        self.idle_timeout = idle_timeout
+        self._continuing: int | None = None  # the game a resume continues
         self.exercise: Exercise | None = None  # the exercise being played
         self.seat = ""
         self.game_id: int | None = None
@@ -124,15 +129,35 @@ class TrainingApp(NegtuiApp):
         except KeyError:
             return exercise_id
 
+    def plays_used(self, ex: Exercise) -> int:
+        """Finished games; in an assessment every game started."""
+        return self.db.grades.attempts(self.trainee, self.course.course.name, ex.id, every_start=not ex.guided)
+
     def plays_left(self, ex: Exercise) -> int | None:
         if ex.attempts is None:
             return None
-        return max(0, ex.attempts - self.db.attempts(self.trainee, self.course.course.name, ex.id))
+        return max(0, ex.attempts - self.plays_used(ex))
 
     def may_retry(self) -> bool:
         if isinstance(self.live, TableSource):
             return False  # a shared game is played once; its debrief still shows every decision
-        return self.exercise is not None and self.plays_left(self.exercise) != 0
+        if self.exercise is None or not self.exercise.guided:
+            return False  # an assessment is played from the start, once per attempt
+        return self.plays_left(self.exercise) != 0
+
+    def abandon_left(self) -> None:
+        """File the assessments left past the idle timeout as abandoned (they cannot be resumed)."""
+        graded = [ex.id for ex in self.course.course.exercises if not ex.guided]
+        if self.idle_timeout is None or not graded:
+            return
+        try:
+            left = self.db.grades.abandon_left(self.course.course.name, graded, self.idle_timeout)
+        except DBError:
+            return
+        if left:
+            self.notify(f"{len(left)} assessment{'s' * (len(left) > 1)} left longer than "
+                        f"{self.idle_timeout / 60:.0f} min {'were' if len(left) > 1 else 'was'} filed as abandoned "
+                        "(each counts as an attempt)", severity="warning", timeout=10)
 
     def start_exercise(self, exercise_id: str, seat: str) -> None:
         ex = self.course.exercise(exercise_id)
@@ -141,15 +166,22 @@ class TrainingApp(NegtuiApp):
         self.start_game(GameStart(self.course.scenarios[ex.id], get_rules(ex.rules), seats))
 
     def start_game(self, how: GameStart) -> None:
-        previous = self.live
+        previous, continuing, self._continuing = self.live, self._continuing, None
+        if self.exercise is not None:
+            how = replace(how, guided=self.exercise.guided)
         super().start_game(how)
         if self.live is None or self.live is previous or self.exercise is None:
             return
         ses, sc = self.live.game, how.scenario
-        ses.hints, ses.coach_pane_first = self.exercise.hints, True
+        ses.hints, ses.coach_pane_first = self.exercise.hints and self.exercise.guided, True
         try:
-            self.game_id = self.db.game_started(self.trainee, self.course.course.name, self.exercise.id, sc.name,
-                                                scenario_digest(sc), self.seat, str(ses.record_path), self.session_id)
+            if continuing is not None:  # a resume is the same game, and the same attempt
+                self.db.grades.continued(continuing, str(ses.record_path), self.session_id)
+                self.game_id = continuing
+            else:
+                self.game_id = self.db.game_started(self.trainee, self.course.course.name, self.exercise.id, sc.name,
+                                                    scenario_digest(sc), self.seat, str(ses.record_path),
+                                                    self.session_id)
         except DBError as err:
             self.notify(f"results cannot be kept: {err}", severity="error", timeout=10)
             self.game_id = None
@@ -207,12 +239,12 @@ class TrainingApp(NegtuiApp):
         except (RecordError, KeyError) as err:
             self.notify(f"cannot resume: {err}", severity="error", timeout=10)
             return
-        self.db.game_abandoned(row.id)
         if rp.neg.is_terminal(rp.final):
+            self.db.game_abandoned(row.id)
             self.notify("that game had ended; it is filed as abandoned")
             self._refresh_lobby()
             return
-        self.exercise, self.seat = ex, row.seat
+        self.exercise, self.seat, self._continuing = ex, row.seat, row.id
         self.start_game(from_record(rp, rp.last_turn))
 
     def _refresh_lobby(self) -> None:

@@ -32,7 +32,7 @@ class TableSource(LiveSource):
     def __init__(self, client: TableClient, welcome: dict[str, Any]) -> None:
         you = welcome.get("you")
         private = welcome.get("information") == "private"
-        game = _copy(welcome["game"], welcome["seats"], you if private else None)
+        game = _copy(welcome["game"], welcome["seats"], you if private else None, bool(welcome.get("guided", True)))
         super().__init__(game)
         self.client = client
         self.me: int | None = None if you is None else game.neg.game.index_of(str(you))
@@ -51,7 +51,7 @@ class TableSource(LiveSource):
 
     def _coaching(self, game: LiveGame) -> None:
         game.coached = set() if self.me is None else {self.me}
-        game.hints = self._hints
+        game.hints = self._hints and game.guided
         game.coach_pane_first = True
 
     @property
@@ -137,6 +137,9 @@ class TableSource(LiveSource):
         self.view = self.view.but(clock=None if seconds is None else
                                   (str(message["player"]), float(seconds), time.monotonic()))
 
+    def own_seats(self) -> frozenset[int]:
+        return frozenset() if self.me is None else frozenset({self.me})
+
     # --- whose move -------------------------------------------------------------------------------------
     def person_to_move(self, phase: Phase | None = None) -> bool:
         game, view = self.game, self.view
@@ -187,15 +190,15 @@ class TableSource(LiveSource):
         self.game.close()
 
 
-def _copy(portable_game: dict[str, Any], seats: dict[str, Any], you: str | None) -> LiveGame:
+def _copy(portable_game: dict[str, Any], seats: dict[str, Any], you: str | None, guided: bool = True) -> LiveGame:
     """A copy of the table's game whose seats decide nothing here; `you`: the values shown are only
-    this player's (the game holds its picture, engine.knowledge)."""
+    this player's (the game holds its picture, engine.knowledge); `guided` False: an assessment."""
     portable = PortableGame.from_dict(portable_game)
     rules = rules_from(portable.rules)  # the game is compiled once, by the LiveGame
     scenario = parse_scenario(portable.scenario)
     known = None if you is None else frozenset({scenario.player_ids.index(you)})
     return LiveGame(scenario, rules, {pid: Seat.model_validate(seat) for pid, seat in seats.items()},
-                    budget=portable.budget, options=AgentOptions(elsewhere=True), known=known)
+                    budget=portable.budget, options=AgentOptions(elsewhere=True), known=known, guided=guided)
 
 
 def who_sits(people: list[dict[str, Any]]) -> tuple[Occupant, ...]:

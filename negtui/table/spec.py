@@ -29,6 +29,7 @@ class TableSpec(BaseModel):
     decision_time: float | None = Field(default=None, gt=0.0, le=86_400.0)  # seconds per decision of a person
     start_after: float | None = Field(default=None, ge=0.0, le=86_400.0)  # then start with bots in empty seats
     hints: bool = True
+    guided: bool = True  # False: an assessment (no guidance while playing; coaching in the debrief)
     information: Literal["public", "private"] = "public"  # private: each person sees their own values only
     roles: dict[str, str] = Field(default_factory=dict)  # a confidential briefing per player id
     abandon_after: float = Field(default=3_600.0, gt=0.0, le=7 * 86_400.0)  # seconds with nobody connected

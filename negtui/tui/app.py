@@ -154,7 +154,7 @@ class NegtuiApp(App):
                 self.records_dir.mkdir(parents=True, exist_ok=True)
                 record, key = default_record_path(how.scenario.name, self.records_dir), data_dir_key(self.data_dir)
             game = LiveGame(how.scenario, how.rules, how.seats, start=how.start, record=record, parent=how.parent,
-                            budget=how.budget, options=self.options, record_key=key)
+                            budget=how.budget, options=self.options, record_key=key, guided=how.guided)
         except (ValueError, OSError, SeatError) as err:
             self.notify(f"cannot start: {err}", severity="error", timeout=10)
             return

@@ -33,6 +33,7 @@ class KeyContext:
     exact_solving: bool = False  # the exact solution is being solved in the background
     lesson: bool = False  # the scenario has a lesson the app may show now
     secret: bool = False  # some players' values are secret here (private information): no welfare optimum
+    guided: bool = True  # False: an assessment, no solver's help until the debrief
 
 
 Rule = Callable[[KeyContext], bool]
@@ -98,7 +99,8 @@ GAME_KEYS: tuple[Key, ...] = (
     Key("c", "cancel_exact", "cancel solve", "cancel the exact solve running in the background (large games)",
         "Playing", palette="Cancel the exact solve", modes=PLAYING, when=lambda c: c.exact_solving),
     Key("w", "welfare", "welfare", "welfare optimum for the current state (c cancels a solve; not while other "
-        "players' values are secret)", "Playing", palette="Welfare optimum", when=lambda c: not c.secret),
+        "players' values are secret, nor in an assessment)", "Playing", palette="Welfare optimum",
+        when=lambda c: not c.secret and c.guided),
     Key("v", "sort_goals", "sort goals", "sort goals by value / progress / id", "Moving around", show=False,
         palette="Sort goals"),
     Key("f", "filter_log", "filter log", "filter the log by the focused player", "Moving around", show=False,

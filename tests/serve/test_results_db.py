@@ -20,6 +20,7 @@ from negtui.serve import db as dbmod
 from negtui.serve.address import keep_address
 from negtui.serve.db import DB_NAME, SCHEMA_VERSION, DBError, Decision, ResultsDB
 from negtui.serve.dbtypes import RESULT_COLUMNS
+from negtui.serve.scoring import Standing, personal_best, score, standings
 
 
 def new_key(comment: str = "") -> tuple[str, asyncssh.SSHKey]:
@@ -244,16 +245,22 @@ def test_game_lifecycle_attempts_best_and_leaderboard(db: ResultsDB):
         ("finished", "ada", sid, 30.0, [30.0, 5.0])
     assert row.counterfactuals == {"myopic": 29.0, "upper": 32.0, "lower": 27.0} and row.duration == 12.5
     assert db.game(999) is None and db.unfinished_games("ada") == []
-    assert (db.attempts("ada", "intro", "pill"), db.best("ada", "intro", "pill")) == (2, 40.0)
-    assert (db.attempts("cy", "intro", "other"), db.best("cy", "intro", "other")) == (0, None)
-    assert db.leaderboard("intro", "pill") == [("ada", 40.0, 2), ("bob", 40.0, 1), ("cy", 20.0, 1)]
-    assert db.leaderboard("intro", "pill", limit=1) == [("ada", 40.0, 2)]
+    pill = db.games("intro", "pill")
+    assert (db.grades.attempts("ada", "intro", "pill"), personal_best(pill, "payoff", "ada")) == (2, 40.0)
+    assert (db.grades.attempts("cy", "intro", "other"), personal_best(db.games("intro", "other"), "payoff", "cy")) \
+        == (0, None)
+    assert db.grades.attempts("cy", "intro", "other", every_start=True) == 1  # an assessment counts every start
+    assert db.grades.abandoned("cy", "intro", "other") == 1
+    # seat by seat: A's and B's are different roles, never ranked together
+    assert standings(pill, "payoff") == {"A": [Standing(1, "ada", 40.0, 2), Standing(2, "cy", 20.0, 1)],
+                                         "B": [Standing(1, "bob", 40.0, 1)]}
     rows = db.results()
-    assert [r["record_path"] for r in rows] == ["/r/1.jsonl", "/r/2.jsonl", "/r/3.jsonl", "/r/4.jsonl"]
+    assert [r["record_path"] for r in rows] == ["/r/1.jsonl", "/r/2.jsonl", "/r/3.jsonl", "/r/4.jsonl", "/r/5.jsonl"]
+    assert rows[-1]["status"] == "abandoned"  # said everywhere
     assert list(rows[0]) == list(RESULT_COLUMNS)
     assert rows[1]["improvement"] == 30.0 and rows[1]["decisions"] == 3
     assert rows[1]["counterfactual_upper"] == 42.0 and rows[1]["efficiency"] == pytest.approx(0.9)
-    assert [r["trainee"] for r in db.results(trainee="cy")] == ["cy"]
+    assert [r["trainee"] for r in db.results(trainee="cy")] == ["cy", "cy"]
     assert db.results(course="none") == []
     g6 = db.game_started("bob", "intro", "pill", "poison-pill", "d1", "B", "/r/6.jsonl")
     assert db.results(trainee="bob")[-1]["status"] == "playing" and db.results()[-1]["payoff"] is None
@@ -323,7 +330,8 @@ def test_several_processes_open_a_new_file_and_write_at_once(tmp_path: Path):
         assert p.returncode == 0, err.decode()
     with ResultsDB.open(data) as d:
         assert {t.name: t.games for t in d.trainees()} == dict.fromkeys(who, n)
-        assert d.leaderboard("c", "e") == [(w, n - 1.0, n) for w in who]
+        assert standings(d.games("c", "e"), "payoff")["A"] == [Standing(k, w, n - 1.0, n)
+                                                               for k, w in enumerate(who, start=1)]
     assert raw(data).execute("SELECT COUNT(*) FROM decisions").fetchone()[0] == len(who) * n * 5
 
 
@@ -421,3 +429,29 @@ def test_cli_results_table_json_csv_and_remove_force(cli, tmp_path: Path):
     res = cli("trainees", "remove", "ada", "--force", "--data-dir", str(data))
     assert res.exit_code == 0 and "2 game(s)" in res.stdout
     assert [r["trainee"] for r in json.loads(cli("results", "--json", "--data-dir", str(data)).stdout)] == ["bob"]
+
+
+def test_scores_under_each_objective_and_a_resume_continues_the_same_game(db: ResultsDB):
+    db.add_trainee("ada")
+    # a game at a table: ada got 30 (baseline 10), the others 5 and -2
+    assert [score(o, 30.0, [30.0, 5.0, -2.0], 10.0) for o in ("payoff", "gain", "table_total", "table_minimum")] \
+        == [30.0, 20.0, 33.0, -2.0]
+    assert score("gain", None, None, 10.0) is None and score("table_total", 3.0, [], 1.0) is None
+    old = db.session_started("ada", "p", "f")
+    gid = db.game_started("ada", "c", "exam", "s", "d", "A", "/r/1.jsonl", session_id=old)
+    db.session_ended(old, "disconnected")
+    new = db.session_started("ada", "p", "f")
+    db.grades.continued(gid, "/r/1-resumed.jsonl", new)
+    row = db.game(gid)
+    assert row is not None and (row.status, row.record_path, row.session_id) == ("playing", "/r/1-resumed.jsonl", new)
+    assert db.grades.attempts("ada", "c", "exam", every_start=True) == 1  # the same attempt
+    # left idle: the open session keeps it; once its session has ended longer ago than the timeout, abandoned
+    assert db.grades.abandon_left("c", ["exam"], idle=0.0) == []
+    db.session_ended(new, "idle")
+    assert db.grades.abandon_left("c", ["exam"], idle=3600.0) == []
+    assert db.grades.abandon_left("c", ["other"], idle=0.0) == []
+    time.sleep(0.01)
+    assert db.grades.abandon_left("c", ["exam"], idle=0.0) == [gid]
+    assert db.game(gid).status == "abandoned"  # type: ignore[union-attr]
+    with pytest.raises(DBError, match="abandoned, not playing"):
+        db.grades.continued(gid, "/r/x.jsonl", None)

@@ -231,9 +231,9 @@ async def test_a_disconnect_ends_the_app_keeps_the_record_and_reconnecting_resum
         await term.wait_for("resume")
         chan.write("q")
         await asyncio.wait_for(term.closed.wait(), 20)
-    assert hub.db.game(game.id).status == "abandoned"  # resumed: its continuation is a game of its own
-    (resumed,) = hub.db.unfinished_games("alice")
-    assert resumed.id != game.id and Replay(load_record(resumed.record_path)).record.header.parent.turn == 1
+    (resumed,) = hub.db.unfinished_games("alice")  # resumed: the same game, now in its continuation's record
+    assert resumed.id == game.id and resumed.record_path != game.record_path
+    assert Replay(load_record(resumed.record_path)).record.header.parent.turn == 1
 
 
 # --- the server's own errors -------------------------------------------------------------------------------------

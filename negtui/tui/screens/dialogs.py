@@ -175,28 +175,38 @@ class PartnerScreen(BesideTheMatrix, ModalScreen[int | tuple[int, list[int]] | N
     BINDINGS = [Binding("escape", "cancel", "back"), Binding("x", "pass_turn", "pass the turn"),
                 Binding("b", "load_best", "load the suggested offer")]
 
-    def __init__(self, proposer: str, names: list[str], options: list[PartnerOption], describe) -> None:
+    def __init__(self, proposer: str, names: list[str], options: list[PartnerOption], describe, *,
+                 suggest: bool = True) -> None:
+        """`suggest` False is an assessment: the partners alone, no values and no suggested offer."""
         super().__init__()
         self.proposer, self.names, self.options, self.describe = proposer, names, options, describe
+        self.suggest = suggest and all(opt.value for opt in options)
 
     def compose(self) -> ComposeResult:
         yield KeyBar()  # this dialog's keys, not those of the screen under it
         with Vertical(id="dialog", classes="dialog wide"):
-            yield Label(f"{self.proposer}, choose a partner (enter), or b to start from the suggested offer; "
-                        "x passes the turn", classes="dialog-title")
+            yield Label(f"{self.proposer}, choose a partner (enter)"
+                        + (", or b to start from the suggested offer" if self.suggest else "")
+                        + "; x passes the turn", classes="dialog-title")
+            if not self.suggest:
+                yield Static(Text("an assessment: no suggestions until the debrief", style="dim"))
             items = []
             for opt in self.options:
                 t = Text()
                 alone = self.names[opt.partner] == self.proposer
                 name = f"{self.proposer} alone" if alone else self.names[opt.partner]
                 t.append(f"{name:<12}", style="bold")
-                for lens, gain in opt.value.items():
-                    t.append(f" {lens} ")
-                    t.append(f"{gain:+.1f}", style=palette.signed(gain))
-                best = max(opt.value, key=lambda k: opt.value[k])
-                t.append(f"\n   best ({best}): {self.describe(opt.offers[best])}", style="dim")
+                if self.suggest:
+                    for lens, gain in opt.value.items():
+                        t.append(f" {lens} ")
+                        t.append(f"{gain:+.1f}", style=palette.signed(gain))
+                    best = max(opt.value, key=lambda k: opt.value[k])
+                    t.append(f"\n   best ({best}): {self.describe(opt.offers[best])}", style="dim")
                 items.append(Option(t, id=str(opt.partner)))
             yield OptionList(*items, id="partners")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.suggest if action == "load_best" else True
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is not None:
@@ -210,7 +220,7 @@ class PartnerScreen(BesideTheMatrix, ModalScreen[int | tuple[int, list[int]] | N
 
     def action_load_best(self) -> None:
         k = self.query_one("#partners", OptionList).highlighted
-        if k is None:
+        if k is None or not self.suggest:
             return
         opt = self.options[k]
         best = max(opt.value, key=lambda lens: opt.value[lens])

@@ -158,7 +158,7 @@ class GameScreen(Screen[None]):
     def action_welfare(self) -> None:
         view = self.view
         snap = view.snapshot
-        if snap is None:
+        if snap is None or not self.check_action("welfare", ()):  # the palette asks too
             return
         g, t = snap.game, snap.state.t
 

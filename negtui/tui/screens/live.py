@@ -62,7 +62,7 @@ class LiveScreen(GameScreen):
         return KeyContext(self.MODE, over=src.over, person_to_move=src.person_to_move(),
                           person_proposing=src.person_proposing, drafting=src.partner is not None,
                           seat_changes=app.seat_changes, hints=src.hints, exact_solving=self.exact_solving,
-                          lesson=self.lesson_allowed(), secret=src.game.known is not None)
+                          lesson=self.lesson_allowed(), secret=src.game.known is not None, guided=src.guided)
 
     def lesson_allowed(self) -> bool:
         secret = self.source.game.known is not None  # a lesson tells everyone's values
@@ -224,7 +224,8 @@ class LiveScreen(GameScreen):
             self.show_snapshot()
 
         self.app.push_screen(PartnerScreen(g.player_ids[src.proposer], g.player_ids, src.partner_options(),
-                                           lambda o: offer_words(g, o.bits, o.proposer, o.partner)), chosen)
+                                           lambda o: offer_words(g, o.bits, o.proposer, o.partner),
+                                           suggest=src.guided), chosen)
 
     @on(CommitmentMatrix.CellToggled)
     def toggle(self, event: CommitmentMatrix.CellToggled) -> None:
@@ -326,7 +327,7 @@ class LiveScreen(GameScreen):
             self.post_message(Coached([a], hint=True))
 
     def on_coached(self, message: Coached) -> None:
-        if not message.assessments:
+        if not message.assessments or not self.source.guided:  # an assessment: kept for the debrief
             return
         view = self.view
         view.coaching = tuple(message.assessments)

@@ -38,14 +38,24 @@ def summary(game: Game, a: Assessment) -> str:
 class CoachPane(StaticPane):
     coaching: reactive[tuple[Assessment, ...]] = reactive((), repaint=False)
 
+    _guided: bool | None = None  # what the placeholder last said
+
     def watch_snapshot(self) -> None:
-        """The coaching, not each turn, changes what the pane shows."""
+        """The coaching, not each turn, changes what the pane shows (and, once, whether it is an assessment)."""
+        if self.snapshot is not None and self.snapshot.guided != self._guided:
+            self.request_draw()
 
     def watch_coaching(self) -> None:
         self.request_draw()
 
     def draw(self) -> None:
         assessments = self.coaching
+        if self.snapshot is not None:
+            self._guided = self.snapshot.guided
+        if self._guided is False:
+            self.show(Text("coach\nan assessment: no coaching while you play. The debrief sets each of your "
+                           "decisions beside what each lens bot would have done.", style="dim"))
+            return
         if not assessments or self.snapshot is None:
             self.show(Text("coach\nno decision of yours yet: after each of your decisions this pane sets it beside "
                            "what each lens bot (and, on small games, the exact solution) would have done; "

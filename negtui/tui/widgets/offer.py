@@ -38,9 +38,10 @@ class OfferPanel(StaticPane):
             self.show(head)
             return
         secret = not snap.knows(partner)
-        table = _table(preview, g.player_ids[partner], alone or secret)
-        if secret and not alone:
-            note = Text(f"{g.player_ids[partner]}'s values are secret: only the answer will tell", style="dim")
+        table = _table(preview, g.player_ids[partner], alone or not snap.foresees(partner))
+        if not snap.foresees(partner) and not alone:
+            why = "values are secret" if secret else "answer is for you to judge in an assessment"
+            note = Text(f"{g.player_ids[partner]}'s {why}: only the answer will tell", style="dim")
             self.show(Group(head, table, note))
             return
         self.show(Group(head, table))

@@ -140,10 +140,15 @@ class Forecasts(Drawn, TextPane):
                 out.append(" ".join(_cell("?", num_w, True) for _ in range(1 + len(lenses))) + "\n", style="dim")
                 continue
             out.append(_cell(fmt.format(now), num_w, True), style=palette.signed(now))
+            if not snap.foresees(i):  # an assessment: judging the others is the person's own work
+                out.append("".join(" " + _cell("·", num_w, True) for _ in lenses) + "\n", style="dim")
+                continue
             out.append("".join(" " + _cell(fmt.format(float(snap.forecasts[lens][i])), num_w, True) for lens in lenses))
             out.append("  " + palette.sparkline(list(hist[:, i]), width=spark) + "\n" if spark else "\n")
         if snap.known is not None:
             out.append("? another player's values are secret at this table\n", style="dim")
+        if snap.withheld:
+            out.append("· an assessment: the others' forecasts come with the debrief\n", style="dim")
         out.rstrip()
         self.show_text(out)
 
