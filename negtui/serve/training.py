@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from negtui.agents.seating import AgentOptions
 from negtui.coach.debrief import Debrief
 from negtui.engine.rules import get_rules
+from negtui.play.sources import Ending
 from negtui.play.starts import GameStart, from_record
 from negtui.record import Replay, load_record
 from negtui.record.reader import RecordError
@@ -19,6 +20,7 @@ from negtui.serve.db import ResultsDB
 from negtui.serve.dbtypes import DBError, GameRow
 from negtui.serve.lobby import EnrolScreen, LobbyHost, LobbyScreen
 from negtui.serve.results import keep
+from negtui.serve.scoring import OBJECTIVES, score
 from negtui.serve.table_picker import TableChoice
 from negtui.serve.tables import ask
 from negtui.table.client import TableGone
@@ -252,6 +254,19 @@ class TrainingApp(NegtuiApp):
             self.screen.refresh_list()
 
     # --- the end of a game ------------------------------------------------------------------------------
+    def score_words(self, ending: Ending) -> str | None:
+        ex = self.exercise
+        if ex is None or len(ending.people) != 1:
+            return None
+        game, i = ending.game, ending.people[0]
+        payoffs = [float(v) for v in game.neg.returns(game.state)]
+        value = score(ex.score, payoffs[i], payoffs, float(game.baseline[i]))
+        if value is None:
+            return None
+        seat = game.neg.game.player_ids[i]
+        return (f"score: {value:.2f}, {OBJECTIVES[ex.score]} (the leaderboard ranks everyone who played {seat} "
+                "by it)")
+
     def debriefed(self, debriefs: list[Debrief]) -> None:
         """Keep the result (once per game): the trainee's payoff, baseline, counterfactuals, welfare, and
         every decision with its coaching numbers."""

@@ -210,6 +210,10 @@ class NegtuiApp(App):
         """The player left the game (q): negtui's own app ends with it."""
         self.exit()
 
+    def score_words(self, ending) -> str | None:
+        """What the game is scored by, said at the top of its debrief (a course's exercise); None: nothing."""
+        return None
+
     def debriefed(self, debriefs: list) -> None:
         """A game with people in it has been debriefed (negtui.coach.debrief.Debrief per person's seat);
         the training app keeps the results."""

@@ -35,7 +35,8 @@ class DebriefScreen(SummaryScreen):
                 Binding("2", "retry(1)", "retry 2", show=False), Binding("3", "retry(2)", "retry 3", show=False)]
 
     def __init__(self, ending: Ending, retry: Callable[[int], None] | None = None,
-                 done: Callable[[list[Debrief]], None] | None = None) -> None:
+                 done: Callable[[list[Debrief]], None] | None = None, score: str | None = None) -> None:
+        """`score`: what the game is scored by and what it scored (a course's exercise), said first."""
         session = ending.game
         neg = session.neg
         super().__init__(neg, neg.returns(session.state), session.baseline, ending.first_forecasts,
@@ -44,10 +45,12 @@ class DebriefScreen(SummaryScreen):
         self.people = ending.people
         self.information = ending.information
         self.debriefs = {i: debrief(neg, i, session.state, session.assessments) for i in self.people}
-        self.retry, self.done = retry, done
+        self.retry, self.done, self.score = retry, done, score
         self._pending = set(self.people) | {"welfare"}
 
     def more(self) -> ComposeResult:
+        if self.score:
+            yield Static(Text(self.score, style="bold"))
         for i in self.people:
             yield Static(self._debrief_view(i), id=f"debrief-{i}")
         lesson = self.session.neg.game.scenario.lesson

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 
 from negtui.narrate import commitment_words
-from negtui.play.sources import GameSource
+from negtui.play.sources import Ending, GameSource
 from negtui.play.views import Snapshot
 from negtui.tui.autoplay import Autoplay
 from negtui.tui.keys import GAME_KEYS, REPLAY, KeyContext, keys_of, rule
@@ -42,6 +42,8 @@ class GameHost(Protocol):
     def may_retry(self) -> bool: ...
 
     def debriefed(self, debriefs: list[Debrief]) -> None: ...
+
+    def score_words(self, ending: Ending) -> str | None: ...
 
     def after_game(self) -> None: ...
 

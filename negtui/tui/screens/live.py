@@ -360,7 +360,8 @@ class LiveScreen(GameScreen):
         ending = self.source.ending()
         if ending.people:
             retry = self._retry_from if self.host.may_retry() else None
-            self.app.push_screen(DebriefScreen(ending, retry=retry, done=self.host.debriefed),
+            self.app.push_screen(DebriefScreen(ending, retry=retry, done=self.host.debriefed,
+                                               score=self.host.score_words(ending)),
                                  lambda _: self.host.after_game())
             return
         game = ending.game
