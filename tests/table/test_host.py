@@ -292,3 +292,23 @@ def test_a_seat_kept_for_someone_who_has_not_come_is_a_bots_at_the_start_and_the
     bob = person(table.path, "bob")
     assert bob.expect("welcome")["you"] == "B"
     alice.expect("people", lambda m: m["people"][1]["seat"]["agent"] == "human")
+
+
+def test_an_assessed_table_tells_its_people_to_play_unguided_and_its_watcher_everything(open_table, person,
+                                                                                        tmp_path: Path) -> None:
+    from negtui.table.source import TableSource
+
+    table = open_table(table_spec(tmp_path, guided=False, hints=False))
+    alice, trainer = person(table.path, "alice"), person(table.path, None, watch=True)
+    welcome = alice.expect("welcome")
+    assert (welcome["guided"], welcome["hints"]) == (False, False)
+    assert trainer.expect("welcome")["guided"] is True  # the trainer watching sees every value
+    source = TableSource(alice.client, welcome)
+    try:
+        assert not source.guided and not source.hints and not source.game.exact_available
+        snap = source.snapshot()
+        assert snap.withheld == frozenset(range(snap.game.n)) - {source.me}
+        assert snap.foresees(source.me) and not any(snap.foresees(i) for i in snap.withheld)  # her own only
+        assert all(not opt.value for opt in source.partner_options())  # partners, no suggested offers
+    finally:
+        source.game.close()
