@@ -12,6 +12,12 @@ from negtui.engine.turns import TurnEvent
 from negtui.names import action_names
 
 
+def shown_turn(t: int) -> int:
+    """The number a turn goes by wherever people read it (header, log, coach, debrief, exports): turns
+    count from 1.  The engine and the records count from 0 (`State.t`, a record's `t`)."""
+    return t + 1
+
+
 def cell_label(game: Game, c: int) -> str:
     """The action as people read it (negtui.names): its id, or the start of its label when the id is opaque."""
     i = int(game.owner[c])
@@ -40,7 +46,7 @@ def _commits(game: Game, bits: int, players: Iterable[int]) -> str:
 
 def turn_line(game: Game, ev: TurnEvent) -> str:
     p, q = game.player_ids[ev.proposer], game.player_ids[ev.partner]
-    head = f"t{ev.t:>3} r{game.round_of(ev.t):<2} "
+    head = f"t{shown_turn(ev.t):>3} r{game.round_of(ev.t):<2} "
     if ev.fault:  # the proposer's agent failed (a pass), or the partner's (a rejection)
         if ev.offer.is_noop:
             return f"{head}{p} passes ({p}'s agent failed: {ev.fault})"

@@ -60,7 +60,7 @@ def run(data: Path) -> None:
         show("A's offer", t.wait_for("A offers B a deal", "poison", step="A's offer to B"))
         t.keys("r")
         screen = t.wait_for("B, choose a partner", step="B's turn")
-        screen = t.wait_for("coach, turn 0", step="coaching of the refusal")
+        screen = t.wait_for("coach, turn 1", step="coaching of the refusal")
         show("coached", screen)
         t.keys("Enter")  # A, the first partner
         # the key bar lists "o offer" once the partner dialog is gone and the offer builder has the keys

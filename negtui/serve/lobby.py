@@ -11,10 +11,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Input, Label, OptionList, Select, Static
+from textual.screen import Screen
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from negtui.serve.briefing import BriefingScreen
 from negtui.serve.course import Exercise
 from negtui.serve.dbtypes import DBError, GameRow, TableRow
 from negtui.serve.scoring import OBJECTIVES, SHORT, personal_best, standings
@@ -278,47 +279,3 @@ def leaderboard(app: LobbyHost, ex: Exercise, per_seat: int = 5) -> Table:
         board.caption = (f"{SHORT[ex.score]}: {OBJECTIVES[ex.score]}"
                          + ("; anonymous: only your own name is shown" if ex.leaderboard == "anonymous" else ""))
     return board
-
-
-class BriefingScreen(ModalScreen[str | None]):
-    """An exercise before play: the briefing, and the seat (when the trainee may choose one)."""
-
-    BINDINGS = [Binding("escape", "cancel", "back"), Binding("ctrl+s", "start", "start")]
-
-    def __init__(self, exercise, scenario) -> None:
-        super().__init__()
-        self.exercise, self.scenario = exercise, scenario
-
-    def compose(self) -> ComposeResult:
-        yield KeyBar()  # this dialog's keys, not those of the screen under it
-        ex, sc = self.exercise, self.scenario
-        with Vertical(id="dialog", classes="dialog wide"):
-            yield Label(ex.title, classes="dialog-title")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button("Start (ctrl+s)", variant="primary", id="start")
-                yield Button("Back (escape)", id="back")
-            if ex.seat == "any":
-                yield Select([(f"{p.id} — {p.display}", p.id) for p in sc.players], value=sc.players[0].id,
-                             allow_blank=False, id="seat")
-            else:
-                you = next(p for p in sc.players if p.id == ex.seat)
-                yield Static(Text(f"you play {you.id} ({you.display})", style="bold"))
-            with VerticalScroll(classes="briefing"):
-                yield Static(ex.briefing or sc.description)  # not the lesson: it tells the answer
-                yield Static(Text("\nAn assessment: no hints, suggestions or solver's numbers while you play; "
-                                  "the debrief sets each of your decisions beside what each lens bot would have "
-                                  "done. This game counts as an attempt as soon as it starts.", style="dim")
-                             if not ex.guided else
-                             Text("\nAfter each of your decisions the coach pane sets it beside what each lens bot "
-                                  "would have done" + ("; h asks before you decide." if ex.hints else "."),
-                                  style="dim"))
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.action_start() if event.button.id == "start" else self.action_cancel()
-
-    def action_start(self) -> None:
-        seat = str(self.query_one("#seat", Select).value) if self.exercise.seat == "any" else self.exercise.seat
-        self.dismiss(seat)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -118,3 +118,29 @@ def test_coaching_numbers_against_a_brute_force_reading_of_the_lenses(toy):
                 assert v == pytest.approx(float(val.forecast(c.after, lens)[p]))
         exact = next(c for c in a.others if c.who == "exact")
         assert exact.values["exact"] == pytest.approx(float(val.exact.values_at(0, 0)[p]))  # subgame perfect
+
+
+def test_the_coach_says_why_in_plain_words_and_the_primer_names_baseline_lenses_and_no_deal():
+    from negtui.coach.words import primer, why
+
+    ses = pill_session(A=Seat.lens("myopic"), B=Seat.human())
+    for move in ses.think():
+        ses.submit(move)
+    ses.submit(ses.answer(True))  # B swallows the pill: 7 now, where rejecting keeps 30 within reach
+    (a,) = ses.assess_pending()
+    text = why(ses.neg.game, a)
+    assert text.startswith("Why: accepting takes 7.0 now (no less than ")
+    assert "0.0), but leaves only +0.0 to come against +30.0: it closes doors for later" in text
+    assert "it binds A's bait, B's bait, B's poison for good" in text
+    ok = pill_session(A=Seat.lens("myopic"), B=Seat.human())
+    for move in ok.think():
+        ok.submit(move)
+    ok.submit(ok.answer(False))
+    assert why(ok.neg.game, ok.assess_pending()[0]) == ""  # the best choice needs no reason
+    # the pill's baseline is 30/30 while no deal at all is 0/0: the primer says both
+    words = primer(ses.neg, 1)
+    assert "Here it is 30.0 for B" in words and "with no commitment by anyone B gets 0.0" in words
+    assert "+30.0 that B can have without asking anyone" in words
+    assert "At the start B's forecasts are myopic 0.0, upper 30.0, lower 0.0" in words
+    ses.close()
+    ok.close()

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from negtui.serve.briefing import BriefingScreen
 from negtui.serve.course import CourseError, load_course
 from negtui.serve.db import ResultsDB
-from negtui.serve.lobby import BriefingScreen, LobbyScreen
+from negtui.serve.lobby import LobbyScreen
 from negtui.serve.training import TrainingApp
 from negtui.tui.screens.debrief import DebriefScreen
 from negtui.tui.screens.dialogs import ConfirmScreen, PartnerScreen

@@ -36,11 +36,11 @@ async def test_the_coach_pane_reads_whole_at_every_width(screen_text, settle, wa
         await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
         await pilot.press("r")
         await settle(pilot)
-        await wait_until(pilot, lambda: "coach, turn 0" in screen_text(app), "the coaching")
+        await wait_until(pilot, lambda: "coach, turn 1" in screen_text(app), "the coaching")
         await pilot.press("escape", "5")  # close the partner dialog of B's own turn; open the coach pane
         await pilot.pause()
         text = screen_text(app)
-        pane = text[text.index("coach · turn 0"):text.index("coach, turn 0")]
+        pane = text[text.index("coach · turn 1"):text.index("coach, turn 1")]
         assert "…" not in pane
         side = app.screen.query_one("#side").region.x  # the pane's lines, without the matrix beside them
         lines = [ln[side:].strip() for ln in text.splitlines()]

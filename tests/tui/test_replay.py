@@ -35,7 +35,7 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
         assert ps.source.pos == 3 and ps.source.state == rp.state_at(3)
         text = screen_text(app)
         third = rp.record.turns[2]
-        assert "REPLAY 3/24 turns played" in text and f"t  2 r1  {third.proposer} → {third.partner}" in text
+        assert "REPLAY 3/24 turns played" in text and f"t  3 r1  {third.proposer} → {third.partner}" in text
         await pilot.press("comma")
         await pilot.pause()
         assert ps.source.pos == 2 and ps.source.state == rp.state_at(2)
@@ -59,7 +59,7 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
         assert app.screen is ps and ps.source.pos == 20 and ps.source.state == rp.state_at(20)
         text = screen_text(app)
         assert "REPLAY 20/24 turns played" in text and "turn 21/24" not in text  # one counter, not two
-        assert f"t 19 r4  {rp.record.turns[19].proposer}" in text  # the status follows the jump
+        assert f"t 20 r4  {rp.record.turns[19].proposer}" in text  # the status follows the jump
         # autoplay the replay to its end; stepping past the end does nothing
         await pilot.press("plus", "plus", "r")
         await wait_until(pilot, lambda: not ps.autoplay.running, "the replay's end")
@@ -101,7 +101,7 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
         assert [(e.t, e.proposer, e.partner, e.offer.bits, e.accepted) for e in snap.events[:4]] == same
         await pilot.press("3")  # the log
         await pilot.pause()
-        assert f"t  0 r1  {rp.record.turns[0].proposer}" in screen_text(app)
+        assert f"t  1 r1  {rp.record.turns[0].proposer}" in screen_text(app)
     fork = load_record(ses.record_path)
     assert fork.header.parent.turn == 4 and [t.t for t in fork.turns] == [4]
 

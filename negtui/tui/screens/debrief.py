@@ -18,6 +18,7 @@ from textual.worker import get_current_worker
 from negtui.coach.assess import choice_words
 from negtui.coach.debrief import Debrief, counterfactuals, debrief
 from negtui.engine.lenses import CLOSED_FORM_LENSES
+from negtui.narrate import shown_turn
 from negtui.play.sources import Ending
 from negtui.tui import palette
 from negtui.tui.screens.summary import SummaryScreen
@@ -138,7 +139,7 @@ class DebriefScreen(SummaryScreen):
             for k, a in enumerate(d.costliest, start=1):
                 what = "offer" if a.phase.value == "propose" else "answer"
                 yours = choice_words(g, a.yours) if a.yours is not None else ""
-                lines.append(f" {k}  turn {a.t}, your {what}: {yours}\n")
+                lines.append(f" {k}  turn {shown_turn(a.t)}, your {what}: {yours}\n")
                 lines.append(f"    {summary(g, a)}\n", style="dim")
             parts.append(lines)
         elif self.session.assessments:

@@ -310,6 +310,10 @@ def _legend() -> Table:
     t.add_row(Text("Lenses", style="bold"), "myopic: the payoff if the game ended now · upper: reachable goals you "
               "value get completed · lower: credible threats get completed · exact: the subgame-perfect value "
               "(small games)")
+    t.add_row(Text("Baseline", style="bold"), "what each seat gets with no negotiation: everyone commits only what "
+              "pays on its own (not always 'no deal': a seat may gain alone)")
+    t.add_row(Text("Turns", style="bold"), "count from 1 everywhere: the header, the log (t 1 is the first turn), "
+              "the coach, the debrief and the exports")
     return t
 
 

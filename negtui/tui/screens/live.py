@@ -335,7 +335,9 @@ class LiveScreen(GameScreen):
         line = Text(view.status_text.split("\n")[0] if not message.hint else "")
         if line.plain:
             line.append("\n")
-        line.append(summary(self.game, last), style=palette.NEGATIVE if last.cost > 1e-9 else palette.POSITIVE)
+        style = palette.NEGATIVE if last.cost > 1e-9 else palette.POSITIVE
+        line.append(summary(self.game, last, reason=False) + (" (the coach pane says why)" if last.cost > 1e-9
+                                                              else ""), style=style)
         self.set_status(line)
         if message.hint or self.source.coach_pane_first:
             view.show_pane("coach")

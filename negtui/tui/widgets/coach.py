@@ -9,29 +9,32 @@ from rich.text import Text
 from textual.reactive import reactive
 
 from negtui.coach.assess import YOU, Assessment, choice_words
+from negtui.coach.words import REFERENCE_WORDS, why
 from negtui.engine.game import Game
 from negtui.engine.negotiation import Phase
+from negtui.narrate import shown_turn
 from negtui.tui import palette
 from negtui.tui.labels import FORECASTS_NARROW
 from negtui.tui.widgets.pane import StaticPane
 from negtui.tui.widgets.panes import LENS_SHORT
 
 
-def summary(game: Game, a: Assessment) -> str:
-    """One line: who would have decided otherwise, and what it costs under the reference valuation."""
-    ref = "the exact solution" if a.reference == "exact" else "the lenses' mean"
+def summary(game: Game, a: Assessment, reason: bool = True) -> str:
+    """Who would have decided otherwise, what it costs under the reference valuation and (`reason`) why."""
+    ref = REFERENCE_WORDS[a.reference]
     if a.yours is None:
         best = a.best
         return (f"hint: the best choice under {ref} is {best.who}'s — {choice_words(game, best)} "
                 f"(worth {a.value(best):.1f})")
     agree = a.agreeing()
     differ = [c.who for c in a.others if c.who not in agree]
-    head = f"coach, turn {a.t}: " + (f"{', '.join(agree)} would have done the same" if agree else "no lens agrees")
+    head = f"coach, turn {shown_turn(a.t)}: " + (f"{', '.join(agree)} would have done the same" if agree
+                                                 else "no lens agrees")
     if differ:
         head += f"; {', '.join(differ)} would not"
     if a.cost > 1e-9:
         return (head + f". Under {ref} your choice is worth {a.value(a.yours):.1f}, {a.best.who}'s "
-                f"{a.value(a.best):.1f} (cost {a.cost:.1f})")
+                f"{a.value(a.best):.1f} (cost {a.cost:.1f})." + (" " + why(game, a) if reason else ""))
     return head + f". Under {ref} nothing did better ({a.value(a.yours):.1f})"
 
 
@@ -70,7 +73,8 @@ class CoachPane(StaticPane):
     def _one(self, game: Game, a: Assessment) -> Group:
         who = game.player_ids[a.player]
         what = "offer" if a.phase is Phase.PROPOSE else "answer"
-        title = Text(f"{'hint' if a.yours is None else 'coach'} · turn {a.t} · {who}'s {what}", style="bold")
+        kind = "hint" if a.yours is None else "coach"
+        title = Text(f"{kind} · turn {shown_turn(a.t)} · {who}'s {what}", style="bold")
         lenses = list(a.others[0].values)
         narrow = self.app.size.width < FORECASTS_NARROW  # the side pane is under ~64 columns: short headers
         t = Table(box=None, padding=(0, 1), show_edge=False)
