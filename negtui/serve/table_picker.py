@@ -123,13 +123,17 @@ class TablePicker(ModalScreen[TableChoice | None]):
         rows = [r for r in rows if r.free_seats(self.room) or r.holds(self.trainee)]
         if rows == self.rows and self.query_one(OptionList).option_count:
             return  # as shown
-        self.rows = rows
         lst = self.query_one(OptionList)
-        keep = lst.highlighted
+        # the highlight stays on what it was on (a table, or the new one) while tables come and go
+        was = self._highlighted() if lst.option_count else self.rows[0] if self.rows else None
+        new_one = lst.option_count > 0 and was is None
+        self.rows = rows
         lst.clear_options()
         lst.add_options([Option(table_line(r, self.players, self.trainee)) for r in rows]
                         + [Option(Text("+ open a new table", style="bold"))])
-        lst.highlighted = min(keep or 0, len(rows))
+        ids = [r.id for r in rows]
+        lst.highlighted = (len(rows) if new_one else ids.index(was.id) if was is not None and was.id in ids
+                           else 0)
         self._seats()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

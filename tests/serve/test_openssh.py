@@ -23,3 +23,14 @@ def test_a_trainee_plays_over_openssh_and_the_result_is_kept(root):
     assert "OK: logged in over ssh, played, coached, debriefed, results kept" in out
     assert "coach, turn 1: upper, exact would have done the same" in out
     assert "results row: alice poison-pill payoff 30.0 decisions 2 efficiency 1.0" in out
+
+
+@pytest.mark.tmux
+@pytest.mark.openssh
+@pytest.mark.slow
+def test_three_trainees_share_a_table_over_openssh_talk_drop_and_come_back(root):
+    res = subprocess.run([sys.executable, str(SCRIPTS / "tmux_class_table.py")], capture_output=True, text=True,
+                         timeout=600, cwd=root)
+    assert res.returncode == 0, f"{res.stdout}\n{res.stderr}"
+    assert "OK: three trainees at one table over ssh, a message, a drop and a return, nothing lost" in res.stdout
+    assert "messages ['hello table, let us talk before we commit']" in res.stdout

@@ -1,0 +1,238 @@
+"""A class on `negtui serve`: trainees negotiating with each other at tables, each table a process of its
+own and every trainee's app its client: key-to-screen latency, CPU and memory, and that every game's
+results, record and messages are there.
+
+    .venv/bin/python bench/bench_class.py [--tables 8] [--people 5] [--think 2] [--ramp 40] [--keep]
+
+Starts `negtui serve` on a free loopback port with a one-exercise course: the six-party generated game
+(`generated-N6-J10-cooperative-positive-seed7`, 24 turns) played by `--people` trainees at a table, a
+bot (upper, greedy partner) in any seat left; a table still short of people after 180 s starts with
+bots. `--tables` times `--people` trainees log in with asyncssh's client over `--ramp` seconds; one in
+each group opens a table, the others sit down at the first table with a free seat. At the table each
+trainee, before every key, reads the screen for `--think` seconds on average (0.5 to 1.5 times it, the
+same draws every run): on their first turn to propose they close the partner dialog, say hello to the
+table (`m`), reopen it (`p`) and pass (`x`); later they pass, and they answer the bot's offers,
+accepting every other one. At the end they read the debrief and quit.
+
+Key-to-screen latency is the time from a key leaving the client to the first screen update coming back.
+Memory is the proportional set size of the server and everything it started (fork server, apps, table
+processes, bots), at its peak, per trainee; CPU is every process's user and system time, summed."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import asyncssh
+from bench_serve import Terminal, sample  # one measuring client and one sampler for both benchmarks
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIO = "generated-N6-J10-cooperative-positive-seed7"
+COURSE = """\
+name = "bench-class"
+title = "A class at tables"
+
+[[exercises]]
+id = "six"
+title = "Six parties"
+scenario = "{scenario}"
+humans = {people}
+bots = "upper"
+partner = "greedy"
+wait = 180
+"""
+# what a trainee's screen shows when it is their move, and at the end
+PROPOSE, ANSWER, OVER = "choose a partner", "Accept (a)", "your game as"
+
+
+async def look(term: Terminal, texts: tuple[str, ...], timeout: float) -> str:
+    """The first of `texts` drawn since the last mark."""
+    deadline = time.monotonic() + timeout
+    while True:
+        drawn = "".join(term.chunks)
+        found = [(drawn.find(t), t) for t in texts if t in drawn]
+        if found:
+            return min(found)[1]
+        if term.closed.is_set() or time.monotonic() > deadline:
+            raise TimeoutError(f"none of {texts} appeared")
+        term.received.clear()
+        try:
+            await asyncio.wait_for(term.received.wait(), max(0.01, deadline - time.monotonic()))
+        except TimeoutError:
+            pass
+
+
+async def trainee(k: int, port: int, key: asyncssh.SSHKey, delay: float, opener: bool, think: float,
+                  out: dict) -> None:
+    rng = random.Random(k)
+    await asyncio.sleep(delay)
+    async with asyncssh.connect("127.0.0.1", port, username=f"t{k}", client_keys=[key], known_hosts=None,
+                                agent_path=None) as conn:
+        chan, term = await conn.create_session(Terminal, term_type="xterm-256color", term_size=(120, 36))
+        await term.wait_for("Six parties")
+
+        async def press(keys: str, expect: str | None = None, what: str = "", *, may_change_nothing: bool = False,
+                        at_once: bool = False) -> None:
+            await asyncio.sleep(0.1 if at_once or not think else rng.uniform(0.5, 1.5) * think)
+            term.mark()
+            term.received.clear()
+            sent = time.monotonic()
+            chan.write(keys)
+            try:
+                await asyncio.wait_for(term.received.wait(), 1 if may_change_nothing else 120)
+            except TimeoutError:
+                if may_change_nothing:
+                    return
+                raise
+            lag = time.monotonic() - sent
+            out["latency"].append(lag)
+            out["by_key"].setdefault(what or expect or repr(keys), []).append(lag)
+            if expect is not None:
+                await term.wait_for(expect)
+
+        for _ in range(20):  # a seat another trainee took a moment before is refused: look again
+            await press("\r", "Sit down (ctrl+s)", "the table picker")
+            if opener:  # end: '+ open a new table'
+                await press("\x1b[F", None, "the new table highlighted", may_change_nothing=True)
+                await press("\x13", None, "sit down")
+            else:  # a table with a seat for me, taken before someone else does
+                await term.wait_for("free", timeout=300)
+                await press("\x13", None, "sit down", at_once=True)
+            seated = await look(term, ("waiting for every", "could not sit down", "turn 1/"), 120)
+            if "could not" not in seated:
+                break
+            await asyncio.sleep(rng.uniform(0.5, 2.0))
+        else:
+            raise RuntimeError(f"t{k} found no seat")
+        said = answered = 0
+        while True:  # each key marks the screen before it goes: what is looked at next came after it
+            seen = await look(term, (PROPOSE, ANSWER, OVER), 900)
+            if seen == OVER:
+                break
+            if seen == ANSWER:
+                await press("a" if answered % 2 == 0 else "r", None, "answer an offer")
+                answered += 1
+                continue
+            if not said:
+                await press("\x1b", None, "close the partner dialog")
+                await press("m", "enter sends it", "open the message dialog")
+                chan.write(f"hello from t{k}")
+                await press("\r", None, "send a message")  # the records say whether it arrived
+                said = 1
+                await press("p", PROPOSE, "reopen the partner dialog")
+            await press("x", None, "pass the turn")
+        await term.wait_for("upper bot in your seat", timeout=300)
+        await press("\x1b", "Six parties", "close the debrief")
+        chan.write("q")
+        await asyncio.wait_for(term.closed.wait(), 60)
+        out["done"] += 1
+
+
+async def main_async(args) -> int:
+    from negtui.record import Replay, load_record
+    from negtui.serve.db import ResultsDB
+
+    data = Path(tempfile.mkdtemp(prefix="negtui-bench-class-"))
+    course = data / "course.toml"
+    course.write_text(COURSE.format(scenario=SCENARIO, people=args.people))
+    n = args.tables * args.people
+    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(n)]
+    with ResultsDB.open(data) as db:
+        for k, key in enumerate(keys):
+            db.add_keys(f"t{k}", [key.export_public_key().decode()], create=True)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    negtui = [str(ROOT / ".venv" / "bin" / "negtui")] if (ROOT / ".venv" / "bin" / "negtui").exists() else \
+        [sys.executable, "-m", "negtui.cli"]
+    server = subprocess.Popen([*negtui, "serve", "--course", str(course), "--data-dir", str(data), "--port",
+                               str(port), "--max-sessions", str(n + 5)], stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    server.stdout.readline()
+    out: dict = {"latency": [], "by_key": {}, "done": 0}
+    stop = multiprocessing.Event()
+    sampled: multiprocessing.Queue = multiprocessing.Queue()
+    sampler = multiprocessing.Process(target=sample, args=(server.pid, stop, sampled), daemon=True)
+    sampler.start()
+    started = time.monotonic()
+    # the groups spread over the ramp, each opener a few seconds before the others, who sit at the first
+    # table with a free seat
+    gap = args.ramp / max(1, args.tables)
+    starts = [(gap * (k // args.people) + (0 if k % args.people == 0 else 3 + 2 * args.think + 0.3 * (k % args.people)),
+               k % args.people == 0) for k in range(n)]
+    results = await asyncio.gather(*(trainee(k, port, keys[k], starts[k][0], starts[k][1], args.think, out)
+                                     for k in range(n)), return_exceptions=True)
+    wall = time.monotonic() - started
+    stop.set()
+    peak, ticks, _ = sampled.get(timeout=60)
+    sampler.join(timeout=10)
+    server.terminate()
+    server.wait(timeout=60)
+    cpu = sum(ticks.values()) / os.sysconf("SC_CLK_TCK")
+    failures = [r for r in results if isinstance(r, BaseException)]
+    with ResultsDB.open(data) as db:
+        rows = [r for r in db.results() if r["status"] == "finished"]
+        tables = [t for t in db.tables.recent("bench-class")]
+    records = {t.record_path for t in tables if t.record_path}
+    complete = said = 0
+    for path in records:
+        rec = load_record(path)
+        complete += Replay(rec).record.complete
+        said += len(rec.messages)
+    lat = sorted(out["latency"])
+    p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")  # noqa: E731
+    print(f"negtui serve, a class of {n}: {args.tables} tables of {args.people} people ({SCENARIO}, 24 turns), "
+          f"logins over {args.ramp:g} s, {args.think:g} s to read each screen (0.5-1.5x), {os.cpu_count()} cores")
+    print(f"  trainees completed     {out['done']}/{n} in {wall:.1f} s" + (f"; failures: {failures[:3]}" if failures
+                                                                         else ""))
+    print(f"  key-to-screen          median {p(0.5):.0f} ms, p99 {p(0.99):.0f} ms, max {lat[-1] * 1000:.0f} ms "
+          f"over {len(lat)} keys" if lat else "  no keys measured")
+    for what, values in out["by_key"].items():
+        values.sort()
+        print(f"    {what:<28} median {statistics.median(values) * 1000:5.0f} ms, max {values[-1] * 1000:5.0f} ms "
+              f"({len(values)})")
+    print(f"  memory per trainee     {peak / max(1, n) / 2**20:.0f} MiB (peak {peak / 2**30:.2f} GiB for all)")
+    print(f"  CPU per trainee        {cpu / max(1, n):.2f} s (server, apps, tables and bots, sampled every 0.25 s; "
+          f"{cpu:.0f} s in all over {wall:.0f} s of {os.cpu_count()} cores)")
+    print(f"  results rows finished  {len(rows)}; tables {len(tables)}, complete records {complete}, "
+          f"messages kept {said}")
+    ok = out["done"] == n and len(rows) == n and complete == args.tables == len(records) == len(tables) and said == n
+    print("nothing lost" if ok else "SOMETHING IS MISSING")
+    if args.keep:
+        print(f"data kept in {data}")
+    else:
+        shutil.rmtree(data, ignore_errors=True)
+    json.dump({"trainees": n, "think": args.think, "wall": wall, "median_ms": p(0.5), "p99_ms": p(0.99),
+               "mib_per_trainee": peak / max(1, n) / 2**20, "cpu_per_trainee": cpu / max(1, n), "ok": ok},
+              sys.stderr)
+    sys.stderr.write("\n")
+    return 0 if ok else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=8)
+    parser.add_argument("--people", type=int, default=5, help="trainees per table (at most 6)")
+    parser.add_argument("--think", type=float, default=2.0, help="mean seconds a trainee reads before a key")
+    parser.add_argument("--ramp", type=float, default=40.0, help="seconds over which the class logs in")
+    parser.add_argument("--keep", action="store_true", help="keep the data directory")
+    args = parser.parse_args()
+    if not 1 <= args.people <= 6 or args.tables < 1:
+        parser.error("--people 1..6 and --tables ≥ 1")
+    return asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

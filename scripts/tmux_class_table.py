@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""A class at one table over SSH, with the system's OpenSSH client in tmux: alice, bob and carol log in
+to `negtui serve` (one tmux session each), sit down at a table of the coalition trap from the lobby,
+alice says hello to the table, the game starts when the third sits down, carol's connection drops
+mid-game and she comes back through the lobby to the same seat, and all three play to the debrief.  The
+table's record then verifies with the server's key and holds the message; the results hold a finished
+game for each of them.
+
+    python scripts/tmux_class_table.py            # exit status 0 when everything was seen
+    python scripts/tmux_class_table.py --keep     # keep the data directory and print where it is
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tmux_full_game import EXIT_MARK, Failure, Tmux, negtui_command, show
+from tmux_serve_game import free_port
+
+COURSE = """\
+name = "class3"
+title = "A class of three"
+
+[[exercises]]
+id = "trap"
+title = "The coalition trap, three of you"
+scenario = "coalition-trap"
+humans = 3
+grace = 300
+on_drop = "wait"
+"""
+PEOPLE = ("alice", "bob", "carol")
+
+
+def login(name: str, port: int, data: Path, tag: str = "") -> Tmux:
+    ssh = ["ssh", "-tt", "-p", str(port), "-i", str(data / name), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
+           "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={data / 'known_hosts'}", "-o",
+           "LogLevel=ERROR", f"{name}@127.0.0.1"]
+    return Tmux(name + tag, ssh, 120, 40)
+
+
+def sit(t: Tmux, name: str, first: bool) -> None:
+    t.wait_for("A class of three", r"The coalition trap, three of you", step=f"{name}'s lobby")
+    t.keys("Enter")
+    t.wait_for(r"Sit down \(ctrl\+s\)", step=f"{name}'s table picker")
+    if not first:
+        t.wait_for("free", step=f"{name} sees the open table")
+    t.keys("C-s")
+
+
+def play_until_over(panes: dict[str, Tmux], deadline: float, stop_after_turn: int | None = None) -> int:
+    """Each person decides when their screen asks them (passing, refusing offers); the turns played."""
+    played = 0
+    while time.monotonic() < deadline:
+        over = 0
+        for name, t in panes.items():
+            screen = t.capture()
+            turns = [int(n) for n in re.findall(r"\bt\s+(\d+) r\d", screen)]
+            played = max([played, *turns])
+            if stop_after_turn is not None and played >= stop_after_turn:
+                return played
+            if "your game as" in screen:
+                over += 1
+            elif re.search(r", choose a partner", screen):
+                t.keys("x")
+                t.wait_gone(r", choose a partner", timeout=20, step=f"{name} passed")
+            elif "Accept (a)" in screen:
+                t.keys("r")
+                t.wait_gone(r"Accept \(a\)", timeout=20, step=f"{name} refused")
+        if over == len(panes):
+            return played
+        time.sleep(0.2)
+    raise Failure(f"the game did not end in time (turn {played})")
+
+
+def run(data: Path) -> None:
+    negtui = negtui_command()
+    server_dir = data / "server"
+    (data / "course.toml").write_text(COURSE)
+    for name in PEOPLE:
+        key = data / name
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", f"{name}@test", "-f", str(key)],
+                       check=True)
+        subprocess.run([*negtui, "trainees", "add", name, f"{key}.pub", "--data-dir", str(server_dir)], check=True,
+                       capture_output=True)
+    port = free_port()
+    server = subprocess.Popen([*negtui, "serve", "--course", str(data / "course.toml"), "--data-dir",
+                               str(server_dir), "--port", str(port)], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    panes: dict[str, Tmux] = {}
+    try:
+        assert server.stdout is not None
+        banner = server.stdout.readline() + server.stdout.readline()
+        if "negtui serve: course class3" not in banner:
+            raise Failure(f"the server did not start: {banner}")
+        for name in PEOPLE:
+            panes[name] = login(name, port, data)
+        alice, bob, carol = (panes[n] for n in PEOPLE)
+        sit(alice, "alice", first=True)
+        show("alice at a new table", alice.wait_for("waiting for every", step="alice seated"))
+        sit(bob, "bob", first=False)
+        bob.wait_for("waiting for every", "alice", step="bob seated, alice listed")
+        alice.keys("m")
+        alice.wait_for("enter sends it", step="alice's message dialog")
+        alice.keys("hello table, let us talk before we commit", "Enter")
+        show("bob reads alice", bob.wait_for("hello table, let us talk", step="bob receives the message"))
+        sit(carol, "carol", first=False)
+        show("carol sits: the game starts", carol.wait_for("hello table, let us talk", r"turn \d+/\d+",
+                                                           step="carol seated, the message in her pane"))
+        played = play_until_over(panes, time.monotonic() + 120, stop_after_turn=1)
+        carol.close()  # the connection drops mid-game
+        del panes["carol"]
+        alice.keys("6")  # the table pane: who sits where, who is online
+        show("carol away", alice.wait_for(r"carol · offline", step="carol shown offline", timeout=30))
+        panes["carol"] = carol = login("carol", port, data, tag="-again")
+        carol.wait_for("back to your table", step="carol's lobby offers her seat back")
+        carol.keys("Home", "Enter")
+        show("carol back", carol.wait_for(r"turn \d+/\d+", "hello table, let us talk", step="carol back at the table"))
+        alice.wait_for(r"carol · online", step="carol shown online again")
+        played = play_until_over(panes, time.monotonic() + 240)
+        for name, t in panes.items():
+            show(f"{name}'s debrief", t.wait_for("your game as", step=f"{name}'s debrief"))
+            t.keys("Escape")
+            t.wait_for("A class of three", step=f"{name} back in the lobby")
+            t.keys("q")
+            t.wait_for(EXIT_MARK + "0", step=f"{name}'s ssh ended")
+        res = subprocess.run([*negtui, "results", "--json", "--data-dir", str(server_dir)], check=True,
+                             capture_output=True, text=True)
+        finished = [r for r in json.loads(res.stdout) if r["status"] == "finished"]
+        if sorted(r["trainee"] for r in finished) != sorted(PEOPLE) or len({r["table"] for r in finished}) != 1:
+            raise Failure(f"the results do not hold the table's game for each: {finished}")
+        record = finished[0]["record_path"]
+        verify = subprocess.run([*negtui, "replay", record, "--verify", "--key", str(server_dir / "record.key")],
+                                capture_output=True, text=True)
+        if verify.returncode != 0:
+            raise Failure(f"the record does not verify: {verify.stdout}{verify.stderr}")
+        from negtui.record import load_record
+
+        said = [m.text for m in load_record(record).messages]
+        if said != ["hello table, let us talk before we commit"]:
+            raise Failure(f"the record's messages: {said}")
+        print(f"record verified: {Path(record).name}, {played} turns, messages {said}")
+        print("OK: three trainees at one table over ssh, a message, a drop and a return, nothing lost")
+    finally:
+        for t in panes.values():
+            t.close()
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", action="store_true")
+    args = parser.parse_args()
+    for tool in ("tmux", "ssh", "ssh-keygen"):
+        if shutil.which(tool) is None:
+            print(f"{tool} is not installed", file=sys.stderr)
+            return 2
+    data = Path(tempfile.mkdtemp(prefix="negtui-class-"))
+    started = time.monotonic()
+    try:
+        run(data)
+    except Failure as err:
+        print(f"FAILED: {err}", file=sys.stderr)
+        return 1
+    finally:
+        if args.keep:
+            print(f"data kept in {data}")
+        else:
+            shutil.rmtree(data, ignore_errors=True)
+    print(f"done in {time.monotonic() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
