@@ -125,8 +125,9 @@ class TablePicker(ModalScreen[TableChoice | None]):
             return  # as shown
         lst = self.query_one(OptionList)
         # the highlight stays on what it was on (a table, or the new one) while tables come and go
-        was = self._highlighted() if lst.option_count else self.rows[0] if self.rows else None
-        new_one = lst.option_count > 0 and was is None
+        # (with no table listed before, "+ open a new table" was the only option, not a choice)
+        was = self._highlighted() if lst.option_count else None
+        new_one = lst.option_count > 0 and was is None and bool(self.rows)
         self.rows = rows
         lst.clear_options()
         lst.add_options([Option(table_line(r, self.players, self.trainee)) for r in rows]
