@@ -27,16 +27,14 @@ import multiprocessing
 import os
 import random
 import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import asyncssh
-from bench_serve import Terminal, sample  # one measuring client and one sampler for both benchmarks
+from bench_serve import Terminal, sample, start_class  # one server set-up, client and sampler for both
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = "generated-N6-J10-cooperative-positive-seed7"
@@ -148,19 +146,7 @@ async def main_async(args) -> int:
     course = data / "course.toml"
     course.write_text(COURSE.format(scenario=SCENARIO, people=args.people))
     n = args.tables * args.people
-    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(n)]
-    with ResultsDB.open(data) as db:
-        for k, key in enumerate(keys):
-            db.add_keys(f"t{k}", [key.export_public_key().decode()], create=True)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    negtui = [str(ROOT / ".venv" / "bin" / "negtui")] if (ROOT / ".venv" / "bin" / "negtui").exists() else \
-        [sys.executable, "-m", "negtui.cli"]
-    server = subprocess.Popen([*negtui, "serve", "--course", str(course), "--data-dir", str(data), "--port",
-                               str(port), "--max-sessions", str(n + 5)], stdout=subprocess.PIPE, text=True)
-    assert server.stdout is not None
-    server.stdout.readline()
+    server, port, keys = start_class(course, data, n)
     out: dict = {"latency": [], "by_key": {}, "done": 0}
     stop = multiprocessing.Event()
     sampled: multiprocessing.Queue = multiprocessing.Queue()

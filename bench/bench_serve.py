@@ -195,11 +195,12 @@ def sample(server: int, stop, out) -> None:
     out.put((peak, ticks, names))
 
 
-async def main_async(args) -> int:
+def start_class(course: Path, data: Path, trainees: int) -> tuple[subprocess.Popen, int, list[asyncssh.SSHKey]]:
+    """`negtui serve` on a free loopback port with `trainees` trainees t0, t1, … (a key each), once it
+    listens: the server, its port and the keys."""
     from negtui.serve.db import ResultsDB
 
-    data = Path(tempfile.mkdtemp(prefix="negtui-bench-serve-"))
-    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(args.sessions)]
+    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(trainees)]
     with ResultsDB.open(data) as db:
         for k, key in enumerate(keys):
             db.add_keys(f"t{k}", [key.export_public_key().decode()], create=True)
@@ -208,9 +209,18 @@ async def main_async(args) -> int:
         port = s.getsockname()[1]
     negtui = [str(ROOT / ".venv" / "bin" / "negtui")] if (ROOT / ".venv" / "bin" / "negtui").exists() else \
         [sys.executable, "-m", "negtui.cli"]
-    server = subprocess.Popen([*negtui, "serve", "--course", str(COURSE), "--data-dir", str(data), "--port", str(port),
-                               "--max-sessions", str(args.sessions + 5)], stdout=subprocess.PIPE, text=True)
-    server.stdout.readline()
+    server = subprocess.Popen([*negtui, "serve", "--course", str(course), "--data-dir", str(data), "--port", str(port),
+                               "--max-sessions", str(trainees + 5)], stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    server.stdout.readline()  # the banner: it listens
+    return server, port, keys
+
+
+async def main_async(args) -> int:
+    from negtui.serve.db import ResultsDB
+
+    data = Path(tempfile.mkdtemp(prefix="negtui-bench-serve-"))
+    server, port, keys = start_class(COURSE, data, args.sessions)
     out: dict = {"connect": [], "latency": [], "done": 0, "live": 0, "most_live": 0}
     stop = multiprocessing.Event()
     sampled: multiprocessing.Queue = multiprocessing.Queue()

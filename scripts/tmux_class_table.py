@@ -12,19 +12,16 @@ game for each of them.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tmux_full_game import EXIT_MARK, Failure, Tmux, negtui_command, show
-from tmux_serve_game import free_port
+from tmux_serve_game import enrol, script_main, ssh_command, start_server, stop
 
 COURSE = """\
 name = "class3"
@@ -42,10 +39,7 @@ PEOPLE = ("alice", "bob", "carol")
 
 
 def login(name: str, port: int, data: Path, tag: str = "") -> Tmux:
-    ssh = ["ssh", "-tt", "-p", str(port), "-i", str(data / name), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
-           "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={data / 'known_hosts'}", "-o",
-           "LogLevel=ERROR", f"{name}@127.0.0.1"]
-    return Tmux(name + tag, ssh, 120, 40)
+    return Tmux(name + tag, ssh_command(name, port, data), 120, 40)
 
 
 def sit(t: Tmux, name: str, first: bool) -> None:
@@ -87,21 +81,10 @@ def run(data: Path) -> None:
     server_dir = data / "server"
     (data / "course.toml").write_text(COURSE)
     for name in PEOPLE:
-        key = data / name
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", f"{name}@test", "-f", str(key)],
-                       check=True)
-        subprocess.run([*negtui, "trainees", "add", name, f"{key}.pub", "--data-dir", str(server_dir)], check=True,
-                       capture_output=True)
-    port = free_port()
-    server = subprocess.Popen([*negtui, "serve", "--course", str(data / "course.toml"), "--data-dir",
-                               str(server_dir), "--port", str(port)], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
+        enrol(name, data)
+    server, port = start_server(data / "course.toml", "class3", data)
     panes: dict[str, Tmux] = {}
     try:
-        assert server.stdout is not None
-        banner = server.stdout.readline() + server.stdout.readline()
-        if "negtui serve: course class3" not in banner:
-            raise Failure(f"the server did not start: {banner}")
         for name in PEOPLE:
             panes[name] = login(name, port, data)
         alice, bob, carol = (panes[n] for n in PEOPLE)
@@ -153,35 +136,11 @@ def run(data: Path) -> None:
     finally:
         for t in panes.values():
             t.close()
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--keep", action="store_true")
-    args = parser.parse_args()
-    for tool in ("tmux", "ssh", "ssh-keygen"):
-        if shutil.which(tool) is None:
-            print(f"{tool} is not installed", file=sys.stderr)
-            return 2
-    data = Path(tempfile.mkdtemp(prefix="negtui-class-"))
-    started = time.monotonic()
-    try:
-        run(data)
-    except Failure as err:
-        print(f"FAILED: {err}", file=sys.stderr)
-        return 1
-    finally:
-        if args.keep:
-            print(f"data kept in {data}")
-        else:
-            shutil.rmtree(data, ignore_errors=True)
-    print(f"done in {time.monotonic() - started:.1f} s")
-    return 0
+    return script_main(run, __doc__.splitlines()[0], "negtui-class-")
 
 
 if __name__ == "__main__":

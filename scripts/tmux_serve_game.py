@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -32,25 +33,53 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def enrol(name: str, data: Path) -> None:
+    """A key pair for `name` in `data` (data/NAME, data/NAME.pub), and `name` a trainee of the server
+    whose data directory is data/server."""
+    key = data / name
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", f"{name}@test", "-f", str(key)], check=True)
+    subprocess.run([*negtui_command(), "trainees", "add", name, f"{key}.pub", "--data-dir", str(data / "server")],
+                   check=True, capture_output=True)
+
+
+def start_server(course: Path, name: str, data: Path) -> tuple[subprocess.Popen, int]:
+    """`negtui serve` of `course` (named `name`) on a free port with data/server, once it listens; its
+    banner printed."""
+    port = free_port()
+    server = subprocess.Popen([*negtui_command(), "serve", "--course", str(course), "--data-dir",
+                               str(data / "server"), "--port", str(port)], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    assert server.stdout is not None
+    banner = server.stdout.readline() + server.stdout.readline()
+    if f"negtui serve: course {name} " not in banner:
+        stop(server)
+        raise Failure(f"the server did not start: {banner}{server.stdout.read()}")
+    print(banner.rstrip())
+    return server, port
+
+
+def stop(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def ssh_command(name: str, port: int, data: Path) -> list[str]:
+    """OpenSSH logging in as `name` with the key `enrol` made, never asking anything."""
+    return ["ssh", "-tt", "-p", str(port), "-i", str(data / name), "-o", "IdentitiesOnly=yes", "-o",
+            "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={data / 'known_hosts'}",
+            "-o", "LogLevel=ERROR", f"{name}@127.0.0.1"]
+
+
 def run(data: Path) -> None:
     negtui = negtui_command()
-    key = data / "alice"
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "alice@test", "-f", str(key)], check=True)
-    subprocess.run([*negtui, "trainees", "add", "alice", f"{key}.pub", "--data-dir", str(data / "server")],
-                   check=True, capture_output=True)
-    port = free_port()
-    server = subprocess.Popen([*negtui, "serve", "--course", str(COURSE), "--data-dir", str(data / "server"),
-                               "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    enrol("alice", data)
+    server, port = start_server(COURSE, "intro", data)
     t = None
     try:
-        banner = server.stdout.readline() + server.stdout.readline()
-        if "negtui serve: course intro" not in banner:
-            raise Failure(f"the server did not start: {banner}{server.stdout.read() if server.poll() else ''}")
-        print(banner.rstrip())
-        ssh = ["ssh", "-tt", "-p", str(port), "-i", str(key), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
-               "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={data / 'known_hosts'}",
-               "-o", "LogLevel=ERROR", "alice@127.0.0.1"]
-        t = Tmux("serve", ssh, 120, 40)
+        t = Tmux("serve", ssh_command("alice", port, data), 120, 40)
         screen = t.wait_for("Introduction to multi-party negotiation · alice", r"1\. The poison pill",
                             step="the course lobby")
         show("the lobby", screen)
@@ -87,22 +116,20 @@ def run(data: Path) -> None:
     finally:
         if t is not None:
             t.close()
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def script_main(run: Callable[[Path], None], description: str, prefix: str) -> int:
+    """What an SSH script's `main` does: check the tools, run in a fresh data directory (`--keep` keeps
+    it), print the failure or the time taken; the exit status."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
     for tool in ("tmux", "ssh", "ssh-keygen"):
         if shutil.which(tool) is None:
             print(f"{tool} is not installed", file=sys.stderr)
             return 2
-    data = Path(tempfile.mkdtemp(prefix="negtui-serve-"))
+    data = Path(tempfile.mkdtemp(prefix=prefix))
     started = time.monotonic()
     try:
         run(data)
@@ -116,6 +143,10 @@ def main() -> int:
             shutil.rmtree(data, ignore_errors=True)
     print(f"done in {time.monotonic() - started:.1f} s")
     return 0
+
+
+def main() -> int:
+    return script_main(run, __doc__.splitlines()[0], "negtui-serve-")
 
 
 if __name__ == "__main__":
