@@ -79,8 +79,17 @@ class LiveGame:
         if self.exact_available and state_space(self.neg.game) <= EXACT_AT_ONCE:
             self.valuation.solve_exact()
         self.coached: set[int] | None = None  # the people's seats whose decisions are assessed (None: all)
-        self.hints = guided  # the hint key works (a course exercise may turn it off)
+        self._hints = True  # the hint key works (a course exercise may turn it off)
         self.coach_pane_first = False  # after a person's decision, show the coach pane (training)
+
+    @property
+    def hints(self) -> bool:
+        """Whether the hint key works: where the exercise allows it, and never in an assessment."""
+        return self._hints and self.guided
+
+    @hints.setter
+    def hints(self, allowed: bool) -> None:
+        self._hints = allowed
 
     # --- seats ----------------------------------------------------------------------------------------
     @property

@@ -213,7 +213,7 @@ class LoadedCourse:
                          places=ex.humans if isinstance(ex.humans, int) else None, bots=bots,
                          record=str(record) if record else None, key_file=str(key_file) if key_file else None,
                          grace=ex.grace, on_drop=ex.on_drop, decision_time=ex.decision_time, start_after=ex.wait,
-                         hints=ex.hints and ex.guided, guided=ex.guided, information=ex.information,
+                         hints=ex.hints, guided=ex.guided, information=ex.information,
                          roles=dict(ex.roles))
 
 

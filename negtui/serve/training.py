@@ -175,7 +175,7 @@ class TrainingApp(NegtuiApp):
         if self.live is None or self.live is previous or self.exercise is None:
             return
         ses, sc = self.live.game, how.scenario
-        ses.hints, ses.coach_pane_first = self.exercise.hints and self.exercise.guided, True
+        ses.hints, ses.coach_pane_first = self.exercise.hints, True
         try:
             if continuing is not None:  # a resume is the same game, and the same attempt
                 self.db.grades.continued(continuing, str(ses.record_path), self.session_id)

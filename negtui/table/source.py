@@ -51,7 +51,7 @@ class TableSource(LiveSource):
 
     def _coaching(self, game: LiveGame) -> None:
         game.coached = set() if self.me is None else {self.me}
-        game.hints = self._hints and game.guided
+        game.hints = self._hints
         game.coach_pane_first = True
 
     @property
