@@ -18,7 +18,7 @@ from textual.widgets.option_list import Option
 from negtui.serve.briefing import BriefingScreen
 from negtui.serve.course import Exercise
 from negtui.serve.dbtypes import DBError, GameRow, TableRow
-from negtui.serve.scoring import OBJECTIVES, SHORT, personal_best, standings
+from negtui.serve.scoring import OBJECTIVES, SHORT, Standing, personal_best, standings
 from negtui.serve.table_picker import TableChoice, TablePicker
 from negtui.tui import palette
 from negtui.tui.widgets.keybar import KeyBar
@@ -128,6 +128,9 @@ class LobbyScreen(TrainingScreen):
         app.abandon_left()
         items = []
         self.entries: list[GameRow | TableRow | Exercise] = []  # a game to resume, a table to go back to, an exercise
+        # each exercise's standings, read once per refresh: the leaderboard shown as the highlight moves
+        self.boards = {ex.id: standings(app.db.games(app.course.course.name, ex.id), ex.score)
+                       for ex in app.course.course.exercises}
         try:
             tables = app.db.tables.live(app.course.course.name)
         except DBError:
@@ -152,7 +155,7 @@ class LobbyScreen(TrainingScreen):
             self.entries.append(row)
         for k, ex in enumerate(app.course.course.exercises, start=1):
             used = app.plays_used(ex)
-            best = personal_best(app.db.games(app.course.course.name, ex.id), ex.score, app.trainee)
+            best = personal_best(self.boards[ex.id], app.trainee)
             t = Text(f"{k}. {ex.title}", style="bold")
             if not ex.guided:
                 t.append("  assessment", style=f"bold {palette.ORANGE}")
@@ -203,7 +206,7 @@ class LobbyScreen(TrainingScreen):
                         "coaches. Every game you start counts as an attempt; leaving one keeps it to resume, until "
                         "it is left longer than the server's idle timeout.\n", style=palette.ORANGE)
         self.query_one("#exercise-info", Static).update(info)
-        self.query_one("#leaderboard", Static).update(leaderboard(app, ex))
+        self.query_one("#leaderboard", Static).update(leaderboard(ex, self.boards[ex.id], app.trainee))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_open(event.option_index)
@@ -257,19 +260,18 @@ class LobbyScreen(TrainingScreen):
         return ""
 
 
-def leaderboard(app: LobbyHost, ex: Exercise, per_seat: int = 5) -> Table:
+def leaderboard(ex: Exercise, by_seat: dict[str, list[Standing]], reader: str, per_seat: int = 5) -> Table:
     """The exercise's best scores under its objective, seat by seat (roles are never ranked together);
     an anonymous board names only the trainee reading it."""
     board = Table(title=f"leaderboard by seat (best {SHORT[ex.score]})", title_justify="left",
                   caption_justify="left", box=None, padding=(0, 1))
     for col in ("seat", "#", "trainee", "best", "plays"):
         board.add_column(col, justify="right" if col in ("#", "best", "plays") else "left")
-    by_seat = standings(app.db.games(app.course.course.name, ex.id), ex.score)
     for seat, rows in by_seat.items():
-        mine = [r for r in rows if r.trainee == app.trainee]
+        mine = [r for r in rows if r.trainee == reader]
         shown = rows[:per_seat] + [r for r in mine if r.rank > per_seat]
         for k, r in enumerate(shown):
-            you = r.trainee == app.trainee
+            you = r.trainee == reader
             name = r.trainee if ex.leaderboard == "named" else "you" if you else "·"
             board.add_row(seat if k == 0 else "", str(r.rank), Text(name, style="bold" if you else ""),
                           f"{r.best:.1f}", str(r.plays))

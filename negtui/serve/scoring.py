@@ -68,6 +68,6 @@ def standings(rows: Iterable[GameRow], objective: str) -> dict[str, list[Standin
     return out
 
 
-def personal_best(rows: Iterable[GameRow], objective: str, trainee: str) -> float | None:
-    values = [v for r in rows if r.trainee == trainee and (v := row_score(objective, r)) is not None]
-    return max(values) if values else None
+def personal_best(by_seat: dict[str, list[Standing]], trainee: str) -> float | None:
+    """A trainee's best score in any seat, from `standings`."""
+    return max((s.best for rows in by_seat.values() for s in rows if s.trainee == trainee), default=None)

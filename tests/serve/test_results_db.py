@@ -246,9 +246,9 @@ def test_game_lifecycle_attempts_best_and_leaderboard(db: ResultsDB):
     assert row.counterfactuals == {"myopic": 29.0, "upper": 32.0, "lower": 27.0} and row.duration == 12.5
     assert db.game(999) is None and db.unfinished_games("ada") == []
     pill = db.games("intro", "pill")
-    assert (db.grades.attempts("ada", "intro", "pill"), personal_best(pill, "payoff", "ada")) == (2, 40.0)
-    assert (db.grades.attempts("cy", "intro", "other"), personal_best(db.games("intro", "other"), "payoff", "cy")) \
-        == (0, None)
+    assert (db.grades.attempts("ada", "intro", "pill"), personal_best(standings(pill, "payoff"), "ada")) == (2, 40.0)
+    assert (db.grades.attempts("cy", "intro", "other"),
+            personal_best(standings(db.games("intro", "other"), "payoff"), "cy")) == (0, None)
     assert db.grades.attempts("cy", "intro", "other", every_start=True) == 1  # an assessment counts every start
     assert db.grades.abandoned("cy", "intro", "other") == 1
     # seat by seat: A's and B's are different roles, never ranked together
