@@ -148,6 +148,11 @@ class Course(_Strict):
     description: Text = ""
     exercises: list[Exercise] = Field(min_length=1, max_length=MAX_EXERCISES)
 
+    @property
+    def graded(self) -> list[str]:
+        """The ids of the exercises played as assessments."""
+        return [ex.id for ex in self.exercises if not ex.guided]
+
     @model_validator(mode="after")
     def _unique_ids(self) -> Course:
         found = _duplicate_ids([ex.id for ex in self.exercises])

@@ -261,8 +261,8 @@ class Hub:
         self.folder: str | None = None  # the server's private folder: its sockets (Unix paths are short)
         self.tables: TableKeeper | None = None
         self.graded: tuple[str, list[str]] | None = None  # the course's assessments, swept for games left idle
-        if course is not None and any(not ex.guided for ex in course.course.exercises):
-            self.graded = (course.course.name, [ex.id for ex in course.course.exercises if not ex.guided])
+        if course is not None and course.course.graded:
+            self.graded = (course.course.name, course.course.graded)
         self._sweeper: asyncio.Task | None = None
         if course is not None and any(ex.is_table for ex in course.course.exercises):
             self.tables = TableKeeper(options.data_dir, options.course, course, self.db_call, self._trainee_of,

@@ -149,7 +149,7 @@ class TrainingApp(NegtuiApp):
 
     def abandon_left(self) -> None:
         """File the assessments left past the idle timeout as abandoned (they cannot be resumed)."""
-        graded = [ex.id for ex in self.course.course.exercises if not ex.guided]
+        graded = self.course.course.graded
         if self.idle_timeout is None or not graded:
             return
         try:
