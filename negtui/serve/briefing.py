@@ -8,7 +8,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
 from negtui.coach.words import primer
@@ -16,10 +15,11 @@ from negtui.engine.negotiation import Negotiation
 from negtui.engine.rules import get_rules
 from negtui.scenario.model import Scenario
 from negtui.serve.course import Exercise
+from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 
 
-class BriefingScreen(ModalScreen[str | None]):
+class BriefingScreen(Dialog[str | None]):
     """An exercise before play: the briefing, and the seat (when the trainee may choose one)."""
 
     BINDINGS = [Binding("escape", "cancel", "back"), Binding("ctrl+s", "start", "start")]

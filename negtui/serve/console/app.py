@@ -13,7 +13,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from negtui.agents.seating import AgentOptions
@@ -24,6 +23,7 @@ from negtui.serve.dbtypes import DBError, TableRow
 from negtui.table.client import TableGone
 from negtui.table.source import TableSource, watch
 from negtui.tui.app import NegtuiApp
+from negtui.tui.screens.modal import Dialog
 from negtui.tui.screens.table import TableScreen
 from negtui.tui.widgets.keybar import KeyBar
 
@@ -97,7 +97,7 @@ KEYS = (
 )
 
 
-class ConsoleHelp(ModalScreen[None]):
+class ConsoleHelp(Dialog[None]):
     BINDINGS = [Binding("escape,q,question_mark", "close", "close")]
 
     def compose(self) -> ComposeResult:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, Select, Static
 
+from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 
 
-class AssignScreen(ModalScreen[tuple[str, str] | None]):
+class AssignScreen(Dialog[tuple[str, str] | None]):
     """Dismissed with (trainee, seat), or None."""
 
     BINDINGS = [Binding("escape", "cancel", "back"), Binding("ctrl+s", "done", "keep the seat")]

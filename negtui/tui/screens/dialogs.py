@@ -7,7 +7,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -17,6 +16,7 @@ from negtui.seats import Seat
 from negtui.tui import palette
 from negtui.tui.keys import help_table
 from negtui.tui.labels import WIDE
+from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.matrix import LEFT_COLUMN
 
@@ -25,7 +25,7 @@ AS_IS = "as-is"  # keep an outside agent (cmd:, llm:) in its seat
 SAME = "same"  # a lens bot answers offers with the lens it proposes with
 
 
-class SeatsScreen(ModalScreen[dict[str, Seat] | None]):
+class SeatsScreen(Dialog[dict[str, Seat] | None]):
     """Who plays each seat: a person, or a lens bot (outside agents stay as they are)."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("ctrl+s", "done", "start")]
@@ -168,7 +168,7 @@ class BesideTheMatrix:
         self.query_one("#dialog").styles.margin = margin  # type: ignore[attr-defined]
 
 
-class PartnerScreen(BesideTheMatrix, ModalScreen[int | tuple[int, list[int]] | None]):
+class PartnerScreen(BesideTheMatrix, Dialog[int | tuple[int, list[int]] | None]):
     """A human proposer picks a partner, seeing what each lens would offer and what it is worth; `b` loads
     the suggested offer (the best of the lenses) into the offer builder."""
 
@@ -227,7 +227,7 @@ class PartnerScreen(BesideTheMatrix, ModalScreen[int | tuple[int, list[int]] | N
         self.dismiss((opt.partner, list(opt.offers[best].cells)))
 
 
-class RespondScreen(BesideTheMatrix, ModalScreen[bool | None]):
+class RespondScreen(BesideTheMatrix, Dialog[bool | None]):
     """A bot's offer to a human seat: its effect under every lens; accept or reject (escape: later)."""
 
     BINDINGS = [Binding("a", "answer(True)", "accept"), Binding("r", "answer(False)", "reject"),
@@ -271,7 +271,7 @@ class TurnInput(Input):
         return character is not None and character.isdigit()
 
 
-class JumpScreen(ModalScreen[int | None]):
+class JumpScreen(Dialog[int | None]):
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
     def __init__(self, first: int, last: int) -> None:
@@ -317,7 +317,7 @@ def _legend() -> Table:
     return t
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     """The keys of the game screen it opens over (a live game's or a replay's)."""
 
     BINDINGS = [Binding("escape,q,question_mark", "close", "close")]
@@ -338,7 +338,7 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class LessonScreen(ModalScreen[None]):
+class LessonScreen(Dialog[None]):
     """A scenario's teaching note."""
 
     BINDINGS = [Binding("escape,enter,l,q", "close", "close")]
@@ -357,7 +357,7 @@ class LessonScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(Dialog[bool]):
     """A yes-or-no question before something that cannot be taken back (y or enter: yes; n or escape: no)."""
 
     BINDINGS = [Binding("y,enter", "answer(True)", "yes"), Binding("n,escape", "answer(False)", "no")]

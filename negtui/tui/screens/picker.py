@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
 
@@ -19,6 +19,7 @@ from negtui.datadir import recent_records
 from negtui.generator import GeneratorError, GeneratorParams
 from negtui.names import shorten
 from negtui.scenario.library import catalogue
+from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ FIELDS = (
 )
 
 
-class GenerateScreen(ModalScreen[GeneratorParams | None]):
+class GenerateScreen(Dialog[GeneratorParams | None]):
     """The generator's parameters as a form."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]

@@ -5,17 +5,17 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Select, Static
 
 from negtui.table.talk import MAX_CHARS
+from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 
 EVERYONE = "*"
 NOTE = "People read it at once and it is kept in the game's record; bots do not read messages."
 
 
-class SayScreen(ModalScreen[tuple[str | None, str] | None]):
+class SayScreen(Dialog[tuple[str | None, str] | None]):
     """Dismissed with (addressee or None for everyone, text), or None."""
 
     BINDINGS = [Binding("escape", "cancel", "back")]

@@ -10,13 +10,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
 from negtui.engine.negotiation import Negotiation
 from negtui.engine.portable import PortableGame
 from negtui.tui import palette
 from negtui.tui.messages import WelfareFailed, WelfareSolved
+from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.workers import watch_welfare
 from negtui.welfare import (
@@ -31,7 +31,7 @@ from negtui.welfare import (
 from negtui.welfare.options import MEANING
 
 
-class WelfareScreen(ModalScreen[tuple[str, int] | None]):
+class WelfareScreen(Dialog[tuple[str, int] | None]):
     """Dismissed with (objective, the optimum's commitments) when the person asks to see it on the matrix."""
 
     BINDINGS = [

@@ -1,0 +1,84 @@
+"""The base of every dialog: a modal screen that dims the screen below once, not on every repaint.
+
+Textual draws a modal screen's translucent background by compositing the whole screen below and
+tinting every cell, each time the dialog itself is repainted; a dialog is repainted several times as it
+lays out (its key bar, a list growing, a preview line changing), so a dialog cost about as much as three
+full-screen redraws.  Over SSH that is every trainee's CPU.  The dimmed picture is kept per terminal size
+instead, and drawn again when the screen below has been laid out anew (a resize, a pane appearing) and
+settled.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from rich.console import RenderableType
+from textual.css.styles import RulesMap
+from textual.geometry import Size
+from textual.renderables.background_screen import BackgroundScreen
+from textual.screen import ModalScreen, Screen
+from textual.strip import Strip
+from textual.style import Style
+from textual.timer import Timer
+from textual.visual import RenderOptions, Visual, visualize
+
+R = TypeVar("R")
+SETTLE = 0.2  # seconds without a new layout below before the backdrop is drawn again
+
+
+class Backdrop(Visual):
+    """Lines already drawn: the screen below, dimmed."""
+
+    def __init__(self, strips: list[Strip]) -> None:
+        self.strips = strips
+
+    def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
+        return self.strips if height is None else self.strips[:height]
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return container_width
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return len(self.strips)
+
+
+class Dialog(ModalScreen[R]):
+    """A modal screen whose dimmed background is drawn once per terminal size."""
+
+    _backdrop: tuple[Size, Backdrop] | None = None
+    _watching: Screen | None = None
+    _settling: Timer | None = None
+    _resizing = False
+
+    def render(self) -> RenderableType | Visual:  # type: ignore[override]  # a widget may render a Visual
+        below = super().render()
+        size = self.size
+        if not isinstance(below, BackgroundScreen) or not size:  # opaque, or not laid out yet
+            return below
+        if self._watching is not below.screen:  # its next layout (a resize, a pane appearing) is drawn anew
+            self._watching = below.screen
+            below.screen.screen_layout_refresh_signal.subscribe(self, self._below_laid_out)
+        if self._backdrop is not None and self._backdrop[0] != size:  # drawn before at another size
+            self._resizing = True
+        if self._backdrop is None or self._backdrop[0] != size:
+            strips = Visual.to_strips(self, visualize(self, below), size.width, size.height, self.visual_style)
+            self._backdrop = (size, Backdrop(strips))
+        return self._backdrop[1]
+
+    def _below_laid_out(self, _screen: Screen) -> None:
+        """Drawn anew once the screen below has settled: a move behind the dialog lays it out several
+        times in a few frames, and each drawing of the backdrop costs a full-screen redraw.  After a
+        resize every layout is drawn at once: a backdrop of the old size would show for a moment."""
+        if self._resizing:
+            self._backdrop = None
+            self.refresh()
+        if self._settling is None:
+            self._settling = self.set_timer(SETTLE, self._redraw_backdrop)
+        else:
+            self._settling.reset()
+
+    def _redraw_backdrop(self) -> None:
+        self._settling = None
+        self._resizing = False
+        self._backdrop = None
+        self.refresh()
