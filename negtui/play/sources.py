@@ -17,6 +17,7 @@ from typing import Protocol
 import numpy as np
 
 from negtui.coach.assess import Assessment
+from negtui.coach.closing import Closing
 from negtui.engine.lenses import CLOSED_FORM_LENSES
 from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
 from negtui.engine.offers import Offer
@@ -46,6 +47,9 @@ class Ending:
     people: list[int]  # the seats people played
     first_forecasts: dict[str, np.ndarray]  # what each lens forecast at the start
     information: str = "public"  # what the seats knew as they played (private: their own values only)
+    # the debrief's slow numbers as the game's owner (a table) sends them, filled in as they arrive;
+    # None: the debrief works them out itself
+    closing: Closing | None = None
 
 
 class LiveSource:

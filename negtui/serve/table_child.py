@@ -17,7 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from negtui.coach.debrief import counterfactuals, debrief
+from negtui.coach.closing import Closing
+from negtui.coach.debrief import debrief
 from negtui.datadir import default_record_path
 from negtui.play.live import LiveGame
 from negtui.record.signing import KEY_FILE, data_dir_key
@@ -101,21 +102,19 @@ class TableResults(TableEvents):
     def paused(self, paused: bool) -> None:
         self._later(self.db.tables.paused, self.table_id, paused)
 
-    async def over(self, game: LiveGame) -> None:
-        """Every trainee's result, with the debrief's numbers, then the table's row: over."""
+    async def over(self, game: LiveGame, closing: Closing) -> None:
+        """Every trainee's result, with the debrief's numbers (the table's), then the table's row: over."""
         duration = time.monotonic() - self.started_at
-        await asyncio.get_running_loop().run_in_executor(self._db, self._keep_all, game, duration)
+        await asyncio.get_running_loop().run_in_executor(self._db, self._keep_all, game, closing, duration)
 
-    def _keep_all(self, game: LiveGame, duration: float) -> None:
+    def _keep_all(self, game: LiveGame, closing: Closing, duration: float) -> None:
         game.assess_pending()
         seated = {pid: gid for pid, gid in self.games.items() if gid >= 0}
-        optimum = _welfare(game)
-        information = self.course.exercise(self.exercise).information
+        optimum = closing.welfare
         for pid, game_id in seated.items():
             i = game.neg.game.index_of(pid)
             d = debrief(game.neg, i, game.state, game.assessments)
-            d.counterfactual = counterfactuals(game.neg, game.seating.seats, i, game.start,
-                                               information=information)
+            d.counterfactual = dict(closing.counterfactual.get(pid, {}))
             if optimum is not None:
                 d.welfare_optimum, d.seat_at_optimum = optimum[0], optimum[1][i]
             try:
@@ -129,19 +128,6 @@ class TableResults(TableEvents):
 
     def closed(self, why: str) -> None:
         self._later(self.db.tables.closed, self.table_id, why)
-
-
-def _welfare(game: LiveGame) -> tuple[float, list[float]] | None:
-    """The welfare optimum (sum of payoffs) and the payoffs there; None when it cannot be had in time."""
-    from negtui.welfare.solve import solve_welfare
-
-    try:
-        res = solve_welfare(game.neg.game, game.neg.rules)
-    except Exception:  # no solver, a time limit: the result is kept without it
-        return None
-    if res.welfare is None or res.payoffs is None:
-        return None
-    return float(res.welfare), [float(v) for v in res.payoffs]
 
 
 def run(data_dir: Path, course: LoadedCourse, exercise: str, table_id: int, socket: Path) -> str | None:

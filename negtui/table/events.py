@@ -1,11 +1,12 @@
 """What a table tells whoever keeps its results beside the record (the training server's table
 process, which files them in the results database): by default nobody.  The table calls these on its
-event loop; what is slow (a database, a debrief's counterfactual games) belongs in a thread."""
+event loop; what is slow (a database) belongs in a thread."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from negtui.coach.closing import Closing
 from negtui.play.live import LiveGame
 
 
@@ -25,8 +26,9 @@ class TableEvents:
     def paused(self, paused: bool) -> None:
         """The trainer paused the table, or let it go on."""
 
-    async def over(self, game: LiveGame) -> None:
-        """The game ended; the table stays open until this returns (or its clients have gone)."""
+    async def over(self, game: LiveGame, closing: Closing) -> None:
+        """The game ended and the debriefs' numbers are worked out (`closing`); the table stays open until
+        this returns (or its clients have gone)."""
 
     def closed(self, why: str) -> None:
         """The table closed before the game was over."""

@@ -17,10 +17,12 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from negtui.agents.seating import AgentOptions
+from negtui.coach.closing import Closing, seat_games, welfare_optimum
 from negtui.engine.negotiation import IllegalMove
 from negtui.engine.portable import PortableGame
 from negtui.engine.turns import Move
@@ -65,6 +67,7 @@ class TableHost:
         self.ended: str | None = None  # why the table closed early
         self.thinking = False
         self.settled = False  # the game is over and its results are kept: the table may close
+        self.closing = Closing()  # the debriefs' numbers, worked out once the game is over
         self._wake = asyncio.Event()
         self._done = asyncio.Event()
         self._seat_changes: dict[str, Seat] = {}
@@ -186,8 +189,34 @@ class TableHost:
             self._broadcast(over)
             self.log("the game is over: " + ", ".join(f"{pid} {v:g}" for pid, v in zip(game.neg.game.player_ids,
                                                                                      payoffs)))
-            await self.events.over(game)
+            await self._close_out(game)
+            await self.events.over(game, self.closing)
             self.settled = True
+
+    async def _close_out(self, game: LiveGame) -> None:
+        """The debriefs' slow numbers, once for the whole table: the welfare optimum, then each person's
+        seat's counterfactual games, each sent to that seat's app (and the watchers) as soon as known."""
+        loop = asyncio.get_running_loop()
+        closing = self.closing
+        closing.welfare = await loop.run_in_executor(None, welfare_optimum, game.neg)
+        closing.welfare_done = True
+        self._tell_closing()
+        for pid in [pid for pid in self.spec.seats if pid in self.sitting.people]:
+            if self.ended:
+                return
+            closing.counterfactual[pid] = await loop.run_in_executor(
+                None, partial(seat_games, game.neg, game.seating.seats, game.start, pid, self.spec.information,
+                              cancelled=lambda: bool(self.ended)))
+            self._tell_closing()
+
+    def _tell_closing(self) -> None:
+        for client in self.clients:
+            if client.watcher or client.player is not None:
+                client.send(self._closing_for(client))
+
+    def _closing_for(self, client: Client) -> dict[str, Any]:
+        """A person is told their own seat's games; the trainer's view every seat's."""
+        return self.closing.line_for(None if client.watcher else client.player or "")
 
     async def _sleep(self, timeout: float | None = None) -> bool:
         """Wait for something to happen at the table; False when the timeout came first."""
@@ -420,7 +449,8 @@ class TableHost:
                 "guided": self.spec.guided or client.player is None,
                 "seats": self._seats(), "people": self._people(), "moves": list(self.moves),
                 "said": [s.as_dict() for s in self.said if s.reaches(client.player)],
-                "clock": self.decision_clock.line(self.game)}
+                "clock": self.decision_clock.line(self.game),
+                **({"debrief": self._closing_for(client)} if over else {})}
 
 
 def serve(spec: TableSpec, socket_path: Path) -> str | None:

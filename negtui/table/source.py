@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from negtui.agents.seating import AgentOptions
+from negtui.coach.closing import Closing
 from negtui.engine.negotiation import IllegalMove, Phase
 from negtui.engine.portable import PortableGame
 from negtui.engine.rules import rules_from
@@ -48,6 +49,9 @@ class TableSource(LiveSource):
         self._clock(welcome["clock"])
         for wire in welcome["moves"]:
             self._move(wire)
+        self.closing = Closing()  # the debrief's slow numbers: the table works them out and sends them
+        if isinstance(welcome.get("debrief"), dict):
+            self.closing.take(welcome["debrief"])
 
     def _coaching(self, game: LiveGame) -> None:
         game.coached = set() if self.me is None else {self.me}
@@ -86,6 +90,8 @@ class TableSource(LiveSource):
             self._clock(message)
         elif kind == "closed":
             self.view = view.but(closed=str(message.get("why") or ""))
+        elif kind == "debrief":
+            self.closing.take(message)
         return []
 
     def _move(self, wire: dict[str, Any]) -> TurnEvent | None:
@@ -183,7 +189,7 @@ class TableSource(LiveSource):
     def ending(self) -> Ending:
         base = super().ending()
         return Ending(base.game, [] if self.me is None else [self.me], base.first_forecasts,
-                      "private" if self.view.private else "public")
+                      "private" if self.view.private else "public", closing=self.closing)
 
     def close(self) -> None:
         self.client.close()

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from negtui.coach.debrief import counterfactuals
+from negtui.engine.completions import utilitarian_optimum
 from negtui.record import load_record
 from negtui.record.audit import audit
 from negtui.record.replay import Replay
@@ -73,6 +75,18 @@ async def test_a_person_plays_a_whole_table_game_in_the_app(open_table, person, 
                     await pilot.press("r")
             await pilot.pause(0.05)
         assert app.table.game.state == host.game.state  # alice's copy is the table's game
+        # the debrief's slow numbers come from the table, worked out once: alice's seat's games reach
+        # her debrief, bob is told only his own, and the app plays none of them itself
+        debrief_screen = app.screen
+        await wait_until(pilot, lambda: "welfare" not in debrief_screen._pending and 0 not in debrief_screen._pending,
+                         "the table's debrief numbers")
+        g = host.game
+        assert debrief_screen.debriefs[0].counterfactual == counterfactuals(g.neg, g.seating.seats, 0, g.start)
+        assert debrief_screen.debriefs[0].welfare_optimum == utilitarian_optimum(g.neg.game)[0]
+        told = bob.expect("debrief", lambda m: m["counterfactual"])
+        assert set(told["counterfactual"]) == {"B"}
+        assert not [w for w in app.workers if w.group == "debrief"]
+        assert "upper bot in your seat" in screen_text(app) and "welfare optimum: solving" not in screen_text(app)
     table.stop()
     rec = load_record(tmp_path / "table.jsonl")
     assert rec.complete and [(m.sender, m.text) for m in rec.messages] == [("B", "hello alice"), ("A", "hi bob")]

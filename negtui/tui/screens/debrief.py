@@ -23,6 +23,7 @@ from negtui.play.sources import Ending
 from negtui.tui import palette
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.widgets.coach import summary
+from negtui.welfare import WelfareResult
 
 
 class CounterfactualDone(Message):
@@ -41,10 +42,11 @@ class DebriefScreen(SummaryScreen):
         session = ending.game
         neg = session.neg
         super().__init__(neg, neg.returns(session.state), session.baseline, ending.first_forecasts,
-                         str(session.record_path) if session.record_path else None)
+                         str(session.record_path) if session.record_path else None, solve=ending.closing is None)
         self.session = session
         self.people = ending.people
         self.information = ending.information
+        self.closing = ending.closing  # not None: the table works the slow numbers out and sends them
         self.debriefs = {i: debrief(neg, i, session.state, session.assessments) for i in self.people}
         self.retry, self.done, self.score = retry, done, score
         self._pending = set(self.people) | {"welfare"}
@@ -60,8 +62,28 @@ class DebriefScreen(SummaryScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        if self.closing is not None:
+            self.told()
+            return
         for i in self.people:
             self.run_worker(lambda i=i: self._counterfactual(i), thread=True, group="debrief")
+
+    def told(self) -> None:
+        """What the table has sent of the slow numbers so far (called again as more arrive)."""
+        closing, ids = self.closing, self.session.neg.game.player_ids
+        if closing is None or not self.is_mounted:  # mounting, it reads them itself
+            return
+        for i in self.people:
+            games = closing.counterfactual.get(ids[i])
+            if i in self._pending and games is not None:
+                self.on_counterfactual_done(CounterfactualDone(i, games))
+        if "welfare" in self._pending and closing.welfare_done:
+            if closing.welfare is None:
+                self.query_one("#summary-welfare", Static).update("welfare optimum: not solved in time")
+                self._finished("welfare")
+                return
+            welfare, payoffs = closing.welfare
+            self.show_welfare(WelfareResult("utilitarian", "optimal", True, payoffs=payoffs, welfare=welfare))
 
     def _counterfactual(self, player: int) -> None:
         worker = get_current_worker()

@@ -11,7 +11,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from negtui.engine.completions import small_enough, utilitarian_optimum
@@ -19,17 +18,20 @@ from negtui.engine.negotiation import Negotiation
 from negtui.engine.portable import PortableGame
 from negtui.tui import palette
 from negtui.tui.messages import WelfareFailed, WelfareSolved
+from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.workers import watch_welfare
 from negtui.welfare import WelfareJob, WelfareOptions, WelfareRequest, WelfareResult
 
 
-class SummaryScreen(ModalScreen[None]):
+class SummaryScreen(Dialog[None]):
     BINDINGS = [Binding("escape,enter,q", "close", "close")]
 
     def __init__(self, neg: Negotiation, payoffs: np.ndarray, baseline: np.ndarray,
-                 first_forecasts: dict[str, np.ndarray], record: str | None) -> None:
+                 first_forecasts: dict[str, np.ndarray], record: str | None, solve: bool = True) -> None:
+        """`solve` False: the welfare optimum is told (`show_welfare`), not solved here."""
         super().__init__()
+        self.solve = solve
         self.neg = neg
         self.names, self.payoffs, self.baseline = neg.game.player_ids, payoffs, baseline
         self.first_forecasts = first_forecasts
@@ -69,6 +71,8 @@ class SummaryScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         """The utilitarian optimum: enumerated at once on a small game, else a MILP in a worker process."""
+        if not self.solve:
+            return
         if small_enough(self.neg.game):
             self.job = object()
             self.run_worker(self._enumerate, thread=True, group="welfare")
@@ -92,7 +96,9 @@ class SummaryScreen(ModalScreen[None]):
     def on_welfare_solved(self, message: WelfareSolved) -> None:
         if message.job is not self.job:
             return  # a solve cancelled meanwhile
-        res = message.result
+        self.show_welfare(message.result)
+
+    def show_welfare(self, res: WelfareResult) -> None:
         label = self.query_one("#summary-welfare", Static)
         if res.welfare is None:
             label.update(f"welfare optimum: {res.status}")

@@ -21,6 +21,7 @@ from negtui.table.wire import WireError
 from negtui.tui import palette
 from negtui.tui.keys import TABLE, bindings
 from negtui.tui.messages import Revealed, TableLine, TableLost
+from negtui.tui.screens.debrief import DebriefScreen
 from negtui.tui.screens.live import LiveScreen
 from negtui.tui.screens.say import SayScreen
 from negtui.tui.widgets.game_view import GameView
@@ -79,6 +80,10 @@ class TableScreen(LiveScreen):
             self.set_status(Text(f"the table closed: {line.get('why')}", style=palette.NEGATIVE))
         elif kind == "started":
             self.set_status("every seat is taken: the game starts")
+        elif kind == "debrief":
+            for screen in self.app.screen_stack:
+                if isinstance(screen, DebriefScreen) and screen.closing is src.closing:
+                    screen.told()
         elif kind == "over" and src.to_reveal and isinstance(line.get("game"), dict):
             self.set_status("the game is over: the table reveals everyone's values …")
             self._reveal(line["game"])
