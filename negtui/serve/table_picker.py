@@ -12,12 +12,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from negtui.serve.dbtypes import DBError, TableRow
 from negtui.tui import palette
+from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def table_line(row: TableRow, players: dict[str, str], you: str) -> Text:
     return t
 
 
-class TablePicker(ModalScreen[TableChoice | None]):
+class TablePicker(Dialog[TableChoice | None]):
     DEFAULT_CSS = """
     TablePicker #dialog { height: 90%; }
     TablePicker .briefing { height: 1fr; min-height: 2; }
@@ -64,6 +64,7 @@ class TablePicker(ModalScreen[TableChoice | None]):
     TablePicker .form-label { width: 12; }
     """
     BINDINGS = [Binding("escape", "cancel", "back"), Binding("ctrl+s", "join", "sit down"),
+                Binding("ctrl+n", "new_table", "open a new table"),
                 Binding("ctrl+r", "look", "look again", show=False)]
 
     def __init__(self, exercise: Exercise, scenario: Scenario, db: ResultsDB, course: str, trainee: str) -> None:
@@ -168,6 +169,12 @@ class TablePicker(ModalScreen[TableChoice | None]):
             return
         row = self._highlighted()
         self.dismiss(TableChoice(None if row is None else row.id, seat))
+
+    def action_new_table(self) -> None:
+        """Sit down at a new table whatever is highlighted (the seat as chosen, if a new table has it)."""
+        self.query_one(OptionList).highlighted = len(self.rows)
+        self._seats()
+        self.action_join()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -12,6 +12,7 @@ import pytest
 from negtui.serve.course import load_course
 from negtui.serve.db import ResultsDB
 from negtui.serve.table_picker import TablePicker
+from negtui.serve.tables import ask
 from negtui.serve.training import TrainingApp
 from negtui.table.source import TableSource, sit
 from negtui.tui.screens.dialogs import ConfirmScreen
@@ -55,3 +56,26 @@ async def test_a_trainee_opens_a_table_from_the_lobby_leaves_it_and_comes_back(s
             assert again.view.started and again.game.state == bob.game.state  # the same game, where it is
             bob.close()
             again.close()
+
+
+async def test_ctrl_n_in_the_picker_opens_a_new_table_whatever_is_highlighted(server: Server, wait_until,
+                                                                              screen_text) -> None:
+    answer = await asyncio.to_thread(ask, server.path, {"op": "open", "exercise": "pill"})
+    carol = await asyncio.to_thread(sit, Path(answer["socket"]), "carol")  # table 1: carol waits for a second
+    first = answer["table"]
+    course = load_course(server.keeper.course_path)
+    with ResultsDB.open(server.data) as db:
+        app = TrainingApp(course, db, "alice", data_dir=server.data, hub=server.path)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: "a table of 2 people" in screen_text(app), "the lobby")
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, TablePicker) and f"table {first}" in
+                             screen_text(app), "the picker, carol's table listed and highlighted")
+            assert "^n open a new table" in screen_text(app)
+            await pilot.press("ctrl+n")
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen) and "alice" in screen_text(app),
+                             "alice at a table")
+            assert app.table_id is not None and app.table_id != first
+            assert sorted(r.id for r in db.tables.live("tables", "pill")) == [first, app.table_id]
+            app.live.close()
+    carol.close()
