@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import fcntl
 import gc
+import importlib
 import json
 import os
 import resource
@@ -29,6 +30,21 @@ import time
 
 GRACE = 5.0  # seconds a child has to exit after the hang-up before it is killed
 
+
+# imported by the app only once it runs (its terminal driver, layouts, the bots' random numbers, …);
+# about 30 ms per child otherwise
+LATE_IMPORTS = ("textual.drivers.linux_driver", "textual._xterm_parser", "textual.layouts.factory",
+                "textual.layouts.horizontal", "textual.layouts.stream", "numpy.random", "statistics",
+                "negtui.engine.memory", "negtui.scenario.hnc")
+
+
+def preload() -> None:
+    """What the app loads only as it runs, loaded once here too, not in every child."""
+    for late in LATE_IMPORTS:
+        importlib.import_module(late)
+    from rich._unicode_data import load
+
+    load()  # the table of character widths, read on the first line drawn
 
 def _child(slave: int, request: dict) -> None:
     """In the forked child: the pty as controlling terminal and standard streams, then the app."""
@@ -64,6 +80,8 @@ def _child(slave: int, request: dict) -> None:
 
 def serve(path: str) -> None:
     import negtui.serve.training  # noqa: F401 — the point: everything the app needs, imported once
+
+    preload()
 
     # what is imported now lives as long as every child: out of the collector's sight, a child's
     # collections neither walk it (CPU) nor write to its pages (which would un-share them)

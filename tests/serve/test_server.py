@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -386,3 +387,50 @@ async def test_a_training_game_left_before_its_first_turn_is_not_offered_to_resu
             first = app.screen.query_one("OptionList").get_option_at_index(0).prompt
             assert "resume" not in str(first)  # the exercises come first: no game to resume
         assert db.game(game.id).status == "abandoned"
+
+
+SESSION_IMPORTS = """
+import asyncio, sys, tempfile
+from pathlib import Path
+import negtui.serve.training
+from negtui.serve import zygote
+zygote.preload()
+before = set(sys.modules)
+from negtui.serve.course import load_course
+from negtui.serve.db import ResultsDB
+from negtui.serve.training import TrainingApp
+from negtui.tui.screens.debrief import DebriefScreen
+
+async def main():
+    data = Path(tempfile.mkdtemp())
+    with ResultsDB.open(data) as db:
+        app = TrainingApp(load_course(Path(sys.argv[1])), db, "alice", data_dir=data)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause(0.5)
+            await pilot.press("enter")
+            await pilot.pause(0.3)
+            await pilot.press("ctrl+s")
+            for _ in range(400):  # reject every bundle, pass every turn: the game runs to its debrief
+                await pilot.pause(0.05)
+                if isinstance(app.screen, DebriefScreen):
+                    break
+                kind = type(app.screen).__name__
+                if kind in ("RespondScreen", "PartnerScreen"):
+                    await pilot.press("r" if kind == "RespondScreen" else "x")
+            assert isinstance(app.screen, DebriefScreen), app.screen
+            await pilot.pause(1.0)
+
+asyncio.run(main())
+print("\\n".join(sorted(m for m in set(sys.modules) - before
+                        if m.split(".")[0] in ("negtui", "textual", "numpy", "rich", "pydantic"))))
+"""
+
+
+async def test_the_fork_server_has_imported_everything_a_session_imports() -> None:
+    """A child forked from the fork server imports nothing more through a whole game (its driver,
+    layouts, the bots' random numbers): each such import would cost every session's CPU again."""
+    out = await asyncio.to_thread(subprocess.run, [sys.executable, "-c", SESSION_IMPORTS, str(INTRO_COURSE)],
+                                  capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-3000:]
+    new = [m for m in out.stdout.split() if m not in ("textual.pilot", "textual.drivers.headless_driver")]
+    assert new == []
