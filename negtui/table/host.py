@@ -23,7 +23,6 @@ from typing import Any
 
 from negtui.agents.seating import AgentOptions
 from negtui.coach.closing import Closing, seat_games, welfare_optimum
-from negtui.engine.negotiation import IllegalMove
 from negtui.engine.portable import PortableGame
 from negtui.engine.turns import Move
 from negtui.play.live import LiveGame
@@ -33,18 +32,17 @@ from negtui.seats import Seat
 from negtui.table.clock import DecisionClock, expired
 from negtui.table.connection import Client
 from negtui.table.events import TableEvents
-from negtui.table.moves import move_from_wire, move_to_wire
+from negtui.table.moves import move_to_wire
+from negtui.table.serving import NAME_CHARS, Serving
 from negtui.table.sitting import Sitting
 from negtui.table.spec import TableSpec
-from negtui.table.talk import KEPT, TRAINER, RateLimit, Said, clean
+from negtui.table.talk import KEPT, RateLimit, Said
 from negtui.table.wire import FROM_CLIENT
 
-NAME_CHARS = 64
-STEERING = ("start", "pause", "resume", "end", "assign")  # what the trainer (a watcher) may ask
 EMPTY_FOR = 60.0  # seconds a table nobody has sat down at stays open
 
 
-class TableHost:
+class TableHost(Serving):
     def __init__(self, spec: TableSpec, socket_path: Path, *, clock: Callable[[], float] = time.monotonic,
                  log: Callable[[str], None] | None = None, events: TableEvents | None = None) -> None:
         """`log` hears of the table's life (joins, drops, the start, the end) in a line each; `events`
@@ -209,15 +207,6 @@ class TableHost:
                               cancelled=lambda: bool(self.ended)))
             self._tell_closing()
 
-    def _tell_closing(self) -> None:
-        for client in self.clients:
-            if client.watcher or client.player is not None:
-                client.send(self._closing_for(client))
-
-    def _closing_for(self, client: Client) -> dict[str, Any]:
-        """A person is told their own seat's games; the trainer's view every seat's."""
-        return self.closing.line_for(None if client.watcher else client.player or "")
-
     async def _sleep(self, timeout: float | None = None) -> bool:
         """Wait for something to happen at the table; False when the timeout came first."""
         self._wake.clear()
@@ -302,156 +291,6 @@ class TableHost:
         self.events.closed(why)
         self._wake.set()
         self._done.set()
-
-    # --- clients ------------------------------------------------------------------------------------------
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        client = Client(reader, writer)
-        this = asyncio.current_task()
-        if this is not None:
-            self._handlers.add(this)
-            this.add_done_callback(self._handlers.discard)
-        pump = asyncio.get_running_loop().create_task(client.pump())
-        try:
-            async for message in client.messages():
-                if self._done.is_set():
-                    break
-                try:
-                    await self._handle(client, message)
-                except Exception as err:  # a bug: the client hears of it, the table goes on
-                    client.send({"type": "refused", "why": f"the table could not do that: {err}"})
-        finally:
-            self._left(client)
-            client.finish()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(pump, 1.0)
-            writer.close()
-
-    async def _handle(self, client: Client, m: dict[str, Any]) -> None:
-        kind = m["type"]
-        if kind == "join":
-            self._join(client, m)
-        elif client.person is None and not client.watcher:
-            client.send({"type": "refused", "why": "join a seat first"})
-        elif kind == "move":
-            self._decision(client, m)
-        elif kind == "say":
-            self._say(client, m)
-        elif kind in STEERING and client.watcher:
-            why = await self._steer(kind, m)
-            client.send({"type": "refused", "why": why} if why else {"type": "done", "op": kind})
-        else:
-            client.send({"type": "refused", "why": f"{kind!r} is not something a seat can ask"})
-
-    def _join(self, client: Client, m: dict[str, Any]) -> None:
-        if client.person is not None or client.watcher:
-            client.send({"type": "refused", "why": "already joined"})
-            return
-        if m.get("watch"):
-            client.watcher = True
-        else:
-            name = str(m.get("name") or "")[:NAME_CHARS]
-            game = self.game
-            bot_holds = None if game is None else (lambda pid: not game.is_human(game.neg.game.index_of(pid)))
-            person = self.sitting.seat_for(name, m.get("seat"), bot_holds)
-            if person is None:
-                client.send({"type": "refused", "why": "every seat for a person at this table is taken", "final": True})
-                client.finish()
-                return
-            for other in self.clients:  # the same person again (a new login): the old connection goes
-                if other.person is person:
-                    other.send({"type": "closed", "why": "you joined this table from another connection"})
-                    other.finish()
-                    other.person = None
-            client.person, person.online, person.left_at = person, True, None
-            self.log(f"{person.name} sits in {person.player}")
-            if person.replaced and self.game is not None:  # back: the seat is theirs again
-                person.replaced = False
-                self._seat_changes[person.player] = Seat.human(person.name)
-                self._wake.set()
-        self.clients.add(client)
-        client.send(self._welcome(client))
-        self._people_changed()
-        if self.game is None and self.sitting.full:
-            self._spawn(self.start())
-
-    def _left(self, client: Client) -> None:
-        self.clients.discard(client)
-        person = client.person
-        if person is not None and not any(c.person is person for c in self.clients):
-            self.sitting.left(person, self.clock(), started=self.game is not None)
-            self.log(f"{person.name} left {person.player}")
-            self._people_changed()
-
-    def _decision(self, client: Client, m: dict[str, Any]) -> None:
-        game, person = self.game, client.person
-        why = ("the game has not started" if game is None else "the game is over" if game.over
-               else "the table is paused" if self.paused else None)
-        if person is None:
-            why = "a watcher does not decide"
-        if why is None and game is not None and person is not None:
-            i = game.neg.game.index_of(person.player)
-            if game.deciding != i or not game.is_human(i) or self.thinking:
-                why = "it is not your move"
-            else:
-                try:
-                    self._apply(move_from_wire(game.neg, game.state, {**m, "player": person.player}))
-                    return
-                except IllegalMove as err:
-                    why = str(err)
-        client.send({"type": "refused", "why": why})
-
-    def _say(self, client: Client, m: dict[str, Any]) -> None:
-        sender = client.player or TRAINER
-        to = m.get("to")
-        text = clean(str(m.get("text") or ""))
-        if to is not None and to not in self.spec.seats:
-            client.send({"type": "refused", "why": f"no player {str(to)[:NAME_CHARS]!r} at this table"})
-            return
-        if not text:
-            return
-        if not self.rate.allow(sender, self.clock()):
-            client.send({"type": "refused", "why": "too many messages: wait a few seconds"})
-            return
-        said = Said(self.game.state.t if self.game is not None else 0, sender, to, text)
-        self.said.append(said)
-        if self.game is not None:
-            self.game.keep_message(said.sender, said.to, said.text)
-        else:
-            self._unwritten.append(said)
-        for c in self.clients:
-            if said.reaches(c.player):
-                c.send({"type": "said", "said": said.as_dict()})
-
-    # --- what clients are told ----------------------------------------------------------------------------
-    def _broadcast(self, message: dict[str, Any]) -> None:
-        for client in self.clients:
-            client.send(message)
-
-    def _people_changed(self) -> None:
-        people = self._people()
-        self._broadcast({"type": "people", "people": people})
-        self.events.people(people)
-
-    def _seats(self) -> dict[str, Any]:
-        """Every seat as it is now (before the start: as the spec has it)."""
-        seats = self.spec.seats if self.game is None else self.game.seats
-        return {pid: seat.model_dump(mode="json") for pid, seat in seats.items()}
-
-    def _people(self) -> list[dict[str, Any]]:
-        return self.sitting.listing(self._seats())
-
-    def _welcome(self, client: Client) -> dict[str, Any]:
-        over = self.game is not None and self.game.over
-        return {"type": "welcome", "you": client.player, "title": self.spec.title,
-                "game": self.spec.game_for(client.player, over), "information": self.spec.seen_by(client.player, over),
-                "role": self.spec.roles.get(client.player or "", ""),
-                "started": self.game is not None, "paused": self.paused, "hints": self.spec.hints,
-                "guided": self.spec.guided or client.player is None,
-                "seats": self._seats(), "people": self._people(), "moves": list(self.moves),
-                "said": [s.as_dict() for s in self.said if s.reaches(client.player)],
-                "clock": self.decision_clock.line(self.game),
-                **({"debrief": self._closing_for(client)} if over else {})}
-
 
 def serve(spec: TableSpec, socket_path: Path) -> str | None:
     """Run a table to its end; why it closed early, if it did."""
