@@ -23,7 +23,7 @@ from textual.timer import Timer
 from textual.visual import RenderOptions, Visual, visualize
 
 R = TypeVar("R")
-SETTLE = 0.2  # seconds without a new layout below before the backdrop is drawn again
+SETTLE = 0.5  # seconds without a new layout below before the backdrop is drawn again
 
 
 class Backdrop(Visual):
