@@ -176,10 +176,12 @@ class PartnerScreen(BesideTheMatrix, Dialog[int | tuple[int, list[int]] | None])
                 Binding("b", "load_best", "load the suggested offer")]
 
     def __init__(self, proposer: str, names: list[str], options: list[PartnerOption], describe, *,
-                 suggest: bool = True) -> None:
-        """`suggest` False is an assessment: the partners alone, no values and no suggested offer."""
+                 suggest: bool = True, labels: list[str] | None = None) -> None:
+        """`suggest` False is an assessment: the partners alone, no values and no suggested offer.
+        `labels`: how each player is listed (id and name), the ids otherwise."""
         super().__init__()
         self.proposer, self.names, self.options, self.describe = proposer, names, options, describe
+        self.labels = labels or names
         self.suggest = suggest and all(opt.value for opt in options)
 
     def compose(self) -> ComposeResult:
@@ -191,11 +193,12 @@ class PartnerScreen(BesideTheMatrix, Dialog[int | tuple[int, list[int]] | None])
             if not self.suggest:
                 yield Static(Text("an assessment: no suggestions until the debrief", style="dim"))
             items = []
-            for opt in self.options:
+            shown = [f"{self.proposer} alone" if self.names[opt.partner] == self.proposer else
+                     self.labels[opt.partner] for opt in self.options]
+            width = max(12, *(len(name) for name in shown)) if shown else 12
+            for opt, name in zip(self.options, shown, strict=True):
                 t = Text()
-                alone = self.names[opt.partner] == self.proposer
-                name = f"{self.proposer} alone" if alone else self.names[opt.partner]
-                t.append(f"{name:<12}", style="bold")
+                t.append(f"{name:<{width}}", style="bold")
                 if self.suggest:
                     for lens, gain in opt.value.items():
                         t.append(f" {lens} ")

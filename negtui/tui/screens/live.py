@@ -16,6 +16,7 @@ from textual.worker import get_current_worker
 from negtui.engine.completions import free_cells
 from negtui.engine.negotiation import IllegalMove, Phase
 from negtui.engine.turns import TurnEvent
+from negtui.names import player_label
 from negtui.narrate import offer_words, turn_line
 from negtui.play.sources import LiveSource
 from negtui.seats import Seat
@@ -225,7 +226,8 @@ class LiveScreen(GameScreen):
 
         self.app.push_screen(PartnerScreen(g.player_ids[src.proposer], g.player_ids, src.partner_options(),
                                            lambda o: offer_words(g, o.bits, o.proposer, o.partner),
-                                           suggest=src.guided), chosen)
+                                           suggest=src.guided,
+                                           labels=[player_label(p) for p in g.scenario.players]), chosen)
 
     @on(CommitmentMatrix.CellToggled)
     def toggle(self, event: CommitmentMatrix.CellToggled) -> None:
