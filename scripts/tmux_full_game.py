@@ -191,8 +191,8 @@ def human_game(keep: bool, data: Path) -> None:
         screen = t.wait_for("choose a partner", r"A alone", r"▶ A · Alice", r"·· bait", r"(?m)^.{150,}$",
                             step="160×50")
         show("the partner dialog at 160×50, beside the matrix", screen)
-        t.resize(80, 24)
-        screen = t.wait_for("choose a partner", step="back to 80×24")
+        t.resize(80, 24)  # the pane keeps the old frame, cropped, until the app has drawn the new one
+        screen = t.wait_for("choose a partner", r"(?m)\? help\s*$", step="back to 80×24")
         show("back to 80×24", screen)
         t.keys("Escape")  # the partner dialog closed: the play screen's keys, welfare among them
         t.wait_gone("choose a partner", step="partner dialog closed")
