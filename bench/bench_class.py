@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import multiprocessing
 import os
 import random
 import shutil
@@ -34,7 +33,7 @@ import time
 from pathlib import Path
 
 import asyncssh
-from bench_serve import Terminal, sample, start_class  # one server set-up, client and sampler for both
+from bench_serve import Sampler, Terminal, start_class  # one server set-up, client and sampler for both
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = "generated-N6-J10-cooperative-positive-seed7"
@@ -141,10 +140,7 @@ async def main_async(args) -> int:
     n = args.tables * args.people
     server, port, keys = start_class(course, data, n)
     out: dict = {"latency": [], "by_key": {}, "done": 0}
-    stop = multiprocessing.Event()
-    sampled: multiprocessing.Queue = multiprocessing.Queue()
-    sampler = multiprocessing.Process(target=sample, args=(server.pid, stop, sampled), daemon=True)
-    sampler.start()
+    sampler = Sampler(server.pid)
     started = time.monotonic()
     # the groups spread over the ramp, each opener a few seconds before the others, who sit at the first
     # table with a free seat
@@ -154,14 +150,9 @@ async def main_async(args) -> int:
     results = await asyncio.gather(*(trainee(k, port, keys[k], starts[k][0], starts[k][1], args.think, out)
                                      for k in range(n)), return_exceptions=True)
     wall = time.monotonic() - started
-    stop.set()
-    peak, ticks, names = sampled.get(timeout=60)
-    sampler.join(timeout=10)
+    peak, cpu = sampler.stop()
     server.terminate()
     server.wait(timeout=60)
-    cpu = sum(ticks.values()) / os.sysconf("SC_CLK_TCK")
-    for k, name in names.items():
-        print(f"    {ticks[k] / os.sysconf('SC_CLK_TCK'):6.2f} s  {k[0]} {name}")
     failures = [r for r in results if isinstance(r, BaseException)]
     with ResultsDB.open(data) as db:
         rows = [r for r in db.results() if r["status"] == "finished"]

@@ -195,6 +195,26 @@ def sample(server: int, stop, out) -> None:
     out.put((peak, ticks, names))
 
 
+class Sampler:
+    """`sample` run beside the benchmark from now until `stop`, which prints each process's CPU when
+    BENCH_CPU_BY_PROCESS is set and gives the peak memory (bytes) and the CPU seconds of them all."""
+
+    def __init__(self, server: int) -> None:
+        self._stop = multiprocessing.Event()
+        self._out: multiprocessing.Queue = multiprocessing.Queue()
+        self._process = multiprocessing.Process(target=sample, args=(server, self._stop, self._out), daemon=True)
+        self._process.start()
+
+    def stop(self) -> tuple[int, float]:
+        self._stop.set()
+        peak, ticks, names = self._out.get(timeout=60)
+        self._process.join(timeout=10)
+        tick = os.sysconf("SC_CLK_TCK")
+        for k, name in names.items():
+            print(f"    {ticks[k] / tick:6.2f} s  {k[0]} {name}")
+        return peak, sum(ticks.values()) / tick
+
+
 def start_class(course: Path, data: Path, trainees: int) -> tuple[subprocess.Popen, int, list[asyncssh.SSHKey]]:
     """`negtui serve` on a free loopback port with `trainees` trainees t0, t1, … (a key each), once it
     listens: the server, its port and the keys."""
@@ -222,22 +242,14 @@ async def main_async(args) -> int:
     data = Path(tempfile.mkdtemp(prefix="negtui-bench-serve-"))
     server, port, keys = start_class(COURSE, data, args.sessions)
     out: dict = {"connect": [], "latency": [], "done": 0, "live": 0, "most_live": 0}
-    stop = multiprocessing.Event()
-    sampled: multiprocessing.Queue = multiprocessing.Queue()
-    sampler = multiprocessing.Process(target=sample, args=(server.pid, stop, sampled), daemon=True)
-    sampler.start()
+    sampler = Sampler(server.pid)
     started = time.monotonic()
     results = await asyncio.gather(*(session(k, port, keys[k], args.ramp * k / max(1, args.sessions), args.think, out)
                                      for k in range(args.sessions)), return_exceptions=True)
     wall = time.monotonic() - started
-    stop.set()
-    peak, ticks, names = sampled.get(timeout=60)
-    sampler.join(timeout=10)
+    peak, cpu = sampler.stop()
     server.terminate()
     server.wait(timeout=30)
-    cpu = sum(ticks.values()) / os.sysconf("SC_CLK_TCK")
-    for k, name in names.items():
-        print(f"    {ticks[k] / os.sysconf('SC_CLK_TCK'):6.2f} s  {k[0]} {name}")
     failures = [r for r in results if isinstance(r, BaseException)]
     with ResultsDB.open(data) as db:
         rows = [r for r in db.results() if r["status"] == "finished"]
