@@ -8,16 +8,13 @@ app and the results each playing the same games again at the moment a whole tabl
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from negtui.coach.debrief import counterfactuals
 from negtui.engine.completions import small_enough, utilitarian_optimum
-from negtui.engine.negotiation import Negotiation, State
-from negtui.seats import Seat
+from negtui.engine.negotiation import Negotiation
 
-WELFARE_SECONDS = 30.0  # the MILP's limit; without an optimum by then the debriefs go without it
+WELFARE_SECONDS = 30.0  # the MILP's limit for the end of a game; without an optimum by then, none is shown
 
 
 @dataclass
@@ -35,19 +32,18 @@ class Closing:
                                                                  "payoffs": list(self.welfare[1])}
         return line
 
-    def take(self, line: dict[str, Any]) -> bool:
-        """A `debrief` line as a client receives it; False (and nothing taken) when it is not one."""
+    def take(self, line: dict[str, Any]) -> None:
+        """A `debrief` line as a client receives it (one that is not is left out whole)."""
         try:
             games = {str(pid): {str(lens): float(v) for lens, v in dict(by_lens).items()}
                      for pid, by_lens in dict(line.get("counterfactual") or {}).items()}
             w = line.get("welfare")
             welfare = None if w is None else (float(w["optimum"]), [float(v) for v in w["payoffs"]])
         except (TypeError, ValueError, KeyError):
-            return False
+            return
         self.counterfactual.update(games)
         if "welfare" in line:
             self.welfare, self.welfare_done = welfare, True
-        return True
 
 
 def welfare_optimum(neg: Negotiation) -> tuple[float, list[float]] | None:
@@ -68,10 +64,3 @@ def welfare_optimum(neg: Negotiation) -> tuple[float, list[float]] | None:
     if res.welfare is None or res.payoffs is None or not res.proven_optimal:  # a better one may exist
         return None
     return float(res.welfare), [float(v) for v in res.payoffs]
-
-
-def seat_games(neg: Negotiation, seats: list[Seat], start: State, player: str, information: str,
-               cancelled: Callable[[], bool] = lambda: False) -> dict[str, float]:
-    """The seat's payoff with each lens bot playing it from `start` against the same opponents."""
-    return counterfactuals(neg, seats, neg.game.index_of(player), start, cancelled=cancelled,
-                           information=information)

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from negtui.agents.seating import AgentOptions
-from negtui.coach.closing import Closing, seat_games, welfare_optimum
+from negtui.coach.closing import Closing, welfare_optimum
+from negtui.coach.debrief import counterfactuals
 from negtui.engine.portable import PortableGame
 from negtui.engine.turns import Move
 from negtui.play.live import LiveGame
@@ -203,8 +204,8 @@ class TableHost(Serving):
             if self.ended:
                 return
             closing.counterfactual[pid] = await loop.run_in_executor(
-                None, partial(seat_games, game.neg, game.seating.seats, game.start, pid, self.spec.information,
-                              cancelled=lambda: bool(self.ended)))
+                None, partial(counterfactuals, game.neg, game.seating.seats, game.neg.game.index_of(pid), game.start,
+                              cancelled=lambda: bool(self.ended), information=self.spec.information))
             self._tell_closing()
 
     async def _sleep(self, timeout: float | None = None) -> bool:

@@ -76,7 +76,7 @@ class DebriefScreen(SummaryScreen):
         for i in self.people:
             games = closing.counterfactual.get(ids[i])
             if i in self._pending and games is not None:
-                self.on_counterfactual_done(CounterfactualDone(i, games))
+                self._counterfactual_known(i, games)
         if "welfare" in self._pending and closing.welfare_done:
             if closing.welfare is None:
                 self.query_one("#summary-welfare", Static).update("welfare optimum: not solved in time")
@@ -94,9 +94,12 @@ class DebriefScreen(SummaryScreen):
             self.post_message(CounterfactualDone(player, results))
 
     def on_counterfactual_done(self, message: CounterfactualDone) -> None:
-        self.debriefs[message.player].counterfactual = message.results
-        self._refresh(message.player)
-        self._finished(message.player)
+        self._counterfactual_known(message.player, message.results)
+
+    def _counterfactual_known(self, player: int, results: dict[str, float]) -> None:
+        self.debriefs[player].counterfactual = results
+        self._refresh(player)
+        self._finished(player)
 
     def solved(self, res) -> None:
         for i in self.people:

@@ -58,9 +58,8 @@ class Dialog(ModalScreen[R]):
         if self._watching is not below.screen:  # its next layout (a resize, a pane appearing) is drawn anew
             self._watching = below.screen
             below.screen.screen_layout_refresh_signal.subscribe(self, self._below_laid_out)
-        if self._backdrop is not None and self._backdrop[0] != size:  # drawn before at another size
-            self._resizing = True
         if self._backdrop is None or self._backdrop[0] != size:
+            self._resizing = self._resizing or self._backdrop is not None  # drawn before at another size
             strips = Visual.to_strips(self, visualize(self, below), size.width, size.height, self.visual_style)
             self._backdrop = (size, Backdrop(strips))
         return self._backdrop[1]

@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
+from negtui.coach.closing import WELFARE_SECONDS
 from negtui.engine.completions import small_enough, utilitarian_optimum
 from negtui.engine.negotiation import Negotiation
 from negtui.engine.portable import PortableGame
@@ -79,7 +80,7 @@ class SummaryScreen(Dialog[None]):
             return
         game = self.neg.game
         self.job = WelfareJob(WelfareRequest(PortableGame.of(game, self.neg.rules), 0,
-                                             WelfareOptions(objective="utilitarian", time_limit=30)))
+                                             WelfareOptions(objective="utilitarian", time_limit=WELFARE_SECONDS)))
         watch_welfare(self, self.job)
 
     def _enumerate(self) -> None:
