@@ -43,3 +43,33 @@ asyncio.run(main())
         pytest.fail("the app froze on a toast with a negative delay")
     assert res.returncode == 0, res.stderr
     assert "toast gone" in res.stdout
+
+
+@pytest.mark.asyncio
+async def test_a_dialog_pushed_does_not_lay_out_the_screens_below_again():
+    """Unguarded, the dialog's first resize reached every screen below and each reflowed in full."""
+    from textual.screen import Screen
+
+    from negtui.seats import Seat
+    from negtui.tui.screens.dialogs import HelpScreen
+    from tests.tui.conftest import pill_app
+
+    laid_out: list[str] = []
+    real = Screen._refresh_layout
+
+    def spy(self, *args, **kwargs):
+        laid_out.append(type(self).__name__)
+        return real(self, *args, **kwargs)
+
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause(0.5)
+        below = [type(s).__name__ for s in app.screen_stack]
+        Screen._refresh_layout = spy
+        try:
+            app.push_screen(HelpScreen("play"))
+            await pilot.pause(0.3)
+        finally:
+            Screen._refresh_layout = real
+    assert "HelpScreen" in laid_out
+    assert not set(laid_out) & set(below), laid_out

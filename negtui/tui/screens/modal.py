@@ -10,9 +10,13 @@ settled.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeVar
 
 from rich.console import RenderableType
+from rich.segment import Segment
+from rich.style import Style as RichStyle
+from textual.color import Color
 from textual.css.styles import RulesMap
 from textual.geometry import Size
 from textual.renderables.background_screen import BackgroundScreen
@@ -20,7 +24,7 @@ from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
 from textual.style import Style
 from textual.timer import Timer
-from textual.visual import RenderOptions, Visual, visualize
+from textual.visual import RenderOptions, Visual
 
 R = TypeVar("R")
 SETTLE = 0.5  # seconds without a new layout below before the backdrop is drawn again
@@ -42,6 +46,40 @@ class Backdrop(Visual):
         return len(self.strips)
 
 
+def dimmed(screen: Screen, tint: Color, base: RichStyle, size: Size) -> list[Strip]:
+    """The screen as last composed, every style tinted once and laid on the dialog's own style (`base`):
+    the screen's own lines rather than Rich's rendering of them, and a few dozen styles blended rather
+    than every cell's."""
+    blend = tint_segments(tint, base)
+    return [Strip(blend(strip), strip.cell_length) for strip in screen._compositor.render_strips(size)]
+
+
+def tint_segments(tint: Color, base: RichStyle) -> Callable[[Strip], list[Segment]]:
+    """What Textual's `BackgroundScreen` does to each segment, done once per distinct style."""
+    styles: dict[RichStyle | None, RichStyle] = {}
+
+    def tinted(style: RichStyle | None) -> RichStyle:
+        plain = RichStyle() if style is None else style.clear_meta_and_links()
+        color = (Color.from_rich_color(plain.color) + tint).rich_color if plain.color is not None else None
+        bgcolor = (Color.from_rich_color(plain.bgcolor) + tint).rich_color if plain.bgcolor is not None else None
+        return base + plain + RichStyle.from_color(color, bgcolor)
+
+    def blend(strip: Strip) -> list[Segment]:
+        out = []
+        for text, style, control in strip:
+            if control:
+                out.append(Segment(text, style, control))
+                continue
+            try:
+                new = styles[style]
+            except KeyError:
+                new = styles[style] = tinted(style)
+            out.append(Segment(text, new))
+        return out
+
+    return blend
+
+
 class Dialog(ModalScreen[R]):
     """A modal screen whose dimmed background is drawn once per terminal size."""
 
@@ -60,8 +98,7 @@ class Dialog(ModalScreen[R]):
             below.screen.screen_layout_refresh_signal.subscribe(self, self._below_laid_out)
         if self._backdrop is None or self._backdrop[0] != size:
             self._resizing = self._resizing or self._backdrop is not None  # drawn before at another size
-            strips = Visual.to_strips(self, visualize(self, below), size.width, size.height, self.visual_style)
-            self._backdrop = (size, Backdrop(strips))
+            self._backdrop = (size, Backdrop(dimmed(below.screen, below.color, self.visual_style.rich_style, size)))
         return self._backdrop[1]
 
     def _below_laid_out(self, _screen: Screen) -> None:
