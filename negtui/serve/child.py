@@ -29,9 +29,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with ResultsDB.open(args.data_dir) as db:
         if args.trainer:
-            from negtui.serve.console.app import ClassApp
+            from negtui.serve.console.app import ServedClassApp
 
-            console = ClassApp(course, db, data_dir=args.data_dir, session_id=args.session)
+            console = ServedClassApp(course, db, data_dir=args.data_dir, session_id=args.session)
             console.run()
             return console.return_code or 0
         from negtui.serve.training import TrainingApp

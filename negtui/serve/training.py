@@ -26,12 +26,13 @@ from negtui.serve.tables import ask
 from negtui.table.client import TableGone
 from negtui.table.source import TableSource, sit
 from negtui.tui.app import NegtuiApp
+from negtui.tui.confined import Confined
 from negtui.tui.screens.table import TableScreen
 
 CLASS_TICK = 2.0  # seconds between telling the trainer's console where this app is
 
 
-class TrainingApp(NegtuiApp):
+class TrainingApp(Confined, NegtuiApp):
     seat_changes = False  # the trainee plays their seat; bots stay bots
     lessons_in_game = False  # the lesson is in the debrief
     shows_paths = False  # the records are on the trainer's machine

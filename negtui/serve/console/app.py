@@ -23,6 +23,7 @@ from negtui.serve.dbtypes import DBError, TableRow
 from negtui.table.client import TableGone
 from negtui.table.source import TableSource, watch
 from negtui.tui.app import NegtuiApp
+from negtui.tui.confined import Confined
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.screens.table import TableScreen
 from negtui.tui.widgets.keybar import KeyBar
@@ -123,3 +124,7 @@ if TYPE_CHECKING:  # the console's app is what its screen asks of its host
 
     def _hosts(app: ClassApp) -> ConsoleHost:
         return app
+
+
+class ServedClassApp(Confined, ClassApp):
+    """The console for a trainer account over SSH: it runs on the server, so nothing it offers acts there."""
