@@ -33,7 +33,7 @@ def _streams(proc: subprocess.Popen[str]) -> tuple[IO[str], IO[str], IO[str]]:
 
 class BotProcess:
     def __init__(self, neg: Negotiation, seats: list[Seat]):
-        self._proc = subprocess.Popen([sys.executable, "-m", "negtui.agents.bot_child"], stdin=subprocess.PIPE,
+        self._proc = subprocess.Popen([sys.executable, "-I", "-m", "negtui.agents.bot_child"], stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
         self._lock = threading.Lock()
         self._send({"cmd": "init", "game": PortableGame.of(neg.game, neg.rules).as_dict(),

@@ -34,8 +34,19 @@ def in_background(work: Coroutine[Any, Any, object]) -> None:
     task.add_done_callback(_RUNNING.discard)
 
 
+# the terminal sizes an app is given, whatever the client asks: a 10000x10000 request had an app use a
+# gigabyte and a core for 20 s and send 200 MB; a 1x1 one crashed it.  A smaller client sees the app cut.
+MIN_SIZE = (40, 12)
+MAX_SIZE = (500, 200)
+
+
+def clamp(cols: int, rows: int) -> tuple[int, int]:
+    return (min(max(cols, MIN_SIZE[0]), MAX_SIZE[0]), min(max(rows, MIN_SIZE[1]), MAX_SIZE[1]))
+
+
 def _winsize(fd: int, cols: int, rows: int) -> None:
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", max(rows, 1), max(cols, 1), 0, 0))
+    cols, rows = clamp(cols, rows)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
 
 class PtyChild:
@@ -106,7 +117,7 @@ class PtyChild:
                 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "negtui.serve.child", *self.args, stdin=slave, stdout=slave, stderr=slave,
+            sys.executable, "-I", "-m", "negtui.serve.child", *self.args, stdin=slave, stdout=slave, stderr=slave,
             env=self.env, start_new_session=True, preexec_fn=setup, close_fds=True)
 
         async def wait() -> None:

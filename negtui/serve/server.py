@@ -168,17 +168,21 @@ class _Session(asyncssh.SSHServerSession):
             self.chan.write_stderr(f"{self.refusal}\r\n".encode())
             self.chan.exit(1)
             return
+        self.hub.sessions.add(self)  # counted now: logins at the same moment must not all pass the check above
         in_background(self._start())
 
     async def _start(self) -> None:
         hub, conn = self.hub, self.conn
         if self.chan is None:  # the client left before the app could start
+            hub.sessions.discard(self)
             return
         assert self.term is not None  # shell_requested refuses a session without a terminal
         name = self.name = self.chan.get_extra_info("username")
         self.session_id = await hub.db_call(lambda db: db.session_started(name, conn.peer, conn.fingerprint))
-        hub.sessions.add(self)
         trainer = await hub.db_call(lambda db: db.classroom.is_trainer(name))
+        if self.chan is None:  # gone while the database answered
+            self._close("disconnected", 0)
+            return
         args = ["--data-dir", str(hub.options.data_dir), "--course", str(hub.options.course), "--trainee", name,
                 "--session", str(self.session_id), "--idle-timeout", str(hub.options.idle_timeout)]
         args += ["--trainer"] if trainer else []
@@ -250,6 +254,7 @@ class _Session(asyncssh.SSHServerSession):
             in_background(self._end("disconnected"))
         elif self.session_id is not None:
             self._close("disconnected", 0)
+        # else: the app is still to start, and `_start` sees the channel gone
 
 
 class Hub:
@@ -298,7 +303,7 @@ class Hub:
         path = os.path.join(self._folder(), "zygote.sock")
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}  # they would freeze sizes
         self.zygote = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "negtui.serve.zygote", path, stdout=asyncio.subprocess.PIPE, env=env)
+            sys.executable, "-I", "-m", "negtui.serve.zygote", path, stdout=asyncio.subprocess.PIPE, env=env)
         assert self.zygote.stdout is not None  # stdout=PIPE
         try:
             line = await asyncio.wait_for(self.zygote.stdout.readline(), 60)

@@ -49,7 +49,7 @@ class WelfareJob:
 
     # the worker's command line; a class attribute so that a test can stand a process in for a solve
     # that takes as long as the test needs
-    command: tuple[str, ...] = (sys.executable, "-m", "negtui.welfare.worker")
+    command: tuple[str, ...] = (sys.executable, "-I", "-m", "negtui.welfare.worker")
 
     def __init__(self, req: WelfareRequest):
         req.options.check()  # a bad request fails here, as a WelfareError, before any process starts

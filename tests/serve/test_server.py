@@ -97,6 +97,85 @@ async def test_a_trainees_key_opens_the_lobby_of_the_course(server):
         assert db.trainees()[0].name == "alice"
 
 
+async def test_logins_at_the_same_moment_get_no_more_apps_than_max_sessions(server):
+    """Eight trainees' terminals opened at once against a limit of three: three apps, five told the server
+    is full (the count is taken as a session starts, not once the database has answered)."""
+    hub, port, alice = server
+    conns = [await connect(port, alice).__aenter__() for _ in range(8)]
+    try:
+        opened = await asyncio.gather(*(open_terminal(c) for c in conns))
+        terms = [term for _chan, term in opened]
+        await asyncio.sleep(0.5)
+        assert len(hub.sessions) == 3
+        for term in terms:  # each either gets the lobby or is told why not
+            deadline = time.monotonic() + 30
+            while "The poison pill" not in term.output and "server is full" not in term.output:
+                assert time.monotonic() < deadline, term.output[-500:]
+                await asyncio.sleep(0.05)
+        full = [t for t in terms if "the training server is full (3 sessions)" in t.output]
+        assert len(full) == 5
+        assert len([t for t in terms if "The poison pill" in t.output]) == 3
+    finally:
+        for conn in conns:
+            conn.close()
+    deadline = time.monotonic() + 20
+    while hub.sessions and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert not hub.sessions
+
+
+@pytest.fixture(name="planted")
+def planted_fixture(tmp_path, monkeypatch):
+    """The server started from a folder holding a package named `negtui`: the trainer's parent folder of a
+    checkout, or a planted one."""
+    folder = tmp_path / "cwd"
+    (folder / "negtui").mkdir(parents=True)
+    marker = tmp_path / "ran"
+    (folder / "negtui" / "__init__.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n")
+    monkeypatch.chdir(folder)
+    return marker
+
+
+async def test_apps_never_import_from_the_folder_the_server_was_started_in(planted, server):
+    _hub, port, alice = server
+    async with connect(port, alice) as conn:
+        chan, term = await open_terminal(conn)
+        await term.wait_for("The poison pill")
+        chan.write("q")
+        await asyncio.wait_for(term.closed.wait(), 20)
+    assert not planted.exists()
+
+
+def _pty_size(session) -> tuple[int, int]:
+    import fcntl
+    import struct
+    import termios
+
+    rows, cols, _, _ = struct.unpack("HHHH", fcntl.ioctl(session.child.master, termios.TIOCGWINSZ, b"\0" * 8))
+    return cols, rows
+
+
+async def test_terminal_sizes_are_held_to_what_an_app_can_draw(server):
+    """A 1x1 terminal crashed the app; a 10000x10000 one cost a gigabyte, a core and 200 MB sent."""
+    from negtui.serve.pty_child import MAX_SIZE, MIN_SIZE
+
+    hub, port, alice = server
+    async with connect(port, alice) as conn:
+        chan, term = await open_terminal(conn, cols=1, rows=1)
+        await term.wait_for("poison")  # drawn, at the smallest size, lines wrapped
+        session = next(iter(hub.sessions))
+        assert _pty_size(session) == MIN_SIZE
+        chan.change_terminal_size(10_000, 10_000)
+        await asyncio.sleep(0.3)
+        assert _pty_size(session) == MAX_SIZE
+        term.output = ""
+        chan.change_terminal_size(100, 30)
+        await term.wait_for("The poison pill")  # redrawn whole at a size in range
+        assert _pty_size(session) == (100, 30)
+        chan.write("q")
+        await asyncio.wait_for(term.closed.wait(), 20)
+
+
 async def test_passwords_unknown_keys_and_unknown_names_are_refused(server):
     _hub, port, alice = server
     with pytest.raises(asyncssh.PermissionDenied):
