@@ -10,6 +10,7 @@ exited, its remaining decisions fail at once.  A late answer to an earlier reque
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import os
 import queue
@@ -42,11 +43,16 @@ from negtui.engine.offers import Offer
 from negtui.engine.portable import PortableGame
 from negtui.engine.turns import AgentFault
 from negtui.scenario.io import first_problem
+from negtui.scenario.untrusted import one_line
 from negtui.seats import Seat, SeatError
 
 LEGAL_OFFERS_LISTED = 5_000  # above this many legal offers, a request gives only their number
 MAX_LINE = 1 << 20  # an answer longer than this is not an answer
+QUEUED = 16  # lines read ahead of the game; then the program's writes wait (at most ~16 * MAX_LINE held)
+STDERR_CHUNK = 4096  # characters of stderr read (and kept, for messages) at a time
+STDERR_SHOWN = 100_000  # characters of a program's stderr echoed on the command line, in all
 _EOF = object()
+_TOO_LONG = object()
 
 
 class StdioAgent:
@@ -58,7 +64,7 @@ class StdioAgent:
         self.timeout = seat.decision_timeout
         self.echo_stderr = echo_stderr
         self.name = ""
-        self._lines: queue.Queue = queue.Queue(maxsize=1000)
+        self._lines: queue.Queue = queue.Queue(maxsize=QUEUED)
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         self._ids = 0
         self._ready = False
@@ -81,8 +87,13 @@ class StdioAgent:
         stream = self._proc.stdout
         assert stream is not None
         try:
-            for line in stream:
-                self._lines.put(line)
+            while line := stream.readline(MAX_LINE + 1):  # a line without end is read a piece at a time
+                if len(line) > MAX_LINE:
+                    self._lines.put(_TOO_LONG)
+                    while line and not line.endswith("\n"):  # the rest of it, dropped
+                        line = stream.readline(MAX_LINE + 1)
+                else:
+                    self._lines.put(line)
         except (OSError, ValueError):
             pass
         stream.close()
@@ -93,18 +104,26 @@ class StdioAgent:
         command line (never in the app, whose screen is drawn on our stderr)."""
         pid, stream = self.neg.game.player_ids[self.player], self._proc.stderr
         assert stream is not None
+        shown = 0
         try:
-            for line in stream:
-                line = line.rstrip("\n")
+            while piece := stream.readline(STDERR_CHUNK):
+                line = one_line(piece, STDERR_CHUNK)  # never the program's escape sequences on our terminal
                 self._stderr_tail.append(line)
-                if self.echo_stderr:
-                    print(f"[{pid}] {line}", file=sys.stderr, flush=True)
+                if self.echo_stderr and shown <= STDERR_SHOWN:
+                    shown += len(line)
+                    more = "" if shown <= STDERR_SHOWN else f" … (more not shown: over {STDERR_SHOWN:,} characters)"
+                    print(f"[{pid}] {line}{more}", file=sys.stderr, flush=True)
         except (OSError, ValueError):
             pass
         stream.close()
 
     def _exited(self) -> str:
-        code = self._proc.wait(timeout=5)
+        try:
+            code = self._proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self._stop()
+            self._dead = "the program closed its output but did not exit: stopped"
+            return self._dead
         last = next((x for x in reversed(self._stderr_tail) if x.strip()), "")
         why = f"killed by signal {-code}" if code < 0 else f"status {code}"
         self._dead = f"the program has exited ({why})" + (f": {last.strip()[:200]}" if last else "")
@@ -131,14 +150,18 @@ class StdioAgent:
             if line is _EOF:
                 self._lines.put(_EOF)  # every later read sees the end too
                 raise AgentFault(self._exited())
+            if line is _TOO_LONG:
+                raise AgentFault(f"answered a line of over {MAX_LINE:,} characters")
             if not line.strip():
                 continue
-            if len(line) > MAX_LINE:
-                raise AgentFault(f"answered a line of {len(line):,} characters")
             try:
                 data = json.loads(line)
             except json.JSONDecodeError:
                 raise AgentFault(f"answered something that is not JSON: {line.strip()[:120]!r}") from None
+            except RecursionError:
+                raise AgentFault("answered JSON nested too deeply to read") from None
+            except ValueError as err:  # an integer of thousands of digits
+                raise AgentFault(f"answered JSON that cannot be read: {str(err)[:120]}") from None
             if not isinstance(data, dict):
                 raise AgentFault(f"answered {line.strip()[:120]!r}, not a JSON object")
             if want_id is not None and data.get("id") != want_id:
@@ -238,13 +261,23 @@ class StdioAgent:
         try:
             proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
-            for sig in (signal.SIGTERM, signal.SIGKILL):
-                try:
-                    os.killpg(proc.pid, sig)
-                except (ProcessLookupError, PermissionError):
-                    break
-                try:
-                    proc.wait(timeout=2)
-                    break
-                except subprocess.TimeoutExpired:
-                    continue
+            self._stop()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)  # what it started and left behind in its group
+        with contextlib.suppress(queue.Empty):
+            while True:  # a reader waiting for room in the queue sees the end of the stream
+                self._lines.get_nowait()
+
+    def _stop(self) -> None:
+        """SIGTERM to the program's process group, SIGKILL if it is still there 2 s later."""
+        proc = self._proc
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(proc.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                return
+            try:
+                proc.wait(timeout=2)
+                return
+            except subprocess.TimeoutExpired:
+                continue

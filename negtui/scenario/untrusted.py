@@ -10,6 +10,7 @@ import json
 import math
 import os
 import stat
+import unicodedata
 from pathlib import Path
 
 from negtui.scenario.limits import MAX_DEPTH
@@ -23,6 +24,19 @@ class Untrusted(ValueError):
     def __init__(self, message: str, path: str = "$"):
         super().__init__(message)
         self.path = path
+
+
+def one_line(text: str, limit: int) -> str:
+    """Printable text on one line: control characters (escape sequences' ESC among them), format
+    characters (bidirectional overrides) and surrogates dropped, whitespace runs made one space, cut
+    to `limit` characters."""
+    kept = []
+    for ch in text:
+        if ch.isspace():
+            kept.append(" ")
+        elif unicodedata.category(ch)[0] != "C":  # Cc control, Cf format, Cs surrogate, Co private use, Cn unassigned
+            kept.append(ch)
+    return " ".join("".join(kept).split())[:limit]
 
 
 def printable(text: str) -> str:

@@ -4,9 +4,10 @@ would act on, bounded in length and in rate, and kept in the record with the tur
 from __future__ import annotations
 
 import time
-import unicodedata
 from collections import deque
 from dataclasses import dataclass
+
+from negtui.scenario.untrusted import one_line
 
 MAX_CHARS = 500  # one message: a few sentences
 RATE = (5, 10.0)  # at most 5 messages in any 10 seconds per sender
@@ -39,17 +40,8 @@ class Said:
 
 
 def clean(text: str) -> str:
-    """Printable text on one line: control characters (escape sequences' ESC among them), format
-    characters (bidirectional overrides) and surrogates dropped, whitespace runs made one space, cut
-    to MAX_CHARS."""
-    kept = []
-    for ch in text:
-        cat = unicodedata.category(ch)
-        if ch.isspace():
-            kept.append(" ")
-        elif cat[0] != "C":  # Cc control, Cf format, Cs surrogate, Co private use, Cn unassigned
-            kept.append(ch)
-    return " ".join("".join(kept).split())[:MAX_CHARS]
+    """A message as shown: printable, on one line, at most MAX_CHARS characters."""
+    return one_line(text, MAX_CHARS)
 
 
 class RateLimit:

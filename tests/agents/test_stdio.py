@@ -176,3 +176,36 @@ def test_under_private_information_an_agent_is_sent_no_other_players_value(tmp_p
         assert leaks(during) != [] and load_record(rec).header.information is None
     verified = negtui("replay", rec, "--verify")
     assert verified.returncode == 0 and "re-runs identically" in verified.stdout
+
+
+@ONE_FLAKY_TEST_AT_A_TIME
+@pytest.mark.parametrize("mode, words", [
+    ("deep", "nested too deeply"),
+    ("bigint", "cannot be read"),
+    ("closed", "closed its output but did not exit"),
+    ("endless", f"a line of over {1 << 20:,} characters"),
+])
+def test_answers_that_crashed_or_swamped_the_game_are_faults_and_the_game_ends(tmp_path, mode, words):
+    """Deep JSON, a 5,000-digit integer, a program that closes stdout and lives on, output without end or
+    newline: each a fault of that seat, the game played to its end, the record whole."""
+    rec = tmp_path / "g.jsonl"
+    res = negtui("autoplay", PILL, "--seat", "A=" + cmd(FLAKY, mode, 0), "--agent-timeout", 8, "--json",
+                 "--record", rec)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "Traceback" not in res.stderr
+    out = json.loads(res.stdout)
+    assert out["turns"][0]["fault"] and words in out["turns"][0]["fault"], out["turns"][0]
+    assert Replay(load_record(rec)).record.complete
+    assert not _running(f"{FLAKY} {mode}"), "the agent outlived the game"
+
+
+@ONE_FLAKY_TEST_AT_A_TIME
+def test_an_agents_stderr_is_shown_capped_and_without_escapes_and_its_children_end_with_it(tmp_path):
+    res = negtui("autoplay", PILL, "--seat", "A=" + cmd(FLAKY, "noisy", 0), "--seat",
+                 "B=" + cmd(FLAKY, "forker", 0), "--agent-timeout", 8, "--json")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "\x1b" not in res.stderr and "\x07" not in res.stderr
+    assert "[A] ]0;owned" in res.stderr and "more not shown" in res.stderr
+    assert len(res.stderr) < 200_000  # of 2 MB written
+    assert not any(t.get("fault") for t in json.loads(res.stdout)["turns"])  # both played on
+    assert not _running("flaky_agent child"), "a program's child outlived the game"

@@ -6,13 +6,18 @@ misbehaves in a chosen way.
 MODE: crash (exits with status 3), hang (never answers again), late (answers the first request from that
 turn after a delay, then plays on), illegal (offers a commitment of a third player), unknown (names a commitment
 the game does not have), garbage (answers with text that is not JSON), bad-hello (answers the hello
-wrongly), silent-hello (never answers the hello).
+wrongly), silent-hello (never answers the hello), deep (answers with JSON nested 100,000 deep), bigint
+(answers with an integer of 5,000 digits), closed (closes its stdout and stays alive), endless (writes
+without end and without a newline), noisy (writes 2 MB of terminal escapes to stderr without a newline,
+then plays on), forker (leaves a child of its own behind, then plays on).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import random
 import sys
 import time
@@ -49,6 +54,27 @@ def main() -> None:
             if args.mode == "garbage":
                 print("I think I will offer the bait", flush=True)
                 continue
+            if args.mode == "deep":
+                print("[" * 100_000 + "]" * 100_000, flush=True)
+                continue
+            if args.mode == "bigint":
+                print('{"id": ' + "9" * 5000 + "}", flush=True)
+                continue
+            if args.mode == "closed":
+                sys.stdout.close()
+                os.close(1)
+                time.sleep(3600)
+            if args.mode == "endless":
+                chunk = "x" * 65536
+                while True:
+                    sys.stdout.write(chunk)
+            if args.mode == "noisy" and not late_done:
+                late_done = True
+                sys.stderr.write("\x1b]0;owned\x07\x1b[2J" * 100_000)
+                sys.stderr.flush()
+            if args.mode == "forker" and not late_done:
+                late_done = True
+                subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)  # flaky_agent child"])
             if args.mode == "late" and not late_done:
                 late_done = True
                 time.sleep(args.delay)
