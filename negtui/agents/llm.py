@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import tomllib
 from collections.abc import Callable
 from functools import cache
@@ -27,9 +28,11 @@ from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.observation import observation_text
 from negtui.engine.offers import Offer
 from negtui.engine.turns import AgentFault
+from negtui.scenario.untrusted import one_line
 from negtui.seats import Seat, SeatError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+MAX_BODY = 4 << 20  # bytes of a server's answer read at most: a chat completion is a few kilobytes
 PROMPTS = Path(__file__).with_name("llm_prompts.toml")
 T = TypeVar("T")
 
@@ -79,22 +82,39 @@ class LLMAgent:
         body = {"model": self.model, "messages": messages, "temperature": 0,
                 "response_format": {"type": "json_schema",
                                     "json_schema": {"name": "negtui_decision", "schema": schema}}}
-        httpx = self._httpx
+        status, text = self._post(body)
+        if status != 200:
+            raise AgentFault(f"{self.base_url} answered {status}: {one_line(text, 200)}")
         try:
-            res = self._client.post("/chat/completions", json=body)
-        except httpx.TimeoutException:
-            raise AgentFault(f"no answer from {self.model} within {self.timeout:g} s") from None
-        except httpx.HTTPError as err:
-            raise AgentFault(f"cannot reach {self.base_url}: {err}") from None
-        if res.status_code != 200:
-            raise AgentFault(f"{self.base_url} answered {res.status_code}: {res.text.strip()[:200]}")
-        try:
-            content = res.json()["choices"][0]["message"]["content"]
-        except (ValueError, LookupError, TypeError):
-            raise AgentFault(f"{self.base_url} answered {res.text.strip()[:200]!r}, not a chat completion") from None
+            content = json.loads(text)["choices"][0]["message"]["content"]
+        except (ValueError, RecursionError, LookupError, TypeError):
+            raise AgentFault(f"{self.base_url} answered {one_line(text, 200)!r}, not a chat completion") from None
         if not isinstance(content, str):
             raise AgentFault(f"{self.model} answered no text")
         return content
+
+    def _post(self, body: dict) -> tuple[int, str]:
+        """The status and text of the answer, read a piece at a time: at most MAX_BODY bytes, and no
+        longer than the decision's time limit in all (httpx's own timeout holds per read, so a server
+        sending a byte now and then would hold a decision for minutes)."""
+        httpx = self._httpx
+        deadline = time.monotonic() + self.timeout
+        late = AgentFault(f"no answer from {self.model} within {self.timeout:g} s")
+        try:
+            with self._client.stream("POST", "/chat/completions", json=body) as res:
+                pieces, size = [], 0
+                for piece in res.iter_bytes():
+                    size += len(piece)
+                    if size > MAX_BODY:
+                        raise AgentFault(f"{self.base_url} answered with over {MAX_BODY:,} bytes")
+                    if time.monotonic() > deadline:
+                        raise late
+                    pieces.append(piece)
+                return res.status_code, b"".join(pieces).decode("utf-8", "replace")
+        except httpx.TimeoutException:
+            raise late from None
+        except httpx.HTTPError as err:
+            raise AgentFault(f"cannot reach {self.base_url}: {one_line(str(err), 200)}") from None
 
     def _decide(self, prompt: str, schema: dict, use: Callable[[dict], T]) -> T:
         """Ask; an unusable answer goes back once with the reason, a second one is a fault."""
@@ -198,6 +218,10 @@ def _json_object(content: str) -> dict:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise Unusable(f"the answer is not valid JSON ({err.msg})") from None
+    except RecursionError:
+        raise Unusable("the answer is JSON nested too deeply") from None
+    except ValueError as err:  # an integer of thousands of digits
+        raise Unusable(f"the answer cannot be read as JSON ({str(err)[:80]})") from None
     if not isinstance(data, dict):
         raise Unusable("the answer must be one JSON object")
     return data

@@ -38,6 +38,9 @@ class FakeChat:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 chat.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
                 answer = chat.policy(body)
+                if isinstance(answer, tuple) and answer[0] in ("raw", "drip", "flood"):
+                    self._hostile(answer)
+                    return
                 status, content = 200, answer
                 if isinstance(answer, tuple) and answer[0] == "sleep":
                     time.sleep(answer[1])
@@ -59,6 +62,29 @@ class FakeChat:
                     self.wfile.write(payload)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up waiting
+
+            def _hostile(self, answer: tuple) -> None:
+                """("raw", status, bytes): exactly those bytes; ("drip", seconds, bytes): a byte at a time;
+                ("flood",): a body without end, until the client hangs up."""
+                try:
+                    self.send_response(answer[1] if answer[0] == "raw" else 200)
+                    self.send_header("Content-Type", "application/json")
+                    if answer[0] != "flood":
+                        self.send_header("Content-Length", str(len(answer[2])))
+                    self.end_headers()
+                    if answer[0] == "raw":
+                        self.wfile.write(answer[2])
+                    elif answer[0] == "drip":
+                        for byte in answer[2]:
+                            self.wfile.write(bytes([byte]))
+                            self.wfile.flush()
+                            time.sleep(answer[1])
+                    else:
+                        chunk = b"[" * 65536
+                        for _ in range(16384):  # a gigabyte at most
+                            self.wfile.write(chunk)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
             def log_message(self, *args: object) -> None:
                 pass
@@ -231,3 +257,33 @@ def test_under_private_information_no_prompt_holds_another_players_value(fake_ch
         assert chat.requests and (leaks(prompts) == []) == (information == "private"), information
         if information == "private":
             assert "the other values are secret" in prompts
+
+
+def _completion(content: str) -> bytes:
+    return json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode()
+
+
+@pytest.mark.parametrize("answer, words", [
+    (("raw", 200, b"[" * 100_000 + b"]" * 100_000), "not a chat completion"),
+    (("raw", 200, b'{"choices": ' + b"9" * 5000 + b"}"), "not a chat completion"),
+    (("raw", 200, _completion("[" * 100_000 + "]" * 100_000)), "nested too deeply"),
+    (("raw", 200, _completion('{"partner": ' + "9" * 5000 + "}")), "cannot be read as JSON"),
+    (("raw", 500, b"\x1b]0;owned\x07\x1b[2J the server broke"), "answered 500: ]0;owned[2J the server broke"),
+    (("flood",), "answered with over 1,048,576 bytes"),
+    (("drip", 0.3, _completion("{}")), "no answer from m within 1 s"),
+])
+def test_a_hostile_model_server_is_a_fault_bounded_in_size_and_time(fake_chat, monkeypatch, answer, words):
+    """Deep JSON or a 5,000-digit integer in the body or in the model's text, terminal escapes in an error,
+    a body without end, a body a byte at a time: each decision a fault (with the escapes taken out), the
+    body never read past its limit, the decision never past its time, and the game played to its end."""
+    from negtui.agents import llm
+
+    monkeypatch.setattr(llm, "MAX_BODY", 1 << 20)
+    chat = fake_chat(lambda body: answer)
+    neg = Negotiation.from_scenario(load_scenario(PILL), PAPER)
+    started = time.monotonic()
+    events = _play(neg, {"A": Seat(agent="llm", model="m", timeout=1), "B": Seat.lens("upper")}, chat.url)
+    assert time.monotonic() - started < 10
+    assert events[0].passed and words in events[0].fault, events[0].fault
+    assert "\x1b" not in events[0].fault and "\x07" not in events[0].fault
+    assert len(events) == 2
