@@ -64,6 +64,7 @@ class PtyChild:
         self.returncode: int | None = None
         self._ended: asyncio.Future[int] | None = None
         self.master = -1
+        self._paused = False
 
     async def start(self) -> None:
         master, slave = pty.openpty()
@@ -137,6 +138,18 @@ class PtyChild:
             self._stop_reading()
             return
         self.on_output(data)
+
+    def pause_reading(self) -> None:
+        """Stop reading the app's output (the client is not taking it): the pty fills, and the app waits
+        on its own writes instead of the server holding everything it draws."""
+        if not self._paused and self.master >= 0 and self.returncode is None:
+            self._paused = True
+            self._stop_reading()
+
+    def resume_reading(self) -> None:
+        if self._paused and self.master >= 0 and self.returncode is None:
+            self._paused = False
+            asyncio.get_running_loop().add_reader(self.master, self._readable)
 
     def _stop_reading(self) -> None:
         if self.master >= 0:

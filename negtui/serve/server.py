@@ -34,6 +34,7 @@ T = TypeVar("T")
 HOST_KEY = "ssh_host_ed25519_key"
 SWEEP_EVERY = 60.0  # seconds between looks for assessments left past the idle timeout
 HUB_SOCKET = "hub.sock"  # trainees' apps ask the server for tables here
+OUTPUT_BUFFERED = 256 * 1024  # bytes of a client's screen held while it does not read; then its app waits
 ONLY_THE_APP = ("negtui serve runs the training app only: connect with a terminal and no command "
                 "(ssh -p PORT NAME@HOST)")
 
@@ -141,6 +142,16 @@ class _Session(asyncssh.SSHServerSession):
 
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self.chan = chan
+        chan.set_write_buffer_limits(high=OUTPUT_BUFFERED)
+
+    def pause_writing(self) -> None:
+        """The client is not reading (paused, or slow): stop taking the app's output until it catches up."""
+        if self.child is not None:
+            self.child.pause_reading()
+
+    def resume_writing(self) -> None:
+        if self.child is not None:
+            self.child.resume_reading()
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
                       term_modes: Mapping[int, int]) -> bool:

@@ -176,6 +176,36 @@ async def test_terminal_sizes_are_held_to_what_an_app_can_draw(server):
         await asyncio.wait_for(term.closed.wait(), 20)
 
 
+async def test_a_client_that_stops_reading_holds_the_servers_memory_flat(server):
+    """A paused client at the largest size, its app made to redraw again and again: the server holds
+    at most its buffer of the client's screen (before: everything drawn, 100 MB a minute) and stops
+    reading the app, which waits; once the client reads again, the app answers as before."""
+    from negtui.serve.server import OUTPUT_BUFFERED
+
+    hub, port, alice = server
+    async with connect(port, alice) as conn:
+        chan, term = await open_terminal(conn, cols=500, rows=200)
+        await term.wait_for("The poison pill")
+        session = next(iter(hub.sessions))
+        chan.pause_reading()
+        peak = 0
+        for i in range(60):  # every resize a whole new screen of up to 100,000 cells
+            chan.change_terminal_size(500 - i % 2, 200)
+            await asyncio.sleep(0.05)
+            peak = max(peak, session.chan.get_write_buffer_size())
+        await asyncio.sleep(1)
+        peak = max(peak, session.chan.get_write_buffer_size())
+        assert session.child._paused
+        assert peak <= OUTPUT_BUFFERED + 65536
+        chan.resume_reading()
+        chan.change_terminal_size(100, 30)
+        term.output = ""
+        await term.wait_for("The poison pill")
+        assert not session.child._paused
+        chan.write("q")
+        await asyncio.wait_for(term.closed.wait(), 20)
+
+
 async def test_passwords_unknown_keys_and_unknown_names_are_refused(server):
     _hub, port, alice = server
     with pytest.raises(asyncssh.PermissionDenied):
