@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     import asyncssh
 
     from negtui.serve.course import LoadedCourse
+    from negtui.serve.lock import DataDirLock
     from negtui.serve.server import Hub
 
 EXIT_TERMINATED = 128 + signal.SIGTERM
@@ -36,6 +37,7 @@ def serve(
                                                                      "app may use.")] = 4096,
 ) -> None:
     """Serve a course over SSH: trainees log in with their keys and play its exercises, coached."""
+    from negtui.serve.lock import Busy, DataDirLock
     from negtui.serve.server import Hub, ServeOptions, host_key
 
     with user_errors():
@@ -44,12 +46,26 @@ def serve(
         if max_sessions < 1 or not idle_timeout > 0 or child_memory < 256:
             fail("error: --max-sessions ≥ 1, --idle-timeout > 0 and --child-memory ≥ 256 are needed")
         loaded, data, db = course_and_results(course, data_dir)
+        lock = DataDirLock(data)
+        try:
+            lock.acquire()
+        except Busy as err:
+            db.close()
+            fail(f"error: {err}")
+        except OSError as err:
+            db.close()
+            fail(f"error: cannot lock {lock.path}: {err.strerror or err}")
+        if (swept := lock.sweep()) is not None:
+            typer.echo(f"removed {swept}, left by a server that did not stop cleanly", err=True)
+        if ended := db.sessions_left_open("server killed"):
+            typer.echo(f"{ended} session{'s' * (ended != 1)} left open by a server that did not stop cleanly: "
+                       "marked ended", err=True)
         key = host_key(data)
         options = ServeOptions(data, course.resolve(), host, port, max_sessions, idle_timeout * 60,
                                child_memory * 2**20)
         hub = Hub(options, db, loaded)
         try:
-            asyncio.run(_run(hub, key, loaded, len(db.trainees())))
+            asyncio.run(_run(hub, key, loaded, len(db.trainees()), lock))
         except OSError as err:
             fail(f"error: cannot listen on {host}:{port}: {err.strerror or err}")
         except KeyboardInterrupt:
@@ -60,14 +76,18 @@ def serve(
             raise typer.Exit(EXIT_TERMINATED) from None
         finally:
             db.close()
+            lock.release()
 
 
 class Stopped(Exception):
     """SIGTERM: every session ended, games kept, the server closed."""
 
 
-async def _run(hub: Hub, key: asyncssh.SSHKey, loaded: LoadedCourse, trainees: int) -> None:
+async def _run(hub: Hub, key: asyncssh.SSHKey, loaded: LoadedCourse, trainees: int, lock: DataDirLock) -> None:
+    stop = asyncio.Event()  # SIGTERM handled before the server says it is up
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     server = await hub.listen(key)
+    lock.note(hub.folder)
     o = hub.options
     from negtui.serve.address import keep_address
 
@@ -79,8 +99,6 @@ async def _run(hub: Hub, key: asyncssh.SSHKey, loaded: LoadedCourse, trainees: i
                f" --data-dir {o.data_dir}")
     typer.echo(f"trainees connect with: ssh -p {o.port} NAME@{o.host}; Ctrl-C stops the server")
     sys.stdout.flush()
-    stop = asyncio.Event()
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     try:
         await stop.wait()
     finally:

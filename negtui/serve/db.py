@@ -268,6 +268,13 @@ class ResultsDB:
                             (now_iso(), reason, session_id)).rowcount != 1:
                 raise DBError(f"no session {session_id}")
 
+    def sessions_left_open(self, reason: str) -> int:
+        """End every session still open: called as a server starts, when none can be running (the data
+        directory's lock is held), so these are a killed server's; how many."""
+        with self.write() as conn:
+            return conn.execute("UPDATE sessions SET ended = ?, end_reason = ? WHERE ended IS NULL",
+                                (now_iso(), reason)).rowcount
+
     def game_started(self, name: str, course: str, exercise: str, scenario: str, scenario_digest: str, seat: str,
                      record_path: str | os.PathLike[str], session_id: int | None = None,
                      table_id: int | None = None) -> int:

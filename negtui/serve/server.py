@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -24,6 +25,7 @@ import asyncssh
 
 from negtui.serve.db import ResultsDB
 from negtui.serve.dbtypes import DBError
+from negtui.serve.lock import FOLDER_PREFIX
 from negtui.serve.pty_child import PtyChild, in_background
 from negtui.serve.tables import TableKeeper
 
@@ -34,6 +36,7 @@ T = TypeVar("T")
 HOST_KEY = "ssh_host_ed25519_key"
 SWEEP_EVERY = 60.0  # seconds between looks for assessments left past the idle timeout
 HUB_SOCKET = "hub.sock"  # trainees' apps ask the server for tables here
+TERM_NAME = re.compile(r"[A-Za-z0-9._+-]{1,64}")  # what a terminal type looks like (xterm-256color, screen.xterm)
 OUTPUT_BUFFERED = 256 * 1024  # bytes of a client's screen held while it does not read; then its app waits
 ONLY_THE_APP = ("negtui serve runs the training app only: connect with a terminal and no command "
                 "(ssh -p PORT NAME@HOST)")
@@ -155,7 +158,7 @@ class _Session(asyncssh.SSHServerSession):
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
                       term_modes: Mapping[int, int]) -> bool:
-        self.term = term_type or "xterm-256color"
+        self.term = term_type if TERM_NAME.fullmatch(term_type or "") else "xterm-256color"  # never a NUL or escape
         self.cols, self.rows = term_size[0] or 80, term_size[1] or 24
         return True
 
@@ -302,7 +305,7 @@ class Hub:
 
     def _folder(self) -> str:
         if self.folder is None:
-            self.folder = tempfile.mkdtemp(prefix="negtui-serve-")  # a short path: Unix socket paths are limited
+            self.folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX)  # a short path: Unix socket paths are limited
         return self.folder
 
     def _trainee_of(self, pid: int) -> str | None:

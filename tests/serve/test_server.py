@@ -5,6 +5,7 @@ to resume, and the server's own start-up errors."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -204,6 +205,18 @@ async def test_a_client_that_stops_reading_holds_the_servers_memory_flat(server)
         assert not session.child._paused
         chan.write("q")
         await asyncio.wait_for(term.closed.wait(), 20)
+
+
+@pytest.mark.parametrize("term", ["xterm\0evil", "\x1b[2J", "x" * 300])
+async def test_a_strange_terminal_type_gets_the_app_not_a_traceback(server, term):
+    hub, port, alice = server
+    async with connect(port, alice) as conn:
+        chan, out = await conn.create_session(Terminal, term_type=term, term_size=(100, 30))
+        await out.wait_for("The poison pill")
+        assert "Traceback" not in out.output
+        assert next(iter(hub.sessions)).term == "xterm-256color"
+        chan.write("q")
+        await asyncio.wait_for(out.closed.wait(), 20)
 
 
 async def test_passwords_unknown_keys_and_unknown_names_are_refused(server):
@@ -543,3 +556,56 @@ async def test_the_fork_server_has_imported_everything_a_session_imports() -> No
     assert out.returncode == 0, out.stderr[-3000:]
     new = [m for m in out.stdout.split() if m not in ("textual.pilot", "textual.drivers.headless_driver")]
     assert new == []
+
+
+async def test_one_server_per_data_directory_and_a_killed_ones_leftovers_cleaned(tmp_path):
+    """A second server on the same data directory is refused (exit 2, naming the first); after a
+    `kill -9`, the next start removes the killed server's temporary folder and ends its open sessions."""
+    import socket
+
+    data = tmp_path / "data"
+    alice = asyncssh.generate_private_key("ssh-ed25519")
+    with ResultsDB.open(data) as db:
+        db.add_keys("alice", [alice.export_public_key().decode()], create=True)
+
+    def free_port() -> int:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            return probe.getsockname()[1]
+
+    async def serve(port: int) -> asyncio.subprocess.Process:
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "negtui.cli", "serve", "--course", str(INTRO_COURSE), "--data-dir", str(data),
+            "--port", str(port), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+
+    first_port = free_port()
+    first = await serve(first_port)
+    second = third = None
+    try:
+        assert b"negtui serve: course" in await asyncio.wait_for(first.stdout.readline(), 60)
+        second = await serve(free_port())
+        assert await asyncio.wait_for(second.wait(), 60) == 2
+        err = (await second.stderr.read()).decode()
+        assert f"another negtui serve (pid {first.pid}) is using {data}" in err and "Traceback" not in err
+        folder = json.loads((data / "serve.lock").read_text())["folder"]
+        assert Path(folder).is_dir()
+        async with connect(first_port, alice) as conn:
+            _chan, term = await open_terminal(conn)
+            await term.wait_for("The poison pill")
+            first.kill()
+            await first.wait()
+        third = await serve(free_port())
+        assert b"negtui serve: course" in await asyncio.wait_for(third.stdout.readline(), 60)
+        assert not Path(folder).exists()
+        with ResultsDB.open(data) as db:
+            rows = db._conn.execute("SELECT end_reason FROM sessions").fetchall()
+        assert [tuple(r) for r in rows] == [("server killed",)]
+        third.send_signal(15)
+        assert await asyncio.wait_for(third.wait(), 20) == 128 + 15
+        err = (await third.stderr.read()).decode()
+        assert f"removed {folder}" in err and "1 session left open" in err
+    finally:
+        for proc in (first, second, third):
+            if proc is not None and proc.returncode is None:
+                proc.kill()
+                await proc.wait()
