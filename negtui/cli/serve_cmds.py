@@ -84,6 +84,11 @@ class Stopped(Exception):
 
 
 async def _run(hub: Hub, key: asyncssh.SSHKey, loaded: LoadedCourse, trainees: int, lock: DataDirLock) -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # as many connections as the system allows us
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     stop = asyncio.Event()  # SIGTERM handled before the server says it is up
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     server = await hub.listen(key)

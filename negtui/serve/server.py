@@ -15,6 +15,7 @@ import re
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -37,6 +38,12 @@ HOST_KEY = "ssh_host_ed25519_key"
 SWEEP_EVERY = 60.0  # seconds between looks for assessments left past the idle timeout
 HUB_SOCKET = "hub.sock"  # trainees' apps ask the server for tables here
 TERM_NAME = re.compile(r"[A-Za-z0-9._+-]{1,64}")  # what a terminal type looks like (xterm-256color, screen.xterm)
+# connections not yet logged in: held at once in all and from one address, and seconds each may take;
+# 1,100 silent connections used every file descriptor and kept a trainee out for a minute
+PREAUTH_MAX = 128
+PREAUTH_PER_ADDRESS = 32
+LOGIN_TIMEOUT = 20
+REFUSALS_SHOWN_EVERY = 60.0  # seconds between lines about connections refused before login
 OUTPUT_BUFFERED = 256 * 1024  # bytes of a client's screen held while it does not read; then its app waits
 ONLY_THE_APP = ("negtui serve runs the training app only: connect with a terminal and no command "
                 "(ssh -p PORT NAME@HOST)")
@@ -75,9 +82,33 @@ class _Connection(asyncssh.SSHServer):
         self.fingerprint = ""
         self.enrol_key: str | None = None  # an unknown key presented by a trainee holding an invite
 
+    host = ""
+    counted = False  # among the connections not yet logged in
+
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         host, port = conn.get_extra_info("peername")[:2]
-        self.peer = f"{host}:{port}"
+        self.peer, self.host = f"{host}:{port}", host
+        waiting = self.hub.not_logged_in
+        if sum(waiting.values()) >= PREAUTH_MAX or waiting.get(host, 0) >= PREAUTH_PER_ADDRESS:
+            self.hub.refused(host)
+            conn.abort()
+            return
+        waiting[host] = waiting.get(host, 0) + 1
+        self.counted = True
+
+    def _logged_in_or_gone(self) -> None:
+        if self.counted:
+            self.counted = False
+            waiting = self.hub.not_logged_in
+            waiting[self.host] -= 1
+            if not waiting[self.host]:
+                del waiting[self.host]
+
+    def auth_completed(self) -> None:
+        self._logged_in_or_gone()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._logged_in_or_gone()
 
     def begin_auth(self, username: str) -> bool:
         return True
@@ -277,6 +308,9 @@ class Hub:
     def __init__(self, options: ServeOptions, db: ResultsDB, course: LoadedCourse | None = None):
         self.options, self.db = options, db
         self.sessions: set[_Session] = set()
+        self.not_logged_in: dict[str, int] = {}  # connections waiting to log in, by address
+        self._refusals: dict[str, int] = {}  # refused before login since the last line about it
+        self._refusals_shown = 0.0
         self.folder: str | None = None  # the server's private folder: its sockets (Unix paths are short)
         self.tables: TableKeeper | None = None
         self.graded: tuple[str, list[str]] | None = None  # the course's assessments, swept for games left idle
@@ -293,6 +327,17 @@ class Hub:
         # their own, in order
         self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="results-db")
         self._db_writes: set[asyncio.Future] = set()
+
+    def refused(self, host: str) -> None:
+        """A connection refused before login: said on the server's stderr at most once a minute."""
+        self._refusals[host] = self._refusals.get(host, 0) + 1
+        now = time.monotonic()
+        if now - self._refusals_shown >= REFUSALS_SHOWN_EVERY:
+            self._refusals_shown = now
+            said = ", ".join(f"{n} from {h}" for h, n in sorted(self._refusals.items(), key=lambda x: -x[1])[:5])
+            print(f"refused connections waiting to log in (over {PREAUTH_PER_ADDRESS} from one address or "
+                  f"{PREAUTH_MAX} in all): {said}", file=sys.stderr)
+            self._refusals.clear()
 
     async def db_call(self, query: Callable[[ResultsDB], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db_thread, query, self.db)
@@ -340,7 +385,7 @@ class Hub:
         return await asyncssh.create_server(
             lambda: _Connection(self), self.options.host, self.options.port, server_host_keys=[key],
             encoding=None, line_editor=False, agent_forwarding=False, x11_forwarding=False, allow_scp=False,
-            sftp_factory=None, login_timeout=60, keepalive_interval=60, keepalive_count_max=3)
+            sftp_factory=None, login_timeout=LOGIN_TIMEOUT, keepalive_interval=60, keepalive_count_max=3)
 
     async def _sweep_left_games(self, course: str, graded: list[str]) -> None:
         """Assessments left past the idle timeout are filed as abandoned, whether or not the trainee

@@ -219,6 +219,50 @@ async def test_a_strange_terminal_type_gets_the_app_not_a_traceback(server, term
         await asyncio.wait_for(out.closed.wait(), 20)
 
 
+async def test_silent_connections_before_login_are_limited_per_address_and_a_trainee_still_gets_in(
+        server, monkeypatch, capfd):
+    """Connections that never log in: at most PREAUTH_PER_ADDRESS from one address are kept waiting, the
+    rest closed at once with one line on the server's stderr (no traceback); once they go, a trainee
+    logs in."""
+    import socket
+
+    from negtui.serve import server as served
+
+    monkeypatch.setattr(served, "PREAUTH_PER_ADDRESS", 4)
+    hub, port, alice = server
+    silent = []
+    for _ in range(7):
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.setblocking(False)
+        silent.append(sock)
+    await asyncio.sleep(0.5)
+
+    def closed(sock: socket.socket) -> bool:
+        try:
+            while sock.recv(4096):  # the server's banner, then the end if it hung up
+                pass
+            return True
+        except BlockingIOError:
+            return False
+        except ConnectionResetError:
+            return True
+
+    assert sum(closed(s) for s in silent) == 3
+    assert sum(hub.not_logged_in.values()) == 4
+    err = capfd.readouterr().err
+    assert "refused connections waiting to log in (over 4 from one address" in err and "Traceback" not in err
+    for sock in silent:
+        sock.close()
+    await asyncio.sleep(0.3)
+    assert not hub.not_logged_in
+    async with connect(port, alice) as conn:
+        chan, term = await open_terminal(conn)
+        await term.wait_for("The poison pill")
+        assert not hub.not_logged_in  # logged in: no longer counted
+        chan.write("q")
+        await asyncio.wait_for(term.closed.wait(), 20)
+
+
 async def test_passwords_unknown_keys_and_unknown_names_are_refused(server):
     _hub, port, alice = server
     with pytest.raises(asyncssh.PermissionDenied):
