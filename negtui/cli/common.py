@@ -93,7 +93,10 @@ def base_seat(lens: str | None = None, partner: str | None = None, sims: int | N
     from negtui.scenario.io import problems_from_validation
 
     try:
-        return parse_seat(lens or DEFAULT_LENS, Seat(**given))
+        base = Seat(**given)
+        # the lens bot keeps only search parameters; what llm: and cmd: seats take from it is put back
+        return parse_seat(lens or DEFAULT_LENS, base).model_copy(
+            update={"base_url": base.base_url, "timeout": base.timeout})
     except ValidationError as err:
         p = problems_from_validation(err)[0]
         field = p.path.removeprefix("$.")

@@ -35,8 +35,10 @@ if TYPE_CHECKING:
     from negtui.seats import Seat
 
 
-def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None) -> Fork:
-    """The recorded game at a turn, with the seats asked for; refuses seats only a person could play."""
+def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None,
+          base_url: str | None = None) -> Fork:
+    """The recorded game at a turn, with the seats asked for; refuses seats only a person could play.
+    Language-model seats go to `base_url` when given, not to the address the record names."""
     from negtui.record import Replay, fork, load_record
     from negtui.seats import parse_seat, parse_seats
 
@@ -55,6 +57,9 @@ def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None
         fail(f"error: {err}")
     if fk.played_by_hand:
         fail(f"error: {', '.join(fk.played_by_hand)} played by hand in the record; give --seat NAME=LENS to continue")
+    if base_url is not None:
+        fk = replace(fk, seats=[s.model_copy(update={"base_url": base_url}) if s.agent == "llm" else s
+                                for s in fk.seats])
     return fk
 
 
@@ -95,7 +100,7 @@ def autoplay(
                      if v is not None]
             if fixed:
                 fail(f"error: {', '.join(fixed)} come from the record when forking; change seats with --seat NAME=LENS")
-            fk = _fork(from_record, turn, seat or [], lens)
+            fk = _fork(from_record, turn, seat or [], lens, llm_base_url)
             game = _Start(fk.neg, fk.seats, fk.start, fk.parent, fk.information)
         else:
             if scenario is None:

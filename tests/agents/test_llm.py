@@ -287,3 +287,24 @@ def test_a_hostile_model_server_is_a_fault_bounded_in_size_and_time(fake_chat, m
     assert events[0].passed and words in events[0].fault, events[0].fault
     assert "\x1b" not in events[0].fault and "\x07" not in events[0].fault
     assert len(events) == 2
+
+
+def test_the_base_url_option_reaches_the_request_and_beats_the_environment(fake_chat, tmp_path):
+    """`--llm-base-url` is where the requests go, whatever OPENAI_BASE_URL says (it was once dropped, and
+    the requests went to OpenAI's public endpoint with the user's key)."""
+    chat = fake_chat(pill_policy)
+    elsewhere = fake_chat(pill_policy)
+    env = {**os.environ, "OPENAI_BASE_URL": elsewhere.url, "OPENAI_API_KEY": "sk-test-key"}
+    rec = tmp_path / "g.jsonl"
+    res = subprocess.run([sys.executable, "-m", "negtui.cli", "autoplay", str(PILL), "--seat", "A=llm:m",
+                          "--seat", "B=upper", "--llm-base-url", chat.url, "--json", "--record", str(rec)],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert chat.requests and not elsewhere.requests
+    assert all(r["path"] == "/v1/chat/completions" for r in chat.requests)
+    chat.requests.clear()  # a fork of it, sent elsewhere by the option
+    res = subprocess.run([sys.executable, "-m", "negtui.cli", "autoplay", "--from-record", str(rec), "--turn", "0",
+                          "--llm-base-url", elsewhere.url, "--json"], capture_output=True, text=True, env=env,
+                         timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert elsewhere.requests and not chat.requests

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import queue
+import socket
 import threading
 import time
 from collections.abc import Callable, Generator
@@ -24,6 +25,15 @@ from negtui.table.spec import TableSpec
 from tests.paths import COALITION_TRAP
 
 
+def _listening(path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(str(path))
+        except OSError:
+            return False
+    return True
+
+
 class Running:
     """A table served in a thread until the test ends."""
 
@@ -33,7 +43,7 @@ class Running:
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 10
-        while not path.exists():
+        while not _listening(path):  # the socket file appears as it is bound, a moment before it listens
             assert time.monotonic() < deadline, "the table never listened"
             time.sleep(0.01)
 
