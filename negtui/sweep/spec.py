@@ -10,10 +10,20 @@ import os
 from pathlib import Path
 from typing import Annotated, Final, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from negtui.scenario import untrusted
 from negtui.scenario.io import FileProblems, Problem, problems_from_validation
+from negtui.scenario.limits import MAX_ACTIONS, MAX_BUDGET, MAX_GOALS, MAX_PLAYERS, MAX_ROUNDS, MAX_TURNS
 from negtui.seats import PARTNER_METHODS, SeatError, parse_seat
 
 FORMAT: Final = "negtui-sweep/1"
@@ -88,6 +98,10 @@ def _zipf(values: list[float]) -> list[float]:
 
 
 Axis = Annotated[list[int], Field(min_length=1, max_length=64)]
+# each count axis within what a scenario may hold (scenario.limits), checked before any game is built
+AXIS_LIMITS = {"players": MAX_PLAYERS, "actions": MAX_ACTIONS, "goals": MAX_GOALS, "rounds": MAX_ROUNDS,
+               "budget": MAX_BUDGET, "factors": MAX_GOALS}
+MAX_SWEEP_GAMES = 1_000_000  # games (cells × seeds × rules × methods) in one sweep
 
 
 class Grid(_Strict):
@@ -107,8 +121,18 @@ class Grid(_Strict):
 
     @field_validator("players", "actions", "goals", "rounds", "budget", "factors")
     @classmethod
-    def _counts(cls, values: list[int]) -> list[int]:
+    def _counts(cls, values: list[int], info: ValidationInfo) -> list[int]:
+        top = AXIS_LIMITS[str(info.field_name)]
+        if any(v > top for v in values):
+            raise ValueError(f"every value is at most {top:,} (the scenario limit)")
         return _positive_ints(values)
+
+    @model_validator(mode="after")
+    def _turns(self) -> Grid:
+        if max(self.rounds) * max(self.players) > MAX_TURNS:
+            raise ValueError(f"{max(self.rounds):,} rounds of {max(self.players):,} players exceed the scenario "
+                             f"limit of {MAX_TURNS:,} turns")
+        return self
 
     @field_validator("all_or_nothing")
     @classmethod
@@ -156,6 +180,10 @@ class SweepSpec(_Strict):
     def _games(self) -> SweepSpec:
         if (self.grid is None) == (not self.scenarios):
             raise ValueError("a sweep plays a generator grid or a list of scenarios: give exactly one")
+        games = (self.grid.cells() * self.seeds if self.grid is not None else len(self.scenarios)) \
+            * len(self.rules) * len(self.methods)
+        if games > MAX_SWEEP_GAMES:
+            raise ValueError(f"the sweep would play {games:,} games; at most {MAX_SWEEP_GAMES:,} in one sweep")
         names = [m.name for m in self.methods]
         if len(set(names)) != len(names):
             raise ValueError(f"method names repeat: {sorted({x for x in names if names.count(x) > 1})}")

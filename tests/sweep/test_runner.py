@@ -271,6 +271,14 @@ def test_results_are_read_by_pandas_and_duckdb_without_negtui(sweep, tmp_path):
     (SMALL.replace('"myopic", "upper"', '"myopic", "human"'), "$.methods[1]"),
     (SMALL.replace("[grid]", "[grid]\ncolour = 3"), "$.grid.colour"),
     (SMALL + "\nscenarios = ['x.json']\n", "$"),
+    # axes beyond what a scenario may hold, refused before anything is built (they ran out of memory or hung)
+    (SMALL.replace("players = [4]", "players = [1000000000]"), "$.grid.players: every value is at most 500"),
+    (SMALL.replace("goals = [6]", "goals = [10000000]"), "$.grid.goals: every value is at most 5,000"),
+    (SMALL.replace("players = [4]", "players = [500]").replace("rounds = [2]", "rounds = [10000]"),
+     "exceed the scenario limit of 100,000 turns"),
+    (SMALL.replace("players = [4]", f"players = {list(range(3, 67))}").replace("goals = [6]",
+                                                                              f"goals = {list(range(1, 65))}"),
+     "at most 1,000,000 in one sweep"),
 ])
 def test_a_bad_spec_is_a_located_error(sweep, tmp_path, text, where):
     spec = spec_file(tmp_path, text)
