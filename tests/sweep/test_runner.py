@@ -277,7 +277,8 @@ def test_results_are_read_by_pandas_and_duckdb_without_negtui(sweep, tmp_path):
     (SMALL.replace("players = [4]", "players = [500]").replace("rounds = [2]", "rounds = [10000]"),
      "exceed the scenario limit of 100,000 turns"),
     (SMALL.replace("players = [4]", f"players = {list(range(3, 67))}").replace("goals = [6]",
-                                                                              f"goals = {list(range(1, 65))}"),
+                                                                              f"goals = {list(range(1, 65))}")
+     .replace("seeds = 2", "seeds = 100"),
      "at most 1,000,000 in one sweep"),
 ])
 def test_a_bad_spec_is_a_located_error(sweep, tmp_path, text, where):
