@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     import asyncssh
 
     from negtui.serve.course import LoadedCourse
+    from negtui.serve.db import ResultsDB
     from negtui.serve.lock import DataDirLock
-    from negtui.serve.server import Hub
+    from negtui.serve.server import Hub, ServeOptions
 
 EXIT_TERMINATED = 128 + signal.SIGTERM
 
@@ -37,8 +38,8 @@ def serve(
                                                                      "app may use.")] = 4096,
 ) -> None:
     """Serve a course over SSH: trainees log in with their keys and play its exercises, coached."""
-    from negtui.serve.lock import Busy, DataDirLock
-    from negtui.serve.server import Hub, ServeOptions, host_key
+    from negtui.serve.lock import DataDirLock
+    from negtui.serve.server import ServeOptions
 
     with user_errors():
         if not 1 <= port <= 65535:
@@ -47,36 +48,41 @@ def serve(
             fail("error: --max-sessions ≥ 1, --idle-timeout > 0 and --child-memory ≥ 256 are needed")
         loaded, data, db = course_and_results(course, data_dir)
         lock = DataDirLock(data)
-        try:
-            lock.acquire()
-        except Busy as err:
-            db.close()
-            fail(f"error: {err}")
-        except OSError as err:
-            db.close()
-            fail(f"error: cannot lock {lock.path}: {err.strerror or err}")
-        if (swept := lock.sweep()) is not None:
-            typer.echo(f"removed {swept}, left by a server that did not stop cleanly", err=True)
-        if ended := db.sessions_left_open("server killed"):
-            typer.echo(f"{ended} session{'s' * (ended != 1)} left open by a server that did not stop cleanly: "
-                       "marked ended", err=True)
-        key = host_key(data)
-        options = ServeOptions(data, course.resolve(), host, port, max_sessions, idle_timeout * 60,
-                               child_memory * 2**20)
-        hub = Hub(options, db, loaded)
-        try:
-            asyncio.run(_run(hub, key, loaded, len(db.trainees()), lock))
-        except OSError as err:
-            fail(f"error: cannot listen on {host}:{port}: {err.strerror or err}")
-        except KeyboardInterrupt:
-            typer.echo("negtui serve stopped", err=True)
-            raise typer.Exit(EXIT_INTERRUPTED) from None
-        except Stopped:
-            typer.echo("negtui serve stopped (SIGTERM)", err=True)
-            raise typer.Exit(EXIT_TERMINATED) from None
+        try:  # the database and the lock are let go however the server ends, or fails to start
+            _serve(loaded, data, db, lock, ServeOptions(data, course.resolve(), host, port, max_sessions,
+                                                        idle_timeout * 60, child_memory * 2**20))
         finally:
             db.close()
             lock.release()
+
+
+def _serve(loaded: LoadedCourse, data: Path, db: ResultsDB, lock: DataDirLock, options: ServeOptions) -> None:
+    from negtui.serve.lock import Busy
+    from negtui.serve.server import Hub, host_key
+
+    try:
+        lock.acquire()
+    except Busy as err:
+        fail(f"error: {err}")
+    except OSError as err:
+        fail(f"error: cannot lock {lock.path}: {err.strerror or err}")
+    if (swept := lock.sweep()) is not None:
+        typer.echo(f"removed {swept}, left by a server that did not stop cleanly", err=True)
+    if ended := db.sessions_left_open("server killed"):
+        typer.echo(f"{ended} session{'s' * (ended != 1)} left open by a server that did not stop cleanly: "
+                   "marked ended", err=True)
+    key = host_key(data)
+    hub = Hub(options, db, loaded)
+    try:
+        asyncio.run(_run(hub, key, loaded, len(db.trainees()), lock))
+    except OSError as err:
+        fail(f"error: cannot listen on {options.host}:{options.port}: {err.strerror or err}")
+    except KeyboardInterrupt:
+        typer.echo("negtui serve stopped", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except Stopped:
+        typer.echo("negtui serve stopped (SIGTERM)", err=True)
+        raise typer.Exit(EXIT_TERMINATED) from None
 
 
 class Stopped(Exception):

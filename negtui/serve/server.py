@@ -81,9 +81,8 @@ class _Connection(asyncssh.SSHServer):
         self.peer = ""
         self.fingerprint = ""
         self.enrol_key: str | None = None  # an unknown key presented by a trainee holding an invite
-
-    host = ""
-    counted = False  # among the connections not yet logged in
+        self.host = ""
+        self.counted = False  # among the connections not yet logged in (hub.not_logged_in)
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         host, port = conn.get_extra_info("peername")[:2]
