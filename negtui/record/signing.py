@@ -14,6 +14,7 @@ import json
 import os
 import secrets
 import stat
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,19 +60,40 @@ def read_key(path: str | os.PathLike[str]) -> bytes:
 
 
 def data_dir_key(data_dir: str | os.PathLike[str]) -> bytes:
-    """The data directory's record key, made on first use (32 random bytes, readable by its owner only)."""
+    """The data directory's record key, made on first use (32 random bytes, readable by its owner only).
+
+    A data directory is often first used by many processes at once (a class, a sweep): the key is written
+    whole to a private file and then linked into place, so no process ever reads a key half written, and
+    every process ends up with the one key that stays."""
     p = Path(data_dir) / KEY_FILE
     if not p.exists():
         p.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".record.key.", dir=p.parent)  # mode 0600
         try:
-            fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:  # another process made it meanwhile
-            return read_key(p)
-        with os.fdopen(fd, "w") as fh:
-            fh.write(secrets.token_hex(32) + "\n")
+            with os.fdopen(fd, "w") as fh:
+                fh.write(secrets.token_hex(32) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            try:
+                os.link(tmp, p)
+            except FileExistsError:  # another process's key won
+                pass
+            except OSError:  # a file system without hard links: create it exclusively instead
+                _write_exclusively(p)
+        finally:
+            os.unlink(tmp)
     if stat.S_IMODE(p.stat().st_mode) & 0o077:
         raise SigningKeyError(f"{p}: the key file must be readable by its owner only (chmod 600)")
     return read_key(p)
+
+
+def _write_exclusively(p: Path) -> None:
+    try:
+        fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "w") as fh:
+        fh.write(secrets.token_hex(32) + "\n")
 
 
 @dataclass(frozen=True)

@@ -282,3 +282,28 @@ def test_an_unsigned_record_says_so(cli, six_record, tmp_path):
     key.write_text("00" * 32)
     res = cli("replay", six_record, "--verify", "--key", key)
     assert res.exit_code == 2 and "the record is not signed" in res.stderr
+
+
+def _key_of_a_fresh_directory(data: str, start: float) -> str:
+    while time.time() < start:  # every process asks at the same moment
+        pass
+    try:
+        return data_dir_key(data).hex()
+    except Exception as err:
+        return f"{type(err).__name__}: {err}"
+
+
+def test_processes_making_a_data_directorys_key_at_once_all_get_the_whole_key(tmp_path):
+    """The first use of a data directory is often many processes at once (a class, a sweep): none may read
+    a key file another is still writing, and all sign with the one key that stays."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(8) as pool:
+        for round_ in range(40):
+            data = tmp_path / f"d{round_}"
+            start = time.time() + 0.05
+            keys = pool.starmap(_key_of_a_fresh_directory, [(str(data), start)] * 8)
+            assert len(set(keys)) == 1, keys
+            assert keys[0] == data_dir_key(data).hex()
+    assert not [p for p in tmp_path.rglob("*") if p.is_file() and p.name != "record.key"]  # no temporary left
