@@ -8,7 +8,7 @@ from __future__ import annotations
 import signal
 import sys
 
-from negtui.cli.exits import EXIT_INPUT, EXIT_INTERRUPTED, quiet_interrupt
+from negtui.cli.exits import EXIT_INPUT, EXIT_INTERRUPTED, leave_interrupted, quiet_interrupt
 
 
 def main() -> None:
@@ -19,7 +19,11 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
-        sys.exit(EXIT_INTERRUPTED)
+        leave_interrupted()
+    except SystemExit as done:
+        if done.code == EXIT_INTERRUPTED:  # a command's Ctrl-C, already reported
+            leave_interrupted()
+        raise
 
 
 def __getattr__(name: str):

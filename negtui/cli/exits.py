@@ -3,7 +3,10 @@ the commands (which import it back), so that nothing here imports anything of ne
 
 from __future__ import annotations
 
+import atexit
 import os
+import sys
+import threading
 
 EXIT_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -13,4 +16,23 @@ def quiet_interrupt(signum: int, frame: object) -> None:
     """Ctrl-C while negtui is still starting (importing, parsing options): nothing to save yet, so go
     at once.  A command's `user_errors()` hands Ctrl-C back to Python as KeyboardInterrupt."""
     os.write(2, b"interrupted\n")
+    os._exit(EXIT_INTERRUPTED)
+
+
+def leave_interrupted() -> None:
+    """End with status 130 once a Ctrl-C has been handled and the command has unwound.
+
+    A normal exit would not do: CPython (3.11, 3.12) marks a KeyboardInterrupt raised inside `exec()` of
+    a string (dataclasses and typing make classes that way while a module imports) as unhandled even
+    when it is caught, and then ends the process by SIGINT instead of with the status asked for.  So the
+    rest of a normal exit is done here: other threads finish, exit handlers run, output is flushed."""
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can reach it
+            pass
     os._exit(EXIT_INTERRUPTED)

@@ -40,6 +40,33 @@ def _loading(pid: int, library: str) -> bool:
         return True
 
 
+_CTRL_C_INSIDE_EXEC = """
+import sys, typer
+import negtui.cli, negtui.cli.commands
+from negtui.cli.errors import user_errors
+
+def command():  # Ctrl-C while a class is being made, the way dataclasses make __init__
+    try:
+        with user_errors():
+            exec("raise KeyboardInterrupt")
+    except typer.Exit as done:  # what Click does with it
+        sys.exit(done.exit_code)
+
+negtui.cli.commands.app = command
+negtui.cli.main()
+"""
+
+
+def test_ctrl_c_inside_exec_of_a_string_still_ends_with_status_130(tmp_path):
+    """CPython takes a KeyboardInterrupt inside `exec()` of a string for an unhandled one, caught or not,
+    and would end a program run as a module (as `negtui` is) by SIGINT (status -2) rather than with 130."""
+    (tmp_path / "ctrl_c_inside_exec.py").write_text(_CTRL_C_INSIDE_EXEC)
+    proc = subprocess.run([sys.executable, "-m", "ctrl_c_inside_exec"], capture_output=True, text=True, timeout=60,
+                          cwd=tmp_path)
+    assert proc.returncode == 130, (proc.returncode, proc.stderr)
+    assert proc.stderr == "interrupted\n"
+
+
 @pytest.mark.slow
 def test_ctrl_c_at_any_moment_of_start_up_ends_with_status_130_and_no_traceback():
     """From the moment negtui's own code runs (here: once numpy's library is mapped, well inside the
