@@ -26,7 +26,7 @@ from negtui.engine.turns import Move, TurnDriver, TurnEvent
 from negtui.engine.valuation import Valuation
 from negtui.play.views import LensView, PartnerOption, Preview
 from negtui.record.format import Parent
-from negtui.record.writer import RecordWriter
+from negtui.record.writer import RecordCut, RecordWriter
 from negtui.scenario.model import Scenario
 from negtui.seats import Seat
 
@@ -70,6 +70,7 @@ class LiveGame:
         except BaseException:
             self.seating.close()
             raise
+        self.record_failed: str | None = None  # why recording stopped (a full disk): the game goes on
         self._baseline: np.ndarray | None = None
         self._switched: dict[str, Seat] = {}  # seats changed since the last recorded turn
         self._decided: list[tuple[Move, State]] = []  # people's decisions in the turn under way
@@ -188,17 +189,28 @@ class LiveGame:
             self.history[lens].append(values)
         self.payoff_history.append(ev.payoffs)
         if self._writer:
-            self._writer.turn(ev, self._switched, shown)
-            if self.over:
-                self._writer.result(ev.after)
-                self._writer.close()
+            try:
+                self._writer.turn(ev, self._switched, shown)
+                if self.over:
+                    self._writer.result(ev.after)
+                    self._writer.close()
+            except RecordCut as err:
+                self._stop_recording(err)
         self._switched = {}
         return ev
 
     def keep_message(self, sender: str, to: str | None, text: str) -> None:
         """Something said at the table, into the record with the turn under way."""
         if self._writer and not self.over:  # after the result line a record takes nothing more
-            self._writer.message(self.state.t, sender, to, text)
+            try:
+                self._writer.message(self.state.t, sender, to, text)
+            except RecordCut as err:
+                self._stop_recording(err)
+
+    def _stop_recording(self, err: RecordCut) -> None:
+        """A game is worth more than its record: play on unrecorded, and say why (`record_failed`)."""
+        self._writer = None
+        self.record_failed = err.reason
 
     # --- coaching ---------------------------------------------------------------------------------------
     @property

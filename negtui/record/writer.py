@@ -1,4 +1,5 @@
-"""Writing a record turn by turn, flushed after every line: a crash loses at most the turn in flight.
+"""Writing a record turn by turn, each line written whole or not at all: a crash loses at most the turn
+in flight, and a full disk leaves the record cut after its last whole line, never inside one.
 
 A record has one writer: the file is created exclusively (an existing one is replaced only when
 forced), and locked while the game is written, so a second writer is refused with a message instead
@@ -7,10 +8,11 @@ of leaving a file that mixes two games."""
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import json
 import os
+import stat
 from pathlib import Path
-from typing import IO
 
 import numpy as np
 from pydantic import BaseModel
@@ -24,6 +26,7 @@ from negtui.engine.portable import PortableGame
 from negtui.engine.turns import TurnEvent
 from negtui.engine.valuation import Valuation
 from negtui.locks import Busy, lock_or_close
+from negtui.narrate import shown_turn
 from negtui.record.digest import state_digest
 from negtui.record.format import FORMAT, Header, MessageLine, Parent, ResultLine, TurnLine
 from negtui.record.signing import Chain
@@ -34,7 +37,15 @@ class CannotWrite(OSError):
     """A record file that cannot be created, or is being written by someone else."""
 
 
-def open_exclusive(path: Path, force: bool = False) -> IO[str]:
+class RecordCut(CannotWrite):
+    """A record that could not take its next line (a full disk): what it still holds is in `reason`."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"cannot write {path}: {reason}")
+        self.reason = reason
+
+
+def open_exclusive(path: Path, force: bool = False) -> int:
     """A new file for one writer, locked for as long as it is open.  An existing file is refused, or,
     when forced, taken over only if no other writer holds it."""
     try:
@@ -55,8 +66,20 @@ def open_exclusive(path: Path, force: bool = False) -> IO[str]:
         raise CannotWrite(f"{path} is being written by another negtui process; choose another file") from None
     except OSError as err:
         raise CannotWrite(f"cannot lock {path}: {err.strerror}") from None
-    os.ftruncate(fd, 0)  # forced: the old content goes only once the file is ours
-    return os.fdopen(fd, "w", encoding="utf-8")
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):  # forced: the old content goes only once the file is ours
+            os.ftruncate(fd, 0)
+    except OSError as err:
+        os.close(fd)
+        raise CannotWrite(f"cannot write {path}: {err.strerror}") from None
+    return fd
+
+
+def why_not_written(err: OSError) -> str:
+    """What a user can act on: a full disk (or quota) named as such."""
+    if err.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "the disk is full"
+    return err.strerror or str(err)
 
 
 def forecasts(val: Valuation, s: State, shown: dict[str, np.ndarray] | None = None) -> dict[str, list[float]]:
@@ -76,7 +99,10 @@ class RecordWriter:
         self._chain = Chain(key) if key else None
         self.lines = 0  # written after the header
         self.fresh = start.t == 0 and start.bits == 0 and parent is None  # else the header holds a position
-        self._fh: IO[str] = open_exclusive(self.path, force)
+        self.last_turn: int | None = None  # the last turn written whole
+        self._size = 0  # bytes of whole lines written
+        self._fd: int | None = open_exclusive(self.path, force)
+        self._removable = stat.S_ISREG(os.fstat(self._fd).st_mode)  # never a device named as the record
         game = neg.game
         portable = PortableGame.of(game, neg.rules)
         header = Header(
@@ -89,13 +115,41 @@ class RecordWriter:
         self._write(header)
 
     def _write(self, line: BaseModel) -> None:
-        """One JSON line; top-level fields that are not set are left out."""
+        """One JSON line; top-level fields that are not set are left out.  Raises CannotWrite when the line
+        cannot be written whole; the file then ends at the line before, and takes nothing more."""
+        if self._fd is None:
+            raise CannotWrite(f"cannot write {self.path}: it was closed")
         data = {k: v for k, v in line.model_dump(mode="json").items() if v is not None}
         if self._chain is not None:
             data["mac"] = self._chain.next(data)
-        self._fh.write(json.dumps(data, separators=(",", ":"), allow_nan=False) + "\n")
-        self._fh.flush()
+        raw = memoryview((json.dumps(data, separators=(",", ":"), allow_nan=False) + "\n").encode())
+        try:
+            while raw:
+                raw = raw[os.write(self._fd, raw):]
+        except OSError as err:
+            self._give_up(err)
+        self._size = os.lseek(self._fd, 0, os.SEEK_CUR)
         self.lines += isinstance(line, (TurnLine, MessageLine, ResultLine))
+        if isinstance(line, TurnLine):
+            self.last_turn = line.t
+
+    def _give_up(self, err: OSError) -> None:
+        """Cut the part of a line that was written, close, and say what the file still holds."""
+        fd, self._fd = self._fd, None
+        assert fd is not None
+        try:
+            os.ftruncate(fd, self._size)
+        except OSError:
+            pass
+        os.close(fd)  # also releases the lock
+        if not self._size or (self.fresh and not self.lines):  # nothing the scenario does not say (see close)
+            self._remove()
+            kept = "nothing was recorded"
+        elif self.last_turn is None:
+            kept = "the record holds no turn"
+        else:
+            kept = f"the record keeps the game up to turn {shown_turn(self.last_turn)}, every line whole"
+        raise RecordCut(self.path, f"{why_not_written(err)}; {kept}")
 
     def turn(self, ev: TurnEvent, switched: dict[str, Seat] | None = None, shown: dict | None = None) -> None:
         """One turn; `switched` maps player ids to the seats that took over before it, and `shown` holds
@@ -124,9 +178,16 @@ class RecordWriter:
         """A record of a new game left with no line after its header (quit before its first turn) says
         nothing the scenario does not: it is removed (a fork's header keeps the position it starts from)
         (while still locked, so no other writer can have taken the name), unless `discard_empty` is off."""
-        if discard_empty and self.fresh and not self.lines and not self._fh.closed:
+        if self._fd is None:
+            return
+        if discard_empty and self.fresh and not self.lines:
+            self._remove()
+        os.close(self._fd)  # also releases the lock
+        self._fd = None
+
+    def _remove(self) -> None:
+        if self._removable:
             self.path.unlink(missing_ok=True)
-        self._fh.close()  # also releases the lock
 
     def __enter__(self) -> RecordWriter:
         return self

@@ -65,6 +65,7 @@ class TableHost(Serving):
         self.paused = False
         self.ended: str | None = None  # why the table closed early
         self.thinking = False
+        self._record_failure_logged = False
         self.settled = False  # the game is over and its results are kept: the table may close
         self.closing = Closing()  # the debriefs' numbers, worked out once the game is over
         self._wake = asyncio.Event()
@@ -235,6 +236,7 @@ class TableHost(Serving):
         game = self.game
         assert game is not None
         game.submit(m)  # IllegalMove leaves the game as it was
+        self.note_recording()
         wire = move_to_wire(game.neg, m)
         self.moves.append(wire)
         self._broadcast({"type": "move", "move": wire})

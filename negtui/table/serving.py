@@ -48,6 +48,7 @@ class Serving:
     _done: asyncio.Event
     _seat_changes: dict[str, Seat]
     _handlers: set[asyncio.Task[object]]
+    _record_failure_logged: bool
 
     if TYPE_CHECKING:  # the host's
         async def start(self) -> None: ...
@@ -167,6 +168,7 @@ class Serving:
         self.said.append(said)
         if self.game is not None:
             self.game.keep_message(said.sender, said.to, said.text)
+            self.note_recording()
         else:
             self._unwritten.append(said)
         for c in self.clients:
@@ -213,3 +215,10 @@ class Serving:
     def _closing_for(self, client: Client) -> dict[str, Any]:
         """A person is told their own seat's games; the trainer's view every seat's."""
         return self.closing.line_for(None if client.watcher else client.player or "")
+
+    def note_recording(self) -> None:
+        """Tell the log, once, that the record could not be written on (a full disk)."""
+        game = self.game
+        if game is not None and game.record_failed and not self._record_failure_logged:
+            self._record_failure_logged = True
+            self.log(f"recording stopped: {game.record_failed}; the game goes on")

@@ -49,6 +49,7 @@ class LiveScreen(GameScreen):
         self.exact_solving = False
         self.prompted_turn = -1
         self._summary_shown = False
+        self._record_failure_shown = False
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -135,6 +136,10 @@ class LiveScreen(GameScreen):
         self.set_status(line)
         if self.source.has_unassessed:
             self._assess()
+        failed = self.source.game.record_failed
+        if failed and not self._record_failure_shown:
+            self._record_failure_shown = True
+            self.notify(f"recording stopped: {failed}. The game goes on unrecorded.", severity="error", timeout=30)
 
     def advance(self) -> None:
         """What happens next: the summary, a person's prompt, an agent's answer, or the next autoplayed turn."""
