@@ -138,6 +138,7 @@ def report(
     printed here and written as Markdown with PNG and SVG figures."""
     from rich.console import Console
 
+    from negtui.sweep.checks import MAX_REPORT_ROWS, BadResults, check_results
     from negtui.sweep.render import claims_rich, scenario_rich, table1_rich, write_report
     from negtui.sweep.report import ScenarioTable
     from negtui.sweep.results import ResultsError, read_table
@@ -146,9 +147,11 @@ def report(
         if not results.is_file():
             fail(f"error: {results}: no such results file")
         try:
-            rows = read_table(results).to_pylist()
-        except ResultsError as err:
+            table = read_table(results, max_rows=MAX_REPORT_ROWS)
+            check_results(table, results)
+        except (ResultsError, BadResults) as err:
             fail(f"error: {err}")
+        rows = table.to_pylist()
         if not rows:
             fail(f"error: {results} holds no rows")
         if output.exists() and not output.is_dir():

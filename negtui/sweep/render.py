@@ -3,6 +3,7 @@ terminal tables."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rich.table import Table
@@ -26,6 +27,11 @@ from negtui.sweep.report import (
 )
 
 BEST = "★"
+
+
+def md(text: object) -> str:
+    """A name for report.md: Markdown's own characters escaped, so a name is shown, never interpreted."""
+    return re.sub(r"([\\`*_\[\]#|~>])", r"\\\1", str(text)).replace("<", "&lt;")
 
 
 def _regimes(t: Table1) -> list[str]:
@@ -53,7 +59,7 @@ def table1_markdown(t: Table1) -> str:
                 c = t.cells.get((s, r, m))
                 text = "" if c is None else f"{c.mean:+.2f} ± {c.sd:.2f}"
                 cells.append(f"**{text}**" if c is not None and m in best[r] else text)
-            rows.append([m, *cells])
+            rows.append([md(m), *cells])
         lines += [f"**{s}**", "", *_markdown_table(["method"] + [REGIME_TITLES[r] for r in regimes], rows), ""]
     n = sorted({c.n for c in t.cells.values()})
     lines.append(f"Mean ± sd of the improvement over the No-Negotiation baseline (sum of payoffs), over "
@@ -74,7 +80,7 @@ def table1_rich(t: Table1) -> list[Table]:
             table.add_column(REGIME_TITLES[r], justify="right")
         best_of = {r: t.best(s, r) for r in regimes}
         for m in t.methods:
-            row: list[Text | str] = [m]
+            row: list[Text | str] = [Text(m)]
             for r in regimes:
                 c = t.cells.get((s, r, m))
                 if c is None:
@@ -96,8 +102,8 @@ def efficiency_markdown(rows: list[dict], methods: list[str]) -> str:
         regimes = [r for r in TABLE_REGIMES if any(k[0] == r for k in cells)]
         if not regimes:
             continue
-        body = [[m, *("" if (c := cells.get((r, m))) is None else f"{c.median:.2f} ({c.mean:.2f})" for r in regimes)]
-                for m in methods]
+        body = [[md(m), *("" if (c := cells.get((r, m))) is None else f"{c.median:.2f} ({c.mean:.2f})"
+                          for r in regimes)] for m in methods]
         lines += [f"**{s}**", "", *_markdown_table(["method"] + [REGIME_TITLES[r] for r in regimes], body), ""]
     if lines:
         lines.append("Median (mean) of the negotiated sum of payoffs ÷ the utilitarian optimum, over the games "
@@ -127,8 +133,8 @@ def scenario_markdown(st: ScenarioTable) -> str:
         for m in st.methods:
             text = _improvement(st, f, m) + (f" ({e})" if (e := _efficiency(st, f, m)) else "")
             cells.append(f"**{text}**" if m in best else text)
-        rows.append([name, str(players), f"{st.baseline[f]:.2f}", *cells])
-    lines = _markdown_table(["scenario", "players", "baseline", *st.methods], rows)
+        rows.append([md(name), str(players), f"{st.baseline[f]:.2f}", *cells])
+    lines = _markdown_table(["scenario", "players", "baseline", *map(md, st.methods)], rows)
     n = sorted({c.n for c in st.cells.values()})
     over = "one seed" if n == [1] else f"mean ± sd over {'/'.join(map(str, n))} seeds"
     lines += ["", f"Improvement of the sum of payoffs over the No-Negotiation baseline (the baseline column), {over} "
@@ -152,10 +158,10 @@ def scenario_rich(st: ScenarioTable) -> list[Table]:
         eff.add_column(m, justify="right", no_wrap=True)
     for f, name, players in st.scenarios:
         best = st.best(f)
-        gain.add_row(f"{name} ({players})", f"{st.baseline[f]:.2f}",
+        gain.add_row(Text(f"{name} ({players})"), f"{st.baseline[f]:.2f}",
                      *[Text(_improvement(st, f, m) + (f" {BEST}" if m in best else ""), style="bold" if m in best
                             else "") for m in st.methods])
-        eff.add_row(f"{name} ({players})", *[_efficiency(st, f, m) for m in st.methods])
+        eff.add_row(Text(f"{name} ({players})"), *[_efficiency(st, f, m) for m in st.methods])
     return [gain, eff] if st.efficiency else [gain]
 
 
@@ -179,14 +185,15 @@ def write_report(rows: list[dict], source: Path, out: Path,
                  ) -> tuple[Path, list[tuple[Table1 | ScenarioTable, list[Claim]]]]:
     """report.md and its figures in `out`; the tables and claims per (sweep, rules) for the terminal."""
     out.mkdir(parents=True, exist_ok=True)
-    parts = [f"# negtui report: {source.name}", "",
-             f"{len(rows)} rows from `{source}`, reported by negtui {__version__}. Each section is one sweep "
+    parts = [f"# negtui report: {md(source.name)}", "",
+             f"{len(rows)} rows from {md(source)}, reported by negtui {__version__}. Each section is one sweep "
              "under one rule set.", ""]
     shown: list[tuple[Table1 | ScenarioTable, list[Claim]]] = []
     for (sweep, rules), sub in groups(rows).items():
         methods = methods_of(sub)
         games = len({r["task"] for r in sub})
-        parts += [f"## {sweep} · {rules} rules", "", f"{games} games; methods: {', '.join(methods)}.", ""]
+        parts += [f"## {md(sweep)} · {md(rules)} rules", "", f"{games} games; methods: {', '.join(map(md, methods))}.",
+                  ""]
         st = scenario_table(sub)
         if st is not None:
             shown.append((st, []))

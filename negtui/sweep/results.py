@@ -96,18 +96,25 @@ def _decoded(batch: pa.RecordBatch) -> pa.RecordBatch:
     try:
         payoffs = pa.array([None if v is None else json.loads(v) for v in batch.column("payoffs").to_pylist()],
                            type=pa.list_(pa.float64()))
-    except (json.JSONDecodeError, pa.ArrowException, TypeError) as err:
+    except (ValueError, pa.ArrowException, TypeError, RecursionError) as err:  # JSONDecodeError is a ValueError
         raise ResultsError(f"a payoffs cell is not a list of numbers ({err})") from None
     return pa.RecordBatch.from_arrays([payoffs if n == "payoffs" else batch.column(n) for n in SCHEMA.names],
                                       schema=SCHEMA)
 
 
-def read_table(path: Path | str, fmt: str | None = None) -> pa.Table:
-    """A results file as an Arrow table with the sweep's schema (CSV payoffs are JSON lists)."""
+def read_table(path: Path | str, fmt: str | None = None, max_rows: int | None = None) -> pa.Table:
+    """A results file as an Arrow table with the sweep's schema (CSV payoffs are JSON lists); more than
+    `max_rows` rows are refused as they are read, before they all take memory."""
     path = Path(path)
     fmt = format_of(path, fmt)
     try:
-        return pa.Table.from_batches([_decoded(b) for b in _stored_batches(path, fmt)], schema=SCHEMA)
+        batches, rows = [], 0
+        for batch in _stored_batches(path, fmt):
+            rows += batch.num_rows
+            if max_rows is not None and rows > max_rows:
+                raise ResultsError(f"{path}: more than {max_rows:,} rows; a report reads at most {max_rows:,}")
+            batches.append(_decoded(batch))
+        return pa.Table.from_batches(batches, schema=SCHEMA)
     except ResultsError as err:
         raise ResultsError(str(err) if str(err).startswith(str(path)) else f"{path}: {err}") from None
 

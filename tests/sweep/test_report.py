@@ -135,6 +135,7 @@ def scenario_rows() -> list[dict]:
             base = row("", "", "baseline", seed, 0, 0.0) | {"scenario_file": f"/s/{f}", "scenario": f[0] + "-game",
                                                               "structure": None, "payoff": None, "all_or_nothing": None,
                                                               "l1_exact": None, "players": 3, "baseline_sum": 50.0,
+                                                              "payoffs": [0.0, 0.0, 0.0],
                                                               "task": f"{f}-{seed}"}
             out.append(base)
             out += [base | {"method": m, "improvement": float(v[seed]), "sum": 50.0 + v[seed],
