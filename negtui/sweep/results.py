@@ -78,7 +78,7 @@ def _stored_batches(path: Path, fmt: str, columns: list[str] | None = None) -> I
             schema = CSV_SCHEMA
             types = dict(zip(CSV_SCHEMA.names, CSV_SCHEMA.types, strict=True))
             batches = pacsv.open_csv(path, read_options=pacsv.ReadOptions(block_size=1 << 22),
-                                     convert_options=pacsv.ConvertOptions(column_types=types,
+                                     convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=True,
                                                                           include_columns=columns or SCHEMA.names))
         if columns:
             schema = pa.schema([schema.field(n) for n in columns])
