@@ -41,11 +41,12 @@ from negtui.tui.screens.game import GameHost, GameScreen
 from negtui.tui.screens.live import LiveScreen
 from negtui.tui.screens.picker import PickerHost, PickerScreen
 from negtui.tui.screens.replay import ReplayScreen
+from negtui.tui.too_small import SizeGuard
 
 textual_guards.install()
 
 
-class NegtuiApp(App):
+class NegtuiApp(SizeGuard, App):
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses elsewhere find it too
     TITLE = "negtui"
     # priority: a dialog (a modal screen) would otherwise hide the app's own keys

@@ -163,7 +163,7 @@ async def test_terminal_sizes_are_held_to_what_an_app_can_draw(server):
     hub, port, alice = server
     async with connect(port, alice) as conn:
         chan, term = await open_terminal(conn, cols=1, rows=1)
-        await term.wait_for("poison")  # drawn, at the smallest size, lines wrapped
+        await term.wait_for("needs at least 60×18")  # drawn at the smallest size: the app says it is too small
         session = next(iter(hub.sessions))
         assert _pty_size(session) == MIN_SIZE
         chan.change_terminal_size(10_000, 10_000)
