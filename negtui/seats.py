@@ -160,6 +160,13 @@ class Seat(BaseModel):
             return f"llm:{self.model}"
         return self.label
 
+    def reaching(self, base_url: str | None) -> Seat:
+        """A language-model seat sent to `base_url` when one is given (a record names no address, or an
+        address of the machine it was played on); any other seat as it is."""
+        if self.agent != "llm" or base_url is None:
+            return self
+        return self.model_copy(update={"base_url": base_url})
+
     def with_lenses(self, propose: str, respond: str | None = None) -> Seat:
         """This seat as a lens bot with other lenses, keeping its search parameters."""
         return Seat(**{**self.model_dump(include={"partner", "sims", "ucb", "seed"}),

@@ -58,8 +58,7 @@ def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None
     if fk.played_by_hand:
         fail(f"error: {', '.join(fk.played_by_hand)} played by hand in the record; give --seat NAME=LENS to continue")
     if base_url is not None:
-        fk = replace(fk, seats=[s.model_copy(update={"base_url": base_url}) if s.agent == "llm" else s
-                                for s in fk.seats])
+        fk = replace(fk, seats=[s.reaching(base_url) for s in fk.seats])
     return fk
 
 

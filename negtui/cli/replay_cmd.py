@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from negtui.cli.common import DataDirOpt, JsonOpt, emit_json
+from negtui.cli.common import DataDirOpt, JsonOpt, LlmUrlOpt, emit_json
 from negtui.cli.errors import fail, user_errors
 from negtui.cli.root import app
 
@@ -29,6 +29,7 @@ def replay(
     key: Annotated[Path | None, typer.Option("--key", help="With --verify: the key the record was signed with "
                                                            "(the data directory's record.key).")] = None,
     data_dir: DataDirOpt = None,
+    llm_base_url: LlmUrlOpt = None,
 ) -> None:
     """Replay a recorded game in the app, or print it (--print, --json); --verify re-runs every bot and
     checks everything the record states (and its signature, with --key)."""
@@ -44,9 +45,10 @@ def replay(
         secret = read_key(key) if key is not None else None
         rp = Replay(load_record(file))
         if not (verify_bots or as_json or print_only) and sys.stdout.isatty() and sys.stdin.isatty():
+            from negtui.seats import Seat
             from negtui.tui.app import run_app
 
-            raise typer.Exit(run_app(replay=file))
+            raise typer.Exit(run_app(replay=file, data_dir=data_dir, base=Seat(base_url=llm_base_url)))
         checks = _check(rp, secret) if verify_bots else None
         if as_json:
             _emit(rp, checks)

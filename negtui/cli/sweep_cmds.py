@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from negtui.cli.common import LlmUrlOpt
 from negtui.cli.errors import fail, user_errors
 from negtui.cli.root import app
 
@@ -30,17 +31,27 @@ def sweep(
     scheduler: Annotated[str | None, typer.Option(help="Run on this Dask scheduler (tcp://host:8786).")] = None,
     fmt: Annotated[str | None, typer.Option("--format", help="parquet or csv (default: by the file name).")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would run, run nothing.")] = False,
+    llm_base_url: LlmUrlOpt = None,
 ) -> None:
     """Play a grid of games with every method against the No-Negotiation baseline (and, on small games,
     the exact solution); one row per game and method. Re-running the same command skips finished games."""
+    from pydantic import ValidationError
+
+    from negtui.scenario.io import first_problem
+    from negtui.sweep.spec import SweepSpec
     from negtui.sweep.tasks import skipped, tasks
 
     with user_errors():
         spec = _spec(spec_file, preset)
         update = _overrides(seeds, rules, welfare)
+        if llm_base_url is not None:
+            update["llm_base_url"] = llm_base_url
         if workers is not None and workers < 1:
             fail("error: --workers is at least 1")
-        spec = spec.model_copy(update=update)
+        try:
+            spec = SweepSpec.model_validate({**spec.model_dump(), **update})  # each option checked as in a spec
+        except ValidationError as err:
+            fail("error: " + first_problem(err).replace("$.llm_base_url", "--llm-base-url"))
         _check_scenarios(spec, spec_file or preset)
         todo = tasks(spec)
         refused = skipped(spec)

@@ -166,6 +166,8 @@ class SweepSpec(_Strict):
         [Method(name=lens, seats=lens) for lens in LENS_METHODS]
     partner: str = "mcts"
     sims: Annotated[int, Field(ge=1, le=100_000)] = 50
+    # llm: seats: the OpenAI-compatible API they ask (default: $OPENAI_BASE_URL, else OpenAI's)
+    llm_base_url: Annotated[str | None, Field(max_length=2000, pattern=r"^https?://\S+$")] = None
     exact: bool = True  # solve where small enough (engine.outcome.AUTO_EXACT_LIMIT states) and report the L1 error
     welfare: Literal["utilitarian", "nash", "none"] = "utilitarian"
 

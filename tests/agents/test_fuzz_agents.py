@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from negtui.record import load_record
+from tests.agents.fake_chat import FakeChat
 from tests.agents.programs.mutations import HOSTILE_VALUES, mutated_lines, mutated_object
-from tests.agents.test_llm import FakeChat, proposing, schema_of
+from tests.agents.test_llm import proposing, schema_of
 from tests.paths import SIX
 
 FUZZ_AGENT = Path(__file__).resolve().parent / "programs" / "fuzz_agent.py"

@@ -78,7 +78,8 @@ class ReplayScreen(GameScreen):
         """Fork: continue the recorded game from the shown turn, with seats the user chooses."""
         src = self.source
         recorded = src.replay.seats_at(src.pos)
-        seats = {pid: recorded.get(pid) or Seat.human() for pid in self.game.player_ids}
+        base_url = self.host.base.base_url  # a model server given on the command line
+        seats = {pid: (recorded.get(pid) or Seat.human()).reaching(base_url) for pid in self.game.player_ids}
 
         def start(chosen: dict[str, Seat] | None) -> None:
             if chosen is not None:  # bots keep the recorded search settings (SeatsScreen keeps them)
