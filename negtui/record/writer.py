@@ -122,13 +122,14 @@ class RecordWriter:
         data = {k: v for k, v in line.model_dump(mode="json").items() if v is not None}
         if self._chain is not None:
             data["mac"] = self._chain.next(data)
-        raw = memoryview((json.dumps(data, separators=(",", ":"), allow_nan=False) + "\n").encode())
+        encoded = (json.dumps(data, separators=(",", ":"), allow_nan=False) + "\n").encode()
+        raw = memoryview(encoded)
         try:
             while raw:
                 raw = raw[os.write(self._fd, raw):]
         except OSError as err:
             self._give_up(err)
-        self._size = os.lseek(self._fd, 0, os.SEEK_CUR)
+        self._size += len(encoded)  # a pipe has no position to ask for
         self.lines += isinstance(line, (TurnLine, MessageLine, ResultLine))
         if isinstance(line, TurnLine):
             self.last_turn = line.t

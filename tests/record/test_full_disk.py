@@ -99,3 +99,12 @@ def test_a_game_that_never_played_a_turn_leaves_no_record_and_a_forced_device_is
     neg = Negotiation.from_scenario(load_scenario(PILL), PAPER)
     RecordWriter(Path(os.devnull), neg, [Seat.lens("upper")] * 2, neg.initial_state(), force=True).close()
     assert stat.S_ISCHR(Path(os.devnull).stat().st_mode)
+
+
+def test_a_record_written_into_a_pipe_is_whole(tmp_path):
+    """A record need not be a file: `--record /dev/stdout` into a pipe (a pipe has no position to seek)."""
+    proc = subprocess.run([*CLI, "autoplay", str(PILL), "--record", "/dev/stdout", "--force", "--quiet"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(x) for x in proc.stdout.splitlines() if x.startswith("{")]
+    assert lines[0]["type"] == "header" and lines[-1]["type"] == "result"
