@@ -57,12 +57,12 @@ def serve(
 
 
 def _serve(loaded: LoadedCourse, data: Path, db: ResultsDB, lock: DataDirLock, options: ServeOptions) -> None:
-    from negtui.serve.lock import Busy
+    from negtui.serve.lock import Held
     from negtui.serve.server import Hub, host_key
 
     try:
         lock.acquire()
-    except Busy as err:
+    except Held as err:
         fail(f"error: {err}")
     except OSError as err:
         fail(f"error: cannot lock {lock.path}: {err.strerror or err}")

@@ -8,7 +8,6 @@ after a `kill -9` removes it, and ends the sessions the killed server left open 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import shutil
@@ -16,11 +15,13 @@ import tempfile
 from pathlib import Path
 from typing import IO
 
+from negtui.locks import Busy, lock_or_close
+
 LOCK_FILE = "serve.lock"
 FOLDER_PREFIX = "negtui-serve-"  # the server's temporary folder: removed at the next start if left behind
 
 
-class Busy(Exception):
+class Held(Exception):
     """Another server holds the data directory."""
 
 
@@ -31,15 +32,14 @@ class DataDirLock:
         self.left_behind: dict = {}  # what the last server wrote, if it did not stop cleanly
 
     def acquire(self) -> None:
-        file = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 (held for the server's life)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
         try:
-            fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            file.seek(0)
-            pid = _read(file.read(1000)).get("pid", "?")
-            file.close()
-            raise Busy(f"another negtui serve (pid {pid}) is using {self.path.parent}; stop it first") from None
-        file.seek(0)
+            lock_or_close(fd)
+        except Busy:
+            with open(self.path, encoding="utf-8") as held:
+                pid = _read(held.read(1000)).get("pid", "?")
+            raise Held(f"another negtui serve (pid {pid}) is using {self.path.parent}; stop it first") from None
+        file = os.fdopen(fd, "r+", encoding="utf-8")  # held for the server's life
         self.left_behind = _read(file.read(1000))
         self._file = file
         self.note(None)
