@@ -71,7 +71,7 @@ def data_dir_key(data_dir: str | os.PathLike[str]) -> bytes:
         fd, tmp = tempfile.mkstemp(prefix=".record.key.", dir=p.parent)  # mode 0600
         try:
             with os.fdopen(fd, "w") as fh:
-                fh.write(secrets.token_hex(32) + "\n")
+                fh.write(_new_key())
                 fh.flush()
                 os.fsync(fh.fileno())
             try:
@@ -87,13 +87,18 @@ def data_dir_key(data_dir: str | os.PathLike[str]) -> bytes:
     return read_key(p)
 
 
+def _new_key() -> str:
+    """A key file's text: 32 random bytes in hex."""
+    return secrets.token_hex(32) + "\n"
+
+
 def _write_exclusively(p: Path) -> None:
     try:
         fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         return
     with os.fdopen(fd, "w") as fh:
-        fh.write(secrets.token_hex(32) + "\n")
+        fh.write(_new_key())
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,8 @@ def in_background(work: Coroutine[Any, Any, object]) -> None:
 
 
 # the terminal sizes an app is given, whatever the client asks: a 10000x10000 request had an app use a
-# gigabyte and a core for 20 s and send 200 MB; a 1x1 one crashed it.  A smaller client sees the app cut.
+# gigabyte and a core for 20 s and send 200 MB; a 1x1 one crashed it.  Below the app's own minimum
+# (tui/too_small.py) a client is told its terminal is too small.
 MIN_SIZE = (40, 12)
 MAX_SIZE = (500, 200)
 
