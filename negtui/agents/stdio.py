@@ -23,6 +23,7 @@ import time
 
 from pydantic import ValidationError
 
+from negtui.agents.reaper import spawn
 from negtui.agents.wire import (
     PROTOCOL,
     ChoosePartner,
@@ -72,9 +73,8 @@ class StdioAgent:
         self._lock = threading.Lock()
         g = neg.game
         try:
-            self._proc = subprocess.Popen(shlex.split(seat.command or ""), stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                          encoding="utf-8", errors="replace", bufsize=1, start_new_session=True)
+            self._proc = spawn(shlex.split(seat.command or ""), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace", bufsize=1)
         except (OSError, ValueError) as err:
             raise SeatError(f"seat {g.player_ids[player]}: cannot start {seat.command!r}: "
                             f"{err.strerror if isinstance(err, OSError) and err.strerror else err}") from None

@@ -66,7 +66,7 @@ def test_every_seat_a_random_agent_finishes_and_the_record_verifies(tmp_path):
 
 
 def _running(token: str) -> list[str]:
-    out = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    out = subprocess.run(["ps", "-ww", "-eo", "pid,args"], capture_output=True, text=True).stdout
     return [line for line in out.splitlines() if token in line and "ps -eo" not in line]
 
 
@@ -209,3 +209,13 @@ def test_an_agents_stderr_is_shown_capped_and_without_escapes_and_its_children_e
     assert len(res.stderr) < 200_000  # of 2 MB written
     assert not any(t.get("fault") for t in json.loads(res.stdout)["turns"])  # both played on
     assert not _running("flaky_agent child"), "a program's child outlived the game"
+
+
+@ONE_FLAKY_TEST_AT_A_TIME
+def test_a_daemon_an_agent_started_in_a_session_of_its_own_ends_with_the_game(tmp_path):
+    """setsid() takes a grandchild out of the agent's process group; it still ends when the game does."""
+    res = negtui("autoplay", PILL, "--seat", "A=" + cmd(FLAKY, "daemon", 0), "--seat", "B=" + cmd(FLAKY, "daemon", 1),
+                 "--agent-timeout", 8, "--json")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert not any(t.get("fault") for t in json.loads(res.stdout)["turns"])  # the daemons held no stream up
+    assert not _running("flaky_agent daemon"), "a daemon of an agent outlived the game"

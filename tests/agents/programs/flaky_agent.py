@@ -9,7 +9,8 @@ the game does not have), garbage (answers with text that is not JSON), bad-hello
 wrongly), silent-hello (never answers the hello), deep (answers with JSON nested 100,000 deep), bigint
 (answers with an integer of 5,000 digits), closed (closes its stdout and stays alive), endless (writes
 without end and without a newline), noisy (writes 2 MB of terminal escapes to stderr without a newline,
-then plays on), forker (leaves a child of its own behind, then plays on).
+then plays on), forker (leaves a child of its own behind, then plays on), daemon (leaves behind a grandchild
+that has left its process group and session with setsid(), then plays on).
 """
 
 from __future__ import annotations
@@ -75,6 +76,14 @@ def main() -> None:
             if args.mode == "forker" and not late_done:
                 late_done = True
                 subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)  # flaky_agent child"])
+            if args.mode == "daemon" and not late_done:
+                late_done = True
+                if os.fork() == 0:  # the child starts a session of its own, forks and goes: an orphan
+                    os.setsid()
+                    if os.fork() == 0:
+                        os.execv(sys.executable, [sys.executable, "-c",
+                                                  "import time; time.sleep(3600)  # flaky_agent daemon"])
+                    os._exit(0)
             if args.mode == "late" and not late_done:
                 late_done = True
                 time.sleep(args.delay)

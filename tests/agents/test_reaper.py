@@ -1,0 +1,130 @@
+"""An outside agent's whole process tree ends with it: helpers in its group, daemons that left its session
+with setsid(), and everything when negtui itself is killed.  Each test marks its processes with a token
+of its own and looks for them in `ps` afterwards."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+
+import pytest
+
+from negtui.agents.reaper import spawn
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the reaper is Linux's")
+
+
+def running(token: str) -> list[str]:
+    out = subprocess.run(["ps", "-ww", "-eo", "pid,stat,args"], capture_output=True, text=True).stdout
+    return [line for line in out.splitlines() if token in line and "ps -eo" not in line
+            and line.split()[1][0] != "Z"]
+
+
+def gone(token: str, within: float = 5.0) -> bool:
+    deadline = time.monotonic() + within
+    while running(token):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def agent(body: str) -> tuple[list[str], str]:
+    """A Python program for `spawn`, with a token that shows in every process it starts."""
+    token = f"reaper-test-{uuid.uuid4().hex[:12]}"
+    code = textwrap.dedent(f"""
+        import os, signal, subprocess, sys, time
+        TOKEN = {token!r}
+        def sleeper(*extra):
+            return [sys.executable, "-c", "import time; time.sleep(3600)  # " + TOKEN, *extra]
+        def daemon():
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    os.execv(sys.executable, sleeper())
+                os._exit(0)
+        """) + textwrap.dedent(body)
+    return [sys.executable, "-c", code, token], token
+
+
+def test_a_daemon_that_left_the_session_ends_when_the_agent_exits():
+    command, token = agent("""
+        daemon(); daemon()
+        subprocess.Popen(sleeper())  # an ordinary child too
+        time.sleep(0.5)
+        print("ready", flush=True)
+        sys.stdin.readline()
+        sys.exit(3)
+        """)
+    proc = spawn(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdin is not None
+    assert proc.stdout.readline() == "ready\n"
+    assert len(running(token)) >= 4  # the agent, two daemons, a child
+    proc.stdin.close()
+    assert proc.wait(timeout=10) == 3  # the agent's own status
+    assert gone(token), running(token)
+    assert proc.stdout.read() == ""  # no daemon holds the output open
+
+
+def test_an_agent_killed_by_a_signal_is_reported_so():
+    command, token = agent("""
+        daemon()
+        os.kill(os.getpid(), signal.SIGKILL)
+        """)
+    proc = spawn(command)
+    assert proc.wait(timeout=10) == -signal.SIGKILL
+    assert gone(token), running(token)
+
+
+def test_asked_to_stop_it_ends_even_an_agent_that_ignores_sigterm():
+    command, token = agent("""
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        daemon()
+        time.sleep(0.5)
+        print("ready", flush=True)
+        time.sleep(3600)
+        """)
+    proc = spawn(command, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+    started = time.monotonic()
+    os.killpg(proc.pid, signal.SIGTERM)  # as the game stops a program: the whole group
+    proc.wait(timeout=10)
+    assert time.monotonic() - started < 1.9  # within the 2 s before the owner would SIGKILL the group
+    assert gone(token), running(token)
+
+
+def test_when_negtui_is_killed_the_agent_and_its_daemons_end():
+    command, token = agent("""
+        daemon()
+        time.sleep(3600)
+        """)
+    owner = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import subprocess, sys, time
+        from negtui.agents.reaper import spawn
+        spawn({command!r}, stdin=subprocess.PIPE)
+        print("started", flush=True)
+        time.sleep(3600)
+        """)], stdout=subprocess.PIPE, text=True)
+    assert owner.stdout is not None and owner.stdout.readline() == "started\n"
+    deadline = time.monotonic() + 10
+    while len(running(token)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(running(token)) >= 2
+    owner.kill()
+    owner.wait()
+    assert gone(token), running(token)
+
+
+def test_a_command_that_cannot_start_raises_its_own_error_at_once():
+    with pytest.raises(OSError) as err:
+        spawn(["no-such-program-negtui-reaper"])
+    assert err.value.errno == errno.ENOENT and err.value.strerror == "No such file or directory"
+    with pytest.raises(OSError) as err:
+        spawn([os.devnull])
+    assert err.value.errno == errno.EACCES
