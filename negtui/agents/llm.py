@@ -28,7 +28,7 @@ from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.observation import observation_text
 from negtui.engine.offers import Offer
 from negtui.engine.turns import AgentFault
-from negtui.scenario.untrusted import one_line
+from negtui.scenario.untrusted import Untrusted, loads, one_line
 from negtui.seats import Seat, SeatError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -86,8 +86,8 @@ class LLMAgent:
         if status != 200:
             raise AgentFault(f"{self.base_url} answered {status}: {one_line(text, 200)}")
         try:
-            content = json.loads(text)["choices"][0]["message"]["content"]
-        except (ValueError, RecursionError, LookupError, TypeError):
+            content = loads(text)["choices"][0]["message"]["content"]  # type: ignore[index]
+        except (Untrusted, LookupError, TypeError):
             raise AgentFault(f"{self.base_url} answered {one_line(text, 200)!r}, not a chat completion") from None
         if not isinstance(content, str):
             raise AgentFault(f"{self.model} answered no text")
@@ -215,13 +215,9 @@ def _json_object(content: str) -> dict:
     if text.startswith("```"):  # some servers wrap JSON in a code fence despite the response format
         text = text.strip("`").removeprefix("json").strip()
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise Unusable(f"the answer is not valid JSON ({err.msg})") from None
-    except RecursionError:
-        raise Unusable("the answer is JSON nested too deeply") from None
-    except ValueError as err:  # an integer of thousands of digits
-        raise Unusable(f"the answer cannot be read as JSON ({str(err)[:80]})") from None
+        data = loads(text)
+    except Untrusted as err:
+        raise Unusable(f"the answer is {one_line(str(err), 160)}") from None
     if not isinstance(data, dict):
         raise Unusable("the answer must be one JSON object")
     return data

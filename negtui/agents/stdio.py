@@ -44,7 +44,7 @@ from negtui.engine.offers import Offer
 from negtui.engine.portable import PortableGame
 from negtui.engine.turns import AgentFault
 from negtui.scenario.io import first_problem
-from negtui.scenario.untrusted import one_line
+from negtui.scenario.untrusted import Untrusted, loads, one_line
 from negtui.seats import Seat, SeatError
 
 LEGAL_OFFERS_LISTED = 5_000  # above this many legal offers, a request gives only their number
@@ -155,13 +155,9 @@ class StdioAgent:
             if not line.strip():
                 continue
             try:
-                data = json.loads(line)
-            except json.JSONDecodeError:
-                raise AgentFault(f"answered something that is not JSON: {line.strip()[:120]!r}") from None
-            except RecursionError:
-                raise AgentFault("answered JSON nested too deeply to read") from None
-            except ValueError as err:  # an integer of thousands of digits
-                raise AgentFault(f"answered JSON that cannot be read: {str(err)[:120]}") from None
+                data = loads(line)
+            except Untrusted as err:
+                raise AgentFault(f"answered {one_line(line, 120)!r}: {one_line(str(err), 160)}") from None
             if not isinstance(data, dict):
                 raise AgentFault(f"answered {line.strip()[:120]!r}, not a JSON object")
             if want_id is not None and data.get("id") != want_id:

@@ -59,7 +59,7 @@ def test_hostile_answers_from_stdio_agents_never_break_a_game(tmp_path):
         _played_and_verified(proc, record, record.name)
     cases = [line.split() for f in tmp_path.glob("cases-*.log") for line in f.read_text().splitlines()]
     kinds = {kind for _, kind in cases}
-    assert len(cases) >= 250, len(cases)
+    assert len(cases) >= 220, len(cases)  # about 245: an offer that is a fault spares the partner a request
     assert len(kinds) >= 15, kinds  # nearly every kind of mutation was sent at least once
     faults = sum(t.fault is not None for f in tmp_path.glob("game-*.jsonl") for t in load_record(f).turns)
     assert faults >= 50  # the hostile answers were noticed, not taken for moves

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -13,6 +14,7 @@ import time
 import pytest
 
 from negtui.agents import AgentOptions, Seating
+from negtui.agents.llm import Unusable, _json_object
 from negtui.engine import PAPER, Negotiation, TurnDriver
 from negtui.record import load_record
 from negtui.scenario import load_scenario
@@ -171,7 +173,7 @@ def _completion(content: str) -> bytes:
     (("raw", 200, b"[" * 100_000 + b"]" * 100_000), "not a chat completion"),
     (("raw", 200, b'{"choices": ' + b"9" * 5000 + b"}"), "not a chat completion"),
     (("raw", 200, _completion("[" * 100_000 + "]" * 100_000)), "nested too deeply"),
-    (("raw", 200, _completion('{"partner": ' + "9" * 5000 + "}")), "cannot be read as JSON"),
+    (("raw", 200, _completion('{"partner": ' + "9" * 5000 + "}")), "the answer is not valid JSON: Exceeds the limit"),
     (("raw", 500, b"\x1b]0;owned\x07\x1b[2J the server broke"), "answered 500: ]0;owned[2J the server broke"),
     (("flood",), "answered with over 1,048,576 bytes"),
     (("drip", 0.3, _completion("{}")), "no answer from m within 1 s"),
@@ -212,3 +214,16 @@ def test_the_base_url_option_reaches_the_request_and_beats_the_environment(fake_
                          timeout=60)
     assert res.returncode == 0, res.stderr
     assert elsewhere.requests and not chat.requests
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"accept": true, "note": NaN}', "NaN is not a number JSON allows"),
+    ('{"accept": true, "note": "\\ud800"}', "lone surrogate"),
+    ('{"a":' * 70 + "1" + "}" * 70, "nested too deeply (more than 64 levels)"),
+    ("```json\n[1, 2]\n```", "must be one JSON object"),
+])
+def test_a_models_answer_is_read_as_strictly_as_any_json_from_outside(text, words):
+    """The same reader as scenarios and records (scenario.untrusted): what they refuse, a model's answer
+    may not carry either."""
+    with pytest.raises(Unusable, match=re.escape(words)):
+        _json_object(text)

@@ -96,7 +96,7 @@ def test_agents_that_crash_hang_answer_late_illegally_or_with_garbage_never_stop
     # P2 offered a commitment of a third player: a pass, with the rule broken
     assert any("offered an illegal deal" in t.fault and "belongs to neither" in t.fault for t in by_seat["P2"])
     # P3 answered with prose
-    assert any("not JSON" in t.fault for t in by_seat["P3"])
+    assert any("not valid JSON" in t.fault for t in by_seat["P3"])
     # P4 answered one request late: that decision timed out, its late answer was skipped, then it played on
     late = by_seat["P4"]
     assert len(late) == 1 and late[0].fault == "no answer within 0.5 s"
@@ -181,7 +181,7 @@ def test_under_private_information_an_agent_is_sent_no_other_players_value(tmp_p
 @ONE_FLAKY_TEST_AT_A_TIME
 @pytest.mark.parametrize("mode, words", [
     ("deep", "nested too deeply"),
-    ("bigint", "cannot be read"),
+    ("bigint", "not valid JSON: Exceeds the limit"),
     ("closed", "closed its output but did not exit"),
     ("endless", f"a line of over {1 << 20:,} characters"),
 ])
