@@ -26,7 +26,8 @@ MAX_METHODS = 32  # per section: columns of its tables, lines of its figures
 MAX_SCENARIOS = 1_000  # scenario files in one section (a sweep spec lists at most as many)
 # the largest sum a game can produce: every goal at the largest value, for every player
 NUMBER_LIMIT = lim.MAX_ABS_VALUE * lim.MAX_GOALS * lim.MAX_PLAYERS
-UNBOUNDED = ("nash_optimum", "nash_efficiency", "seconds")  # products of payoffs, timings: finite is enough
+UNBOUNDED = ("nash_optimum", "nash_efficiency", "seconds", "improvement_var", "l1_normalised")  # finite is enough:
+# products of payoffs, timings, squares of gains, ratios to an exact total that may be near zero
 
 SWEEP_NAME = r"^[A-Za-z0-9_.-]{1,64}$"  # as SweepSpec.name
 METHOD_NAME = r"^[A-Za-z0-9_.:/+-]{1,64}$"  # as Method.name

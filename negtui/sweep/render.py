@@ -10,19 +10,21 @@ from rich.table import Table
 from rich.text import Text
 
 from negtui import __version__
+from negtui.sweep.claims import Claim, claims, is_small, skipped_metric_note
 from negtui.sweep.figures import efficiency_figure, l1_figure
 from negtui.sweep.report import (
     REGIME_TITLES,
     STRUCTURES,
     TABLE_REGIMES,
-    Claim,
     ScenarioTable,
     Table1,
-    claims,
     groups,
+    l1_by_regime,
+    l1_normalised,
     mean_by,
     methods_of,
     scenario_table,
+    spread_by_regime,
     table1,
 )
 
@@ -92,6 +94,38 @@ def table1_rich(t: Table1) -> list[Table]:
             table.add_row(*row)
         out.append(table)
     return out
+
+
+def l1_markdown(rows: list[dict], methods: list[str]) -> str:
+    """Mean L1 error per lens and regime, raw and normalised: one lens's figure per cell, never pooled."""
+    raw, norm = l1_by_regime(rows, methods), l1_by_regime(rows, methods, "l1_normalised")
+    regimes = [g for g in TABLE_REGIMES if any(k[0] == g for k in raw)]
+    if not regimes:
+        return ""
+    body = [[md(m), *("" if (c := raw.get((g, m))) is None else
+                      f"{c.mean:.2f} ({n.mean:.3f})" if (n := norm.get((g, m))) is not None else f"{c.mean:.2f}"
+                      for g in regimes)] for m in methods]
+    return "\n".join([*_markdown_table(["method"] + [REGIME_TITLES[g] for g in regimes], body), "",
+                      "Mean L1 error against the exact solution, Σ_i |R_i − R*_i|, per method and regime over both "
+                      "structures; in brackets the same divided by the exact solution's total absolute payoff "
+                      "Σ_i |R*_i|, which compares regimes whose payoffs differ in scale."])
+
+
+def spread_markdown(rows: list[dict], methods: list[str]) -> str:
+    """Mean Var(Δ_i) per structure and regime: how unevenly a method's gains fall among the players."""
+    cells = spread_by_regime(rows, methods)
+    lines: list[str] = []
+    for s in STRUCTURES:
+        regimes = [g for g in TABLE_REGIMES if any(k[:2] == (s, g) for k in cells)]
+        if not regimes:
+            continue
+        body = [[md(m), *("" if (c := cells.get((s, g, m))) is None else f"{c.mean:.1f}" for g in regimes)]
+                for m in methods]
+        lines += [f"**{s}**", "", *_markdown_table(["method"] + [REGIME_TITLES[g] for g in regimes], body), ""]
+    if lines:
+        lines.append("Mean over games of Var(Δ_i), the variance over players of each player's gain over the "
+                     "No-Negotiation baseline (§3.3): 0 when every player gains alike.")
+    return "\n".join(lines)
 
 
 def efficiency_markdown(rows: list[dict], methods: list[str]) -> str:
@@ -165,6 +199,16 @@ def scenario_rich(st: ScenarioTable) -> list[Table]:
     return [gain, eff] if st.efficiency else [gain]
 
 
+def overview_markdown(found: dict[str, list[Claim]]) -> str:
+    """Every section's verdicts side by side, one row per claim (a claim a section does not judge: —)."""
+    texts: list[str] = []
+    for section in found.values():
+        texts += [c.text for c in section if c.text not in texts]
+    verdicts = {(name, c.text): c.verdict for name, section in found.items() for c in section}
+    return "\n".join(_markdown_table(["claim", *map(md, found)],
+                                     [[t, *(verdicts.get((name, t), "—") for name in found)] for t in texts]))
+
+
 def claims_markdown(found: list[Claim]) -> str:
     return "\n".join(_markdown_table(["claim", "on these results", "evidence"],
                                      [[c.text, f"**{c.verdict}**", c.evidence] for c in found]))
@@ -176,7 +220,7 @@ def claims_rich(found: list[Claim], title: str) -> Table:
     table.add_column("on these results")
     table.add_column("evidence", overflow="fold")
     for c in found:
-        style = {"holds": "green", "does not hold": "red"}.get(c.verdict, "dim")
+        style = {"holds": "green", "holds in part": "yellow", "does not hold": "red"}.get(c.verdict, "dim")
         table.add_row(c.text, Text(c.verdict, style=style), c.evidence)
     return table
 
@@ -185,11 +229,14 @@ def write_report(rows: list[dict], source: Path, out: Path,
                  ) -> tuple[Path, list[tuple[Table1 | ScenarioTable, list[Claim]]]]:
     """report.md and its figures in `out`; the tables and claims per (sweep, rules) for the terminal."""
     out.mkdir(parents=True, exist_ok=True)
-    parts = [f"# negtui report: {md(source.name)}", "",
-             f"{len(rows)} rows from {md(source)}, reported by negtui {__version__}. Each section is one sweep "
-             "under one rule set.", ""]
+    head = [f"# negtui report: {md(source.name)}", "",
+            f"{len(rows)} rows from {md(source)}, reported by negtui {__version__}. Each section is one sweep "
+            "under one rule set.", ""]
+    parts: list[str] = []
     shown: list[tuple[Table1 | ScenarioTable, list[Claim]]] = []
+    overview: dict[str, list[Claim]] = {}
     for (sweep, rules), sub in groups(rows).items():
+        sub = l1_normalised(sub)
         methods = methods_of(sub)
         games = len({r["task"] for r in sub})
         parts += [f"## {md(sweep)} · {md(rules)} rules", "", f"{games} games; methods: {', '.join(map(md, methods))}.",
@@ -203,17 +250,25 @@ def write_report(rows: list[dict], source: Path, out: Path,
             continue
         t, found = table1(sub), claims(sub)
         shown.append((t, found))
+        overview[f"{sweep} · {rules}"] = found
         parts += ["### Table 1: improvement over the No-Negotiation baseline", "", table1_markdown(t), ""]
         stem = f"{sweep}-{rules}"
-        l1 = l1_figure(sub, methods, out / f"l1-by-all-or-nothing-{stem}", f"{sweep} · {rules} rules")
-        if l1:
-            parts += ["### L1 error against the exact solution", "",
-                      f"![L1 error by all-or-nothing fraction]({l1[0].name})", ""]
+        if is_small(sub):
+            parts += ["### L1 error against the exact solution", "", l1_markdown(sub, methods), ""]
+            l1 = l1_figure(sub, methods, out / f"l1-by-all-or-nothing-{stem}", f"{sweep} · {rules} rules")
+            if l1:
+                parts += [f"![L1 error by all-or-nothing fraction]({l1[0].name})", ""]
+        if (spread := spread_markdown(sub, methods)):
+            parts += ["### How evenly the gains fall: Var(Δ)", "", spread, ""]
         eff = efficiency_figure(sub, methods, out / f"efficiency-{stem}", f"{sweep} · {rules} rules")
         if eff:
             parts += ["### Welfare efficiency", "", efficiency_markdown(sub, methods), "",
                       f"![Welfare efficiency by regime]({eff[0].name})", ""]
-        parts += ["### The paper's claims", "", claims_markdown(found), ""]
+        parts += ["### The paper's claims", "", skipped_metric_note(sub), "", claims_markdown(found), ""]
+    if len(overview) > 1:
+        head += ["## The paper's claims at a glance", "", overview_markdown(overview), "",
+                 "Each verdict is explained, with its figures, in its section below; — marks a claim the paper "
+                 "states for the other grid.", ""]
     path = out / "report.md"
-    path.write_text("\n".join(parts))
+    path.write_text("\n".join(head + parts))
     return path, shown

@@ -1,12 +1,11 @@
-"""The paper's tables and claims from a results table: improvement over the No-Negotiation baseline by
-method and regime (Table 1), the L1 error against the exact solution by all-or-nothing fraction, welfare
-efficiency, and each of the paper's qualitative claims marked holds or does not hold on these results.
+"""The paper's tables from a results table: improvement over the No-Negotiation baseline by method and
+regime (Table 1), the L1 error against the exact solution per lens (raw and normalised), the spread of
+the gains among players (Var Δ), welfare efficiency.  claims.py judges the paper's claims on them.
 
 Pure computation on rows (no plotting here: figures.py draws, the command prints and writes)."""
 
 from __future__ import annotations
 
-import itertools
 import math
 import statistics
 from collections import defaultdict
@@ -180,130 +179,31 @@ def l1_by_fraction(rows: list[dict], methods: list[str]) -> dict[str, dict[tuple
     return out
 
 
-# --- the paper's claims ----------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Claim:
-    text: str
-    verdict: str  # holds | does not hold | not measurable
-    evidence: str
-
-
-def _values(rows: list[dict], column: str, **where: object) -> list[float]:
-    return [v for r in rows if all(r.get(k) == w for k, w in where.items()) and r["method"] not in (BASELINE, EXACT)
-            and (v := _value(r, column)) is not None]
-
-
-def _mean(rows: list[dict], column: str, **where: object) -> float | None:
-    vals = _values(rows, column, **where)
-    return statistics.fmean(vals) if vals else None
+def l1_normalised(rows: list[dict]) -> list[dict]:
+    """The rows with `l1_normalised` (the L1 error ÷ the exact solution's total absolute payoff) wherever
+    there is an exact solution: filled in from the game's exact row for results written before the
+    column existed."""
+    scale = {r["task"]: sum(abs(x) for x in r["payoffs"]) for r in rows if r["method"] == EXACT and r.get("payoffs")}
+    out = []
+    for r in rows:
+        if r.get("l1_normalised") is None and r.get("l1_exact") is not None and scale.get(r["task"]):
+            r = dict(r, l1_normalised=float(r["l1_exact"]) / scale[r["task"]])
+        out.append(r)
+    return out
 
 
-def _median(rows: list[dict], column: str, **where: object) -> float | None:
-    """For ratios such as efficiency: where the optimum is near zero one game's ratio can outweigh the
-    rest, and a median is what a typical game achieved."""
-    vals = _values(rows, column, **where)
-    return statistics.median(vals) if vals else None
+def l1_by_regime(rows: list[dict], methods: list[str], column: str = "l1_exact") -> dict[tuple[str, str], Cell]:
+    """Mean L1 error (raw, or `l1_normalised`) by (regime, method): one lens's figure each, never pooled."""
+    return mean_by(rows, "payoff", column, methods)
 
 
-def _best_in(t: Table1, regimes: tuple[str, ...], lens: str) -> tuple[bool, list[str]] | None:
-    """Whether `lens` has the highest mean improvement among the lenses, or ties with it, in every listed
-    column."""
-    lenses = [m for m in t.methods if m in LENS_NAMES]
-    if lens not in lenses:
-        return None
-    ok, notes = True, []
+def spread_by_regime(rows: list[dict], methods: list[str]) -> dict[tuple[str, str, str], Cell]:
+    """Var(Δ_i), the variance over players of their gains over the baseline (§3.3), by (structure, regime,
+    method): how unevenly a method's gains fall."""
+    out: dict[tuple[str, str, str], Cell] = {}
     for s in STRUCTURES:
-        for regime in regimes:
-            best = sorted(t.best(s, regime, among=lenses), key=lambda m: -t.cells[(s, regime, m)].mean)
-            if not best:
-                continue
-            ok &= lens in best
-            tied = f", tied with {' and '.join(best[1:])}" if len(best) > 1 else ""
-            notes.append(f"{s} {REGIME_TITLES[regime]}: best {best[0]}{tied}")
-    return (ok, notes) if notes else None
+        for (regime, m), c in mean_by([r for r in rows if r["structure"] == s], "payoff", "improvement_var",
+                                      methods).items():
+            out[(s, regime, m)] = c
+    return out
 
-
-def claims(rows: list[dict]) -> list[Claim]:
-    t = table1(rows)
-    return [
-        _verdict(_best_in(t, ("balanced",), "myopic"), "Reward (myopic) is best in balanced games"),
-        _upper_claim(t),
-        _verdict(_best_in(t, ("positive",), "lower"), "Lower is best in positive-dominated games"),
-        _l1_by_regime_claim(rows),
-        _structure_claim(rows),
-        _all_or_nothing_claim(rows),
-    ]
-
-
-def _verdict(result: tuple[bool, list[str]] | None, text: str) -> Claim:
-    if result is None:
-        return Claim(text, "not measurable", "the lens or the regime is not in these results")
-    return Claim(text, "holds" if result[0] else "does not hold", "; ".join(result[1]))
-
-
-def _lens_margin(t: Table1, regime: str) -> float | None:
-    """How far the best lens leads the next one in `regime`, averaged over the structures."""
-    gaps = []
-    for s in STRUCTURES:
-        scored = sorted((c.mean for m in t.methods if m in LENS_NAMES
-                         and (c := t.cells.get((s, regime, m))) is not None), reverse=True)
-        if len(scored) > 1:
-            gaps.append(scored[0] - scored[1])
-    return statistics.fmean(gaps) if gaps else None
-
-
-def _upper_claim(t: Table1) -> Claim:
-    upper = _best_in(t, ("negative", "negative-pp"), "upper")
-    text = "Upper is best in negative-dominated games, most of all with the poison pill"
-    if upper is not None and upper[0]:
-        plain, pill = _lens_margin(t, "negative"), _lens_margin(t, "negative-pp")
-        if plain is not None and pill is not None:
-            upper = (pill >= plain, [*upper[1], f"margin over the next lens: {pill:.2f} with the pill, "
-                                                f"{plain:.2f} without"])
-        else:
-            upper = (upper[0], [*upper[1], "(with and without the pill not both in these results: the margin is "
-                                           "not compared)"])
-    return _verdict(upper, text)
-
-
-def _l1_by_regime_claim(rows: list[dict]) -> Claim:
-    l1 = {regime: v for regime in PAYOFF_REGIMES if (v := _mean(rows, "l1_exact", payoff=regime)) is not None}
-    text = "L1 error is highest in balanced and lowest in positive games"
-    if {"balanced", "positive"} <= l1.keys() and len(l1) > 2:
-        ok = max(l1, key=lambda k: l1[k]) == "balanced" and min(l1, key=lambda k: l1[k]) == "positive"
-        return Claim(text, "holds" if ok else "does not hold",
-                     ", ".join(f"{REGIME_TITLES[k]} {v:.2f}" for k, v in l1.items()))
-    return Claim(text, "not measurable", "no exact solutions in these results (small games only)")
-
-
-def _structure_claim(rows: list[dict]) -> Claim:
-    """Judged by the L1 error where there are exact solutions, else by the median welfare efficiency."""
-    adv, coop = _mean(rows, "l1_exact", structure="adversarial"), _mean(rows, "l1_exact", structure="cooperative")
-    text = "Adversarial games are harder than cooperative ones (higher L1 error)"
-    if adv is not None and coop is not None:
-        return Claim(text, "holds" if adv > coop else "does not hold",
-                     f"L1 adversarial {adv:.2f}, cooperative {coop:.2f}")
-    adv, coop = (_median(rows, "efficiency", structure="adversarial"),
-                 _median(rows, "efficiency", structure="cooperative"))
-    if adv is None or coop is None:
-        return Claim(text, "not measurable", "no L1 error or efficiency for both structures")
-    return Claim(text.replace("higher L1 error", "lower welfare efficiency"),
-                 "holds" if adv < coop else "does not hold",
-                 f"median efficiency adversarial {adv:.3f}, cooperative {coop:.3f}")
-
-
-def _all_or_nothing_claim(rows: list[dict]) -> Claim:
-    fractions = sorted({float(r["all_or_nothing"]) for r in rows if r.get("all_or_nothing") is not None})
-    by = [(f, v) for f in fractions if (v := _mean(rows, "l1_exact", all_or_nothing=f)) is not None]
-    text = "Difficulty (L1 error) rises with the all-or-nothing fraction"
-    if len(by) < 2:
-        return Claim(text, "not measurable", "fewer than two all-or-nothing fractions with exact solutions")
-    # the trend: the least-squares slope of the mean L1 error against the fraction
-    xs, ys = [f for f, _ in by], [v for _, v in by]
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-    monotone = all(b >= a for a, b in itertools.pairwise(ys))
-    return Claim(text, "holds" if slope > 0 else "does not hold",
-                 ", ".join(f"{f:g}: {v:.2f}" for f, v in by) + f"; slope {slope:+.1f}"
-                 + ("" if monotone else " (not monotone)"))

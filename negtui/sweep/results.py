@@ -29,8 +29,11 @@ SCHEMA = pa.schema([
     ("baseline_sum", pa.float64()), ("improvement", pa.float64()), ("improvement_min", pa.float64()),
     ("fraction_improved", pa.float64()), ("l1_exact", pa.float64()), ("welfare_optimum", pa.float64()),
     ("efficiency", pa.float64()), ("nash_optimum", pa.float64()), ("nash_efficiency", pa.float64()),
-    ("turns", pa.int64()), ("seconds", pa.float64()),
+    ("turns", pa.int64()), ("seconds", pa.float64()), ("improvement_var", pa.float64()),
+    ("l1_normalised", pa.float64()),
 ])
+# columns added since the first results files: a file without them reads them as empty
+ADDED = ("improvement_var", "l1_normalised")
 TIMING = ("seconds",)  # the only columns that differ between two runs of the same task
 
 
@@ -61,25 +64,29 @@ def _stored_batches(path: Path, fmt: str, columns: list[str] | None = None) -> I
             import pyarrow.parquet as pq
 
             stored = pq.ParquetFile(path)
-            missing = [f.name for f in SCHEMA if f.name not in stored.schema_arrow.names]
+            present = set(stored.schema_arrow.names)
+            missing = [f.name for f in SCHEMA if f.name not in present and f.name not in ADDED]
             if missing:
                 raise ResultsError(f"{path}: not a sweep's results (missing columns: {', '.join(missing)})")
             schema = SCHEMA
             # one thread: the workers have the cores, and each reader thread keeps buffers of its own
-            batches = stored.iter_batches(batch_size=ROW_GROUP, columns=columns or SCHEMA.names, use_threads=False)
+            batches = (_filled(b, schema) for b in stored.iter_batches(
+                batch_size=ROW_GROUP, columns=[n for n in columns or SCHEMA.names if n in present], use_threads=False))
         else:
             import pyarrow.csv as pacsv
 
             with path.open(encoding="utf-8") as f:
                 header = f.readline()
-            missing = [f.name for f in SCHEMA if f.name not in header.strip().replace('"', "").split(",")]
+            names = header.strip().replace('"', "").split(",")
+            missing = [f.name for f in SCHEMA if f.name not in names and f.name not in ADDED]
             if missing:
                 raise ResultsError(f"{path}: not a sweep's results (missing columns: {', '.join(missing)})")
             schema = CSV_SCHEMA
             types = dict(zip(CSV_SCHEMA.names, CSV_SCHEMA.types, strict=True))
             batches = pacsv.open_csv(path, read_options=pacsv.ReadOptions(block_size=1 << 22),
                                      convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=True,
-                                                                          include_columns=columns or SCHEMA.names))
+                                                                          include_columns=columns or SCHEMA.names,
+                                                                          include_missing_columns=True))
         if columns:
             schema = pa.schema([schema.field(n) for n in columns])
         for batch in batches:
@@ -87,6 +94,14 @@ def _stored_batches(path: Path, fmt: str, columns: list[str] | None = None) -> I
                                              schema=schema)
     except (OSError, UnicodeDecodeError, pa.ArrowException, ValueError) as err:
         raise ResultsError(f"{path}: not a results table negtui can read ({err})") from None
+
+
+def _filled(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:
+    """A stored batch with the columns added since it was written, empty."""
+    names = set(batch.schema.names)
+    wanted = [f for f in schema if f.name in names or f.name in ADDED]
+    return pa.RecordBatch.from_arrays([batch.column(f.name) if f.name in names else pa.nulls(batch.num_rows, f.type)
+                                       for f in wanted], names=[f.name for f in wanted])
 
 
 def _decoded(batch: pa.RecordBatch) -> pa.RecordBatch:

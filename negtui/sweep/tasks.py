@@ -131,6 +131,7 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     base = np.asarray(no_negotiation(game, rules).payoffs, dtype=float)
     valuation = Valuation(neg)  # one per game: every method's bots share its caches and exact solution
     exact = exact_payoffs(valuation) if spec.exact else None
+    scale = None if exact is None else float(np.abs(exact).sum())  # what normalises the L1 error
     welfare = _welfare(neg, spec)
     common = {"sweep": task.sweep, "task": task.key, "scenario": sc.name, **_point_columns(task), "seed": task.seed,
               "rules": task.rules, "negtui": __version__, "players": game.n}
@@ -138,11 +139,12 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
 
     def row(method: str, pay: np.ndarray, turns: int | None, seconds: float) -> dict:
         imp = improvement(pay, base)
+        l1 = None if exact is None else float(l1_error(pay, exact))
         out = {**common, "method": method, "payoffs": [float(v) for v in pay], "sum": float(pay.sum()),
                "baseline_sum": float(base.sum()), "improvement": imp.sum, "improvement_min": imp.min,
                "fraction_improved": imp.fraction_improved,
-               "l1_exact": None if exact is None else float(l1_error(pay, exact)),
-               "turns": turns, "seconds": seconds}
+               "l1_exact": None if l1 is None else l1, "turns": turns, "seconds": seconds,
+               "improvement_var": imp.variance, "l1_normalised": None if l1 is None or not scale else l1 / scale}
         out.update(_efficiency(welfare, pay, spec))
         return out
 

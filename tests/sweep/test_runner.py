@@ -7,6 +7,7 @@ import io
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -98,6 +99,12 @@ def test_the_pool_and_a_dask_cluster_give_the_same_rows(sweep, tmp_path):
             assert r["improvement"] == 0 and r["turns"] is None
         if r["method"] == "exact":
             assert r["l1_exact"] == 0
+        exact = next(x for x in a if x["task"] == r["task"] and x["method"] == "exact")
+        scale = sum(abs(v) for v in exact["payoffs"])
+        assert r["l1_normalised"] == (pytest.approx(r["l1_exact"] / scale) if scale else None)
+        gains = [v - b for v, b in zip(r["payoffs"], next(x for x in a if x["task"] == r["task"]
+                                                               and x["method"] == "baseline")["payoffs"])]
+        assert r["improvement_var"] == pytest.approx(statistics.pvariance(gains), abs=1e-9)
     # readable without negtui: a plain Parquet file with the documented columns
     assert pq.read_schema(local).names == SCHEMA.names
 
@@ -384,3 +391,36 @@ def test_the_progress_line_in_a_log_file():
     progress.tick(final=True)
     assert log.getvalue().count("\n") == 2 and "\r" not in log.getvalue() and "\x1b" not in log.getvalue()
     assert "already done" not in log.getvalue()  # nothing was
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_a_results_file_from_before_the_added_columns_is_read_and_extended(tmp_path, suffix):
+    """Files written before `improvement_var` and `l1_normalised` existed read them as empty; a sweep
+    resuming into one writes them for its new rows and keeps the old rows."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    from negtui.sweep.results import ADDED, Results
+    from tests.sweep.test_report import hand_rows
+
+    old_schema = pa.schema([f for f in SCHEMA if f.name not in ADDED])
+    rows = [{k: v for k, v in r.items() if k not in ADDED} for r in hand_rows()[:4]]
+    path = tmp_path / f"old{suffix}"
+    table = pa.Table.from_pylist(rows, schema=old_schema)
+    if suffix == ".csv":
+        table = table.set_column(table.schema.get_field_index("payoffs"), "payoffs",
+                                 pa.array([json.dumps(r["payoffs"]) for r in rows]))
+        pacsv.write_csv(table, path)
+    else:
+        pq.write_table(table, path)
+    back = read_table(path).to_pylist()
+    assert [r["task"] for r in back] == [r["task"] for r in rows]
+    assert all(r["improvement_var"] is None and r["l1_normalised"] is None for r in back)
+    new = dict(hand_rows()[5], task="new-task", l1_normalised=0.25)
+    with_new = Results(path)
+    with_new.add([new])
+    with_new.write()
+    with_new.close()
+    again = read_table(path).to_pylist()
+    assert len(again) == 5 and again[-1]["l1_normalised"] == 0.25
+    assert again[-1]["improvement_var"] == new["improvement_var"] and again[0]["improvement_var"] is None
