@@ -27,6 +27,8 @@ from negtui.scenario.io import problems_from_validation
 DEFAULT_LENS = "upper"
 DEFAULT_TIMEOUT = 30.0  # seconds an outside agent may take for one decision
 SeatKind = Literal["lens", "human", "cmd", "llm"]
+LlmPrompt = Literal["negtui", "paper"]  # llm: negtui's prompt (the state in words), or the paper's Appendix E
+LLM_PROMPTS: tuple[str, ...] = ("negtui", "paper")
 
 
 class SeatError(ValueError):
@@ -54,6 +56,8 @@ class Seat(BaseModel):
     command: str | None = None  # cmd: the program and its arguments, as a shell would split them
     model: str | None = None  # llm: the model name
     base_url: str | None = None  # llm: the API's base URL (default: OPENAI_BASE_URL or OpenAI's)
+    prompt: LlmPrompt | None = None  # llm: which prompt (default negtui's)
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0, allow_inf_nan=False)  # llm: sent only if set
     person: str | None = Field(default=None, max_length=64)  # human: who sat there (a table's trainee)
     # cmd/llm: seconds per decision
     timeout: float | None = Field(default=None, gt=0.0, le=86_400.0, allow_inf_nan=False)
@@ -184,7 +188,8 @@ def parse_seat(text: str, base: Seat | None = None) -> Seat:
                 raise SeatError(f"{kind}: needs {'a command' if kind == 'cmd' else 'a model name'} after the colon")
             if kind == "cmd":
                 return Seat(agent="cmd", command=rest.strip(), timeout=base.timeout)
-            return Seat(agent="llm", model=rest.strip(), base_url=base.base_url, timeout=base.timeout)
+            return Seat(agent="llm", model=rest.strip(), base_url=base.base_url, timeout=base.timeout,
+                        prompt=base.prompt, temperature=base.temperature)
         if text == "human":
             return Seat.human()
         propose, _, respond = text.partition("/")

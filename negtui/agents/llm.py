@@ -9,13 +9,16 @@ raises `AgentFault`, so the turn is played as a pass or a rejection.
 
 Base URL, model and key come from the seat and options, else from OPENAI_BASE_URL and OPENAI_API_KEY
 as the `openai` SDK reads them, so local servers (llama.cpp, vLLM, Ollama) work the same way.  Prompt
-text lives in llm_prompts.toml.
+text lives in llm_prompts.toml.  A seat with `prompt = "paper"` is the paper's own baseline instead
+(llm_paper.py): zero-shot JSON, no answer sent back, API errors retried with exponential backoff.  No
+temperature is sent unless the seat has one (some models accept only their default).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import time
 import tomllib
 from collections.abc import Callable
@@ -24,6 +27,8 @@ from pathlib import Path
 from string import Template
 from typing import TypeVar
 
+from negtui.agents import llm_paper
+from negtui.engine.knowledge import seat_negotiation
 from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.observation import observation_text
 from negtui.engine.offers import Offer
@@ -45,8 +50,16 @@ def prompts() -> dict[str, Template]:
         return {k: Template(v.strip()) for k, v in tomllib.load(fh).items()}
 
 
+BACKOFF_ATTEMPTS = 5  # tries of one request under the paper's prompt (its runner: 5)
+BACKOFF_FIRST = 0.5  # s before the second try, doubled each time, within the decision's time limit
+
+
 class Unusable(ValueError):
     """An answer the game cannot use; the reason goes back to the model once."""
+
+
+class ApiError(AgentFault):
+    """The server could not be reached or answered with an error status: worth another try."""
 
 
 class LLMAgent:
@@ -69,6 +82,8 @@ class LLMAgent:
         g = neg.game
         self._plan: tuple[tuple[int, int], int, Offer] | None = None  # (state, partner, offer) of choose_partner
         self.last_reason = ""
+        self.paper = seat.prompt == "paper"
+        self._rng = random.Random(player)  # the paper's random partner where the model names none that is legal
         p = g.scenario.players[player]
         self._system = prompts()["system"].substitute(
             seat=p.id, name=p.display, players=g.n, turns=g.T, budget=g.budget)
@@ -78,13 +93,16 @@ class LLMAgent:
         """The state in words, as this seat may know it (engine.knowledge)."""
         return observation_text(self.neg, s, self.player, self.information)
 
-    def _chat(self, messages: list[dict], schema: dict) -> str:
-        body = {"model": self.model, "messages": messages, "temperature": 0,
-                "response_format": {"type": "json_schema",
-                                    "json_schema": {"name": "negtui_decision", "schema": schema}}}
-        status, text = self._post(body)
+    def _chat(self, messages: list[dict], schema: dict | None, deadline: float | None = None) -> str:
+        """One chat completion's text; `schema` asks for that JSON shape, None for any JSON object."""
+        body: dict[str, object] = {"model": self.model, "messages": messages, "response_format": (
+            {"type": "json_object"} if schema is None else
+            {"type": "json_schema", "json_schema": {"name": "negtui_decision", "schema": schema}})}
+        if self.seat.temperature is not None:
+            body["temperature"] = self.seat.temperature
+        status, text = self._post(body, deadline)
         if status != 200:
-            raise AgentFault(f"{self.base_url} answered {status}: {one_line(text, 200)}")
+            raise ApiError(f"{self.base_url} answered {status}: {one_line(text, 200)}")
         try:
             content = loads(text)["choices"][0]["message"]["content"]  # type: ignore[index]
         except (Untrusted, LookupError, TypeError):
@@ -93,12 +111,12 @@ class LLMAgent:
             raise AgentFault(f"{self.model} answered no text")
         return content
 
-    def _post(self, body: dict) -> tuple[int, str]:
+    def _post(self, body: dict, deadline: float | None = None) -> tuple[int, str]:
         """The status and text of the answer, read a piece at a time: at most MAX_BODY bytes, and no
         longer than the decision's time limit in all (httpx's own timeout holds per read, so a server
         sending a byte now and then would hold a decision for minutes)."""
         httpx = self._httpx
-        deadline = time.monotonic() + self.timeout
+        deadline = deadline if deadline is not None else time.monotonic() + self.timeout
         late = AgentFault(f"no answer from {self.model} within {self.timeout:g} s")
         try:
             with self._client.stream("POST", "/chat/completions", json=body) as res:
@@ -114,7 +132,22 @@ class LLMAgent:
         except httpx.TimeoutException:
             raise late from None
         except httpx.HTTPError as err:
-            raise AgentFault(f"cannot reach {self.base_url}: {one_line(str(err), 200)}") from None
+            raise ApiError(f"cannot reach {self.base_url}: {one_line(str(err), 200)}") from None
+
+    def _chat_with_backoff(self, messages: list[dict]) -> str:
+        """The paper's runner retries a failed API call with exponential waits; here within the decision's
+        time limit (its 60-100 s waits would outlast any)."""
+        deadline = time.monotonic() + self.timeout
+        wait = BACKOFF_FIRST
+        for attempt in range(BACKOFF_ATTEMPTS):
+            try:
+                return self._chat(messages, None, deadline)
+            except ApiError:
+                if attempt == BACKOFF_ATTEMPTS - 1 or time.monotonic() + wait >= deadline:
+                    raise
+            time.sleep(wait)
+            wait *= 2
+        raise AssertionError("unreachable")
 
     def _decide(self, prompt: str, schema: dict, use: Callable[[dict], T]) -> T:
         """Ask; an unusable answer goes back once with the reason, a second one is a fault."""
@@ -133,6 +166,10 @@ class LLMAgent:
     # --- the agent ------------------------------------------------------------------------------------
     def choose_partner(self, s: State) -> int:
         """The model picks the partner and the offer in one answer; `make_offer` then returns that offer."""
+        if self.paper:
+            q, offer = self._paper_proposal(s)
+            self._plan = ((s.t, s.bits), q, offer)
+            return q
         neg = self.neg
         ids = neg.game.player_ids
         legal = [ids[q] for q in neg.legal_partners(s)]
@@ -172,6 +209,8 @@ class LLMAgent:
         return plan[2]
 
     def respond(self, s: State) -> bool:
+        if self.paper:
+            return self._paper_answer(s)
         neg = self.neg
         o, ids = s.pending, neg.game.player_ids
         assert o is not None
@@ -205,6 +244,33 @@ class LLMAgent:
                 raise Unusable(f"{item[0]}.{item[1]} is not a commitment of this game")
             cells.append(c)
         return cells
+
+    # --- the paper's baseline (llm_paper.py) -----------------------------------------------------------
+    def _paper_messages(self, system: str, s: State, proposer: int) -> list[dict]:
+        known = seat_negotiation(self.neg, self.player, self.information).game  # the values this seat knows
+        return [{"role": "system", "content": prompts()[system].substitute(budget=known.budget)},
+                {"role": "user", "content": llm_paper.static_context(known)},
+                {"role": "user", "content": llm_paper.turn_state(known, s, proposer)}]
+
+    def _paper_ask(self, messages: list[dict]) -> dict:
+        content = self._chat_with_backoff(messages)
+        try:
+            return _json_object(content)
+        except Unusable as err:
+            raise AgentFault(f"{self.model}: {err}") from None  # zero commitments, as the paper's runner
+
+    def _paper_proposal(self, s: State) -> tuple[int, Offer]:
+        answer = self._paper_ask(self._paper_messages("paper_system", s, self.player))
+        return llm_paper.read_proposal(self.neg, s, self.player, answer, self._rng)
+
+    def _paper_answer(self, s: State) -> bool:
+        assert s.pending is not None
+        messages = self._paper_messages("paper_respond_system", s, s.pending.proposer)
+        messages.append({"role": "user", "content": llm_paper.offer_text(self.neg.game, s.pending)})
+        accept = self._paper_ask(messages).get("accept")
+        if not isinstance(accept, bool):
+            raise AgentFault(f'{self.model} answered "accept" with {json.dumps(accept)[:40]}, not true or false')
+        return accept
 
     def close(self) -> None:
         self._client.close()

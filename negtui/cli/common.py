@@ -32,6 +32,11 @@ AgentTimeoutOpt = Annotated[float | None, typer.Option(
 LlmUrlOpt = Annotated[str | None, typer.Option(
     "--llm-base-url", help="Base URL of the OpenAI-compatible API for llm: seats (default: $OPENAI_BASE_URL, "
                            "else OpenAI's).")]
+LlmPromptOpt = Annotated[str | None, typer.Option(
+    "--llm-prompt", help="Prompt of llm: seats: negtui (default: the state in words, the seat's objectives) or "
+                         "paper (the paper's Appendix E: JSON matrices, zero-shot).")]
+LlmTemperatureOpt = Annotated[float | None, typer.Option(
+    "--llm-temperature", help="Sampling temperature sent to llm: seats (default: none sent, the server's own).")]
 LlmKeyOpt = Annotated[str | None, typer.Option(
     "--llm-api-key", help="API key for llm: seats (default: $OPENAI_API_KEY; local servers need none).")]
 
@@ -82,12 +87,14 @@ def negotiation(sc: Scenario, rules: str, budget: int | None = None) -> Negotiat
 
 
 def base_seat(lens: str | None = None, partner: str | None = None, sims: int | None = None, ucb: float | None = None,
-              seed: int | None = None, timeout: float | None = None, base_url: str | None = None) -> Seat:
+              seed: int | None = None, timeout: float | None = None, base_url: str | None = None,
+              prompt: str | None = None, temperature: float | None = None) -> Seat:
     """The seat every bot starts from: the lens and search options given, the defaults otherwise."""
     from negtui.seats import DEFAULT_LENS, Seat, SeatError, parse_seat
 
     given = {k: v for k, v in (("partner", partner), ("sims", sims), ("ucb", ucb), ("seed", seed),
-                               ("timeout", timeout), ("base_url", base_url)) if v is not None}
+                               ("timeout", timeout), ("base_url", base_url), ("prompt", prompt),
+                               ("temperature", temperature)) if v is not None}
     from pydantic import ValidationError
 
     from negtui.scenario.io import problems_from_validation
@@ -96,11 +103,13 @@ def base_seat(lens: str | None = None, partner: str | None = None, sims: int | N
         base = Seat(**given)
         # the lens bot keeps only search parameters; what llm: and cmd: seats take from it is put back
         return parse_seat(lens or DEFAULT_LENS, base).model_copy(
-            update={"base_url": base.base_url, "timeout": base.timeout})
+            update={"base_url": base.base_url, "timeout": base.timeout, "prompt": base.prompt,
+                    "temperature": base.temperature})
     except ValidationError as err:
         p = problems_from_validation(err)[0]
         field = p.path.removeprefix("$.")
-        option = {"timeout": "agent-timeout", "base_url": "llm-base-url"}.get(field, field)
+        option = {"timeout": "agent-timeout", "base_url": "llm-base-url", "prompt": "llm-prompt",
+                  "temperature": "llm-temperature"}.get(field, field)
         fail(f"error: {'--' + option + ': ' if field != '$' else ''}{p.message}")
     except SeatError as err:
         fail(f"error: {err}")

@@ -14,6 +14,8 @@ from negtui.cli.common import (
     InformationOpt,
     JsonOpt,
     LlmKeyOpt,
+    LlmPromptOpt,
+    LlmTemperatureOpt,
     LlmUrlOpt,
     RulesOpt,
     SeatOpt,
@@ -77,6 +79,8 @@ def autoplay(
     information: InformationOpt = None,
     agent_timeout: AgentTimeoutOpt = None,
     llm_base_url: LlmUrlOpt = None,
+    llm_prompt: LlmPromptOpt = None,
+    llm_temperature: LlmTemperatureOpt = None,
     llm_api_key: LlmKeyOpt = None,
     record: Annotated[Path | None, typer.Option("--record", help="Write a game record (JSON Lines) here.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing record.")] = False,
@@ -107,7 +111,8 @@ def autoplay(
             if turn is not None:
                 fail("error: --turn needs --from-record")
             game = _new_game(load(scenario), rules or "paper", budget, seat or [],
-                             base_seat(lens, partner, sims, ucb, seed, agent_timeout, llm_base_url))
+                             base_seat(lens, partner, sims, ucb, seed, agent_timeout, llm_base_url, llm_prompt,
+                                       llm_temperature))
             game = replace(game, information=information_of(information))
         if agent_timeout is not None:
             game = game.with_timeout(agent_timeout)

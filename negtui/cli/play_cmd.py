@@ -8,7 +8,18 @@ from typing import Annotated
 
 import typer
 
-from negtui.cli.common import AgentTimeoutOpt, LlmKeyOpt, LlmUrlOpt, RulesOpt, SeatOpt, base_seat, load, negotiation
+from negtui.cli.common import (
+    AgentTimeoutOpt,
+    LlmKeyOpt,
+    LlmPromptOpt,
+    LlmTemperatureOpt,
+    LlmUrlOpt,
+    RulesOpt,
+    SeatOpt,
+    base_seat,
+    load,
+    negotiation,
+)
 from negtui.cli.errors import fail, user_errors
 from negtui.cli.root import app
 
@@ -22,6 +33,8 @@ def play(
     sims: Annotated[int, typer.Option(help="MCTS simulations per turn.")] = 50,
     agent_timeout: AgentTimeoutOpt = None,
     llm_base_url: LlmUrlOpt = None,
+    llm_prompt: LlmPromptOpt = None,
+    llm_temperature: LlmTemperatureOpt = None,
     llm_api_key: LlmKeyOpt = None,
     record: Annotated[bool, typer.Option("--record/--no-record", help="Record the game (default: on).")] = True,
     data_dir: Annotated[Path | None, typer.Option("--data-dir",
@@ -38,7 +51,7 @@ def play(
             get_rules(rules)
         except ValueError as err:
             fail(f"error: {err}")
-        base = base_seat(None, partner, sims, None, None, agent_timeout, llm_base_url)
+        base = base_seat(None, partner, sims, None, None, agent_timeout, llm_base_url, llm_prompt, llm_temperature)
         seats = {}
         if scenario is not None:
             from negtui.scenario.library import resolve

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from negtui.cli.common import LlmUrlOpt
+from negtui.cli.common import LlmPromptOpt, LlmTemperatureOpt, LlmUrlOpt
 from negtui.cli.errors import fail, user_errors
 from negtui.cli.root import app
 
@@ -32,6 +32,8 @@ def sweep(
     fmt: Annotated[str | None, typer.Option("--format", help="parquet or csv (default: by the file name).")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would run, run nothing.")] = False,
     llm_base_url: LlmUrlOpt = None,
+    llm_prompt: LlmPromptOpt = None,
+    llm_temperature: LlmTemperatureOpt = None,
 ) -> None:
     """Play a grid of games with every method against the No-Negotiation baseline (and, on small games,
     the exact solution); one row per game and method. Re-running the same command skips finished games."""
@@ -44,14 +46,19 @@ def sweep(
     with user_errors():
         spec = _spec(spec_file, preset)
         update = _overrides(seeds, rules, welfare)
-        if llm_base_url is not None:
-            update["llm_base_url"] = llm_base_url
+        for key, value in (("llm_base_url", llm_base_url), ("llm_prompt", llm_prompt),
+                           ("llm_temperature", llm_temperature)):
+            if value is not None:
+                update[key] = value
         if workers is not None and workers < 1:
             fail("error: --workers is at least 1")
         try:
             spec = SweepSpec.model_validate({**spec.model_dump(), **update})  # each option checked as in a spec
         except ValidationError as err:
-            fail("error: " + first_problem(err).replace("$.llm_base_url", "--llm-base-url"))
+            problem = first_problem(err)
+            for key in ("llm_base_url", "llm_prompt", "llm_temperature"):
+                problem = problem.replace(f"$.{key}", "--" + key.replace("_", "-"))
+            fail("error: " + problem)
         _check_scenarios(spec, spec_file or preset)
         todo = tasks(spec)
         refused = skipped(spec)

@@ -24,7 +24,7 @@ from pydantic import (
 from negtui.scenario import untrusted
 from negtui.scenario.io import FileProblems, Problem, problems_from_validation
 from negtui.scenario.limits import MAX_ACTIONS, MAX_BUDGET, MAX_GOALS, MAX_PLAYERS, MAX_ROUNDS, MAX_TURNS
-from negtui.seats import PARTNER_METHODS, SeatError, parse_seat
+from negtui.seats import PARTNER_METHODS, LlmPrompt, SeatError, parse_seat
 
 FORMAT: Final = "negtui-sweep/1"
 MAX_SPEC_BYTES = 2**20
@@ -168,6 +168,8 @@ class SweepSpec(_Strict):
     sims: Annotated[int, Field(ge=1, le=100_000)] = 50
     # llm: seats: the OpenAI-compatible API they ask (default: $OPENAI_BASE_URL, else OpenAI's)
     llm_base_url: Annotated[str | None, Field(max_length=2000, pattern=r"^https?://\S+$")] = None
+    llm_prompt: LlmPrompt | None = None  # llm: seats: negtui's prompt or the paper's Appendix E
+    llm_temperature: Annotated[float | None, Field(ge=0.0, le=2.0, allow_inf_nan=False)] = None  # sent only if set
     exact: bool = True  # solve where small enough (engine.outcome.AUTO_EXACT_LIMIT states) and report the L1 error
     welfare: Literal["utilitarian", "nash", "none"] = "utilitarian"
 

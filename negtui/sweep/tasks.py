@@ -153,7 +153,8 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
         rows.append(row(EXACT, exact, game.T, 0.0))
     for method in spec.methods:
         t0 = time.perf_counter()
-        base_seat = Seat(partner=spec.partner, sims=spec.sims, seed=task.seed * 1009, base_url=spec.llm_base_url)
+        base_seat = Seat(partner=spec.partner, sims=spec.sims, seed=task.seed * 1009, base_url=spec.llm_base_url,
+                         prompt=spec.llm_prompt, temperature=spec.llm_temperature)
         seats = [parse_seat(text, base_seat).model_copy(update={"seed": base_seat.seed + i})
                  for i, text in enumerate(method.seat_texts(game.n))]
         with Seating(neg, seats, AgentOptions(remote_bots=False), valuation) as seating:
