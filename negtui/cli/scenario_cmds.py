@@ -97,7 +97,8 @@ def schema(
 @app.command()
 def generate(
     players: Annotated[int, typer.Option(help="Number of players N (≥ 3).")] = 10,
-    actions: Annotated[str, typer.Option(help="Actions per player: one number, or a comma list per player.")] = "1",
+    actions: Annotated[str, typer.Option(help="Actions per player: one number, a comma list per player, or LOW-HIGH "
+                                              "(each player's count drawn by the seed, e.g. 1-2).")] = "1",
     goals: Annotated[int, typer.Option(help="Number of goals J (≥ 3).")] = 15,
     factors: Annotated[int, typer.Option(help="Latent factors K (1..J).")] = 5,
     structure: Annotated[str, typer.Option(help="cooperative or adversarial.")] = "adversarial",
@@ -117,15 +118,16 @@ def generate(
     """Generate a random game along the paper's axes and write it as a scenario file."""
     from negtui.generator import GeneratorError, GeneratorParams
     from negtui.generator import generate as gen
+    from negtui.generator.params import parse_actions
 
     with user_errors():
         try:
-            acts: int | tuple[int, ...] = tuple(int(a) for a in actions.split(",")) if "," in actions else int(actions)
+            acts, up_to = parse_actions(actions)
         except ValueError:
-            fail(f"error: --actions must be a number or a comma list of numbers, not {actions!r}")
+            fail(f"error: --actions must be a number, a comma list of numbers or LOW-HIGH, not {actions!r}")
         try:
             # the names are checked by GeneratorParams, in the reference generator's order, with its messages
-            params = GeneratorParams(players=players, actions=acts, goals=goals, factors=factors,
+            params = GeneratorParams(players=players, actions=acts, actions_up_to=up_to, goals=goals, factors=factors,
                                      structure=cast("Structure", structure), payoff=cast("Payoff", payoff),
                                      all_or_nothing=all_or_nothing, zipf=zipf, poison_pill=poison_pill,
                                      rounds=rounds, budget=budget, seed=seed, rules=cast("GeneratorRules", rules))

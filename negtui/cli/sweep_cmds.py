@@ -144,6 +144,11 @@ def _run(spec: SweepSpec, todo: list[Task], output: Path, fmt: str | None, worke
     finally:
         results.close()
     typer.echo(f"{output}: {results.rows} rows ({ran} games run now, {len(todo) - ran} already there)", err=True)
+    if results.over_exact_limit:
+        from negtui.engine.outcome import AUTO_EXACT_LIMIT
+
+        typer.echo(f"{results.over_exact_limit} of the games run now were over the exact-solve limit (a state space "
+                   f"over {AUTO_EXACT_LIMIT:,}): no exact solution, no L1 error for them", err=True)
 
 
 @app.command()

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+
 Structure = Literal["cooperative", "adversarial"]
 Payoff = Literal["balanced", "positive", "negative"]
 Rules = Literal["paper", "reference"]
@@ -19,6 +21,7 @@ Rules = Literal["paper", "reference"]
 STRUCTURES: tuple[str, ...] = ("cooperative", "adversarial")
 PAYOFFS: tuple[str, ...] = ("balanced", "positive", "negative")
 RULES: tuple[str, ...] = ("paper", "reference")
+ACTION_DRAW = 0x41637473  # mixed with the seed for the draw of action counts, a stream of its own
 
 
 class GeneratorError(ValueError):
@@ -31,11 +34,14 @@ class GeneratorParams:
 
     Defaults are the reference sweep's small games (main.py: N = 10, J = 15, one action each, R = 5, k = 2).
     `actions` is one count for every player or one count per player; a list is stored as a tuple so the
-    parameters stay hashable.
+    parameters stay hashable.  With `actions_up_to`, each player's count is drawn uniformly from
+    `actions`…`actions_up_to` by the seed (the paper's "1–2 actions" small games), from a stream of its
+    own: the game's values and goal kinds are drawn as with fixed counts.
     """
 
     players: int = 10
     actions: int | tuple[int, ...] = 1
+    actions_up_to: int | None = None
     goals: int = 15
     factors: int = 5
     structure: Structure = "adversarial"
@@ -57,12 +63,22 @@ class GeneratorParams:
     def action_counts(self) -> tuple[int, ...]:
         """m_i for every player, in player order (the reference's dict insertion order)."""
         if isinstance(self.actions, int):
+            if self.actions_up_to is not None:
+                draw = np.random.default_rng([self.seed, ACTION_DRAW])
+                return tuple(int(m) for m in draw.integers(self.actions, self.actions_up_to + 1, size=self.players))
             return (self.actions,) * self.players
         return tuple(self.actions)
 
+    @property
+    def actions_text(self) -> str:
+        """How the command line spells `actions`: 1, 1-2, or 1,2,1."""
+        if isinstance(self.actions, int):
+            return f"{self.actions}" if self.actions_up_to is None else f"{self.actions}-{self.actions_up_to}"
+        return ",".join(map(str, self.actions))
+
     def as_dict(self) -> dict[str, object]:
         """JSON-ready copy, for the scenario's provenance (`meta.generator`)."""
-        return {
+        out: dict[str, object] = {
             "players": self.players,
             "actions": self.actions if isinstance(self.actions, int) else list(self.actions),
             "goals": self.goals,
@@ -77,6 +93,23 @@ class GeneratorParams:
             "seed": self.seed,
             "rules": self.rules,
         }
+        if self.actions_up_to is not None:  # only then: the provenance of fixed counts stays as it was
+            out["actions_up_to"] = self.actions_up_to
+            out["action_counts"] = list(self.action_counts)
+        return out
+
+
+def parse_actions(text: str) -> tuple[int | tuple[int, ...], int | None]:
+    """`actions` and `actions_up_to` from their spelling: 5, 1,2,1 or 1-2; ValueError for anything else."""
+    text = text.strip()
+    if "," in text:
+        return tuple(int(a) for a in text.split(",")), None
+    low, dash, high = text.partition("-")
+    if dash:
+        if not (low.strip().isdigit() and high.strip().isdigit()):
+            raise ValueError(f"not LOW-HIGH: {text!r}")
+        return int(low), int(high)
+    return int(text), None
 
 
 def _is_int(x: object) -> bool:
@@ -112,6 +145,9 @@ def check_params(p: GeneratorParams) -> None:
     """All checks for a parameter set; the generator's own checks first, in the reference's order."""
     if not _is_int(p.players) or p.players < 1:
         raise GeneratorError(f"players must be a positive integer (got {p.players!r})")
+    ranged = p.actions_up_to is not None
+    if ranged and not (_is_int(p.actions) and _is_int(p.actions_up_to) and 1 <= p.actions <= p.actions_up_to):  # type: ignore[operator]
+        raise GeneratorError(f"a range of actions is LOW-HIGH with 1 <= LOW <= HIGH (got {p.actions_text})")
     counts = p.action_counts
     if len(counts) != p.players:
         raise GeneratorError(f"actions lists {len(counts)} counts but there are {p.players} players")

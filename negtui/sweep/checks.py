@@ -37,7 +37,8 @@ REQUIRED = ("sweep", "task", "scenario", "rules", "method", "players", "payoffs"
 CHOICES: dict[str, tuple[str, ...]] = {
     "rules": tuple(RULES), "structure": ("adversarial", "cooperative"), "payoff": PAYOFF_REGIMES}
 BOUNDS = {**{name: (0, top) for name, top in AXIS_LIMITS.items()}, "players": (1, lim.MAX_PLAYERS),
-          "turns": (0, lim.MAX_TURNS), "all_or_nothing": (0, 1), "fraction_improved": (0, 1)}
+          "turns": (0, lim.MAX_TURNS), "all_or_nothing": (0, 1), "fraction_improved": (0, 1),
+          "actions_up_to": (1, lim.MAX_ACTIONS)}
 
 
 class BadResults(ValueError):

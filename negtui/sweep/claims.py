@@ -32,8 +32,14 @@ class Claim:
 
 
 def is_small(rows: list[dict]) -> bool:
-    """Results with exact solutions: the paper's small games, judged on the L1 error."""
-    return any(r["method"] == EXACT for r in rows)
+    """Results with exact solutions asked for: the paper's small games, judged on the L1 error."""
+    return any(r["method"] == EXACT or r.get("exact_solved") is False for r in rows)
+
+
+def over_exact_limit(rows: list[dict]) -> tuple[int, int]:
+    """(games whose exact solution was asked for but too large to solve, games)."""
+    games = {r["task"]: r.get("exact_solved") for r in rows}
+    return sum(v is False for v in games.values()), len(games)
 
 
 def claims(rows: list[dict]) -> list[Claim]:
@@ -289,8 +295,11 @@ def _cooperative_narrow(t: Table1) -> Claim:
 def skipped_metric_note(rows: list[dict]) -> str:
     """What the report says instead of the claims it leaves out for this grid."""
     if is_small(rows):
+        over, games = over_exact_limit(rows)
+        skipped = (f" {over} of {games} games were over the exact-solve limit: they have no L1 error and no part in "
+                   "these claims." if over else "")
         return ("Small games are judged on the L1 error against the exact solution, per lens and regime, as in the "
-                "paper's §4.2.2; the claims about large games' improvements are not judged here.")
+                "paper's §4.2.2; the claims about large games' improvements are not judged here." + skipped)
     return ("Large games are judged on the improvement over No-Negotiation in the adversarial columns, as in the "
             "paper's §4.2.3; the L1 claims need exact solutions (small games), and difficulty by structure is "
             "judged only there.")

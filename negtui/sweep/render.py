@@ -253,8 +253,8 @@ def write_report(rows: list[dict], source: Path, out: Path,
         overview[f"{sweep} · {rules}"] = found
         parts += ["### Table 1: improvement over the No-Negotiation baseline", "", table1_markdown(t), ""]
         stem = f"{sweep}-{rules}"
-        if is_small(sub):
-            parts += ["### L1 error against the exact solution", "", l1_markdown(sub, methods), ""]
+        if is_small(sub) and (l1_table := l1_markdown(sub, methods)):
+            parts += ["### L1 error against the exact solution", "", l1_table, ""]
             l1 = l1_figure(sub, methods, out / f"l1-by-all-or-nothing-{stem}", f"{sweep} · {rules} rules")
             if l1:
                 parts += [f"![L1 error by all-or-nothing fraction]({l1[0].name})", ""]

@@ -30,10 +30,10 @@ SCHEMA = pa.schema([
     ("fraction_improved", pa.float64()), ("l1_exact", pa.float64()), ("welfare_optimum", pa.float64()),
     ("efficiency", pa.float64()), ("nash_optimum", pa.float64()), ("nash_efficiency", pa.float64()),
     ("turns", pa.int64()), ("seconds", pa.float64()), ("improvement_var", pa.float64()),
-    ("l1_normalised", pa.float64()),
+    ("l1_normalised", pa.float64()), ("actions_up_to", pa.int64()), ("exact_solved", pa.bool_()),
 ])
 # columns added since the first results files: a file without them reads them as empty
-ADDED = ("improvement_var", "l1_normalised")
+ADDED = ("improvement_var", "l1_normalised", "actions_up_to", "exact_solved")
 TIMING = ("seconds",)  # the only columns that differ between two runs of the same task
 
 
@@ -157,6 +157,8 @@ class Results:
             self.close()
             raise
 
+    over_exact_limit = 0  # games added whose exact solution was asked for but over the size limit
+
     @property
     def rows(self) -> int:
         return self._stored + len(self._pending)
@@ -166,6 +168,7 @@ class Results:
         self._pending.extend(rows)
         if rows:
             self.done.add(rows[0]["task"])
+            self.over_exact_limit += rows[0].get("exact_solved") is False  # asked for, too large to solve
 
     def write(self) -> None:
         """The whole table, atomically: a reader sees the old file or the new one, never half of one."""

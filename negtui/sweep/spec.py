@@ -21,6 +21,7 @@ from pydantic import (
     model_validator,
 )
 
+from negtui.generator.params import parse_actions
 from negtui.scenario import untrusted
 from negtui.scenario.io import FileProblems, Problem, problems_from_validation
 from negtui.scenario.limits import MAX_ACTIONS, MAX_BUDGET, MAX_GOALS, MAX_PLAYERS, MAX_ROUNDS, MAX_TURNS
@@ -108,7 +109,8 @@ class Grid(_Strict):
     """The generator's axes; every combination is a cell of the grid."""
 
     players: Axis = [10]
-    actions: Axis = [1]
+    # a count for every player, or "LOW-HIGH": each player's count drawn by the seed ("1-2": the paper's small games)
+    actions: Annotated[list[int | str], Field(min_length=1, max_length=64)] = [1]
     goals: Axis = [15]
     rounds: Axis = [5]
     budget: Axis = [2]
@@ -119,7 +121,25 @@ class Grid(_Strict):
     zipf: Annotated[list[float], Field(min_length=1, max_length=64)] = [1.6, 3.0]
     payoff: Annotated[list[PayoffRegime], Field(min_length=1)] = list(PAYOFF_REGIMES)
 
-    @field_validator("players", "actions", "goals", "rounds", "budget", "factors")
+    @field_validator("actions")
+    @classmethod
+    def _actions(cls, values: list[int | str]) -> list[int | str]:
+        for v in values:
+            if isinstance(v, int):
+                low, high = v, v
+            else:
+                try:
+                    first, up_to = parse_actions(v)
+                except ValueError:
+                    raise ValueError(f"{v!r} is not a count or LOW-HIGH (e.g. 1-2)") from None
+                if up_to is None or not isinstance(first, int):
+                    raise ValueError(f"{v!r} is not LOW-HIGH (e.g. 1-2); a count is a number")
+                low, high = first, up_to
+            if not 1 <= low <= high <= MAX_ACTIONS:
+                raise ValueError(f"{v!r}: counts are between 1 and {MAX_ACTIONS} (the scenario limit), LOW <= HIGH")
+        return values
+
+    @field_validator("players", "goals", "rounds", "budget", "factors")
     @classmethod
     def _counts(cls, values: list[int], info: ValidationInfo) -> list[int]:
         top = AXIS_LIMITS[str(info.field_name)]

@@ -75,7 +75,21 @@ def skipped(spec: SweepSpec) -> list[tuple[dict[str, object], str, str]]:
 
 
 def _refusal(point: dict[str, object], rules: str) -> str | None:
-    return None if "scenario" in point else _generator_refusal(tuple(point.items()), rules)
+    if "scenario" in point:
+        return None
+    low, up_to = _actions(point)
+    if up_to is not None and low == 1 and point["payoff"] == "negative-pp" and rules == "reference":
+        return "the reference generator cannot place a poison pill on a one-action receiver, which 1-… allows"
+    return _generator_refusal(tuple(point.items()), rules)
+
+
+def _actions(point: dict[str, Any]) -> tuple[int, int | None]:
+    """A grid point's action count, and the top of its range (None for a fixed count)."""
+    from negtui.generator.params import parse_actions
+
+    low, up_to = parse_actions(str(point["actions"]))
+    assert isinstance(low, int)
+    return low, up_to
 
 
 @functools.lru_cache(maxsize=4096)
@@ -106,8 +120,9 @@ def _params(p: dict[str, Any], seed: int, rules: str) -> GeneratorParams:
     from negtui.generator import GeneratorParams
 
     payoff = str(p["payoff"])
+    low, up_to = _actions(p)
     return GeneratorParams(
-        players=int(p["players"]), actions=int(p["actions"]), goals=int(p["goals"]), factors=int(p["factors"]),
+        players=int(p["players"]), actions=low, actions_up_to=up_to, goals=int(p["goals"]), factors=int(p["factors"]),
         structure=cast("Structure", p["structure"]),
         payoff=cast("Payoff", "negative" if payoff == "negative-pp" else payoff),
         all_or_nothing=float(p["all_or_nothing"]), zipf=float(p["zipf"]), poison_pill=payoff == "negative-pp",
@@ -134,7 +149,8 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     scale = None if exact is None else float(np.abs(exact).sum())  # what normalises the L1 error
     welfare = _welfare(neg, spec)
     common = {"sweep": task.sweep, "task": task.key, "scenario": sc.name, **_point_columns(task), "seed": task.seed,
-              "rules": task.rules, "negtui": __version__, "players": game.n}
+              "rules": task.rules, "negtui": __version__, "players": game.n,
+              "exact_solved": None if not spec.exact else exact is not None}
     setup = time.perf_counter() - started
 
     def row(method: str, pay: np.ndarray, turns: int | None, seconds: float) -> dict:
@@ -169,6 +185,8 @@ def _point_columns(task: Task) -> dict[str, object]:
     p = task.params
     cols = {k: p.get(k) for k in ("actions", "goals", "rounds", "budget", "factors", "structure",
                                   "all_or_nothing", "zipf", "payoff")}
+    if "actions" in p:
+        cols["actions"], cols["actions_up_to"] = _actions(p)
     cols["scenario_file"] = p.get("scenario")
     return cols
 
