@@ -255,12 +255,14 @@ class BruteExact:
     accepts (V_acc[q] >= V_rej[q], exact compare), the FIRST with the strictly largest V_acc[p]; it replaces
     the incumbent only if strictly better for p.
     paper rules (DESIGN §2): partner accepts within 1e-9; the proposer maximises its value; values within
-    1e-9 of the best tie, and ties go to rejection, then fewer new cells, then the lowest partner, then the
-    lowest enumeration index.
+    1e-9 of the best tie, and ties go to the proposer's higher payoff right after the move (`realised`, the
+    paper rules' `exact_ties_realised`), then to rejection, then fewer new cells, then the lowest partner,
+    then the lowest enumeration index.
     """
 
-    def __init__(self, spec: ToySpec, rules: str, linear: bool = False):
+    def __init__(self, spec: ToySpec, rules: str, linear: bool = False, realised: bool | None = None):
         self.spec, self.rules, self.linear = spec, rules, linear
+        self.realised = rules == "paper" if realised is None else realised
         self.value = lru_cache(maxsize=None)(self._value)
 
     def _value(self, t: int, mask: int) -> tuple[tuple[Fraction, ...], tuple[int, int] | None]:
@@ -280,15 +282,22 @@ class BruteExact:
                 if best is not None and best[0][p] > inc[p]:
                     inc, move = best[0], (q, best[1])
             return inc, move
-        moves = [(rej[p], 0, -1, -1, rej, None)]
+        def now(mk: int) -> Fraction:  # the proposer's payoff right after the move
+            return payoff(spec, mk, self.linear)[p]
+
+        moves = [(rej[p], now(mask), 0, -1, -1, rej, None)]
         for q in partners(spec, p):
             for idx, o in enumerate(joint_offers(spec, p, q, mask)):
                 child = self.value(t + 1, mask | o)[0]
                 if child[q] >= rej[q] - TIE:
-                    moves.append((child[p], popcount(o), q, idx, child, (q, o)))
+                    moves.append((child[p], now(mask | o), popcount(o), q, idx, child, (q, o)))
         top = max(mv[0] for mv in moves)
-        best = min((mv for mv in moves if mv[0] >= top - TIE), key=lambda mv: mv[1:4])
-        return best[4], best[5]
+        near = [mv for mv in moves if mv[0] >= top - TIE]
+        if self.realised:
+            most = max(mv[1] for mv in near)
+            near = [mv for mv in near if mv[1] >= most - TIE]
+        best = min(near, key=lambda mv: mv[2:5])
+        return best[5], best[6]
 
     @property
     def payoffs(self) -> tuple[Fraction, ...]:

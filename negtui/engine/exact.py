@@ -148,20 +148,23 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
 
 @dataclass
 class _Incumbent:
-    """Per mask, the best move of the turn's proposer found so far: its value, child, partner, size."""
+    """Per mask, the best move of the turn's proposer found so far: its value, child, partner, size, and
+    (under the realised-payoff tie rule) the proposer's payoff right after it."""
 
     val: np.ndarray
     child: np.ndarray
     q: np.ndarray
     cells: np.ndarray
+    real: np.ndarray | None = None
 
 
 def _best_moves(game: Game, rules: Rules, p: int, Vn: np.ndarray, masks: np.ndarray, ok: np.ndarray | None,
-                ) -> _Incumbent:
-    """The proposer's subgame-perfect move at every mask of one turn, given the next turn's values."""
+                realised: np.ndarray | None = None) -> _Incumbent:
+    """The proposer's subgame-perfect move at every mask of one turn, given the next turn's values.
+    `realised`: every mask's payoff to the proposer, for the realised-payoff tie rule."""
     vn_p = np.ascontiguousarray(Vn[:, p])
     inc = _Incumbent(vn_p.copy(), masks.copy(), np.full(len(masks), -1, dtype=np.int16),
-                     np.zeros(len(masks), dtype=np.int64))
+                     np.zeros(len(masks), dtype=np.int64), None if realised is None else realised.copy())
     for q in range(game.n):
         if q == p and not game.unilateral:
             continue
@@ -169,14 +172,17 @@ def _best_moves(game: Game, rules: Rules, p: int, Vn: np.ndarray, masks: np.ndar
         vn_q = np.ascontiguousarray(Vn[:, q])
         chunk = max(1, _CHUNK_ELEMENTS // len(D))
         for lo in range(0, len(masks), chunk):
-            _offer_chunk(rules, masks[lo:lo + chunk], lo, q, D, size, vn_p, vn_q, ok, inc)
+            _offer_chunk(rules, masks[lo:lo + chunk], lo, q, D, size, vn_p, vn_q, ok, inc, realised)
     return inc
 
 
 def _offer_chunk(rules: Rules, mk: np.ndarray, lo: int, q: int, D: np.ndarray, size: np.ndarray, vn_p: np.ndarray,
-                 vn_q: np.ndarray, ok: np.ndarray | None, inc: _Incumbent) -> None:
+                 vn_q: np.ndarray, ok: np.ndarray | None, inc: _Incumbent, realised: np.ndarray | None = None,
+                 ) -> None:
     """Every offer of the proposer to q at the masks `mk` (from mask `lo` on): where one the partner
-    accepts beats the incumbent under the tie rules, it becomes the incumbent."""
+    accepts beats the incumbent under the tie rules, it becomes the incumbent.  The tie rules are the
+    offer search's: equal values within VALUE_TIE go to the higher realised payoff (with `realised`),
+    then to fewer new cells, then to the first offer."""
     kids = mk[:, None] | D[None, :]
     valid = (mk[:, None] & D[None, :]) == 0
     if ok is not None:
@@ -192,17 +198,26 @@ def _offer_chunk(rules: Rules, mk: np.ndarray, lo: int, q: int, D: np.ndarray, s
     else:
         top = vp.max(axis=1)
         near = acc & (vp >= top[:, None] - VALUE_TIE)
+        if realised is not None:
+            rv = np.where(near, realised[kids], -np.inf)
+            near &= rv >= rv.max(axis=1)[:, None] - VALUE_TIE
         key = np.where(near, size[None, :] * len(D) + np.arange(len(D))[None, :], np.iinfo(np.int64).max)
         o = np.argmin(key, axis=1)
         best = vp[rows, o]
         cur = inc.val[lo:hi]
-        better = (best > cur + VALUE_TIE) | ((best >= cur - VALUE_TIE) & (size[o] < inc.cells[lo:hi]))
+        fewer = size[o] < inc.cells[lo:hi]
+        if realised is not None and inc.real is not None:
+            r_best, r_cur = realised[kids[rows, o]], inc.real[lo:hi]
+            fewer = (r_best > r_cur + VALUE_TIE) | ((r_best >= r_cur - VALUE_TIE) & fewer)
+        better = (best > cur + VALUE_TIE) | ((best >= cur - VALUE_TIE) & fewer)
     idx = np.flatnonzero(better)
     sel = idx + lo
     inc.val[sel] = best[idx]
     inc.child[sel] = kids[idx, o[idx]]
     inc.q[sel] = q
     inc.cells[sel] = size[o[idx]]
+    if inc.real is not None and realised is not None:
+        inc.real[sel] = realised[inc.child[sel]]
 
 
 def solve(game: Game, rules: Rules, linearise: bool = False, limit: int = DEFAULT_STATE_LIMIT,
@@ -221,8 +236,11 @@ def solve(game: Game, rules: Rules, linearise: bool = False, limit: int = DEFAUL
     child: list[np.ndarray] = [np.empty(0)] * T
     V[T] = _terminal_values(game, masks, linearise)
     period = _period(game.schedule)
+    realised_ties = rules.exact_ties_realised and not rules.exact_reference_ties
     for t in range(T - 1, -1, -1):
-        inc = _best_moves(game, rules, game.proposer(t), V[t + 1], masks, ok)
+        p = game.proposer(t)
+        inc = _best_moves(game, rules, p, V[t + 1], masks, ok,
+                          np.ascontiguousarray(V[T][:, p]) if realised_ties else None)
         V[t], partner[t], child[t] = V[t + 1][inc.child], inc.q, inc.child
         if period and t + period <= T and _same(V[t], V[t + period]):
             # more turns no longer change any value: every earlier turn repeats the one a period later

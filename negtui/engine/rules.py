@@ -1,14 +1,21 @@
-"""The two rule sets.
+"""The two rule sets, and variants of them.
 
 Every place where negtui's default rules (`paper`) and the reproduction of the public reference
 implementation (`reference`) differ is one named switch here, so engine code reads
 ``if rules.offer_ties_last:`` rather than ``if compat:``.  The switches are documented where they are
 declared; reference-benchmark.md gives the background of each.
+
+A variant turns switches on or off by name, for ablations: ``paper+lower_reference_credibility`` is the
+`paper` rules with the reference's credibility rule for the lower lens, ``reference-mcts_leaf_myopic``
+the reference with the searcher's lens value at MCTS leaves.  `get_rules` reads that spelling anywhere
+a rule set is named (the command line, sweep specs, courses); the variant's name is its canonical
+spelling (switches that change something, sorted), and records carry the whole rule set as always.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+import re
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Literal
 
 from pydantic import ConfigDict
@@ -68,6 +75,10 @@ class Rules:
     # first, then fewer new cells, then the lowest index (paper since negtui 0.1.0's sweep).  Off: fewer
     # cells first, with which an `upper` proposer never gains from a deal and offers nothing.
     offer_ties_realised: bool = False
+    # The exact solver breaks ties as the offer search does under `offer_ties_realised`: equal values go to
+    # the proposer's higher payoff right after the deal (paper since negtui 0.1.0's claims).  Off: fewer
+    # cells first, so that part of a lens's L1 error against the solution was the two tie rules differing.
+    exact_ties_realised: bool = False
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.accept_tolerance < 1.0:  # also refuses NaN
@@ -104,6 +115,7 @@ PAPER = Rules(
     allows_thresholds_and_exclusions=True,
     generator="paper",
     offer_ties_realised=True,
+    exact_ties_realised=True,
 )
 
 REFERENCE = Rules(
@@ -132,11 +144,34 @@ VALUE_TIE = 1e-9
 REFERENCE_SLACK = 1e-10
 
 
+SWITCHES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.type in (bool, "bool"))  # variant's switches
+_VARIANT = re.compile(r"([+-])([a-z_]+)")
+
+
 def get_rules(name: str) -> Rules:
-    try:
+    """A rule set by name: `paper`, `reference`, or a variant of either (module docstring)."""
+    if name in RULES:
         return RULES[name]
-    except KeyError:
-        raise ValueError(f"unknown rule set {name!r}; choose from {', '.join(RULES)}") from None
+    base_name = next((b for b in RULES if name.startswith(b) and name[len(b):len(b) + 1] in ("+", "-")), None)
+    rest = name[len(base_name):] if base_name else ""
+    if base_name is None or _VARIANT.sub("", rest):
+        raise ValueError(f"unknown rule set {name!r}; choose from {', '.join(RULES)}, or one of them with switches "
+                         f"turned on (+) or off (-), e.g. paper+lower_reference_credibility")
+    base, changes = RULES[base_name], {}
+    for sign, switch in _VARIANT.findall(rest):
+        if switch not in SWITCHES:
+            raise ValueError(f"unknown switch {switch!r} in rule set {name!r}; switches: {', '.join(SWITCHES)}")
+        changes[switch] = sign == "+"
+    changed = {k: v for k, v in changes.items() if getattr(base, k) != v}
+    if not changed:
+        return base
+    canonical = base_name + "".join(("+" if v else "-") + k for k, v in sorted(changed.items()))
+    return base.with_(name=canonical, **changed)
+
+
+def rule_set_name(name: str) -> str:
+    """The canonical name of a rule set or variant (ValueError for an unknown one)."""
+    return get_rules(name).name
 
 
 def rules_from(value: str | dict) -> Rules:

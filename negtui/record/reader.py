@@ -61,7 +61,8 @@ def _from_format_1(head: dict, source: str) -> dict:
     if isinstance(rules, str):
         try:
             # the rule set as it was when format 1 was written: before the realised-payoff tie rule
-            head = {**head, "rules": get_rules(rules).with_(offer_ties_realised=False).as_dict()}
+            head = {**head, "rules": get_rules(rules).with_(offer_ties_realised=False,
+                                                            exact_ties_realised=False).as_dict()}
         except ValueError as err:
             raise RecordError(source, 1, [("$.rules", str(err))]) from None
     return head

@@ -31,11 +31,11 @@ UNBOUNDED = ("nash_optimum", "nash_efficiency", "seconds", "improvement_var", "l
 
 SWEEP_NAME = r"^[A-Za-z0-9_.-]{1,64}$"  # as SweepSpec.name
 METHOD_NAME = r"^[A-Za-z0-9_.:/+-]{1,64}$"  # as Method.name
-TEXT_LIMITS = {"task": 256, "scenario": lim.MAX_ID, "scenario_file": 4096, "negtui": 64}
+TEXT_LIMITS = {"task": 256, "scenario": lim.MAX_ID, "scenario_file": 4096, "negtui": 64, "rules": 512}
 REQUIRED = ("sweep", "task", "scenario", "rules", "method", "players", "payoffs", "sum", "baseline_sum",
             "improvement")
-CHOICES: dict[str, tuple[str, ...]] = {
-    "rules": tuple(RULES), "structure": ("adversarial", "cooperative"), "payoff": PAYOFF_REGIMES}
+CHOICES: dict[str, tuple[str, ...]] = {"structure": ("adversarial", "cooperative"), "payoff": PAYOFF_REGIMES}
+RULES_NAME = rf"^({'|'.join(RULES)})([+-][a-z_]+){{0,16}}$"  # a rule set or a variant (engine.rules)
 BOUNDS = {**{name: (0, top) for name, top in AXIS_LIMITS.items()}, "players": (1, lim.MAX_PLAYERS),
           "turns": (0, lim.MAX_TURNS), "all_or_nothing": (0, 1), "fraction_improved": (0, 1),
           "actions_up_to": (1, lim.MAX_ACTIONS)}
@@ -62,6 +62,8 @@ def check_results(table: pa.Table, path: Path) -> None:
         bad(name, pc.greater(pc.utf8_length(table[name]), limit), f"longer than {limit} characters")
     bad("sweep", pc.invert(pc.match_substring_regex(table["sweep"], SWEEP_NAME)),
         "not a sweep name (letters, digits, _ . -; at most 64)")
+    bad("rules", pc.invert(pc.match_substring_regex(table["rules"], RULES_NAME)),
+        "not a rule set (paper, reference, or a variant such as paper+lower_reference_credibility)")
     method_ok = pc.or_(pc.match_substring_regex(table["method"], METHOD_NAME),
                        pc.is_in(table["method"], pa.array([BASELINE, EXACT])))
     bad("method", pc.invert(method_ok), "not a method name (letters, digits, _ . : / + -; at most 64)")

@@ -21,6 +21,7 @@ from pydantic import (
     model_validator,
 )
 
+from negtui.engine.rules import rule_set_name
 from negtui.generator.params import parse_actions
 from negtui.scenario import untrusted
 from negtui.scenario.io import FileProblems, Problem, problems_from_validation
@@ -181,7 +182,8 @@ class SweepSpec(_Strict):
     # generator seeds per grid cell; for a scenario list they seed only the methods' own randomness
     # (random partner choice), as MCTS and the lenses are deterministic
     seeds: Annotated[int, Field(ge=1, le=100_000)] = 50
-    rules: Annotated[list[Literal["paper", "reference"]], Field(min_length=1)] = ["paper"]
+    # rule sets: paper, reference, or a variant of one (paper+lower_reference_credibility: engine.rules)
+    rules: Annotated[list[str], Field(min_length=1, max_length=32)] = ["paper"]
     methods: Annotated[list[Annotated[Method, BeforeValidator(_method_shape)]], Field(min_length=1, max_length=64)] = \
         [Method(name=lens, seats=lens) for lens in LENS_METHODS]
     partner: str = "mcts"
@@ -192,6 +194,17 @@ class SweepSpec(_Strict):
     llm_temperature: Annotated[float | None, Field(ge=0.0, le=2.0, allow_inf_nan=False)] = None  # sent only if set
     exact: bool = True  # solve where small enough (engine.outcome.AUTO_EXACT_LIMIT states) and report the L1 error
     welfare: Literal["utilitarian", "nash", "none"] = "utilitarian"
+
+    @field_validator("rules")
+    @classmethod
+    def _rule_sets(cls, values: list[str]) -> list[str]:
+        names = []
+        for value in values:
+            name = rule_set_name(value)  # ValueError names the switch or the set at fault
+            if name in names:
+                raise ValueError(f"rule set {value!r} repeats {name!r}")
+            names.append(name)
+        return names
 
     @field_validator("partner")
     @classmethod

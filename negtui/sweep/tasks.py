@@ -78,9 +78,16 @@ def _refusal(point: dict[str, object], rules: str) -> str | None:
     if "scenario" in point:
         return None
     low, up_to = _actions(point)
-    if up_to is not None and low == 1 and point["payoff"] == "negative-pp" and rules == "reference":
+    if up_to is not None and low == 1 and point["payoff"] == "negative-pp" and _generator(rules) == "reference":
         return "the reference generator cannot place a poison pill on a one-action receiver, which 1-… allows"
-    return _generator_refusal(tuple(point.items()), rules)
+    return _generator_refusal(tuple(point.items()), _generator(rules))
+
+
+def _generator(rules: str) -> str:
+    """The generator a rule set (or a variant of one) draws its games with: a variant plays its base's games."""
+    from negtui.engine.rules import get_rules
+
+    return get_rules(rules).generator
 
 
 def _actions(point: dict[str, Any]) -> tuple[int, int | None]:
@@ -126,7 +133,7 @@ def _params(p: dict[str, Any], seed: int, rules: str) -> GeneratorParams:
         structure=cast("Structure", p["structure"]),
         payoff=cast("Payoff", "negative" if payoff == "negative-pp" else payoff),
         all_or_nothing=float(p["all_or_nothing"]), zipf=float(p["zipf"]), poison_pill=payoff == "negative-pp",
-        rounds=int(p["rounds"]), budget=int(p["budget"]), seed=seed, rules=cast("RuleName", rules))
+        rounds=int(p["rounds"]), budget=int(p["budget"]), seed=seed, rules=cast("RuleName", _generator(rules)))
 
 
 def run_task(task: Task, spec: SweepSpec) -> list[dict]:

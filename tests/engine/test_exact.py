@@ -191,3 +191,18 @@ def test_a_schedule_without_a_period_is_solved_turn_by_turn() -> None:
     assert _period(np.array([0, 1, 2, 0, 1, 2, 0])) == 3
     assert _period(np.array([0, 1, 1, 0])) == 0
     assert _period(np.array([1, 1])) == 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_without_the_realised_tie_rule_the_solver_breaks_ties_by_fewer_cells(toy, seed: int) -> None:
+    """The variant `paper-exact_ties_realised` (the exact solver before it shared the offer search's tie
+    rule) against the brute force without the realised-payoff step."""
+    from negtui.engine import get_rules
+
+    rules = get_rules("paper-exact_ties_realised")
+    rng = np.random.default_rng(2000 + seed)
+    spec = toy.random_spec(rng, "paper", exclusions=seed % 2 == 1, thresholds=seed % 3 != 0)
+    sol = solve(Negotiation.from_scenario(spec.scenario(), rules).game, rules)
+    brute = toy.BruteExact(spec, "paper", realised=False)
+    np.testing.assert_allclose(sol.payoffs, [float(x) for x in brute.payoffs], atol=1e-9)
+    assert engine_path(sol) == brute.path()

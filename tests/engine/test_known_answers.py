@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from negtui.agents import LensBot
-from negtui.engine import PAPER, REFERENCE, Negotiation, State, TurnDriver, Valuation, solve
+from negtui.engine import PAPER, REFERENCE, Negotiation, State, TurnDriver, Valuation, get_rules, solve
 from negtui.engine.metrics import improvement, l1_error, regret, welfare_summary
 from negtui.scenario import load_scenario, parse_scenario
 from tests.paths import PILL
@@ -113,16 +113,23 @@ def test_poison_pill_reference_ba_lower_commits_all_four_cells() -> None:
     assert first.offer.bits == bits(A_BAIT, A_SIDE, B_BAIT, B_POISON) and first.accepted
 
 
-@pytest.mark.parametrize("rules", ["reference", "paper"])
+@pytest.mark.parametrize("rules", ["reference", "paper", "paper-exact_ties_realised"])
 @pytest.mark.parametrize("linearise", [False, True])
 def test_poison_pill_exact_solver_ab(rules: str, linearise: bool) -> None:
-    """A's best acceptable offer only ties with rejecting; the solver rejects, then B proposes bait only."""
-    neg = Negotiation.from_scenario(poison_pill(["A", "B"]), RULES[rules])
-    sol = solve(neg.game, RULES[rules], linearise=linearise)
+    """A's best acceptable offer, the bait alone, only ties with rejecting (B would offer it next turn):
+    worth 30 to A either way.  The reference and fewer-cells tie rules reject, then B proposes the bait;
+    the paper's realised-payoff rule takes the bait at once, as its offer search does (30 now against 0)."""
+    r = get_rules(rules)
+    neg = Negotiation.from_scenario(poison_pill(["A", "B"]), r)
+    sol = solve(neg.game, r, linearise=linearise)
     np.testing.assert_allclose(sol.payoffs, [30, 30])
     first, second = sol.path()
-    assert (first.proposer, first.partner, first.bits) == (0, None, 0)
-    assert (second.proposer, second.partner, second.bits) == (1, 0, bits(A_BAIT, B_BAIT))  # (1,0 | 1,0)
+    if rules == "paper":
+        assert (first.proposer, first.partner, first.bits) == (0, 1, bits(A_BAIT, B_BAIT))
+        assert (second.proposer, second.partner, second.bits) == (1, None, 0)
+    else:
+        assert (first.proposer, first.partner, first.bits) == (0, None, 0)
+        assert (second.proposer, second.partner, second.bits) == (1, 0, bits(A_BAIT, B_BAIT))  # (1,0 | 1,0)
 
 
 def test_poison_pill_exact_solver_ba() -> None:

@@ -628,7 +628,8 @@ def test_format_1_records_load_replay_and_verify(cli, path):
     assert json.loads(path.read_text().splitlines()[0])["format"] == "negtui-record/1"
     # the paper rules as they were then: before the realised-payoff tie rule
     name = json.loads(path.read_text().splitlines()[0])["rules"]
-    assert rec.header.rules == RULE_SETS[name].with_(offer_ties_realised=False) and rec.complete
+    assert rec.header.rules == RULE_SETS[name].with_(offer_ties_realised=False, exact_ties_realised=False)
+    assert rec.complete
     rp = Replay(rec)
     assert rp.final.t == rp.neg.game.T
     res = cli("replay", path, "--verify")
