@@ -20,6 +20,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from negtui.engine import GameError, compile_game, get_rules
 from negtui.engine.portable import PortableGame
+from negtui.engine.rules import rule_set_name
 from negtui.scenario import Scenario, ScenarioError, load_scenario, untrusted
 from negtui.scenario.io import FileProblems, Problem, problems_from_validation
 from negtui.scenario.library import resolve
@@ -85,7 +86,9 @@ class Exercise(_Strict):
         "How the other seats play: one seat spelling for all, or a table player id → spelling ('*' for the rest)."))
     partner: Literal["mcts", "greedy", "random"] = "mcts"
     sims: int = Field(default=50, ge=1, le=1_000_000)
-    rules: Literal["paper", "reference"] = "paper"
+    rules: Annotated[str, Field(max_length=512, description=(
+        "paper, reference, or a variant of one such as paper+lower_reference_credibility (README: Rule sets)")),
+        AfterValidator(rule_set_name)] = "paper"
     attempts: int | None = Field(default=None, ge=1, description="Plays allowed; null is unlimited.")
     hints: bool = True
     mode: Literal["practice", "assessment"] = Field(default="practice", description=(

@@ -132,6 +132,12 @@ def test_a_bots_table_seats_named_players_and_the_rest(tmp_path):
 # --- TOML and JSON ----------------------------------------------------------------------------------------------
 
 
+def test_an_exercise_plays_a_rule_set_variant(tmp_path):
+    loaded = load_course(course_with(tmp_path, 'scenario = "poison-pill"\nseat = "B"\n'
+                                               'rules = "paper+mcts_leaf_myopic+lower_reference_credibility"'))
+    assert loaded.course.exercises[0].rules == "paper+lower_reference_credibility+mcts_leaf_myopic"  # canonical
+
+
 def test_toml_and_json_give_the_same_course(tmp_path):
     toml_path = write(tmp_path, SMALL_TOML)
     json_path = write(tmp_path, json.dumps(tomllib.loads(SMALL_TOML), indent=1), "course.json")
@@ -185,6 +191,8 @@ CASES = {
         'scenario = "coalition-trap"\nseat = "C"\nrules = "reference"', "$.exercises[0].rules",
         ("'reference' rules cannot play 'coalition-trap': the reference rule set has no exclusive sets; "
          'play this scenario with rules = "paper"')),
+    "an unknown rule-set switch": ('scenario = "poison-pill"\nseat = "B"\nrules = "paper+nope"',
+                                   "$.exercises[0].rules", "unknown switch 'nope'"),
     "bad id": ('id = "has space"', "$.exercises[0].id", "an id is 1 to 64 letters, digits, '-' or '_'"),
     "attempts below one": ('scenario = "poison-pill"\nseat = "B"\nattempts = 0', "$.exercises[0].attempts",
                            "greater than or equal to 1"),
