@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 def sweep(
     spec_file: Annotated[Path | None, typer.Argument(help="Sweep spec (TOML or JSON); or use --preset.")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Results table (.parquet, or .csv).")] = None,
-    preset: Annotated[str | None, typer.Option(help="paper-small, paper-large or hnc.")] = None,
+    preset: Annotated[str | None, typer.Option(help="paper-small, paper-large, hnc or table2.")] = None,
     seeds: Annotated[int | None,
                      typer.Option(help="Seeds per grid cell (default: the spec's, 50 for presets).")] = None,
     rules: Annotated[str | None, typer.Option(help="Rule sets, comma-separated: paper, reference.")] = None,
@@ -34,6 +34,9 @@ def sweep(
     llm_base_url: LlmUrlOpt = None,
     llm_prompt: LlmPromptOpt = None,
     llm_temperature: LlmTemperatureOpt = None,
+    with_llm: Annotated[str | None, typer.Option(
+        "--with-llm", help="Add the language model MODEL as a method named llm (the paper's Appendix E prompt "
+                           "unless --llm-prompt says otherwise).")] = None,
 ) -> None:
     """Play a grid of games with every method against the No-Negotiation baseline (and, on small games,
     the exact solution); one row per game and method. Re-running the same command skips finished games."""
@@ -50,6 +53,11 @@ def sweep(
                            ("llm_temperature", llm_temperature)):
             if value is not None:
                 update[key] = value
+        if with_llm is not None:
+            if not with_llm.strip():
+                fail("error: --with-llm needs a model name")
+            update["methods"] = [*spec.model_dump()["methods"], {"name": "llm", "seats": f"llm:{with_llm.strip()}"}]
+            update.setdefault("llm_prompt", "paper")
         if workers is not None and workers < 1:
             fail("error: --workers is at least 1")
         try:
@@ -64,11 +72,14 @@ def sweep(
         refused = skipped(spec)
         if refused:
             reasons = sorted({f"{r} rules: {why}" for _, r, why in refused})
-            typer.echo(f"skipping {len(refused)} grid cell(s) the generator refuses: " + "; ".join(reasons), err=True)
+            what = "scenario(s) a rule set cannot play" if spec.grid is None else "grid cell(s) the generator refuses"
+            typer.echo(f"skipping {len(refused)} {what}: " + "; ".join(reasons), err=True)
         if dry_run:
             typer.echo(f"{spec.name}: {len(todo)} games × {len(spec.methods)} methods "
                        f"({', '.join(m.name for m in spec.methods)}), rules {', '.join(spec.rules)}, "
-                       f"{spec.seeds} seed{'s' * (spec.seeds != 1)}" + (", exact where small" if spec.exact else ""))
+                       f"{spec.seeds} seed{'s' * (spec.seeds != 1)}" + (", exact where small" if spec.exact else "")
+                       + (f"; llm: seats use the {spec.llm_prompt or 'negtui'} prompt" if any(
+                           "llm:" in str(m.seats) for m in spec.methods) else ""))
             raise typer.Exit(0)
         if output is None:
             fail("error: say where the results go: -o results.parquet")
@@ -80,7 +91,7 @@ def _spec(spec_file: Path | None, preset: str | None) -> SweepSpec:
     from negtui.sweep.spec import SpecError, load_spec, presets
 
     if (spec_file is None) == (preset is None):
-        fail("error: give a spec file or --preset (paper-small, paper-large, hnc)")
+        fail(f"error: give a spec file or --preset ({', '.join(presets())})")
     if spec_file is not None:
         try:
             return load_spec(spec_file)
@@ -185,11 +196,8 @@ def report(
             fail(f"error: cannot write the report in {output}: {err.strerror or err}")
         console = Console()
         for t, found in shown:
-            if isinstance(t, ScenarioTable):
-                for table in scenario_rich(t):
-                    console.print(table)
-                continue
-            for table in table1_rich(t):
+            for table in scenario_rich(t) if isinstance(t, ScenarioTable) else table1_rich(t):
                 console.print(table)
-            console.print(claims_rich(found, f"{t.sweep} · {t.rules} rules: the paper's claims"))
+            what = "Table 2's claims" if isinstance(t, ScenarioTable) else "the paper's claims"
+            console.print(claims_rich(found, f"{t.sweep} · {t.rules} rules: {what}"))
         typer.echo(f"report written to {path}", err=True)

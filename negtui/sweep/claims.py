@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from negtui.sweep.report import LENS_NAMES, REGIME_TITLES, STRUCTURES, Table1, table1, tied_best
+from negtui.sweep.report import LENS_NAMES, REGIME_TITLES, STRUCTURES, ScenarioTable, Table1, table1, tied_best
 from negtui.sweep.spec import EXACT
 
 LENSES = tuple(LENS_NAMES)
@@ -290,6 +290,45 @@ def _cooperative_narrow(t: Table1) -> Claim:
                           f"{spread['adversarial']:.2f} adversarial"))
     return _counted("Differences between the lenses narrow in cooperative games", parts, "large",
                     "no regime with both structures and two lenses in these results")
+
+
+# --- Table 2: the real-life games (§4.2.4) ---------------------------------------------------------------
+
+def table2_claims(st: ScenarioTable) -> list[Claim]:
+    """Table 2's order on the real-life games, Lower > Myopic > 0 > Upper, judged on the mean improvement
+    over the scenarios (each scenario one observation, so the best is judged scenario by scenario), and
+    the language-model baseline (a method named llm…) against the best lens."""
+    g = "table2"
+    means = {m: c for m in st.methods if (c := st.over_scenarios(m)) is not None}
+    lenses = [m for m in LENSES if m in means]
+    out = []
+    text = "Lower is best on the real-life games"
+    if "lower" in lenses:
+        ranked = sorted(tied_best({m: st.by_scenario(m) for m in lenses}), key=lambda m: -means[m].mean)
+        tied = f", tied with {' and '.join(ranked[1:])}" if len(ranked) > 1 else ""
+        out.append(Claim(text, HOLDS if "lower" in ranked else FAILS, f"best {ranked[0]}{tied} (mean over "
+                         f"{means['lower'].n} games: {_figures({m: means[m].mean for m in lenses})})", g))
+    else:
+        out.append(Claim(text, UNKNOWN, "lower is not among the methods", g))
+    for lens, sign, words in (("myopic", 1, "Reward (myopic) improves on No-Negotiation"),
+                              ("upper", -1, "Upper falls below No-Negotiation")):
+        c = means.get(lens)
+        if c is None:
+            out.append(Claim(words, UNKNOWN, f"{lens} is not among the methods", g))
+        else:
+            out.append(Claim(words, HOLDS if sign * c.mean > 0 else FAILS,
+                             f"{lens} {c.mean:+.2f} ± {c.sd:.2f} over {c.n} games", g))
+    models = [m for m in means if m.startswith("llm")]
+    text = "The language-model baseline trails the best lens"
+    if models and lenses:
+        top = max(lenses, key=lambda m: means[m].mean)
+        parts = [(means[m].mean < means[top].mean, f"{m} {means[m].mean:+.2f} against {top} {means[top].mean:+.2f}")
+                 for m in models]
+        out.append(_counted(text, parts, g, ""))
+    else:
+        out.append(Claim(text, UNKNOWN, "no language-model method (sweep --with-llm MODEL) or no lens in these "
+                                        "results", g))
+    return out
 
 
 def skipped_metric_note(rows: list[dict]) -> str:

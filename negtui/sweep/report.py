@@ -107,6 +107,14 @@ class ScenarioTable:
     def best(self, scenario: str) -> set[str]:
         return tied_best({m: v for m in self.methods if (v := self.games.get((scenario, m)))})
 
+    def by_scenario(self, method: str) -> dict[str, float]:
+        """The method's mean improvement per scenario (over its seeds)."""
+        return {f: c.mean for f, _, _ in self.scenarios if (c := self.cells.get((f, method))) is not None}
+
+    def over_scenarios(self, method: str) -> Cell | None:
+        """Mean ± sd over the scenarios of the method's per-scenario mean improvement (Table 2's figure)."""
+        return _cell(list(self.by_scenario(method).values()))
+
 
 def scenario_table(rows: list[dict]) -> ScenarioTable | None:
     """None when no row comes from a scenario file (a generated grid)."""

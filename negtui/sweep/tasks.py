@@ -76,7 +76,7 @@ def skipped(spec: SweepSpec) -> list[tuple[dict[str, object], str, str]]:
 
 def _refusal(point: dict[str, object], rules: str) -> str | None:
     if "scenario" in point:
-        return None
+        return _scenario_refusal(str(point["scenario"]), rules)
     low, up_to = _actions(point)
     if up_to is not None and low == 1 and point["payoff"] == "negative-pp" and _generator(rules) == "reference":
         return "the reference generator cannot place a poison pill on a one-action receiver, which 1-… allows"
@@ -97,6 +97,21 @@ def _actions(point: dict[str, Any]) -> tuple[int, int | None]:
     low, up_to = parse_actions(str(point["actions"]))
     assert isinstance(low, int)
     return low, up_to
+
+
+@functools.lru_cache(maxsize=1024)
+def _scenario_refusal(name: str, rules: str) -> str | None:
+    """Why a rule set cannot play a scenario file (the reference has no exclusive sets or thresholds):
+    that scenario is skipped under it, and the sweep goes on with the rest."""
+    from negtui.engine import GameError, compile_game, get_rules
+    from negtui.scenario import load_scenario
+    from negtui.scenario.library import resolve
+
+    try:
+        compile_game(load_scenario(resolve(name)), get_rules(rules))
+    except GameError as err:
+        return f"{name}: {err}"
+    return None
 
 
 @functools.lru_cache(maxsize=4096)

@@ -174,7 +174,13 @@ def test_a_scenario_sweep_is_reported_per_scenario(cli, tmp_path):
     assert res.exit_code == 0, res.output
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "| a-game | 3 | 50.00 | **+20.00 ± 14.14 (70%)** | -5.00 ± 1.41 (45%) | +1.00 ± 1.41 (51%) |" in md
-    assert "Table 1" not in md and "not measurable" not in md and "not checked here" in md
+    assert "Table 1" not in md
+    # Table 2: per-scenario means 20 and 1 (myopic), -5 and 2.5 (upper), 1 and 6 (lower), over the two games
+    assert "| **mean ± sd over the 2 games** |  |  | +10.50 ± 13.44 | -1.25 ± 5.30 | +3.50 ± 3.54 |" in md
+    assert ("| Lower is best on the real-life games | **holds** | best myopic, tied with lower and upper (mean over "
+            "2 games: myopic 10.50, upper -1.25, lower 3.50) |") in md  # two games: a lead within the noise
+    assert "| Upper falls below No-Negotiation | **holds** | upper -1.25 ± 5.30 over 2 games |" in md
+    assert "| The language-model baseline trails the best lens | **not measurable** |" in md
     assert "+20.00 ± 14.14 ★" in res.stdout and "a-game (3)" in res.stdout
     assert max(len(line) for line in res.stdout.splitlines()) <= 80
 
