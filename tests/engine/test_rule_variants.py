@@ -55,3 +55,4 @@ def test_a_variant_plays_differently_where_its_switch_matters_and_its_record_ver
     assert runs["paper"]["turns"] != runs["paper+lower_reference_credibility"]["turns"]
     res = cli("autoplay", PILL, "--rules", "paper+nope")
     assert res.returncode == 2 and "unknown switch 'nope'" in res.stderr and "Traceback" not in res.stderr
+
