@@ -5,7 +5,7 @@ describe a seat with this model, so a seat written by one is read the same by ev
 Spelled on the command line as:
 
     NAME=human                 a person at the app
-    NAME=LENS                  a lens bot (myopic, upper, lower, exact) proposing and responding
+    NAME=LENS                  a lens bot (myopic, upper, lower, exact, adaptive) proposing and responding
     NAME=PROPOSE/RESPOND       a lens bot with one lens per role, e.g. upper/lower
     NAME=cmd:COMMAND           an outside program speaking the agent protocol on stdin/stdout
     NAME=llm:MODEL             a language model behind an OpenAI-compatible chat API

@@ -67,7 +67,7 @@ def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None
 @app.command()
 def autoplay(
     scenario: Annotated[Path | None, typer.Argument(help="Scenario file (omit with --from-record).")] = None,
-    lens: Annotated[str | None, typer.Option(help="Lens of every seat: myopic, upper, lower or exact "
+    lens: Annotated[str | None, typer.Option(help="Lens of every seat: myopic, upper, lower, exact or adaptive "
                                                   "(PROPOSE/RESPOND to split roles); default upper.")] = None,
     seat: SeatOpt = None,
     rules: Annotated[str | None, typer.Option("--rules", help="Rule set: paper (default) or reference.")] = None,

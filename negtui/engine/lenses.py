@@ -16,9 +16,41 @@ from negtui.engine.game import Game, GoalView
 from negtui.engine.payoff import StateInfo, payoffs_from_counts, scaled_satisfaction
 from negtui.engine.rules import Rules
 
-Lens = Literal["myopic", "upper", "lower", "exact"]
-LENSES: tuple[str, ...] = ("myopic", "upper", "lower", "exact")
+Lens = Literal["myopic", "upper", "lower", "exact", "adaptive"]
+LENSES: tuple[str, ...] = ("myopic", "upper", "lower", "exact", "adaptive")
 CLOSED_FORM_LENSES: tuple[str, ...] = ("myopic", "upper", "lower")  # cheap at any size: what forecasts show
+ADAPTIVE = "adaptive"  # not a formula: one of the closed-form lenses, chosen per player and turn
+SIGN_SHARE = 0.6  # of a player's value mass, the share of one sign that makes its goals dominated by it
+ALL_OR_NOTHING_SHARE = 0.3  # of a balanced player's value mass, the share on all-or-nothing goals that asks for lower
+
+
+def adaptive_lens(game: Game, i: int, t: int) -> str:
+    """The lens the `adaptive` player i uses at turn t, from what it can see: its own values and goal
+    kinds, and the turn.  The paper's findings as a rule (docs/adaptive-lens.md): where its values are
+    mostly negative, upper (best in negative-dominated games); mostly positive, lower (best in
+    positive-dominated ones); balanced, myopic, or lower when much of its value hangs on all-or-nothing
+    goals (lower is the robust one as non-linearity rises).  In the last round, with no turn of its own
+    to come, it counts only what is realised: myopic."""
+    if t >= game.T - game.n:
+        return "myopic"
+    g = game.G[:, i]
+    positive, negative = float(g[g > 0].sum()), float(-g[g < 0].sum())
+    mass = positive + negative
+    if mass == 0:
+        return "myopic"
+    if negative >= SIGN_SHARE * mass:
+        return "upper"
+    if positive >= SIGN_SHARE * mass:
+        return "lower"
+    binary = float(np.abs(g)[game.binary].sum())
+    return "lower" if binary >= ALL_OR_NOTHING_SHARE * mass else "myopic"
+
+
+def concrete_lens(game: Game, lens: str, i: int, t: int) -> str:
+    """The formula player i evaluates with: `adaptive` resolved, any other lens as it is."""
+    return adaptive_lens(game, i, t) if lens == ADAPTIVE else lens
+
+
 def check_lens(name: str) -> str:
     if name not in LENSES:
         raise ValueError(f"unknown lens {name!r}; choose from {', '.join(LENSES)}")

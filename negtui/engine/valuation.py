@@ -16,7 +16,7 @@ import numpy as np
 from negtui.engine.cache import MB, BoundedCache, nbytes
 from negtui.engine.exact import ExactSolution, solve
 from negtui.engine.game import Game
-from negtui.engine.lenses import check_lens, lens_vector
+from negtui.engine.lenses import ADAPTIVE, check_lens, concrete_lens, lens_vector
 from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.offers import Candidates, Offer, candidate_values, candidates, choose, realised_values
 from negtui.engine.payoff import state_info
@@ -60,6 +60,7 @@ class Valuation:
 
     def values(self, s: State, cand: Candidates, lens: str, i: int) -> np.ndarray:
         """Player i's lens value of every candidate's successor (turn t+1)."""
+        lens = concrete_lens(self.game, lens, i, s.t)
         return candidate_values(self.game, self.rules, state_info(self.game, s.bits), cand, s.t + 1, lens, i,
                                 self._exact_lookup if lens == "exact" else None)
 
@@ -68,6 +69,7 @@ class Valuation:
         partner and lenses: the closed-form lenses do not depend on the turn except at the last one, so a
         state met again a round later (nobody made a deal meanwhile) costs a look-up."""
         p = self.neg.proposer(s)
+        lens_p, lens_q = concrete_lens(self.game, lens_p, p, s.t), concrete_lens(self.game, lens_q, q, s.t)
         when = s.t if "exact" in (lens_p, lens_q) else s.t + 1 >= self.game.T
         key = (when, p, s.bits, q, lens_p, lens_q)
         hit = self._offers.get(key)
@@ -116,6 +118,12 @@ class Valuation:
     def forecast(self, s: State, lens: str) -> np.ndarray:
         """Every player's lens value of the current state (read-only: it is cached, and the partner
         search asks for the same states again turn after turn)."""
+        if lens == ADAPTIVE:  # each player's own choice of lens, at this turn
+            chosen = [concrete_lens(self.game, lens, i, s.t) for i in range(self.game.n)]
+            vectors = {name: self.forecast(s, name) for name in set(chosen)}
+            out = np.array([vectors[name][i] for i, name in enumerate(chosen)])
+            out.flags.writeable = False
+            return out
         key = (s.t if lens == "exact" else s.t >= self.game.T, s.bits, lens)  # the turn matters only there
         hit = self._forecasts.get(key)
         if hit is not None:

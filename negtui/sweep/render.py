@@ -111,6 +111,30 @@ def l1_markdown(rows: list[dict], methods: list[str]) -> str:
                       "Σ_i |R*_i|, which compares regimes whose payoffs differ in scale."])
 
 
+def adaptive_markdown(t: Table1) -> str:
+    """The adaptive lens against every single lens and against the best lens per column chosen in
+    hindsight (which no player could choose before the game: the bar the adaptive rule aims at)."""
+    lenses = [m for m in ("myopic", "upper", "lower") if m in t.methods]
+    if "adaptive" not in t.methods or not lenses:
+        return ""
+    rows = []
+    for s in _structures(t):
+        for g in _regimes(t):
+            a = t.cells.get((s, g, "adaptive"))
+            means = {m: c.mean for m in lenses if (c := t.cells.get((s, g, m))) is not None}
+            if a is None or not means:
+                continue
+            best = max(means, key=lambda m: means[m])
+            rows.append([f"{s} {REGIME_TITLES[g]}", f"{a.mean:+.2f}", *(f"{means[m]:+.2f}" if m in means else ""
+                                                                       for m in lenses),
+                         f"{best} {means[best]:+.2f}", f"{a.mean - means[best]:+.2f}"])
+    note = ("Mean improvement over No-Negotiation. The best lens in hindsight is the one with the highest mean in "
+            "the column, known only after the games; adaptive picks its lens per player and turn from what the "
+            "player can see (docs/adaptive-lens.md).")
+    head = ["column", "adaptive", *lenses, "best in hindsight", "adaptive − best"]
+    return "\n".join([*_markdown_table(head, rows), "", note])
+
+
 def spread_markdown(rows: list[dict], methods: list[str]) -> str:
     """Mean Var(Δ_i) per structure and regime: how unevenly a method's gains fall among the players."""
     cells = spread_by_regime(rows, methods)
@@ -266,6 +290,8 @@ def write_report(rows: list[dict], source: Path, out: Path,
             l1 = l1_figure(sub, methods, out / f"l1-by-all-or-nothing-{stem}", f"{sweep} · {rules} rules")
             if l1:
                 parts += [f"![L1 error by all-or-nothing fraction]({l1[0].name})", ""]
+        if (adaptive := adaptive_markdown(t)):
+            parts += ["### The adaptive lens against every lens and the best in hindsight", "", adaptive, ""]
         if (spread := spread_markdown(sub, methods)):
             parts += ["### How evenly the gains fall: Var(Δ)", "", spread, ""]
         eff = efficiency_figure(sub, methods, out / f"efficiency-{stem}", f"{sweep} · {rules} rules")

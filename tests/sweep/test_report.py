@@ -217,3 +217,16 @@ def test_a_difference_within_the_noise_of_the_same_games_is_a_tie():
     assert tied_best({"myopic": myopic, "lower": steady, "upper": {t: 0.0 for t in tasks}}) == {"lower"}
     assert tied_best({"a": {"g0": 1.0}, "b": {"g0": 1.0 - 1e-12}}) == {"a", "b"}  # one game: equal means tie
     assert tied_best({}) == set()
+
+
+def test_the_adaptive_lens_is_set_against_every_lens_and_the_best_in_hindsight():
+    from negtui.sweep.render import adaptive_markdown
+
+    rows = hand_rows()
+    rows += [dict(r, method="adaptive", improvement=12.0) for r in hand_rows() if r["method"] == "myopic"]
+    md = adaptive_markdown(table1(rows))
+    # adversarial balanced: myopic 15, upper 2, lower 2: the best in hindsight is myopic, adaptive 3 below it
+    assert "| adversarial balanced | +12.00 | +15.00 | +2.00 | +2.00 | myopic +15.00 | -3.00 |" in md
+    # adversarial negative + poison pill: upper 10 is best, adaptive 2 above it
+    assert "| adversarial negative + poison pill | +12.00 | -6.00 | +10.00 | +0.00 | upper +10.00 | +2.00 |" in md
+    assert adaptive_markdown(table1(hand_rows())) == ""  # no adaptive method: no table
