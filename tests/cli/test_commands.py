@@ -46,7 +46,9 @@ def test_autoplay_human_readable_log_and_table(cli):
 def test_solve_and_baseline_json(cli):
     out = json.loads(cli("solve", PILL, "--json").stdout)
     assert out["payoffs"] == [30.0, 30.0]
-    assert out["path"][0]["partner"] is None and out["path"][1]["offer"] == [["A", "bait"], ["B", "bait"]]
+    # A's bait now ties in value with B's bait next turn: the realised-payoff tie rule takes it now
+    assert out["path"][0]["partner"] == "B" and out["path"][0]["offer"] == [["A", "bait"], ["B", "bait"]]
+    assert out["path"][1]["partner"] is None
     base = json.loads(cli("baseline", PILL, "--json").stdout)
     assert base["payoffs"] == [30.0, 30.0] and base["commitments"] == [[1, 0], [1, 0]]
 

@@ -64,8 +64,10 @@ def test_a_proposal_is_valued_with_the_answer_it_got_and_set_beside_each_lens():
     assert a.phase is Phase.PROPOSE and a.yours.accept is False  # upper refuses the pill
     assert a.yours.after == State(1, 0) and a.yours.values["exact"] == pytest.approx(30.0)
     by = {c.who: c for c in a.others}
-    # exact: no deal now (B offers the project next turn); the lens bots model B as it is (upper)
-    assert by["exact"].offer.is_noop and by["exact"].values["exact"] == pytest.approx(30.0)
+    # exact: the project alone now (worth 30 to A, as B's offer of it next turn would be: the realised-payoff
+    # tie rule takes it now); the lens bots model B as it is (upper)
+    assert by["exact"].offer.bits == (1 << A_BAIT) | (1 << B_BAIT)
+    assert by["exact"].values["exact"] == pytest.approx(30.0)
     # an optimistic A counts the project as won either way, and secures its own share of it alone
     assert by["upper"].offer.partner == 0 and by["upper"].offer.bits == 1 << A_BAIT
     assert a.cost == pytest.approx(0.0)
