@@ -28,7 +28,6 @@ DEFAULT_LENS = "upper"
 DEFAULT_TIMEOUT = 30.0  # seconds an outside agent may take for one decision
 SeatKind = Literal["lens", "human", "cmd", "llm"]
 LlmPrompt = Literal["negtui", "paper"]  # llm: negtui's prompt (the state in words), or the paper's Appendix E
-LLM_PROMPTS: tuple[str, ...] = ("negtui", "paper")
 
 
 class SeatError(ValueError):

@@ -22,6 +22,7 @@ import random
 from negtui.engine.game import Game
 from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.offers import Offer
+from negtui.engine.outcome import commitments
 
 STATIC = "--- STATIC GAME CONTEXT ---\n"
 TURN = "--- CURRENT TURN STATE ---\n"
@@ -37,11 +38,6 @@ def static_context(g: Game) -> str:
             "topology": {"action_counts": {str(i): int(g.m[i]) for i in range(g.n)}, "num_players": g.n,
                          "round_robin_order": [int(p) for p in g.schedule]}}
     return STATIC + json.dumps(data, sort_keys=True)
-
-
-def commitments(g: Game, bits: int) -> list[list[int]]:
-    """The matrix P: one row per player, 1 where the action is committed."""
-    return [[bits >> (int(g.offset[i]) + a) & 1 for a in range(int(g.m[i]))] for i in range(g.n)]
 
 
 def turn_state(g: Game, s: State, proposer: int) -> str:

@@ -236,11 +236,12 @@ def solve(game: Game, rules: Rules, linearise: bool = False, limit: int = DEFAUL
     child: list[np.ndarray] = [np.empty(0)] * T
     V[T] = _terminal_values(game, masks, linearise)
     period = _period(game.schedule)
-    realised_ties = rules.exact_ties_realised and not rules.exact_reference_ties
+    # each proposer's payoff at every mask, for the realised-payoff tie rule: one copy per player, not per turn
+    realised = [np.ascontiguousarray(V[T][:, p]) for p in range(game.n)] \
+        if rules.exact_ties_realised and not rules.exact_reference_ties else None
     for t in range(T - 1, -1, -1):
         p = game.proposer(t)
-        inc = _best_moves(game, rules, p, V[t + 1], masks, ok,
-                          np.ascontiguousarray(V[T][:, p]) if realised_ties else None)
+        inc = _best_moves(game, rules, p, V[t + 1], masks, ok, None if realised is None else realised[p])
         V[t], partner[t], child[t] = V[t + 1][inc.child], inc.q, inc.child
         if period and t + period <= T and _same(V[t], V[t + period]):
             # more turns no longer change any value: every earlier turn repeats the one a period later

@@ -65,9 +65,7 @@ def _stored_batches(path: Path, fmt: str, columns: list[str] | None = None) -> I
 
             stored = pq.ParquetFile(path)
             present = set(stored.schema_arrow.names)
-            missing = [f.name for f in SCHEMA if f.name not in present and f.name not in ADDED]
-            if missing:
-                raise ResultsError(f"{path}: not a sweep's results (missing columns: {', '.join(missing)})")
+            _check_columns(path, present)
             schema = SCHEMA
             # one thread: the workers have the cores, and each reader thread keeps buffers of its own
             batches = (_filled(b, schema) for b in stored.iter_batches(
@@ -77,10 +75,7 @@ def _stored_batches(path: Path, fmt: str, columns: list[str] | None = None) -> I
 
             with path.open(encoding="utf-8") as f:
                 header = f.readline()
-            names = header.strip().replace('"', "").split(",")
-            missing = [f.name for f in SCHEMA if f.name not in names and f.name not in ADDED]
-            if missing:
-                raise ResultsError(f"{path}: not a sweep's results (missing columns: {', '.join(missing)})")
+            _check_columns(path, set(header.strip().replace('"', "").split(",")))
             schema = CSV_SCHEMA
             types = dict(zip(CSV_SCHEMA.names, CSV_SCHEMA.types, strict=True))
             batches = pacsv.open_csv(path, read_options=pacsv.ReadOptions(block_size=1 << 22),
@@ -94,6 +89,13 @@ def _stored_batches(path: Path, fmt: str, columns: list[str] | None = None) -> I
                                              schema=schema)
     except (OSError, UnicodeDecodeError, pa.ArrowException, ValueError) as err:
         raise ResultsError(f"{path}: not a results table negtui can read ({err})") from None
+
+
+def _check_columns(path: Path, present: set[str]) -> None:
+    """Refuse a file without a column every results file has (those ADDED later may be missing)."""
+    missing = [f.name for f in SCHEMA if f.name not in present and f.name not in ADDED]
+    if missing:
+        raise ResultsError(f"{path}: not a sweep's results (missing columns: {', '.join(missing)})")
 
 
 def _filled(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:

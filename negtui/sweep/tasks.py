@@ -181,7 +181,7 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
         out = {**common, "method": method, "payoffs": [float(v) for v in pay], "sum": float(pay.sum()),
                "baseline_sum": float(base.sum()), "improvement": imp.sum, "improvement_min": imp.min,
                "fraction_improved": imp.fraction_improved,
-               "l1_exact": None if l1 is None else l1, "turns": turns, "seconds": seconds,
+               "l1_exact": l1, "turns": turns, "seconds": seconds,
                "improvement_var": imp.variance, "l1_normalised": None if l1 is None or not scale else l1 / scale}
         out.update(_efficiency(welfare, pay, spec))
         return out
