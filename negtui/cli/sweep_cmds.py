@@ -57,7 +57,8 @@ def sweep(
             if not with_llm.strip():
                 fail("error: --with-llm needs a model name")
             update["methods"] = [*spec.model_dump()["methods"], {"name": "llm", "seats": f"llm:{with_llm.strip()}"}]
-            update.setdefault("llm_prompt", "paper")
+            if spec.llm_prompt is None:  # the paper's prompt, unless the spec or --llm-prompt names one
+                update.setdefault("llm_prompt", "paper")
         if workers is not None and workers < 1:
             fail("error: --workers is at least 1")
         try:

@@ -60,5 +60,9 @@ def test_with_llm_adds_the_model_as_a_method_with_the_papers_prompt(cli, tmp_pat
     assert res.exit_code == 0, res.output
     assert ("table2: 5 games × 4 methods (myopic, upper, lower, llm), rules paper, 1 seed; llm: seats use the paper "
             "prompt") in res.output
+    spec = tmp_path / "own.json"
+    spec.write_text(presets()["table2"].model_copy(update={"llm_prompt": "negtui"}).model_dump_json())
+    res = cli("sweep", spec, "--with-llm", "my-model", "--dry-run")
+    assert res.exit_code == 0 and "llm: seats use the negtui prompt" in res.output  # the spec's own prompt kept
     res = cli("sweep", "--preset", "table2", "--with-llm", " ", "--dry-run")
     assert res.exit_code == 2 and "--with-llm needs a model name" in res.stderr
