@@ -21,6 +21,7 @@ from negtui.serve.dbtypes import DBError, GameRow, TableRow
 from negtui.serve.scoring import OBJECTIVES, SHORT, Standing, personal_best, standings
 from negtui.serve.table_picker import TableChoice, TablePicker
 from negtui.tui import palette
+from negtui.tui.labels import rules_words
 from negtui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
@@ -197,7 +198,7 @@ class LobbyScreen(TrainingScreen):
                + (" (" + ", ".join(names[pid] for pid in ex.people_seats(sc.player_ids)) + ")"
                   if isinstance(ex.humans, list) else "") if ex.is_table
                else "a seat of your choice" if ex.seat == "any" else ex.seat)
-        info.append(f"\n{sc.name} · {len(sc.players)} players · {len(sc.goals)} goals · {ex.rules} rules"
+        info.append(f"\n{sc.name} · {len(sc.players)} players · {len(sc.goals)} goals · {rules_words(ex.rules)} rules"
                     f" · you play {you}\n")
         if ex.briefing:
             info.append(ex.briefing + "\n")

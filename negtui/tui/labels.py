@@ -3,6 +3,8 @@ checks over every bundled scenario that no two render the same at the widths the
 
 from __future__ import annotations
 
+import re
+
 from negtui.engine.game import Game
 from negtui.names import action_texts, fit_unique, goal_names, player_label, shorten
 from negtui.scenario.model import Scenario
@@ -48,3 +50,22 @@ def matrix_action_labels(sc: Scenario, width: int) -> list[list[str]]:
         shown = [shorten(n, width) for n in names]
         out.append(shown if len(set(shown)) == len(shown) else fit_unique(names, width))
     return out
+
+
+def rules_label(name: str, room: int) -> str:
+    """A rule set's name; for a variant too long for the room, its base and how many switches it turns
+    ("paper + 2 switches", then "paper+2"): never a switch name cut in the middle."""
+    if len(name) <= room:
+        return name
+    cut = next((i for i, ch in enumerate(name) if ch in "+-"), len(name))
+    base, switches = name[:cut], sum(ch in "+-" for ch in name[cut:])
+    if not switches:
+        return name
+    longer = f"{base} + {switches} switch{'es' * (switches != 1)}"
+    return longer if len(longer) <= room else f"{base}+{switches}"
+
+
+def rules_words(name: str) -> str:
+    """A rule set's name spaced at its switches ("paper + lower_reference_credibility + mcts_leaf_myopic"),
+    so that text wrapping breaks a variant between switches, never inside one."""
+    return re.sub(r"([+-])", r" \1 ", name)

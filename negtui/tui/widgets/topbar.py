@@ -10,6 +10,7 @@ from textual.widgets import Static
 from negtui.names import player_label
 from negtui.play.views import Snapshot
 from negtui.tui import palette
+from negtui.tui.labels import rules_label
 from negtui.tui.widgets.pane import TextPane
 
 LEGEND = ["██ made", "▓▓ new", "++ offer", "·· free", "×× ruled out", "▶ proposer", "◆ partner"]
@@ -71,18 +72,6 @@ class TopBar(TextPane):
         t.append(f" · {g.scenario.name} · {rules_label(snap.rules, room)} rules", style="dim")
         self.show_text(t)
 
-
-def rules_label(name: str, room: int) -> str:
-    """A rule set's name; for a variant too long for the room, its base and how many switches it turns
-    ("paper + 2 switches", then "paper+2"): never a switch name cut in the middle."""
-    if len(name) <= room:
-        return name
-    cut = next((i for i, ch in enumerate(name) if ch in "+-"), len(name))
-    base, switches = name[:cut], sum(ch in "+-" for ch in name[cut:])
-    if not switches:
-        return name
-    longer = f"{base} + {switches} switch{'es' * (switches != 1)}"
-    return longer if len(longer) <= room else f"{base}+{switches}"
 
 
 class Legend(Static):
