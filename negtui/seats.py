@@ -7,6 +7,8 @@ Spelled on the command line as:
     NAME=human                 a person at the app
     NAME=LENS                  a lens bot (myopic, upper, lower, exact, adaptive) proposing and responding
     NAME=PROPOSE/RESPOND       a lens bot with one lens per role, e.g. upper/lower
+    NAME=utilitarian           a welfare-minded bot: the sum of everyone's (myopic) values decides
+    NAME=maximin:LENS          a fairness-minded bot: the least of everyone's LENS values decides
     NAME=cmd:COMMAND           an outside program speaking the agent protocol on stdin/stdout
     NAME=llm:MODEL             a language model behind an OpenAI-compatible chat API
 """
@@ -20,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
 
-from negtui.engine.lenses import LENSES
+from negtui.engine.lenses import check_judge, split_judge
 from negtui.engine.search import PARTNER_METHODS
 from negtui.scenario.io import problems_from_validation
 
@@ -68,9 +70,7 @@ class Seat(BaseModel):
         if self.agent == "lens":
             propose = self.propose_lens or DEFAULT_LENS
             respond = self.respond_lens or propose
-            for lens in (propose, respond):
-                if lens not in LENSES:
-                    raise ValueError(f"unknown lens {lens!r}; choose from {', '.join(LENSES)}")
+            propose, respond = check_judge(propose), check_judge(respond)
             object.__setattr__(self, "propose_lens", propose)
             object.__setattr__(self, "respond_lens", respond)
         if self.agent == "cmd":
@@ -126,7 +126,8 @@ class Seat(BaseModel):
     @property
     def uses_exact(self) -> bool:
         """Needs the game's exact solution, which only small games have."""
-        return self.is_lens and "exact" in (self.propose_lens, self.respond_lens)
+        return self.is_lens and "exact" in (split_judge(self.propose_lens or "")[1],
+                                            split_judge(self.respond_lens or "")[1])
 
     @property
     def label(self) -> str:

@@ -7,10 +7,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from negtui.engine.lenses import check_lens
+from negtui.agents.beliefs import Beliefs
+from negtui.engine.lenses import check_judge
 from negtui.engine.negotiation import State
 from negtui.engine.offers import Offer
 from negtui.engine.search import PARTNER_METHODS, greedy_partner, mcts_partner, random_partner
+from negtui.engine.turns import TurnEvent
 from negtui.engine.valuation import Valuation
 
 
@@ -22,7 +24,8 @@ class LensBot:
     Bound to one game's `Valuation`, which every bot of the game shares (an offer one bot's search
     found is a look-up for the next).  `partner_lens(q)` tells how seat q judges offers (the game has
     perfect information); None, or a seat that is not a lens bot, is modelled with this bot's own
-    responding lens."""
+    responding lens.  Under private information the game it reads is its picture, and `beliefs`
+    decides its offers (agents.beliefs)."""
 
     valuation: Valuation
     propose_lens: str = "upper"
@@ -32,11 +35,13 @@ class LensBot:
     ucb: float = 10.0
     seed: int = 0
     partner_lens: Callable[[int], str | None] | None = field(default=None, repr=False)
+    # private information: the bot's guesses of the others' values (its valuation is then their picture)
+    beliefs: Beliefs | None = field(default=None, repr=False)
     rng: np.random.Generator = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        check_lens(self.propose_lens)
-        check_lens(self.respond_lens)
+        self.propose_lens = check_judge(self.propose_lens)
+        self.respond_lens = check_judge(self.respond_lens)
         if self.partner_method not in PARTNER_METHODS:
             raise ValueError(f"unknown partner method {self.partner_method!r}; "
                              f"choose from {', '.join(PARTNER_METHODS)}")
@@ -58,11 +63,20 @@ class LensBot:
         if self.partner_method == "random":
             return random_partner(self.valuation.neg, s, self.rng)
         if self.partner_method == "greedy":
+            if self.beliefs is not None:
+                return max(self.valuation.neg.legal_partners(s), key=lambda q: self.make_offer(s, q).value_proposer)
             return greedy_partner(self.valuation, s, self.propose_lens, self.lens_of)
         return mcts_partner(self.valuation, s, self.propose_lens, self.respond_lens, self.sims, self.ucb)[0]
 
     def make_offer(self, s: State, partner: int) -> Offer:
+        if self.beliefs is not None:
+            return self.beliefs.best_offer(s, partner, self.propose_lens, self.lens_of(partner))
         return self.valuation.best_offer(s, partner, self.propose_lens, self.lens_of(partner))
+
+    def observe(self, ev: TurnEvent) -> None:
+        """Every finished turn: under private information the answer teaches the bot of the partner."""
+        if self.beliefs is not None:
+            self.beliefs.observe(ev, self.lens_of)
 
     def respond(self, s: State) -> bool:
         assert s.pending is not None

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
 
+from negtui.agents.beliefs import Beliefs
 from negtui.agents.lens_bot import LensBot
 from negtui.agents.llm import LLMAgent
 from negtui.agents.process import BotProcess, RemoteLensBot
@@ -44,9 +45,11 @@ class AgentOptions:
 REMOTE_FROM_CELLS = 40  # below this many commitments a bot decides in milliseconds: no process needed
 
 
-def lens_bot(seat: Seat, valuation: Valuation, lens_of: Callable[[int], str | None] | None = None) -> LensBot:
+def lens_bot(seat: Seat, valuation: Valuation, lens_of: Callable[[int], str | None] | None = None,
+             beliefs: Beliefs | None = None) -> LensBot:
     propose, respond = seat.lenses or ("upper", "upper")
-    return LensBot(valuation, propose, respond, seat.partner, seat.sims, seat.ucb, seat.seed, partner_lens=lens_of)
+    return LensBot(beliefs.valuation if beliefs is not None else valuation, propose, respond, seat.partner, seat.sims,
+                   seat.ucb, seat.seed, partner_lens=lens_of, beliefs=beliefs)
 
 
 def seat_list(seats: dict[str, Seat] | list[Seat], player_ids: list[str]) -> list[Seat]:
@@ -110,6 +113,8 @@ class Seating:
                     check_size(self.neg.game)  # the bot process solves it
             if self._process is not None:
                 return RemoteLensBot(self._process, self.neg, i, seat.label)
+            if self.options.information == "private":
+                return lens_bot(seat, self.valuation, self.respond_lens, Beliefs(self.neg, i))
             return lens_bot(seat, self._valuation_of(i), self.respond_lens)
         information = self.options.information
         if seat.agent == "cmd":

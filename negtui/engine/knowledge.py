@@ -14,6 +14,8 @@ bot's choices) is computed from what the seat knows and nothing more.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Final
 
 from negtui.engine.negotiation import Negotiation
@@ -36,16 +38,41 @@ def estimate(goal: Goal, pid: str) -> float:
     return 0.0
 
 
-def seat_scenario(sc: Scenario, seat: str) -> Scenario:
-    """The scenario as `seat` knows it under private information."""
+def seat_scenario(sc: Scenario, seat: str, estimates: Mapping[tuple[str, str], float] | None = None,
+                  schedule: list[str] | None = None) -> Scenario:
+    """The scenario as `seat` knows it under private information.  `estimates` by (goal id, player id)
+    replace the published middles (a bot's prior mean, agents.beliefs); `schedule` is the game's turn
+    order, written out when the scenario is a generated one (`unseeded`)."""
     goals = []
     for goal in sc.goals:
-        values = {pid: estimate(goal, pid) for pid in sc.player_ids if pid != seat}
+        values = {pid: estimate(goal, pid) if estimates is None else estimates.get((goal.id, pid), 0.0)
+                  for pid in sc.player_ids if pid != seat}
         values = {pid: v for pid, v in values.items() if v != 0}
         if seat in goal.values:
             values[seat] = goal.values[seat]
         goals.append(goal.model_copy(update={"values": values}))
-    return sc.model_copy(update={"goals": goals})
+    return unseeded(sc.model_copy(update={"goals": goals}), schedule)
+
+
+def unseeded(sc: Scenario, schedule: list[str] | None = None) -> Scenario:
+    """A generated scenario without its seed: the seed and the generator's parameters give back every
+    value, so a seat that knows only its own must not be told it (name, description, meta, protocol).
+    The turn order the seed drew is written out instead (`schedule`, else drawn here as the engine
+    does uncapped); any other scenario as it is."""
+    generator = sc.meta.get("generator")
+    if not isinstance(generator, dict) or "seed" not in generator:
+        return sc
+    seed = sc.protocol.seed
+    order = schedule if schedule is not None else sc.protocol.schedule
+    if order is None:
+        from negtui.engine.game import round_robin
+
+        order = [sc.player_ids[k] for k in round_robin(len(sc.players), sc.rounds_played(None), seed)]
+    meta = {**sc.meta, "generator": {k: v for k, v in generator.items() if k != "seed"}}
+    return sc.model_copy(update={
+        "name": re.sub(rf"-seed{seed}$", "", sc.name) or sc.name,
+        "description": re.sub(rf",? seed {seed}\.$", ".", sc.description),
+        "meta": meta, "protocol": sc.protocol.model_copy(update={"seed": 0, "schedule": list(order)})})
 
 
 def seat_negotiation(neg: Negotiation, player: int, information: str) -> Negotiation:
@@ -55,9 +82,15 @@ def seat_negotiation(neg: Negotiation, player: int, information: str) -> Negotia
         return neg
     hit = neg.pictures.get(player)
     if hit is None:
-        sc = seat_scenario(neg.game.scenario, neg.game.player_ids[player])
-        hit = neg.pictures[player] = Negotiation.from_scenario(sc, neg.rules, budget=neg.game.budget)
+        hit = neg.pictures[player] = picture(neg, player)
     return hit
+
+
+def picture(neg: Negotiation, player: int, estimates: Mapping[tuple[str, str], float] | None = None) -> Negotiation:
+    """`player`'s picture of `neg` compiled, with the published middles or with `estimates`."""
+    g = neg.game
+    sc = seat_scenario(g.scenario, g.player_ids[player], estimates, [g.player_ids[int(k)] for k in g.schedule])
+    return Negotiation.from_scenario(sc, neg.rules, budget=g.budget)
 
 
 def knows(information: str, seat: int | None, player: int) -> bool:

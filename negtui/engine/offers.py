@@ -170,7 +170,8 @@ def _exclusion_effects(game: Game, info: StateInfo, p: int, q: int, ip: np.ndarr
 
 
 def owing_after(game: Game, info: StateInfo, cand: Candidates, i: int) -> Owing:
-    """Owing seen by player i (p or q) across the candidate offers, on the candidates' goals."""
+    """Owing seen by player i across the candidate offers, on the candidates' goals (i is p or q, or a
+    third player whose own cells no offer of p to q changes: a criterion weighs everyone's value)."""
     J = cand.goals.index
     if cand.owes_all is not None:
         owes = cand.owes_all
@@ -188,7 +189,7 @@ def owing_after(game: Game, info: StateInfo, cand: Candidates, i: int) -> Owing:
     total = base.sum(axis=0) + sum(changed.values())
     owing_tot = owing_base + sum((v > 0).astype(np.int64) for v in changed.values())
     hostile_tot = hostile_base + sum(((v > 0) & (G[k] < 0)).astype(np.int64) for k, v in changed.items())
-    own = changed[i]
+    own = changed[i] if i in changed else np.broadcast_to(info.owes[i, J], total.shape)  # a third player's
     return Owing(
         own=own,
         others=total - own,
@@ -253,6 +254,30 @@ def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates
         return (cand.scaled() @ g + const) / game.scale
     owing = owing_after(game, info, cand, i) if lens == "lower" else None
     return lens_core(cand.goals, rules, lens, cand.counts, cand.lost, g, owing, const, memo=cand.memo)
+
+
+def candidate_values_as(game: Game, rules: Rules, info: StateInfo, cand: Candidates, t_next: int, lens: str, i: int,
+                        values: np.ndarray) -> np.ndarray:
+    """(K, O) player i's closed-form lens value of each candidate's successor, were its goal values each
+    row of `values` (K, J): a belief's particles (agents.beliefs).  With i's true values as the one row,
+    `candidate_values` within rounding.  Other players enter only the lower lens (who would complete a
+    harm), seen as `game` holds them."""
+    if t_next >= game.T:
+        lens = "myopic"
+    lens = effective_lens(game, rules, lens)
+    J, rest = cand.goals.index, cand.rest.index
+    owing = owing_after(game, info, cand, i) if lens == "lower" else None
+    first, second, factor = lens_terms(cand.goals, rules, lens, cand.counts, cand.lost, values[:, None, J], owing,
+                                       cand.memo)
+    total = lens_sum(first.sum(axis=-1), None if second is None else second.sum(axis=-1), factor)
+    if len(rest):
+        whole = owing_all(game, info) if lens == "lower" else None
+        own = None if whole is None else Owing(whole.own[i], whole.others[i], whole.others_owing[i],
+                                               whole.others_hostile[i])
+        f0, s0, _ = lens_terms(game.all_goals, rules, lens, info.counts, info.lost, values, own)
+        const = lens_sum(f0[:, rest].sum(axis=-1), None if s0 is None else s0[:, rest].sum(axis=-1), factor)
+        total = total + const[:, None]
+    return total / game.scale
 
 
 def choose(rules: Rules, v_p: np.ndarray, v_q: np.ndarray, n_cells: np.ndarray,

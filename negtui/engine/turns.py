@@ -23,8 +23,8 @@ from negtui.engine.offers import Offer
 
 class Agent(Protocol):
     """Anything that can sit in a seat, bound to its game when it is built (as OpenSpiel's bots are).
-    `s.pending` holds the offer `respond` answers.  An agent may also have `game_over(s)`, called once
-    with the final state, and `close()`."""
+    `s.pending` holds the offer `respond` answers.  An agent may also have `observe(event)`, called
+    with every finished turn, `game_over(s)`, called once with the final state, and `close()`."""
 
     @property
     def label(self) -> str:
@@ -193,6 +193,10 @@ class TurnDriver:
         ev = TurnEvent(before.t, offer.proposer, offer.partner, offer, accepted, self.describe(decider), before,
                        after, self.neg.returns(after), fault)
         self.events.append(ev)
+        for agent in self.seats:  # what every seat saw: under private information, bots learn from it
+            hook = getattr(agent, "observe", None)
+            if hook is not None:
+                hook(ev)
         if self.over:
             for agent in self.seats:
                 hook = getattr(agent, "game_over", None)

@@ -16,7 +16,7 @@ import numpy as np
 from negtui.engine.cache import MB, BoundedCache, nbytes
 from negtui.engine.exact import ExactSolution, solve
 from negtui.engine.game import Game
-from negtui.engine.lenses import ADAPTIVE, check_lens, concrete_lens, lens_vector
+from negtui.engine.lenses import ADAPTIVE, check_lens, combine, concrete_lens, lens_vector, split_judge
 from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.offers import Candidates, Offer, candidate_values, candidates, choose, realised_values
 from negtui.engine.payoff import state_info
@@ -50,7 +50,7 @@ class Valuation:
             raise IllegalMove("this scenario does not allow unilateral commitments", "partner")
         return candidates(self.game, state_info(self.game, s.bits), p, q)
 
-    def _candidates_for(self, s: State, q: int) -> Candidates:
+    def candidates_at(self, s: State, q: int) -> Candidates:
         """Candidates of the proposer to q, kept for the few states the app and respondents revisit."""
         key = (s.bits, self.neg.proposer(s), q)
         hit = self._candidates.get(key)
@@ -59,7 +59,11 @@ class Valuation:
         return hit
 
     def values(self, s: State, cand: Candidates, lens: str, i: int) -> np.ndarray:
-        """Player i's lens value of every candidate's successor (turn t+1)."""
+        """Player i's lens value of every candidate's successor (turn t+1); under a criterion's judge
+        (`utilitarian`, `maximin:upper`) the criterion over every player's value, whoever i is."""
+        criterion, inner = split_judge(lens)
+        if criterion is not None:
+            return combine(criterion, np.stack([self.values(s, cand, inner, k) for k in range(self.game.n)]))
         lens = concrete_lens(self.game, lens, i, s.t)
         return candidate_values(self.game, self.rules, state_info(self.game, s.bits), cand, s.t + 1, lens, i,
                                 self._exact_lookup if lens == "exact" else None)
@@ -70,7 +74,7 @@ class Valuation:
         state met again a round later (nobody made a deal meanwhile) costs a look-up."""
         p = self.neg.proposer(s)
         lens_p, lens_q = concrete_lens(self.game, lens_p, p, s.t), concrete_lens(self.game, lens_q, q, s.t)
-        when = s.t if "exact" in (lens_p, lens_q) else s.t + 1 >= self.game.T
+        when = s.t if "exact" in (split_judge(lens_p)[1], split_judge(lens_q)[1]) else s.t + 1 >= self.game.T
         key = (when, p, s.bits, q, lens_p, lens_q)
         hit = self._offers.get(key)
         if hit is not None:
@@ -79,13 +83,23 @@ class Valuation:
         self.searches += 1
         self.evaluated += len(cand)
         v_p = self.values(s, cand, lens_p, p)
-        v_q = v_p if (q == p and lens_q == lens_p) else self.values(s, cand, lens_q, q)
+        same = lens_q == lens_p and (q == p or split_judge(lens_p)[0] is not None)  # a criterion is everyone's
+        v_q = v_p if same else self.values(s, cand, lens_q, q)
         realised = None if lens_p == "myopic" or not self.rules.offer_ties_realised else (
-            lambda rows: realised_values(self.game, self.rules, state_info(self.game, s.bits), cand, p, rows))
+            lambda rows: self.realised(s, cand, lens_p, p, rows))
         o = choose(self.rules, v_p, v_q, cand.n_cells, realised)
         offer = Offer(p, q, cand.bits(self.game, o), int(cand.n_cells[o]), o, float(v_p[o]), float(v_q[o]),
                       float(v_p[0]), float(v_q[0]))
         return self._offers.put(key, offer)
+
+    def realised(self, s: State, cand: Candidates, lens: str, p: int, rows: np.ndarray) -> np.ndarray:
+        """The realised payoff after the tying offers `rows`: the proposer's, or its criterion's over everyone."""
+        info = state_info(self.game, s.bits)
+        criterion, _ = split_judge(lens)
+        if criterion is None:
+            return realised_values(self.game, self.rules, info, cand, p, rows)
+        return combine(criterion, np.stack([realised_values(self.game, self.rules, info, cand, k, rows)
+                                            for k in range(self.game.n)]))
 
     def offer_index(self, s: State, offer: Offer) -> int:
         """The offer's position among the candidates (index 0 is the empty offer)."""
@@ -93,7 +107,7 @@ class Valuation:
             return 0
         if offer.index >= 0:
             return offer.index
-        cand = self._candidates_for(s, offer.partner)
+        cand = self.candidates_at(s, offer.partner)
         g, p, q = self.game, cand.p, cand.q
         ip = g.options[p].position[g.row(offer.bits, p)]
         hit = cand.ip == ip
@@ -103,7 +117,7 @@ class Valuation:
 
     def offer_value(self, s: State, offer: Offer, lens: str, i: int) -> tuple[float, float]:
         """(value if accepted, value if rejected) of a legal offer for player i under a lens."""
-        cand = self._candidates_for(s, offer.partner)
+        cand = self.candidates_at(s, offer.partner)
         v = self.values(s, cand, lens, i)
         return float(v[self.offer_index(s, offer)]), float(v[0])
 
@@ -122,6 +136,11 @@ class Valuation:
             chosen = [concrete_lens(self.game, lens, i, s.t) for i in range(self.game.n)]
             vectors = {name: self.forecast(s, name) for name in set(chosen)}
             out = np.array([vectors[name][i] for i, name in enumerate(chosen)])
+            out.flags.writeable = False
+            return out
+        criterion, inner = split_judge(lens)
+        if criterion is not None:  # every player judges by the criterion: the same number for all
+            out = np.full(self.game.n, float(combine(criterion, np.asarray(self.forecast(s, inner)))))
             out.flags.writeable = False
             return out
         key = (s.t if lens == "exact" else s.t >= self.game.T, s.bits, lens)  # the turn matters only there

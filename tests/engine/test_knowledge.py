@@ -10,12 +10,11 @@ import pytest
 
 from negtui.agents import AgentOptions, Seating
 from negtui.agents.lens_bot import LensBot
-from negtui.engine import Negotiation, get_rules
+from negtui.engine import Negotiation, TurnDriver, get_rules
 from negtui.engine.knowledge import estimate, knows, seat_negotiation, seat_scenario
 from negtui.engine.lenses import lens_vector
 from negtui.engine.observation import observation, observation_text
 from negtui.engine.payoff import state_info
-from negtui.engine.valuation import Valuation
 from negtui.scenario import ScenarioError, load_scenario, parse_scenario
 from negtui.seats import Seat
 from tests.paths import CLASSIC, TEACHING
@@ -81,21 +80,27 @@ def test_a_private_observation_lists_the_published_ranges_of_the_others() -> Non
 
 
 def test_bots_decide_on_what_their_seat_knows() -> None:
-    """A lens bot under private information makes the offers of the same bot on its seat's picture: on
-    the classic car sale the myopic buyer who knows the seller's cost offers 12, the one who does not
-    offers the bottom of the ladder (the seller would lose 2 and rejects it)."""
+    """A lens bot under private information decides on its picture and its guesses of the others
+    (agents.beliefs): on the classic car sale the myopic buyer who knows the seller's cost offers 12; the
+    one who does not offers the bottom of the ladder, the best bet on its guesses.  The seller, who
+    would lose 2, rejects it, and the buyer's guesses that the seller takes 10 lose weight."""
     neg = _neg(load_scenario(CLASSIC / "buyer-seller.json"))
     seats = [Seat.lens("myopic", seed=0), Seat.lens("myopic", seed=1)]
     s = neg.initial_state()
     with Seating(neg, seats, AgentOptions(information="private")) as private, Seating(neg, seats) as public:
         mine = private.agents[0]
-        assert isinstance(mine, LensBot) and mine.valuation.neg is seat_negotiation(neg, 0, "private")
-        on_picture = LensBot(Valuation(seat_negotiation(neg, 0, "private")), "myopic", "myopic")
-        assert mine.make_offer(s, 1).bits == on_picture.make_offer(s, 1).bits
+        assert isinstance(mine, LensBot) and mine.beliefs is not None and mine.valuation is mine.beliefs.valuation
+        picture = mine.valuation.game
+        assert np.array_equal(picture.G[:, 0], neg.game.G[:, 0]) and not np.array_equal(picture.G, neg.game.G)
         g = neg.game
         words = {"public": public.agents[0].make_offer(s, 1), "private": mine.make_offer(s, 1)}
         assert {k: g.pairs_of(o.bits) for k, o in words.items()} == {
             "public": [["B", "pay12"], ["S", "deliver"]], "private": [["B", "pay10"], ["S", "deliver"]]}
+        driver = TurnDriver(neg, private.agents)
+        chance = float(mine.beliefs.accept_chance(s, 1, "myopic")[words["private"].index])
+        first = driver.step()
+        assert first.offer.bits == words["private"].bits and not first.accepted
+        assert float(mine.beliefs.accept_chance(s, 1, "myopic")[words["private"].index]) < chance
 
 
 def test_ranges_are_checked_against_the_players_and_the_true_values() -> None:
@@ -112,11 +117,11 @@ def test_ranges_are_checked_against_the_players_and_the_true_values() -> None:
 def test_the_debriefs_counterfactual_bots_know_what_the_seat_knew() -> None:
     """Replaying a private game's seat with lens bots, they decide on their seats' pictures as the bots at
     the table did: on the classic car sale a myopic buyer who knows the seller's cost closes at 12 (6 for
-    the buyer), one who does not offers 10, is turned down, and ends with nothing."""
+    the buyer); one who does not offers 10, is turned down, learns from it, and closes at 13 (5)."""
     from negtui.coach.debrief import counterfactuals
 
     neg = _neg(load_scenario(CLASSIC / "buyer-seller.json"))
     seats = [Seat.human("alice"), Seat.lens("myopic", seed=1)]
     s = neg.initial_state()
     assert counterfactuals(neg, seats, 0, s)["myopic"] == 6.0
-    assert counterfactuals(neg, seats, 0, s, information="private")["myopic"] == 0.0
+    assert counterfactuals(neg, seats, 0, s, information="private")["myopic"] == 5.0
