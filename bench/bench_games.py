@@ -1,9 +1,11 @@
 """Seconds per game and states evaluated per second, on the paper's game sizes.
 
-    .venv/bin/python bench/bench_games.py [--seeds 5] [--hnc] [--quick]
+    .venv/bin/python bench/bench_games.py [--seeds 5] [--hnc] [--quick] [--information private]
 
 Large games: 10 players × 5 actions, 15 goals, 5 rounds (50 turns), budget 2, MCTS 50 simulations,
 for each rule set and lens.  With --hnc also a 22-player, 45-goal, 8-actions-each game of 198 turns.
+With --information private every bot holds its guesses of the others' values (agents.beliefs): its own
+picture of the game, and states evaluated are summed over the bots' pictures.
 """
 
 from __future__ import annotations
@@ -12,15 +14,23 @@ import argparse
 import statistics
 import time
 
-from negtui.agents import LensBot
+from negtui.agents import AgentOptions, LensBot, Seating
 from negtui.engine import PAPER, REFERENCE, Negotiation, TurnDriver, Valuation
 from negtui.generator import GeneratorParams, generate
+from negtui.seats import Seat
 
 LENSES = ("myopic", "upper", "lower")
 
 
-def play(sc, rules, lens: str, sims: int = 50) -> tuple[float, int]:
+def play(sc, rules, lens: str, sims: int = 50, information: str = "public") -> tuple[float, int]:
     neg = Negotiation.from_scenario(sc, rules)
+    if information == "private":  # the set-up (the bots' priors and pictures) is part of the game's cost
+        t0 = time.perf_counter()
+        seats = [Seat.lens(lens, sims=sims, seed=i) for i in range(neg.game.n)]
+        with Seating(neg, seats, AgentOptions(information="private")) as seating:
+            TurnDriver(neg, seating.agents).play()
+            evaluated = sum(bot.valuation.evaluated for bot in seating.agents if isinstance(bot, LensBot))
+        return time.perf_counter() - t0, evaluated
     val = Valuation(neg)
     bots = [LensBot(val, lens, lens, "mcts", sims, 10.0) for _ in neg.game.player_ids]
     t0 = time.perf_counter()
@@ -53,6 +63,8 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--hnc", action="store_true", help="also the 22-player, 198-turn game")
     ap.add_argument("--quick", action="store_true", help="one seed, no HNC-size game")
+    ap.add_argument("--information", choices=("public", "private"), default="public",
+                    help="private: each bot knows its own values and guesses the others' (default public)")
     args = ap.parse_args()
     seeds = 1 if args.quick else args.seeds
     games = large_games(seeds)
@@ -62,11 +74,12 @@ def main() -> None:
             secs, states = [], 0
             for r, sc in games:
                 if r is rules:
-                    s, n = play(sc, rules, lens)
+                    s, n = play(sc, rules, lens, information=args.information)
                     secs.append(s)
                     states += n
             rows.append((rules.name, lens, secs, states))
-    report("Large games: 10 players x 5 actions, 15 goals, 50 turns, budget 2, MCTS 50", rows)
+    report(f"Large games: 10 players x 5 actions, 15 goals, 50 turns, budget 2, MCTS 50, {args.information} "
+           "information", rows)
     if args.hnc and not args.quick:
         rows = []
         for rules in (PAPER, REFERENCE):
@@ -74,7 +87,7 @@ def main() -> None:
                                           payoff="positive", all_or_nothing=0.1, zipf=1.6, rounds=9, budget=2, seed=0,
                                           rules=rules.name))
             for lens in LENSES:
-                s, n = play(sc, rules, lens)
+                s, n = play(sc, rules, lens, information=args.information)
                 rows.append((rules.name, lens, [s], n))
         report("HNC-size game: 22 players x 8 actions, 45 goals, 198 turns, MCTS 50", rows)
 

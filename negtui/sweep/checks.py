@@ -34,7 +34,8 @@ METHOD_NAME = r"^[A-Za-z0-9_.:/+-]{1,64}$"  # as Method.name
 TEXT_LIMITS = {"task": 256, "scenario": lim.MAX_ID, "scenario_file": 4096, "negtui": 64, "rules": 512}
 REQUIRED = ("sweep", "task", "scenario", "rules", "method", "players", "payoffs", "sum", "baseline_sum",
             "improvement")
-CHOICES: dict[str, tuple[str, ...]] = {"structure": ("adversarial", "cooperative"), "payoff": PAYOFF_REGIMES}
+CHOICES: dict[str, tuple[str, ...]] = {"structure": ("adversarial", "cooperative"), "payoff": PAYOFF_REGIMES,
+                                       "information": ("public", "private")}
 RULES_NAME = rf"^({'|'.join(RULES)})([+-][a-z_]+){{0,16}}$"  # a rule set or a variant (engine.rules)
 BOUNDS = {**{name: (0, top) for name, top in AXIS_LIMITS.items()}, "players": (1, lim.MAX_PLAYERS),
           "turns": (0, lim.MAX_TURNS), "all_or_nothing": (0, 1), "fraction_improved": (0, 1),

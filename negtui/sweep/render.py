@@ -3,6 +3,7 @@ terminal tables."""
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -18,7 +19,9 @@ from negtui.sweep.report import (
     TABLE_REGIMES,
     ScenarioTable,
     Table1,
+    by_information,
     groups,
+    information_cells,
     l1_by_regime,
     l1_normalised,
     mean_by,
@@ -133,6 +136,61 @@ def adaptive_markdown(t: Table1) -> str:
             "player can see (docs/adaptive-lens.md).")
     head = ["column", "adaptive", *lenses, "best in hindsight", "adaptive − best"]
     return "\n".join([*_markdown_table(head, rows), "", note])
+
+
+def information_markdown(rows: list[dict], methods: list[str]) -> str:
+    """Each method's improvement and regret with every value known against each seat knowing its own."""
+    cells = information_cells(rows, methods)
+    if not any(k[0] == "private" for k in cells):
+        return ""
+    body = []
+    for g in TABLE_REGIMES:
+        for m in methods:
+            got = {(i, col): c for (i, gg, mm, col), c in cells.items() if gg == g and mm == m}
+            if not any(k[0] == "private" for k in got):
+                continue
+
+            def show(i: str, col: str, got: dict = got) -> str:
+                c = got.get((i, col))
+                return "" if c is None else f"{c.mean:+.2f} ± {c.sd / math.sqrt(c.n):.2f}"
+
+            imp = [got.get((i, "improvement")) for i in ("public", "private")]
+            change = f"{imp[1].mean - imp[0].mean:+.2f}" if imp[0] and imp[1] else ""
+            body.append([REGIME_TITLES[g], md(m), show("public", "improvement"), show("private", "improvement"),
+                         change, show("public", "regret"), show("private", "regret")])
+    note = ("Mean ± standard error over the games, structures together. Improvement: the sum of payoffs over the "
+            "No-Negotiation baseline. Regret: per game, the summed gain every player could still have had from "
+            "one more commitment of its own at the end (§9.3), summed over players; lower is better. Under private "
+            "information each bot knows its own values and guesses the others' from what its seat is told, "
+            "learning from every answer (docs/private-information.md).")
+    head = ["regime", "method", "improvement, full", "improvement, private", "change", "regret, full",
+            "regret, private"]
+    return "\n".join([*_markdown_table(head, body), "", note])
+
+
+def social_markdown(t: Table1) -> str:
+    """The welfare- and fairness-minded players beside the lenses: each method's mean gain in the sum and,
+    in brackets, the mean gain of the player who gained least."""
+    social = [m for m in t.methods if m.split(":")[0] in ("utilitarian", "maximin")]
+    if not social:
+        return ""
+    methods = [m for m in t.methods if m in ("myopic", "upper", "lower", "adaptive")] + social
+    lines: list[str] = []
+    for s in _structures(t):
+        regimes = [g for g in _regimes(t) if any((s, g, m) in t.cells for m in social)]
+        body = []
+        for m in methods:
+            cells = []
+            for g in regimes:
+                c, least = t.cells.get((s, g, m)), t.least.get((s, g, m))
+                cells.append("" if c is None else f"{c.mean:+.2f}" + ("" if least is None else f" ({least:+.2f})"))
+            body.append([md(m), *cells])
+        lines += [f"**{s}**", "", *_markdown_table(["method"] + [REGIME_TITLES[g] for g in regimes], body), ""]
+    lines.append("Mean improvement of the sum of payoffs over No-Negotiation; in brackets the mean over games of "
+                 "the least improvement any player had (the fairness a maximin player aims at). `utilitarian` "
+                 "maximises the sum of every player's myopic value in partner choice, offers and answers; "
+                 "`maximin` the least of them; `CRITERION:LENS` judges with that lens instead.")
+    return "\n".join(lines)
 
 
 def spread_markdown(rows: list[dict], methods: list[str]) -> str:
@@ -280,6 +338,8 @@ def write_report(rows: list[dict], source: Path, out: Path,
                       "on each method's mean improvement over these scenarios; its claims about generated regimes "
                       "need a grid.", "", claims_markdown(found), ""]
             continue
+        public, private = by_information(sub)
+        both, sub = sub, public or private  # the paper's game; a sweep of private information alone is its own
         t, found = table1(sub), claims(sub)
         shown.append((t, found))
         overview[f"{sweep} · {rules}"] = found
@@ -292,6 +352,10 @@ def write_report(rows: list[dict], source: Path, out: Path,
                 parts += [f"![L1 error by all-or-nothing fraction]({l1[0].name})", ""]
         if (adaptive := adaptive_markdown(t)):
             parts += ["### The adaptive lens against every lens and the best in hindsight", "", adaptive, ""]
+        if (social := social_markdown(t)):
+            parts += ["### Welfare- and fairness-minded players", "", social, ""]
+        if public and (informed := information_markdown(both, methods)):
+            parts += ["### Private against full information", "", informed, ""]
         if (spread := spread_markdown(sub, methods)):
             parts += ["### How evenly the gains fall: Var(Δ)", "", spread, ""]
         eff = efficiency_figure(sub, methods, out / f"efficiency-{stem}", f"{sweep} · {rules} rules")

@@ -10,7 +10,7 @@ import math
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from negtui.sweep.spec import BASELINE, EXACT, PAYOFF_REGIMES
@@ -84,6 +84,7 @@ class Table1:
     methods: list[str]
     cells: dict[tuple[str, str, str], Cell]  # (structure, regime, method)
     games: dict[tuple[str, str, str], dict[str, float]]  # the same, per game (task)
+    least: dict[tuple[str, str, str], float] = field(default_factory=dict)  # mean least gain of any player
 
     def best(self, structure: str, regime: str, among: list[str] | None = None) -> set[str]:
         """The best method in a column and those tied with it (`tied_best`), among `among` (default all)."""
@@ -148,6 +149,24 @@ def groups(rows: Iterable[dict]) -> dict[tuple[str, str], list[dict]]:
     return dict(sorted(out.items()))
 
 
+def by_information(rows: list[dict]) -> tuple[list[dict], list[dict]]:
+    """(public, private) rows: the paper's game, where every seat knows every value, and the extension
+    where each knows its own (files from before information was an axis are all public)."""
+    public = [r for r in rows if r.get("information") in (None, "public")]
+    return public, [r for r in rows if r.get("information") == "private"]
+
+
+def information_cells(rows: list[dict], methods: list[str]) -> dict[tuple[str, str, str, str], Cell]:
+    """Improvement and regret by (information, regime, method, column), structures pooled."""
+    out: dict[tuple[str, str, str, str], list[float]] = defaultdict(list)
+    for r in rows:
+        if r["method"] in methods and r.get("payoff"):
+            for column in ("improvement", "regret"):
+                if (v := _value(r, column)) is not None:
+                    out[(r.get("information") or "public", r["payoff"], r["method"], column)].append(v)
+    return {k: c for k, v in out.items() if (c := _cell(v)) is not None}
+
+
 def methods_of(rows: list[dict]) -> list[str]:
     seen = []
     for r in rows:
@@ -159,11 +178,15 @@ def methods_of(rows: list[dict]) -> list[str]:
 def table1(rows: list[dict]) -> Table1:
     methods = methods_of(rows)
     games: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
+    least: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     for r in rows:
         if r["method"] in methods and r["structure"] and r["payoff"]:
             games[(r["structure"], r["payoff"], r["method"])][r["task"]] = float(r["improvement"])
+            if (v := _value(r, "improvement_min")) is not None:
+                least[(r["structure"], r["payoff"], r["method"])].append(v)
     cells = {k: c for k, v in games.items() if (c := _cell(list(v.values()))) is not None}
-    return Table1(rows[0]["sweep"], rows[0]["rules"], methods, cells, dict(games))
+    return Table1(rows[0]["sweep"], rows[0]["rules"], methods, cells, dict(games),
+                  {k: statistics.fmean(v) for k, v in least.items()})
 
 
 def mean_by(rows: list[dict], key: str, column: str, methods: list[str]) -> dict[tuple[Any, str], Cell]:

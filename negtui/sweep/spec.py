@@ -192,6 +192,8 @@ class SweepSpec(_Strict):
     llm_base_url: Annotated[str | None, Field(max_length=2000, pattern=r"^https?://\S+$")] = None
     llm_prompt: LlmPrompt | None = None  # llm: seats: negtui's prompt or the paper's Appendix E
     llm_temperature: Annotated[float | None, Field(ge=0.0, le=2.0, allow_inf_nan=False)] = None  # sent only if set
+    # what the seats know: public (the paper's game), private (each its own values: agents.beliefs); an axis
+    information: Annotated[list[Literal["public", "private"]], Field(min_length=1, max_length=2)] = ["public"]
     exact: bool = True  # solve where small enough (engine.outcome.AUTO_EXACT_LIMIT states) and report the L1 error
     welfare: Literal["utilitarian", "nash", "none"] = "utilitarian"
 
@@ -218,9 +220,11 @@ class SweepSpec(_Strict):
         if (self.grid is None) == (not self.scenarios):
             raise ValueError("a sweep plays a generator grid or a list of scenarios: give exactly one")
         games = (self.grid.cells() * self.seeds if self.grid is not None else len(self.scenarios)) \
-            * len(self.rules) * len(self.methods)
+            * len(self.rules) * len(self.methods) * len(self.information)
         if games > MAX_SWEEP_GAMES:
             raise ValueError(f"the sweep would play {games:,} games; at most {MAX_SWEEP_GAMES:,} in one sweep")
+        if len(set(self.information)) != len(self.information):
+            raise ValueError("information repeats a value")
         names = [m.name for m in self.methods]
         if len(set(names)) != len(names):
             raise ValueError(f"method names repeat: {sorted({x for x in names if names.count(x) > 1})}")

@@ -36,14 +36,19 @@ class Task:
     point: tuple[tuple[str, object], ...]  # the grid point, or (("scenario", path),)
     seed: int
     rules: str
+    information: str = "public"  # what the seats know (engine.knowledge)
 
     @property
     def params(self) -> dict[str, object]:
         return dict(self.point)
 
 
-def task_key(sweep: str, point: dict[str, object], seed: int, rules: str) -> str:
-    text = json.dumps({"sweep": sweep, "point": point, "seed": seed, "rules": rules}, sort_keys=True)
+def task_key(sweep: str, point: dict[str, object], seed: int, rules: str, information: str = "public") -> str:
+    """Public information keeps the key it had before information was an axis, so old results resume."""
+    key = {"sweep": sweep, "point": point, "seed": seed, "rules": rules}
+    if information != "public":
+        key["information"] = information
+    text = json.dumps(key, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -62,9 +67,9 @@ def _points(spec: SweepSpec) -> list[dict[str, object]]:
 def tasks(spec: SweepSpec) -> list[Task]:
     """Every game of the sweep, in a fixed order (grid point, then rules, then seed); the cells the
     generator refuses are left out (`skipped` says which)."""
-    return [Task(task_key(spec.name, point, seed, rules), spec.name, tuple(point.items()), seed, rules)
+    return [Task(task_key(spec.name, point, seed, rules, info), spec.name, tuple(point.items()), seed, rules, info)
             for point in _points(spec) for rules in spec.rules if _refusal(point, rules) is None
-            for seed in range(spec.seeds)]
+            for info in spec.information for seed in range(spec.seeds)]
 
 
 def skipped(spec: SweepSpec) -> list[tuple[dict[str, object], str, str]]:
@@ -156,7 +161,7 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     from negtui.agents import AgentOptions, Seating
     from negtui.engine import Negotiation, TurnDriver, Valuation, get_rules
     from negtui.engine.baseline import no_negotiation
-    from negtui.engine.metrics import improvement, l1_error
+    from negtui.engine.metrics import improvement, l1_error, regret
     from negtui.engine.outcome import exact_payoffs
     from negtui.seats import Seat, parse_seat
 
@@ -171,18 +176,19 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     scale = None if exact is None else float(np.abs(exact).sum())  # what normalises the L1 error
     welfare = _welfare(neg, spec)
     common = {"sweep": task.sweep, "task": task.key, "scenario": sc.name, **_point_columns(task), "seed": task.seed,
-              "rules": task.rules, "negtui": __version__, "players": game.n,
+              "rules": task.rules, "information": task.information, "negtui": __version__, "players": game.n,
               "exact_solved": None if not spec.exact else exact is not None}
     setup = time.perf_counter() - started
 
-    def row(method: str, pay: np.ndarray, turns: int | None, seconds: float) -> dict:
+    def row(method: str, pay: np.ndarray, turns: int | None, seconds: float, bits: int | None = None) -> dict:
         imp = improvement(pay, base)
         l1 = None if exact is None else float(l1_error(pay, exact))
         out = {**common, "method": method, "payoffs": [float(v) for v in pay], "sum": float(pay.sum()),
                "baseline_sum": float(base.sum()), "improvement": imp.sum, "improvement_min": imp.min,
                "fraction_improved": imp.fraction_improved,
                "l1_exact": l1, "turns": turns, "seconds": seconds,
-               "improvement_var": imp.variance, "l1_normalised": None if l1 is None or not scale else l1 / scale}
+               "improvement_var": imp.variance, "l1_normalised": None if l1 is None or not scale else l1 / scale,
+               "regret": None if bits is None else float(regret(game, rules, bits).sum())}
         out.update(_efficiency(welfare, pay, spec))
         return out
 
@@ -195,10 +201,11 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
                          prompt=spec.llm_prompt, temperature=spec.llm_temperature)
         seats = [parse_seat(text, base_seat).model_copy(update={"seed": base_seat.seed + i})
                  for i, text in enumerate(method.seat_texts(game.n))]
-        with Seating(neg, seats, AgentOptions(remote_bots=False), valuation) as seating:
+        with Seating(neg, seats, AgentOptions(remote_bots=False, information=task.information), valuation) as seating:
             driver = TurnDriver(neg, seating.agents)
-            pay = np.asarray(neg.returns(driver.play_out()), dtype=float)
-        rows.append(row(method.name, pay, len(driver.events), time.perf_counter() - t0))
+            end = driver.play_out()
+            pay = np.asarray(neg.returns(end), dtype=float)
+        rows.append(row(method.name, pay, len(driver.events), time.perf_counter() - t0, end.bits))
     return rows
 
 
