@@ -20,7 +20,8 @@ from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.matrix import LEFT_COLUMN
 
-SEAT_CHOICES = ("human", "myopic", "upper", "lower", "exact")
+SEAT_CHOICES = ("human", "myopic", "upper", "lower", "exact", "adaptive", "utilitarian", "maximin")
+ANY_GAME = ("adaptive", "utilitarian", "maximin")  # bots any game can seat (not forecasts the game shows)
 AS_IS = "as-is"  # keep an outside agent (cmd:, llm:) in its seat
 SAME = "same"  # a lens bot answers offers with the lens it proposes with
 
@@ -40,7 +41,7 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
         self.start_label = start
         self.labels = labels or {}  # how each player is shown (negtui.names.player_label)
         self.seats = dict(seats)
-        self.choices = [c for c in SEAT_CHOICES if c == "human" or c in lenses]
+        self.choices = [c for c in SEAT_CHOICES if c == "human" or c in lenses or c in ANY_GAME]
         self.title_text = title
         self.base = base or Seat()
         self.note, self.bot_lens = note, bot_lens
