@@ -215,6 +215,16 @@ class Sampler:
         return peak, sum(ticks.values()) / tick
 
 
+def _ends_with_us() -> None:
+    """In the server's process before it runs: SIGTERM when this benchmark ends, however it ends (a smoke
+    run killed at its timeout left its server listening)."""
+    if sys.platform == "linux":
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def start_class(course: Path, data: Path, trainees: int) -> tuple[subprocess.Popen, int, list[asyncssh.SSHKey]]:
     """`negtui serve` on a free loopback port with `trainees` trainees t0, t1, … (a key each), once it
     listens: the server, its port and the keys."""
@@ -230,7 +240,8 @@ def start_class(course: Path, data: Path, trainees: int) -> tuple[subprocess.Pop
     negtui = [str(ROOT / ".venv" / "bin" / "negtui")] if (ROOT / ".venv" / "bin" / "negtui").exists() else \
         [sys.executable, "-m", "negtui.cli"]
     server = subprocess.Popen([*negtui, "serve", "--course", str(course), "--data-dir", str(data), "--port", str(port),
-                               "--max-sessions", str(trainees + 5)], stdout=subprocess.PIPE, text=True)
+                               "--max-sessions", str(trainees + 5)], stdout=subprocess.PIPE, text=True,
+                              preexec_fn=_ends_with_us)
     assert server.stdout is not None
     server.stdout.readline()  # the banner: it listens
     return server, port, keys
