@@ -217,6 +217,12 @@ class _AsRecorded:
                                     show(event.offer.bits), show(offer.bits))
         return event.offer
 
+    def observe(self, ev: TurnEvent) -> None:
+        """The seat's bot sees every turn as it did in the game (under private information it learns)."""
+        hook = getattr(self.seating.agents[self.i], "observe", None)
+        if hook is not None:
+            hook(ev)
+
     def respond(self, s: State) -> bool:
         line, _ = self._line(s)
         bot = self._bot(line)

@@ -140,3 +140,14 @@ def test_every_bot_learns_from_every_answered_offer_through_the_turn_driver():
         assert answered
         for i, bot in enumerate(seating.agents):
             assert bot.beliefs.updates == sum(1 for e in answered if e.partner != i)
+
+
+def test_a_private_games_record_re_runs_identically_with_the_bots_learning_again(cli, tmp_path):
+    """Verification replays every turn to the bots, so they learn as they did in the game (without it the
+    six-party game diverged at turn 16)."""
+    record = tmp_path / "private.jsonl"
+    res = cli("autoplay", "scenarios/generated/six-party.json", "--information", "private", "--seat", "P0=lower",
+              "--seat", "P1=utilitarian", "--record", record, "-q")
+    assert res.exit_code == 0, res.output
+    res = cli("replay", record, "--verify")
+    assert res.exit_code == 0 and "every bot decision of 24 turns re-runs identically" in res.output, res.output
