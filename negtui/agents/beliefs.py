@@ -101,15 +101,14 @@ class Beliefs:
         self.valuation = Valuation(picture(neg, player, estimates))
         self.updates = 0
 
-    def accept_chance(self, s: State, q: int, lens_q: str, rows: np.ndarray | None = None) -> np.ndarray:
+    def accept_chance(self, s: State, q: int, lens_q: str) -> np.ndarray:
         """(O,) the weight of the guesses under which q accepts each offer of the proposer to q (a closed-form
         lens; any other judge is read off the picture, as certain)."""
         val = self.valuation
         cand = val.candidates_at(s, q)
         v = self._partner_values(s, cand, lens_q, q)
         yes = val.rules.accepts(v, v[:, :1])
-        chance = self.weights[q] @ yes if len(v) > 1 else yes[0].astype(float)
-        return chance if rows is None else chance[rows]
+        return self.weights[q] @ yes if len(v) > 1 else yes[0].astype(float)
 
     def _partner_values(self, s: State, cand, lens_q: str, q: int) -> np.ndarray:
         val, game = self.valuation, self.valuation.game
@@ -136,8 +135,9 @@ class Beliefs:
                 r = val.realised(s, cand, lens_p, p, np.r_[0, rows])
                 return r[0] + chance[rows] * (r[1:] - r[0])
         o = choose(val.rules, expected, np.zeros(len(cand)), cand.n_cells, realised)
-        return Offer(p, q, cand.bits(val.game, o), int(cand.n_cells[o]), o, float(expected[o]), float(chance[o]),
-                     float(v_p[0]), float("nan"))
+        # the proposer's values are expected ones; the partner's are not known to it
+        return Offer(p, q, cand.bits(val.game, o), int(cand.n_cells[o]), o, float(expected[o]),
+                     reject_proposer=float(v_p[0]))
 
     def observe(self, ev: TurnEvent, lens_of: Callable[[int], str]) -> None:
         """Reweight the guesses of the partner who answered `ev`'s offer (a deal or a refusal)."""
