@@ -59,10 +59,11 @@ def play(
             scenario = resolve(scenario)  # a library name: the app opens the file it names
             sc = load(scenario)
             seats = parse_seats(seat or [], [p.id for p in sc.players], base)
+            game = negotiation(sc, rules).game  # a game the rule set cannot play is refused here, not in the app
             if any(s.uses_exact for s in seats.values()):
                 from negtui.engine.exact import check_size
 
-                check_size(negotiation(sc, rules).game)  # refused here, not as a bot that never moves
+                check_size(game)  # refused here, not as a bot that never moves
         elif seat:
             fail("error: --seat needs a scenario file")
         if record:  # refused here, not as a blank screen with a notice once the app is up

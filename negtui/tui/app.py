@@ -139,13 +139,20 @@ class NegtuiApp(SizeGuard, App):
 
         try:
             small = exact_fits(compile_game(sc, get_rules(rules)))
-        except ValueError:  # the session refuses the game itself, with its message
-            small = False
+        except ValueError as err:  # the rule set cannot play it: say why before any seat is chosen
+            self.back_to_scenarios(f"cannot play {sc.name} under {rules} rules: {err}")
+            return
         lenses = FORECAST_LENSES + (("exact",) if small else ())
         note = f"Bots play {lens}: {why}. Make a seat human to play it yourself." if why else ""
         labels = {p.id: player_label(p) for p in sc.players}
         self.push_screen(SeatsScreen(seats, lenses, title=sc.name, base=self.base, note=note, bot_lens=lens,
                                      labels=labels), chosen)
+
+    def back_to_scenarios(self, why: str) -> None:
+        """A game that cannot start: the reason, and a screen to go on from (never a blank one)."""
+        self.notify(why, severity="error", timeout=10)
+        if not self._has_game_screen() and not any(isinstance(s, PickerScreen) for s in self.screen_stack):
+            self.push_screen(PickerScreen(self.scenarios_dir))
 
     def start_game(self, how: GameStart) -> None:
         """A live game, recorded in the data directory unless recording is off."""
@@ -157,7 +164,7 @@ class NegtuiApp(SizeGuard, App):
             game = LiveGame(how.scenario, how.rules, how.seats, start=how.start, record=record, parent=how.parent,
                             budget=how.budget, options=self.options, record_key=key, guided=how.guided)
         except (ValueError, OSError, SeatError) as err:
-            self.notify(f"cannot start: {err}", severity="error", timeout=10)
+            self.back_to_scenarios(f"cannot start: {err}")
             return
         if self.live is not None:
             self.live.close()
