@@ -114,6 +114,10 @@ def autoplay(
                              base_seat(lens, partner, sims, ucb, seed, agent_timeout, llm_base_url, llm_prompt,
                                        llm_temperature))
             game = replace(game, information=information_of(information))
+        people = [pid for pid, s in zip(game.neg.game.player_ids, game.seats, strict=True) if s.is_human]
+        if people:  # refused before the game's header is printed, not as an error in mid-game
+            fail(f"error: autoplay plays bots only, and {', '.join(people)} would be a person; play it in the app "
+                 f"(negtui play FILE --seat {people[0]}=human) or give the seat a bot (--seat {people[0]}=upper)")
         if agent_timeout is not None:
             game = game.with_timeout(agent_timeout)
         if sign_key is not None and record is None:

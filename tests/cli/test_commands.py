@@ -30,6 +30,13 @@ def test_autoplay_seats_mix_lenses(cli):
     assert out["payoffs"] == [30.0, 30.0]  # B's optimistic lens refuses the pill
 
 
+def test_autoplay_refuses_a_person_before_the_game_starts(cli):
+    res = cli("autoplay", PILL, "--seat", "B=human")
+    assert res.exit_code == 2
+    assert "autoplay plays bots only, and B would be a person" in res.output
+    assert "rules paper" not in res.output  # no game header before the refusal
+
+
 def test_autoplay_reference_rules_reproduce_the_trap(cli):
     out = json.loads(cli("autoplay", PILL, "--lens", "lower", "--rules", "reference", "--json").stdout)
     assert out["payoffs"] == [40.0, 7.0]
