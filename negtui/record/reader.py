@@ -68,6 +68,25 @@ def _from_format_1(head: dict, source: str) -> dict:
     return head
 
 
+def _not_a_record(text: str, first: str, src: str) -> None:
+    """A JSON document spread over lines (a scenario file, say) is named for what it is, not reported as
+    a first line that is not valid JSON."""
+    try:
+        json.loads(first, parse_constant=untrusted.reject_constant)
+        return  # a line of its own: read on as a record
+    except (ValueError, RecursionError):
+        pass
+    try:
+        whole = untrusted.loads(text)
+    except untrusted.Untrusted:
+        return  # not JSON at all: the first line's own error says where
+    if isinstance(whole, dict) and str(whole.get("format", "")).startswith("negtui-scenario"):
+        raise RecordError(src, None, [("$", "this is a scenario file, not a game record: play it with negtui play "
+                                            "or negtui autoplay (--record FILE writes a record)")])
+    raise RecordError(src, None, [("$", "valid JSON, but not a game record: a record is JSON Lines, one object "
+                                        "per line, the header first (negtui play or autoplay --record write one)")])
+
+
 def load_record(path: str | os.PathLike[str]) -> Record:
     p = Path(path)
     src = str(p)
@@ -79,6 +98,7 @@ def load_record(path: str | os.PathLike[str]) -> Record:
     ends_cleanly = text.endswith("\n")
     if not lines or not lines[0].strip():
         raise RecordError(src, 1, [("$", "empty record: no header line")])
+    _not_a_record(text, lines[0], src)
     head = _decode(lines[0], src, 1)
     if isinstance(head, dict) and head.get("format") not in KNOWN_FORMATS:
         raise RecordError(src, 1, [("$.format", f"unknown record format {head.get('format')!r}; "

@@ -297,3 +297,17 @@ def test_play_refuses_a_data_directory_it_cannot_record_in(cli, tmp_path):
     for where in ("/proc/negtui-nope", str(a_file)):  # (as root, a read-only directory is still writable)
         res = cli("play", PILL, "--seat", "A=human", "--data-dir", where)
         assert res.exit_code == 2 and "cannot keep records in" in res.stderr and "--no-record" in res.stderr
+
+
+def test_replay_names_a_scenario_or_other_json_for_what_it_is(cli, tmp_path):
+    res = cli("replay", PILL, "--print")
+    assert res.exit_code == 2 and "this is a scenario file, not a game record" in res.output
+    assert "not valid JSON" not in res.output
+    other = tmp_path / "list.json"
+    other.write_text('[1,\n 2]\n')
+    res = cli("replay", other, "--print")
+    assert res.exit_code == 2 and "valid JSON, but not a game record: a record is JSON Lines" in res.output
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"format": \n')
+    res = cli("replay", broken, "--print")
+    assert res.exit_code == 2 and "not valid JSON" in res.output  # not JSON at all: the line's own error
