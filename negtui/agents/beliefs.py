@@ -144,8 +144,7 @@ class Beliefs:
         q = ev.partner
         if ev.offer.is_noop or ev.offer.is_unilateral or q == self.player:
             return
-        val = self.valuation
-        before = State(ev.before.t, ev.before.bits)
+        val, before = self.valuation, ev.before  # the turn's state before its offer, no offer pending
         cand = val.candidates_at(before, q)
         v = self._partner_values(before, cand, lens_of(q), q)
         if len(v) == 1:

@@ -63,9 +63,8 @@ class LensBot:
         if self.partner_method == "random":
             return random_partner(self.valuation.neg, s, self.rng)
         if self.partner_method == "greedy":
-            if self.beliefs is not None:
-                return max(self.valuation.neg.legal_partners(s), key=lambda q: self.make_offer(s, q).value_proposer)
-            return greedy_partner(self.valuation, s, self.propose_lens, self.lens_of)
+            return greedy_partner(self.valuation, s, self.propose_lens, self.lens_of,
+                                  self.beliefs.best_offer if self.beliefs is not None else None)
         return mcts_partner(self.valuation, s, self.propose_lens, self.respond_lens, self.sims, self.ucb)[0]
 
     def make_offer(self, s: State, partner: int) -> Offer:

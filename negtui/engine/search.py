@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from negtui.engine.negotiation import Negotiation, State
+from negtui.engine.offers import Offer
 from negtui.engine.payoff import payoffs
 from negtui.engine.valuation import Valuation
 
@@ -117,12 +118,15 @@ def _descend(root: _Node, T: int, c_ucb: float) -> list[_Node]:
     return path
 
 
-def greedy_partner(val: Valuation, s: State, lens_p: str, lens_of: Callable[[int], str]) -> int:
+def greedy_partner(val: Valuation, s: State, lens_p: str, lens_of: Callable[[int], str],
+                   best_offer: Callable[[State, int, str, str], Offer] | None = None) -> int:
     """The partner whose best offer is worth most to the proposer, each offer built against that
-    partner's own responding lens (`lens_of(q)`); ties to the lowest index."""
+    partner's own responding lens (`lens_of(q)`) by `best_offer` (default the valuation's; a bot under
+    private information passes its beliefs'); ties to the lowest index."""
+    search = best_offer or val.best_offer
     best_q, best_v = -1, -math.inf
     for q in val.neg.legal_partners(s):
-        v = val.best_offer(s, q, lens_p, lens_of(q)).value_proposer
+        v = search(s, q, lens_p, lens_of(q)).value_proposer
         if v > best_v + 1e-9:
             best_q, best_v = q, v
     return best_q

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from negtui import __version__
+from negtui.engine.lenses import split_judge
 from negtui.sweep.claims import Claim, claims, is_small, skipped_metric_note, table2_claims
 from negtui.sweep.figures import efficiency_figure, l1_figure
 from negtui.sweep.report import (
@@ -171,7 +172,7 @@ def information_markdown(rows: list[dict], methods: list[str]) -> str:
 def social_markdown(t: Table1) -> str:
     """The welfare- and fairness-minded players beside the lenses: each method's mean gain in the sum and,
     in brackets, the mean gain of the player who gained least."""
-    social = [m for m in t.methods if m.split(":")[0] in ("utilitarian", "maximin")]
+    social = [m for m in t.methods if split_judge(m)[0] is not None]
     if not social:
         return ""
     methods = [m for m in t.methods if m in ("myopic", "upper", "lower", "adaptive")] + social
