@@ -13,6 +13,7 @@ from negtui.sweep.results import read_table
 from negtui.sweep.spec import SweepSpec
 from negtui.sweep.tasks import task_key, tasks
 from tests.paths import ROOT
+from tests.sweep.tiny import TINY_GAMES
 
 SPEC = """name = "informed"
 seeds = 2
@@ -22,14 +23,8 @@ methods = ["myopic", "upper", "utilitarian", "maximin:lower"]
 partner = "greedy"
 welfare = "none"
 [grid]
-players = [4]
-actions = [2]
-goals = [6]
-rounds = [2]
-factors = [3]
-structure = ["adversarial"]
+""" + TINY_GAMES + """structure = ["adversarial"]
 all_or_nothing = [0.3]
-zipf = [1.6]
 payoff = ["balanced", "positive"]
 """
 

@@ -22,6 +22,7 @@ from negtui.sweep.results import SCHEMA, TIMING, read_table
 from negtui.sweep.spec import SweepSpec, load_spec, presets
 from negtui.sweep.tasks import tasks
 from tests.paths import RANDOM_AGENT
+from tests.sweep.tiny import TINY_GAMES
 
 SMALL = """
 name = "tiny"
@@ -31,14 +32,8 @@ methods = ["myopic", "upper", {name = "mixed", seats = ["upper", "lower"]}]
 partner = "greedy"
 
 [grid]
-players = [4]
-actions = [2]
-goals = [6]
-rounds = [2]
-factors = [3]
-structure = ["cooperative", "adversarial"]
+""" + TINY_GAMES + """structure = ["cooperative", "adversarial"]
 all_or_nothing = [0.0, 0.5]
-zipf = [1.6]
 payoff = ["balanced", "negative-pp"]
 """
 

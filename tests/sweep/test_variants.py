@@ -9,6 +9,7 @@ import pytest
 
 from negtui.sweep.results import read_table
 from negtui.sweep.spec import SweepSpec
+from tests.sweep.tiny import TINY_GAMES
 
 SPEC = """name = "ablation"
 seeds = 2
@@ -17,14 +18,8 @@ methods = ["myopic", "lower"]
 partner = "greedy"
 welfare = "none"
 [grid]
-players = [4]
-actions = [2]
-goals = [6]
-rounds = [2]
-factors = [3]
-structure = ["adversarial"]
+""" + TINY_GAMES + """structure = ["adversarial"]
 all_or_nothing = [0.0]
-zipf = [1.6]
 payoff = ["balanced", "positive"]
 """
 
