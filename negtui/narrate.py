@@ -51,7 +51,7 @@ def turn_line(game: Game, ev: TurnEvent) -> str:
         if ev.offer.is_noop:
             return f"{head}{p} passes ({p}'s agent failed: {ev.fault})"
         words = offer_words(game, ev.offer.bits, ev.proposer, ev.partner)
-        return f"{head}{p} → {q}: {words} — rejected ({q}'s agent failed: {ev.fault})"
+        return f"{head}{p} → {q} rejected ({q}'s agent failed: {ev.fault}): {words}"
     if ev.offer.is_noop:  # the partner a search settled on is no news when nothing was offered to it
         if ev.partner != ev.proposer and ev.accepted:
             return f"{head}{p} → {q}: an empty deal (nothing committed; these rules count it as a deal)"
@@ -59,8 +59,8 @@ def turn_line(game: Game, ev: TurnEvent) -> str:
             return f"{head}{p} passes — no offer" + (" (an empty deal)" if ev.accepted else "")
         return f"{head}{p} passes — nothing worth offering"
     who = f"{p} → {q}" if ev.partner != ev.proposer else f"{p} alone"
-    outcome = "accepted" if ev.accepted else "rejected"
-    return f"{head}{who}: {offer_words(game, ev.offer.bits, ev.proposer, ev.partner)} — {outcome}"
+    outcome = "accepted" if ev.accepted else "rejected"  # before the words, so it stays in view when they wrap
+    return f"{head}{who} {outcome}: {offer_words(game, ev.offer.bits, ev.proposer, ev.partner)}"
 
 
 def event_json(game: Game, ev: TurnEvent) -> dict:

@@ -206,12 +206,12 @@ def human_game(keep: bool, data: Path) -> None:
         t.keys("p")
         t.wait_for("choose a partner", step="the partner dialog reopened")
         t.keys("Down", "Enter")  # the options are A alone, then B
-        t.wait_for("offer to B", r"offer A → B: nothing", step="partner B chosen")
+        t.wait_for("offer to B", r"offer to B: nothing", step="partner B chosen")
         t.keys("Enter", "Down", "Down", "Enter")  # A.bait, then B.bait two lines below it (a line per action)
-        screen = t.wait_for(r"offer A → B: A commits bait; B commits", "accepts\\?", r"yes ◀", step="offer built")
+        screen = t.wait_for(r"offer to B: A commits bait; B commits", "accepts\\?", r"yes ◀", step="offer built")
         show("the offer: bait alone", screen)
         t.keys("o")
-        screen = t.wait_for(r"A commits bait; B commits bait — accepted", r"B · Bob \(lower\)", step="B accepts")
+        screen = t.wait_for(r"accepted: A commits bait; B commits bait", r"B · Bob \(lower\)", step="B accepts")
         show("B accepted; B's turn", screen)
         t.keys("n")  # B's bot turn
         # payoff, then the no-negotiation baseline: 30.00 each (a swallowed pill would show A 40.00, B 7.00)

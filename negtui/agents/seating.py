@@ -106,11 +106,8 @@ class Seating:
         if self.options.elsewhere:
             return Elsewhere(seat.label)
         if seat.is_lens:
-            if seat.uses_exact:  # refused up front, with the solver's estimate, when the game is too large
-                if self._process is None:
-                    _ = self._valuation_of(i).exact  # solved now
-                else:
-                    check_size(self.neg.game)  # the bot process solves it
+            if seat.uses_exact:  # refused up front, with the solver's estimate, when the game is too large;
+                check_size(self.neg.game)  # solved when first needed (the app solves it before, with progress)
             if self._process is not None:
                 return RemoteLensBot(self._process, self.neg, i, seat.label)
             if self.options.information == "private":

@@ -107,6 +107,7 @@ def _emit(rp: Replay, checks: _Checks | None) -> None:
     sig = checks.signature if checks else None
     emit_json({"scenario": rec.scenario.name, "rules": rec.header.rules.name, "turns": len(rec.turns),
                "first_turn": rp.first_turn, "complete": rec.complete, "stopped": rec.stopped,
+               "incomplete": None if rec.complete else _incomplete(rp),
                "payoffs": rounded(rp.neg.returns(rp.final)), "commitments": commitments(game, rp.final.bits),
                "parent": rec.header.parent.model_dump() if rec.header.parent else None,
                "verified": None if checks is None else checks.verified,
@@ -128,17 +129,33 @@ def _print(rp: Replay, checks: _Checks | None) -> None:
     if rec.stopped:
         typer.echo(f"note: {rec.stopped}")
     elif not rec.complete:
-        typer.echo("note: the record has no result line (the game was not finished)")
+        typer.echo(f"note: {_incomplete(rp)}")
     if checks is None:
         return
     for f in checks.findings:
         if not f.error:
             typer.echo(f"note: {f.describe()}")
     if checks.verified:
-        typer.echo(f"verified: every bot decision of {len(rec.turns)} turns re-runs identically, and the "
-                   "forecasts, deciders, baseline and welfare recorded are the game's")
+        checked = ("forecasts, deciders, baseline and welfare recorded are the game's" if rec.complete else
+                   "forecasts and deciders recorded are the game's (no result line: no baseline or welfare to check)")
+        typer.echo(f"verified: every bot decision of {len(rec.turns)} turns re-runs identically, and the {checked}")
     if checks.signature.status != "invalid":
-        typer.echo(checks.signature.message)
+        sig = checks.signature.message
+        if checks.signature.status == "valid" and not rec.complete:
+            sig += (" — of an incomplete record: lines cut from its end leave the lines before them valid, so "
+                    "the signature cannot tell a cut record from a game left unfinished")
+        typer.echo(sig)
+
+
+def _incomplete(rp: Replay) -> str:
+    """Where a record without a result line stops: an unfinished game, or one cut short by hand."""
+    from negtui.narrate import shown_turn
+
+    game = rp.neg.game
+    last = rp.events[-1].t if rp.events else None
+    where = f"after turn {shown_turn(last)} of {game.T}" if last is not None else f"before its first turn of {game.T}"
+    return (f"the record is incomplete: it stops {where} with no result line (the game was not finished, or "
+            "lines were cut from its end)")
 
 
 LISTED = 20  # records listed without a file, newest first

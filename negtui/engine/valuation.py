@@ -9,6 +9,7 @@ its own.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -40,6 +41,7 @@ class Valuation:
         self._candidates: BoundedCache[Candidates] = BoundedCache(_CANDIDATE_CACHE_BYTES, _candidate_bytes)
         self._forecasts: BoundedCache[np.ndarray] = BoundedCache(_FORECAST_CACHE_BYTES, lambda v: v.nbytes + 200)
         self._exact: ExactSolution | None = None
+        self._solving = threading.Lock()  # one solve at a time: a second caller waits for the first's result
         self.searches = 0  # offer searches computed (cache misses)
         self.evaluated = 0  # successor states evaluated by those searches
 
@@ -164,9 +166,12 @@ class Valuation:
 
     def solve_exact(self, progress: Callable[[int, int], None] | None = None) -> ExactSolution:
         """The exact solution, solved now if it is not yet; `progress(turns done, turns)` is called per
-        turn solved, and may raise to abandon the solve (nothing is kept then)."""
+        turn solved, and may raise to abandon the solve (nothing is kept then).  The app solves in a thread
+        while a bot may ask for the solution in another: the lock keeps that to one solve."""
         if self._exact is None:
-            self._exact = solve(self.game, self.rules, linearise=False, progress=progress)
+            with self._solving:
+                if self._exact is None:
+                    self._exact = solve(self.game, self.rules, linearise=False, progress=progress)
         return self._exact
 
     def _exact_lookup(self, t: int, masks: np.ndarray | int) -> np.ndarray:

@@ -99,8 +99,8 @@ class LiveGame:
 
     def set_seat(self, pid: str, seat: Seat) -> None:
         """Give a seat to someone else, also mid-game."""
-        if seat.uses_exact and not self.exact_available:
-            raise IllegalMove("the exact lens needs a small game", "seat")
+        if seat.uses_exact and self.known is not None:
+            raise IllegalMove("the exact lens needs every player's values, which this game keeps secret", "seat")
         i = self.neg.game.index_of(pid)
         self.driver.seats[i] = self.seating.set(i, seat)
         self._switched[pid] = seat
@@ -113,10 +113,20 @@ class LiveGame:
         return self.known is None and self.guided and exact_fits(self.neg.game)
 
     @property
+    def exact_needed(self) -> bool:
+        """A seat plays the exact lens: the solution must be there before it moves (the app solves it in the
+        background, with progress and a cancel key, rather than in the bot's first move)."""
+        return any(s.uses_exact for s in self.seating.seats)
+
+    def waits_for_exact(self, i: int) -> bool:
+        """Seat i plays the exact lens and the solution is not solved yet."""
+        return self.seating.seats[i].uses_exact and not self.valuation.exact_solved
+
+    @property
     def exact_ready(self) -> bool:
-        """The exact solution is solved: forecasts and coaching include it from then on (the app solves
-        larger games in the background, with progress and a cancel key)."""
-        return self.exact_available and self.valuation.exact_solved
+        """The exact solution is solved and may be shown: forecasts and coaching include it from then on
+        (the app solves larger games in the background, with progress and a cancel key)."""
+        return self.known is None and self.guided and self.valuation.exact_solved
 
     @property
     def lenses(self) -> tuple[str, ...]:

@@ -115,8 +115,14 @@ class LiveSource:
 
     @property
     def exact_to_solve(self) -> bool:
-        """The exact solution fits the app but is not solved yet (`solve_exact` in a worker)."""
-        return self.game.exact_available and not self.game.exact_ready
+        """The exact solution is wanted (it fits the app's forecasts, or a seat plays the exact lens) and is
+        not solved yet (`solve_exact` in a worker)."""
+        ses = self.game
+        return (ses.exact_available or ses.exact_needed) and not ses.valuation.exact_solved
+
+    def waits_for_exact(self) -> bool:
+        """The agent to decide now plays the exact lens, whose solution is not solved yet."""
+        return not self.over and self.game.waits_for_exact(self.game.deciding)
 
     # --- what the screen shows -------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:

@@ -46,7 +46,7 @@ def test_autoplay_reference_rules_reproduce_the_trap(cli):
 def test_autoplay_human_readable_log_and_table(cli):
     res = cli("autoplay", PILL, "--lens", "myopic")
     assert res.exit_code == 0
-    assert "A → B: A commits bait; B commits bait, poison — accepted" in res.stdout
+    assert "A → B accepted: A commits bait; B commits bait, poison" in res.stdout
     assert "Final payoffs" in res.stdout
 
 

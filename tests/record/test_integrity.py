@@ -243,6 +243,21 @@ def _signed_game_with_a_person(tmp_path: Path) -> tuple[Path, Path]:
     return rec, data / "record.key"
 
 
+def test_a_signed_record_cut_short_says_it_is_incomplete_and_where_it_stops(cli, tmp_path):
+    """Lines cut from the end leave the lines before them validly signed: the verification says so, names the
+    turn the record stops after, and does not vouch for a result it does not have."""
+    rec, key = _signed_game_with_a_person(tmp_path)
+    cut = write_lines(tmp_path / "cut.jsonl", lines_of(rec)[:2])  # the header and the first turn
+    res = cli("replay", cut, "--verify", "--key", key)
+    assert res.exit_code == 0, res.output
+    out = " ".join(res.stdout.split())
+    assert "the record is incomplete: it stops after turn 1 of 2 with no result line" in out
+    assert "signature valid: all 2 lines as written — of an incomplete record" in out
+    assert "baseline and welfare recorded are the game's" not in out
+    body = json.loads(cli("replay", cut, "--json").stdout)
+    assert body["complete"] is False and "after turn 1 of 2" in body["incomplete"]
+
+
 def test_a_forged_human_move_in_a_signed_record_is_caught(cli, tmp_path):
     rec, key = _signed_game_with_a_person(tmp_path)
     assert oct(key.stat().st_mode & 0o777) == "0o600"

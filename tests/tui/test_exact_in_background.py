@@ -58,3 +58,58 @@ async def test_the_background_exact_solve_can_be_cancelled(screen_text, wait_unt
         assert "c cancel solve" not in screen_text(app)
         await pilot.press("n")  # the game goes on without it
         await wait_until(pilot, lambda: app.game.state.t == 1, "a turn")
+
+
+def _first_mover(path: Path) -> str:
+    from negtui.engine import Negotiation, get_rules
+    from negtui.scenario import load_scenario
+
+    neg = Negotiation.from_scenario(load_scenario(path), get_rules("paper"))
+    return neg.game.player_ids[neg.proposer(neg.initial_state())]
+
+
+async def test_an_exact_seat_opens_at_once_and_moves_when_the_background_solve_is_done(screen_text, wait_until,
+                                                                                   tmp_path):
+    """A seat playing the exact lens does not solve the game before the first screen (it froze the terminal
+    for half a minute on the six-party game): the app draws, solves in a worker with progress, and the
+    exact seat's step waits for the solution, then moves."""
+    from negtui.seats import Seat
+
+    path = _exact_game(tmp_path, 8, 3)
+    who = _first_mover(path)
+    app = NegtuiApp(path, seats={who: Seat(agent="lens", propose_lens="exact", respond_lens="exact")},
+                    ask_seats=False, record=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert app.game.state.t == 0 and not app.game.valuation.exact_solved  # drawn before any solve (~6 s)
+        await pilot.press("space")  # the exact seat's step: it waits for the solve rather than solving in a blink
+        await wait_until(pilot, lambda: f"{who} plays the exact lens" in screen_text(app), "the wait to be said")
+        assert app.game.state.t == 0
+        await wait_until(pilot, lambda: app.game.state.t == 1, "the exact seat's move after the solve", timeout=60)
+        assert app.game.valuation.exact_solved
+
+
+async def test_cancelling_the_solve_an_exact_seat_waits_for_says_how_to_go_on(screen_text, wait_until, play_screen,
+                                                                            tmp_path):
+    from negtui.seats import Seat
+
+    path = _exact_game(tmp_path, 8, 5)
+    who = _first_mover(path)
+    app = NegtuiApp(path, seats={who: Seat(agent="lens", propose_lens="exact", respond_lens="exact")},
+                    ask_seats=False, record=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.pause()
+        assert not app.game.valuation.exact_solved  # the first screen came before any solve
+        ps = play_screen(app)
+        await wait_until(pilot, lambda: ps.exact_solving, "the solve to start")
+        await pilot.press("space")
+        await pilot.pause()
+        assert app.game.state.t == 0
+        await pilot.press("c")
+        await wait_until(pilot, lambda: not ps.exact_solving, "the solve to stop", timeout=30)
+        text = " ".join(screen_text(app).split())
+        assert "cannot move without it" in text and "n solves again" in text
+        assert app.game.state.t == 0 and not app.game.valuation.exact_solved
+        await pilot.press("n")  # solves again
+        await wait_until(pilot, lambda: ps.exact_solving, "the solve to start again")
+        await pilot.press("c")
+        await wait_until(pilot, lambda: not ps.exact_solving, "the solve to stop again", timeout=30)

@@ -184,7 +184,7 @@ async def test_human_offers_bait_alone_b_accepts_and_game_ends_with_summary(scre
         await pilot.pause()
         assert ps.source.cells == {A_BAIT, B_BAIT}
         panel = screen_text(app)
-        assert "offer A → B: A commits bait; B commits" in panel
+        assert "offer to B: A commits bait; B commits" in panel
         assert "yes ◀" in panel  # B's own lens (upper) accepts
         assert app.game.events == []
         await pilot.press("o")
@@ -195,7 +195,7 @@ async def test_human_offers_bait_alone_b_accepts_and_game_ends_with_summary(scre
         assert app.game.state.t == 1 and app.game.state.bits == (1 << A_BAIT) | (1 << B_BAIT)
         assert payoffs(app) == [30.0, 30.0]
         assert ps.source.partner is None and ps.source.cells == set()
-        assert "A commits bait; B commits bait — accepted" in screen_text(app)
+        assert "accepted: A commits bait; B commits bait" in screen_text(app)
         assert not app.game.over
         # B's bot turn: one step (space) ends the game
         await pilot.press("space")
@@ -231,7 +231,7 @@ async def test_human_offers_poison_bundle_upper_b_rejects(screen_text, settle, w
         assert ev.accepted is False and ev.offer.bits == 0b1101
         assert app.game.state.t == 1 and app.game.state.bits == 0
         assert payoffs(app) == [0.0, 0.0]
-        assert "B commits bait, poison — rejected" in screen_text(app)
+        assert "rejected: A commits bait; B commits bait, poison" in screen_text(app)
         # the side panes: 1-4 switch, v sorts goals, f filters the log by the focused player
         tabs = ps.query_one(TabbedContent)
         assert tabs.active == "forecasts"
@@ -338,3 +338,40 @@ async def test_an_empty_offer_asks_before_it_passes_the_turn(screen_text, wait_u
         await wait_until(pilot, lambda: len(app.game.events) == 1, "the pass")
         ev = app.game.events[0]
         assert ev.proposer == 0 and ev.offer.is_noop
+
+
+@pytest.mark.parametrize(("scenario", "size"), [("RIVER_BASIN", (160, 50)), ("CLASSIC", (80, 24))])
+async def test_the_matrix_keeps_its_layout_while_an_offer_is_built(screen_text, wait_until, play_screen, scenario,
+                                                                   size):
+    """The offer's preview takes lines under the matrix: the list of named actions stays (and scrolls)
+    rather than turning into the grid of cells under the cursor, and the arrows keep walking the list."""
+    from tests import paths
+
+    path = paths.RIVER_BASIN if scenario == "RIVER_BASIN" else paths.CLASSIC / "buyer-seller.json"
+    app = NegtuiApp(path, ask_seats=False, record=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        ps = play_screen(app)
+        me = app.game.neg.game.player_ids[app.game.proposer]
+        ps.source.set_seats({me: Seat.human()})
+        ps.advance()
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: ps.source.partner is not None, "a partner")
+        matrix = app.screen.query_one(CommitmentMatrix)
+        listed = matrix.listed
+        matrix.cursor = (0, app.game.proposer)
+        await pilot.press("enter")  # the first cell of the offer: its preview appears under the matrix
+        await wait_until(pilot, lambda: bool(ps.source.cells), "a cell in the offer")
+        await pilot.pause(0.2)
+        assert matrix.listed == listed
+        await pilot.press("enter")  # out again
+        await pilot.pause(0.2)
+        assert matrix.listed == listed
+        if listed:
+            await pilot.press("down")
+            await pilot.pause()
+            assert matrix.cursor == (1, app.game.proposer)  # the next action of the same player
+            text = " ".join(screen_text(app).split())
+            assert "·· " in text and "▶ " in text
+    assert listed  # both list their actions by name on an empty offer

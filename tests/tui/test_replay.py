@@ -104,6 +104,12 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
         assert f"t  1 r1  {rp.record.turns[0].proposer}" in screen_text(app)
     fork = load_record(ses.record_path)
     assert fork.header.parent.turn == 4 and [t.t for t in fork.turns] == [4]
+    # signed with the key of the data directory asked for, not the default one
+    from negtui.record.signing import check_chain, data_dir_key
+
+    assert (tmp_path / "record.key").is_file()
+    lines = [json.loads(line) for line in ses.record_path.read_text().splitlines()]
+    assert check_chain(lines, data_dir_key(tmp_path)).status == "valid"
 
 
 async def test_broken_record_exits_with_a_message(tmp_path):

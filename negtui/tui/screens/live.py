@@ -11,7 +11,6 @@ from collections.abc import Callable
 from rich.text import Text
 from textual import on, work
 from textual.timer import Timer
-from textual.worker import get_current_worker
 
 from negtui.engine.completions import free_cells
 from negtui.engine.negotiation import IllegalMove, Phase
@@ -22,10 +21,10 @@ from negtui.play.sources import LiveSource
 from negtui.seats import Seat
 from negtui.tui import palette
 from negtui.tui.keys import LIVE, KeyContext, bindings
-from negtui.tui.messages import AgentDecided, AgentFailed, Coached, ExactDone, ExactProgress
+from negtui.tui.messages import AgentDecided, AgentFailed, Coached
 from negtui.tui.screens.debrief import DebriefScreen
 from negtui.tui.screens.dialogs import ConfirmScreen, PartnerScreen, RespondScreen, SeatsScreen
-from negtui.tui.screens.game import GameScreen
+from negtui.tui.screens.exact_solve import ExactSolving
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.widgets.coach import summary
 from negtui.tui.widgets.matrix import CommitmentMatrix
@@ -33,11 +32,7 @@ from negtui.tui.widgets.matrix import CommitmentMatrix
 THINKING_SHOWN_AFTER = 0.15  # seconds a bot has been deciding before the headline says so
 
 
-class ExactCancelled(Exception):
-    """Raised from the exact solve's progress callback when the person cancelled it."""
-
-
-class LiveScreen(GameScreen):
+class LiveScreen(ExactSolving):
     MODE = LIVE
     BINDINGS = bindings(LIVE)
 
@@ -46,7 +41,6 @@ class LiveScreen(GameScreen):
         self.source: LiveSource = source
         self.thinking = False
         self._thinking_shown: Timer | None = None
-        self.exact_solving = False
         self.prompted_turn = -1
         self._summary_shown = False
         self._record_failure_shown = False
@@ -97,6 +91,8 @@ class LiveScreen(GameScreen):
                 self.action_partner()
             else:
                 self._ask_person()  # the offer again, after escape put it aside
+            return
+        if self.wait_for_exact():  # its first move needs the whole solution: solved with progress, not in a blink
             return
         self.set_thinking(True)
         self._think()
@@ -270,51 +266,6 @@ class LiveScreen(GameScreen):
             self.show_snapshot()
             self.action_partner()
 
-    # --- the exact solution, solved in the background ----------------------------------------------------
-    def start_exact(self) -> None:
-        """Games too large to solve in a blink are solved in a thread: the game goes on meanwhile, the
-        status shows the progress, c cancels; forecasts and coaching add the exact solution when it is there."""
-        if not self.source.exact_to_solve:
-            return
-        self.exact_solving = True
-        self.set_status("solving the exact game in the background … (c cancels)")
-        self.sync_keys()
-        self._solve_exact()
-
-    @work(thread=True, exclusive=True, group="exact")
-    def _solve_exact(self) -> None:
-        worker = get_current_worker()
-
-        def progress(done: int, total: int) -> None:
-            if worker.is_cancelled:
-                raise ExactCancelled
-            self.post_message(ExactProgress(done, total))
-
-        try:
-            self.source.solve_exact(progress)
-        except ExactCancelled:
-            self.post_message(ExactDone(cancelled=True))
-            return
-        self.post_message(ExactDone())
-
-    def on_exact_progress(self, message: ExactProgress) -> None:
-        if self.exact_solving:
-            self.set_status(f"solving the exact game: {message.done}/{message.total} turns solved (c cancels); "
-                            "forecasts and coaching add it when done")
-
-    def on_exact_done(self, message: ExactDone) -> None:
-        self.exact_solving = False
-        if message.cancelled:
-            self.set_status("exact solve cancelled: forecasts and coaching go on without it")
-        else:
-            self.set_status("exact solution ready: the forecasts' exact column and the coach now include it")
-        self.show_snapshot()
-
-    def action_cancel_exact(self) -> None:
-        if self.exact_solving:
-            self.workers.cancel_group(self, "exact")
-            self.set_status("cancelling the exact solve …")
-
     # --- coaching ---------------------------------------------------------------------------------------
     @work(thread=True, group="coach")
     def _assess(self) -> None:
@@ -360,6 +311,7 @@ class LiveScreen(GameScreen):
             for problem in self.source.set_seats(seats):
                 self.set_status(Text(problem, style=palette.NEGATIVE))
             self.prompted_turn = -1
+            self.start_exact()  # a seat given to the exact lens: solved now, with progress
             self.advance()
 
         src = self.source

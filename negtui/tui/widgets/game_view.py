@@ -26,6 +26,7 @@ from negtui.tui.widgets.table_pane import TablePane
 from negtui.tui.widgets.topbar import Legend, TopBar
 
 PANES = ("goals", "forecasts", "log", "network", "coach", "table")
+SHORT = 36  # terminal rows under which the offer's preview, while one is built, takes the legend's place
 
 
 class MatrixBox(VerticalScroll):
@@ -86,6 +87,7 @@ class GameView(Vertical):
 
     def on_resize(self) -> None:
         self.size_left()  # the side panes choose their layout by the terminal's width
+        self.query_one("#left").set_class(self.app.size.height < SHORT, "short")
 
     def size_left(self) -> None:
         """The left column as wide as whole names need on a wide terminal (40 columns on a narrow one)."""
@@ -96,6 +98,9 @@ class GameView(Vertical):
     # --- what the screens set -----------------------------------------------------------------------------
     def watch_snapshot(self, old: Snapshot | None, snap: Snapshot | None) -> None:
         self._mark_target()
+        if self.is_mounted:  # an offer being built: on a short terminal its preview takes the legend's lines
+            self.query_one("#left").set_class(snap is not None and snap.person_proposing and snap.partner is not None,
+                                              "drafting")
         if snap is not None and (old is None or old.game is not snap.game) and self.is_mounted:
             self.size_left()  # the left column fits this game's names
 

@@ -82,6 +82,7 @@ class CommitmentMatrix(Widget, can_focus=True):
         self.snap: Snapshot | None = None
         self.listed = False  # the list layout (a line per action) rather than the grid
         self.room = LEFT_COLUMN  # the columns the left column gives
+        self._sized_for: tuple[object, Size] | None = None  # the game and terminal size the layout was chosen for
         self._labels: tuple[int, list[list[str]]] = (-1, [])  # the list layout's action names at a width
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
@@ -97,10 +98,16 @@ class CommitmentMatrix(Widget, can_focus=True):
             self.fit(box.size.width, box.size.height)
 
     def fit(self, width: int, height: int) -> None:
-        """Choose the layout for a box of this size (the list where every line fits)."""
+        """Choose the layout for a box of this size (the list where every line fits).
+
+        The box shrinks while an offer is built (its preview takes lines under it): the list stays then and
+        scrolls, as a switch to the grid under the cursor would change what the arrows do mid-offer.  Only
+        another game or another terminal size chooses again."""
         if self.snap is None:
             return
-        listed = list_rows(self.snap.game) <= height
+        sized_for = (self.snap.game, self.app.size)
+        listed = list_rows(self.snap.game) <= height or (self.listed and sized_for == self._sized_for)
+        self._sized_for = sized_for
         if (listed, width) != (self.listed, self.room):
             self.listed, self.room = listed, width
             self.refresh(layout=True)

@@ -14,8 +14,7 @@ from negtui.tui.widgets.pane import StaticPane
 
 
 class OfferPanel(StaticPane):
-    DEFAULT_CSS = "OfferPanel { height: auto; max-height: 9; padding: 0 1; }"
-
+    DEFAULT_CSS = "OfferPanel { height: auto; padding: 0 1; }"  # its height: app.tcss, by terminal height
 
     def draw(self) -> None:
         snap = self.snapshot
@@ -25,8 +24,7 @@ class OfferPanel(StaticPane):
         g, p, partner = snap.game, snap.proposer, snap.partner
         assert p is not None
         alone = partner == p
-        head = Text(f"{g.player_ids[p]} alone: " if alone else f"offer {g.player_ids[p]} → {g.player_ids[partner]}: ",
-                    style="bold")
+        head = Text(f"{g.player_ids[p]} alone: " if alone else f"offer to {g.player_ids[partner]}: ", style="bold")
         head.append(offer_words(g, sum(1 << c for c in snap.offer_cells), p, partner))
         preview = snap.preview or Preview(None, None)
         if preview.error:
@@ -51,7 +49,8 @@ def _table(preview: Preview, partner: str, alone: bool) -> Table:
     """`alone`: a commitment made alone (it needs nobody's yes), or a partner whose values are secret:
     no partner columns."""
     t = Table(box=None, padding=(0, 1))
-    for col in ("lens", "you") if alone else ("lens", "you", partner, "accepts?"):
+    them = partner if len(partner) <= 12 else "partner"  # the head names the partner; the column fits 40 columns
+    for col in ("lens", "you") if alone else ("lens", "you", them, "accepts?"):
         t.add_column(col, justify="left" if col == "lens" else "right")
     for lens in preview.proposer:
         mine, theirs = preview.proposer[lens].gain, preview.partner[lens].gain
