@@ -1,7 +1,10 @@
 """App start time and key-press latency while bots think and while a welfare solve runs.
 
-    .venv/bin/python bench/bench_app.py [--presses 30] [--starts 3]
+    .venv/bin/python bench/bench_app.py [--presses 30] [--starts 3] [--scenarios all|NAME,...]
 
+First screen: what a person sees. `negtui play FILE` runs in a real terminal (a tmux pane at 160x50); the
+time runs from the command starting to the first full screen (the seat dialog with its key bar) being on
+the terminal, read every 10 ms, for every bundled scenario.
 Start: seconds from a Python process starting to the play screen being drawn (headless; /proc clock,
 10 ms resolution).
 Latency: time from a key event being posted to its action running, sampled during autoplay of the
@@ -12,10 +15,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -45,6 +51,43 @@ class Timed(NegtuiApp):
 
 asyncio.run(Timed(Path({path!r}), ask_seats=False, record=False).run_async(headless=True, size=(80, 24)))
 """
+
+
+FULL_SCREEN = ("player?", "^s start")  # the seat dialog and the key bar under it
+
+
+def first_screen(path: Path, size: tuple[int, int] = (160, 50), timeout: float = 30.0) -> tuple[float, float]:
+    """Seconds from `negtui play FILE` starting in a tmux pane to (anything drawn, the first full screen)."""
+    negtui = Path(sys.executable).with_name("negtui")
+    with tempfile.TemporaryDirectory() as tmp:
+        stamp, name = Path(tmp) / "start", f"bench-app-{os.getpid()}"
+        command = f"date +%s.%N > {stamp}; exec {negtui} play {path} --no-record"
+        subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
+                        "sh", "-c", command], check=True)
+        drawn = full = None
+        try:
+            deadline = time.time() + timeout
+            while full is None and time.time() < deadline:
+                screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", name], capture_output=True,
+                                        text=True).stdout
+                now = time.time()
+                if drawn is None and screen.strip():
+                    drawn = now
+                if all(text in screen for text in FULL_SCREEN):
+                    full = now
+                time.sleep(0.01)
+        finally:
+            subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+        if full is None or drawn is None:
+            raise SystemExit(f"{path.name}: no full screen after {timeout:.0f} s")
+        started = float(stamp.read_text())
+        return drawn - started, full - started
+
+
+def bundled_scenarios() -> list[Path]:
+    from negtui.scenario.library import bundled_root, catalogue
+
+    return [Path(entry.path) for entry in catalogue(bundled_root())]
 
 
 def start_time(path: Path) -> float:
@@ -124,7 +167,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--presses", type=int, default=30)
     ap.add_argument("--starts", type=int, default=3, help="app starts timed per scenario")
+    ap.add_argument("--scenarios", default="all", help="bundled scenarios whose first screen is timed in a "
+                    "terminal: all, or names (comma-separated file stems)")
     args = ap.parse_args()
+    if shutil.which("tmux"):
+        paths = [p for p in bundled_scenarios() if args.scenarios == "all" or p.stem in args.scenarios.split(",")]
+        print(f"First full screen of `negtui play FILE` in a terminal (tmux, 160x50), median of {args.starts}")
+        worst = 0.0
+        for path in paths:
+            runs = [first_screen(path) for _ in range(args.starts)]
+            drawn, full = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+            worst = max(worst, full)
+            print(f"  {path.stem:<32} first drawn {drawn:.2f} s  full screen {full:.2f} s")
+        print(f"  slowest full screen {worst:.2f} s over {len(paths)} scenarios")
+    else:
+        print("First full screen in a terminal: not measured (no tmux)")
     starts = [start_time(SMALL) for _ in range(args.starts)]
     big = [start_time(BIG) for _ in range(args.starts)]
     print("App start to first drawn play screen (headless, 80x24)")

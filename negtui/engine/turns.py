@@ -75,6 +75,14 @@ class TurnEvent:
     def passed(self) -> bool:
         return self.offer.is_noop
 
+    @property
+    def players(self) -> frozenset[int]:
+        """Who took part: the proposer, and the partner unless nothing was offered to it (a pass names the
+        partner a search settled on, who never heard of it; an empty deal the rules count has both)."""
+        if self.offer.is_noop and not (self.accepted and self.partner != self.proposer):
+            return frozenset((self.proposer,))
+        return frozenset((self.proposer, self.partner))
+
 
 @dataclass
 class TurnDriver:

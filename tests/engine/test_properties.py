@@ -320,3 +320,17 @@ def test_reference_baseline_is_the_positive_marginal_rule(seed: int, kw: dict) -
     assert checked >= len(owner) - 1
     expected = exact_payoffs(sc, committed_set(sc, base.bits), linear=True)
     np.testing.assert_allclose(base.payoffs, [float(x) for x in expected], atol=1e-9)
+
+
+@pytest.mark.parametrize("rules", ["paper", "reference"])
+def test_the_myopic_forecast_is_the_payoff_now(rules: str) -> None:
+    """Why the app shows one column for both: myopic evaluates a state as if the game ended in it."""
+    rng = np.random.default_rng(5)
+    for seed in range(6):
+        sc = generate(GeneratorParams(players=4, actions=3, rounds=2, seed=seed, all_or_nothing=0.5,
+                                            poison_pill=seed % 2 == 1))
+        neg = Negotiation.from_scenario(sc, PAPER if rules == "paper" else REFERENCE)
+        val = Valuation(neg)
+        for _ in range(30):
+            s = State(int(rng.integers(0, neg.game.T + 1)), int(rng.integers(0, 1 << neg.game.n_cells)))
+            assert np.allclose(val.forecast(s, "myopic"), neg.returns(s))

@@ -101,13 +101,13 @@ async def test_a_resize_relays_the_side_panes_at_once(screen_text):
         await pilot.pause()
         await pilot.press("2")  # forecasts
         await pilot.pause()
-        assert "myopic" in screen_text(app) and " myo " not in screen_text(app)
+        assert "   lower" in screen_text(app) and " low " not in screen_text(app)
         await pilot.resize_terminal(80, 24)
         await pilot.pause(0.2)
-        assert " myo " in screen_text(app) and "trend" not in screen_text(app)  # no turn played meanwhile
+        assert " low " in screen_text(app) and "trend" not in screen_text(app)  # no turn played meanwhile
         await pilot.resize_terminal(160, 40)
         await pilot.pause(0.2)
-        assert "myopic" in screen_text(app) and "trend" in screen_text(app)
+        assert "   lower" in screen_text(app) and "trend" in screen_text(app)
 
 
 async def test_a_person_with_nothing_left_to_offer_or_ask_for_passes_without_a_dialog(wait_until, payoffs, tmp_path):
@@ -375,3 +375,29 @@ async def test_the_matrix_keeps_its_layout_while_an_offer_is_built(screen_text, 
             text = " ".join(screen_text(app).split())
             assert "·· " in text and "▶ " in text
     assert listed  # both list their actions by name on an empty offer
+
+
+async def test_the_log_filtered_to_a_player_leaves_out_other_players_passes(wait_until, play_screen):
+    """A pass names the partner a search settled on; filtered to that partner, the log must not list it."""
+    from negtui.tui.widgets.panes import TurnLog
+
+    app = NegtuiApp(SIX, seats={p: Seat.lens("myopic", partner="greedy") for p in
+                                ("P0", "P1", "P2", "P3", "P4", "P5")}, ask_seats=False, record=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        ps = play_screen(app)
+        ps.autoplay.speed = 0
+        await pilot.press("r")
+        await wait_until(pilot, lambda: app.game.over, "the game's end", timeout=120)
+        passes = [ev for ev in app.game.events if ev.passed and not ev.accepted and ev.partner != ev.proposer]
+        assert passes, "no pass naming another player: the test shows nothing"
+        who = passes[0].partner
+        log = ps.query_one(TurnLog)
+        log.only = who
+        ps.view.show_pane("log")  # a pane is drawn when it is in view
+        await pilot.pause(0.2)
+        shown = "\n".join(part.plain for part in log.content.renderables)  # the head, then the turns' lines
+        g = app.game.neg.game
+        lines = [ln for ln in shown.splitlines()[1:] if ln.strip()]
+        assert len(lines) == sum(who in ev.players for ev in app.game.events)
+        assert not any(f"{g.player_ids[ev.proposer]} passes" in ln for ev in passes if ev.proposer != who
+                       for ln in lines)

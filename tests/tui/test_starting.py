@@ -232,7 +232,7 @@ async def test_the_seat_dialog_sets_every_seat_at_once_and_lists_many_players_a_
         assert "Apply (ctrl+s)" in screen_text(app) and "Start (ctrl+s)" not in screen_text(app)
 
 
-async def test_the_seat_dialog_sets_a_bots_answering_lens_apart(wait_until):
+async def test_the_seat_dialog_sets_a_bots_answering_lens_apart(wait_until, screen_text):
     """A lens bot may propose with one lens and answer with another (the CLI's NAME=LENS/LENS); a person
     or an outside agent has no answering lens to set."""
     app = NegtuiApp(PILL, ask_seats=True, record=False)
@@ -245,8 +245,9 @@ async def test_the_seat_dialog_sets_a_bots_answering_lens_apart(wait_until):
         dialog.query_one("#answer-A", Select).value = "lower"
         dialog.query_one("#seat-B", Select).value = "human"
         await pilot.pause()
-        assert dialog.query_one("#answer-B", Select).disabled
-        assert not dialog.query_one("#answer-A", Select).disabled
+        assert dialog.query_one("#answer-B", Select).disabled and not dialog.query_one("#answer-B", Select).display
+        assert not dialog.query_one("#answer-A", Select).disabled and dialog.query_one("#answer-A", Select).display
+        assert "answers alike" not in " ".join(ln for ln in screen_text(app).splitlines() if "B · Bob" in ln)
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: app.game is not None, "the game")
         a, b = app.game.seats["A"], app.game.seats["B"]

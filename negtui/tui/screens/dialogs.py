@@ -90,9 +90,11 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
                         yield Label(names[pid], classes="seat-name")
                         yield Select(options, value=value, allow_blank=False, id=f"seat-{_safe(pid)}",
                                      classes="seat-select", compact=compact)
-                        yield Select(answers + ([] if answer in {v for _, v in answers} else [(answer, answer)]),
-                                     value=answer, allow_blank=False, id=f"answer-{_safe(pid)}",
-                                     classes="answer-select", compact=compact, disabled=value not in lenses)
+                        answering = Select(answers + ([] if answer in {v for _, v in answers} else [(answer, answer)]),
+                                           value=answer, allow_blank=False, id=f"answer-{_safe(pid)}",
+                                           classes="answer-select", compact=compact, disabled=value not in lenses)
+                        answering.display = value in lenses  # only a lens bot answers with a lens
+                        yield answering
 
     def on_mount(self) -> None:
         self.query_one("#seat-list").can_focus = False  # tab goes from seat to seat, not to the list's frame
@@ -102,6 +104,7 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
         if sid.startswith("seat-") and sid != "seat-all":  # only a lens bot answers with a lens of its own
             answer = self.query_one("#answer-" + sid[len("seat-"):], Select)
             answer.disabled = event.value in ("human", AS_IS)
+            answer.display = not answer.disabled
             return
         if sid != "seat-all" or event.value is Select.NULL:
             return

@@ -35,7 +35,8 @@ class SummaryScreen(Dialog[None]):
         self.solve = solve
         self.neg = neg
         self.names, self.payoffs, self.baseline = neg.game.player_ids, payoffs, baseline
-        self.first_forecasts = first_forecasts
+        # myopic's forecast is the payoff of the state it is made in: at the start, of nothing committed
+        self.first_forecasts = {lens: v for lens, v in first_forecasts.items() if lens != "myopic"}
         self.record = record
         self.job: WelfareJob | object | None = None
 

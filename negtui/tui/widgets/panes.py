@@ -112,13 +112,14 @@ class Forecasts(Drawn, TextPane):
         if snap is None:
             return
         g = snap.game
-        lenses = list(snap.forecasts)
+        lenses = [lens for lens in snap.forecasts if lens != "myopic"]  # myopic's forecast is the payoff now
         narrow = self.app.size.width < FORECASTS_NARROW  # the side pane is under ~64 columns
         name_w = forecast_name_width(g, self.app.size.width)
         num_w = 5 if narrow else 7
         fmt = "{:.0f}" if narrow else "{:.1f}"
         out = Text(no_wrap=True)
-        out.append("payoffs and forecasts\n", style="bold")
+        out.append("payoffs and forecasts", style="bold")
+        out.append(" (now: also myopic's forecast)\n", style="dim")
         # a narrow pane with short ids leaves the player column unlabelled rather than cut to "p"
         seat_w = min(18, max(11, *(len(label) for label in snap.seats)))  # outside agents' labels are longer
         head = _cell("player" if name_w >= len("player") else "", name_w)
@@ -167,7 +168,7 @@ class TurnLog(StaticPane):
             return
         g = snap.game
         lines = [turn_line(g, ev) for ev in snap.events
-                 if self.only is None or self.only in (ev.proposer, ev.partner)]
+                 if self.only is None or self.only in ev.players]
         head = "turn log" + (f" · only {g.player_ids[self.only]}" if self.only is not None else "")
         body = Text("\n".join(lines) if lines else "no turns yet", no_wrap=False)
         self.show(Group(Text(head, style="bold"), body))
