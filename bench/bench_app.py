@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import random
 import shutil
@@ -31,6 +32,7 @@ SMALL = ROOT / "scenarios" / "generated" / "six-party.json"
 
 START_SCRIPT = """
 import asyncio
+import itertools
 import os
 from pathlib import Path
 from negtui.tui.app import NegtuiApp
@@ -54,13 +56,14 @@ asyncio.run(Timed(Path({path!r}), ask_seats=False, record=False).run_async(headl
 
 
 FULL_SCREEN = ("player?", "^s start")  # the seat dialog and the key bar under it
+RUNS = itertools.count()  # a session name per run: tmux may still be closing the one before
 
 
 def first_screen(path: Path, size: tuple[int, int] = (160, 50), timeout: float = 30.0) -> tuple[float, float]:
     """Seconds from `negtui play FILE` starting in a tmux pane to (anything drawn, the first full screen)."""
     negtui = Path(sys.executable).with_name("negtui")
     with tempfile.TemporaryDirectory() as tmp:
-        stamp, name = Path(tmp) / "start", f"bench-app-{os.getpid()}"
+        stamp, name = Path(tmp) / "start", f"bench-app-{os.getpid()}-{next(RUNS)}"
         command = f"date +%s.%N > {stamp}; exec {negtui} play {path} --no-record"
         subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
                         "sh", "-c", command], check=True)
@@ -88,6 +91,18 @@ def bundled_scenarios() -> list[Path]:
     from negtui.scenario.library import bundled_root, catalogue
 
     return [Path(entry.path) for entry in catalogue(bundled_root())]
+
+
+def first_screens(names: str, starts: int) -> None:
+    paths = [p for p in bundled_scenarios() if names == "all" or p.stem in names.split(",")]
+    print(f"First full screen of `negtui play FILE` in a terminal (tmux, 160x50), median of {starts}")
+    worst = 0.0
+    for path in paths:
+        runs = [first_screen(path) for _ in range(starts)]
+        drawn, full = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+        worst = max(worst, full)
+        print(f"  {path.stem:<32} first drawn {drawn:.2f} s  full screen {full:.2f} s")
+    print(f"  slowest full screen {worst:.2f} s over {len(paths)} scenarios")
 
 
 def start_time(path: Path) -> float:
@@ -171,15 +186,12 @@ def main() -> None:
                     "terminal: all, or names (comma-separated file stems)")
     args = ap.parse_args()
     if shutil.which("tmux"):
-        paths = [p for p in bundled_scenarios() if args.scenarios == "all" or p.stem in args.scenarios.split(",")]
-        print(f"First full screen of `negtui play FILE` in a terminal (tmux, 160x50), median of {args.starts}")
-        worst = 0.0
-        for path in paths:
-            runs = [first_screen(path) for _ in range(args.starts)]
-            drawn, full = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
-            worst = max(worst, full)
-            print(f"  {path.stem:<32} first drawn {drawn:.2f} s  full screen {full:.2f} s")
-        print(f"  slowest full screen {worst:.2f} s over {len(paths)} scenarios")
+        keep = f"bench-app-{os.getpid()}-keep"  # one session for the whole run keeps the tmux server up
+        subprocess.run(["tmux", "new-session", "-d", "-s", keep, "sleep", "3600"], check=True)
+        try:
+            first_screens(args.scenarios, args.starts)
+        finally:
+            subprocess.run(["tmux", "kill-session", "-t", keep], capture_output=True)
     else:
         print("First full screen in a terminal: not measured (no tmux)")
     starts = [start_time(SMALL) for _ in range(args.starts)]
