@@ -119,7 +119,7 @@ class Forecasts(Drawn, TextPane):
         fmt = "{:.0f}" if narrow else "{:.1f}"
         out = Text(no_wrap=True)
         out.append("payoffs and forecasts", style="bold")
-        out.append(" (now: also myopic's forecast)\n", style="dim")
+        out.append(" (now = myopic)\n" if narrow else " (now: also myopic's forecast)\n", style="dim")
         # a narrow pane with short ids leaves the player column unlabelled rather than cut to "p"
         seat_w = min(18, max(11, *(len(label) for label in snap.seats)))  # outside agents' labels are longer
         head = _cell("player" if name_w >= len("player") else "", name_w)
