@@ -32,7 +32,6 @@ SMALL = ROOT / "scenarios" / "generated" / "six-party.json"
 
 START_SCRIPT = """
 import asyncio
-import itertools
 import os
 from pathlib import Path
 from negtui.tui.app import NegtuiApp

@@ -113,10 +113,10 @@ class LiveGame:
         return self.known is None and self.guided and exact_fits(self.neg.game)
 
     @property
-    def exact_needed(self) -> bool:
-        """A seat plays the exact lens: the solution must be there before it moves (the app solves it in the
-        background, with progress and a cancel key, rather than in the bot's first move)."""
-        return any(s.uses_exact for s in self.seating.seats)
+    def exact_seats(self) -> list[str]:
+        """The players whose seats play the exact lens: the solution must be there before they move (the app
+        solves it in the background, with progress and a cancel key, rather than in a bot's first move)."""
+        return [pid for pid, seat in zip(self.neg.game.player_ids, self.seating.seats, strict=True) if seat.uses_exact]
 
     def waits_for_exact(self, i: int) -> bool:
         """Seat i plays the exact lens and the solution is not solved yet."""

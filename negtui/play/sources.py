@@ -118,7 +118,7 @@ class LiveSource:
         """The exact solution is wanted (it fits the app's forecasts, or a seat plays the exact lens) and is
         not solved yet (`solve_exact` in a worker)."""
         ses = self.game
-        return (ses.exact_available or ses.exact_needed) and not ses.valuation.exact_solved
+        return (ses.exact_available or bool(ses.exact_seats)) and not ses.valuation.exact_solved
 
     def waits_for_exact(self) -> bool:
         """The agent to decide now plays the exact lens, whose solution is not solved yet."""

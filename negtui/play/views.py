@@ -120,6 +120,11 @@ class Snapshot:
         return self.person_to_move and self.phase is Phase.PROPOSE
 
     @property
+    def drafting(self) -> bool:
+        """A person proposing has picked a partner: an offer is being built on the matrix."""
+        return self.person_proposing and self.partner is not None
+
+    @property
     def person_responding(self) -> bool:
         return self.person_to_move and self.phase is Phase.RESPOND
 

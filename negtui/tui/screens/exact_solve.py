@@ -71,8 +71,7 @@ class ExactSolving(GameScreen):
 
     def _exact_seats_wait(self) -> str:
         """The status's word on the seats that play the exact lens: they move once it is solved."""
-        g = self.source.game
-        waiting = [g.neg.game.player_ids[i] for i, seat in enumerate(g.seating.seats) if seat.uses_exact]
+        waiting = self.source.game.exact_seats
         if not waiting:
             return ""
         s = "s" * (len(waiting) == 1)
@@ -83,7 +82,7 @@ class ExactSolving(GameScreen):
         waiting, self._waiting_for_exact = self._waiting_for_exact, False
         if message.cancelled:
             self.autoplay.stop()
-            if self.source.game.exact_needed:
+            if self.source.game.exact_seats:
                 self.set_status(Text("exact solve cancelled: a seat that plays the exact lens cannot move without it"
                                      " — n solves again, s gives the seat to another lens", style=palette.NEGATIVE))
             else:
@@ -100,4 +99,3 @@ class ExactSolving(GameScreen):
         if self.exact_solving:
             self.workers.cancel_group(self, "exact")
             self.set_status("cancelling the exact solve …")
-

@@ -99,8 +99,7 @@ class GameView(Vertical):
     def watch_snapshot(self, old: Snapshot | None, snap: Snapshot | None) -> None:
         self._mark_target()
         if self.is_mounted:  # an offer being built: on a short terminal its preview takes the legend's lines
-            self.query_one("#left").set_class(snap is not None and snap.person_proposing and snap.partner is not None,
-                                              "drafting")
+            self.query_one("#left").set_class(snap is not None and snap.drafting, "drafting")
         if snap is not None and (old is None or old.game is not snap.game) and self.is_mounted:
             self.size_left()  # the left column fits this game's names
 

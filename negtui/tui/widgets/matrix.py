@@ -187,7 +187,7 @@ class CommitmentMatrix(Widget, can_focus=True):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "toggle_in_offer":
-            return self.snap is not None and self.snap.person_proposing and self.snap.partner is not None
+            return self.snap is not None and self.snap.drafting
         return True
 
     def _state_of(self, c: int) -> str:
