@@ -8,14 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from negtui.engine.game import Game
+from negtui.engine.negotiation import shown_turn
 from negtui.engine.turns import TurnEvent
 from negtui.names import action_names
-
-
-def shown_turn(t: int) -> int:
-    """The number a turn goes by wherever people read it (header, log, coach, debrief, exports): turns
-    count from 1.  The engine and the records count from 0 (`State.t`, a record's `t`)."""
-    return t + 1
 
 
 def cell_label(game: Game, c: int) -> str:

@@ -131,11 +131,11 @@ def emit_json(obj: object) -> None:
 
 def report_fault(neg: Negotiation, labels: list[str]):
     """An on_fault callback that tells stderr which seat failed on which turn, and what was played."""
-    from negtui.engine import Phase
+    from negtui.engine import Phase, shown_turn
 
     def report(move) -> None:
         played = "a pass" if move.phase is Phase.PROPOSE else "a rejection"
-        typer.echo(f"seat {neg.game.player_ids[move.player]} ({labels[move.player]}), turn {move.t}: "
+        typer.echo(f"seat {neg.game.player_ids[move.player]} ({labels[move.player]}), turn {shown_turn(move.t)}: "
                    f"{move.fault}; played as {played}", err=True)
 
     return report

@@ -193,7 +193,7 @@ def _play(game: _Start, record: Path | None, force: bool, key: bytes | None, api
                 final = driver.play_out(on_turn=turn)
             except KeyboardInterrupt:
                 saved = f"; record so far in {record}" if writer else ""
-                fail(f"interrupted at turn {driver.state.t}/{g.T}{saved}; payoffs so far: "
+                fail(f"interrupted after {driver.state.t} of {g.T} turns{saved}; payoffs so far: "
                      + ", ".join(f"{p} {v:.2f}" for p, v in zip(g.player_ids, neg.returns(driver.state))),
                      EXIT_INTERRUPTED)
         if writer:
@@ -245,7 +245,7 @@ def solve(
         sc = load(scenario)
         neg = negotiation(sc, rules)
         game = neg.game
-        from negtui.engine import memory
+        from negtui.engine import memory, shown_turn
         from negtui.engine.exact import check_size
 
         estimate = memory.rss() + check_size(game, limit)  # refuses a game too large for the memory at hand
@@ -270,9 +270,9 @@ def solve(
         for s in path:
             who = game.player_ids[s.proposer]
             if s.partner is None:
-                typer.echo(f"t{s.t:>3} {who}: no deal")
+                typer.echo(f"t{shown_turn(s.t):>3} {who}: no deal")
             else:
-                typer.echo(f"t{s.t:>3} {who} → {game.player_ids[s.partner]}: "
+                typer.echo(f"t{shown_turn(s.t):>3} {who} → {game.player_ids[s.partner]}: "
                            f"{offer_words(game, s.bits, s.proposer, s.partner)}")
         payoff_table(game, result, ["exact"] * game.n)
         note = " (all goals linear, as the reference's solver)" if sol.linearised else ""

@@ -149,7 +149,7 @@ def _print(rp: Replay, checks: _Checks | None) -> None:
 
 def _incomplete(rp: Replay) -> str:
     """Where a record without a result line stops: an unfinished game, or one cut short by hand."""
-    from negtui.narrate import shown_turn
+    from negtui.engine import shown_turn
 
     game = rp.neg.game
     last = rp.events[-1].t if rp.events else None

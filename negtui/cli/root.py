@@ -8,5 +8,9 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    help="Simulate multi-party negotiation over binding commitments.",
+    rich_markup_mode="markdown",  # a docstring's lines join into one paragraph, as in the Markdown they are
+    help="Simulate multi-party negotiation over binding commitments.\n\n"
+    "Turns are numbered from 1 wherever they are shown (the app, turn logs, coaching, messages); the `t` and "
+    "`turn` fields of records, JSON output and the outside-agent protocol count the turns already played, "
+    "from 0.",
 )

@@ -12,7 +12,7 @@ from negtui.engine.baseline import Baseline, no_negotiation
 from negtui.engine.exact import ExactSolution, ExactTooLarge, solve
 from negtui.engine.game import Game, GameError, compile_game, round_robin
 from negtui.engine.lenses import LENSES
-from negtui.engine.negotiation import TERMINAL_PLAYER, IllegalMove, Negotiation, Phase, State
+from negtui.engine.negotiation import TERMINAL_PLAYER, IllegalMove, Negotiation, Phase, State, shown_turn
 from negtui.engine.observation import observation, observation_text
 from negtui.engine.offers import Offer
 from negtui.engine.portable import PortableGame
@@ -51,5 +51,6 @@ __all__ = [
     "observation_text",
     "round_robin",
     "rules_from",
+    "shown_turn",
     "solve",
 ]

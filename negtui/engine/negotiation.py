@@ -45,6 +45,12 @@ class Phase(str, Enum):
 TERMINAL_PLAYER = -1  # current_player() of a finished game
 
 
+def shown_turn(t: int) -> int:
+    """The number a turn goes by wherever people read it (header, log, coach, debrief, the command line,
+    error messages): turns count from 1.  `State.t` and a record's `t` field count from 0."""
+    return t + 1
+
+
 @dataclass(frozen=True, slots=True)
 class State:
     t: int = 0
@@ -130,7 +136,7 @@ class Negotiation:
             raise IllegalMove("an offer is waiting for its answer", "phase")
         p, q = self.proposer(s), offer.partner
         if offer.proposer != p:
-            raise IllegalMove(f"turn {s.t} belongs to {g.player_ids[p]}, not to "
+            raise IllegalMove(f"turn {shown_turn(s.t)} belongs to {g.player_ids[p]}, not to "
                               f"{self._name(offer.proposer)}", "proposer")
         if not 0 <= q < g.n:
             raise IllegalMove(f"there is no player number {q}", "partner")

@@ -140,7 +140,7 @@ def load_record(path: str | os.PathLike[str]) -> Record:
             turn = _validate(TurnLine, data, src, n)
             expected = header.start_turn + len(rec.turns)
             if turn.t != expected:
-                raise RecordError(src, n, [("$.t", f"turn {turn.t} where turn {expected} was expected")])
+                raise RecordError(src, n, [("$.t", f"{turn.t} where {expected} was expected (t counts turns from 0)")])
             rec.turns.append(turn)
         elif kind == "result":
             rec.result = _validate(ResultLine, data, src, n)
@@ -148,8 +148,8 @@ def load_record(path: str | os.PathLike[str]) -> Record:
             said = _validate(MessageLine, data, src, n)
             expected = header.start_turn + len(rec.turns)
             if said.t != expected:
-                raise RecordError(src, n, [("$.t", f"a message at turn {said.t} between turns where turn "
-                                                   f"{expected} was under way")])
+                raise RecordError(src, n, [("$.t", f"{said.t}, but the message was sent while t = {expected} was "
+                                                   "under way (t counts turns from 0)")])
             rec.messages.append(said)
         else:
             raise RecordError(src, n, [("$.type", f"unknown line type {kind!r}")])

@@ -18,7 +18,7 @@ import numpy as np
 
 from negtui.engine.game import GameError
 from negtui.engine.lenses import CLOSED_FORM_LENSES
-from negtui.engine.negotiation import IllegalMove, Negotiation, State
+from negtui.engine.negotiation import IllegalMove, Negotiation, State, shown_turn
 from negtui.engine.offers import Offer
 from negtui.engine.turns import Agent, TurnDriver, TurnEvent
 from negtui.engine.valuation import Valuation
@@ -36,7 +36,7 @@ class Divergence:
     recomputed: str
 
     def describe(self) -> str:
-        return f"turn {self.t}: {self.what} — recorded {self.recorded}, re-run gives {self.recomputed}"
+        return f"turn {shown_turn(self.t)}: {self.what} — recorded {self.recorded}, re-run gives {self.recomputed}"
 
 
 class Seating(Protocol):
@@ -85,7 +85,7 @@ class Replay:
         assert res is not None
         problems = []
         if not neg.is_terminal(final):
-            problems.append(("$", f"result line after turn {final.t} of {game.T}: turns are missing"))
+            problems.append(("$", f"result line after turn {shown_turn(final.t - 1)} of {game.T}: turns are missing"))
         try:
             made = game.bits_of(res.commitments)
         except GameError as err:
@@ -106,7 +106,7 @@ class Replay:
         try:
             p, q = game.index_of(line.proposer), game.index_of(line.partner)
             if p != neg.proposer(s):
-                raise IllegalMove(f"{line.proposer} proposes, but the schedule gives turn {s.t} to "
+                raise IllegalMove(f"{line.proposer} proposes, but the schedule gives turn {shown_turn(s.t)} to "
                                   f"{game.player_ids[neg.proposer(s)]}")
             ev = driver.submit(driver.propose(Offer(p, q, game.bits_of(line.offer))))
             if ev is None:

@@ -103,7 +103,7 @@ def test_agents_that_crash_hang_answer_late_illegally_or_with_garbage_never_stop
     assert any(t.t > late[0].t and t.proposer == "P4" and not t.fault for t in rp.record.turns)
     for t in faults.values():
         played = "a pass" if not t.offer else "a rejection"
-        assert f"turn {t.t}: {t.fault}; played as {played}" in err
+        assert f"turn {t.t + 1}: {t.fault}; played as {played}" in err  # people count turns from 1
         assert not t.accepted
     res = negtui("replay", rec, "--verify")
     assert res.returncode == 0, res.stderr
@@ -122,7 +122,7 @@ def test_a_broken_handshake_or_an_unknown_commitment_is_a_fault(tmp_path, mode, 
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     assert out["turns"][0]["fault"] and words in out["turns"][0]["fault"]
-    assert "seat A (cmd: flaky_agent.py), turn 0: " in res.stderr and words in res.stderr
+    assert "seat A (cmd: flaky_agent.py), turn 1: " in res.stderr and words in res.stderr
 
 
 def test_a_command_that_cannot_start_exits_2_naming_the_seat():

@@ -105,7 +105,7 @@ def test_the_game_ends_with_no_one_to_move():
     ("ruled-out", bits(B0), Offer(0, 1, bits(A1, B1)), "exclusive", "A.a1 is ruled out by an exclusive set"),
     ("both-in-one-set", 0, Offer(0, 1, bits(A1, B0)), "exclusive", "A.a1 and B.b0 are in one exclusive set"),
     ("third-party", 0, Offer(0, 1, bits(A2, C0)), "third_party", "C.c0 belongs to neither A nor B"),
-    ("not-your-turn", 0, Offer(1, 0, bits(B1)), "proposer", "turn 3 belongs to A, not to B"),
+    ("not-your-turn", 0, Offer(1, 0, bits(B1)), "proposer", "turn 4 belongs to A, not to B"),  # State.t 3
     ("no-such-partner", 0, Offer(0, 7, bits(A2)), "partner", "no player number 7"),
     ("no-such-cell", 0, Offer(0, 1, 1 << 9), "unknown_cell", "the game has 6 commitments"),
     ("answer-instead-of-offer", 0, True, "phase", "the proposer moves with an offer"),

@@ -269,12 +269,12 @@ def test_edit_with_recomputed_digests_loads_but_verify_names_the_turn(cli, tmp_p
     assert res.exit_code == 0, res.stderr
     res = cli("replay", bad, "--verify")
     assert res.exit_code == 2
-    assert str(bad) in res.stderr and f"verification failed at turn {t}:" in res.stderr, res.stderr
+    assert str(bad) in res.stderr and f"verification failed at turn {t + 1}:" in res.stderr, res.stderr  # from 1
     assert ("offer" if edit == "offer" else "answer") in res.stderr
     js = cli("replay", bad, "--verify", "--json")
     assert js.exit_code == 2
     body = json.loads(js.stdout)
-    assert body["verified"] is False and body["divergence"].startswith(f"turn {t}:")
+    assert body["verified"] is False and body["divergence"].startswith(f"turn {t + 1}:")
 
 
 def test_edited_empty_offer_flag_is_caught_on_loading(cli, tmp_path, dealing):
@@ -516,7 +516,7 @@ def test_unknown_field_exits_2(cli, tmp_path, dealing, which):
 @pytest.mark.parametrize(
     "mutate, message",
     [
-        (lambda objs: objs.insert(2, dict(objs[2])), "turn 1 where turn 2 was expected"),
+        (lambda objs: objs.insert(2, dict(objs[2])), "1 where 2 was expected (t counts turns from 0)"),
         (lambda objs: objs.insert(3, {"type": "comment"}), "unknown line type 'comment'"),
         (lambda objs: objs.insert(2, {"type": "result", "payoffs": [], "commitments": []}), "after the result"),
     ],

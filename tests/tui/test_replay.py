@@ -72,10 +72,10 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
         await pilot.press("4", "enter")
         await pilot.pause()
         assert app.screen is ps and ps.source.pos == 4 and ps.source.state == rp.state_at(4)
-        # take over (fork) from turn 4
+        # take over (fork) after 4 turns played: from turn 5
         await pilot.press("t")
         await pilot.pause()
-        assert isinstance(app.screen, SeatsScreen) and app.screen.title_text == "Take over from turn 4"
+        assert isinstance(app.screen, SeatsScreen) and app.screen.title_text == "Take over from turn 5"
         assert all(app.screen.query_one(f"#seat-{pid}", Select).value == "myopic" for pid in rp.neg.game.player_ids)
         await pilot.press("ctrl+s")
         await pilot.pause()

@@ -288,17 +288,17 @@ class JumpScreen(Dialog[int | None]):
     def compose(self) -> ComposeResult:
         yield KeyBar()  # this dialog's keys, not those of the screen under it
         with Vertical(id="dialog", classes="dialog"):
-            yield Label(f"Jump to turn ({self.first}–{self.last})", classes="dialog-title")
+            yield Label(f"Show the game after how many turns? ({self.first}–{self.last})", classes="dialog-title")
             yield TurnInput(placeholder=str(self.last), type="integer", id="turn")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:
             t = int(event.value)
         except ValueError:
-            self.notify("a turn number, please", severity="warning")
+            self.notify("a number of turns, please", severity="warning")
             return
         if not self.first <= t <= self.last:
-            self.notify(f"turn {t} is outside {self.first}–{self.last}", severity="warning")
+            self.notify(f"{t} turns is outside {self.first}–{self.last}", severity="warning")
             return
         self.dismiss(t)
 

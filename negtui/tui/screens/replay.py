@@ -3,6 +3,7 @@ written, and taking over (a fork from the turn shown)."""
 
 from __future__ import annotations
 
+from negtui.engine import shown_turn
 from negtui.narrate import turn_line
 from negtui.play.sources import ReplaySource
 from negtui.seats import Seat
@@ -48,7 +49,8 @@ class ReplayScreen(GameScreen):
         if last is not None:
             self.set_status(turn_line(self.game, last))
         else:
-            self.set_status(f"turn {self.source.pos}: the start of the record (. steps forward, g jumps, t takes over)")
+            self.set_status(f"the start of the record, before turn {shown_turn(self.source.pos)} "
+                            "(. steps forward, g jumps, t takes over)")
         self.show_snapshot()
 
     def autoplay_started(self) -> None:
@@ -85,5 +87,5 @@ class ReplayScreen(GameScreen):
             if chosen is not None:  # bots keep the recorded search settings (SeatsScreen keeps them)
                 self.host.start_game(src.take_over(chosen))  # the log and trends keep the turns before
 
-        self.app.push_screen(SeatsScreen(seats, ("myopic", "upper", "lower"), title=f"Take over from turn {src.pos}",
-                                         base=self.host.base), start)
+        title = f"Take over from turn {shown_turn(src.pos)}"
+        self.app.push_screen(SeatsScreen(seats, ("myopic", "upper", "lower"), title=title, base=self.host.base), start)

@@ -10,9 +10,9 @@ from textual.reactive import reactive
 
 from negtui.coach.assess import YOU, Assessment, choice_words
 from negtui.coach.words import REFERENCE_WORDS, why
+from negtui.engine import shown_turn
 from negtui.engine.game import Game
 from negtui.engine.negotiation import Phase
-from negtui.narrate import shown_turn
 from negtui.tui import palette
 from negtui.tui.labels import FORECASTS_NARROW
 from negtui.tui.widgets.pane import StaticPane

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
 
+from negtui.engine import shown_turn
 from negtui.names import player_label
 from negtui.table.talk import Said
 from negtui.table.views import Occupant, TableView
@@ -90,7 +91,7 @@ def said_line(said: Said, you: str | None) -> Text:
     """'t3 A → everyone: …', with 'you' for this person."""
     who = "you" if said.sender == you else said.sender
     to = "everyone" if said.to is None else "you" if said.to == you else said.to
-    line = Text(f"t{said.t + 1} ", style="dim")
+    line = Text(f"t{shown_turn(said.t)} ", style="dim")
     line.append(f"{who} → {to}: ", style="bold")
     line.append(said.text)
     return line
