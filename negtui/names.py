@@ -93,8 +93,11 @@ def fit_unique(texts: list[str], width: int) -> list[str]:
 
 
 def player_label(p: Player) -> str:
-    """The id, with the display name beside it where the scenario gives another ("A · Alice")."""
-    return p.id if p.display == p.id else f"{p.id} · {p.display}"
+    """The id, with the display name beside it where the scenario gives another ("A · Alice"); the name
+    alone where the id only spells it with `_` ("Midstream State", id Midstream_State)."""
+    if p.display == p.id or re.sub(r"[^A-Za-z0-9]+", "_", p.display).strip("_") == p.id:
+        return p.display
+    return f"{p.id} · {p.display}"
 
 
 def goal_names(sc: Scenario) -> list[str]:

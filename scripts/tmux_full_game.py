@@ -198,7 +198,7 @@ def human_game(keep: bool, data: Path) -> None:
         t.wait_gone("choose a partner", step="partner dialog closed")
         t.wait_for(r"p partner", step="the play screen's keys")
         t.keys("w")
-        screen = t.wait_for(r"utilitarian: welfare 60\.000", r"A commits bait; B commits bait", step="welfare")
+        screen = t.wait_for(r"utilitarian: welfare 60\.00\b", r"A commits bait; B commits bait", step="welfare")
         show("the welfare screen", screen)
         t.keys("m")  # the optimum marked on the matrix
         screen = t.wait_for(r"◇◇ bait", r"◇◇ utilitarian optimum", step="optimum on the matrix")
@@ -238,7 +238,7 @@ def replay_game(keep: bool, data: Path) -> None:
         screen = t.wait_for(r"REPLAY 1/2", r"A commits bait; B commits bait", step="one turn forward")
         show("the replay after one turn", screen)
         t.keys("g")
-        screen = t.wait_for(r"[Jj]ump", step="the jump dialog")
+        screen = t.wait_for(r"Show the game after how many turns", step="the jump dialog")
         t.keys("?")
         t.wait_for("negtui — keys", step="help over the jump dialog")
         t.keys("Escape")

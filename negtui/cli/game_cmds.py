@@ -68,7 +68,8 @@ def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None
 def autoplay(
     scenario: Annotated[Path | None, typer.Argument(help="Scenario file (omit with --from-record).")] = None,
     lens: Annotated[str | None, typer.Option(help="Lens of every seat: myopic, upper, lower, exact or adaptive "
-                                                  "(PROPOSE/RESPOND to split roles); default upper.")] = None,
+                                                  "(PROPOSE/RESPOND to split roles); default: the lens the paper "
+                                                  "finds best for the scenario's payoff regime (said first).")] = None,
     seat: SeatOpt = None,
     rules: Annotated[str | None, typer.Option("--rules", help="Rule set: paper (default) or reference.")] = None,
     partner: Annotated[str | None, typer.Option(help="Partner choice: mcts (default), greedy or random.")] = None,
@@ -110,10 +111,17 @@ def autoplay(
                 fail("error: missing scenario file (or --from-record FILE)")
             if turn is not None:
                 fail("error: --turn needs --from-record")
-            game = _new_game(load(scenario), rules or "paper", budget, seat or [],
+            sc = load(scenario)
+            why = ""
+            if lens is None:  # one default wherever bots fill seats: the lens that suits the payoff regime
+                from negtui.coach.regime import suggested_lens
+
+                lens, why = suggested_lens(sc)
+                why = f"bots play {lens} unless told otherwise: {why}"
+            game = _new_game(sc, rules or "paper", budget, seat or [],
                              base_seat(lens, partner, sims, ucb, seed, agent_timeout, llm_base_url, llm_prompt,
                                        llm_temperature))
-            game = replace(game, information=information_of(information))
+            game = replace(game, information=information_of(information), note=why)
         people = [pid for pid, s in zip(game.neg.game.player_ids, game.seats, strict=True) if s.is_human]
         if people:  # refused before the game's header is printed, not as an error in mid-game
             fail(f"error: autoplay plays bots only, and {', '.join(people)} would be a person; play it in the app "
@@ -136,6 +144,7 @@ class _Start:
     start: State
     parent: Parent | None = None
     information: str = "public"
+    note: str = ""  # said under the header: why the bots play the lens they play
 
     def with_timeout(self, seconds: float) -> _Start:
         seats = [s.model_copy(update={"timeout": seconds}) if s.agent in ("cmd", "llm") else s for s in self.seats]
@@ -163,7 +172,7 @@ def _play(game: _Start, record: Path | None, force: bool, key: bytes | None, api
           silent: bool) -> _Played:
     """Seat the agents, play to the end and record every turn; Ctrl-C stops with the record so far."""
     from negtui.agents import AgentOptions, Seating
-    from negtui.engine import TurnDriver
+    from negtui.engine import TurnDriver, shown_turn
     from negtui.narrate import turn_line
     from negtui.record import RecordWriter
 
@@ -175,9 +184,11 @@ def _play(game: _Start, record: Path | None, force: bool, key: bytes | None, api
         writer = RecordWriter(record, neg, seating.seats, start, parent=parent, force=force,
                               key=key, information=game.information) if record else None
         if not silent:
-            fork_note = f", continuing {parent.file} from turn {parent.turn}" if parent else ""
+            fork_note = f", continuing {parent.file} from turn {shown_turn(parent.turn)}" if parent else ""
             typer.echo(f"{g.scenario.name} — {g.n} players, {g.n_goals} goals, {g.T} turns, "
                        f"rules {neg.rules.name}{fork_note}")
+            if game.note:
+                typer.echo(game.note)
         started = time.perf_counter()
         with progress(g.T, "playing", enabled=silent) as bar:
             task = bar.add_task("turns", total=g.T, completed=start.t)
@@ -286,6 +297,7 @@ def baseline(
     as_json: JsonOpt = False,
 ) -> None:
     """The No-Negotiation baseline: each player's best unilateral commitments."""
+    from negtui.cli.render import baseline_table
     from negtui.engine import no_negotiation
     from negtui.engine.outcome import commitments, rounded
 
@@ -298,7 +310,4 @@ def baseline(
         if as_json:
             emit_json(out)
             return
-        for i, pid in enumerate(neg.game.player_ids):
-            made = [sc.players[i].actions[a].id for a, v in enumerate(out["commitments"][i]) if v]
-            typer.echo(f"{pid:>12}  {out['payoffs'][i]:>9.2f}  {', '.join(made) or '—'}")
-        typer.echo(f"{'sum':>12}  {out['sum']:>9.2f}")
+        baseline_table(neg.game, out["payoffs"], out["commitments"])

@@ -1,4 +1,7 @@
-"""Rich tables for the terminal: final payoffs, welfare optima."""
+"""Rich tables for the terminal: final payoffs, the No-Negotiation baseline, welfare optima.
+
+Actions are named as everywhere people read them (negtui.names); player ids wrap rather than lose
+their ends, since people type them back in `--seat`."""
 
 from __future__ import annotations
 
@@ -7,42 +10,75 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console, JustifyMethod
 from rich.table import Table
+from rich.text import Text
 
 from negtui.engine.game import Game
+from negtui.names import action_names
 
 if TYPE_CHECKING:
     from negtui.welfare.options import WelfareResult
 
 PAYOFF_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
-    ("player", "left"), ("seat", "left"), ("payoff", "right"), ("no negotiation", "right"), ("Δ", "right"),
-    ("commitments", "left"))
+    ("player", "left"), ("seat", "left"), ("payoff", "right"), ("no negotiation", "right"), ("Δ", "right"))
 
 
 def _made(game: Game, i: int, bits_or_row: int | Sequence[int]) -> str:
-    acts = game.scenario.players[i].actions
+    names = action_names(game.scenario)[i]
     if isinstance(bits_or_row, int):
-        made = [acts[a].id for a in range(int(game.m[i])) if bits_or_row >> (int(game.offset[i]) + a) & 1]
+        made = [names[a] for a in range(int(game.m[i])) if bits_or_row >> (int(game.offset[i]) + a) & 1]
     else:
-        made = [acts[a].id for a, v in enumerate(bits_or_row) if v]
-    return ", ".join(made) or "—"
+        made = [names[a] for a, v in enumerate(bits_or_row) if v]
+    return "; ".join(made) or "—"  # names may hold commas
+
+
+def _table(game: Game, columns: Sequence[tuple[str, JustifyMethod]]) -> Table:
+    t = Table()
+    ids = min(max(len(pid) for pid in game.player_ids), 24)  # whole ids where they fit; longer ones fold
+    for col, just in columns:
+        t.add_column(col, justify=just, overflow="fold", min_width=ids if col == "player" else None)
+    return t
+
+
+def _commitments(console: Console, game: Game, made: Sequence[int | Sequence[int]], title: str) -> None:
+    """Each player's commitments by name, under the numbers: a column of sentences beside them would leave
+    the numbers no room at 80 columns."""
+    console.print(Text(title, style="italic"))  # a table's own title wraps to the table's width
+    t = Table(box=None, show_header=False, padding=(0, 1))
+    t.add_column(no_wrap=True, style="bold")
+    t.add_column(overflow="fold")
+    for i, pid in enumerate(game.player_ids):
+        t.add_row(pid, _made(game, i, made[i]))
+    console.print(t)
 
 
 def payoff_table(game: Game, result: dict, labels: list[str]) -> None:
-    t = Table(title="Final payoffs", title_justify="left")
-    for col, just in PAYOFF_COLUMNS:
-        t.add_column(col, justify=just)
+    t = _table(game, PAYOFF_COLUMNS)
     imp = result["improvement"]["per_player"]
     for i, pid in enumerate(game.player_ids):
         t.add_row(pid, labels[i], f"{result['payoffs'][i]:.2f}", f"{result['baseline']['payoffs'][i]:.2f}",
-                  f"{imp[i]:+.2f}", _made(game, i, result["commitments"][i]))
+                  f"{imp[i]:+.2f}")
     t.add_section()
     t.add_row("sum", "", f"{sum(result['payoffs']):.2f}", f"{sum(result['baseline']['payoffs']):.2f}",
-              f"{result['improvement']['sum']:+.2f}", "")
+              f"{result['improvement']['sum']:+.2f}")
     console = Console()
+    console.print(Text("Final payoffs", style="italic"))
     console.print(t)
     console.print(f"improved: {result['improvement']['fraction_improved']:.0%} of players, "
                   f"worst change {result['improvement']['min']:+.2f}; "
                   f"unilateral regret {sum(result['regret']):.2f}")
+    _commitments(console, game, result["commitments"], "Commitments made")
+
+
+def baseline_table(game: Game, payoffs: Sequence[float], commitments: Sequence[Sequence[int]]) -> None:
+    t = _table(game, (("player", "left"), ("payoff", "right")))
+    for i, pid in enumerate(game.player_ids):
+        t.add_row(pid, f"{payoffs[i]:.2f}")
+    t.add_section()
+    t.add_row("sum", f"{sum(payoffs):.2f}")
+    console = Console()
+    console.print(Text("No-Negotiation baseline: each player's best commitments made alone", style="italic"))
+    console.print(t)
+    _commitments(console, game, commitments, "Commitments made alone")
 
 
 def welfare_table(game: Game, res: WelfareResult, negotiated: Sequence[float] | None,
@@ -52,13 +88,15 @@ def welfare_table(game: Game, res: WelfareResult, negotiated: Sequence[float] | 
         raise ValueError(f"no {res.objective} optimum to show: {res.status}")
     if negotiated and gap is None:
         raise ValueError("the negotiated payoffs come with their gap to the optimum")
-    t = Table(title=f"{res.objective} optimum", title_justify="left")
-    cols = ["player", "optimal payoff", "commitments"] + (["negotiated", "optimum − negotiated"] if negotiated else [])
-    for c in cols:
-        t.add_column(c, justify="left" if c in ("player", "commitments") else "right")
+    cols = ["player", "optimal payoff"] + (["negotiated", "optimum − negotiated"] if negotiated else [])
+    t = _table(game, [(c, "left" if c == "player" else "right") for c in cols])
     for i, pid in enumerate(game.player_ids):
-        row = [pid, f"{res.payoffs[i]:.2f}", _made(game, i, res.bits)]
+        row = [pid, f"{res.payoffs[i]:.2f}"]
         if negotiated and gap is not None:
             row += [f"{negotiated[i]:.2f}", f"{gap[i]:+.2f}"]
         t.add_row(*row)
-    Console().print(t)
+    console = Console()
+    console.print(Text(f"{res.objective} optimum", style="italic"))
+    console.print(t)
+    bits = res.bits
+    _commitments(console, game, [bits] * game.n, f"Commitments at the {res.objective} optimum")

@@ -40,6 +40,7 @@ def open_table(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Open a table in this terminal: people's seats are `--seat X=human`; bots play the others."""
+    from negtui.coach.regime import suggested_lens
     from negtui.datadir import default_record_path, user_data_dir
     from negtui.engine.portable import PortableGame
     from negtui.seats import Seat, SeatError, default_seats, parse_seats
@@ -50,7 +51,8 @@ def open_table(
         sc = load(scenario)
         neg = negotiation(sc, rules)
         try:
-            seats = {**default_seats(sc.player_ids, Seat(), "upper"), **parse_seats(seat or [], sc.player_ids, Seat())}
+            lens = suggested_lens(sc)[0]  # the bots' lens wherever none is named
+            seats = {**default_seats(sc.player_ids, Seat(), lens), **parse_seats(seat or [], sc.player_ids, Seat())}
         except SeatError as err:
             fail(f"error: --seat: {err}")
         if not any(s.is_human for s in seats.values()):

@@ -29,7 +29,8 @@ def welfare(
     delta: Annotated[float, typer.Option(help="Nash: smallest payoff (or gain) counted as positive.")] = 1e-3,
     disagreement: Annotated[str, typer.Option(
         help="Nash bargaining disagreement point: baseline or current.")] = "baseline",
-    lens: Annotated[str, typer.Option(help="Lens of the negotiated outcome to compare with.")] = "upper",
+    lens: Annotated[str | None, typer.Option(help="Lens of the negotiated outcome to compare with (default: "
+                                                  "the lens that suits the scenario's payoff regime).")] = None,
     seat: SeatOpt = None,
     partner: Annotated[str, typer.Option(help="Partner choice of the negotiated game.")] = "mcts",
     sims: Annotated[int, typer.Option(help="MCTS simulations per turn.")] = 50,
@@ -62,6 +63,10 @@ def welfare(
             negotiated: _Negotiated | None = _Negotiated(replay.final, {"record": str(from_record), "turn": t})
         else:
             bits = 0
+            if lens is None:
+                from negtui.coach.regime import suggested_lens
+
+                lens = suggested_lens(neg.game.scenario)[0]
             negotiated = _negotiate(neg, lens, seat or [], partner, sims) if compare else None
         res = _solve(neg, bits, opts)
         sc, game = neg.game.scenario, neg.game
@@ -146,7 +151,7 @@ def _print(neg: Negotiation, res: WelfareResult, out: dict, solver: str) -> None
     welfare_table(neg.game, res, rounded(negotiated["payoffs"]) if negotiated else None, out.get("per_player_gap"))
     proven = "proven optimal" if res.proven_optimal else "best found (not proven optimal)"
     extra = f", gap {res.gap:.2e}" if res.gap is not None else ""
-    typer.echo(f"welfare {res.welfare:.4f} — {proven}{extra}; {res.solves} solve(s) in {res.seconds:.2f} s "
+    typer.echo(f"welfare {res.welfare:.2f} — {proven}{extra}; {res.solves} solve(s) in {res.seconds:.2f} s "
                f"with {solver}")
     typer.echo(f"{res.objective} welfare is {MEANING[res.objective]}")
     if res.message:
@@ -155,10 +160,10 @@ def _print(neg: Negotiation, res: WelfareResult, out: dict, solver: str) -> None
         eff = out["efficiency"]
         won = negotiated["welfare"]
         if won is None and eff == 0.0:  # a Nash product with a factor of zero: its log is undefined
-            typer.echo("negotiated welfare: the product is 0 (a player in it gained nothing, so Σ log is "
+            typer.echo("negotiated welfare: the product is 0 (a player in it gained nothing or lost, so Σ log is "
                        "undefined); efficiency 0.0%")
         else:
-            typer.echo(f"negotiated welfare {'undefined' if won is None else f'{won:.4f}'}; "
+            typer.echo(f"negotiated welfare {'undefined' if won is None else f'{won:.2f}'}; "
                        f"efficiency {'n/a' if eff is None else f'{eff:.1%}'}")
         typer.echo(f"would gain from the optimum: {', '.join(out['gainers']) or 'nobody'}; "
                    f"would lose: {', '.join(out['losers']) or 'nobody'}")

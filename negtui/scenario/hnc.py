@@ -24,6 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from negtui.scenario import limits as lim
 from negtui.scenario.model import Action, CellRef, Goal, GoalKind, Player, Protocol, Scenario
 
 
@@ -166,8 +167,9 @@ def _exclusive_problems(tf: HncTopfile) -> list[tuple[str, str]]:
 
 
 def slug(text: str, taken: set[str]) -> str:
-    """A short id from a name, unique within `taken`."""
-    base = re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")[:24] or "x"
+    """An id from a name, unique within `taken`: the whole name with `_` for what is not a letter or digit
+    (people type it in `--seat` and course files, so it is never cut short of the id limit)."""
+    base = re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")[: lim.MAX_ID - 8] or "x"
     out, k = base, 2
     while out in taken:
         out, k = f"{base}_{k}", k + 1

@@ -67,6 +67,9 @@ def first_problem(err: ValidationError, root: str = "$") -> str:
     return f"{root}{p.path[1:]}: {p.message}"
 
 
+NOT_A_NUMBER = frozenset({"int_parsing", "int_type", "float_parsing", "float_type"})
+
+
 def problems_from_validation(err: ValidationError) -> list[Problem]:
     out: list[Problem] = []
     for e in err.errors(include_url=False):
@@ -79,7 +82,15 @@ def problems_from_validation(err: ValidationError) -> list[Problem]:
             continue
         if e["type"] == "extra_forbidden":
             msg = "unknown field"
-        out.append(Problem(_json_path(tuple(e["loc"])), msg.removeprefix("Value error, ")))
+        loc = tuple(e["loc"])
+        if loc and loc[-1] in ("int", "float"):  # a value is int | float: one problem, not one per branch
+            loc = loc[:-1]
+            if e["type"] in NOT_A_NUMBER:
+                shown = json.dumps(e.get("input"), default=str)
+                msg = f"should be a number, not {shown if len(shown) <= 40 else shown[:39] + '…'}"
+        problem = Problem(_json_path(loc), msg.removeprefix("Value error, "))
+        if problem not in out:
+            out.append(problem)
     return out
 
 
@@ -93,7 +104,13 @@ def parse_scenario(data: object, source: str = "<scenario>") -> Scenario:
             return to_scenario(HncTopfile.model_validate(data))
         return Scenario.model_validate(data)
     except ValidationError as err:
-        raise ScenarioError(source, problems_from_validation(err)) from None
+        problems = problems_from_validation(err)
+        if not is_topfile(data):  # a field failed, so the reference check did not run: run it on what did pass
+            from negtui.scenario.salvage import salvaged_problems
+
+            seen = {p.path for p in problems}
+            problems += [Problem(path, text) for path, text in salvaged_problems(data) if path not in seen]
+        raise ScenarioError(source, problems) from None
 
 
 def load_topfile(path: str | os.PathLike[str]) -> HncTopfile:

@@ -144,11 +144,17 @@ class Scenario(_Strict):
         return self.rounds_played(max_rounds) * len(self.players)
 
 
-def reference_problems(sc: Scenario) -> list[tuple[str, str]]:
-    """Every dangling or duplicate id, as (JSON path, message), in file order."""
+def reference_problems(sc: Scenario, unsure: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """Every dangling or duplicate id, as (JSON path, message), in file order.
+
+    A scenario put together from the parts of a file that validated (negtui.scenario.salvage) holds None
+    where a part did not, and names in `unsure` the players that are there but did not validate: references
+    to them are not judged."""
     out: list[tuple[str, str]] = []
     players: dict[str, set[str]] = {}
     for i, p in enumerate(sc.players):
+        if p is None:
+            continue
         if p.id in players:
             out.append((f"$.players[{i}].id", f"duplicate player id {p.id!r}"))
         seen: set[str] = set()
@@ -159,6 +165,8 @@ def reference_problems(sc: Scenario) -> list[tuple[str, str]]:
         players[p.id] = seen
 
     def cell(path: str, ref: CellRef) -> None:
+        if ref.player in unsure:
+            return
         if ref.player not in players:
             out.append((f"{path}.player", f"unknown player {ref.player!r}"))
         elif ref.action not in players[ref.player]:
@@ -166,6 +174,8 @@ def reference_problems(sc: Scenario) -> list[tuple[str, str]]:
 
     goal_ids: set[str] = set()
     for j, g in enumerate(sc.goals):
+        if g is None:
+            continue
         base = f"$.goals[{j}]"
         if g.id in goal_ids:
             out.append((f"{base}.id", f"duplicate goal id {g.id!r}"))
@@ -182,10 +192,12 @@ def reference_problems(sc: Scenario) -> list[tuple[str, str]]:
                 (f"{base}.threshold", f"threshold {g.threshold} exceeds the {len(g.requires)} required commitments")
             )
         for pid in g.values:
-            if pid not in players:
+            if pid not in players and pid not in unsure:
                 out.append((f"{base}.values.{pid}", f"unknown player {pid!r}"))
-        out.extend(_range_problems(g, base, players))
+        out.extend(_range_problems(g, base, players, unsure))
     for x, group in enumerate(sc.exclusive):
+        if group is None:
+            continue
         if len(group) < 2:
             out.append((f"$.exclusive[{x}]", "an exclusive set needs at least two commitments"))
         for r, ref in enumerate(group):
@@ -194,16 +206,19 @@ def reference_problems(sc: Scenario) -> list[tuple[str, str]]:
         if not sc.protocol.schedule:
             out.append(("$.protocol.schedule", "schedule is empty"))
         for t, pid in enumerate(sc.protocol.schedule):
-            if pid not in players:
+            if pid not in players and pid not in unsure:
                 out.append((f"$.protocol.schedule[{t}]", f"unknown player {pid!r}"))
     return out
 
 
-def _range_problems(g: Goal, base: str, players: dict[str, set[str]]) -> list[tuple[str, str]]:
+def _range_problems(g: Goal, base: str, players: dict[str, set[str]], unsure: frozenset[str],
+                    ) -> list[tuple[str, str]]:
     out = []
     for pid, (low, high) in g.ranges.items():
         path = f"{base}.ranges.{pid}"
         value = g.values.get(pid, 0)
+        if pid in unsure:
+            continue
         if pid not in players:
             out.append((path, f"unknown player {pid!r}"))
         elif low > high:

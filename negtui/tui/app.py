@@ -33,7 +33,7 @@ from negtui.record.reader import RecordError
 from negtui.record.signing import data_dir_key
 from negtui.scenario import Scenario, ScenarioError, load_scenario, write_scenario
 from negtui.scenario.library import bundled_root
-from negtui.seats import DEFAULT_LENS, Seat, SeatError, default_seats
+from negtui.seats import Seat, SeatError, default_seats
 from negtui.tui import textual_guards
 from negtui.tui.keys import palette_entries
 from negtui.tui.screens.dialogs import HelpScreen, SeatsScreen
@@ -121,10 +121,9 @@ class NegtuiApp(SizeGuard, App):
 
     def choose_seats(self, sc: Scenario, rules: str | None = None) -> None:
         rules = rules or self.rules_name
-        # asked with no seat given: bots with the lens that suits the game, and the dialog says why;
-        # otherwise the default lens, as on the command line
-        lens, why = suggested_lens(sc) if self.ask_seats and not self.seats else (
-            self.base.propose_lens or DEFAULT_LENS, "")
+        # bots play the lens that suits the game wherever no seat names another (as on the command line);
+        # the dialog says why
+        lens, why = suggested_lens(sc)
         seats = {**default_seats(sc.player_ids, self.base, lens), **self.seats}
         if not self.ask_seats:
             self.start_game(GameStart(sc, get_rules(rules), seats))

@@ -50,6 +50,25 @@ def test_autoplay_human_readable_log_and_table(cli):
     assert "Final payoffs" in res.stdout
 
 
+def test_bots_default_to_the_lens_of_the_payoff_regime_wherever_no_seat_names_one(cli):
+    """One default for every entry point (the app's seat dialog is tested in tests/tui/test_starting.py):
+    the pill's goals are mostly positive, so lower; the river basin treaty too; the header says why."""
+    res = cli("autoplay", PILL, "--seat", "A=myopic")
+    assert res.stdout.splitlines()[1].startswith("bots play lower unless told otherwise: positive goals dominate")
+    out = json.loads(cli("autoplay", PILL, "--seat", "A=myopic", "--json").stdout)
+    assert out["seats"]["B"]["propose"] == "lower" and out["seats"]["A"]["propose"] == "myopic"
+    assert "bots play" not in cli("autoplay", PILL, "--lens", "upper").stdout  # named: nothing to explain
+
+
+def test_results_name_commitments_in_words_under_titled_tables(cli):
+    res = cli("autoplay", HUMANITARIAN, "--partner", "greedy", "--sims", "4", "--quiet")
+    assert "Commitments made\n" in res.stdout and " a0" not in res.stdout and ", a1" not in res.stdout
+    base = cli("baseline", HUMANITARIAN).stdout
+    assert base.startswith("No-Negotiation baseline: each player's best commitments made alone\n")
+    assert "┃ player" in base and "┃ payoff" in base and "Commitments made alone" in base
+    assert "UN_Humanitarian_Coordinator " in base  # whole, at 80 columns
+
+
 def test_solve_and_baseline_json(cli):
     out = json.loads(cli("solve", PILL, "--json").stdout)
     assert out["payoffs"] == [30.0, 30.0]

@@ -140,3 +140,29 @@ def test_bytes_that_are_not_utf8(cli, tmp_path):
     bad = tmp_path / "latin.json"
     bad.write_bytes(PILL.read_bytes().replace(b"Alice", b"Al\xefce"))
     refused(cli("validate", bad), bad, "not UTF-8 text")
+
+
+def test_one_run_reports_a_files_broken_fields_and_its_dangling_references_together(cli, tmp_path):
+    """A field that does not validate used to hide every cross-reference problem until it was fixed."""
+    data = {"name": "bad",
+            "players": [{"id": "A", "actions": [{"id": "a0"}, {"id": "a0"}]}, {"id": "B", "actions": []}],
+            "goals": [{"id": "g", "values": {"A": "ten", "D": 3},
+                       "requires": [{"player": "A", "action": "zz"}, {"player": "C", "action": "c0"},
+                                    {"player": "B", "action": "b9"}]},
+                      {"id": "g", "threshold": 5, "requires": [{"player": "A", "action": "a0"}], "values": {"A": 1}}],
+            "protocol": {"rounds": 0, "schedule": ["A", "Q"]}}
+    bad = write(tmp_path, data)
+    res = cli("validate", bad)
+    refused(res, bad, "(10 problems)")
+    lines = [line.strip() for line in res.stderr.splitlines()[1:]]
+    assert lines == [
+        "$.players[1].actions: List should have at least 1 item after validation, not 0",
+        '$.goals[0].values.A: should be a number, not "ten"',  # once, not once per branch of int | float
+        "$.protocol.rounds: Input should be greater than or equal to 1",
+        "$.players[0].actions[1].id: duplicate action id 'a0'",
+        "$.goals[0].requires[0].action: player 'A' has no action 'zz'",
+        "$.goals[0].requires[1].player: unknown player 'C'",  # B's entry is broken: b9 is not judged
+        "$.goals[0].values.D: unknown player 'D'",
+        "$.goals[1].id: duplicate goal id 'g'",
+        "$.goals[1].threshold: threshold 5 exceeds the 1 required commitments",
+        "$.protocol.schedule[1]: unknown player 'Q'"]

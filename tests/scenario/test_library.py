@@ -326,3 +326,18 @@ def test_every_bundled_scenario_shows_its_players_and_goals_apart_at_every_width
                 shown = fit_unique(texts, width)
                 assert len(set(shown)) == len(set(texts)), (path, width, shown)
                 assert all(len(s) <= width for s in shown)
+
+
+def test_hnc_ids_keep_the_whole_name_and_panes_show_the_name():
+    """An id made from an HNC country or goal is the whole name (people type it in --seat and course
+    files), and where the id only spells the name with `_`, the name alone is shown."""
+    import re
+
+    from negtui.names import player_label
+
+    sc = load_scenario(SCENARIOS / "hnc" / "humanitarian" / "humanitarian-access.json")
+    un = sc.players[0]
+    assert un.id == "UN_Humanitarian_Coordinator" and player_label(un) == "UN Humanitarian Coordinator"
+    assert all(g.id.startswith(re.sub(r"[^A-Za-z0-9]+", "_", g.label).strip("_")) for g in sc.goals)
+    assert max(len(g.id) for g in sc.goals) > 30  # ids were cut at 24 characters
+    assert player_label(sc.players[0].model_copy(update={"id": "UN"})) == "UN · UN Humanitarian Coordinator"

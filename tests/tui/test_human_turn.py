@@ -171,7 +171,7 @@ async def test_a_step_of_autoplay_due_on_a_persons_turn_opens_no_second_partner_
 
 async def test_human_offers_bait_alone_b_accepts_and_game_ends_with_summary(screen_text, settle, wait_until,
                                                                             play_screen, pill_app, payoffs):
-    app = pill_app(A=Seat.human())
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))  # the pill's own default is lower
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
         partners = [o.partner for o in app.screen.options]
@@ -216,7 +216,7 @@ async def test_human_offers_bait_alone_b_accepts_and_game_ends_with_summary(scre
 
 async def test_human_offers_poison_bundle_upper_b_rejects(screen_text, settle, wait_until, play_screen, pill_app,
                                                           payoffs):
-    app = pill_app(A=Seat.human())
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))  # the pill's own default is lower
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
         await pilot.press("down", "enter")

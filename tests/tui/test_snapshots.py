@@ -62,7 +62,7 @@ async def _offer_built(pilot) -> None:
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
 def test_snapshot_human_offer_being_built(snap_compare, size):
-    app = NegtuiApp(PILL, seats={"A": Seat.human()}, ask_seats=False, record=False)
+    app = NegtuiApp(PILL, seats={"A": Seat.human(), "B": Seat.lens("upper")}, ask_seats=False, record=False)
     assert snap_compare(app, terminal_size=size, run_before=_offer_built)
 
 

@@ -55,15 +55,16 @@ async def test_start_with_seats_all_bots_and_ctrl_s(screen_text):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert app.screen.query_one("#seat-A", Select).value == "human"
+        assert app.screen.query_one("#seat-B", Select).value == "lower"  # the seat not named: the regime's lens
         await pilot.click("#bots")
         await pilot.pause()
-        assert app.screen.query_one("#seat-A", Select).value == "upper"
+        assert app.screen.query_one("#seat-A", Select).value == "lower"  # positive goals dominate the pill
         app.screen.query_one("#seat-B", Select).value = "myopic"
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
-        assert {pid: s.label for pid, s in app.game.seats.items()} == {"A": "upper", "B": "myopic"}
-        assert "A · Alice (upper)" in screen_text(app)
+        assert {pid: s.label for pid, s in app.game.seats.items()} == {"A": "lower", "B": "myopic"}
+        assert "A · Alice (lower)" in screen_text(app)
 
 
 async def test_text_colours_meet_a_contrast_of_4_5_to_1_on_every_background():

@@ -67,7 +67,7 @@ async def test_welfare_optimum_shown_then_a_solve_cancelled(screen_text, wait_un
             assert scr.result.welfare == pytest.approx(60.0)
             assert scr.result.payoffs == pytest.approx([30.0, 30.0])
             shown = str(status.content)
-            assert "utilitarian: welfare 60.000, the largest sum of payoffs" in shown
+            assert "utilitarian: welfare 60.00, the largest sum of payoffs" in shown
             assert "the optimum adds: A commits bait; B commits bait" in shown  # which commitments reach it
             await wait_until(pilot, lambda: all(word in screen_text(app) for word in ("optimum", "30.0", "gap")),
                              "the optimum's table drawn")

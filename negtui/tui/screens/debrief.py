@@ -79,7 +79,7 @@ class DebriefScreen(SummaryScreen):
                 self._counterfactual_known(i, games)
         if "welfare" in self._pending and closing.welfare_done:
             if closing.welfare is None:
-                self.query_one("#summary-welfare", Static).update("welfare optimum: not solved in time")
+                self.say_welfare("welfare optimum: not solved in time")
                 self._finished("welfare")
                 return
             welfare, payoffs = closing.welfare
@@ -132,7 +132,10 @@ class DebriefScreen(SummaryScreen):
         super().on_unmount()
 
     def _refresh(self, player: int) -> None:
-        self.query_one(f"#debrief-{player}", Static).update(self._debrief_view(player))
+        """Numbers can arrive while the screen's widgets come or go (a table's debrief line races the screen
+        closing): they are kept in `debriefs` either way, and drawn where the widget is there."""
+        for w in self.query(f"#debrief-{player}").results(Static):
+            w.update(self._debrief_view(player))
 
     def _debrief_view(self, player: int) -> Group:
         g, d = self.session.neg.game, self.debriefs[player]

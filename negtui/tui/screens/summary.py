@@ -93,20 +93,24 @@ class SummaryScreen(Dialog[None]):
     def on_welfare_failed(self, message: WelfareFailed) -> None:
         if message.job is not self.job:
             return  # a solve cancelled meanwhile
-        self.query_one("#summary-welfare", Static).update(f"welfare optimum: not solved ({message.text})")
+        self.say_welfare(f"welfare optimum: not solved ({message.text})")
 
     def on_welfare_solved(self, message: WelfareSolved) -> None:
         if message.job is not self.job:
             return  # a solve cancelled meanwhile
         self.show_welfare(message.result)
 
+    def say_welfare(self, text: str) -> None:
+        """The welfare line, where it is on screen: a result can race the screen closing."""
+        for label in self.query("#summary-welfare").results(Static):
+            label.update(text)
+
     def show_welfare(self, res: WelfareResult) -> None:
-        label = self.query_one("#summary-welfare", Static)
         if res.welfare is None:
-            label.update(f"welfare optimum: {res.status}")
+            self.say_welfare(f"welfare optimum: {res.status}")
             return
         eff = float(self.payoffs.sum()) / res.welfare if res.welfare else float("nan")
-        label.update(f"utilitarian optimum {res.welfare:.2f}: the largest sum of payoffs any completion of the "
+        self.say_welfare(f"utilitarian optimum {res.welfare:.2f}: the largest sum of payoffs any completion of the "
                      f"game allows; this game reached {eff:.0%} of it")
         self.solved(res)
 

@@ -117,8 +117,8 @@ class WelfareScreen(Dialog[tuple[str, int] | None]):
         eff = efficiency(res.objective, now, res.welfare, len(res.included))
         proven = "proven optimal" if res.proven_optimal else "best found"
         so_far = ("n/a" if eff is None else f"{eff:.0%}") if now is not None or eff is None else \
-            "0% (someone in the product has gained nothing yet)"
-        lines = [f"{res.objective}: welfare {res.welfare:.3f}, {MEANING[res.objective]} ({proven}, {res.solves} "
+            "0% (someone in the product has gained nothing yet, or lost)"
+        lines = [f"{res.objective}: welfare {res.welfare:.2f}, {MEANING[res.objective]} ({proven}, {res.solves} "
                  f"solve(s), {seconds:.1f} s)", f"the game so far reaches {so_far} of it"]
         if self.describe is not None and res.bits is not None:
             lines.append(f"the optimum adds: {self.describe(res.bits & ~self.bits)}")

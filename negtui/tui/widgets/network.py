@@ -9,6 +9,7 @@ import numpy as np
 from rich.console import Group
 from rich.table import Table
 
+from negtui.names import goal_names
 from negtui.play.views import Snapshot
 from negtui.tui.widgets.pane import StaticPane
 
@@ -48,7 +49,7 @@ class DealNetwork(StaticPane):
             return
         g = snap.game
         G = deal_graph(snap)
-        names = g.player_ids
+        names = [p.display for p in g.scenario.players]
         parts = []
         deals = Table(box=None, padding=(0, 1), show_edge=False, title="deals", title_justify="left")
         for col in ("pair", "deals", "moved (myopic)"):
@@ -80,7 +81,8 @@ def goal_dependencies(snap: Snapshot) -> Table:
     for col in ("goal", "can complete", "can block"):
         t.add_column(col)
     bits, blocked = snap.state.bits, snap.blocked
-    for j, goal in enumerate(g.scenario.goals):
+    names, who = goal_names(g.scenario), [p.display for p in g.scenario.players]
+    for j in range(len(names)):
         cells = [int(c) for c in np.flatnonzero(g.inc[:, j])]
         done = sum(1 for c in cells if bits >> c & 1)
         need = int(g.tau[j]) - done
@@ -89,6 +91,6 @@ def goal_dependencies(snap: Snapshot) -> Table:
         open_cells = [c for c in cells if not (bits >> c & 1) and not (blocked >> c & 1)]
         owners = sorted({int(g.owner[c]) for c in open_cells})
         blockers = [i for i in owners if sum(1 for c in open_cells if int(g.owner[c]) != i) < need]
-        t.add_row(goal.id, ", ".join(g.player_ids[i] for i in owners) or "— unreachable",
-                  ", ".join(g.player_ids[i] for i in blockers) or "nobody alone")
+        t.add_row(names[j], ", ".join(who[i] for i in owners) or "— unreachable",
+                  ", ".join(who[i] for i in blockers) or "nobody alone")
     return t
