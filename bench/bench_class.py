@@ -112,7 +112,7 @@ async def trainee(k: int, port: int, key: asyncssh.SSHKey, delay: float, opener:
             if seen == OVER:
                 break
             if seen == ANSWER:
-                await press("a" if answered % 2 == 0 else "r", None, "answer an offer")
+                await press("a" if answered % 2 == 0 else "x", None, "answer an offer")
                 answered += 1
                 continue
             if not said:

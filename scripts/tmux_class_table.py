@@ -68,7 +68,7 @@ def play_until_over(panes: dict[str, Tmux], deadline: float, stop_after_turn: in
                 t.keys("x")
                 t.wait_gone(r", choose a partner", timeout=20, step=f"{name} passed")
             elif "Accept (a)" in screen:
-                t.keys("r")
+                t.keys("x")
                 t.wait_gone(r"Accept \(a\)", timeout=20, step=f"{name} refused")
         if over == len(panes):
             return played

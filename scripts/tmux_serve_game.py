@@ -87,7 +87,7 @@ def run(data: Path) -> None:
         show("the briefing", t.wait_for("Start \\(ctrl\\+s\\)", "you play B", step="the briefing"))
         t.keys("C-s")
         show("A's offer", t.wait_for("A offers B a deal", "poison", step="A's offer to B"))
-        t.keys("r")
+        t.keys("x")
         screen = t.wait_for("B, choose a partner", step="B's turn")
         screen = t.wait_for("coach, turn 1", step="coaching of the refusal")
         show("coached", screen)

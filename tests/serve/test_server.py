@@ -366,7 +366,7 @@ async def test_a_disconnect_ends_the_app_keeps_the_record_and_reconnecting_resum
     await term.wait_for("Start (ctrl+s)")
     chan.write("\x13")  # ctrl+s
     await term.wait_for("A offers B a deal")
-    chan.write("r")  # reject the bundle: turn 0 is played and recorded
+    chan.write("x")  # reject the bundle: turn 0 is played and recorded
     await term.wait_for("B, choose a partner")
     session = next(iter(hub.sessions))
     pid = session.child.pid
@@ -464,7 +464,7 @@ async def test_sigterm_stops_the_server_ends_every_app_and_keeps_the_games(tmp_p
             await term.wait_for("Start (ctrl+s)")
             chan.write("\x13")
             await term.wait_for("A offers B a deal")
-            chan.write("r")  # turn 0 played (a game left before its first turn keeps no record)
+            chan.write("x")  # turn 0 played (a game left before its first turn keeps no record)
             await term.wait_for("B, choose a partner")
             family = _descendants(proc.pid)
             assert len(family) >= 2  # the fork server and the app
@@ -582,7 +582,7 @@ async def main():
                     break
                 kind = type(app.screen).__name__
                 if kind in ("RespondScreen", "PartnerScreen"):
-                    await pilot.press("r" if kind == "RespondScreen" else "x")
+                    await pilot.press("x")  # rejects an offer, passes a turn
             assert isinstance(app.screen, DebriefScreen), app.screen
             await pilot.pause(1.0)
 

@@ -72,7 +72,7 @@ async def test_a_person_plays_a_whole_table_game_in_the_app(open_table, person, 
                 elif isinstance(app.screen, PartnerScreen):
                     await pilot.press("x")
                 elif isinstance(app.screen, RespondScreen):
-                    await pilot.press("r")
+                    await pilot.press("x")
             await pilot.pause(0.05)
         assert app.table.game.state == host.game.state  # alice's copy is the table's game
         # the debrief's slow numbers come from the table, worked out once: alice's seat's games reach
@@ -114,7 +114,7 @@ async def test_under_private_roles_no_other_players_value_reaches_the_screen_unt
         bob.expect("started")
         await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "C's offer to A")
         seen.append(screen_text(app))
-        await pilot.press("r")
+        await pilot.press("x")
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "alice's own turn")
         seen.append(screen_text(app))
         await pilot.press("escape")  # look around before deciding: every pane, every player's cells
@@ -143,7 +143,7 @@ async def test_under_private_roles_no_other_players_value_reaches_the_screen_unt
                 elif isinstance(app.screen, PartnerScreen):
                     await pilot.press("x")
                 elif isinstance(app.screen, RespondScreen):
-                    await pilot.press("r")
+                    await pilot.press("x")
                 elif not app.screen.is_modal:
                     await pilot.press("x")
             seen.append(screen_text(app))

@@ -65,8 +65,11 @@ async def test_bot_offer_to_human_rejected_then_human_offers_bait(settle, wait_u
     app = pill_app(A=Seat.lens("myopic"), B=Seat.human())
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await bot_offer_to_human_b(pilot, app)
-        await pilot.press("r")
+        dialog = await bot_offer_to_human_b(pilot, app)
+        await pilot.press("r")  # autoplay everywhere else: here it must not answer the offer
+        await pilot.pause()
+        assert app.screen is dialog and app.game.events == []
+        await pilot.press("x")  # x rejects, as it passes a turn elsewhere: no deal
         await pilot.pause()
         ev = app.game.events[-1]
         assert ev.accepted is False and ev.decided_by == "B (human)"

@@ -34,7 +34,7 @@ async def test_the_coach_pane_reads_whole_at_every_width(screen_text, settle, wa
     async with app.run_test(size=size) as pilot:
         await pilot.press("n")  # A (myopic) offers the bundle
         await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
-        await pilot.press("r")
+        await pilot.press("x")
         await settle(pilot)
         await wait_until(pilot, lambda: "coach, turn 1" in screen_text(app), "the coaching")
         await pilot.press("escape", "5")  # close the partner dialog of B's own turn; open the coach pane

@@ -113,7 +113,7 @@ async def test_escape_puts_an_offer_aside_and_a_step_shows_it_again(screen_text,
         assert "waits for your answer" in screen_text(app)
         await pilot.press("n")
         await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "the offer again")
-        await pilot.press("r")
+        await pilot.press("x")
         await settle(pilot)
         assert app.game.events[-1].accepted is False
 

@@ -237,7 +237,8 @@ class PartnerScreen(BesideTheMatrix, Dialog[int | tuple[int, list[int]] | None])
 class RespondScreen(BesideTheMatrix, Dialog[bool | None]):
     """A bot's offer to a human seat: its effect under every lens; accept or reject (escape: later)."""
 
-    BINDINGS = [Binding("a", "answer(True)", "accept"), Binding("r", "answer(False)", "reject"),
+    # x rejects as it passes a turn elsewhere (no deal either way); r, autoplay everywhere else, does nothing here
+    BINDINGS = [Binding("a", "answer(True)", "accept"), Binding("x", "answer(False)", "reject"),
                 Binding("escape", "later", "answer later")]
 
     def __init__(self, title: str, words: str, preview: Preview, partner: str) -> None:
@@ -258,7 +259,7 @@ class RespondScreen(BesideTheMatrix, Dialog[bool | None]):
             yield Static(t)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Accept (a)", variant="success", id="accept")
-                yield Button("Reject (r)", variant="error", id="reject")
+                yield Button("Reject (x)", variant="error", id="reject")
                 yield Button("Later (escape)", id="later")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
