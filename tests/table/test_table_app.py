@@ -69,10 +69,8 @@ async def test_a_person_plays_a_whole_table_game_in_the_app(open_table, person, 
                     bob.send({"type": "move", "t": s.t, "phase": "respond", "accept": False} if s.pending else
                              {"type": "move", "t": s.t, "phase": "propose", "partner": "B", "cells": []})
                     bob.expect("move", lambda m, t=s.t: m["move"]["t"] == t and m["move"]["player"] == "B")
-                elif isinstance(app.screen, PartnerScreen):
-                    await pilot.press("x")
-                elif isinstance(app.screen, RespondScreen):
-                    await pilot.press("x")
+                elif isinstance(app.screen, (PartnerScreen, RespondScreen)):
+                    await pilot.press("x")  # passes a turn, rejects an offer
             await pilot.pause(0.05)
         assert app.table.game.state == host.game.state  # alice's copy is the table's game
         # the debrief's slow numbers come from the table, worked out once: alice's seat's games reach
@@ -140,10 +138,8 @@ async def test_under_private_roles_no_other_players_value_reaches_the_screen_unt
                              {"type": "move", "t": s.t, "phase": "propose", "partner": "C",
                               "cells": [] if s.bits else [["B", "joint"], ["C", "joint"]]})
                     bob.expect("move", lambda m, t=s.t: m["move"]["t"] == t and m["move"]["player"] == "B")
-                elif isinstance(app.screen, PartnerScreen):
-                    await pilot.press("x")
-                elif isinstance(app.screen, RespondScreen):
-                    await pilot.press("x")
+                elif isinstance(app.screen, (PartnerScreen, RespondScreen)):
+                    await pilot.press("x")  # passes a turn, rejects an offer
                 elif not app.screen.is_modal:
                     await pilot.press("x")
             seen.append(screen_text(app))
