@@ -304,3 +304,23 @@ def test_budget_one_enumeration() -> None:
     cand = val.candidates(neg.initial_state(), 0)
     rows = [row_of(neg, cand.bits(neg.game, o), 0) for o in range(len(cand))]
     assert rows == [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0)]
+
+
+def test_upper_judges_each_goal_alone_across_exclusive_sets() -> None:
+    """The paper's upper lens counts every positive goal still reachable on its own, as the paper defines
+    it: goals that exclude each other through an exclusive set are all counted (README, Rule sets).
+    Buyer–seller: one price of eleven can be agreed, so at most 8 is reachable for either side, yet the
+    upper forecast at the start is 8+7+…+1 = 36 for both; once a price is committed the others are ruled
+    out goal by goal, and upper falls to that price's deal.  The exact solution is never above upper."""
+    from tests.paths import SCENARIOS
+
+    sc = load_scenario(SCENARIOS / "classic" / "buyer-seller.json")
+    neg = Negotiation.from_scenario(sc, PAPER)  # the reference rule set knows no exclusive sets
+    val = Valuation(neg)
+    assert val.forecast(neg.initial_state(), "upper").tolist() == [36.0, 36.0]
+    priced = State(1, neg.game.bits_of([["B", "pay15"]]))
+    assert val.forecast(priced, "upper").tolist() == [3.0, 3.0]  # deal15 alone: 18 − 15 and 15 − 12
+    both = State(1, neg.game.bits_of([["B", "pay15"], ["S", "deliver"]]))
+    assert val.forecast(both, "upper").tolist() == [3.0, 3.0]  # the deal is done: nothing left to hope for
+    exact = val.forecast(neg.initial_state(), "exact")
+    assert all(e <= 8 for e in exact)  # what the game can give, far under the upper forecast
