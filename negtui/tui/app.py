@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -44,6 +45,8 @@ from negtui.tui.screens.replay import ReplayScreen
 from negtui.tui.too_small import SizeGuard
 
 textual_guards.install()
+
+EXIT_GRACE = 3.0  # seconds an app ended by a signal may take to close before it is made to
 
 
 class NegtuiApp(SizeGuard, App):
@@ -259,11 +262,21 @@ class NegtuiApp(SizeGuard, App):
         caught = []
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             try:
-                loop.add_signal_handler(sig, self.exit, None, 128 + sig)
+                loop.add_signal_handler(sig, self._signalled, sig)
             except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
                 continue
             caught.append(sig)
         self._signals = tuple(caught)
+
+    def _signalled(self, sig: int) -> None:
+        """End as asked; and should the ending hang (Textual's shutdown can wait forever on output to a
+        terminal that is gone, after a hang-up mid-start), leave anyway after a grace period: the record
+        is written line by line with os.write, so nothing is lost, and bot processes end with their parent."""
+        self.exit(None, 128 + sig)
+        if sig != signal.SIGINT:  # ctrl+c comes from a terminal that is still there
+            watchdog = threading.Timer(EXIT_GRACE, os._exit, (128 + sig,))
+            watchdog.daemon = True
+            watchdog.start()
 
 
 if TYPE_CHECKING:  # the app is what its screens ask of their host
