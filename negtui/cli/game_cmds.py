@@ -205,7 +205,7 @@ def _play(game: _Start, record: Path | None, force: bool, key: bytes | None, api
             except KeyboardInterrupt:
                 saved = f"; record so far in {record}" if writer else ""
                 fail(f"interrupted after {driver.state.t} of {g.T} turns{saved}; payoffs so far: "
-                     + ", ".join(f"{p} {v:.2f}" for p, v in zip(g.player_ids, neg.returns(driver.state))),
+                     + ", ".join(f"{p} {v:z.2f}" for p, v in zip(g.player_ids, neg.returns(driver.state))),
                      EXIT_INTERRUPTED)
         if writer:
             writer.result(final)
@@ -234,8 +234,8 @@ def _report(game: _Start, played: _Played, record: Path | None, as_json: bool) -
         return
     payoff_table(g, result, [s.label for s in game.seats])
     if exact is not None:
-        typer.echo(f"exact solution: sum {sum(exact['payoffs']):.2f}; L1 error of this game {exact['l1_error']:.2f}")
-    typer.echo(f"{g.T - game.start.t} turns in {played.seconds:.2f} s"
+        typer.echo(f"exact solution: sum {sum(exact['payoffs']):z.2f}; L1 error of this game {exact['l1_error']:z.2f}")
+    typer.echo(f"{g.T - game.start.t} turns in {played.seconds:z.2f} s"
                + (f"; record written to {record}" if record else ""))
 
 
@@ -287,7 +287,7 @@ def solve(
                            f"{offer_words(game, s.bits, s.proposer, s.partner)}")
         payoff_table(game, result, ["exact"] * game.n)
         note = " (all goals linear, as the reference's solver)" if sol.linearised else ""
-        typer.echo(f"solved {sol.states:,} states in {seconds:.2f} s{note}")
+        typer.echo(f"solved {sol.states:,} states in {seconds:z.2f} s{note}")
 
 
 @app.command()

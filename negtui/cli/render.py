@@ -55,26 +55,26 @@ def payoff_table(game: Game, result: dict, labels: list[str]) -> None:
     t = _table(game, PAYOFF_COLUMNS)
     imp = result["improvement"]["per_player"]
     for i, pid in enumerate(game.player_ids):
-        t.add_row(pid, labels[i], f"{result['payoffs'][i]:.2f}", f"{result['baseline']['payoffs'][i]:.2f}",
-                  f"{imp[i]:+.2f}")
+        t.add_row(pid, labels[i], f"{result['payoffs'][i]:z.2f}", f"{result['baseline']['payoffs'][i]:z.2f}",
+                  f"{imp[i]:+z.2f}")
     t.add_section()
-    t.add_row("sum", "", f"{sum(result['payoffs']):.2f}", f"{sum(result['baseline']['payoffs']):.2f}",
-              f"{result['improvement']['sum']:+.2f}")
+    t.add_row("sum", "", f"{sum(result['payoffs']):z.2f}", f"{sum(result['baseline']['payoffs']):z.2f}",
+              f"{result['improvement']['sum']:+z.2f}")
     console = Console()
     console.print(Text("Final payoffs", style="italic"))
     console.print(t)
-    console.print(f"improved: {result['improvement']['fraction_improved']:.0%} of players, "
-                  f"worst change {result['improvement']['min']:+.2f}; "
-                  f"unilateral regret {sum(result['regret']):.2f}")
+    console.print(f"improved: {result['improvement']['fraction_improved']:z.0%} of players, "
+                  f"worst change {result['improvement']['min']:+z.2f}; "
+                  f"unilateral regret {sum(result['regret']):z.2f}")
     _commitments(console, game, result["commitments"], "Commitments made")
 
 
 def baseline_table(game: Game, payoffs: Sequence[float], commitments: Sequence[Sequence[int]]) -> None:
     t = _table(game, (("player", "left"), ("payoff", "right")))
     for i, pid in enumerate(game.player_ids):
-        t.add_row(pid, f"{payoffs[i]:.2f}")
+        t.add_row(pid, f"{payoffs[i]:z.2f}")
     t.add_section()
-    t.add_row("sum", f"{sum(payoffs):.2f}")
+    t.add_row("sum", f"{sum(payoffs):z.2f}")
     console = Console()
     console.print(Text("No-Negotiation baseline: each player's best commitments made alone", style="italic"))
     console.print(t)
@@ -91,9 +91,9 @@ def welfare_table(game: Game, res: WelfareResult, negotiated: Sequence[float] | 
     cols = ["player", "optimal payoff"] + (["negotiated", "optimum − negotiated"] if negotiated else [])
     t = _table(game, [(c, "left" if c == "player" else "right") for c in cols])
     for i, pid in enumerate(game.player_ids):
-        row = [pid, f"{res.payoffs[i]:.2f}"]
+        row = [pid, f"{res.payoffs[i]:z.2f}"]
         if negotiated and gap is not None:
-            row += [f"{negotiated[i]:.2f}", f"{gap[i]:+.2f}"]
+            row += [f"{negotiated[i]:z.2f}", f"{gap[i]:+z.2f}"]
         t.add_row(*row)
     console = Console()
     console.print(Text(f"{res.objective} optimum", style="italic"))

@@ -125,7 +125,7 @@ def _print(rp: Replay, checks: _Checks | None) -> None:
         typer.echo(f"fork of {rec.header.parent.file} at turn {rec.header.parent.turn}")
     for ev in rp.events:
         typer.echo(f"{turn_line(game, ev)} ({ev.decided_by})")
-    typer.echo("payoffs: " + ", ".join(f"{p} {v:.2f}" for p, v in zip(game.player_ids, rp.neg.returns(rp.final))))
+    typer.echo("payoffs: " + ", ".join(f"{p} {v:z.2f}" for p, v in zip(game.player_ids, rp.neg.returns(rp.final))))
     if rec.stopped:
         typer.echo(f"note: {rec.stopped}")
     elif not rec.complete:

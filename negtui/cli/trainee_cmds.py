@@ -220,7 +220,7 @@ def _decisions(rows: list[dict[str, Any]]) -> None:
     table.add_column("ref.", no_wrap=True)
     for r in rows:
         table.add_row(r["trainee"], r["exercise"], "" if r["table"] is None else str(r["table"]), r["seat"],
-                      str(r["turn"]), r["choice"], f"{r['cost']:.2f}", r["reference"])
+                      str(r["turn"]), r["choice"], f"{r['cost']:z.2f}", r["reference"])
     _print_wide(table)
 
 
@@ -239,7 +239,7 @@ def _table(rows: list[dict[str, Any]]) -> None:
     from rich.table import Table
 
     def num(x: float | None) -> str:
-        return "" if x is None else f"{x:.2f}"
+        return "" if x is None else f"{x:z.2f}"
 
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True, padding=(0, 1),
                   title=f"{len(rows)} game(s)",

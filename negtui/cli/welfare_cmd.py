@@ -151,7 +151,7 @@ def _print(neg: Negotiation, res: WelfareResult, out: dict, solver: str) -> None
     welfare_table(neg.game, res, rounded(negotiated["payoffs"]) if negotiated else None, out.get("per_player_gap"))
     proven = "proven optimal" if res.proven_optimal else "best found (not proven optimal)"
     extra = f", gap {res.gap:.2e}" if res.gap is not None else ""
-    typer.echo(f"welfare {res.welfare:.2f} — {proven}{extra}; {res.solves} solve(s) in {res.seconds:.2f} s "
+    typer.echo(f"welfare {res.welfare:z.2f} — {proven}{extra}; {res.solves} solve(s) in {res.seconds:z.2f} s "
                f"with {solver}")
     typer.echo(f"{res.objective} welfare is {MEANING[res.objective]}")
     if res.message:
@@ -163,7 +163,7 @@ def _print(neg: Negotiation, res: WelfareResult, out: dict, solver: str) -> None
             typer.echo("negotiated welfare: the product is 0 (a player in it gained nothing or lost, so Σ log is "
                        "undefined); efficiency 0.0%")
         else:
-            typer.echo(f"negotiated welfare {'undefined' if won is None else f'{won:.2f}'}; "
-                       f"efficiency {'n/a' if eff is None else f'{eff:.1%}'}")
+            typer.echo(f"negotiated welfare {'undefined' if won is None else f'{won:z.2f}'}; "
+                       f"efficiency {'n/a' if eff is None else f'{eff:z.1%}'}")
         typer.echo(f"would gain from the optimum: {', '.join(out['gainers']) or 'nobody'}; "
                    f"would lose: {', '.join(out['losers']) or 'nobody'}")

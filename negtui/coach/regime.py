@@ -16,8 +16,8 @@ def suggested_lens(sc: Scenario) -> tuple[str, str]:
     share = pos / (pos + neg) if pos + neg else 0.5
     low, high = POSITIVE_SHARE
     if share < low:
-        return "upper", f"negative goals dominate ({share:.0%} of the value is positive): upper bots block threats"
+        return "upper", f"negative goals dominate ({share:z.0%} of the value is positive): upper bots block threats"
     if share > high:
-        return "lower", (f"positive goals dominate ({share:.0%} of the value is positive): lower bots count only "
+        return "lower", (f"positive goals dominate ({share:z.0%} of the value is positive): lower bots count only "
                          "what partners will complete")
-    return "myopic", f"positive and negative goals balance ({share:.0%} positive): myopic bots take sure gains"
+    return "myopic", f"positive and negative goals balance ({share:z.0%} positive): myopic bots take sure gains"

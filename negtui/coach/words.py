@@ -46,13 +46,13 @@ def why(game: Game, a: Assessment) -> str:
     later_yours, later_best = value_yours - now_yours, value_best - now_best
     mine, theirs = _choice(yours), f"{best.who}'s choice ({choice_words(game, best)})"
     if now_yours + EPS < now_best:
-        text = (f"Why: {mine} leaves you {now_yours:.1f} once the turn ends, {theirs} {now_best:.1f}: it gives up "
-                f"{now_best - now_yours:.1f} at once")
+        text = (f"Why: {mine} leaves you {now_yours:z.1f} once the turn ends, {theirs} {now_best:z.1f}: it gives up "
+                f"{now_best - now_yours:z.1f} at once")
         if later_yours > later_best + EPS:
-            text += f", more than the {later_yours - later_best:.1f} it may bring later"
+            text += f", more than the {later_yours - later_best:z.1f} it may bring later"
     else:
-        text = (f"Why: {mine} takes {now_yours:.1f} now (no less than {theirs}, {now_best:.1f}), but leaves only "
-                f"{later_yours:+.1f} to come against {later_best:+.1f}: it closes doors for later")
+        text = (f"Why: {mine} takes {now_yours:z.1f} now (no less than {theirs}, {now_best:z.1f}), but leaves only "
+                f"{later_yours:+z.1f} to come against {later_best:+z.1f}: it closes doors for later")
     closed = state_info(game, yours.after.bits).blocked & ~state_info(game, best.after.bits).blocked
     extra = yours.after.bits & ~best.after.bits
     if closed:
@@ -79,12 +79,12 @@ def primer(neg: Negotiation, player: int) -> str:
     nothing = float(payoffs(game, 0)[player])
     val = Valuation(neg)
     start = neg.initial_state()
-    forecasts = ", ".join(f"{lens} {float(val.forecast(start, lens)[player]):.1f}" for lens in CLOSED_FORM_LENSES)
+    forecasts = ", ".join(f"{lens} {float(val.forecast(start, lens)[player]):z.1f}" for lens in CLOSED_FORM_LENSES)
     text = (f"The baseline is what a seat gets with no negotiation: everyone commits only what pays on its own. "
-            f"Here it is {base:.1f} for {pid}; every result is measured against it.")
+            f"Here it is {base:z.1f} for {pid}; every result is measured against it.")
     if abs(base - nothing) > EPS:
-        text += (f" It is not the same as no deal at all: with no commitment by anyone {pid} gets {nothing:.1f}, "
-                 f"so the baseline already counts {base - nothing:+.1f} that {pid} can have without asking anyone.")
+        text += (f" It is not the same as no deal at all: with no commitment by anyone {pid} gets {nothing:z.1f}, "
+                 f"so the baseline already counts {base - nothing:+z.1f} that {pid} can have without asking anyone.")
     text += (f"\nA lens is a way to forecast the rest of the game from where it stands: myopic counts only what is "
              f"already committed, upper expects every goal still in reach to be completed, lower only what those "
              f"who must act can be relied on to complete. At the start {pid}'s forecasts are {forecasts}; the bots "

@@ -95,8 +95,8 @@ def check_size(game: Game, limit: int = DEFAULT_STATE_LIMIT, memory: int | None 
     room = int(mem.available() * MEMORY_SHARE) if memory is None else memory
     if need > room:
         raise ExactTooLarge(
-            f"exact solving this game needs about {need / 2**30:.2f} GiB of memory ({size:,} states) and "
-            f"{room / 2**30:.2f} GiB is available; use a lens instead, or a smaller game"
+            f"exact solving this game needs about {need / 2**30:z.2f} GiB of memory ({size:,} states) and "
+            f"{room / 2**30:z.2f} GiB is available; use a lens instead, or a smaller game"
         )
     return need
 

@@ -118,7 +118,7 @@ def observation_text(neg: Negotiation, s: State, player: int, information: str =
         if obs["information"] == "private":
             vals = ", ".join(filter(None, [vals, "the other values are secret"]))
         vals = vals or "nobody values it"
-        state = f"{goal['committed']}/{goal['threshold']} needed, satisfaction {goal['satisfaction']:.0%}"
+        state = f"{goal['committed']}/{goal['threshold']} needed, satisfaction {goal['satisfaction']:z.0%}"
         if not goal["reachable"]:
             state += ", can no longer be reached"
         label = f" ({goal['label']})" if goal["label"] else ""

@@ -31,6 +31,12 @@ def welfare(pay: np.ndarray) -> dict[str, float | None]:
     return {k: None if v is None else round(v, 10) + 0.0 for k, v in welfare_summary(pay).items()}
 
 
+def _rounded_dict(d: dict) -> dict:
+    """Every number of a summary rounded as `rounded` rounds (lists of numbers too)."""
+    return {k: rounded(v) if isinstance(v, list) else round(float(v), 10) + 0.0 if isinstance(v, float | int)
+            and not isinstance(v, bool) else v for k, v in d.items()}
+
+
 def commitments(game: Game, bits: int) -> list[list[int]]:
     """Per player, 0/1 per action."""
     return [[(bits >> (int(game.offset[i]) + a)) & 1 for a in range(int(game.m[i]))] for i in range(game.n)]
@@ -45,7 +51,7 @@ def outcome(neg: Negotiation, bits: int) -> dict:
         "commitments": commitments(neg.game, bits),
         "welfare": welfare(pay),
         "baseline": {"payoffs": rounded(base.payoffs), "commitments": commitments(neg.game, base.bits)},
-        "improvement": improvement(pay, base.payoffs).as_dict(),
+        "improvement": _rounded_dict(improvement(pay, base.payoffs).as_dict()),
         "regret": rounded(regret(neg.game, neg.rules, bits)),
     }
 

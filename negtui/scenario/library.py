@@ -13,6 +13,21 @@ def bundled_root() -> Path:
     return Path(__file__).resolve().parents[2] / "scenarios"
 
 
+def shown_path(path: str | Path) -> str:
+    """A scenario's path as results keep it: `scenarios/…` for a bundled one, relative to the working
+    folder under it, else as given; so result tables read the same on every machine.  A library name
+    (`poison-pill`) is the bundled file it names."""
+    p = resolve(path)
+    try:
+        return str(Path("scenarios") / p.resolve().relative_to(bundled_root()))
+    except (ValueError, OSError):
+        pass
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(p)
+
+
 @dataclass(frozen=True)
 class Entry:
     name: str

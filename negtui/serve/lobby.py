@@ -169,7 +169,7 @@ class LobbyScreen(TrainingScreen):
                 status = (f"a table of {ex.room(app.course.scenarios[ex.id].player_ids)} people · "
                           + (f"{waiting} waiting for people · " if waiting else "") + status)
             if best is not None:
-                status += f" · best {best:.1f}" + ("" if ex.score == "payoff" else f" ({SHORT[ex.score]})")
+                status += f" · best {best:z.1f}" + ("" if ex.score == "payoff" else f" ({SHORT[ex.score]})")
             if ex.attempts is not None and used >= ex.attempts:
                 status += " · no plays left"
             t.append(f"\n   {status}", style="dim")
@@ -275,7 +275,7 @@ def leaderboard(ex: Exercise, by_seat: dict[str, list[Standing]], reader: str, p
             you = r.trainee == reader
             name = r.trainee if ex.leaderboard == "named" else "you" if you else "·"
             board.add_row(seat if k == 0 else "", str(r.rank), Text(name, style="bold" if you else ""),
-                          f"{r.best:.1f}", str(r.plays))
+                          f"{r.best:z.1f}", str(r.plays))
     if not by_seat:
         board.add_row("", "", "nobody has finished it yet", "", "")
     else:

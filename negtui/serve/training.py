@@ -159,7 +159,7 @@ class TrainingApp(Confined, NegtuiApp):
             return
         if left:
             self.notify(f"{len(left)} assessment{'s' * (len(left) > 1)} left longer than "
-                        f"{self.idle_timeout / 60:.0f} min {'were' if len(left) > 1 else 'was'} filed as abandoned "
+                        f"{self.idle_timeout / 60:z.0f} min {'were' if len(left) > 1 else 'was'} filed as abandoned "
                         "(each counts as an attempt)", severity="warning", timeout=10)
 
     def start_exercise(self, exercise_id: str, seat: str) -> None:
@@ -265,7 +265,7 @@ class TrainingApp(Confined, NegtuiApp):
         if value is None:
             return None
         seat = game.neg.game.player_ids[i]
-        return (f"score: {value:.2f}, {OBJECTIVES[ex.score]} (the leaderboard ranks everyone who played {seat} "
+        return (f"score: {value:z.2f}, {OBJECTIVES[ex.score]} (the leaderboard ranks everyone who played {seat} "
                 "by it)")
 
     def debriefed(self, debriefs: list[Debrief]) -> None:

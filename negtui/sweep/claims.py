@@ -155,7 +155,7 @@ def _pill_claim(plain: dict[str, float], pill: dict[str, float], lower_is_better
         return Claim(text, UNKNOWN, "negative games with and without the poison pill, upper and another lens, "
                                     "are not all in these results", grid)
     return Claim(text, HOLDS if a > b else FAILS,
-                 f"upper's lead over the best other lens ({metric}): {a:+.2f} with the pill, {b:+.2f} without", grid)
+                 f"upper's lead over the best other lens ({metric}): {a:+z.2f} with the pill, {b:+z.2f} without", grid)
 
 
 def small_claims(rows: list[dict]) -> list[Claim]:
@@ -185,7 +185,7 @@ def _l1_by_regime(rows: list[dict]) -> dict[str, dict[str, float]]:
 
 
 def _regime_figures(by: dict[str, float]) -> str:
-    return ", ".join(f"{REGIME_TITLES[g]} {v:.2f}" for g, v in by.items())
+    return ", ".join(f"{REGIME_TITLES[g]} {v:z.2f}" for g, v in by.items())
 
 
 def _highest_balanced_lowest_positive(rows: list[dict]) -> Claim:
@@ -216,7 +216,7 @@ def _adversarial_harder(rows: list[dict]) -> Claim:
         coop = lens_means(rows, "l1_exact", payoff=regime, structure="cooperative")
         for lens in adv.keys() & coop.keys():
             parts.append((adv[lens] > coop[lens],
-                          f"{REGIME_TITLES[regime]} {lens}: {adv[lens]:.2f} against {coop[lens]:.2f}"))
+                          f"{REGIME_TITLES[regime]} {lens}: {adv[lens]:z.2f} against {coop[lens]:z.2f}"))
     return _counted("Adversarial games are harder than cooperative ones (higher L1 error, each regime and lens)",
                     parts, "small", "no regime with both structures in these results")
 
@@ -225,7 +225,7 @@ def _rises_with_all_or_nothing(rows: list[dict]) -> Claim:
     parts = []
     for regime in regimes_in(rows):
         for lens, s in l1_slopes(rows, regime).items():
-            parts.append((s > 0, f"{REGIME_TITLES[regime]} {lens}: slope {s:+.1f}"))
+            parts.append((s > 0, f"{REGIME_TITLES[regime]} {lens}: slope {s:+z.1f}"))
     return _counted("Difficulty (L1 error) rises with the all-or-nothing fraction (each regime and lens)", parts,
                     "small", "fewer than two all-or-nothing fractions in these results")
 
@@ -236,7 +236,7 @@ def _robust_lower(rows: list[dict]) -> Claim:
         slopes = l1_slopes(rows, regime)
         if "lower" in slopes and len(slopes) > 1:
             ok = slopes["lower"] <= min(slopes.values())
-            figures = ", ".join(f"{m} {s:+.1f}" for m, s in slopes.items())
+            figures = ", ".join(f"{m} {s:+z.1f}" for m, s in slopes.items())
             parts.append((ok, f"{REGIME_TITLES[regime]}: slope {figures}"))
     return _counted("Lower remains robust as non-linearity increases (its L1 error rises least with the "
                     "all-or-nothing fraction)", parts, "small",
@@ -286,8 +286,8 @@ def _cooperative_narrow(t: Table1) -> Claim:
                 spread[s] = max(means) - min(means)
         if len(spread) == 2:
             parts.append((spread["cooperative"] < spread["adversarial"],
-                          f"{REGIME_TITLES[regime]}: spread {spread['cooperative']:.2f} cooperative, "
-                          f"{spread['adversarial']:.2f} adversarial"))
+                          f"{REGIME_TITLES[regime]}: spread {spread['cooperative']:z.2f} cooperative, "
+                          f"{spread['adversarial']:z.2f} adversarial"))
     return _counted("Differences between the lenses narrow in cooperative games", parts, "large",
                     "no regime with both structures and two lenses in these results")
 
@@ -317,12 +317,12 @@ def table2_claims(st: ScenarioTable) -> list[Claim]:
             out.append(Claim(words, UNKNOWN, f"{lens} is not among the methods", g))
         else:
             out.append(Claim(words, HOLDS if sign * c.mean > 0 else FAILS,
-                             f"{lens} {c.mean:+.2f} ± {c.sd:.2f} over {c.n} games", g))
+                             f"{lens} {c.mean:+z.2f} ± {c.sd:z.2f} over {c.n} games", g))
     models = [m for m in means if m.startswith("llm")]
     text = "The language-model baseline trails the best lens"
     if models and lenses:
         top = max(lenses, key=lambda m: means[m].mean)
-        parts = [(means[m].mean < means[top].mean, f"{m} {means[m].mean:+.2f} against {top} {means[top].mean:+.2f}")
+        parts = [(means[m].mean < means[top].mean, f"{m} {means[m].mean:+z.2f} against {top} {means[top].mean:+z.2f}")
                  for m in models]
         out.append(_counted(text, parts, g, ""))
     else:

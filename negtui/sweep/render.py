@@ -63,7 +63,7 @@ def table1_markdown(t: Table1) -> str:
             cells = []
             for r in regimes:
                 c = t.cells.get((s, r, m))
-                text = "" if c is None else f"{c.mean:+.2f} ± {c.sd:.2f}"
+                text = "" if c is None else f"{c.mean:+z.2f} ± {c.sd:z.2f}"
                 cells.append(f"**{text}**" if c is not None and m in best[r] else text)
             rows.append([md(m), *cells])
         lines += [f"**{s}**", "", *_markdown_table(["method"] + [REGIME_TITLES[r] for r in regimes], rows), ""]
@@ -93,7 +93,7 @@ def table1_rich(t: Table1) -> list[Table]:
                     row.append("")
                     continue
                 best = m in best_of[r]
-                row.append(Text(f"{c.mean:+.2f} ± {c.sd:.2f}" + (f" {BEST}" if best else ""),
+                row.append(Text(f"{c.mean:+z.2f} ± {c.sd:z.2f}" + (f" {BEST}" if best else ""),
                                 style="bold" if best else ""))
             table.add_row(*row)
         out.append(table)
@@ -107,7 +107,7 @@ def l1_markdown(rows: list[dict], methods: list[str]) -> str:
     if not regimes:
         return ""
     body = [[md(m), *("" if (c := raw.get((g, m))) is None else
-                      f"{c.mean:.2f} ({n.mean:.3f})" if (n := norm.get((g, m))) is not None else f"{c.mean:.2f}"
+                      f"{c.mean:z.2f} ({n.mean:z.3f})" if (n := norm.get((g, m))) is not None else f"{c.mean:z.2f}"
                       for g in regimes)] for m in methods]
     return "\n".join([*_markdown_table(["method"] + [REGIME_TITLES[g] for g in regimes], body), "",
                       "Mean L1 error against the exact solution, Σ_i |R_i − R*_i|, per method and regime over both "
@@ -129,9 +129,9 @@ def adaptive_markdown(t: Table1) -> str:
             if a is None or not means:
                 continue
             best = max(means, key=lambda m: means[m])
-            rows.append([f"{s} {REGIME_TITLES[g]}", f"{a.mean:+.2f}", *(f"{means[m]:+.2f}" if m in means else ""
+            rows.append([f"{s} {REGIME_TITLES[g]}", f"{a.mean:+z.2f}", *(f"{means[m]:+z.2f}" if m in means else ""
                                                                        for m in lenses),
-                         f"{best} {means[best]:+.2f}", f"{a.mean - means[best]:+.2f}"])
+                         f"{best} {means[best]:+z.2f}", f"{a.mean - means[best]:+z.2f}"])
     note = ("Mean improvement over No-Negotiation. The best lens in hindsight is the one with the highest mean in "
             "the column, known only after the games; adaptive picks its lens per player and turn from what the "
             "player can see (docs/adaptive-lens.md).")
@@ -153,10 +153,10 @@ def information_markdown(rows: list[dict], methods: list[str]) -> str:
 
             def show(i: str, col: str, got: dict = got) -> str:
                 c = got.get((i, col))
-                return "" if c is None else f"{c.mean:+.2f} ± {c.sd / math.sqrt(c.n):.2f}"
+                return "" if c is None else f"{c.mean:+z.2f} ± {c.sd / math.sqrt(c.n):z.2f}"
 
             imp = [got.get((i, "improvement")) for i in ("public", "private")]
-            change = f"{imp[1].mean - imp[0].mean:+.2f}" if imp[0] and imp[1] else ""
+            change = f"{imp[1].mean - imp[0].mean:+z.2f}" if imp[0] and imp[1] else ""
             body.append([REGIME_TITLES[g], md(m), show("public", "improvement"), show("private", "improvement"),
                          change, show("public", "regret"), show("private", "regret")])
     note = ("Mean ± standard error over the games, structures together. Improvement: the sum of payoffs over the "
@@ -184,7 +184,7 @@ def social_markdown(t: Table1) -> str:
             cells = []
             for g in regimes:
                 c, least = t.cells.get((s, g, m)), t.least.get((s, g, m))
-                cells.append("" if c is None else f"{c.mean:+.2f}" + ("" if least is None else f" ({least:+.2f})"))
+                cells.append("" if c is None else f"{c.mean:+z.2f}" + ("" if least is None else f" ({least:+z.2f})"))
             body.append([md(m), *cells])
         lines += [f"**{s}**", "", *_markdown_table(["method"] + [REGIME_TITLES[g] for g in regimes], body), ""]
     lines.append("Mean improvement of the sum of payoffs over No-Negotiation; in brackets the mean over games of "
@@ -202,7 +202,7 @@ def spread_markdown(rows: list[dict], methods: list[str]) -> str:
         regimes = [g for g in TABLE_REGIMES if any(k[:2] == (s, g) for k in cells)]
         if not regimes:
             continue
-        body = [[md(m), *("" if (c := cells.get((s, g, m))) is None else f"{c.mean:.1f}" for g in regimes)]
+        body = [[md(m), *("" if (c := cells.get((s, g, m))) is None else f"{c.mean:z.1f}" for g in regimes)]
                 for m in methods]
         lines += [f"**{s}**", "", *_markdown_table(["method"] + [REGIME_TITLES[g] for g in regimes], body), ""]
     if lines:
@@ -219,7 +219,7 @@ def efficiency_markdown(rows: list[dict], methods: list[str]) -> str:
         regimes = [r for r in TABLE_REGIMES if any(k[0] == r for k in cells)]
         if not regimes:
             continue
-        body = [[md(m), *("" if (c := cells.get((r, m))) is None else f"{c.median:.2f} ({c.mean:.2f})"
+        body = [[md(m), *("" if (c := cells.get((r, m))) is None else f"{c.median:z.2f} ({c.mean:z.2f})"
                           for r in regimes)] for m in methods]
         lines += [f"**{s}**", "", *_markdown_table(["method"] + [REGIME_TITLES[r] for r in regimes], body), ""]
     if lines:
@@ -234,12 +234,12 @@ def _improvement(st: ScenarioTable, f: str, m: str) -> str:
     c = st.cells.get((f, m))
     if c is None:
         return ""
-    return f"{c.mean:+.2f}" + (f" ± {c.sd:.2f}" if c.n > 1 else "")  # one seed has no spread to show
+    return f"{c.mean:+z.2f}" + (f" ± {c.sd:z.2f}" if c.n > 1 else "")  # one seed has no spread to show
 
 
 def _efficiency(st: ScenarioTable, f: str, m: str) -> str:
     e = st.efficiency.get((f, m))
-    return "" if e is None else f"{e.median:.0%}"
+    return "" if e is None else f"{e.median:z.0%}"
 
 
 def scenario_markdown(st: ScenarioTable) -> str:
@@ -250,10 +250,10 @@ def scenario_markdown(st: ScenarioTable) -> str:
         for m in st.methods:
             text = _improvement(st, f, m) + (f" ({e})" if (e := _efficiency(st, f, m)) else "")
             cells.append(f"**{text}**" if m in best else text)
-        rows.append([md(name), str(players), f"{st.baseline[f]:.2f}", *cells])
+        rows.append([md(name), str(players), f"{st.baseline[f]:z.2f}", *cells])
     if len(st.scenarios) > 1:
         rows.append([f"**mean ± sd over the {len(st.scenarios)} games**", "", "",
-                     *("" if (c := st.over_scenarios(m)) is None else f"{c.mean:+.2f} ± {c.sd:.2f}"
+                     *("" if (c := st.over_scenarios(m)) is None else f"{c.mean:+z.2f} ± {c.sd:z.2f}"
                        for m in st.methods)])
     lines = _markdown_table(["scenario", "players", "baseline", *map(md, st.methods)], rows)
     n = sorted({c.n for c in st.cells.values()})
@@ -279,7 +279,7 @@ def scenario_rich(st: ScenarioTable) -> list[Table]:
         eff.add_column(m, justify="right", no_wrap=True)
     for f, name, players in st.scenarios:
         best = st.best(f)
-        gain.add_row(Text(f"{name} ({players})"), f"{st.baseline[f]:.2f}",
+        gain.add_row(Text(f"{name} ({players})"), f"{st.baseline[f]:z.2f}",
                      *[Text(_improvement(st, f, m) + (f" {BEST}" if m in best else ""), style="bold" if m in best
                             else "") for m in st.methods])
         eff.add_row(Text(f"{name} ({players})"), *[_efficiency(st, f, m) for m in st.methods])

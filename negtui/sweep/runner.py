@@ -47,10 +47,15 @@ class Progress:
         counts = f"{self.done + self.skipped}/{self.total} games"
         if self.skipped:
             counts += f" ({self.skipped} already done)"
-        text = f"{counts} {rate:.2f} games/s  ETA {_duration(eta)}"
         room = self.columns() - 1  # a line as wide as the terminal wraps, and the next redraw starts below it
-        if len(text) + 9 > room and self.skipped:
-            text = f"{self.done + self.skipped}/{self.total} games {rate:.2f}/s ETA {_duration(eta)}"
+        if not todo:
+            text = f"{counts}: nothing left to play"
+        elif not self.done:  # no rate to tell yet, and an ETA of '?' says nothing
+            text = f"{counts}, the first of {todo} under way"
+        else:
+            text = f"{counts} {rate:z.2f} games/s  ETA {_duration(eta)}"
+            if len(text) + 9 > room and self.skipped:
+                text = f"{self.done + self.skipped}/{self.total} games {rate:z.2f}/s ETA {_duration(eta)}"
         width = max(0, min(24, room - len(text) - 1))
         fill = int(width * self.done / todo) if todo else width
         bar = "█" * fill + "·" * (width - fill)

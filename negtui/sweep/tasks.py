@@ -216,7 +216,9 @@ def _point_columns(task: Task) -> dict[str, object]:
                                   "all_or_nothing", "zipf", "payoff")}
     if "actions" in p:
         cols["actions"], cols["actions_up_to"] = _actions(p)
-    cols["scenario_file"] = p.get("scenario")
+    from negtui.scenario.library import shown_path
+
+    cols["scenario_file"] = shown_path(str(p["scenario"])) if p.get("scenario") else None
     return cols
 
 

@@ -87,7 +87,8 @@ GAME_KEYS: tuple[Key, ...] = (
         modes=(REPLAY,)),
     Key("full_stop", "turn_forward", "turn ▶", "step forward one turn", "Replay", ".", palette="Replay: next turn",
         modes=(REPLAY,)),
-    Key("g", "jump", "jump", "jump to a turn", "Replay", palette="Replay: jump to turn", modes=(REPLAY,)),
+    Key("g", "jump", "jump", "show the game after any number of turns played", "Replay", palette="Replay: jump",
+        modes=(REPLAY,)),
     Key("t", "take_over", "take over", "take over from this turn (fork): continue with any seats", "Replay",
         palette="Replay: take over from this turn", modes=(REPLAY,)),
     Key("h", "hint", "hint", "what each lens bot (and exact, on small games) would do now, and what it is worth",
@@ -173,5 +174,18 @@ def help_table(mode: str = LIVE, keys: tuple[Key, ...] = GAME_KEYS) -> Table:
 
 
 def palette_entries(mode: str, keys: tuple[Key, ...] = GAME_KEYS) -> list[tuple[str, str, str]]:
-    """(title, help, action) of every key the command palette offers on a screen."""
-    return [(k.palette, k.help, k.action) for k in keys_of(mode, keys) if k.palette]
+    """(title, description, action) of every key the command palette offers on a screen.  The
+    description says the key, and the help only where it adds to the title ("Submit the offer" is not
+    followed by "submit the offer")."""
+    out = []
+    for k in keys_of(mode, keys):
+        if not k.palette:
+            continue
+        key = f"key {_spelled(k)}"
+        title = k.palette.removeprefix("Replay: ")
+        rest = k.help[len(title):].strip(" :") if k.help.lower().startswith(title.lower()) else k.help
+        if title.lower().startswith(rest.lower()):
+            rest = ""
+        out.append((k.palette, f"{key} {rest}" if rest.startswith("(") else f"{key}: {rest}" if rest else key,
+                    k.action))
+    return out

@@ -313,6 +313,8 @@ def test_a_broken_spec_file_and_bad_options(sweep, tmp_path):
     assert {r["method"] for r in rows} == {"baseline", "exact", "myopic", "upper", "lower"}
     sums = {r["method"]: r["sum"] for r in rows}  # myopic and lower swallow the pill; upper takes the bait alone
     assert sums == {"baseline": 60, "exact": 60, "myopic": 47, "upper": 60, "lower": 47}
+    # the bundled scenario as the README names it, not this machine's absolute path to it
+    assert {r["scenario_file"] for r in rows} == {"scenarios/teaching/poison-pill.json"}
 
 
 def test_the_nash_optimum_on_request(sweep, tmp_path):
@@ -386,6 +388,18 @@ def test_the_progress_line_in_a_log_file():
     progress.tick(final=True)
     assert log.getvalue().count("\n") == 2 and "\r" not in log.getvalue() and "\x1b" not in log.getvalue()
     assert "already done" not in log.getvalue()  # nothing was
+
+
+def test_a_resumed_sweep_says_what_is_left_not_a_rate_of_zero():
+    from negtui.sweep.runner import Progress
+
+    log = io.StringIO()
+    Progress(30, 30, stream=log).tick(final=True)  # every game already in the results
+    assert log.getvalue().endswith(" 30/30 games (30 already done): nothing left to play\n")
+    log = io.StringIO()
+    Progress(30, 20, stream=log).tick(final=True)  # stopped before its first game finished
+    assert log.getvalue().endswith(" 20/30 games (20 already done), the first of 10 under way\n")
+    assert "0.00" not in log.getvalue() and "?" not in log.getvalue()
 
 
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])

@@ -44,6 +44,17 @@ def test_a_screen_binds_only_its_own_keys(mode):
     assert {a for _, _, a in palette_entries(mode)} <= own
 
 
+@pytest.mark.parametrize("mode", [LIVE, REPLAY, TABLE])
+def test_a_palette_entry_says_its_key_and_does_not_repeat_its_title(mode):
+    for title, description, _ in palette_entries(mode):
+        assert description.startswith("key "), (title, description)
+        words = title.removeprefix("Replay: ").lower()
+        rest = description.partition(": ")[2].lower()
+        assert not rest.startswith(words) and rest != words, (title, description)
+    entries = {t: d for t, d, _ in palette_entries(LIVE)}
+    assert entries["Submit the offer"] == "key o" and entries["Pass the turn"] == "key x (make no offer)"
+
+
 def test_the_help_lists_the_keys_of_the_screen_it_opens_over():
     def text(mode: str) -> str:
         console = Console(width=200, file=io.StringIO(), record=True)

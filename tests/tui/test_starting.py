@@ -127,6 +127,7 @@ async def test_the_generator_form_starts_in_its_first_field_explains_bad_numbers
         await pilot.pause()
         form = app.screen
         assert app.focused is form.query_one("#gen-players", Input)
+        assert "Enter in any field (or Generate) makes the game" in str(form.query_one(".dialog-note", Static).render())
         form.query_one("#gen-players", Input).value = ""
         form.query_one("#gen-goals", Input).value = "many"
         form.query_one("#gen-rules", Select).value = "reference"

@@ -96,7 +96,7 @@ class DebriefPane(Horizontal):
 
 
 def _num(v: float | None) -> str:
-    return "" if v is None else f"{v:.4g}"
+    return "" if v is None else f"{v:z.2f}"
 
 
 def _tables(d: ClassDebrief) -> Table | Text:
@@ -111,7 +111,7 @@ def _tables(d: ClassDebrief) -> Table | Text:
     for row in sorted(d.tables, key=lambda r: -(r.efficiency or 0.0)):
         eff = row.efficiency
         t.add_row(row.where, ", ".join(row.people), _num(row.total), _num(row.optimum),
-                  "" if eff is None else f"{eff:.0%}")
+                  "" if eff is None else f"{eff:z.0%}")
     return t
 
 

@@ -16,7 +16,7 @@ LABEL = 18  # columns for a seat's name
 
 
 def _fmt(v: float) -> str:
-    return f"{v:.4g}"
+    return f"{v:z.4g}"
 
 
 def strip_plot(spreads: Sequence[SeatSpread], width: int) -> Text:

@@ -77,7 +77,7 @@ def standing_of(t: TableRow) -> Text:
     for k, (pid, v) in enumerate(t.payoffs.items()):
         if k:
             out.append("  ")
-        out.append(f"{pid} {v:.4g}")
+        out.append(f"{pid} {v:z.2f}")
         base = (t.baseline or {}).get(pid)
         if base is not None:
             d = v - base

@@ -152,9 +152,9 @@ class DebriefScreen(SummaryScreen):
                 t.add_row(what, "…", "", meaning)
                 return
             diff = d.payoff - value
-            t.add_row(what, f"{value:.2f}", Text(f"{diff:+.2f}", style=palette.signed(diff)), meaning)
+            t.add_row(what, f"{value:z.2f}", Text(f"{diff:+z.2f}", style=palette.signed(diff)), meaning)
 
-        t.add_row("your payoff", f"{d.payoff:.2f}", "", "what your seat got in this game")
+        t.add_row("your payoff", f"{d.payoff:z.2f}", "", "what your seat got in this game")
         row("no negotiation", d.baseline, "everyone commits only what is best for itself alone")
         for k, lens in enumerate(CLOSED_FORM_LENSES):
             row(f"{lens} bot in your seat", d.counterfactual.get(lens),

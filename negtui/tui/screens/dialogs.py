@@ -206,7 +206,7 @@ class PartnerScreen(BesideTheMatrix, Dialog[int | tuple[int, list[int]] | None])
                 if self.suggest:
                     for lens, gain in opt.value.items():
                         t.append(f" {lens} ")
-                        t.append(f"{gain:+.1f}", style=palette.signed(gain))
+                        t.append(f"{gain:+z.1f}", style=palette.signed(gain))
                     best = max(opt.value, key=lambda k: opt.value[k])
                     t.append(f"\n   best ({best}): {self.describe(opt.offers[best])}", style="dim")
                 items.append(Option(t, id=str(opt.partner)))
@@ -251,8 +251,8 @@ class RespondScreen(BesideTheMatrix, Dialog[bool | None]):
         for col in ("lens", "if you accept", "if you reject", "change"):
             t.add_column(col, justify="left" if col == "lens" else "right")
         for lens, view in self.preview.partner.items():
-            t.add_row(lens, f"{view.accept:.2f}", f"{view.reject:.2f}",
-                      Text(f"{view.gain:+.2f}", style=palette.signed(view.gain)))
+            t.add_row(lens, f"{view.accept:z.2f}", f"{view.reject:z.2f}",
+                      Text(f"{view.gain:+z.2f}", style=palette.signed(view.gain)))
         with Vertical(id="dialog", classes="dialog wide"):
             yield Label(self.title_text, classes="dialog-title")
             yield Static(self.words)

@@ -114,6 +114,8 @@ class GenerateScreen(Dialog[GeneratorParams | None]):
         yield KeyBar()  # this dialog's keys, not those of the screen under it
         with VerticalScroll(id="dialog", classes="dialog"):
             yield Label("Generate a game", classes="dialog-title")
+            yield Static("Enter in any field (or Generate) makes the game with these settings; escape cancels.",
+                         classes="dialog-note")
             for key, label, default in FIELDS:
                 with Horizontal(classes="form-row"):
                     yield Label(label, classes="form-label")

@@ -48,13 +48,13 @@ class SummaryScreen(Dialog[None]):
             t.add_column(c, justify="left" if c == "player" else "right")
         for i, name in enumerate(self.names):
             d = float(self.payoffs[i] - self.baseline[i])
-            said = [f"{v[i]:.1f}" for v in self.first_forecasts.values()]
-            t.add_row(name, f"{self.payoffs[i]:.2f}", f"{self.baseline[i]:.2f}",
-                      Text(f"{d:+.2f}", style=palette.signed(d)), *said)
+            said = [f"{v[i]:z.1f}" for v in self.first_forecasts.values()]
+            t.add_row(name, f"{self.payoffs[i]:z.2f}", f"{self.baseline[i]:z.2f}",
+                      Text(f"{d:+z.2f}", style=palette.signed(d)), *said)
         total = float(self.payoffs.sum() - self.baseline.sum())
         t.add_section()
-        t.add_row("sum", f"{self.payoffs.sum():.2f}", f"{self.baseline.sum():.2f}",
-                  Text(f"{total:+.2f}", style=palette.signed(total)), *["" for _ in self.first_forecasts])
+        t.add_row("sum", f"{self.payoffs.sum():z.2f}", f"{self.baseline.sum():z.2f}",
+                  Text(f"{total:+z.2f}", style=palette.signed(total)), *["" for _ in self.first_forecasts])
         with VerticalScroll(id="dialog", classes="dialog wide"):
             yield Label("Game over", classes="dialog-title")
             yield Static(t)
@@ -110,8 +110,8 @@ class SummaryScreen(Dialog[None]):
             self.say_welfare(f"welfare optimum: {res.status}")
             return
         eff = float(self.payoffs.sum()) / res.welfare if res.welfare else float("nan")
-        self.say_welfare(f"utilitarian optimum {res.welfare:.2f}: the largest sum of payoffs any completion of the "
-                     f"game allows; this game reached {eff:.0%} of it")
+        self.say_welfare(f"utilitarian optimum {res.welfare:z.2f}: the largest sum of payoffs any completion of the "
+                     f"game allows; this game reached {eff:z.0%} of it")
         self.solved(res)
 
     def solved(self, res) -> None:

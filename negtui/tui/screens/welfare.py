@@ -116,10 +116,10 @@ class WelfareScreen(Dialog[tuple[str, int] | None]):
         now = welfare_of(res.objective, self.payoffs, res.included, base)
         eff = efficiency(res.objective, now, res.welfare, len(res.included))
         proven = "proven optimal" if res.proven_optimal else "best found"
-        so_far = ("n/a" if eff is None else f"{eff:.0%}") if now is not None or eff is None else \
+        so_far = ("n/a" if eff is None else f"{eff:z.0%}") if now is not None or eff is None else \
             "0% (someone in the product has gained nothing yet, or lost)"
-        lines = [f"{res.objective}: welfare {res.welfare:.2f}, {MEANING[res.objective]} ({proven}, {res.solves} "
-                 f"solve(s), {seconds:.1f} s)", f"the game so far reaches {so_far} of it"]
+        lines = [f"{res.objective}: welfare {res.welfare:z.2f}, {MEANING[res.objective]} ({proven}, {res.solves} "
+                 f"solve(s), {seconds:z.1f} s)", f"the game so far reaches {so_far} of it"]
         if self.describe is not None and res.bits is not None:
             lines.append(f"the optimum adds: {self.describe(res.bits & ~self.bits)}")
         if res.message:
@@ -130,8 +130,8 @@ class WelfareScreen(Dialog[tuple[str, int] | None]):
             t.add_column(col, justify="left" if col == "player" else "right")
         for i, name in enumerate(self.names):
             gain = res.payoffs[i] - float(self.payoffs[i])
-            t.add_row(name, f"{self.payoffs[i]:.1f}", f"{self.forecast[i]:.1f}", f"{res.payoffs[i]:.1f}",
-                      Text(f"{gain:+.1f}", style=palette.signed(gain)))
+            t.add_row(name, f"{self.payoffs[i]:z.1f}", f"{self.forecast[i]:z.1f}", f"{res.payoffs[i]:z.1f}",
+                      Text(f"{gain:+z.1f}", style=palette.signed(gain)))
         self.query_one("#welfare-table", Static).update(t)
         self.query_one("#mark", Button).disabled = res.bits is None
 

@@ -25,7 +25,7 @@ def summary(game: Game, a: Assessment, reason: bool = True) -> str:
     if a.yours is None:
         best = a.best
         return (f"hint: the best choice under {ref} is {best.who}'s — {choice_words(game, best)} "
-                f"(worth {a.value(best):.1f})")
+                f"(worth {a.value(best):z.1f})")
     agree = a.agreeing()
     differ = [c.who for c in a.others if c.who not in agree]
     head = f"coach, turn {shown_turn(a.t)}: " + (f"{', '.join(agree)} would have done the same" if agree
@@ -33,9 +33,9 @@ def summary(game: Game, a: Assessment, reason: bool = True) -> str:
     if differ:
         head += f"; {', '.join(differ)} would not"
     if a.cost > 1e-9:
-        return (head + f". Under {ref} your choice is worth {a.value(a.yours):.1f}, {a.best.who}'s "
-                f"{a.value(a.best):.1f} (cost {a.cost:.1f})." + (" " + why(game, a) if reason else ""))
-    return head + f". Under {ref} nothing did better ({a.value(a.yours):.1f})"
+        return (head + f". Under {ref} your choice is worth {a.value(a.yours):z.1f}, {a.best.who}'s "
+                f"{a.value(a.best):z.1f} (cost {a.cost:z.1f})." + (" " + why(game, a) if reason else ""))
+    return head + f". Under {ref} nothing did better ({a.value(a.yours):z.1f})"
 
 
 class CoachPane(StaticPane):
@@ -88,7 +88,7 @@ class CoachPane(StaticPane):
             style = "bold" if c.who == YOU else ""
             label = Text(c.who + (" ★" if c is best else ""), style=style)
             t.add_row(label, choice_words(game, c),
-                      *[Text(f"{c.values[lens]:.1f}", style=palette.signed(c.values[lens])) for lens in lenses])
+                      *[Text(f"{c.values[lens]:z.1f}", style=palette.signed(c.values[lens])) for lens in lenses])
         ref = "exact" if a.reference == "exact" else "the mean of myopic, upper and lower"
         short = " (" + ", ".join(f"{LENS_SHORT.get(lens, lens)} = {lens}" for lens in lenses) + ")" if narrow else ""
         note = Text(f"values: {who}'s payoff forecast after the turn under each lens{short}; ★ best under {ref}",

@@ -56,7 +56,7 @@ class DealNetwork(StaticPane):
             deals.add_column(col, no_wrap=True)
         for a, b, data in sorted(G.edges(data=True), key=lambda e: -e[2]["deals"]):
             moved = data["moved"]
-            moves = [f"{names[k]} {moved[k]:+.1f}" if snap.knows(k) else f"{names[k]} ?" for k in (a, b)]
+            moves = [f"{names[k]} {moved[k]:+z.1f}" if snap.knows(k) else f"{names[k]} ?" for k in (a, b)]
             deals.add_row(f"{names[a]}—{names[b]}", str(data["deals"]), ", ".join(moves))
         if not G.number_of_edges():
             deals.add_row("no deals between two players yet", "", "")
@@ -67,7 +67,7 @@ class DealNetwork(StaticPane):
         deg = nx.degree_centrality(G) if g.n > 1 else {i: 0.0 for i in range(g.n)}
         btw = nx.betweenness_centrality(G) if g.n > 2 else {i: 0.0 for i in range(g.n)}
         for i in sorted(range(g.n), key=lambda i: (-deg[i], i)):
-            central.add_row(names[i], str(G.degree(i)), f"{deg[i]:.2f}", f"{btw[i]:.2f}")
+            central.add_row(names[i], str(G.degree(i)), f"{deg[i]:z.2f}", f"{btw[i]:z.2f}")
         parts.append(central)
         parts.append(goal_dependencies(snap))
         self.show(Group(*parts))

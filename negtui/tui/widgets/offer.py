@@ -54,13 +54,13 @@ def _table(preview: Preview, partner: str, alone: bool) -> Table:
         t.add_column(col, justify="left" if col == "lens" else "right")
     for lens in preview.proposer:
         mine, theirs = preview.proposer[lens].gain, preview.partner[lens].gain
-        row: list[str | Text] = [lens, Text(f"{mine:+.1f}", style=palette.signed(mine))]
+        row: list[str | Text] = [lens, Text(f"{mine:+z.1f}", style=palette.signed(mine))]
         if not alone:
             ok = preview.partner_accepts[lens]
             mark = "yes" if ok else "no"
             if lens == preview.partner_lens:
                 mark += " ◀"
-            row += [Text(f"{theirs:+.1f}", style=palette.signed(theirs)),
+            row += [Text(f"{theirs:+z.1f}", style=palette.signed(theirs)),
                     Text(mark, style=palette.POSITIVE if ok else palette.NEGATIVE)]
         t.add_row(*row)
     return t

@@ -116,7 +116,7 @@ class Forecasts(Drawn, TextPane):
         narrow = self.app.size.width < FORECASTS_NARROW  # the side pane is under ~64 columns
         name_w = forecast_name_width(g, self.app.size.width)
         num_w = 5 if narrow else 7
-        fmt = "{:.0f}" if narrow else "{:.1f}"
+        fmt = "{:z.0f}" if narrow else "{:z.1f}"
         out = Text(no_wrap=True)
         out.append("payoffs and forecasts", style="bold")
         out.append(" (now = myopic)\n" if narrow else " (now: also myopic's forecast)\n", style="dim")
