@@ -265,25 +265,51 @@ def scenario_markdown(st: ScenarioTable) -> str:
     return "\n".join(lines)
 
 
-def scenario_rich(st: ScenarioTable) -> list[Table]:
-    """Improvement, then efficiency: one table each, so that both fit 80 columns."""
-    gain = Table(title=f"{st.sweep} · {st.rules} rules: improvement over No-Negotiation ({BEST} best)",
-                 title_justify="left")
-    eff = Table(title=f"{st.sweep} · {st.rules} rules: median welfare efficiency (negotiated ÷ optimum)",
-                title_justify="left")
-    for table in (gain, eff):
-        table.add_column("scenario (players)", overflow="fold")
-    gain.add_column("baseline", justify="right", no_wrap=True)
-    for m in st.methods:  # numbers whole; a long scenario name folds instead
-        gain.add_column(m, justify="right", no_wrap=True)
-        eff.add_column(m, justify="right", no_wrap=True)
-    for f, name, players in st.scenarios:
-        best = st.best(f)
-        gain.add_row(Text(f"{name} ({players})"), f"{st.baseline[f]:z.2f}",
-                     *[Text(_improvement(st, f, m) + (f" {BEST}" if m in best else ""), style="bold" if m in best
-                            else "") for m in st.methods])
-        eff.add_row(Text(f"{name} ({players})"), *[_efficiency(st, f, m) for m in st.methods])
-    return [gain, eff] if st.efficiency else [gain]
+def scenario_rich(st: ScenarioTable, width: int = 80) -> list[Table]:
+    """Improvement, then efficiency, with as many methods per table as fit `width` columns (more tables
+    where they do not): numbers and scenario names whole, never cut to fit."""
+    names = [f"{name} ({players})" for _, name, players in st.scenarios]
+    first = min(max(map(len, names), default=10), 28) + 3  # the scenario column and its borders
+
+    def chunks(cells: dict[str, list[str]], fixed: int) -> list[list[str]]:
+        out: list[list[str]] = [[]]
+        used = first + fixed
+        for m in st.methods:
+            w = max(len(m), *(len(c) for c in cells[m])) + 3
+            if out[-1] and used + w > width:
+                out.append([])
+                used = first + fixed
+            out[-1].append(m)
+            used += w
+        return out
+
+    gains = {m: [_improvement(st, f, m) + (f" {BEST}" if m in st.best(f) else "") for f, _, _ in st.scenarios]
+             for m in st.methods}
+    effs = {m: [_efficiency(st, f, m) for f, _, _ in st.scenarios] for m in st.methods}
+    tables = []
+    for part in chunks(gains, max(len("baseline"), *(len(f"{st.baseline[f]:z.2f}") for f, _, _ in st.scenarios)) + 3):
+        t = Table(title=f"{st.sweep} · {st.rules} rules: improvement over No-Negotiation ({BEST} best)",
+                  title_justify="left")
+        t.add_column("scenario (players)", overflow="fold", min_width=first - 3)
+        t.add_column("baseline", justify="right", no_wrap=True)
+        for m in part:
+            t.add_column(m, justify="right", no_wrap=True)
+        for k, (f, _, _) in enumerate(st.scenarios):
+            best = st.best(f)
+            t.add_row(Text(names[k]), f"{st.baseline[f]:z.2f}",
+                      *[Text(gains[m][k], style="bold" if m in best else "") for m in part])
+        tables.append(t)
+    if st.efficiency:
+        for part in chunks(effs, 0):
+            t = Table(title=f"{st.sweep} · {st.rules} rules: median welfare efficiency (negotiated ÷ optimum)",
+                      title_justify="left")
+            t.add_column("scenario (players)", overflow="fold", min_width=first - 3)
+            for m in part:
+                t.add_column(m, justify="right", no_wrap=True)
+            for k in range(len(st.scenarios)):
+                t.add_row(Text(names[k]), *[effs[m][k] for m in part])
+            tables.append(t)
+    return tables
 
 
 def overview_markdown(found: dict[str, list[Claim]]) -> str:

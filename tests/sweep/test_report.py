@@ -185,6 +185,29 @@ def test_a_scenario_sweep_is_reported_per_scenario(cli, tmp_path):
     assert max(len(line) for line in res.stdout.splitlines()) <= 80
 
 
+def test_scenario_names_stay_whole_in_the_printed_table_at_80_columns():
+    import io
+
+    from rich.console import Console
+
+    from negtui.sweep.render import scenario_rich
+    from negtui.sweep.report import scenario_table
+
+    rows = [r | {"scenario": "cop-climate-22"} if r["scenario_file"] == "/s/a.json" else r for r in scenario_rows()]
+    rows += [r | {"method": m} for r in rows if r["method"] == "upper" for m in ("llm", "utilitarian", "maximin")]
+    st = scenario_table(rows)
+    assert st is not None
+    out = io.StringIO()
+    console = Console(width=80, file=out)
+    tables = scenario_rich(st, 80)
+    for table in tables:
+        console.print(table)
+    text = out.getvalue()
+    assert len(tables) > 2  # six methods do not fit one table of 80 columns
+    assert text.count("cop-climate-22 (3)") == len(tables) and "…" not in text, text
+    assert "+20.00 ± 14.14 ★" in text and "maximin" in text and max(map(len, text.splitlines())) <= 80
+
+
 def test_no_efficiency_where_the_optimum_is_zero_up_to_float_noise():
     """A game whose best completion is worth nothing sums its fractional payoffs to -6.7e-16: the sweep
     writes no efficiency for it, and the report ignores the huge ratio a file may already hold."""
