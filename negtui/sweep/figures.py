@@ -4,6 +4,7 @@ regime and method.  Each is written as PNG and SVG."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -19,6 +20,7 @@ def _pyplot() -> ModuleType:
     import matplotlib
 
     matplotlib.use("Agg")  # files only: no display, no GUI toolkit
+    matplotlib.rcParams["svg.fonttype"] = "none"  # SVG text stays text: searchable, editable for a paper
     import matplotlib.pyplot as plt
 
     return plt
@@ -47,27 +49,51 @@ def _finish(plt: ModuleType, fig: Figure, axes: np.ndarray, ylabel: str, n_metho
     return paths
 
 
+MARKERS = "osD^vPX*"  # a method is told apart by its marker and line, not its colour alone
+LINES = ("-", "--", "-.", ":")
+
+
+def _n_range(cells: dict) -> str:
+    """'n = 50' or 'n = 40–50': games behind each point or bar."""
+    ns = sorted({c.n for c in cells.values()})
+    return f"n = {ns[0]}" if len(ns) == 1 else f"n = {ns[0]}–{ns[-1]}"
+
+
 def l1_figure(rows: list[dict], methods: list[str], path: Path, title: str) -> list[Path]:
-    """Small games: mean L1 error by all-or-nothing fraction; none when there are no exact solutions."""
+    """Small games: mean L1 error by all-or-nothing fraction, with the standard error of each mean;
+    none when there are no exact solutions.  Methods that coincide (myopic and lower often do) stay
+    visible: each has its marker and line style, and sits a little apart along the x axis."""
+    import math
+
     data = l1_by_fraction(rows, methods)
     if not data:
         return []
     plt = _pyplot()
     fig, axes = plt.subplots(1, len(data), figsize=(3.6 * len(data), 3.2), sharey=True, squeeze=False)
     for ax, (regime, cells) in zip(axes[0], data.items(), strict=True):
-        for m in methods:
-            pts = sorted((f, c.mean) for (f, mm), c in cells.items() if mm == m)
-            if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=m)
-        ax.set_title(REGIME_TITLES.get(regime, regime))
+        xs = sorted({f for f, _ in cells})
+        step = min((b - a for a, b in pairwise(xs)), default=1.0)
+        for k, m in enumerate(methods):
+            pts = sorted((f, c) for (f, mm), c in cells.items() if mm == m)
+            if not pts:
+                continue
+            shift = (k - (len(methods) - 1) / 2) * step * 0.06
+            ax.errorbar([f + shift for f, _ in pts], [c.mean for _, c in pts],
+                        yerr=[c.sd / math.sqrt(c.n) if c.n > 1 else 0.0 for _, c in pts],
+                        marker=MARKERS[k % len(MARKERS)], linestyle=LINES[k % len(LINES)], markersize=4,
+                        capsize=2, label=m)
+        ax.set_title(f"{REGIME_TITLES.get(regime, regime)} ({_n_range(cells)} per point)", fontsize="medium")
         ax.set_xlabel("all-or-nothing fraction")
         ax.grid(alpha=0.3)
-    return _finish(plt, fig, axes, "L1 error vs exact (mean)", len(methods), title, path)
+    return _finish(plt, fig, axes, "L1 error vs exact (mean ± s.e.)", len(methods), title, path)
 
 
 def efficiency_figure(rows: list[dict], methods: list[str], path: Path, title: str) -> list[Path]:
     """Median welfare efficiency (negotiated ÷ utilitarian optimum) by regime, a bar per method: the ratio
-    of a game whose optimum is near zero is huge, and a mean would be that game's."""
+    of a game whose optimum is near zero is huge, and a mean would be that game's.  Every panel shows
+    every regime, a regime with no games saying so, so panels line up and nothing drops out unsaid."""
+    import textwrap
+
     panels = []
     for s in STRUCTURES:
         sub = [r for r in rows if r["structure"] == s]
@@ -79,13 +105,19 @@ def efficiency_figure(rows: list[dict], methods: list[str], path: Path, title: s
     plt = _pyplot()
     fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 3.4), sharey=True, squeeze=False)
     width = 0.8 / max(len(methods), 1)
+    regimes = [r for r in TABLE_REGIMES if any(k[0] == r for _, cells in panels for k in cells)]
     for ax, (s, cells) in zip(axes[0], panels, strict=True):
-        regimes = [r for r in TABLE_REGIMES if any(k[0] == r for k in cells)]
         for k, m in enumerate(methods):
-            ys = [cells[(r, m)].median if (r, m) in cells else 0.0 for r in regimes]
-            ax.bar([i + k * width for i in range(len(regimes))], ys, width, label=m)
+            ys = [cells[(r, m)].median if (r, m) in cells else float("nan") for r in regimes]  # no bar, not 0
+            ax.bar([i + k * width for i in range(len(regimes))], ys, width, label=m,
+                   hatch=("", "//", "..", "xx", "\\\\", "++")[k % 6], edgecolor="white", linewidth=0.4)
+        for i, r in enumerate(regimes):
+            if not any((r, m) in cells for m in methods):
+                ax.text(i + width * (len(methods) - 1) / 2, 0.02, "not played", ha="center", va="bottom",
+                        fontsize="x-small", color="grey", transform=ax.get_xaxis_transform())
+        ax.axhline(0.0, color="grey", linewidth=0.8)  # a median of zero reads as a line, not as nothing
         ax.set_xticks([i + width * (len(methods) - 1) / 2 for i in range(len(regimes))],
-                      [REGIME_TITLES[r] for r in regimes], rotation=15, fontsize="small")
-        ax.set_title(s)
+                      [textwrap.fill(REGIME_TITLES[r], 12) for r in regimes], fontsize="small")
+        ax.set_title(f"{s} ({_n_range(cells)} games per bar)", fontsize="medium")
         ax.grid(axis="y", alpha=0.3)
     return _finish(plt, fig, axes, "welfare efficiency (median)", len(methods), title, path)

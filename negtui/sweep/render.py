@@ -234,7 +234,8 @@ def _improvement(st: ScenarioTable, f: str, m: str) -> str:
     c = st.cells.get((f, m))
     if c is None:
         return ""
-    return f"{c.mean:+z.2f}" + (f" ± {c.sd:z.2f}" if c.n > 1 else "")  # one seed has no spread to show
+    # one seed has no spread to show, nor have seeds that all gave the same (a deterministic game and method)
+    return f"{c.mean:+z.2f}" + (f" ± {c.sd:z.2f}" if c.n > 1 and c.sd > 0 else "")
 
 
 def _efficiency(st: ScenarioTable, f: str, m: str) -> str:
@@ -257,9 +258,16 @@ def scenario_markdown(st: ScenarioTable) -> str:
                        for m in st.methods)])
     lines = _markdown_table(["scenario", "players", "baseline", *map(md, st.methods)], rows)
     n = sorted({c.n for c in st.cells.values()})
-    over = "one seed" if n == [1] else f"mean ± sd over {'/'.join(map(str, n))} seeds"
-    lines += ["", f"Improvement of the sum of payoffs over the No-Negotiation baseline (the baseline column), {over} "
-                  "of the partner search; in brackets the median welfare efficiency (negotiated ÷ the utilitarian "
+    seeds = "/".join(map(str, n))
+    if n == [1]:
+        over = "one seed of the partner search"
+    elif all(c.sd == 0 for c in st.cells.values()):
+        over = (f"the same on each of {seeds} seeds (these games and methods are deterministic: no seed changes "
+                "them)")
+    else:
+        over = (f"mean ± sd over {seeds} seeds of the partner search (no ± where every seed gave the same)")
+    lines += ["", f"Improvement of the sum of payoffs over the No-Negotiation baseline (the baseline column), {over}"
+                  "; in brackets the median welfare efficiency (negotiated ÷ the utilitarian "
                   "optimum). The best method per scenario in bold, with every method tied with it (a mean paired "
                   "difference under two standard errors)."]
     return "\n".join(lines)

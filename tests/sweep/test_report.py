@@ -253,3 +253,40 @@ def test_the_adaptive_lens_is_set_against_every_lens_and_the_best_in_hindsight()
     # adversarial negative + poison pill: upper 10 is best, adaptive 2 above it
     assert "| adversarial negative + poison pill | +12.00 | -6.00 | +10.00 | +0.00 | upper +10.00 | +2.00 |" in md
     assert adaptive_markdown(table1(hand_rows())) == ""  # no adaptive method: no table
+
+
+def test_seeds_that_all_gave_the_same_are_not_shown_as_a_spread_of_zero():
+    """`--preset hnc --seeds 2` plays each deterministic game twice: the report says so, without ± 0.00."""
+    from negtui.sweep.render import scenario_markdown
+    from negtui.sweep.report import scenario_table
+
+    rows = [r for r in scenario_rows() if r["task"].endswith("-0")]
+    twice = rows + [r | {"task": r["task"][:-1] + "1"} for r in rows]
+    st = scenario_table(twice)
+    assert st is not None
+    text = scenario_markdown(st)
+    assert "± 0.00" not in text.split("**mean ± sd over the 2 games**")[0]
+    assert "the same on each of 2 seeds (these games and methods are deterministic" in text
+    assert "| **+10.00 (60%)** |" in text  # a-game, myopic: 10 on both seeds
+
+
+def test_figures_show_every_regime_their_n_and_methods_that_coincide(tmp_path):
+    """The efficiency figure keeps a regime a panel has no games of ("not played", not dropped), says how
+    many games each bar holds, and draws no zero bar for a missing cell; the L1 figure gives each
+    method its own marker and error bars, so myopic stays visible where lower lies on top of it."""
+    import re
+
+    from negtui.sweep.figures import efficiency_figure, l1_figure
+
+    rows = [r for r in hand_rows() if (r["structure"], r["payoff"]) != ("adversarial", "negative")]
+    paths = efficiency_figure(rows, ["myopic", "upper", "lower"], tmp_path / "eff", "hand")
+    svg = next(p for p in paths if p.suffix == ".svg").read_text()
+    assert "not played" in svg and "n = 2 games per bar" in svg
+    assert svg.count("poison pill") == 2  # the regime's label (wrapped) under both panels
+    same = [r | {"l1_exact": 3.0} if r["method"] in ("myopic", "lower") else r for r in hand_rows()]
+    paths = l1_figure(same, ["myopic", "upper", "lower"], tmp_path / "l1", "hand")
+    svg = next(p for p in paths if p.suffix == ".svg").read_text()
+    assert "(n = 2 per point)" in svg
+    assert "mean ± s.e." in svg
+    # three methods, three marker shapes in the legend and the panels: each is a path id of its own
+    assert len(set(re.findall(r'id="(m[0-9a-f]+)"', svg))) >= 3
