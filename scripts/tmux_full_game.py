@@ -218,7 +218,10 @@ def human_game(keep: bool, data: Path) -> None:
         t.wait_for("Game over", r"A\s+30\.00\s+30\.00", r"B\s+30\.00\s+30\.00", step="game over")
         screen = t.wait_for("Game over", "utilitarian optimum 60.00", step="welfare in the summary", timeout=60)
         show("the summary", screen)
-        quit_app(t)
+        screen = quit_app(t)
+        records = sorted((data / "records").glob("*.jsonl"))
+        if len(records) != 1 or f"recorded: {records[0]}" not in screen.replace("\n", ""):
+            raise Failure(f"on quitting, the terminal does not name the record {records}:\n{screen}")
 
 
 def replay_game(keep: bool, data: Path) -> None:

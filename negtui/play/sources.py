@@ -22,6 +22,7 @@ from negtui.engine.lenses import CLOSED_FORM_LENSES
 from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
 from negtui.engine.offers import Offer
 from negtui.engine.turns import Move, TurnEvent
+from negtui.names import action_names
 from negtui.play.live import LiveGame
 from negtui.play.starts import GameStart, from_record
 from negtui.play.views import Earlier, PartnerOption, Preview, Snapshot
@@ -173,8 +174,13 @@ class LiveSource:
         g = self.neg.game
         if self.partner is None:
             return "pick a partner first (p)"
-        if int(g.owner[cell]) not in (self.game.proposer, self.partner):
-            return f"{g.cell_name(cell)} belongs to neither side of this offer"
+        owner = int(g.owner[cell])
+        if owner not in (self.game.proposer, self.partner):
+            sides = {self.game.proposer, self.partner}
+            who = " and ".join(g.scenario.players[i].display for i in sorted(sides))
+            action = action_names(g.scenario)[owner][cell - int(g.offset[owner])]
+            return (f"{g.scenario.players[owner].display}'s “{action}” belongs to neither side of this offer "
+                    f"({who}): only their own actions go in it")
         self.cells = self.cells ^ {cell}
         return None
 

@@ -72,6 +72,7 @@ class NegtuiApp(SizeGuard, App):
         self.base = base or Seat(partner=partner, sims=sims)
         self.autoplay = autoplay
         self.live: LiveSource | None = None  # the game being played
+        self.records_written: list[Path] = []  # named on the terminal after the app closes
         get_rules(rules)  # fail early on an unknown rule set
 
     def on_mount(self) -> None:
@@ -179,8 +180,10 @@ class NegtuiApp(SizeGuard, App):
             self.call_after_refresh(screen.action_run)
 
     def announce_record(self, record: Path) -> None:
-        """Where the game is written: the user may want to replay or fork it later."""
-        self.notify(f"recording to {record}", timeout=4)
+        """That the game is written, briefly (a path in a toast wraps mid-word and hides the lesson on a small
+        terminal); where it went is said on quitting, and on the game-over screen."""
+        self.records_written.append(record)
+        self.notify("recording this game: the file is named when you quit", timeout=4)
 
     @property
     def game(self) -> LiveGame | None:
@@ -290,4 +293,7 @@ def run_app(**kwargs) -> int:
         app.run(headless=True)
     else:
         app.run()
+    for record in app.records_written:  # a record with no finished turn was removed: nothing to name
+        if record.exists():
+            print(f"recorded: {record}  (negtui replay {record})")
     return app.return_code or 0

@@ -299,7 +299,11 @@ async def test_offer_building_escape_and_a_unilateral_commitment(screen_text, wa
         await pilot.press("down", "down", "enter")  # B.bait belongs to neither side of A → A
         await pilot.pause()
         assert ps.source.cells == set()
-        assert "belongs to neither side" in ps.query_one("#status").plain
+        assert "Bob's “bait” belongs to neither side of this offer (Alice)" in ps.query_one("#status").plain
+        await pilot.press("down")  # the cursor moves on: the status line says again what it said before
+        await pilot.pause()
+        assert "belongs to neither side" not in ps.query_one("#status").plain
+        await pilot.press("up")
         await pilot.press("up", "up", "space", "space", "space")  # space toggles while an offer is being built
         assert ps.source.cells == {A_BAIT} and app.game.events == []
         await pilot.pause()

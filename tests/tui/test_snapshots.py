@@ -1,7 +1,7 @@
 """SVG snapshots of the main screen at 80×24 and 160×50 (pytest-textual-snapshot; Textual is pinned in
 pyproject.toml because the SVGs depend on its rendering).
 
-Every snapshot is deterministic: no record (so no "recording to" toast), bots seeded per seat, and the
+Every snapshot is deterministic: no record (so no "recording this game" toast), bots seeded per seat, and the
 picture is taken only once the bot workers are done.  Regenerate after an intended change of the
 screen with `pytest tests/tui/test_snapshots.py --snapshot-update` and look at the SVGs before
 committing them.

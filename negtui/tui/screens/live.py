@@ -236,7 +236,7 @@ class LiveScreen(ExactSolving):
             return
         problem = self.source.toggle(event.cell)
         if problem:
-            self.set_status(problem)
+            self.view.status_until_moved(problem)
             return
         self.show_snapshot()
 

@@ -54,6 +54,7 @@ class GameView(Vertical):
         super().__init__(id="game-view")
         self.coach = coach  # a live game has a coach pane
         self.at_table = at_table  # a table's game has a pane for the table: its people and what they said
+        self._until_moved: str | None = None  # the status line to show again once the cursor moves
 
     def compose(self) -> ComposeResult:
         yield TopBar(id="topbar").data_bind(GameView.snapshot, GameView.running, GameView.delay,
@@ -116,7 +117,15 @@ class GameView(Vertical):
             self.query_one(Legend).target = target[0] if shown and target and cells else ""
 
     def status(self, text: str | Text) -> None:
+        self._until_moved = None
         self.query_one("#status", TextPane).show_text(Text(text) if isinstance(text, str) else text)
+
+    def status_until_moved(self, text: str) -> None:
+        """A word about the focused cell ("… belongs to neither side"): the status line says it until the
+        cursor moves on, then says again what it said before."""
+        before = self.query_one("#status", TextPane).plain
+        self.status(text)
+        self._until_moved = before
 
     @property
     def status_text(self) -> str:
@@ -148,4 +157,6 @@ class GameView(Vertical):
         self.show_pane("log")
 
     def on_commitment_matrix_cell_focused(self, event: CommitmentMatrix.CellFocused) -> None:
+        if event.cell != self.focused_cell and self._until_moved is not None:
+            self.status(self._until_moved)
         self.focused_cell = event.cell
