@@ -70,12 +70,26 @@ def shorten(text: str, width: int) -> str:
     return cut.rstrip(" ,;:-") + "…"
 
 
+def _cut(text: str, width: int) -> str:
+    """At most `width` characters with '…': at a word's end (a space or `_`) where that keeps at least half
+    the room ("Upstream…", not "Upstream_…"), else wherever the room ends."""
+    if len(text) <= width:
+        return text
+    room = text[: width - 1]
+    ends = [k for k, ch in enumerate(room) if ch in " _"]
+    if ends and ends[-1] >= (width - 1) / 2:
+        return room[: ends[-1]].rstrip(" _,;:-") + "…"
+    return room.rstrip() + "…"
+
+
 def fit_unique(texts: list[str], width: int) -> list[str]:
-    """Each text in at most `width` characters, all still told apart: a plain cut with '…' where that
-    keeps them distinct, else the start and the end around a middle '…' ("Beneficiar…handed_" and
-    "Beneficiar…protect" rather than "Beneficiary_da" twice)."""
+    """Each text in at most `width` characters, all still told apart: a cut with '…' (at a word's end where
+    it can) where that keeps them distinct, else the start and the end around a middle '…'
+    ("Beneficiar…handed_" and "Beneficiar…protect" rather than "Beneficiary_da" twice)."""
     width = max(width, 3)
-    out = [t if len(t) <= width else t[: width - 1].rstrip() + "…" for t in texts]
+    out = [_cut(t, width) for t in texts]
+    if len(set(out)) < len(set(texts)):
+        out = [t if len(t) <= width else t[: width - 1].rstrip() + "…" for t in texts]
     clashes = {o for o in out if out.count(o) > 1}
     if clashes:
         head = (width - 1) // 2
@@ -92,12 +106,21 @@ def fit_unique(texts: list[str], width: int) -> list[str]:
     return out
 
 
+def _spelled(p: Player) -> bool:
+    """Whether the id is the name itself, or the name spelled with `_` (as HNC imports make them)."""
+    return p.display == p.id or re.sub(r"[^A-Za-z0-9]+", "_", p.display).strip("_") == p.id
+
+
 def player_label(p: Player) -> str:
     """The id, with the display name beside it where the scenario gives another ("A · Alice"); the name
     alone where the id only spells it with `_` ("Midstream State", id Midstream_State)."""
-    if p.display == p.id or re.sub(r"[^A-Za-z0-9]+", "_", p.display).strip("_") == p.id:
-        return p.display
-    return f"{p.id} · {p.display}"
+    return p.display if _spelled(p) else f"{p.id} · {p.display}"
+
+
+def player_names(sc: Scenario) -> list[str]:
+    """A player in one short word or phrase, for tables and grids: its name where the id only spells
+    the name ("Midstream State"), else its id ("A", as offers and logs say it)."""
+    return [p.display if _spelled(p) else p.id for p in sc.players]
 
 
 def goal_names(sc: Scenario) -> list[str]:

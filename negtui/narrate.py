@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from negtui.engine.game import Game
 from negtui.engine.negotiation import shown_turn
 from negtui.engine.turns import TurnEvent
-from negtui.names import action_names
+from negtui.names import action_names, player_names
 
 
 def cell_label(game: Game, c: int) -> str:
@@ -31,16 +31,18 @@ def commitment_words(game: Game, bits: int) -> str:
 
 def _commits(game: Game, bits: int, players: Iterable[int]) -> str:
     cells = game.cells_of(bits)
+    names = player_names(game.scenario)
     parts = []
     for i in players:
         own = [cell_label(game, c) for c in cells if int(game.owner[c]) == i]
         if own:
-            parts.append(f"{game.player_ids[i]} commits {', '.join(own)}")
+            parts.append(f"{names[i]} commits {', '.join(own)}")
     return "; ".join(parts) or "nothing"
 
 
 def turn_line(game: Game, ev: TurnEvent) -> str:
-    p, q = game.player_ids[ev.proposer], game.player_ids[ev.partner]
+    names = player_names(game.scenario)
+    p, q = names[ev.proposer], names[ev.partner]
     head = f"t{shown_turn(ev.t):>3} r{game.round_of(ev.t):<2} "
     if ev.fault:  # the proposer's agent failed (a pass), or the partner's (a rejection)
         if ev.offer.is_noop:

@@ -257,7 +257,7 @@ def bot_game(keep: bool) -> None:
                               "--sims", "4", "--no-record"]
     t = Tmux("hum", cmd, 160, 50)
     with running(t, keep):
-        screen = t.wait_for(r"Armed_Group", r"turn 1/18", r"·· Fund the corridor operation", step="opened", timeout=90)
+        screen = t.wait_for(r"Armed Group", r"turn 1/18", r"·· Fund the corridor operation", step="opened", timeout=90)
         show("humanitarian access at 160×50, all bots", screen)
         t.keys("r")  # run
         t.wait_for(r"turn ([4-9]|1\d)/18", step="autoplay under way", timeout=120)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from negtui.engine.game import Game
-from negtui.names import action_texts, fit_unique, goal_names, player_label, shorten
+from negtui.names import action_texts, fit_unique, goal_names, player_label, player_names, shorten
 from negtui.scenario.model import Scenario
 
 WIDE = 120  # a wide terminal from here: the goal bars name goals in up to 28 columns (else 11), the left
@@ -24,13 +24,13 @@ def goal_labels(sc: Scenario, terminal_width: int) -> list[str]:
 
 
 def forecast_name_width(game: Game, terminal_width: int) -> int:
-    narrow = terminal_width < FORECASTS_NARROW
-    width = min(10 if narrow else 24, max(len(p) for p in game.player_ids))
+    narrow = terminal_width < FORECASTS_NARROW  # 14: the numbers and a short trend still fit 40 columns
+    width = min(14 if narrow else 24, max(len(p) for p in player_names(game.scenario)))
     return width if narrow else max(width, len("player"))
 
 
 def forecast_labels(game: Game, terminal_width: int) -> list[str]:
-    return fit_unique(game.player_ids, forecast_name_width(game, terminal_width))
+    return fit_unique(player_names(game.scenario), forecast_name_width(game, terminal_width))
 
 
 def matrix_player_labels(game: Game, width: int, listed: bool) -> list[str]:
@@ -39,7 +39,7 @@ def matrix_player_labels(game: Game, width: int, listed: bool) -> list[str]:
         labels = [player_label(p) for p in game.scenario.players]
         if max(map(len, labels)) <= width:
             return labels
-    return fit_unique(game.player_ids, width)
+    return fit_unique(player_names(game.scenario), width)
 
 
 def matrix_action_labels(sc: Scenario, width: int) -> list[list[str]]:

@@ -309,19 +309,23 @@ def test_names_cut_to_fit_stay_apart():
         ["Benefi…handed_", "Benefi…protect", "Corridor"]  # a plain cut would read "Beneficiary_d…" twice
     assert fit_unique(["UN_Humanitarian_Coordina", "NGO_Consortium"], 12) == ["UN_Humanita…", "NGO_Consort…"]
     assert fit_unique(["server room 50 sqm", "server room 100 sqm"], 6) == ["serv…1", "serv…2"]
+    # at a word's end where that keeps half the room: "Upstream…", not "Upstream_…" nor "Upstream S…"
+    assert fit_unique(["Upstream_State", "Delta State", "River Basin Organisation"], 10) == \
+        ["Upstream…", "Delta…", "River…"]
 
 
 def test_every_bundled_scenario_shows_its_players_and_goals_apart_at_every_width():
     """The widths the app draws names at (matrix rows, forecast rows, goal bars at 80 and 160 columns)."""
     import glob
 
-    from negtui.names import fit_unique, goal_names
+    from negtui.names import fit_unique, goal_names, player_names
     from negtui.scenario import load_scenario
     from negtui.scenario.library import bundled_root
 
     for path in sorted(glob.glob(str(bundled_root() / "**" / "*.json"), recursive=True)):
         sc = load_scenario(path)
-        for texts, widths in ((sc.player_ids, (6, 10, 12, 24)), (goal_names(sc), (11, 28))):
+        for texts, widths in ((sc.player_ids, (6, 10, 12, 24)), (player_names(sc), (6, 10, 14, 24)),
+                              (goal_names(sc), (11, 28))):
             for width in widths:
                 shown = fit_unique(texts, width)
                 assert len(set(shown)) == len(set(texts)), (path, width, shown)

@@ -81,5 +81,5 @@ def standing_of(t: TableRow) -> Text:
         base = (t.baseline or {}).get(pid)
         if base is not None:
             d = v - base
-            out.append(f" ({d:+.3g})", style=palette.POSITIVE if d > 0 else palette.NEGATIVE if d < 0 else "dim")
+            out.append(f" ({d:+z.2f})", style=palette.POSITIVE if d > 0 else palette.NEGATIVE if d < 0 else "dim")
     return out

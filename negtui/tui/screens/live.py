@@ -15,7 +15,7 @@ from textual.timer import Timer
 from negtui.engine.completions import free_cells
 from negtui.engine.negotiation import IllegalMove, Phase
 from negtui.engine.turns import TurnEvent
-from negtui.names import player_label
+from negtui.names import player_label, player_names
 from negtui.narrate import offer_words, turn_line
 from negtui.play.sources import LiveSource
 from negtui.seats import Seat
@@ -162,7 +162,7 @@ class LiveScreen(ExactSolving):
 
     def _prompt_proposer(self) -> None:
         src, g = self.source, self.game
-        who = g.player_ids[src.proposer]
+        who = player_names(g.scenario)[src.proposer]
         if not free_cells(g, src.state.bits):
             self._decide(src.pass_turn, advance=False)
             self.set_status(f"{who} passed: every commitment is made or ruled out, so there was nothing left to "
@@ -221,11 +221,12 @@ class LiveScreen(ExactSolving):
             if isinstance(q, tuple):  # the suggested offer, loaded to be edited
                 q, cells = q
             src.draft(q, tuple(cells))
-            self.set_status(f"offer to {g.player_ids[q]}: move with arrows, enter toggles a cell, o submits, "
-                            "escape picks another partner")
+            self.set_status(f"offer to {player_names(g.scenario)[q]}: move with arrows, enter toggles a cell, "
+                            "o submits, escape picks another partner")
             self.show_snapshot()
 
-        self.app.push_screen(PartnerScreen(g.player_ids[src.proposer], g.player_ids, src.partner_options(),
+        names = player_names(g.scenario)
+        self.app.push_screen(PartnerScreen(names[src.proposer], names, src.partner_options(),
                                            lambda o: offer_words(g, o.bits, o.proposer, o.partner),
                                            suggest=src.guided,
                                            labels=[player_label(p) for p in g.scenario.players]), chosen)

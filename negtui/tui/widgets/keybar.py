@@ -15,6 +15,9 @@ from textual.widget import Widget
 
 Shown = tuple[tuple[str, str, str, bool, str], ...]  # (key, how it is shown, description, enabled, action)
 PINNED = ("help", "quit")  # actions (or their last part) the bar keeps when it must drop keys: help lists the rest
+# the keys of a decision or of moving through a record: kept before the others when the bar is short
+DECIDING = frozenset({"partner", "submit", "pass_turn", "hint", "back", "answer", "later", "jump", "take_over",
+                      "turn_back", "turn_forward", "step", "run"})
 
 
 class KeyBar(Widget):
@@ -99,13 +102,23 @@ class KeyBar(Widget):
             return line
         if line.cell_len <= width:
             return line
-        # too narrow for every key: keep help and quit at the end, as many others as fit before them
+        # too narrow for every key: keep help and quit at the end, and before them as many others as fit,
+        # the keys of a decision first (pass, hint, jump…), then the rest in order; keys not usable now last
         pinned = [p for p, action in parts if action in PINNED]
         room = width - sum(p.cell_len for p in pinned) - 2
+        usable = {action.rpartition(".")[2]: enabled for _k, _d, _t, enabled, action in self._shown}
+        order = sorted(range(len(parts)), key=lambda k: (not usable.get(parts[k][1], True),
+                                                          parts[k][1] not in DECIDING, k))
+        kept = set()
+        used = 0
+        for k in order:
+            part, action = parts[k]
+            if action not in PINNED and used + part.cell_len <= room:
+                kept.add(k)
+                used += part.cell_len
         line = Text()
-        for part, action in parts:
-            if action not in PINNED and line.cell_len + part.cell_len <= room:
-                line.append_text(part)
+        for k in sorted(kept):
+            line.append_text(parts[k][0])
         line.append(" …", text_style)
         for part in pinned:
             line.append_text(part)

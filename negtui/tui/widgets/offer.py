@@ -7,6 +7,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from negtui.names import player_names
 from negtui.narrate import offer_words
 from negtui.play.views import Preview
 from negtui.tui import palette
@@ -24,7 +25,8 @@ class OfferPanel(StaticPane):
         g, p, partner = snap.game, snap.proposer, snap.partner
         assert p is not None
         alone = partner == p
-        head = Text(f"{g.player_ids[p]} alone: " if alone else f"offer to {g.player_ids[partner]}: ", style="bold")
+        names = player_names(g.scenario)
+        head = Text(f"{names[p]} alone: " if alone else f"offer to {names[partner]}: ", style="bold")
         head.append(offer_words(g, sum(1 << c for c in snap.offer_cells), p, partner))
         preview = snap.preview or Preview(None, None)
         if preview.error:
@@ -36,10 +38,10 @@ class OfferPanel(StaticPane):
             self.show(head)
             return
         secret = not snap.knows(partner)
-        table = _table(preview, g.player_ids[partner], alone or not snap.foresees(partner))
+        table = _table(preview, names[partner], alone or not snap.foresees(partner))
         if not snap.foresees(partner) and not alone:
             why = "values are secret" if secret else "answer is for you to judge in an assessment"
-            note = Text(f"{g.player_ids[partner]}'s {why}: only the answer will tell", style="dim")
+            note = Text(f"{names[partner]}'s {why}: only the answer will tell", style="dim")
             self.show(Group(head, table, note))
             return
         self.show(Group(head, table))
