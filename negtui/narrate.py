@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from negtui.engine.game import Game
 from negtui.engine.negotiation import shown_turn
 from negtui.engine.turns import TurnEvent
-from negtui.names import action_names, player_names
+from negtui.names import action_names, action_texts, player_names
 
 
 def cell_label(game: Game, c: int) -> str:
@@ -19,9 +19,10 @@ def cell_label(game: Game, c: int) -> str:
     return action_names(game.scenario)[i][c - int(game.offset[i])]
 
 
-def offer_words(game: Game, bits: int, proposer: int, partner: int) -> str:
-    """'Brazil commits X, Y; India commits Z' (or 'nothing')."""
-    return _commits(game, bits, dict.fromkeys((proposer, partner)))
+def offer_words(game: Game, bits: int, proposer: int, partner: int, whole: bool = False) -> str:
+    """'Brazil commits X, Y; India commits Z' (or 'nothing'); `whole`: every action's whole text, where
+    there is room for it and it must be read in full (an offer to accept or reject)."""
+    return _commits(game, bits, dict.fromkeys((proposer, partner)), whole)
 
 
 def commitment_words(game: Game, bits: int) -> str:
@@ -29,25 +30,29 @@ def commitment_words(game: Game, bits: int) -> str:
     return _commits(game, bits, range(game.n))
 
 
-def _commits(game: Game, bits: int, players: Iterable[int]) -> str:
+def _commits(game: Game, bits: int, players: Iterable[int], whole: bool = False) -> str:
     cells = game.cells_of(bits)
     names = player_names(game.scenario)
+    texts = action_texts(game.scenario) if whole else None
     parts = []
     for i in players:
-        own = [cell_label(game, c) for c in cells if int(game.owner[c]) == i]
+        own = [texts[i][c - int(game.offset[i])] if texts else cell_label(game, c) for c in cells
+               if int(game.owner[c]) == i]
         if own:
             parts.append(f"{names[i]} commits {', '.join(own)}")
     return "; ".join(parts) or "nothing"
 
 
-def turn_line(game: Game, ev: TurnEvent) -> str:
+def turn_line(game: Game, ev: TurnEvent, whole: bool = False) -> str:
+    """A turn in one line ('t  3 r1  A → B accepted: …'); `whole`: the actions' whole texts, for a pane
+    that wraps its lines."""
     names = player_names(game.scenario)
     p, q = names[ev.proposer], names[ev.partner]
     head = f"t{shown_turn(ev.t):>3} r{game.round_of(ev.t):<2} "
     if ev.fault:  # the proposer's agent failed (a pass), or the partner's (a rejection)
         if ev.offer.is_noop:
             return f"{head}{p} passes ({p}'s agent failed: {ev.fault})"
-        words = offer_words(game, ev.offer.bits, ev.proposer, ev.partner)
+        words = offer_words(game, ev.offer.bits, ev.proposer, ev.partner, whole)
         return f"{head}{p} → {q} rejected ({q}'s agent failed: {ev.fault}): {words}"
     if ev.offer.is_noop:  # the partner a search settled on is no news when nothing was offered to it
         if ev.partner != ev.proposer and ev.accepted:
@@ -57,7 +62,7 @@ def turn_line(game: Game, ev: TurnEvent) -> str:
         return f"{head}{p} passes — nothing worth offering"
     who = f"{p} → {q}" if ev.partner != ev.proposer else f"{p} alone"
     outcome = "accepted" if ev.accepted else "rejected"  # before the words, so it stays in view when they wrap
-    return f"{head}{who} {outcome}: {offer_words(game, ev.offer.bits, ev.proposer, ev.partner)}"
+    return f"{head}{who} {outcome}: {offer_words(game, ev.offer.bits, ev.proposer, ev.partner, whole)}"
 
 
 def event_json(game: Game, ev: TurnEvent) -> dict:

@@ -94,7 +94,7 @@ def run(data: Path) -> None:
         t.keys("Enter")  # A, the first partner
         # the key bar lists "o offer" once the partner dialog is gone and the offer builder has the keys
         t.wait_for("offer to A", " o offer ", step="partner A chosen")
-        t.keys("Enter", "Down", "Down", "Enter")  # A.bait, then B.bait two lines below it
+        t.keys("Enter", "Up", "Up", "Enter")  # B.bait (the cursor starts on your own row), then A.bait above it
         t.wait_for("offer to A: B commits bait; A commits", step="the bait alone")
         t.keys("o")
         screen = t.wait_for("your game as B", "upper bot in your seat +30\\.00", step="the debrief", timeout=90)

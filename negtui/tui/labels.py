@@ -14,13 +14,18 @@ WIDE = 120  # a wide terminal from here: the goal bars name goals in up to 28 co
 FORECASTS_NARROW = 104  # under this terminal width the forecast table is narrow
 
 
-def goal_label_width(sc: Scenario, terminal_width: int) -> int:
-    return min(28 if terminal_width >= WIDE else 11, max(len(name) for name in goal_names(sc)))
+GOAL_ROW = 29  # a goal bar's columns besides its name: kind, the bar, done and value
 
 
-def goal_labels(sc: Scenario, terminal_width: int) -> list[str]:
+def goal_label_width(sc: Scenario, terminal_width: int, pane_width: int = 0) -> int:
+    """11 columns on a narrow terminal; on a wide one 28, or what the pane leaves beside the bar."""
+    room = 11 if terminal_width < WIDE else max(28, pane_width - GOAL_ROW)
+    return min(room, max(len(name) for name in goal_names(sc)))
+
+
+def goal_labels(sc: Scenario, terminal_width: int, pane_width: int = 0) -> list[str]:
     """The goal bars' names (80 columns: the whole line fits the 40-column side pane)."""
-    return fit_unique(goal_names(sc), goal_label_width(sc, terminal_width))
+    return fit_unique(goal_names(sc), goal_label_width(sc, terminal_width, pane_width))
 
 
 def forecast_name_width(game: Game, terminal_width: int) -> int:

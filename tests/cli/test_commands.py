@@ -286,6 +286,10 @@ def test_offers_name_actions_in_the_scenarios_words():
     words = offer_words(g, (1 << first) | (1 << second), up, up)
     # ids a0, a1; labels "Build the main-stem hydropower dam", "Fill the reservoir over seven years under drought rules"
     assert words == "Upstream State commits Build the main-stem hydropower dam, Fill the reservoir over seven years…"
+    # an offer to accept or reject is read in full (the answer dialog has the room)
+    assert offer_words(g, (1 << first) | (1 << second), up, up, whole=True) == \
+        "Upstream State commits Build the main-stem hydropower dam, Fill the reservoir over seven years under " \
+        "drought rules"
     six = Negotiation.from_scenario(load_scenario(SIX), PAPER).game
     assert offer_words(six, 1 << int(six.offset[1]), 1, 1) == "P1 commits action 0"  # "P1 action 0" under P1
 

@@ -80,7 +80,7 @@ async def test_bot_offer_to_human_rejected_then_human_offers_bait(settle, wait_u
         assert [o.partner for o in app.screen.options] == [0, 1]
         await pilot.press("enter")  # A
         await pilot.pause()
-        await pilot.press("enter", "down", "down", "enter", "o")  # A.bait, B.bait
+        await pilot.press("enter", "up", "up", "enter", "o")  # B.bait (the cursor starts on B's row), A.bait
         await settle(pilot)
         assert app.game.over
         assert app.game.events[-1].accepted is True and app.game.events[-1].decided_by == "A (myopic)"

@@ -95,6 +95,17 @@ async def test_the_matrix_names_every_action_where_the_height_allows(screen_text
         assert matrix.cursor == (1, 2)
 
 
+async def test_the_cursor_starts_on_your_own_row(screen_text):
+    """In a game of many players, a person's first look is at their own actions, not the first player's."""
+    seats = {"Armed_Group": Seat.human()}
+    app = NegtuiApp(HUMANITARIAN, seats=seats, ask_seats=False, record=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        matrix = app.screen.query_one(CommitmentMatrix)
+        assert matrix.cursor == (0, app.game.neg.game.player_ids.index("Armed_Group"))
+        assert "Armed Group: Guarantee safe passage" in " ".join(screen_text(app).split())
+
+
 async def test_a_resize_relays_the_side_panes_at_once(screen_text):
     app = NegtuiApp(SIX, ask_seats=False, record=False)
     async with app.run_test(size=(160, 40)) as pilot:

@@ -98,6 +98,16 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
 
     def on_mount(self) -> None:
         self.query_one("#seat-list").can_focus = False  # tab goes from seat to seat, not to the list's frame
+        self._fit_list()
+
+    def on_resize(self) -> None:
+        self._fit_list()
+
+    def _fit_list(self) -> None:
+        """The list of seats takes the height the dialog's other lines leave (a fixed cap showed 20 of 22
+        seats with rows to spare above and below); it scrolls only where the terminal is too short."""
+        others = 13 + (3 if self.note else 0)  # border, padding, title, buttons, every seat, help, key bar
+        self.query_one("#seat-list").styles.max_height = max(4, self.app.size.height - others)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         sid = event.select.id or ""

@@ -192,9 +192,10 @@ class LiveScreen(ExactSolving):
         g, src = self.game, self.source
         offer = src.pending
         assert offer is not None
-        words = offer_words(g, offer.bits, offer.proposer, offer.partner)
+        words = offer_words(g, offer.bits, offer.proposer, offer.partner, whole=True)  # to be read in full
         preview = src.preview(offer.partner, frozenset(offer.cells))
-        title = f"{g.player_ids[offer.proposer]} offers {g.player_ids[offer.partner]} a deal"
+        names = player_names(g.scenario)
+        title = f"{names[offer.proposer]} offers {names[offer.partner]} a deal"
 
         def answer(accept: bool | None) -> None:
             if accept is None:  # escape: the offer waits; n or space shows it again
@@ -203,7 +204,7 @@ class LiveScreen(ExactSolving):
             self._decide(src.answer, accept)
 
         if not any(isinstance(s, RespondScreen) for s in self.app.screen_stack):
-            self.app.push_screen(RespondScreen(title, words, preview, g.player_ids[offer.partner]), answer)
+            self.app.push_screen(RespondScreen(title, words, preview, names[offer.partner]), answer)
 
     # --- a person's offer ----------------------------------------------------------------------------
     def action_partner(self) -> None:
@@ -316,7 +317,9 @@ class LiveScreen(ExactSolving):
             self.advance()
 
         src = self.source
-        self.app.push_screen(SeatsScreen(src.seats, src.lenses, base=self.host.base, start="Apply"), done)
+        labels = {p.id: player_label(p) for p in self.game.scenario.players}  # names, as on starting
+        self.app.push_screen(SeatsScreen(src.seats, src.lenses, base=self.host.base, start="Apply", labels=labels),
+                             done)
 
     def _show_ending(self) -> None:
         ending = self.source.ending()

@@ -4,6 +4,7 @@ written, and taking over (a fork from the turn shown)."""
 from __future__ import annotations
 
 from negtui.engine import shown_turn
+from negtui.names import player_label
 from negtui.narrate import turn_line
 from negtui.play.sources import ReplaySource
 from negtui.seats import Seat
@@ -88,4 +89,6 @@ class ReplayScreen(GameScreen):
                 self.host.start_game(src.take_over(chosen))  # the log and trends keep the turns before
 
         title = f"Take over from turn {shown_turn(src.pos)}"
-        self.app.push_screen(SeatsScreen(seats, ("myopic", "upper", "lower"), title=title, base=self.host.base), start)
+        labels = {p.id: player_label(p) for p in self.game.scenario.players}
+        self.app.push_screen(SeatsScreen(seats, ("myopic", "upper", "lower"), title=title, base=self.host.base,
+                                         labels=labels), start)

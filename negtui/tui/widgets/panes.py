@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 
 from negtui.engine.payoff import committed_vector, satisfaction
-from negtui.names import action_names, fit_unique, goal_names, player_label, shorten
+from negtui.names import action_names, fit_unique, goal_names, player_label, player_names, shorten
 from negtui.narrate import turn_line
 from negtui.tui import palette
 from negtui.tui.labels import (
@@ -56,6 +56,9 @@ class GoalBars(Drawn, TextPane):
     def watch_sort(self) -> None:
         self.request_draw()
 
+    def on_resize(self) -> None:
+        self.request_draw()  # the names take the width the bars leave
+
     def next_sort(self) -> None:
         self.sort = self.SORTS[(self.SORTS.index(self.sort) + 1) % len(self.SORTS)]
 
@@ -80,10 +83,10 @@ class GoalBars(Drawn, TextPane):
         elif self.sort == "progress":
             order.sort(key=lambda j: -sat[j])
         wide = self.app.size.width >= WIDE
-        width = goal_label_width(g.scenario, self.app.size.width)
-        names = goal_labels(g.scenario, self.app.size.width)
+        width = goal_label_width(g.scenario, self.app.size.width, self.size.width)
+        names = goal_labels(g.scenario, self.app.size.width, self.size.width)
         out = Text(no_wrap=True)
-        who = g.player_ids[self.player]
+        who = player_names(g.scenario)[self.player]
         secret = "" if snap.knows(self.player) else " (secret)"
         out.append(f"goals · values of {who}{secret} · sorted by {self.sort} (v)\n" if wide else
                    f"values of {fit_unique([who], 16)[0]}{secret} · by {self.sort} (v)\n", style="bold")
@@ -167,9 +170,9 @@ class TurnLog(StaticPane):
         if snap is None:
             return
         g = snap.game
-        lines = [turn_line(g, ev) for ev in snap.events
+        lines = [turn_line(g, ev, whole=True) for ev in snap.events  # the pane wraps: every action whole
                  if self.only is None or self.only in ev.players]
-        head = "turn log" + (f" · only {g.player_ids[self.only]}" if self.only is not None else "")
+        head = "turn log" + (f" · only {player_names(g.scenario)[self.only]}" if self.only is not None else "")
         body = Text("\n".join(lines) if lines else "no turns yet", no_wrap=False)
         self.show(Group(Text(head, style="bold"), body))
         if isinstance(self.parent, VerticalScroll):
