@@ -106,6 +106,28 @@ async def test_the_cursor_starts_on_your_own_row(screen_text):
         assert "Armed Group: Guarantee safe passage" in " ".join(screen_text(app).split())
 
 
+async def test_a_tall_terminal_shows_the_latest_turns_under_the_side_panes(screen_text, pill_app):
+    app = pill_app(A=Seat.lens("myopic"), B=Seat.lens("upper"))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if app.game.events:
+                break
+        await pilot.pause(0.2)
+        below = app.screen.query_one("#log-below")
+        assert below.display and below.size.height >= 8
+        assert "turn log" in screen_text(app) and "t  1 r1  A → B" in screen_text(app)
+        await pilot.press("3")  # the log pane itself: no second copy under it
+        await pilot.pause()
+        assert not below.display
+        await pilot.press("2")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.2)
+        assert not below.display  # a short terminal has no rows to spare
+
+
 async def test_a_resize_relays_the_side_panes_at_once(screen_text):
     app = NegtuiApp(SIX, ask_seats=False, record=False)
     async with app.run_test(size=(160, 40)) as pilot:

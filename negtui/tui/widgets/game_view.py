@@ -27,6 +27,7 @@ from negtui.tui.widgets.topbar import Legend, TopBar
 
 PANES = ("goals", "forecasts", "log", "network", "coach", "table")
 SHORT = 36  # terminal rows under which the offer's preview, while one is built, takes the legend's place
+TALL = 44  # terminal rows from which the latest turns show under the side panes
 
 
 class MatrixBox(VerticalScroll):
@@ -66,21 +67,25 @@ class GameView(Vertical):
                 yield Legend(id="legend")
                 yield CellInfo(id="cell-info").data_bind(GameView.snapshot, GameView.focused_cell)
                 yield OfferPanel(id="offer-panel").data_bind(GameView.snapshot)
-            with TabbedContent(id="side", initial="table" if self.at_table else "forecasts"):
-                if self.at_table:
-                    with TabPane("Table", id="table"), VerticalScroll(id="table-scroll"):
-                        yield TablePane(id="table-pane").data_bind(GameView.snapshot, GameView.table)
-                with TabPane("Goals", id="goals"), VerticalScroll():
-                    yield GoalBars(id="goal-bars").data_bind(GameView.snapshot, GameView.focused_cell)
-                with TabPane("Forecasts", id="forecasts"), VerticalScroll():
-                    yield Forecasts(id="forecast-table").data_bind(GameView.snapshot)
-                with TabPane("Log", id="log"), VerticalScroll(id="log-scroll"):
-                    yield TurnLog(id="turn-log").data_bind(GameView.snapshot)
-                with TabPane("Network", id="network"), VerticalScroll():
-                    yield DealNetwork(id="deal-network").data_bind(GameView.snapshot)
-                if self.coach:
-                    with TabPane("Coach", id="coach"), VerticalScroll():
-                        yield CoachPane(id="coach-pane").data_bind(GameView.snapshot, GameView.coaching)
+            with Vertical(id="right"):
+                with TabbedContent(id="side", initial="table" if self.at_table else "forecasts"):
+                    if self.at_table:
+                        with TabPane("Table", id="table"), VerticalScroll(id="table-scroll"):
+                            yield TablePane(id="table-pane").data_bind(GameView.snapshot, GameView.table)
+                    with TabPane("Goals", id="goals"), VerticalScroll():
+                        yield GoalBars(id="goal-bars").data_bind(GameView.snapshot, GameView.focused_cell)
+                    with TabPane("Forecasts", id="forecasts"), VerticalScroll():
+                        yield Forecasts(id="forecast-table").data_bind(GameView.snapshot)
+                    with TabPane("Log", id="log"), VerticalScroll(id="log-scroll"):
+                        yield TurnLog(id="turn-log").data_bind(GameView.snapshot)
+                    with TabPane("Network", id="network"), VerticalScroll():
+                        yield DealNetwork(id="deal-network").data_bind(GameView.snapshot)
+                    if self.coach:
+                        with TabPane("Coach", id="coach"), VerticalScroll():
+                            yield CoachPane(id="coach-pane").data_bind(GameView.snapshot, GameView.coaching)
+                # a tall terminal has rows to spare under the panes: the latest turns, whatever pane is open
+                with VerticalScroll(id="log-below"):
+                    yield TurnLog(id="turn-log-below").data_bind(GameView.snapshot)
         yield TextPane(id="status")
 
     def on_mount(self) -> None:
@@ -89,6 +94,10 @@ class GameView(Vertical):
     def on_resize(self) -> None:
         self.size_left()  # the side panes choose their layout by the terminal's width
         self.query_one("#left").set_class(self.app.size.height < SHORT, "short")
+        self.query_one("#right").set_class(self.app.size.height >= TALL, "tall")
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self.query_one("#right").set_class(self.pane == "log", "log-open")  # no second copy of the open log
 
     def size_left(self) -> None:
         """The left column as wide as whole names need on a wide terminal (40 columns on a narrow one)."""
@@ -150,7 +159,7 @@ class GameView(Vertical):
 
     def filter_log(self) -> None:
         """Only the focused player's turns, or every turn again."""
-        log = self.query_one(TurnLog)
+        log = self.query_one("#turn-log", TurnLog)
         player = int(self.snapshot.game.owner[self.focused_cell]) if self.snapshot and self.focused_cell is not None \
             else None
         log.only = None if log.only is not None else player
