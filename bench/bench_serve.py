@@ -116,11 +116,11 @@ async def session(k: int, port: int, key: asyncssh.SSHKey, delay: float, think: 
 
         await key_then("\r", "Start (ctrl+s)")
         await key_then("\x13", "A offers B a deal")
-        await key_then("r", "choose a partner")
+        await key_then("x", "choose a partner")
         await key_then("\r", "offer to A")
-        await key_then("\r", "A commits bait")
-        await key_then("\x1b[C", "B · Bob: ")  # right: the same action of the next player (the matrix lists actions)
-        await key_then("\r", "B commits bait")
+        await key_then("\r", "B commits bait")  # the cursor starts on your own row: B's bait
+        await key_then("\x1b[D", "A · Alice: ")  # left: the same action of the player above (the matrix lists actions)
+        await key_then("\r", "; A commits")  # "offer to A: B commits bait; A commits bait" wraps in 40 columns
         await key_then("o", "your game as B")
         await term.wait_for("upper bot in your seat", timeout=180)
         await asyncio.sleep(0.5)
