@@ -141,7 +141,7 @@ class LiveSource:
         withheld = frozenset() if ses.guided else frozenset(range(g.n)) - self.own_seats()
         return Snapshot(g, self.neg.rules.name, s, events, [seat.label for seat in ses.seating.seats], forecasts,
                         history, self.neg.blocked(s), cells, partner, self.mode, person, preview, known=ses.known,
-                        guided=ses.guided, withheld=withheld)
+                        guided=ses.guided, withheld=withheld, yours=self.own_seats())
 
     def own_seats(self) -> frozenset[int]:
         """The seats people play at this app."""

@@ -76,6 +76,7 @@ class Snapshot:
     known: frozenset[int] | None = None  # players whose values and payoffs may be shown (None: everyone's)
     guided: bool = True  # False: an assessment, no guidance until the debrief
     withheld: frozenset[int] = frozenset()  # players whose forecasts are not shown (an assessment: all but yours)
+    yours: frozenset[int] = frozenset()  # the seats the person at this screen plays
 
     def knows(self, i: int) -> bool:
         """Whether player i's values (and so its payoffs and forecasts) may be shown here."""

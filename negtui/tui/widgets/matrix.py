@@ -91,9 +91,8 @@ class CommitmentMatrix(Widget, can_focus=True):
         relayout = self.snap is None or self.snap.game is not snap.game
         if relayout:
             self._labels = (-1, [])
-            mine = next((i for i, label in enumerate(snap.seats) if label == "human"), None)
-            if mine is not None:  # a new game starts on your own row, not the first player's
-                self.cursor = (0, mine)
+            if snap.yours:  # a new game starts on your own row, not the first player's
+                self.cursor = (0, min(snap.yours))
         self.snap = snap
         self.refresh(layout=relayout)
         box = self.parent
