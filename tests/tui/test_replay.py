@@ -112,6 +112,19 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
     assert check_chain(lines, data_dir_key(tmp_path)).status == "valid"
 
 
+async def test_a_replays_key_bar_at_80_columns_keeps_jump_and_take_over(record_game, tmp_path):
+    """Too short for every key, the bar keeps the replay's own keys (step back and on, jump, take over)."""
+    from negtui.tui.widgets.keybar import KeyBar
+
+    rec = record_game(tmp_path / "six.jsonl")
+    app = NegtuiApp(replay=rec, record=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        line = app.screen.query_one(KeyBar).render().plain
+        assert "…" in line  # not every key fits
+        assert all(k in line for k in (", ◀ turn", ". turn ▶", "g jump", "t take over", "? help", "q quit")), line
+
+
 async def test_broken_record_exits_with_a_message(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "header"}\n')

@@ -17,7 +17,7 @@ Shown = tuple[tuple[str, str, str, bool, str], ...]  # (key, how it is shown, de
 PINNED = ("help", "quit")  # actions (or their last part) the bar keeps when it must drop keys: help lists the rest
 # the keys of a decision or of moving through a record: kept before the others when the bar is short
 DECIDING = frozenset({"partner", "submit", "pass_turn", "hint", "back", "answer", "later", "jump", "take_over",
-                      "turn_back", "turn_forward", "step", "run"})
+                      "turn_back", "turn_forward"})
 
 
 class KeyBar(Widget):
