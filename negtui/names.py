@@ -11,30 +11,40 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from negtui.scenario.model import Player, Scenario
 
+T = TypeVar("T")
 WIDTH = 40  # characters of a short name, the ellipsis included
 OPAQUE = re.compile(r"^[A-Za-z]{0,2}_?\d+$")  # a0, g12, P3_1, 7: ids that only count
 
-_cache: dict[int, tuple[weakref.ref, list[list[str]]]] = {}  # by id: scenarios are unhashable (lists inside)
+# by (id, kind): scenarios are unhashable (lists inside); an entry is forgotten with its scenario
+_cache: dict[tuple[int, str], tuple[weakref.ref, Any]] = {}
+
+
+def _once(sc: Scenario, kind: str, compute: Callable[[Scenario], T]) -> T:
+    """`compute(sc)`, computed once per scenario: turn logs and tables name every player and action of
+    every turn on every redraw."""
+    key = (id(sc), kind)
+    hit = _cache.get(key)
+    if hit is not None and hit[0]() is sc:
+        return hit[1]
+    value = compute(sc)
+    _cache[key] = (weakref.ref(sc), value)
+    weakref.finalize(sc, _cache.pop, key, None)
+    return value
 
 
 def action_names(sc: Scenario) -> list[list[str]]:
-    """Per player, per action: the name to show (computed once per scenario, forgotten with it)."""
-    hit = _cache.get(id(sc))
-    if hit is not None and hit[0]() is sc:
-        return hit[1]
-    names = [_player_names(p) for p in sc.players]
-    key = id(sc)
-    _cache[key] = (weakref.ref(sc), names)
-    weakref.finalize(sc, _cache.pop, key, None)
-    return names
+    """Per player, per action: the name to show."""
+    return _once(sc, "action_names", lambda s: [_player_names(p) for p in s.players])
 
 
 def action_texts(sc: Scenario) -> list[list[str]]:
     """Per player, per action: the whole readable text (its id, or its label where the id only counts)."""
-    return [[_readable(p, a.id, a.label) for a in p.actions] for p in sc.players]
+    return _once(sc, "action_texts", lambda s: [[_readable(p, a.id, a.label) for a in p.actions] for p in s.players])
 
 
 def _player_names(p: Player) -> list[str]:
@@ -120,7 +130,7 @@ def player_label(p: Player) -> str:
 def player_names(sc: Scenario) -> list[str]:
     """A player in one short word or phrase, for tables and grids: its name where the id only spells
     the name ("Midstream State"), else its id ("A", as offers and logs say it)."""
-    return [p.display if _spelled(p) else p.id for p in sc.players]
+    return _once(sc, "player_names", lambda s: [p.display if _spelled(p) else p.id for p in s.players])
 
 
 def goal_names(sc: Scenario) -> list[str]:
