@@ -291,8 +291,9 @@ def scenario_rich(st: ScenarioTable, width: int = 80) -> list[Table]:
             used += w
         return out
 
-    gains = {m: [_improvement(st, f, m) + (f" {BEST}" if m in st.best(f) else "") for f, _, _ in st.scenarios]
-             for m in st.methods}
+    best = [st.best(f) for f, _, _ in st.scenarios]  # paired comparisons: once per scenario
+    gains = {m: [_improvement(st, f, m) + (f" {BEST}" if m in best[k] else "")
+                 for k, (f, _, _) in enumerate(st.scenarios)] for m in st.methods}
     effs = {m: [_efficiency(st, f, m) for f, _, _ in st.scenarios] for m in st.methods}
     tables = []
     for part in chunks(gains, max(len("baseline"), *(len(f"{st.baseline[f]:z.2f}") for f, _, _ in st.scenarios)) + 3):
@@ -303,9 +304,8 @@ def scenario_rich(st: ScenarioTable, width: int = 80) -> list[Table]:
         for m in part:
             t.add_column(m, justify="right", no_wrap=True)
         for k, (f, _, _) in enumerate(st.scenarios):
-            best = st.best(f)
             t.add_row(Text(names[k]), f"{st.baseline[f]:z.2f}",
-                      *[Text(gains[m][k], style="bold" if m in best else "") for m in part])
+                      *[Text(gains[m][k], style="bold" if m in best[k] else "") for m in part])
         tables.append(t)
     if st.efficiency:
         for part in chunks(effs, 0):
