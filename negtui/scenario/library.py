@@ -19,13 +19,13 @@ def shown_path(path: str | Path) -> str:
     (`poison-pill`) is the bundled file it names."""
     p = resolve(path)
     try:
-        return str(Path("scenarios") / p.resolve().relative_to(bundled_root()))
-    except (ValueError, OSError):
-        pass
-    try:
-        return str(p.resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):
+        full, here = p.resolve(), Path.cwd().resolve()
+    except OSError:  # a working folder since removed, a path too deep to resolve
         return str(p)
+    for root, shown in ((bundled_root(), Path("scenarios")), (here, Path())):
+        if full.is_relative_to(root):
+            return str(shown / full.relative_to(root))
+    return str(p)
 
 
 @dataclass(frozen=True)

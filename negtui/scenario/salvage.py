@@ -18,6 +18,9 @@ from negtui.scenario.model import CellRef, Goal, Id, Player, Protocol, Scenario,
 _REFS: TypeAdapter[list[CellRef]] = TypeAdapter(list[CellRef])
 _ID: TypeAdapter[str] = TypeAdapter(Id)
 _SCHEDULE: TypeAdapter[list[str]] = TypeAdapter(list[Id])
+_PLAYER: TypeAdapter[Player] = TypeAdapter(Player)
+_GOAL: TypeAdapter[Goal] = TypeAdapter(Goal)
+_PROTOCOL: TypeAdapter[Protocol] = TypeAdapter(Protocol)
 
 
 def salvaged_problems(data: object) -> list[tuple[str, str]]:
@@ -26,12 +29,12 @@ def salvaged_problems(data: object) -> list[tuple[str, str]]:
     if not isinstance(data, dict):
         return []
     raw_players = _list(data.get("players"))
-    players = [_valid(Player, x) for x in raw_players]
+    players = [_valid(_PLAYER, x) for x in raw_players]
     unsure = frozenset(x["id"] for x, p in zip(raw_players, players, strict=True)
                        if p is None and isinstance(x, dict) and isinstance(x.get("id"), str))
     goals: list[Any] = [_goal(x) for x in _list(data.get("goals"))]
     exclusive = [_valid(_REFS, x) for x in _list(data.get("exclusive"))]
-    protocol = _valid(Protocol, data.get("protocol", {}))
+    protocol = _valid(_PROTOCOL, data.get("protocol", {}))
     if protocol is None:  # its own problems are reported; its schedule may still name unknown players
         raw = data.get("protocol")
         schedule = _valid(_SCHEDULE, raw.get("schedule")) if isinstance(raw, dict) else None
@@ -44,9 +47,8 @@ def _list(raw: object) -> list[Any]:
     return raw if isinstance(raw, list) else []
 
 
-def _valid(model: Any, raw: object) -> Any:
+def _valid(adapter: TypeAdapter[Any], raw: object) -> Any:
     """The part validated, or None where it does not validate (its problems are reported already)."""
-    adapter = model if isinstance(model, TypeAdapter) else TypeAdapter(model)
     try:
         return adapter.validate_python(raw)
     except ValidationError:
@@ -56,7 +58,7 @@ def _valid(model: Any, raw: object) -> Any:
 def _goal(raw: object) -> Goal | None:
     """A goal, or where it does not validate, the parts that reference others: its id, the commitments
     it requires, and the players it values."""
-    whole = _valid(Goal, raw)
+    whole = _valid(_GOAL, raw)
     if whole is not None or not isinstance(raw, dict):
         return whole
     gid = _valid(_ID, raw.get("id"))
