@@ -127,6 +127,11 @@ def player_label(p: Player) -> str:
     return p.display if _spelled(p) else f"{p.id} · {p.display}"
 
 
+def player_labels(sc: Scenario) -> dict[str, str]:
+    """Every player's `player_label`, by id: how the seat dialogs list them."""
+    return {p.id: player_label(p) for p in sc.players}
+
+
 def player_names(sc: Scenario) -> list[str]:
     """A player in one short word or phrase, for tables and grids: its name where the id only spells
     the name ("Midstream State"), else its id ("A", as offers and logs say it)."""

@@ -12,7 +12,7 @@ from statistics import fmean
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.game import compile_game
 from negtui.engine.rules import get_rules
-from negtui.names import player_label
+from negtui.names import player_labels
 from negtui.serve.classbook import Filters, choice_text, valued
 from negtui.serve.course import LoadedCourse
 from negtui.serve.db import ResultsDB
@@ -102,7 +102,7 @@ def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: in
             spreads[pid].append(Outcome(float(v), where, by_seat.get(pid)))
         totals.append(TableTotal(where, float(sum(payoffs)), rows[0].welfare_optimum,
                                  tuple(f"{g.trainee} ({g.seat})" for g in rows)))
-    labels = {p.id: player_label(p) for p in sc.players}
+    labels = player_labels(sc)
     seats = tuple(SeatSpread(pid, labels[pid], baseline[i], tuple(spreads[pid])) for i, pid in enumerate(ids))
     return ClassDebrief(ex.id, ex.title, seats, tuple(totals), costliest(db, name, ex.id, top), unfinished)
 

@@ -25,7 +25,7 @@ from negtui.datadir import default_record_path, user_data_dir
 from negtui.engine.game import compile_game
 from negtui.engine.rules import get_rules
 from negtui.generator import GeneratorParams, generate
-from negtui.names import player_label
+from negtui.names import player_labels
 from negtui.play.live import FORECAST_LENSES, LiveGame, exact_fits
 from negtui.play.sources import LiveSource, ReplaySource
 from negtui.play.starts import GameStart
@@ -147,7 +147,7 @@ class NegtuiApp(SizeGuard, App):
             return
         lenses = FORECAST_LENSES + (("exact",) if small else ())
         note = f"Bots play {lens}: {why}. Make a seat human to play it yourself." if why else ""
-        labels = {p.id: player_label(p) for p in sc.players}
+        labels = player_labels(sc)
         self.push_screen(SeatsScreen(seats, lenses, title=sc.name, base=self.base, note=note, bot_lens=lens,
                                      labels=labels), chosen)
 

@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
-from negtui.names import player_label
+from negtui.names import player_label, player_labels
 from negtui.serve.classbook import Present
 from negtui.serve.console.debrief_pane import DebriefPane
 from negtui.serve.console.dialogs import AssignScreen
@@ -276,7 +276,7 @@ class ClassScreen(Screen[None]):
         if t is None:
             return
         sc = self.host.course.scenarios.get(t.exercise)
-        labels = {p.id: player_label(p) for p in sc.players} if sc is not None else {}
+        labels = player_labels(sc) if sc is not None else {}
 
         def seat(s: Occupant) -> str:
             who = "" if not s.name else f" ({s.name} sits in it)" if s.online else f" (kept for {s.name})"

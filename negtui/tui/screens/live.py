@@ -15,7 +15,7 @@ from textual.timer import Timer
 from negtui.engine.completions import free_cells
 from negtui.engine.negotiation import IllegalMove, Phase
 from negtui.engine.turns import TurnEvent
-from negtui.names import player_label, player_names
+from negtui.names import player_label, player_labels, player_names
 from negtui.narrate import offer_words, turn_line
 from negtui.play.sources import LiveSource
 from negtui.seats import Seat
@@ -317,7 +317,7 @@ class LiveScreen(ExactSolving):
             self.advance()
 
         src = self.source
-        labels = {p.id: player_label(p) for p in self.game.scenario.players}  # names, as on starting
+        labels = player_labels(self.game.scenario)  # names, as on starting
         self.app.push_screen(SeatsScreen(src.seats, src.lenses, base=self.host.base, start="Apply", labels=labels),
                              done)
 

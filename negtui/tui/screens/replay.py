@@ -4,7 +4,7 @@ written, and taking over (a fork from the turn shown)."""
 from __future__ import annotations
 
 from negtui.engine import shown_turn
-from negtui.names import player_label
+from negtui.names import player_labels
 from negtui.narrate import turn_line
 from negtui.play.sources import ReplaySource
 from negtui.seats import Seat
@@ -89,6 +89,6 @@ class ReplayScreen(GameScreen):
                 self.host.start_game(src.take_over(chosen))  # the log and trends keep the turns before
 
         title = f"Take over from turn {shown_turn(src.pos)}"
-        labels = {p.id: player_label(p) for p in self.game.scenario.players}
+        labels = player_labels(self.game.scenario)
         self.app.push_screen(SeatsScreen(seats, ("myopic", "upper", "lower"), title=title, base=self.host.base,
                                          labels=labels), start)
