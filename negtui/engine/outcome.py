@@ -26,15 +26,15 @@ def rounded(values: Sequence[float] | np.ndarray, digits: int = 10) -> list[floa
     return [round(float(v), digits) + 0.0 for v in values]
 
 
-def welfare(pay: np.ndarray) -> dict[str, float | None]:
-    """The welfare summary of payoffs (sum, min, product, log product), rounded as `rounded` rounds."""
-    return {k: None if v is None else round(v, 10) + 0.0 for k, v in welfare_summary(pay).items()}
-
-
-def _rounded_dict(d: dict) -> dict:
-    """Every number of a summary rounded as `rounded` rounds (lists of numbers too)."""
+def rounded_summary(d: dict) -> dict:
+    """Every number of a summary rounded as `rounded` rounds (lists of numbers too; None stays None)."""
     return {k: rounded(v) if isinstance(v, list) else round(float(v), 10) + 0.0 if isinstance(v, float | int)
             and not isinstance(v, bool) else v for k, v in d.items()}
+
+
+def welfare(pay: np.ndarray) -> dict[str, float | None]:
+    """The welfare summary of payoffs (sum, min, product, log product), rounded as `rounded` rounds."""
+    return rounded_summary(welfare_summary(pay))
 
 
 def commitments(game: Game, bits: int) -> list[list[int]]:
@@ -51,7 +51,7 @@ def outcome(neg: Negotiation, bits: int) -> dict:
         "commitments": commitments(neg.game, bits),
         "welfare": welfare(pay),
         "baseline": {"payoffs": rounded(base.payoffs), "commitments": commitments(neg.game, base.bits)},
-        "improvement": _rounded_dict(improvement(pay, base.payoffs).as_dict()),
+        "improvement": rounded_summary(improvement(pay, base.payoffs).as_dict()),
         "regret": rounded(regret(neg.game, neg.rules, bits)),
     }
 
