@@ -77,13 +77,13 @@ class Tmux:
         return self.tmux("capture-pane", "-p", "-t", self.target)
 
     def wait_for(self, *texts: str, timeout: float = 60.0, step: str = "") -> str:
-        """Poll the pane until every text (a regular expression) is on it and the screen is still; the capture."""
+        """Poll the pane until every text (a regular expression) is on it and the screen is drawn; the capture."""
         deadline = time.monotonic() + timeout
         screen = last = ""
         while time.monotonic() < deadline:
             screen = self.capture()
-            if all(re.search(t, screen) for t in texts) and (screen == last or EXIT_MARK in screen):
-                return screen  # and drawn: the same on two captures in a row (not a frame mid-redraw)
+            if all(re.search(t, screen) for t in texts) and (EXIT_MARK in screen or drawn(screen, last)):
+                return screen
             last = screen
             if EXIT_MARK in screen:
                 break  # the app is gone: no point waiting
@@ -110,6 +110,13 @@ class Tmux:
 
 
 STARTED = time.monotonic()
+
+
+def drawn(screen: str, last: str) -> bool:
+    """A whole frame: the key bar at the bottom, and the same on two captures in a row.  On a loaded machine
+    the app may pause between drawing its panes and its key bar for longer than a capture takes."""
+    lines = [ln for ln in screen.splitlines() if ln.strip()]
+    return screen == last and bool(lines) and "help" in lines[-1] and "quit" in lines[-1]
 
 
 @contextmanager

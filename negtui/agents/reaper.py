@@ -104,15 +104,16 @@ class _Reaper:
         self.agent = agent
         self.code: int | None = None  # the agent's exit code, once it has gone
 
-    def reap(self) -> None:
-        """Collect every child that has ended (orphans of the agent become ours), noting the agent's end."""
+    def reap(self) -> bool:
+        """Collect every child that has ended (orphans of the agent become ours), noting the agent's end;
+        whether a child is left."""
         while True:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
-                return
+                return False
             if pid == 0:
-                return
+                return True
             if pid == self.agent:
                 self.code = os.waitstatus_to_exitcode(status)
 
@@ -125,10 +126,14 @@ class _Reaper:
             while time.monotonic() < deadline and _below(me):
                 signal.sigtimedwait({signal.SIGCHLD}, 0.02)
                 self.reap()
+        # Done when no child is left, not when a scan finds nothing: a daemon's middle process may fork and
+        # exit between the listing of /proc and the reading of its entry, and the scan then sees a zombie
+        # and nothing below it.  Every orphan below us becomes our child, so "no child" is the whole tree.
         give_up = time.monotonic() + KILL_LIMIT
-        while (pids := _below(me)) and time.monotonic() < give_up:  # a killed process forks no more
-            _signal_all(pids, signal.SIGKILL)  # our children stay zombies until reaped: no pid is reused
-            self.reap()
+        while time.monotonic() < give_up:
+            _signal_all(_below(me), signal.SIGKILL)  # a killed process forks no more; our children stay
+            if not self.reap():  # zombies until reaped, so no pid is reused under us
+                return
             time.sleep(0.005)
         self.reap()
 

@@ -128,3 +128,36 @@ def test_a_command_that_cannot_start_raises_its_own_error_at_once():
     with pytest.raises(OSError) as err:
         spawn([os.devnull])
     assert err.value.errno == errno.EACCES
+
+
+def test_a_scan_that_misses_a_daemon_does_not_end_the_reaping():
+    """A daemon's middle process may fork and exit between the reaper's listing of /proc and its reading of
+    that process: the scan then sees a zombie and nothing below it, though the daemon lives on as the
+    reaper's child.  The reaper stops only once it has no child left, so a missed scan costs a round."""
+    token = f"reaper-test-{uuid.uuid4().hex[:12]}"
+    script = textwrap.dedent(f"""
+        import os, sys, time
+        from negtui.agents import reaper
+        reaper._become_subreaper()
+        if os.fork() == 0:  # the middle process: a new session, a daemon, and gone
+            os.setsid()
+            if os.fork() == 0:
+                quiet = os.open(os.devnull, os.O_RDWR)
+                for fd in (0, 1, 2):  # so that our output ends with us, whatever becomes of the daemon
+                    os.dup2(quiet, fd)
+                os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(3600)  # {token}"])
+            os._exit(0)
+        while not reaper._below(os.getpid()):
+            time.sleep(0.01)  # the daemon is up (reparented to us once the middle process ends)
+        time.sleep(0.2)
+        real, scans = reaper._below, []
+        def below(root):  # the first scan misses it, as the race above would
+            scans.append(root)
+            return [] if len(scans) == 1 else real(root)
+        reaper._below = below
+        reaper._Reaper(agent=-2).end_all(0)
+        print("done", flush=True)
+        """)
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
+    assert res.stdout == "done\n", res.stderr
+    assert gone(token), running(token)
