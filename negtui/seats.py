@@ -22,8 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
 
-from negtui.engine.lenses import check_judge, split_judge
-from negtui.engine.search import PARTNER_METHODS
+from negtui.engine.vocabulary import PARTNER_METHODS, check_judge, split_judge
 from negtui.scenario.io import problems_from_validation
 
 DEFAULT_LENS = "upper"

@@ -181,9 +181,11 @@ def human_game(keep: bool, data: Path) -> None:
     with running(t, keep):
         screen = t.wait_for("who plays each player", r"A · Alice", r"B · Bob", step="the seat dialog", timeout=90)
         show("the seat dialog", screen)
-        t.keys("Tab", "Tab", "Tab", "Tab", "Enter")  # Start, All bots, Cancel, every seat, then A's seat
-        t.keys("Up", "Up", "Up", "Enter")  # from the suggested lens (lower) up to human
-        screen = t.wait_for(r"A · Alice\s+human", step="A made human")
+        t.keys("Enter")  # the cursor starts on A's seat: its choices
+        screen = t.wait_for(r"human", r"maximin", r"esc close", step="A's choices")
+        show("A's choices", screen)
+        t.keys("Home", "Enter")  # human, the first
+        screen = t.wait_for(r"A · Alice\s+human", r"\^s start", step="A made human")
         show("A is human", screen)
         t.keys("C-s")
         screen = t.wait_for("choose a partner", r"A · Alice \(human\)", step="partner dialog at A's turn", timeout=90)

@@ -24,12 +24,13 @@ from typing import Final
 import numpy as np
 
 from negtui.engine.knowledge import picture, seat_scenario
-from negtui.engine.lenses import CLOSED_FORM_LENSES, concrete_lens, split_judge
+from negtui.engine.lenses import concrete_lens
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.offers import Offer, candidate_values_as, choose
 from negtui.engine.payoff import state_info
 from negtui.engine.turns import TurnEvent
 from negtui.engine.valuation import Valuation
+from negtui.engine.vocabulary import CLOSED_FORM_LENSES, split_judge
 from negtui.scenario.model import Scenario
 
 PARTICLES: Final = 32  # guesses of each other player's values

@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from negtui.agents.beliefs import Beliefs
-from negtui.engine.lenses import check_judge
 from negtui.engine.negotiation import State
 from negtui.engine.offers import Offer
-from negtui.engine.search import PARTNER_METHODS, greedy_partner, mcts_partner, random_partner
+from negtui.engine.search import greedy_partner, mcts_partner, random_partner
 from negtui.engine.turns import TurnEvent
 from negtui.engine.valuation import Valuation
+from negtui.engine.vocabulary import PARTNER_METHODS, check_judge
 
 
 @dataclass

@@ -14,12 +14,12 @@ at once.  Playing a seated game is always
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from types import TracebackType
 
 from negtui.agents.beliefs import Beliefs
 from negtui.agents.lens_bot import LensBot
 from negtui.agents.llm import LLMAgent
+from negtui.agents.options import AgentOptions
 from negtui.agents.process import BotProcess, RemoteLensBot
 from negtui.agents.stdio import StdioAgent
 from negtui.engine.exact import check_size
@@ -29,18 +29,6 @@ from negtui.engine.offers import Offer
 from negtui.engine.turns import Agent, AgentFault
 from negtui.engine.valuation import Valuation
 from negtui.seats import Seat, SeatError
-
-
-@dataclass(frozen=True)
-class AgentOptions:
-    """How outside agents are reached; never stored in records."""
-
-    api_key: str | None = None  # llm seats: overrides OPENAI_API_KEY
-    echo_stderr: bool = False  # cmd seats: pass the program's stderr through (command line) or keep it (app)
-    remote_bots: bool = False  # lens bots think in their own process (the app), on games large enough to need it
-    elsewhere: bool = False  # every agent decides elsewhere (a table's copy of its game): stand-ins only
-    information: str = "public"  # private: every agent decides on the values its seat knows (engine.knowledge)
-
 
 REMOTE_FROM_CELLS = 40  # below this many commitments a bot decides in milliseconds: no process needed
 

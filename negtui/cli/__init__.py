@@ -14,9 +14,9 @@ from negtui.cli.exits import EXIT_INPUT, EXIT_INTERRUPTED, leave_interrupted, qu
 def main() -> None:
     signal.signal(signal.SIGINT, quiet_interrupt)
     try:
-        from negtui.cli.commands import app
+        from negtui.cli.commands import loaded
 
-        app()
+        loaded(sys.argv)()
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         leave_interrupted()
@@ -27,10 +27,10 @@ def main() -> None:
 
 
 def __getattr__(name: str):
-    if name == "app":  # `from negtui.cli import app` (tests, embedding)
-        from negtui.cli.commands import app
+    if name == "app":  # `from negtui.cli import app` (tests, embedding): every command
+        from negtui.cli.commands import everything
 
-        return app
+        return everything()
     raise AttributeError(name)
 
 

@@ -5,6 +5,7 @@ the one place that turns errors a user can cause into a message and status 2 (13
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import NoReturn
@@ -26,19 +27,24 @@ def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
     raise UsageError(message, code)
 
 
+# Errors a user can cause, by where they are defined: matched without importing their modules (an error
+# of a module never imported cannot be raised), so `negtui play` opens the app without loading the engine.
+RENDERED = (("negtui.scenario.io", "ScenarioError"), ("negtui.record.reader", "RecordError"))
+SAID = (("negtui.engine.game", "GameError"), ("negtui.engine.exact", "ExactTooLarge"),
+        ("negtui.generator.params", "GeneratorError"), ("negtui.engine.negotiation", "IllegalMove"),
+        ("negtui.welfare.options", "WelfareError"), ("negtui.seats", "SeatError"),
+        ("negtui.record.writer", "CannotWrite"), ("negtui.record.signing", "SigningKeyError"),
+        ("negtui.scenario.io", "WriteError"))
+
+
+def _one_of(err: BaseException, where: tuple[tuple[str, str], ...]) -> bool:
+    kinds = tuple(getattr(sys.modules[module], name) for module, name in where if module in sys.modules)
+    return isinstance(err, kinds)
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     import signal
-
-    from negtui.engine import ExactTooLarge, GameError, IllegalMove
-    from negtui.generator import GeneratorError
-    from negtui.record import RecordError
-    from negtui.record.signing import SigningKeyError
-    from negtui.record.writer import CannotWrite
-    from negtui.scenario import ScenarioError
-    from negtui.scenario.io import WriteError
-    from negtui.seats import SeatError
-    from negtui.welfare.options import WelfareError
 
     if signal.getsignal(signal.SIGINT) is quiet_interrupt:  # started: Ctrl-C is ours to handle from here
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -46,13 +52,14 @@ def user_errors() -> Iterator[None]:
         yield
     except UsageError as err:
         _exit(str(err), err.code)
-    except (ScenarioError, RecordError) as err:
-        _exit(err.render(), EXIT_INPUT)
-    except (GameError, ExactTooLarge, GeneratorError, IllegalMove, FileExistsError, WelfareError, SeatError,
-            CannotWrite, SigningKeyError, WriteError) as err:
-        _exit(f"error: {err}", EXIT_INPUT)
     except KeyboardInterrupt:
         _exit("interrupted", EXIT_INTERRUPTED)
+    except Exception as err:
+        if _one_of(err, RENDERED):
+            _exit(err.render(), EXIT_INPUT)  # type: ignore[attr-defined]
+        if isinstance(err, FileExistsError) or _one_of(err, SAID):
+            _exit(f"error: {err}", EXIT_INPUT)
+        raise
 
 
 def _exit(message: str, code: int) -> NoReturn:

@@ -42,8 +42,8 @@ def play(
     autoplay: Annotated[bool, typer.Option("--autoplay", help="Start autoplay at once.")] = False,
 ) -> None:
     """Open the app: play any seats, let lenses, programs or models play the others."""
-    from negtui.agents import AgentOptions
-    from negtui.engine import get_rules
+    from negtui.agents.options import AgentOptions
+    from negtui.engine.rules import get_rules
     from negtui.seats import parse_seats
 
     with user_errors():
@@ -59,11 +59,13 @@ def play(
             scenario = resolve(scenario)  # a library name: the app opens the file it names
             sc = load(scenario)
             seats = parse_seats(seat or [], [p.id for p in sc.players], base)
-            game = negotiation(sc, rules).game  # a game the rule set cannot play is refused here, not in the app
+            refusal = get_rules(rules).refusal(sc)  # a game the rule set cannot play is refused here, not in the app
+            if refusal is not None:
+                fail(f"error: {refusal}")
             if any(s.uses_exact for s in seats.values()):
                 from negtui.engine.exact import check_size
 
-                check_size(game)  # refused here, not as a bot that never moves
+                check_size(negotiation(sc, rules).game)  # refused here, not as a bot that never moves
         elif seat:
             fail("error: --seat needs a scenario file")
         if record:  # refused here, not as a blank screen with a notice once the app is up

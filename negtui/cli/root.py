@@ -14,3 +14,9 @@ app = typer.Typer(
     "`turn` fields of records, JSON output and the outside-agent protocol count the turns already played, "
     "from 0.",
 )
+
+
+@app.callback()
+def commands() -> None:
+    # a group, even when one command is registered (negtui.cli.commands registers the one it runs)
+    pass

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from negtui.engine.game import Game
-from negtui.engine.lenses import CLOSED_FORM_LENSES
 from negtui.engine.negotiation import Negotiation, Phase, State
 from negtui.engine.offers import Offer
 from negtui.engine.search import greedy_partner
 from negtui.engine.valuation import Valuation
+from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.narrate import offer_words
 
 YOU = "you"

@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from negtui.agents.seating import AgentOptions, Seating
+from negtui.agents.options import AgentOptions
+from negtui.agents.seating import Seating
 from negtui.coach.assess import Assessment
 from negtui.engine.baseline import no_negotiation
-from negtui.engine.lenses import CLOSED_FORM_LENSES
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.turns import TurnDriver
+from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.seats import DEFAULT_LENS, Seat
 
 COSTLIEST = 3

@@ -11,10 +11,10 @@ from __future__ import annotations
 from negtui.coach.assess import Assessment, Choice, choice_words
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.game import Game
-from negtui.engine.lenses import CLOSED_FORM_LENSES
 from negtui.engine.negotiation import Negotiation, Phase
 from negtui.engine.payoff import payoffs, state_info
 from negtui.engine.valuation import Valuation
+from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.narrate import cell_label
 
 REFERENCE_WORDS = {"exact": "the exact solution (what perfect play by everyone leads to)",

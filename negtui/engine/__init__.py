@@ -8,17 +8,36 @@ whoever sits in each seat.
 Never imports the app (Textual) or the welfare solver (PuLP); a test enforces it.
 """
 
-from negtui.engine.baseline import Baseline, no_negotiation
-from negtui.engine.exact import ExactSolution, ExactTooLarge, solve
-from negtui.engine.game import Game, GameError, compile_game, round_robin
-from negtui.engine.lenses import LENSES
-from negtui.engine.negotiation import TERMINAL_PLAYER, IllegalMove, Negotiation, Phase, State, shown_turn
-from negtui.engine.observation import observation, observation_text
-from negtui.engine.offers import Offer
-from negtui.engine.portable import PortableGame
-from negtui.engine.rules import PAPER, REFERENCE, RULES, Rules, get_rules, rules_from
-from negtui.engine.turns import Agent, AgentFault, Move, TurnDriver, TurnEvent
-from negtui.engine.valuation import Valuation
+from typing import TYPE_CHECKING
+
+from negtui.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from negtui.engine.baseline import Baseline, no_negotiation
+    from negtui.engine.exact import ExactSolution, ExactTooLarge, solve
+    from negtui.engine.game import Game, GameError, compile_game, round_robin
+    from negtui.engine.negotiation import TERMINAL_PLAYER, IllegalMove, Negotiation, Phase, State, shown_turn
+    from negtui.engine.observation import observation, observation_text
+    from negtui.engine.offers import Offer
+    from negtui.engine.portable import PortableGame
+    from negtui.engine.rules import PAPER, REFERENCE, RULES, Rules, get_rules, rules_from
+    from negtui.engine.turns import Agent, AgentFault, Move, TurnDriver, TurnEvent
+    from negtui.engine.valuation import Valuation
+    from negtui.engine.vocabulary import LENSES
+
+__getattr__, __dir__ = lazy_exports(globals(), {
+    "negtui.engine.baseline": ("Baseline", "no_negotiation"),
+    "negtui.engine.exact": ("ExactSolution", "ExactTooLarge", "solve"),
+    "negtui.engine.game": ("Game", "GameError", "compile_game", "round_robin"),
+    "negtui.engine.vocabulary": ("LENSES",),
+    "negtui.engine.negotiation": ("TERMINAL_PLAYER", "IllegalMove", "Negotiation", "Phase", "State", "shown_turn"),
+    "negtui.engine.observation": ("observation", "observation_text"),
+    "negtui.engine.offers": ("Offer",),
+    "negtui.engine.portable": ("PortableGame",),
+    "negtui.engine.rules": ("PAPER", "REFERENCE", "RULES", "Rules", "get_rules", "rules_from"),
+    "negtui.engine.turns": ("Agent", "AgentFault", "Move", "TurnDriver", "TurnEvent"),
+    "negtui.engine.valuation": ("Valuation",),
+})
 
 __all__ = [
     "LENSES",

@@ -319,11 +319,8 @@ def compile_game(sc: Scenario, rules: Rules, budget: int | None = None) -> Game:
         binary[j] = g.kind == "all_or_nothing"
     d = inc.sum(axis=0).astype(np.int64)
     groups = [np.array([cell[(r.player, r.action)] for r in grp], dtype=np.int64) for grp in sc.exclusive]
-    if not rules.allows_thresholds_and_exclusions:
-        if groups:
-            raise GameError("the reference rule set has no exclusive sets; play this scenario with --rules paper")
-        if np.any(tau != d):
-            raise GameError("the reference rule set has no goal thresholds; play this scenario with --rules paper")
+    if (refusal := rules.refusal(sc)) is not None:
+        raise GameError(refusal)
     proto = sc.protocol
     k = budget if budget is not None else proto.budget
     if proto.schedule is not None:

@@ -8,18 +8,14 @@ formulas differ only through the switches of `Rules` (DESIGN §2, reference-benc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
 from negtui.engine.game import Game, GoalView
 from negtui.engine.payoff import StateInfo, payoffs_from_counts, scaled_satisfaction
 from negtui.engine.rules import Rules
+from negtui.engine.vocabulary import ADAPTIVE
 
-Lens = Literal["myopic", "upper", "lower", "exact", "adaptive"]
-LENSES: tuple[str, ...] = ("myopic", "upper", "lower", "exact", "adaptive")
-CLOSED_FORM_LENSES: tuple[str, ...] = ("myopic", "upper", "lower")  # cheap at any size: what forecasts show
-ADAPTIVE = "adaptive"  # not a formula: one of the closed-form lenses, chosen per player and turn
 SIGN_SHARE = 0.6  # of a player's value mass, the share of one sign that makes its goals dominated by it
 ALL_OR_NOTHING_SHARE = 0.3  # of a balanced player's value mass, the share on all-or-nothing goals that asks for lower
 
@@ -46,30 +42,6 @@ def adaptive_lens(game: Game, i: int, t: int) -> str:
     return "lower" if binary >= ALL_OR_NOTHING_SHARE * mass else "myopic"
 
 
-CRITERIA: tuple[str, ...] = ("utilitarian", "maximin")  # judges of the welfare- and fairness-minded players
-SOCIAL_LENS = "myopic"  # what a criterion named alone judges with
-
-
-def split_judge(name: str) -> tuple[str | None, str]:
-    """A judge is a lens (a player's own value) or CRITERION[:LENS]: the sum (utilitarian) or the
-    minimum (maximin) of every player's value under LENS, which a welfare- or fairness-minded player
-    maximises in partner choice, offer choice and acceptance alike."""
-    criterion, sep, lens = name.partition(":")
-    if criterion in CRITERIA:
-        return criterion, lens if sep else SOCIAL_LENS
-    return None, name
-
-
-def check_judge(name: str) -> str:
-    """A lens or a criterion's judge, in its canonical spelling (`utilitarian:myopic` is `utilitarian`)."""
-    criterion, lens = split_judge(name)
-    if criterion is None:
-        return check_lens(name)
-    if lens not in (*CLOSED_FORM_LENSES, "exact"):
-        raise ValueError(f"{criterion} judges with {', '.join((*CLOSED_FORM_LENSES, 'exact'))}, not {lens!r}")
-    return criterion if lens == SOCIAL_LENS else f"{criterion}:{lens}"
-
-
 def combine(criterion: str, values: np.ndarray) -> np.ndarray:
     """A criterion over every player's values (axis 0): their sum, or their minimum."""
     return values.sum(axis=0) if criterion == "utilitarian" else values.min(axis=0)
@@ -78,12 +50,6 @@ def combine(criterion: str, values: np.ndarray) -> np.ndarray:
 def concrete_lens(game: Game, lens: str, i: int, t: int) -> str:
     """The formula player i evaluates with: `adaptive` resolved, any other lens as it is."""
     return adaptive_lens(game, i, t) if lens == ADAPTIVE else lens
-
-
-def check_lens(name: str) -> str:
-    if name not in LENSES:
-        raise ValueError(f"unknown lens {name!r}; choose from {', '.join(LENSES)}")
-    return name
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,11 @@ pair [player id, action id], which stays unambiguous whatever characters the ids
 from __future__ import annotations
 
 from negtui.engine.knowledge import knows, seat_negotiation
-from negtui.engine.lenses import CLOSED_FORM_LENSES, lens_vector
+from negtui.engine.lenses import lens_vector
 from negtui.engine.negotiation import Negotiation, Phase, State
 from negtui.engine.offers import Offer
 from negtui.engine.payoff import payoffs_from_counts, satisfaction, state_info
+from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 
 
 def offer_json(neg: Negotiation, offer: Offer) -> dict:

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import ConfigDict
+
+if TYPE_CHECKING:
+    from negtui.scenario.model import Scenario
 
 RuleName = Literal["paper", "reference"]
 
@@ -96,6 +99,18 @@ class Rules:
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
+
+    def refusal(self, sc: Scenario) -> str | None:
+        """Why this rule set cannot play a scenario, or None.  Read from the scenario alone, so a command
+        or the app refuses before compiling anything."""
+        if self.allows_thresholds_and_exclusions:
+            return None
+        if sc.exclusive:
+            return f"the {self.name} rule set has no exclusive sets; play this scenario with --rules paper"
+        if any(g.threshold is not None and g.threshold != len({(r.player, r.action) for r in g.requires})
+               for g in sc.goals):
+            return f"the {self.name} rule set has no goal thresholds; play this scenario with --rules paper"
+        return None
 
 
 PAPER = Rules(

@@ -18,8 +18,6 @@ from negtui.engine.offers import Offer
 from negtui.engine.payoff import payoffs
 from negtui.engine.valuation import Valuation
 
-PARTNER_METHODS = ("mcts", "greedy", "random")
-
 
 @dataclass
 class _Node:

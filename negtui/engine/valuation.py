@@ -17,11 +17,12 @@ import numpy as np
 from negtui.engine.cache import MB, BoundedCache, nbytes
 from negtui.engine.exact import ExactSolution, solve
 from negtui.engine.game import Game
-from negtui.engine.lenses import ADAPTIVE, check_lens, combine, concrete_lens, lens_vector, split_judge
+from negtui.engine.lenses import combine, concrete_lens, lens_vector
 from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.offers import Candidates, Offer, candidate_values, candidates, choose, realised_values
 from negtui.engine.payoff import state_info
 from negtui.engine.rules import Rules
+from negtui.engine.vocabulary import ADAPTIVE, check_lens, split_judge
 
 _OFFER_CACHE_BYTES = 64 * MB  # an Offer is a few hundred bytes
 _CANDIDATE_CACHE_BYTES = 64 * MB

@@ -13,17 +13,18 @@ from pathlib import Path
 
 import numpy as np
 
-from negtui.agents.seating import AgentOptions, Seating
+from negtui.agents.options import AgentOptions
+from negtui.agents.seating import Seating
 from negtui.coach.assess import Assessment, Coach
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.exact import ExactTooLarge, check_size, state_space
 from negtui.engine.game import Game
-from negtui.engine.lenses import CLOSED_FORM_LENSES as FORECAST_LENSES
 from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
 from negtui.engine.offers import Offer
 from negtui.engine.rules import Rules
 from negtui.engine.turns import Move, TurnDriver, TurnEvent
 from negtui.engine.valuation import Valuation
+from negtui.engine.vocabulary import CLOSED_FORM_LENSES as FORECAST_LENSES
 from negtui.play.views import LensView, PartnerOption, Preview
 from negtui.record.format import Parent
 from negtui.record.writer import RecordCut, RecordWriter

@@ -18,10 +18,10 @@ import numpy as np
 
 from negtui.coach.assess import Assessment
 from negtui.coach.closing import Closing
-from negtui.engine.lenses import CLOSED_FORM_LENSES
 from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
 from negtui.engine.offers import Offer
 from negtui.engine.turns import Move, TurnEvent
+from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.names import action_names
 from negtui.play.live import LiveGame
 from negtui.play.starts import GameStart, from_record

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 
 from negtui.engine.baseline import no_negotiation
-from negtui.engine.lenses import CLOSED_FORM_LENSES
 from negtui.engine.metrics import welfare_summary
+from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.record.digest import state_digest
 from negtui.record.reader import RecordError, line_of, load_record
 from negtui.record.replay import Replay

@@ -17,11 +17,11 @@ from typing import Protocol
 import numpy as np
 
 from negtui.engine.game import GameError
-from negtui.engine.lenses import CLOSED_FORM_LENSES
 from negtui.engine.negotiation import IllegalMove, Negotiation, State, shown_turn
 from negtui.engine.offers import Offer
 from negtui.engine.turns import Agent, TurnDriver, TurnEvent
 from negtui.engine.valuation import Valuation
+from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.record.digest import state_digest
 from negtui.record.format import TurnLine
 from negtui.record.reader import Record, RecordError, line_of

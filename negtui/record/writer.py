@@ -20,12 +20,12 @@ from pydantic import BaseModel
 from negtui import __version__
 from negtui.engine import shown_turn
 from negtui.engine.baseline import no_negotiation
-from negtui.engine.lenses import CLOSED_FORM_LENSES as FORECAST_LENSES
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.outcome import rounded, welfare
 from negtui.engine.portable import PortableGame
 from negtui.engine.turns import TurnEvent
 from negtui.engine.valuation import Valuation
+from negtui.engine.vocabulary import CLOSED_FORM_LENSES as FORECAST_LENSES
 from negtui.locks import Busy, lock_or_close
 from negtui.record.digest import state_digest
 from negtui.record.format import FORMAT, Header, MessageLine, Parent, ResultLine, TurnLine

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from negtui.agents.seating import AgentOptions
+from negtui.agents.options import AgentOptions
 from negtui.coach.debrief import Debrief
 from negtui.engine.rules import get_rules
 from negtui.play.sources import Ending

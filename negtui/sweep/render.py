@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from negtui import __version__
-from negtui.engine.lenses import split_judge
+from negtui.engine.vocabulary import split_judge
 from negtui.sweep.claims import Claim, claims, is_small, skipped_metric_note, table2_claims
 from negtui.sweep.figures import efficiency_figure, l1_figure
 from negtui.sweep.report import (

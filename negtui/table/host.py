@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from negtui.agents.seating import AgentOptions
+from negtui.agents.options import AgentOptions
 from negtui.coach.closing import Closing, welfare_optimum
 from negtui.coach.debrief import counterfactuals
 from negtui.engine.portable import PortableGame

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from negtui.agents.seating import AgentOptions
+from negtui.agents.options import AgentOptions
 from negtui.coach.closing import Closing
 from negtui.engine.negotiation import IllegalMove, Phase
 from negtui.engine.portable import PortableGame

@@ -19,33 +19,34 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
-from negtui.agents.seating import AgentOptions
 from negtui.coach.regime import suggested_lens
 from negtui.datadir import default_record_path, user_data_dir
-from negtui.engine.game import compile_game
 from negtui.engine.rules import get_rules
-from negtui.generator import GeneratorParams, generate
+from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.names import player_labels
-from negtui.play.live import FORECAST_LENSES, LiveGame, exact_fits
-from negtui.play.sources import LiveSource, ReplaySource
-from negtui.play.starts import GameStart
-from negtui.record import Replay, load_record
-from negtui.record.reader import RecordError
-from negtui.record.signing import data_dir_key
-from negtui.scenario import Scenario, ScenarioError, load_scenario, write_scenario
+from negtui.scenario import Scenario, ScenarioError, load_scenario
 from negtui.scenario.library import bundled_root
 from negtui.seats import Seat, SeatError, default_seats
 from negtui.tui import textual_guards
 from negtui.tui.keys import palette_entries
-from negtui.tui.screens.dialogs import HelpScreen, SeatsScreen
-from negtui.tui.screens.game import GameHost, GameScreen
-from negtui.tui.screens.live import LiveScreen
-from negtui.tui.screens.picker import PickerHost, PickerScreen
-from negtui.tui.screens.replay import ReplayScreen
+from negtui.tui.screens.dialogs import HelpScreen
+from negtui.tui.screens.seats import SeatsScreen
 from negtui.tui.too_small import SizeGuard
+
+# The first screen (the seats of a scenario, or the picker) is drawn from the scenario alone; the engine's
+# arrays, the bots, the records and the game screens are imported when a game starts (see `warm_up`).
+if TYPE_CHECKING:
+    from negtui.agents.options import AgentOptions
+    from negtui.generator import GeneratorParams
+    from negtui.play.live import LiveGame
+    from negtui.play.sources import LiveSource
+    from negtui.play.starts import GameStart
+    from negtui.tui.screens.game import GameHost
+    from negtui.tui.screens.picker import PickerHost
 
 textual_guards.install()
 
+FIRST_FRAME = 0.05  # s after the first screen is laid out before the game's modules are imported beside it
 EXIT_GRACE = 3.0  # seconds an app ended by a signal may take to close before it is made to
 
 
@@ -64,7 +65,7 @@ class NegtuiApp(SizeGuard, App):
         """`base` is the seat every bot starts from (lens and search settings); `partner` and `sims`
         set it when it is not given.  Bots think in their own process unless `options` say otherwise."""
         super().__init__()
-        self.options = options or AgentOptions(remote_bots=True)
+        self.options = options  # None: AgentOptions(remote_bots=True), made when a game starts
         self.scenario_path, self.rules_name, self.seats = scenario, rules, seats or {}
         self.ask_seats, self.replay_path, self.follow = ask_seats, replay, follow
         self.record, self.data_dir = record, data_dir or user_data_dir()
@@ -82,6 +83,11 @@ class NegtuiApp(SizeGuard, App):
     def open_first(self) -> None:
         """The first screen: a replay, a scenario's seats, or the picker (the training app: its lobby)."""
         if self.replay_path is not None:
+            from negtui.play.sources import ReplaySource
+            from negtui.record import Replay, load_record
+            from negtui.record.reader import RecordError
+            from negtui.tui.screens.replay import ReplayScreen
+
             try:
                 rp = Replay(load_record(self.replay_path))
             except RecordError as err:
@@ -91,11 +97,23 @@ class NegtuiApp(SizeGuard, App):
         elif self.scenario_path is not None:
             self.open_scenario(self.scenario_path)
         else:
+            self.push_picker()
+
+    def push_picker(self) -> None:
+        """The scenarios and records to choose from, unless they are already on the stack."""
+        from negtui.tui.screens.picker import PickerScreen
+
+        if not any(isinstance(s, PickerScreen) for s in self.screen_stack):
             self.push_screen(PickerScreen(self.scenarios_dir))
 
     # --- starting games -------------------------------------------------------------------------------
     def open_record(self, path: Path) -> None:
         """A record chosen in the picker, replayed (a broken one is reported there, the picker stays)."""
+        from negtui.play.sources import ReplaySource
+        from negtui.record import Replay, load_record
+        from negtui.record.reader import RecordError
+        from negtui.tui.screens.replay import ReplayScreen
+
         try:
             rp = Replay(load_record(path))
         except RecordError as err:
@@ -107,6 +125,8 @@ class NegtuiApp(SizeGuard, App):
         try:
             sc = load_scenario(path)
         except ScenarioError as err:
+            from negtui.tui.screens.picker import PickerScreen
+
             if self.screen_stack and isinstance(self.screen, PickerScreen):
                 self.notify(err.render(), severity="error", timeout=10)
             else:
@@ -115,6 +135,9 @@ class NegtuiApp(SizeGuard, App):
         self.choose_seats(sc)
 
     def open_generated(self, params: GeneratorParams) -> None:
+        from negtui.generator import generate
+        from negtui.scenario import write_scenario
+
         sc = generate(params)
         folder = self.data_dir / "scenarios"
         folder.mkdir(parents=True, exist_ok=True)
@@ -130,42 +153,74 @@ class NegtuiApp(SizeGuard, App):
         lens, why = suggested_lens(sc)
         seats = {**default_seats(sc.player_ids, self.base, lens), **self.seats}
         if not self.ask_seats:
+            from negtui.play.starts import GameStart
+
             self.start_game(GameStart(sc, get_rules(rules), seats))
             return
 
         def chosen(result: dict[str, Seat] | None) -> None:
             if result is None:  # back: to the scenarios (ctrl+q or q there quits)
-                if not any(isinstance(s, PickerScreen) for s in self.screen_stack):
-                    self.push_screen(PickerScreen(self.scenarios_dir))
+                self.push_picker()
                 return
+            from negtui.play.starts import GameStart
+
             self.start_game(GameStart(sc, get_rules(rules), result))
+
+        refusal = get_rules(rules).refusal(sc)
+        if refusal is not None:  # the rule set cannot play it: say why before any seat is chosen
+            self.back_to_scenarios(f"cannot play {sc.name} under {rules} rules: {refusal}")
+            return
+        note = f"Bots play {lens}: {why}. Make a seat human to play it yourself." if why else ""
+        dialog = SeatsScreen(seats, CLOSED_FORM_LENSES, title=sc.name, base=self.base, note=note, bot_lens=lens,
+                             labels=player_labels(sc))
+        self.push_screen(dialog, chosen)
+        # the dialog is drawn from the scenario alone; whether the exact lens fits the game is found while
+        # the person reads it, in a thread that imports what playing the game needs (once the dialog is on the
+        # terminal: the thread would hold up its drawing)
+        dialog.call_after_refresh(lambda: self.set_timer(FIRST_FRAME, lambda: self.run_worker(
+            lambda: self._check_game(dialog, sc, rules), thread=True, group="warm-up", exit_on_error=False)))
+
+    def _check_game(self, dialog: SeatsScreen, sc: Scenario, rules: str) -> None:
+        """In a thread: compile the game (importing the engine, the bots and the game screens on the way)
+        and offer the exact lens if it fits."""
+        from negtui.engine.game import compile_game
+        from negtui.play.live import exact_fits
+        from negtui.play.starts import GameStart  # noqa: F401  what starting the game will import
+        from negtui.tui.screens.live import LiveScreen  # noqa: F401
 
         try:
             small = exact_fits(compile_game(sc, get_rules(rules)))
-        except ValueError as err:  # the rule set cannot play it: say why before any seat is chosen
-            self.back_to_scenarios(f"cannot play {sc.name} under {rules} rules: {err}")
-            return
-        lenses = FORECAST_LENSES + (("exact",) if small else ())
-        note = f"Bots play {lens}: {why}. Make a seat human to play it yourself." if why else ""
-        labels = player_labels(sc)
-        self.push_screen(SeatsScreen(seats, lenses, title=sc.name, base=self.base, note=note, bot_lens=lens,
-                                     labels=labels), chosen)
+        except ValueError:  # starting the game will say why
+            small = False
+        if small:
+            self.call_from_thread(self._exact_fits, dialog)
+
+    def _exact_fits(self, dialog: SeatsScreen) -> None:
+        if dialog in self.screen_stack:
+            dialog.offer_lens("exact")
 
     def back_to_scenarios(self, why: str) -> None:
         """A game that cannot start: the reason, and a screen to go on from (never a blank one)."""
         self.notify(why, severity="error", timeout=10)
-        if not self._has_game_screen() and not any(isinstance(s, PickerScreen) for s in self.screen_stack):
-            self.push_screen(PickerScreen(self.scenarios_dir))
+        if not self._has_game_screen():
+            self.push_picker()
 
     def start_game(self, how: GameStart) -> None:
         """A live game, recorded in the data directory unless recording is off."""
+        from negtui.agents.options import AgentOptions
+        from negtui.play.live import LiveGame
+        from negtui.play.sources import LiveSource
+        from negtui.record.signing import data_dir_key
+        from negtui.tui.screens.live import LiveScreen
+
         record = key = None
         try:
             if self.record:  # records the app writes are signed with the data directory's key
                 self.records_dir.mkdir(parents=True, exist_ok=True)
                 record, key = default_record_path(how.scenario.name, self.records_dir), data_dir_key(self.data_dir)
+            options = self.options or AgentOptions(remote_bots=True)  # bots think in their own process
             game = LiveGame(how.scenario, how.rules, how.seats, start=how.start, record=record, parent=how.parent,
-                            budget=how.budget, options=self.options, record_key=key, guided=how.guided)
+                            budget=how.budget, options=options, record_key=key, guided=how.guided)
         except (ValueError, OSError, SeatError) as err:
             self.back_to_scenarios(f"cannot start: {err}")
             return
@@ -191,6 +246,8 @@ class NegtuiApp(SizeGuard, App):
         return self.live.game if self.live is not None else None
 
     def _has_game_screen(self) -> bool:
+        from negtui.tui.screens.game import GameScreen
+
         return any(isinstance(s, GameScreen) for s in self.screen_stack)
 
     @property
@@ -239,10 +296,14 @@ class NegtuiApp(SizeGuard, App):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss()
             return
+        from negtui.tui.screens.game import GameScreen
+
         game = next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen)), None)
         self.push_screen(HelpScreen(game.MODE if game is not None else "play"))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        from negtui.tui.screens.game import GameScreen
+
         yield from super().get_system_commands(screen)
         if isinstance(screen, GameScreen):
             for title, help_text, action in palette_entries(screen.MODE):

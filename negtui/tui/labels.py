@@ -4,13 +4,17 @@ checks over every bundled scenario that no two render the same at the widths the
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from negtui.engine.game import Game
 from negtui.names import action_texts, fit_unique, goal_names, player_label, player_names, shorten
 from negtui.scenario.model import Scenario
 
+if TYPE_CHECKING:
+    from negtui.engine.game import Game
+
 WIDE = 120  # a wide terminal from here: the goal bars name goals in up to 28 columns (else 11), the left
 # column grows to hold whole action names, and the game's dialogs stand beside the matrix
+LEFT_COLUMN = 40  # #left in app.tcss: the left column's width on terminals under WIDE columns
 FORECASTS_NARROW = 104  # under this terminal width the forecast table is narrow
 
 

@@ -13,8 +13,8 @@ import pytest
 from negtui.seats import Seat
 from negtui.sweep.results import read_table
 from negtui.tui.app import NegtuiApp
-from negtui.tui.screens.dialogs import SeatsScreen
 from negtui.tui.screens.live import LiveScreen
+from negtui.tui.screens.seats import SeatsScreen
 from tests.agents.test_llm import pill_policy
 from tests.paths import PILL
 

@@ -4,7 +4,7 @@ lazy import cannot hide a cycle or a layer reaching up.  test_boundaries.py chec
 run time, in a fresh interpreter.
 
     cli  >  serve  >  tui  >  table  >  play, sweep  >  coach  >  agents, record, welfare
-         >  seats, narrate, generator  >  engine, names  >  scenario  >  datadir, locks, children
+         >  seats, narrate, generator  >  engine, names  >  scenario  >  datadir, locks, children, lazy
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("seats", "narrate", "generator"),
     ("engine", "names"),
     ("scenario",),
-    ("datadir", "locks", "children"),
+    ("datadir", "locks", "children", "lazy"),
 )
 
 # third-party packages a part of negtui must never import, wherever the import statement stands

@@ -77,7 +77,9 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
 
 
 def imported_by(module: str) -> set[str]:
-    code = f"import sys, {module}\nprint('\\n'.join(sorted(sys.modules)))"
+    # every name the module exports: a package whose names are imported on first use (negtui.lazy) loads
+    # them all, as a program using it eventually does
+    code = f"import sys\nfrom {module} import *\nprint('\\n'.join(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     return set(out.split())
 

@@ -52,7 +52,7 @@ def command():  # Ctrl-C while a class is being made, the way dataclasses make _
     except typer.Exit as done:  # what Click does with it
         sys.exit(done.exit_code)
 
-negtui.cli.commands.app = command
+negtui.cli.commands.loaded = lambda argv=None: command
 negtui.cli.main()
 """
 

@@ -9,7 +9,7 @@ import pytest
 
 from negtui.agents import AgentOptions, LensBot, Seating
 from negtui.engine import PAPER, Negotiation, TurnDriver, Valuation
-from negtui.engine.lenses import check_judge, split_judge
+from negtui.engine.vocabulary import check_judge, split_judge
 from negtui.scenario import parse_scenario
 from negtui.seats import Seat, SeatError, parse_seat
 

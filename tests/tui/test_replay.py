@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from textual.widgets import Select
 
 from negtui.record import Replay, load_record, parent_at
 from negtui.seats import Seat
 from negtui.tui.app import NegtuiApp
-from negtui.tui.screens.dialogs import HelpScreen, JumpScreen, SeatsScreen
+from negtui.tui.screens.dialogs import HelpScreen, JumpScreen
 from negtui.tui.screens.live import LiveScreen
 from negtui.tui.screens.replay import ReplayScreen
+from negtui.tui.screens.seats import SeatsScreen
 from tests.paths import PILL
 
 pytestmark = pytest.mark.asyncio
@@ -76,7 +76,7 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
         await pilot.press("t")
         await pilot.pause()
         assert isinstance(app.screen, SeatsScreen) and app.screen.title_text == "Take over from turn 5"
-        assert all(app.screen.query_one(f"#seat-{pid}", Select).value == "myopic" for pid in rp.neg.game.player_ids)
+        assert all(app.screen.plays(pid) == "myopic" for pid in rp.neg.game.player_ids)
         await pilot.press("ctrl+s")
         await pilot.pause()
         live = play_screen(app)

@@ -11,8 +11,8 @@ import pytest
 
 from negtui.scenario import load_scenario
 from negtui.tui.app import NegtuiApp
-from negtui.tui.screens.dialogs import SeatsScreen
 from negtui.tui.screens.picker import PickerScreen
+from negtui.tui.screens.seats import SeatsScreen
 from tests.paths import ROOT
 
 RIVER = ROOT / "scenarios" / "hnc" / "water" / "river-basin-treaty.json"

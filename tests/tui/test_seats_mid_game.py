@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Select
 
 from negtui.seats import Seat
-from negtui.tui.screens.dialogs import PartnerScreen, SeatsScreen
+from negtui.tui.screens.dialogs import PartnerScreen
+from negtui.tui.screens.seats import SeatsScreen
 
 pytestmark = pytest.mark.asyncio
 
@@ -19,8 +19,8 @@ async def test_switching_seats_mid_game(settle, wait_until, pill_app):
         await pilot.press("s")
         await pilot.pause()
         assert isinstance(app.screen, SeatsScreen)
-        app.screen.query_one("#seat-A", Select).value = "human"
-        app.screen.query_one("#seat-B", Select).value = "myopic"
+        app.screen.choose("A", plays="human")
+        app.screen.choose("B", plays="myopic")
         await pilot.click("#done")
         await pilot.pause()
         assert app.game.seats["A"] == Seat.human()
@@ -32,7 +32,7 @@ async def test_switching_seats_mid_game(settle, wait_until, pill_app):
         # and back to a bot: stepping plays A's turn
         await pilot.press("s")
         await pilot.pause()
-        app.screen.query_one("#seat-A", Select).value = "upper"
+        app.screen.choose("A", plays="upper")
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.game.seats["A"] == Seat.lens("upper")  # a person's seat given to a bot: bot 0's settings

@@ -4,14 +4,17 @@ every screen, and the contrast of the text colours."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.widgets import Input, OptionList, Select, Static
 
 from negtui.seats import Seat
 from negtui.tui.app import NegtuiApp
-from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen, RespondScreen, SeatsScreen
+from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen, RespondScreen
 from negtui.tui.screens.game import GameScreen
 from negtui.tui.screens.picker import GenerateScreen, PickerScreen
+from negtui.tui.screens.seats import ChoiceMenu, SeatsScreen
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.screens.welfare import WelfareScreen
 from tests.paths import CLIMATE, PILL, TEACHING
@@ -25,20 +28,23 @@ async def test_start_with_seats_dialog_keyboard_and_start_button(screen_text, wa
         await pilot.pause()
         assert isinstance(app.screen, SeatsScreen)
         assert app.game is None
-        sel = app.screen.query_one("#seat-A", Select)
+        dialog = app.screen
         # 75% of the poison pill's value is positive: the bots start as lower, and the dialog says why
-        assert sel.value == "lower" and app.screen.query_one("#seat-B", Select).value == "lower"
+        assert dialog.plays("A") == "lower" and dialog.plays("B") == "lower"
         shown = screen_text(app)
         assert "Bots play lower:" in shown and "75% of the value" in shown
-        labels = [str(label.render()) for label in app.screen.query(".seat-name")]
-        assert labels == ["every seat", "A · Alice", "B · Bob"]  # the scenario's names, beside the ids
-        # choose "human" for A with the keyboard: open the drop-down, go to the top entry, pick it
-        sel.focus()
+        assert [row.label for row in dialog.grid.rows] == ["every seat", "A · Alice", "B · Bob"]  # names, with ids
+        assert re.search(r"A · Alice +lower +▾ +its own lens +▾", shown)
+        # choose "human" for A with the keyboard: the cursor starts on A's seat; open its choices, go to the
+        # top one, pick it
+        assert dialog.grid.has_focus
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceMenu), "A's choices")
         await pilot.press("home", "enter")
-        await pilot.pause()
-        assert sel.value == "human"
+        await wait_until(pilot, lambda: app.screen is dialog, "the seat dialog again")
+        assert dialog.plays("A") == "human" and dialog.answers("A") is None
+        line = next(ln for ln in screen_text(app).splitlines() if "A · Alice" in ln)
+        assert re.search(r"A · Alice +human +▾", line) and "its own lens" not in line  # a person answers as they decide
         await pilot.click("#done")
         await pilot.pause()
         assert app.game is not None
@@ -54,12 +60,13 @@ async def test_start_with_seats_all_bots_and_ctrl_s(screen_text):
     app = NegtuiApp(PILL, seats={"A": Seat.human()}, ask_seats=True, record=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert app.screen.query_one("#seat-A", Select).value == "human"
-        assert app.screen.query_one("#seat-B", Select).value == "lower"  # the seat not named: the regime's lens
+        dialog = app.screen
+        assert dialog.plays("A") == "human"
+        assert dialog.plays("B") == "lower"  # the seat not named: the regime's lens
         await pilot.click("#bots")
         await pilot.pause()
-        assert app.screen.query_one("#seat-A", Select).value == "lower"  # positive goals dominate the pill
-        app.screen.query_one("#seat-B", Select).value = "myopic"
+        assert dialog.plays("A") == "lower"  # positive goals dominate the pill
+        dialog.choose("B", plays="myopic")
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
@@ -221,11 +228,17 @@ async def test_the_seat_dialog_sets_every_seat_at_once_and_lists_many_players_a_
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
         dialog = app.screen
-        seats = [sel for sel in dialog.query(Select) if sel.id != "seat-all" and sel.id.startswith("seat-")]
-        assert len(seats) == 22 and all(sel.compact for sel in seats)  # 22 players: one line each
-        dialog.query_one("#seat-all", Select).value = "myopic"
+        seats = dialog.grid.seats()
+        assert len(seats) == 22 and dialog.grid.size.height == 23  # 22 players and every seat: one line each
+        # every seat at once, by keyboard: up to the first row, open its choices, pick myopic
+        await pilot.press("up", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceMenu), "every seat's choices")
+        await pilot.press("home", "down", "enter")
+        await wait_until(pilot, lambda: app.screen is dialog, "the seat dialog again")
+        assert {dialog.plays(row.pid) for row in seats} == {"myopic"}
+        await pilot.press("end")  # the last seat scrolls into view
         await pilot.pause()
-        assert {sel.value for sel in seats} == {"myopic"}
+        assert seats[-1].label in screen_text(app) and seats[0].label not in screen_text(app)
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: app.game is not None, "the game")
         assert {s.propose_lens for s in app.game.seats.values()} == {"myopic"}
@@ -241,15 +254,22 @@ async def test_the_seat_dialog_sets_a_bots_answering_lens_apart(wait_until, scre
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
         dialog = app.screen
-        assert len(dialog.query(".seat-row")) == 3  # every seat, A and B all in view on 24 rows
-        assert dialog.query_one("#seat-B", Select).region.bottom <= 24
-        dialog.query_one("#seat-A", Select).value = "upper"
-        dialog.query_one("#answer-A", Select).value = "lower"
-        dialog.query_one("#seat-B", Select).value = "human"
+        shown = screen_text(app)
+        assert "every seat" in shown and "A · Alice" in shown and "B · Bob" in shown  # all in view on 24 rows
+        dialog.choose("A", plays="upper")
+        await pilot.press("right", "enter")  # A's answering lens, by keyboard
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceMenu), "A's answering lenses")
+        menu = app.screen.query_one(OptionList)
+        assert app.screen.labels[:4] == ["its own lens", "myopic", "upper", "lower"]
+        await pilot.press("end", "home", "down", "down", "down")
         await pilot.pause()
-        assert dialog.query_one("#answer-B", Select).disabled and not dialog.query_one("#answer-B", Select).display
-        assert not dialog.query_one("#answer-A", Select).disabled and dialog.query_one("#answer-A", Select).display
-        assert "answers alike" not in " ".join(ln for ln in screen_text(app).splitlines() if "B · Bob" in ln)
+        assert app.screen.values[menu.highlighted] == "lower"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.screen is dialog, "the seat dialog again")
+        dialog.choose("B", plays="human")
+        await pilot.pause()
+        assert dialog.answers("B") is None and dialog.answers("A") == "lower"
+        assert "its own lens" not in " ".join(ln for ln in screen_text(app).splitlines() if "B · Bob" in ln)
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: app.game is not None, "the game")
         a, b = app.game.seats["A"], app.game.seats["B"]
@@ -257,7 +277,7 @@ async def test_the_seat_dialog_sets_a_bots_answering_lens_apart(wait_until, scre
         assert b.is_human
         await pilot.press("escape", "s")  # mid-game the split shows as set
         await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog again")
-        assert app.screen.query_one("#answer-A", Select).value == "lower"
+        assert app.screen.answers("A") == "lower"
 
 
 @pytest.mark.parametrize(("scenario", "offered"), [(PILL, True), (CLIMATE, False)])
@@ -265,8 +285,10 @@ async def test_the_seat_dialog_offers_the_exact_lens_only_where_the_game_is_smal
     app = NegtuiApp(scenario, ask_seats=True, record=False)
     async with app.run_test(size=(160, 50)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
-        for select in app.screen.query(Select):
-            values = [value for _, value in select._options]
+        await app.workers.wait_for_complete()  # whether the exact lens fits is found beside the dialog
+        await pilot.pause()
+        for row in app.screen.grid.rows:
+            values = [value for _, value in row.choices] + [value for _, value in row.answer_choices]
             assert ("exact" in values) == offered, values
 
 
@@ -286,3 +308,35 @@ async def test_a_session_with_an_exact_bot_in_its_own_process_is_refused_when_th
     with pytest.raises(ExactTooLarge, match="exact solving needs"):
         LiveGame(load_scenario(CLIMATE), get_rules("paper"), {"Kenya": Seat.lens("exact")},
                 options=AgentOptions(remote_bots=True))
+
+
+async def test_the_seat_grid_by_mouse_escape_and_every_seat_answering(wait_until, screen_text):
+    """A click on a cell opens its choices; escape (or a click beside them) leaves the cell as it was; the
+    every-seat row's answering cell sets every bot's answering lens, and leaves a person's seat alone."""
+    app = NegtuiApp(PILL, seats={"A": Seat.human()}, ask_seats=True, record=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
+        dialog = app.screen
+        grid = dialog.grid
+        at = grid.cell_region(2, 0)  # B's seat
+        await pilot.click(offset=(at.x + 2, at.y))
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceMenu), "B's choices")
+        assert grid.cursor == (2, 0)
+        await pilot.press("home", "escape")
+        await wait_until(pilot, lambda: app.screen is dialog, "the seat dialog again")
+        assert dialog.plays("B") == "lower"  # escape changed nothing
+        await pilot.click(offset=(at.x + 2, at.y))
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceMenu), "B's choices again")
+        await pilot.click(offset=(1, 1))  # beside the menu
+        await wait_until(pilot, lambda: app.screen is dialog, "the seat dialog once more")
+        assert dialog.plays("B") == "lower"
+        await pilot.press("home", "right", "enter")  # every seat's answering lens
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceMenu), "every seat's answering lenses")
+        assert app.screen.labels[0] == "its own lens"
+        await pilot.press("home", "down", "enter")  # myopic
+        await wait_until(pilot, lambda: app.screen is dialog, "the seat dialog at last")
+        assert dialog.answers("B") == "myopic" and dialog.answers("A") is None and dialog.plays("A") == "human"
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: app.game is not None, "the game")
+        b = app.game.seats["B"]
+        assert (b.propose_lens, b.respond_lens) == ("lower", "myopic") and app.game.seats["A"].is_human

@@ -26,7 +26,7 @@ def test_full_games_in_tmux(root):
     assert out.count("negtui quit with status 0") == 3
     # what the script saw: the seat made human, help over a dialog, both sizes, the optimum marked, the
     # bait accepted, 30/30 in the summary, the record listed and replayed, and autoplay's last turn
-    for seen in ("A · Alice             human", "negtui — keys", "the partner dialog at 160×50", "◇◇ bait",
+    for seen in ("A · Alice              human", "negtui — keys", "the partner dialog at 160×50", "◇◇ bait",
                  "accepted: A commits bait; B commits bait", "utilitarian optimum 60.00", "negtui replay lists",
                  "REPLAY 1/2", "game over  turn 18/18", "Fund the corridor operation"):
         assert seen in out, seen

@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
-from negtui.agents.seating import AgentOptions
+from negtui.agents.options import AgentOptions
 from negtui.serve.console.screen import ClassScreen
 from negtui.serve.course import LoadedCourse
 from negtui.serve.db import ResultsDB

@@ -18,7 +18,7 @@ from textual.worker import get_current_worker
 from negtui.coach.assess import choice_words
 from negtui.coach.debrief import Debrief, counterfactuals, debrief
 from negtui.engine import shown_turn
-from negtui.engine.lenses import CLOSED_FORM_LENSES
+from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.play.sources import Ending
 from negtui.tui import palette
 from negtui.tui.screens.summary import SummaryScreen

@@ -1,165 +1,25 @@
-"""Modal dialogs: seats, partner choice, answering an offer, jump to a turn, help."""
+"""Modal dialogs of a game: partner choice, answering an offer, jump to a turn, help, the lesson."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from negtui.names import fit_unique
-from negtui.play.views import PartnerOption, Preview
-from negtui.seats import Seat
 from negtui.tui import palette
 from negtui.tui.keys import help_table
-from negtui.tui.labels import WIDE
+from negtui.tui.labels import LEFT_COLUMN, WIDE
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
-from negtui.tui.widgets.matrix import LEFT_COLUMN
 
-SEAT_CHOICES = ("human", "myopic", "upper", "lower", "exact", "adaptive", "utilitarian", "maximin")
-ANY_GAME = ("adaptive", "utilitarian", "maximin")  # bots any game can seat (not forecasts the game shows)
-AS_IS = "as-is"  # keep an outside agent (cmd:, llm:) in its seat
-SAME = "same"  # a lens bot answers offers with the lens it proposes with
-
-
-class SeatsScreen(Dialog[dict[str, Seat] | None]):
-    """Who plays each seat: a person, or a lens bot (outside agents stay as they are)."""
-
-    BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("ctrl+s", "done", "start")]
-    COMPACT_FROM = 8  # players: from this many, one line per seat (a bordered drop-down takes three)
-    COMPACT_BELOW = 30  # terminal rows: under this many, one line per seat too
-    NAME_WIDTH = 21  # .seat-name is 22 wide
-
-    def __init__(self, seats: dict[str, Seat], lenses: tuple[str, ...], title: str = "Seats",
-                 base: Seat | None = None, note: str = "", bot_lens: str = "upper", start: str = "Start",
-                 labels: dict[str, str] | None = None) -> None:
-        super().__init__()
-        self.start_label = start
-        self.labels = labels or {}  # how each player is shown (negtui.names.player_label)
-        self.seats = dict(seats)
-        self.choices = [c for c in SEAT_CHOICES if c == "human" or c in lenses or c in ANY_GAME]
-        self.title_text = title
-        self.base = base or Seat()
-        self.note, self.bot_lens = note, bot_lens
-
-    def _value(self, seat: Seat) -> str:
-        if seat.is_human:
-            return "human"
-        return str(seat.propose_lens) if seat.is_lens else AS_IS
-
-    def _answer(self, seat: Seat) -> str:
-        lenses = seat.lenses
-        return lenses[1] if lenses is not None and lenses[1] != lenses[0] else SAME
-
-    def compose(self) -> ComposeResult:
-        yield KeyBar()  # this dialog's keys, not those of the screen under it
-        with Vertical(id="dialog", classes="dialog"):
-            yield Label(f"{self.title_text} — who plays each player?", classes="dialog-title")
-            if self.note:
-                yield Static(self.note, classes="dialog-note")
-            # buttons first: with many players the list scrolls and the buttons stay in view
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(f"{self.start_label} (ctrl+s)", variant="primary", id="done")
-                yield Button("All bots", id="bots")
-                yield Button("Cancel", id="cancel")
-            # many players, or a short terminal: one line per seat (a bordered drop-down takes three)
-            compact = len(self.seats) >= self.COMPACT_FROM or self.app.size.height < self.COMPACT_BELOW
-            names = {pid: self.labels.get(pid, pid) for pid in self.seats}
-            if max(map(len, names.values())) > self.NAME_WIDTH:  # long labels: the ids, told apart
-                names = dict(zip(self.seats, fit_unique(list(self.seats), self.NAME_WIDTH), strict=True))
-            lenses = [c for c in self.choices if c != "human"]
-            answers = [("answers alike", SAME)] + [(f"answers {c}", c) for c in lenses]
-            with Horizontal(classes="seat-row compact" if compact else "seat-row"):
-                yield Label("every seat", classes="seat-name")
-                yield Select([(c, c) for c in self.choices], prompt="set all to…", id="seat-all",
-                             classes="seat-select", compact=compact)
-            yield Static("a bot answers offers with its own lens, or with the one you pick",
-                         classes="dim seat-help")
-            with VerticalScroll(id="seat-list"):
-                for pid, seat in self.seats.items():
-                    value = self._value(seat)
-                    options = [(c, c) for c in self.choices]
-                    if value not in self.choices:  # an outside agent, or a lens this game cannot offer
-                        options.append((seat.label, value))
-                    answer = self._answer(seat)
-                    with Horizontal(classes="seat-row compact" if compact else "seat-row"):
-                        yield Label(names[pid], classes="seat-name")
-                        yield Select(options, value=value, allow_blank=False, id=f"seat-{_safe(pid)}",
-                                     classes="seat-select", compact=compact)
-                        answering = Select(answers + ([] if answer in {v for _, v in answers} else [(answer, answer)]),
-                                           value=answer, allow_blank=False, id=f"answer-{_safe(pid)}",
-                                           classes="answer-select", compact=compact, disabled=value not in lenses)
-                        answering.display = value in lenses  # only a lens bot answers with a lens
-                        yield answering
-
-    def on_mount(self) -> None:
-        self.query_one("#seat-list").can_focus = False  # tab goes from seat to seat, not to the list's frame
-        self._fit_list()
-
-    def on_resize(self) -> None:
-        self._fit_list()
-
-    def _fit_list(self) -> None:
-        """The list of seats takes the height the dialog's other lines leave (a fixed cap showed 20 of 22
-        seats with rows to spare above and below); it scrolls only where the terminal is too short."""
-        others = 13 + (3 if self.note else 0)  # border, padding, title, buttons, every seat, help, key bar
-        self.query_one("#seat-list").styles.max_height = max(4, self.app.size.height - others)
-
-    def on_select_changed(self, event: Select.Changed) -> None:
-        sid = event.select.id or ""
-        if sid.startswith("seat-") and sid != "seat-all":  # only a lens bot answers with a lens of its own
-            answer = self.query_one("#answer-" + sid[len("seat-"):], Select)
-            answer.disabled = event.value in ("human", AS_IS)
-            answer.display = not answer.disabled
-            return
-        if sid != "seat-all" or event.value is Select.NULL:
-            return
-        for pid in self.seats:
-            sel = self.query_one(f"#seat-{_safe(pid)}", Select)
-            if any(value == event.value for _, value in sel._options):
-                sel.value = event.value
-                self.query_one(f"#answer-{_safe(pid)}", Select).value = SAME
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "done":
-            self.action_done()
-        elif event.button.id == "bots":
-            for pid in self.seats:
-                sel = self.query_one(f"#seat-{_safe(pid)}", Select)
-                if sel.value == "human":
-                    sel.value = self.bot_lens
-        else:
-            self.dismiss(None)
-
-    def action_done(self) -> None:
-        out = {}
-        for i, (pid, old) in enumerate(self.seats.items()):
-            v = str(self.query_one(f"#seat-{_safe(pid)}", Select).value)
-            answer = str(self.query_one(f"#answer-{_safe(pid)}", Select).value)
-            respond = None if answer == SAME else answer
-            if v == self._value(old) and answer == self._answer(old):
-                out[pid] = old  # unchanged: keeps the search settings
-            elif v == "human":
-                out[pid] = Seat.human()
-            elif v == AS_IS:
-                out[pid] = old
-            elif old.is_lens:
-                out[pid] = old.with_lenses(v, respond)
-            else:
-                out[pid] = self.base.with_lenses(v, respond).model_copy(update={"seed": self.base.seed + i})
-        self.dismiss(out)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-def _safe(pid: str) -> str:
-    return "".join(ch if ch.isalnum() else "_" for ch in pid)
-
+if TYPE_CHECKING:
+    from negtui.play.views import PartnerOption, Preview
 
 class BesideTheMatrix:
     """A dialog of the game in progress: on a wide terminal it stands right of the matrix (whatever

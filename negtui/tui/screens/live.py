@@ -23,8 +23,9 @@ from negtui.tui import palette
 from negtui.tui.keys import LIVE, KeyContext, bindings
 from negtui.tui.messages import AgentDecided, AgentFailed, Coached
 from negtui.tui.screens.debrief import DebriefScreen
-from negtui.tui.screens.dialogs import ConfirmScreen, PartnerScreen, RespondScreen, SeatsScreen
+from negtui.tui.screens.dialogs import ConfirmScreen, PartnerScreen, RespondScreen
 from negtui.tui.screens.exact_solve import ExactSolving
+from negtui.tui.screens.seats import SeatsScreen
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.widgets.coach import summary
 from negtui.tui.widgets.matrix import CommitmentMatrix

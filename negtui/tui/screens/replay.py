@@ -9,8 +9,9 @@ from negtui.narrate import turn_line
 from negtui.play.sources import ReplaySource
 from negtui.seats import Seat
 from negtui.tui.keys import REPLAY, bindings
-from negtui.tui.screens.dialogs import JumpScreen, SeatsScreen
+from negtui.tui.screens.dialogs import JumpScreen
 from negtui.tui.screens.game import GameScreen
+from negtui.tui.screens.seats import SeatsScreen
 
 FOLLOW_EVERY = 0.5  # seconds between reads of a record being written
 

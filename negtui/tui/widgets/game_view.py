@@ -16,8 +16,9 @@ from textual.widgets import TabbedContent, TabPane
 from negtui.coach.assess import Assessment
 from negtui.play.views import Snapshot
 from negtui.table.views import TableView
+from negtui.tui.labels import LEFT_COLUMN
 from negtui.tui.widgets.coach import CoachPane
-from negtui.tui.widgets.matrix import LEFT_COLUMN, CommitmentMatrix, left_width
+from negtui.tui.widgets.matrix import CommitmentMatrix, left_width
 from negtui.tui.widgets.network import DealNetwork
 from negtui.tui.widgets.offer import OfferPanel
 from negtui.tui.widgets.pane import TextPane

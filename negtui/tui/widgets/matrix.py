@@ -19,10 +19,9 @@ from negtui.engine.game import Game
 from negtui.names import action_texts, player_label
 from negtui.play.views import Snapshot
 from negtui.tui import palette
-from negtui.tui.labels import WIDE, matrix_action_labels, matrix_player_labels
+from negtui.tui.labels import LEFT_COLUMN, WIDE, matrix_action_labels, matrix_player_labels
 
 NAME_MAX = 24
-LEFT_COLUMN = 40  # #left in app.tcss: the left column's width on terminals under WIDE columns
 LEFT_SHARE = 0.42  # of a wide terminal (WIDE columns or more), at most, for the left column
 INDENT = 5  # a listed action's indent: the two-column mark, then the glyph's place
 

@@ -1,0 +1,43 @@
+"""The words of the engine a seat is described in: lenses, the criteria of welfare- and fairness-minded
+players, partner choice.  Plain names, no arrays: a seat is read and checked (and the seat dialog drawn)
+before any game is compiled."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Lens = Literal["myopic", "upper", "lower", "exact", "adaptive"]
+LENSES: tuple[str, ...] = ("myopic", "upper", "lower", "exact", "adaptive")
+CLOSED_FORM_LENSES: tuple[str, ...] = ("myopic", "upper", "lower")  # cheap at any size: what forecasts show
+ADAPTIVE = "adaptive"  # not a formula: one of the closed-form lenses, chosen per player and turn
+CRITERIA: tuple[str, ...] = ("utilitarian", "maximin")  # judges of the welfare- and fairness-minded players
+SOCIAL_LENS = "myopic"  # what a criterion named alone judges with
+
+
+def split_judge(name: str) -> tuple[str | None, str]:
+    """A judge is a lens (a player's own value) or CRITERION[:LENS]: the sum (utilitarian) or the
+    minimum (maximin) of every player's value under LENS, which a welfare- or fairness-minded player
+    maximises in partner choice, offer choice and acceptance alike."""
+    criterion, sep, lens = name.partition(":")
+    if criterion in CRITERIA:
+        return criterion, lens if sep else SOCIAL_LENS
+    return None, name
+
+
+def check_judge(name: str) -> str:
+    """A lens or a criterion's judge, in its canonical spelling (`utilitarian:myopic` is `utilitarian`)."""
+    criterion, lens = split_judge(name)
+    if criterion is None:
+        return check_lens(name)
+    if lens not in (*CLOSED_FORM_LENSES, "exact"):
+        raise ValueError(f"{criterion} judges with {', '.join((*CLOSED_FORM_LENSES, 'exact'))}, not {lens!r}")
+    return criterion if lens == SOCIAL_LENS else f"{criterion}:{lens}"
+
+
+def check_lens(name: str) -> str:
+    if name not in LENSES:
+        raise ValueError(f"unknown lens {name!r}; choose from {', '.join(LENSES)}")
+    return name
+
+
+PARTNER_METHODS = ("mcts", "greedy", "random")

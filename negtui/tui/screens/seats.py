@@ -1,0 +1,248 @@
+"""Who plays each seat: a person, a lens bot, or the outside agent already in it."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Region, Size
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from negtui.names import fit_unique
+from negtui.seats import Seat
+from negtui.tui.screens.modal import Dialog
+from negtui.tui.widgets.keybar import KeyBar
+from negtui.tui.widgets.seat_grid import EVERY, PLAYS, SeatGrid, SeatRow, header
+
+SEAT_CHOICES = ("human", "myopic", "upper", "lower", "exact", "adaptive", "utilitarian", "maximin")
+ANY_GAME = ("adaptive", "utilitarian", "maximin")  # bots any game can seat (not forecasts the game shows)
+AS_IS = "as-is"  # keep an outside agent (cmd:, llm:) in its seat
+SAME = "same"  # a lens bot answers offers with the lens it proposes with
+
+
+class SeatsScreen(Dialog[dict[str, Seat] | None]):
+    """Who plays each seat: a person, or a lens bot (outside agents stay as they are).  The exact lens
+    joins the choices once the game is known to be small enough for it (`offer_lens`)."""
+
+    BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("ctrl+s", "done", "start")]
+    NAME_WIDTH = 21  # the grid's name column is 22 wide
+
+    def __init__(self, seats: dict[str, Seat], lenses: tuple[str, ...], title: str = "Seats",
+                 base: Seat | None = None, note: str = "", bot_lens: str = "upper", start: str = "Start",
+                 labels: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.start_label = start
+        self.labels = labels or {}  # how each player is shown (negtui.names.player_label)
+        self.seats = dict(seats)
+        self.lenses = tuple(lenses)
+        self.title_text = title
+        self.base = base or Seat()
+        self.note, self.bot_lens = note, bot_lens
+
+    @property
+    def choices(self) -> list[str]:
+        return [c for c in SEAT_CHOICES if c == "human" or c in self.lenses or c in ANY_GAME]
+
+    def _value(self, seat: Seat) -> str:
+        if seat.is_human:
+            return "human"
+        return str(seat.propose_lens) if seat.is_lens else AS_IS
+
+    def _answer(self, seat: Seat) -> str:
+        lenses = seat.lenses
+        return lenses[1] if lenses is not None and lenses[1] != lenses[0] else SAME
+
+    def _options(self, seat: Seat) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+        """What a seat's two cells offer: its own value stays offered (an outside agent, a lens this game
+        cannot offer yet), and so does its own answer."""
+        value, answer = self._value(seat), self._answer(seat)
+        plays = [(c, c) for c in self.choices]
+        if value not in self.choices:
+            plays.append((seat.label if value == AS_IS else value, value))
+        bots = [c for c in self.choices if c != "human"]
+        answers = [("its own lens", SAME)] + [(c, c) for c in bots]
+        if answer not in {v for _, v in answers}:
+            answers.append((answer, answer))
+        return tuple(plays), tuple(answers)
+
+    def _lens_bot(self, value: str) -> bool:
+        return value not in ("human", AS_IS)
+
+    def compose(self) -> ComposeResult:
+        yield KeyBar()  # this dialog's keys, not those of the screen under it
+        with Vertical(id="dialog", classes="dialog"):
+            yield Label(f"{self.title_text} — who plays each player?", classes="dialog-title")
+            if self.note:
+                yield Static(self.note, classes="dialog-note")
+            # buttons first: with many players the list scrolls and the buttons stay in view
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(f"{self.start_label} (ctrl+s)", variant="primary", id="done")
+                yield Button("All bots", id="bots")
+                yield Button("Cancel", id="cancel")
+            yield Static("arrows move; enter or a click changes the choice at the cursor", classes="dim seat-help")
+            yield Static(header(), classes="dim seat-header")
+            names = {pid: self.labels.get(pid, pid) for pid in self.seats}
+            if max(map(len, names.values())) > self.NAME_WIDTH:  # long labels: the ids, told apart
+                names = dict(zip(self.seats, fit_unique(list(self.seats), self.NAME_WIDTH), strict=True))
+            rows = []
+            for pid, seat in self.seats.items():
+                plays, answers = self._options(seat)
+                value = self._value(seat)
+                rows.append(SeatRow(pid, names[pid], value, self._answer(seat), self._lens_bot(value), plays, answers))
+            with VerticalScroll(id="seat-list"):
+                yield SeatGrid(rows, id="seat-grid")
+
+    def on_mount(self) -> None:
+        self.query_one("#seat-list").can_focus = False  # tab goes to the grid, not to the list's frame
+        self.grid.focus()  # arrows and enter at once; ctrl+s starts
+        self.call_after_refresh(self._fit_list)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_list)
+
+    def _fit_list(self) -> None:
+        """The list of seats takes the height the dialog's other lines leave (a fixed cap showed 20 of 22
+        seats with rows to spare above and below), read from the dialog as laid out: a list taller than
+        what shows would scroll the cursor out of sight."""
+        dialog, seats = self.query_one("#dialog"), self.query_one("#seat-list")
+        if not dialog.size:
+            return
+        space = Size(self.size.width, self.size.height - self.query_one(KeyBar).outer_size.height)  # over the keys
+        tallest = dialog.styles.max_height
+        room = int(tallest.resolve(space, self.app.size)) if tallest is not None else space.height
+        above = seats.region.y - dialog.region.y  # the border, the padding and every line over the list
+        below = dialog.region.bottom - dialog.content_region.bottom
+        height = max(3, room - above - below)
+        if seats.styles.max_height != height:
+            seats.styles.max_height = height
+            self.call_after_refresh(self.grid.show_cursor)
+
+    # --- reading and setting seats (the grid shows them) ---------------------------------------------------
+    @property
+    def grid(self) -> SeatGrid:
+        return self.query_one(SeatGrid)
+
+    def plays(self, pid: str) -> str:
+        """What the dialog has for a seat now: "human", a lens, or AS_IS."""
+        return self.grid.row(pid).plays
+
+    def answers(self, pid: str) -> str | None:
+        """The lens a bot seat answers with (SAME: the one it proposes with); None for a person or an agent."""
+        row = self.grid.row(pid)
+        return row.answers if row.answering else None
+
+    def choose(self, pid: str, plays: str | None = None, answers: str | None = None) -> None:
+        """Set a seat's cells, as picking them in the dialog does; EVERY sets every seat that offers it."""
+        grid = self.grid
+        for row in (grid.seats() if pid == EVERY else [grid.row(pid)]):
+            if plays is not None and any(v == plays for _, v in row.choices):
+                if row.plays != plays and pid == EVERY:
+                    row.answers = SAME  # set all: bots answer alike
+                row.plays, row.answering = plays, self._lens_bot(plays)
+            if answers is not None and row.answering and any(v == answers for _, v in row.answer_choices):
+                row.answers = answers
+        grid.changed()
+
+    def offer_lens(self, lens: str) -> None:
+        """A lens this game turned out to allow (exact, once the game is known to be small enough)."""
+        if lens in self.lenses:
+            return
+        self.lenses = (*self.lenses, lens)
+        for row in self.grid.seats():
+            row.choices, row.answer_choices = self._options(self.seats[row.pid])
+        self.grid.changed()
+
+    # --- the person -----------------------------------------------------------------------------------------
+    def on_seat_grid_open(self, event: SeatGrid.Open) -> None:
+        value, choices = event.grid.cell(event.row, event.column)
+        row = event.grid.rows[event.row]
+
+        def picked(choice: str | None) -> None:
+            if choice is None:
+                return
+            if event.column == PLAYS:
+                self.choose(row.pid, plays=choice)
+            else:
+                self.choose(row.pid, answers=choice)
+
+        self.app.push_screen(ChoiceMenu(choices, value, event.grid.cell_region(event.row, event.column)), picked)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "done":
+            self.action_done()
+        elif event.button.id == "bots":
+            for row in self.grid.seats():
+                if row.plays == "human":
+                    self.choose(row.pid, plays=self.bot_lens)
+        else:
+            self.dismiss(None)
+
+    def action_done(self) -> None:
+        out = {}
+        for i, (pid, old) in enumerate(self.seats.items()):
+            row = self.grid.row(pid)
+            v, answer = row.plays, row.answers
+            respond = None if answer == SAME else answer
+            if v == self._value(old) and answer == self._answer(old):
+                out[pid] = old  # unchanged: keeps the search settings
+            elif v == "human":
+                out[pid] = Seat.human()
+            elif v == AS_IS:
+                out[pid] = old
+            elif old.is_lens:
+                out[pid] = old.with_lenses(v, respond)
+            else:
+                out[pid] = self.base.with_lenses(v, respond).model_copy(update={"seed": self.base.seed + i})
+        self.dismiss(out)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class Choices(OptionList):
+    """The menu's list, whose enter the key bar names."""
+
+    BINDINGS = [Binding("enter", "select", "choose")]
+
+
+class ChoiceMenu(ModalScreen[str | None]):
+    """The choices of one cell of the seat grid, opened under it; enter picks, escape or a click elsewhere
+    leaves the cell as it was."""
+
+    BINDINGS = [Binding("escape", "close", "close")]
+
+    def __init__(self, choices: tuple[tuple[str, str], ...], current: str, at: Region) -> None:
+        super().__init__()
+        self.values = [value for _, value in choices]
+        self.labels = [label for label, _ in choices]
+        self.current, self.at = current, at
+
+    def compose(self) -> ComposeResult:
+        yield KeyBar()
+        yield Choices(*(Option(label, id=str(i)) for i, label in enumerate(self.labels)), id="choice-menu")
+
+    def on_mount(self) -> None:
+        menu = self.query_one(OptionList)
+        if self.current in self.values:
+            menu.highlighted = self.values.index(self.current)
+        height = min(len(self.values) + 2, max(3, self.app.size.height - 2))
+        below = self.at.y + 1
+        y = below if below + height <= self.app.size.height - 1 else max(0, self.at.y - height)
+        x = min(self.at.x, max(0, self.app.size.width - 30))
+        menu.styles.max_height = height
+        menu.styles.offset = (x, y)
+        menu.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.values[int(event.option.id or 0)])
+
+    def on_click(self, event: events.Click) -> None:
+        if event.widget is self:  # outside the menu
+            self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
