@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 from typing import Annotated
@@ -80,6 +81,7 @@ def play(
             if not os.access(folder, os.W_OK | os.X_OK):
                 fail(f"error: cannot keep records in {folder}: not writable (choose another --data-dir, "
                      "or --no-record)")
+        gc.disable()  # start-up makes long-lived objects only: the app collects again once its first screen is out
         from negtui.tui.app import run_app
 
         code = run_app(scenario=scenario, rules=rules, seats=seats, ask_seats=not seats, record=record,

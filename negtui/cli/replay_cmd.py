@@ -45,7 +45,11 @@ def replay(
         secret = read_key(key) if key is not None else None
         rp = Replay(load_record(file))
         if not (verify_bots or as_json or print_only) and sys.stdout.isatty() and sys.stdin.isatty():
+            import gc
+
             from negtui.seats import Seat
+
+            gc.disable()  # start-up makes long-lived objects only: the app collects again once its first screen is out
             from negtui.tui.app import run_app
 
             raise typer.Exit(run_app(replay=file, data_dir=data_dir, base=Seat(base_url=llm_base_url)))

@@ -6,6 +6,7 @@ constructor — scenario, rules, seats, where records go — and nothing is kept
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import threading
@@ -24,7 +25,7 @@ from negtui.datadir import default_record_path, user_data_dir
 from negtui.engine.rules import get_rules
 from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.names import player_labels
-from negtui.scenario import Scenario, ScenarioError, load_scenario
+from negtui.scenario import Scenario, ScenarioError, load_scenario, write_scenario
 from negtui.scenario.library import bundled_root
 from negtui.seats import Seat, SeatError, default_seats
 from negtui.tui import textual_guards
@@ -34,7 +35,8 @@ from negtui.tui.screens.seats import SeatsScreen
 from negtui.tui.too_small import SizeGuard
 
 # The first screen (the seats of a scenario, or the picker) is drawn from the scenario alone; the engine's
-# arrays, the bots, the records and the game screens are imported when a game starts (see `warm_up`).
+# arrays, the bots, the records and the game screens are imported beside it (`_check_game`) or when a game
+# starts.
 if TYPE_CHECKING:
     from negtui.agents.options import AgentOptions
     from negtui.generator import GeneratorParams
@@ -79,6 +81,7 @@ class NegtuiApp(SizeGuard, App):
     def on_mount(self) -> None:
         self._catch_signals()
         self.open_first()
+        self.call_after_refresh(lambda: self.set_timer(FIRST_FRAME, _collect_again))
 
     def open_first(self) -> None:
         """The first screen: a replay, a scenario's seats, or the picker (the training app: its lobby)."""
@@ -136,7 +139,6 @@ class NegtuiApp(SizeGuard, App):
 
     def open_generated(self, params: GeneratorParams) -> None:
         from negtui.generator import generate
-        from negtui.scenario import write_scenario
 
         sc = generate(params)
         folder = self.data_dir / "scenarios"
@@ -348,12 +350,24 @@ if TYPE_CHECKING:  # the app is what its screens ask of their host
         return app, app
 
 
+def _collect_again() -> None:
+    """A command opening the app holds off garbage collection (gc.disable) until the first screen is out:
+    start-up makes long-lived objects (modules, classes, styles) that collections went over again and
+    again, about 80 ms of a start.  They are set aside for good (gc.freeze), and collecting resumes."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
 def run_app(**kwargs) -> int:
     app = NegtuiApp(**kwargs)
-    if os.environ.get("NEGTUI_HEADLESS"):
-        app.run(headless=True)
-    else:
-        app.run()
+    try:
+        if os.environ.get("NEGTUI_HEADLESS"):
+            app.run(headless=True)
+        else:
+            app.run()
+    finally:
+        _collect_again()  # an app that ended before its first screen leaves no collector off behind it
     for record in app.records_written:  # a record with no finished turn was removed: nothing to name
         if record.exists():
             print(f"recorded: {record}  (negtui replay {record})")

@@ -68,6 +68,7 @@ FIRST_SCREEN = """
 import asyncio, json, sys
 from pathlib import Path
 from negtui.tui.app import NegtuiApp
+from negtui.tui.screens.picker import PickerScreen
 from negtui.tui.screens.seats import SeatsScreen
 
 class App(NegtuiApp):
@@ -76,20 +77,23 @@ class App(NegtuiApp):
         self.set_interval(0.01, self._look)
 
     def _look(self):
-        if isinstance(self.screen, SeatsScreen) and self.screen.is_mounted:
-            print(json.dumps(sorted(sys.modules)))
+        if isinstance(self.screen, (SeatsScreen, PickerScreen)) and self.screen.is_mounted:
+            print(json.dumps([type(self.screen).__name__, sorted(sys.modules)]))
             self.exit()
 
-asyncio.run(App(Path({path!r}), record=False).run_async(headless=True, size=(80, 24)))
+path = {path!r}
+asyncio.run(App(Path(path) if path else None, record=False).run_async(headless=True, size=(80, 24)))
 """
 
 
-def test_the_seat_dialog_is_drawn_before_the_engine_the_bots_or_the_records_are_imported():
-    """The first screen needs the scenario alone; the rest is imported while the person reads it."""
-    out = subprocess.run([sys.executable, "-c", FIRST_SCREEN.format(path=str(PILL))], capture_output=True, text=True,
+@pytest.mark.parametrize(("path", "first"), [(str(PILL), "SeatsScreen"), (None, "PickerScreen")])
+def test_the_first_screen_is_drawn_before_the_engine_the_bots_or_the_records_are_imported(path, first):
+    """The seat dialog needs the scenario alone, the picker the list of scenarios: the rest is imported
+    while the person reads them."""
+    out = subprocess.run([sys.executable, "-c", FIRST_SCREEN.format(path=path)], capture_output=True, text=True,
                          check=True, timeout=60).stdout
-    loaded = set(json.loads(out.splitlines()[-1]))
+    shown, loaded = json.loads(out.splitlines()[-1])
+    assert shown == first
     heavy = ("numpy", "negtui.engine.game", "negtui.agents.seating", "negtui.record.writer", "negtui.play",
-             "negtui.tui.screens.live", "negtui.coach.assess", "pulp")
+             "negtui.tui.screens.live", "negtui.coach.assess", "negtui.generator", "pulp")
     assert [m for m in heavy if m in loaded] == []
-    assert "negtui.tui.screens.seats" in loaded

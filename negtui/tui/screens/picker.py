@@ -16,13 +16,13 @@ from textual.widgets import Button, Input, Label, OptionList, Select, Static, Sw
 from textual.widgets.option_list import Option
 
 from negtui.datadir import recent_records
-from negtui.generator import GeneratorError, GeneratorParams
 from negtui.names import shorten
 from negtui.scenario.library import catalogue
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
+    from negtui.generator import GeneratorParams
     from negtui.generator.params import Payoff, Structure
     from negtui.generator.params import Rules as RuleName
 
@@ -105,7 +105,7 @@ FIELDS = (
 )
 
 
-class GenerateScreen(Dialog[GeneratorParams | None]):
+class GenerateScreen(Dialog["GeneratorParams | None"]):
     """The generator's parameters as a form."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
@@ -167,6 +167,8 @@ class GenerateScreen(Dialog[GeneratorParams | None]):
                         "actions": "a whole number, or one per player separated by commas"}.get(key, "a whole number")
                 self._error(f"{label}: {kind}, " + (f"not {raw!r}" if raw else "please (it is empty)"), field)
                 return
+        from negtui.generator import GeneratorError, GeneratorParams  # numpy: not before a game is made
+
         try:
             # the drop-downs offer only the generator's own words; GeneratorParams checks every value
             params = GeneratorParams(**values, structure=cast("Structure", self._choice("structure")),
