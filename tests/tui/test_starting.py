@@ -17,7 +17,7 @@ from negtui.tui.screens.picker import GenerateScreen, PickerScreen
 from negtui.tui.screens.seats import ChoiceMenu, SeatsScreen
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.screens.welfare import WelfareScreen
-from tests.paths import CLIMATE, PILL, TEACHING
+from tests.paths import CLIMATE, PILL, RIVER_BASIN, TEACHING
 
 pytestmark = pytest.mark.asyncio
 
@@ -340,3 +340,27 @@ async def test_the_seat_grid_by_mouse_escape_and_every_seat_answering(wait_until
         await wait_until(pilot, lambda: app.game is not None, "the game")
         b = app.game.seats["B"]
         assert (b.propose_lens, b.respond_lens) == ("lower", "myopic") and app.game.seats["A"].is_human
+
+
+async def test_the_seat_table_shows_whole_names_and_says_what_ctrl_s_does(wait_until, screen_text):
+    """Names up to 27 characters show whole (the table widens for them), and the key bar says start before
+    a game and apply during one, as the button does."""
+    app = NegtuiApp(RIVER_BASIN, ask_seats=True, record=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
+        dialog = app.screen
+        assert "River Basin Organisation" in [row.label for row in dialog.grid.rows]
+        await pilot.press("end")
+        await pilot.pause()
+        assert "River Basin Organisation " in screen_text(app)  # whole, at 80 columns
+        assert "^s start" in screen_text(app).splitlines()[-1]
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: app.game is not None, "the game")
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog mid-game")
+        bar = screen_text(app).splitlines()[-1]
+        assert "^s apply" in bar and "start" not in bar
+        app.screen.choose("Delta_State", plays="myopic")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: not isinstance(app.screen, SeatsScreen), "the seats applied")
+        assert app.game.seats["Delta_State"].propose_lens == "myopic"

@@ -15,20 +15,22 @@ from negtui.names import fit_unique
 from negtui.seats import Seat
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
-from negtui.tui.widgets.seat_grid import EVERY, PLAYS, SeatGrid, SeatRow, header
+from negtui.tui.widgets.seat_grid import EVERY, NAME_WIDTH, PLAYS, SeatGrid, SeatRow, header, name_width
 
 SEAT_CHOICES = ("human", "myopic", "upper", "lower", "exact", "adaptive", "utilitarian", "maximin")
 ANY_GAME = ("adaptive", "utilitarian", "maximin")  # bots any game can seat (not forecasts the game shows)
 AS_IS = "as-is"  # keep an outside agent (cmd:, llm:) in its seat
 SAME = "same"  # a lens bot answers offers with the lens it proposes with
+DIALOG_WIDTH = 70  # .dialog's width in app.tcss, with the grid's narrowest name column
 
 
 class SeatsScreen(Dialog[dict[str, Seat] | None]):
     """Who plays each seat: a person, or a lens bot (outside agents stay as they are).  The exact lens
     joins the choices once the game is known to be small enough for it (`offer_lens`)."""
 
-    BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("ctrl+s", "done", "start")]
-    NAME_WIDTH = 21  # the grid's name column is 22 wide
+    # ctrl+s starts a game, or applies the seats to the game under way: the key bar says which
+    BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("ctrl+s", "done", "start"),
+                Binding("ctrl+s", "apply", "apply")]
 
     def __init__(self, seats: dict[str, Seat], lenses: tuple[str, ...], title: str = "Seats",
                  base: Seat | None = None, note: str = "", bot_lens: str = "upper", start: str = "Start",
@@ -68,6 +70,17 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
             answers.append((answer, answer))
         return tuple(plays), tuple(answers)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        starting = self.start_label == "Start"  # False: neither shown nor run, so ctrl+s runs the other
+        if action == "done":
+            return starting
+        if action == "apply":
+            return not starting
+        return True
+
+    def action_apply(self) -> None:
+        self.action_done()
+
     def _lens_bot(self, value: str) -> bool:
         return value not in ("human", AS_IS)
 
@@ -83,19 +96,20 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
                 yield Button("All bots", id="bots")
                 yield Button("Cancel", id="cancel")
             yield Static("arrows move; enter or a click changes the choice at the cursor", classes="dim seat-help")
-            yield Static(header(), classes="dim seat-header")
-            names = {pid: self.labels.get(pid, pid) for pid in self.seats}
-            if max(map(len, names.values())) > self.NAME_WIDTH:  # long labels: the ids, told apart
-                names = dict(zip(self.seats, fit_unique(list(self.seats), self.NAME_WIDTH), strict=True))
+            labels = [self.labels.get(pid, pid) for pid in self.seats]
+            width = name_width(labels)
+            yield Static(header(width), classes="dim seat-header")
+            names = dict(zip(self.seats, fit_unique(labels, width - 1), strict=True))
             rows = []
             for pid, seat in self.seats.items():
                 plays, answers = self._options(seat)
                 value = self._value(seat)
                 rows.append(SeatRow(pid, names[pid], value, self._answer(seat), self._lens_bot(value), plays, answers))
             with VerticalScroll(id="seat-list"):
-                yield SeatGrid(rows, id="seat-grid")
+                yield SeatGrid(rows, name_width=width, id="seat-grid")
 
     def on_mount(self) -> None:
+        self.query_one("#dialog").styles.width = DIALOG_WIDTH + self.grid.name_width - NAME_WIDTH  # whole names
         self.query_one("#seat-list").can_focus = False  # tab goes to the grid, not to the list's frame
         self.grid.focus()  # arrows and enter at once; ctrl+s starts
         self.call_after_refresh(self._fit_list)
@@ -156,11 +170,17 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
         self.grid.changed()
 
     # --- the person -----------------------------------------------------------------------------------------
+    _menu_open = False  # keys typed before a menu is up reach the grid: one menu at a time
+
     def on_seat_grid_open(self, event: SeatGrid.Open) -> None:
+        if self._menu_open:
+            return
         value, choices = event.grid.cell(event.row, event.column)
         row = event.grid.rows[event.row]
+        self._menu_open = True
 
         def picked(choice: str | None) -> None:
+            self._menu_open = False
             if choice is None:
                 return
             if event.column == PLAYS:

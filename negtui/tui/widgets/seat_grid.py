@@ -18,7 +18,8 @@ from textual.widget import Widget
 
 EVERY = ""  # the row that sets every seat
 PLAYS, ANSWERS = 0, 1  # the columns
-NAME_WIDTH = 22
+NAME_WIDTH = 22  # the name column at its narrowest, and at its widest (longer names are cut at a word)
+NAME_WIDEST = 28
 CELL_WIDTHS = (17, 22)  # plays, answers: the choice, its padding, the ▾ and a space
 SET_ALL = "set all to…"
 
@@ -64,8 +65,9 @@ class SeatGrid(Widget, can_focus=True):
             super().__init__()
             self.grid, self.row, self.column = grid, row, column
 
-    def __init__(self, rows: list[SeatRow], *, id: str | None = None) -> None:
+    def __init__(self, rows: list[SeatRow], *, name_width: int = NAME_WIDTH, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.name_width = name_width
         self.rows = [SeatRow(EVERY, "every seat", SET_ALL, SET_ALL, True, (), ()), *rows]
         self._every()
         self.cursor = (1 if rows else 0, PLAYS)
@@ -90,7 +92,7 @@ class SeatGrid(Widget, can_focus=True):
 
     def cell_region(self, row: int, column: int) -> Region:
         """Where a cell is on the screen (the screen's menu opens under it)."""
-        x = self.region.x + NAME_WIDTH + (CELL_WIDTHS[PLAYS] if column == ANSWERS else 0)
+        x = self.region.x + self.name_width + (CELL_WIDTHS[PLAYS] if column == ANSWERS else 0)
         return Region(x, self.region.y + row, CELL_WIDTHS[column], 1)
 
     def changed(self) -> None:
@@ -119,12 +121,12 @@ class SeatGrid(Widget, can_focus=True):
         row = event.y
         if not 0 <= row < len(self.rows):
             return
-        column = ANSWERS if event.x >= NAME_WIDTH + CELL_WIDTHS[PLAYS] else PLAYS
+        column = ANSWERS if event.x >= self.name_width + CELL_WIDTHS[PLAYS] else PLAYS
         if column == ANSWERS and not self.rows[row].answering:
             column = PLAYS
         self.focus()
         self.cursor = (row, column)
-        if event.x >= NAME_WIDTH:
+        if event.x >= self.name_width:
             self.action_open()
 
     def watch_cursor(self, cursor: tuple[int, int]) -> None:
@@ -149,7 +151,7 @@ class SeatGrid(Widget, can_focus=True):
         for i, r in enumerate(self.rows):
             if i:
                 out.append("\n")
-            out.append(_fit(r.label, NAME_WIDTH), every_style if r.pid == EVERY else "")
+            out.append(_fit(r.label, self.name_width), every_style if r.pid == EVERY else "")
             shown = [(_shown(r.plays, r.choices), PLAYS)]
             if r.answering:
                 shown.append((_shown(r.answers, r.answer_choices), ANSWERS))
@@ -164,9 +166,14 @@ def _shown(value: str, choices: tuple[tuple[str, str], ...]) -> str:
     return next((label for label, v in choices if v == value), value)
 
 
-def header() -> str:
+def name_width(labels: list[str]) -> int:
+    """The name column: the longest name and a space, between NAME_WIDTH and NAME_WIDEST."""
+    return max(NAME_WIDTH, min(NAME_WIDEST, max(map(len, labels), default=0) + 1))
+
+
+def header(width: int = NAME_WIDTH) -> str:
     """The line over the grid naming its columns."""
-    return "player".ljust(NAME_WIDTH) + " plays".ljust(CELL_WIDTHS[PLAYS]) + " answers offers with"
+    return "player".ljust(width) + " plays".ljust(CELL_WIDTHS[PLAYS]) + " answers offers with"
 
 
 def _fit(text: str, width: int) -> str:
