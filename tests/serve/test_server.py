@@ -375,9 +375,11 @@ async def test_a_disconnect_ends_the_app_keeps_the_record_and_reconnecting_resum
     while _alive(pid) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
     assert not _alive(pid), "the app outlived its connection"
-    if not hub.options.fork_server:
+    if not hub.options.fork_server:  # reaped by the server (its watcher a moment after the exit): no zombie left
+        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
         with pytest.raises(ChildProcessError):
-            os.waitpid(pid, os.WNOHANG)  # reaped by the server: no zombie left
+            os.waitpid(pid, os.WNOHANG)
     game = hub.db.unfinished_games("alice")[0]
     rp = Replay(load_record(game.record_path))
     assert rp.last_turn == 1 and not rp.record.complete
