@@ -115,6 +115,17 @@ def base_seat(lens: str | None = None, partner: str | None = None, sims: int | N
         fail(f"error: {err}")
 
 
+def open_app(**kwargs: object) -> int:
+    """Run the app (negtui.tui.app.run_app) with garbage collection held off until its first screen is out:
+    start-up makes long-lived objects only, and the app collects again once it has drawn."""
+    import gc
+
+    gc.disable()
+    from negtui.tui.app import run_app
+
+    return run_app(**kwargs)
+
+
 def progress(total: int, label: str, enabled: bool = True):
     """A progress bar on stderr, shown only when stderr is a terminal."""
     from rich.console import Console

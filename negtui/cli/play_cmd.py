@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import os
 from pathlib import Path
 from typing import Annotated
@@ -20,6 +19,7 @@ from negtui.cli.common import (
     base_seat,
     load,
     negotiation,
+    open_app,
 )
 from negtui.cli.errors import fail, user_errors
 from negtui.cli.root import app
@@ -49,7 +49,7 @@ def play(
 
     with user_errors():
         try:
-            get_rules(rules)
+            rule_set = get_rules(rules)
         except ValueError as err:
             fail(f"error: {err}")
         base = base_seat(None, partner, sims, None, None, agent_timeout, llm_base_url, llm_prompt, llm_temperature)
@@ -60,7 +60,7 @@ def play(
             scenario = resolve(scenario)  # a library name: the app opens the file it names
             sc = load(scenario)
             seats = parse_seats(seat or [], [p.id for p in sc.players], base)
-            refusal = get_rules(rules).refusal(sc)  # a game the rule set cannot play is refused here, not in the app
+            refusal = rule_set.refusal(sc)  # a game the rule set cannot play is refused here, not in the app
             if refusal is not None:
                 fail(f"error: {refusal}")
             if any(s.uses_exact for s in seats.values()):
@@ -81,10 +81,7 @@ def play(
             if not os.access(folder, os.W_OK | os.X_OK):
                 fail(f"error: cannot keep records in {folder}: not writable (choose another --data-dir, "
                      "or --no-record)")
-        gc.disable()  # start-up makes long-lived objects only: the app collects again once its first screen is out
-        from negtui.tui.app import run_app
-
-        code = run_app(scenario=scenario, rules=rules, seats=seats, ask_seats=not seats, record=record,
+        code = open_app(scenario=scenario, rules=rules, seats=seats, ask_seats=not seats, record=record,
                        data_dir=data_dir, base=base, autoplay=autoplay,
                        options=AgentOptions(api_key=llm_api_key, remote_bots=True))
     raise typer.Exit(code)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from negtui.cli.common import DataDirOpt, JsonOpt, LlmUrlOpt, emit_json
+from negtui.cli.common import DataDirOpt, JsonOpt, LlmUrlOpt, emit_json, open_app
 from negtui.cli.errors import fail, user_errors
 from negtui.cli.root import app
 
@@ -45,14 +45,9 @@ def replay(
         secret = read_key(key) if key is not None else None
         rp = Replay(load_record(file))
         if not (verify_bots or as_json or print_only) and sys.stdout.isatty() and sys.stdin.isatty():
-            import gc
-
             from negtui.seats import Seat
 
-            gc.disable()  # start-up makes long-lived objects only: the app collects again once its first screen is out
-            from negtui.tui.app import run_app
-
-            raise typer.Exit(run_app(replay=file, data_dir=data_dir, base=Seat(base_url=llm_base_url)))
+            raise typer.Exit(open_app(replay=file, data_dir=data_dir, base=Seat(base_url=llm_base_url)))
         checks = _check(rp, secret) if verify_bots else None
         if as_json:
             _emit(rp, checks)

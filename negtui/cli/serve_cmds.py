@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from negtui.cli.common import DataDirOpt, course_and_results
+from negtui.cli.common import DataDirOpt, course_and_results, open_app
 from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
 from negtui.cli.root import app
 
@@ -141,6 +141,4 @@ def watch(
         from negtui.record import load_record
 
         load_record(record)  # a broken file is refused before the app starts
-        from negtui.tui.app import run_app
-
-        raise typer.Exit(run_app(replay=record, follow=True))
+        raise typer.Exit(open_app(replay=record, follow=True))

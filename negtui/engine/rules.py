@@ -107,8 +107,7 @@ class Rules:
             return None
         if sc.exclusive:
             return f"the {self.name} rule set has no exclusive sets; play this scenario with --rules paper"
-        if any(g.threshold is not None and g.threshold != len({(r.player, r.action) for r in g.requires})
-               for g in sc.goals):
+        if any(g.threshold is not None and g.threshold != len(g.requires) for g in sc.goals):  # no cell twice
             return f"the {self.name} rule set has no goal thresholds; play this scenario with --rules paper"
         return None
 

@@ -10,7 +10,7 @@ import gc
 import os
 import signal
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -81,7 +81,12 @@ class NegtuiApp(SizeGuard, App):
     def on_mount(self) -> None:
         self._catch_signals()
         self.open_first()
-        self.call_after_refresh(lambda: self.set_timer(FIRST_FRAME, _collect_again))
+        self._once_drawn(self, _collect_again)
+
+    def _once_drawn(self, node: App | Screen, work: Callable[[], object]) -> None:
+        """`work` once `node` is on the terminal (a moment after its layout: work then would hold up the
+        drawing)."""
+        node.call_after_refresh(lambda: self.set_timer(FIRST_FRAME, work))
 
     def open_first(self) -> None:
         """The first screen: a replay, a scenario's seats, or the picker (the training app: its lobby)."""
@@ -179,8 +184,8 @@ class NegtuiApp(SizeGuard, App):
         # the dialog is drawn from the scenario alone; whether the exact lens fits the game is found while
         # the person reads it, in a thread that imports what playing the game needs (once the dialog is on the
         # terminal: the thread would hold up its drawing)
-        dialog.call_after_refresh(lambda: self.set_timer(FIRST_FRAME, lambda: self.run_worker(
-            lambda: self._check_game(dialog, sc, rules), thread=True, group="warm-up", exit_on_error=False)))
+        self._once_drawn(dialog, lambda: self.run_worker(lambda: self._check_game(dialog, sc, rules), thread=True,
+                                                         group="warm-up", exit_on_error=False))
 
     def _check_game(self, dialog: SeatsScreen, sc: Scenario, rules: str) -> None:
         """In a thread: compile the game (importing the engine, the bots and the game screens on the way)

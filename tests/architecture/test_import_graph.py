@@ -185,5 +185,5 @@ def test_a_part_never_imports_what_it_must_not(part: str) -> None:
 
 
 def test_the_check_reads_function_level_imports() -> None:
-    """The point of reading the source: the command line imports the app only inside `play`."""
-    assert "negtui.tui.app" in IMPORTS["negtui.cli.play_cmd"]
+    """The point of reading the source: the command line imports the app only inside `open_app`."""
+    assert "negtui.tui.app" in IMPORTS["negtui.cli.common"]

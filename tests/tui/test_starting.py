@@ -364,3 +364,17 @@ async def test_the_seat_table_shows_whole_names_and_says_what_ctrl_s_does(wait_u
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: not isinstance(app.screen, SeatsScreen), "the seats applied")
         assert app.game.seats["Delta_State"].propose_lens == "myopic"
+
+
+async def test_an_enter_typed_before_the_menu_is_up_opens_no_second_menu(wait_until):
+    app = NegtuiApp(PILL, ask_seats=True, record=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
+        dialog = app.screen
+        dialog.grid.action_open()  # two enters handled by the grid before the first menu is up
+        dialog.grid.action_open()
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceMenu), "A's choices")
+        await pilot.pause()
+        assert sum(isinstance(s, ChoiceMenu) for s in app.screen_stack) == 1
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is dialog, "the seat dialog again")

@@ -9,7 +9,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, OptionList, Static
-from textual.widgets.option_list import Option
 
 from negtui.names import fit_unique
 from negtui.seats import Seat
@@ -170,17 +169,13 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
         self.grid.changed()
 
     # --- the person -----------------------------------------------------------------------------------------
-    _menu_open = False  # keys typed before a menu is up reach the grid: one menu at a time
-
     def on_seat_grid_open(self, event: SeatGrid.Open) -> None:
-        if self._menu_open:
-            return
+        if any(isinstance(s, ChoiceMenu) for s in self.app.screen_stack):
+            return  # an enter typed before the menu was up reached the grid: one menu at a time
         value, choices = event.grid.cell(event.row, event.column)
         row = event.grid.rows[event.row]
-        self._menu_open = True
 
         def picked(choice: str | None) -> None:
-            self._menu_open = False
             if choice is None:
                 return
             if event.column == PLAYS:
@@ -242,7 +237,7 @@ class ChoiceMenu(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         yield KeyBar()
-        yield Choices(*(Option(label, id=str(i)) for i, label in enumerate(self.labels)), id="choice-menu")
+        yield Choices(*self.labels, id="choice-menu")
 
     def on_mount(self) -> None:
         menu = self.query_one(OptionList)
@@ -258,7 +253,7 @@ class ChoiceMenu(ModalScreen[str | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(self.values[int(event.option.id or 0)])
+        self.dismiss(self.values[event.option_index])
 
     def on_click(self, event: events.Click) -> None:
         if event.widget is self:  # outside the menu
