@@ -10,7 +10,7 @@ from textual.visual import Visual, visualize
 
 from negtui.seats import Seat
 from negtui.tui.screens import modal
-from negtui.tui.screens.dialogs import HelpScreen
+from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen
 from tests.tui.conftest import pill_app
 
 pytestmark = pytest.mark.asyncio
@@ -41,14 +41,22 @@ async def test_the_backdrop_is_textuals_translucent_background_cell_for_cell(siz
         assert any(ch.strip() for line in cells(ours) for ch, _ in line)  # not a blank screen
 
 
-async def test_the_backdrop_is_drawn_once_per_size_not_per_repaint(monkeypatch):
+async def settled(pilot, wait_until, dialog: modal.Dialog) -> None:
+    """The game screen's first layouts are over and the dialog has drawn its backdrop of them."""
+    await pilot.app.workers.wait_for_complete()
+    await wait_until(pilot, lambda: dialog._settling is None and dialog._backdrop is not None,
+                     "the backdrop to settle")
+
+
+async def test_the_backdrop_is_drawn_once_per_size_not_per_repaint(monkeypatch, wait_until):
     drawn = []
     real = modal.dimmed
     monkeypatch.setattr(modal, "dimmed", lambda *a: drawn.append(a[3]) or real(*a))
     app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
     async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.pause(modal.SETTLE * 2)  # the game screen's first layouts are over
-        before = len(drawn)  # the partner dialog A's turn opened
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
+        await settled(pilot, wait_until, app.screen)
+        before = len(drawn)
         app.push_screen(HelpScreen("play"))
         await pilot.pause(modal.SETTLE * 2)  # nothing changed below: no second drawing once it settles
         for _ in range(5):
@@ -59,3 +67,30 @@ async def test_the_backdrop_is_drawn_once_per_size_not_per_repaint(monkeypatch):
         await pilot.pause(0.2)
         assert drawn[-1] == (90, 30)
         assert app.screen._backdrop[0] == (90, 30)
+
+
+async def test_a_dialog_under_another_draws_its_backdrop_anew_only_when_it_is_on_top_again(monkeypatch, wait_until):
+    """The game below lays out anew while Help is open over the partner dialog: the partner dialog forgets its
+    picture of the game but draws none while Help covers it (Help shows its own picture of it), and draws
+    the game anew, once, when Help closes."""
+    drawn: list[object] = []
+    real = modal.dimmed
+    monkeypatch.setattr(modal, "dimmed", lambda *a: drawn.append(a[0]) or real(*a))
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
+        partner = app.screen
+        await settled(pilot, wait_until, partner)
+        game = app.screen_stack[-2]
+        app.push_screen(HelpScreen("play"))
+        await wait_until(pilot, lambda: drawn and drawn[-1] is partner, "Help's backdrop")
+        before = len(drawn)
+        game.refresh(layout=True)  # the game below laid out anew
+        await wait_until(pilot, lambda: partner._backdrop is None, "the partner dialog to forget its backdrop")
+        for _ in range(3):
+            app.screen.refresh()
+            await pilot.pause()
+        assert len(drawn) == before  # nothing drawn under Help
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is partner and partner._backdrop is not None, "the partner on top")
+        assert drawn[before:] == [game]

@@ -3,13 +3,37 @@ progress on the status line, adds the exact forecasts when done, and can cancel 
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from negtui.play.sources import LiveSource
 from negtui.tui.app import NegtuiApp
 
 pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture
+def held_solve(monkeypatch) -> Iterator[threading.Event]:
+    """The background solve held after its first turn until the test sets the event (or the solve is
+    cancelled): whether it is still under way when a key is pressed then depends on the test, not on how fast
+    the machine solves."""
+    gate = threading.Event()
+    real = LiveSource.solve_exact
+
+    def solve_exact(self, progress):
+        def held(done: int, total: int) -> None:
+            progress(done, total)
+            while not gate.wait(0.05):
+                progress(done, total)  # raises once the solve is cancelled
+
+        real(self, held)
+
+    monkeypatch.setattr(LiveSource, "solve_exact", solve_exact)
+    yield gate
+    gate.set()  # a solve still held ends with the test
 
 
 def _exact_game(tmp_path: Path, players: int, rounds: int) -> Path:
@@ -43,7 +67,8 @@ async def test_a_larger_exact_solve_runs_in_the_background_and_joins_the_forecas
         assert "exact" in app.screen.query_one("#forecast-table").render().plain.split("\n")[1]
 
 
-async def test_the_background_exact_solve_can_be_cancelled(screen_text, wait_until, play_screen, tmp_path):
+async def test_the_background_exact_solve_can_be_cancelled(screen_text, wait_until, play_screen, tmp_path,
+                                                          held_solve):
     path = _exact_game(tmp_path, 8, 5)
     app = NegtuiApp(path, ask_seats=False, record=False)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -69,7 +94,7 @@ def _first_mover(path: Path) -> str:
 
 
 async def test_an_exact_seat_opens_at_once_and_moves_when_the_background_solve_is_done(screen_text, wait_until,
-                                                                                   tmp_path):
+                                                                                   tmp_path, held_solve):
     """A seat playing the exact lens does not solve the game before the first screen (it froze the terminal
     for half a minute on the six-party game): the app draws, solves in a worker with progress, and the
     exact seat's step waits for the solution, then moves."""
@@ -84,12 +109,13 @@ async def test_an_exact_seat_opens_at_once_and_moves_when_the_background_solve_i
         await pilot.press("space")  # the exact seat's step: it waits for the solve rather than solving in a blink
         await wait_until(pilot, lambda: f"{who} plays the exact lens" in screen_text(app), "the wait to be said")
         assert app.game.state.t == 0
+        held_solve.set()
         await wait_until(pilot, lambda: app.game.state.t == 1, "the exact seat's move after the solve", timeout=60)
         assert app.game.valuation.exact_solved
 
 
 async def test_cancelling_the_solve_an_exact_seat_waits_for_says_how_to_go_on(screen_text, wait_until, play_screen,
-                                                                            tmp_path):
+                                                                            tmp_path, held_solve):
     from negtui.seats import Seat
 
     path = _exact_game(tmp_path, 8, 5)
@@ -113,3 +139,7 @@ async def test_cancelling_the_solve_an_exact_seat_waits_for_says_how_to_go_on(sc
         await wait_until(pilot, lambda: ps.exact_solving, "the solve to start again")
         await pilot.press("c")
         await wait_until(pilot, lambda: not ps.exact_solving, "the solve to stop again", timeout=30)
+        await pilot.press("n")  # and once more, to the end: the seat moves when it is solved
+        await wait_until(pilot, lambda: ps.exact_solving, "the solve to start a third time")
+        held_solve.set()
+        await wait_until(pilot, lambda: app.game.state.t == 1, "the exact seat's move after the solve", timeout=60)
