@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench clean schema tools
+.PHONY: play test stress lint bench clean schema tools
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ lint: $(STAMP)
 # two workers; tests that must not share the machine say so with markers (pyproject.toml)
 test: $(STAMP) tools lint
 	$(BIN)/python -m pytest -q -n 2 || [ $$? -eq 5 ]  # 5 = no tests collected, not a failure
+
+# races and loads: many processes at once, signals at arbitrary moments, fuzzers' long runs (marked `stress`)
+stress: $(STAMP) tools
+	$(BIN)/python -m pytest -q -n 2 -m stress
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_games.py --hnc

@@ -200,8 +200,12 @@ def reference_problems(sc: Scenario, unsure: frozenset[str] = frozenset()) -> li
             continue
         if len(group) < 2:
             out.append((f"$.exclusive[{x}]", "an exclusive set needs at least two commitments"))
+        listed = set()
         for r, ref in enumerate(group):
             cell(f"$.exclusive[{x}][{r}]", ref)
+            if (ref.player, ref.action) in listed:
+                out.append((f"$.exclusive[{x}][{r}]", "listed twice in this set"))
+            listed.add((ref.player, ref.action))
     if sc.protocol.schedule is not None:
         if not sc.protocol.schedule:
             out.append(("$.protocol.schedule", "schedule is empty"))
