@@ -161,8 +161,16 @@ def _exclusive_problems(tf: HncTopfile) -> list[tuple[str, str]]:
     for x, group in enumerate(tf.mutually_exclusive_agreements):
         if len(group) < 2:
             out.append((f"$.mutually_exclusive_agreements[{x}]", "needs at least two actions"))
+        listed = set()
         for r, req in enumerate(group):
-            out += _ref_problems(tf, countries, f"$.mutually_exclusive_agreements[{x}][{r}]", req)
+            path = f"$.mutually_exclusive_agreements[{x}][{r}]"
+            wrong = _ref_problems(tf, countries, path, req)
+            out += wrong
+            acts = tf.country_actions.get(req.country, [])
+            key = (req.country, acts[req.action] if isinstance(req.action, int) and not wrong else req.action)
+            if key in listed:
+                out.append((path, "listed twice in this set"))
+            listed.add(key)
     return out
 
 

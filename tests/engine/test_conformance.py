@@ -29,7 +29,7 @@ from negtui.engine.rules import SWITCHES
 from negtui.record import RecordWriter
 from negtui.scenario import Scenario, ScenarioError, load_scenario, parse_scenario
 from negtui.seats import Seat
-from tests.paths import PILL, SCENARIOS, SIX
+from tests.paths import HUMANITARIAN, PILL, SCENARIOS, SIX
 
 BUNDLED = sorted(SCENARIOS.rglob("*.json"))
 Cell = tuple[str, str]
@@ -269,6 +269,21 @@ def test_an_exclusive_set_that_lists_a_commitment_twice_is_refused_with_its_path
         res = cli(*args)
         assert res.exit_code == 2, res.output
         assert "$.exclusive[3][3]: listed twice in this set" in res.stderr and "Traceback" not in res.output
+
+
+def test_an_hnc_topfile_that_lists_an_action_twice_in_an_exclusive_set_is_refused_with_its_path(cli, tmp_path):
+    """The same mistake in a topfile, once by the action's text and once by its position in the list."""
+    data = json.loads(HUMANITARIAN.read_text())
+    group = data["mutually_exclusive_agreements"][0]
+    first = group[0]
+    position = data["country_actions"][first["country"]].index(first["action"])
+    group.append({"country": first["country"], "action": position})
+    path = tmp_path / "topfile.json"
+    path.write_text(json.dumps(data))
+    where = f"$.mutually_exclusive_agreements[0][{len(group) - 1}]: listed twice in this set"
+    for command in ("validate", "autoplay"):
+        res = cli(command, path)
+        assert res.exit_code == 2 and where in res.stderr and "Traceback" not in res.output, res.output
 
 
 @pytest.mark.parametrize("edit, where", [
