@@ -309,7 +309,7 @@ class Hub:
         self.sessions: set[_Session] = set()
         self.not_logged_in: dict[str, int] = {}  # connections waiting to log in, by address
         self._refusals: dict[str, int] = {}  # refused before login since the last line about it
-        self._refusals_shown = 0.0
+        self._refusals_shown = -REFUSALS_SHOWN_EVERY  # the first refusal is said, however long the machine has been up
         self.folder: str | None = None  # the server's private folder: its sockets (Unix paths are short)
         self.tables: TableKeeper | None = None
         self.graded: tuple[str, list[str]] | None = None  # the course's assessments, swept for games left idle

@@ -50,7 +50,7 @@ def test_an_assessment_with_hints_asked_for_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
-async def test_an_assessment_shows_no_solver_help_before_the_debrief(tmp_path: Path, wait_until,
+async def test_an_assessment_shows_no_solver_help_before_the_debrief(tmp_path: Path, wait_until, settle,
                                                                      screen_text) -> None:
     course = _course(tmp_path)
     data = tmp_path / "data"
@@ -76,15 +76,17 @@ async def test_an_assessment_shows_no_solver_help_before_the_debrief(tmp_path: P
             text = look(app)
             assert "an assessment: no suggestions until the debrief" in text and "b to start" not in text
             await pilot.press("b")  # no suggested offer to load
-            await pilot.pause(0.2)
+            await settle(pilot)  # whatever the key set going has finished
             assert isinstance(app.screen, PartnerScreen) and app.live is not None and app.live.partner is None
+            look(app)
             await pilot.press("escape")
             await wait_until(pilot, lambda: isinstance(app.screen, LiveScreen), "the game")
             for key in ("h", "w"):  # no hint, no welfare optimum
                 await pilot.press(key)
-                await pilot.pause(0.2)
+                await settle(pilot)
                 assert isinstance(app.screen, LiveScreen) and not any(isinstance(s, WelfareScreen)
                                                                       for s in app.screen_stack)
+                look(app)
             await pilot.press("2")
             await wait_until(pilot, lambda: "the others' forecasts come with the debrief" in look(app),
                              "the forecasts, the others' withheld")

@@ -103,7 +103,8 @@ async def test_the_console_lists_people_steers_a_table_and_debriefs_the_class(se
             dt = screen.query_one("#table-list")
             dt.move_cursor(row=next(k for k, r in enumerate(_cells(app, "#table-list"))
                                     if r.startswith(f"{table_id} ")))
-            await pilot.pause()
+            await wait_until(pilot, lambda: f"table {table_id} ·" in str(screen.query_one("#table-detail").render()),
+                             "the highlighted table's detail")
             detail = str(screen.query_one("#table-detail").render())
             assert "A alice●" in detail and "B bob●" in detail and "so far A 0.00 (-30.00)" in detail
             await pilot.press("p")

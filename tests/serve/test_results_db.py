@@ -316,18 +316,50 @@ WRITER = textwrap.dedent("""
 """)
 
 
+def test_two_connections_to_a_new_file_write_in_turn(tmp_path: Path):
+    """Two handles opened one after the other on a folder with no database yet (the second finds the
+    schema the first made), their writes interleaved: every game and decision kept, each in its place."""
+    n, who = 20, ("ada", "bob")
+    data = tmp_path / "data"
+    with ResultsDB.open(data) as first, ResultsDB.open(data) as second:
+        handles = dict(zip(who, (first, second)))
+        for name, d in handles.items():
+            d.add_trainee(name)
+        for i in range(n):
+            for name, d in handles.items():
+                gid = d.game_started(name, "c", "e", "s", "d", "A", f"/r/{name}/{i}")
+                d.game_finished(gid, payoff=float(i), payoffs=[float(i)], baseline=0.0, counterfactuals={},
+                                welfare_optimum=None, efficiency=None, duration=0.1,
+                                decisions=[Decision(t, "propose", "x", 0.0, {"t": t}) for t in range(5)])
+        for d in handles.values():  # each sees the other's writes
+            assert {t.name: t.games for t in d.trainees()} == dict.fromkeys(who, n)
+    with ResultsDB.open(data) as d:
+        assert standings(d.games("c", "e"), "payoff")["A"] == [Standing(k, w, n - 1.0, n)
+                                                               for k, w in enumerate(who, start=1)]
+    assert raw(data).execute("SELECT COUNT(*) FROM decisions").fetchone()[0] == len(who) * n * 5
+
+
+@pytest.mark.stress
 def test_several_processes_open_a_new_file_and_write_at_once(tmp_path: Path):
+    """The race of the test above: three processes open the new file and write at the same moment."""
     n, who = 100, ("ada", "bob", "cy")
     data = tmp_path / "data"
     procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(data), w, str(n)], stderr=subprocess.PIPE)
              for w in who]
-    deadline = time.monotonic() + 30
-    while not all((tmp_path / f"{w}.ready").exists() for w in who) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    (tmp_path / "go").touch()
-    for p in procs:
-        _, err = p.communicate(timeout=60)
-        assert p.returncode == 0, err.decode()
+    try:
+        deadline = time.monotonic() + 60
+        while not all((tmp_path / f"{w}.ready").exists() for w in who):
+            assert time.monotonic() < deadline, f"the writers never all started: {[p.poll() for p in procs]}"
+            time.sleep(0.01)
+        (tmp_path / "go").touch()
+        for p in procs:
+            _, err = p.communicate(timeout=120)
+            assert p.returncode == 0, err.decode()
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
     with ResultsDB.open(data) as d:
         assert {t.name: t.games for t in d.trainees()} == dict.fromkeys(who, n)
         assert standings(d.games("c", "e"), "payoff")["A"] == [Standing(k, w, n - 1.0, n)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -20,6 +21,10 @@ from negtui.record import Replay, load_record
 from negtui.serve.db import ResultsDB
 from negtui.serve.server import Hub, ServeOptions, host_key
 from tests.paths import INTRO_COURSE
+from tests.serve.conftest import until_async, within
+
+# what a terminal acts on rather than shows: control sequences, operating system commands, charset picks
+CONTROL = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|.)")
 
 pytestmark = pytest.mark.asyncio
 
@@ -41,9 +46,14 @@ class Terminal(asyncssh.SSHClientSession):
     def connection_lost(self, exc) -> None:
         self.closed.set()
 
-    async def wait_for(self, text: str, timeout: float = 30) -> None:
+    def shown(self) -> str:
+        """What was drawn, as words: control sequences dropped, runs of blanks made one space."""
+        return " ".join(CONTROL.sub(" ", self.output).split())
+
+    async def wait_for(self, text: str, timeout: float = 30, words: bool = False) -> None:
+        """Until `text` is in what the app sent (`words`: in what it drew, as `shown` gives it)."""
         deadline = time.monotonic() + timeout
-        while text not in self.output:
+        while text not in (self.shown() if words else self.output):
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out waiting for {text!r}; the screen showed: {self.output[-2000:]!r}")
             await asyncio.sleep(0.05)
@@ -98,31 +108,27 @@ async def test_a_trainees_key_opens_the_lobby_of_the_course(server):
         assert db.trainees()[0].name == "alice"
 
 
+@pytest.mark.stress
 async def test_logins_at_the_same_moment_get_no_more_apps_than_max_sessions(server):
     """Eight trainees' terminals opened at once against a limit of three: three apps, five told the server
-    is full (the count is taken as a session starts, not once the database has answered)."""
+    is full (the count is taken as a session starts, not once the database has answered). A race:
+    test_the_session_limit_refuses_with_a_message checks the same count in a fixed order."""
     hub, port, alice = server
     conns = [await connect(port, alice).__aenter__() for _ in range(8)]
     try:
         opened = await asyncio.gather(*(open_terminal(c) for c in conns))
         terms = [term for _chan, term in opened]
-        await asyncio.sleep(0.5)
+        for k, term in enumerate(terms):  # each either gets the lobby or is told why not
+            await until_async(lambda t=term: "The poison pill" in t.output or "server is full" in t.output,
+                              f"terminal {k}'s lobby or refusal", seen=lambda t=term: t.output[-500:])
         assert len(hub.sessions) == 3
-        for term in terms:  # each either gets the lobby or is told why not
-            deadline = time.monotonic() + 30
-            while "The poison pill" not in term.output and "server is full" not in term.output:
-                assert time.monotonic() < deadline, term.output[-500:]
-                await asyncio.sleep(0.05)
         full = [t for t in terms if "the training server is full (3 sessions)" in t.output]
         assert len(full) == 5
         assert len([t for t in terms if "The poison pill" in t.output]) == 3
     finally:
         for conn in conns:
             conn.close()
-    deadline = time.monotonic() + 20
-    while hub.sessions and time.monotonic() < deadline:
-        await asyncio.sleep(0.1)
-    assert not hub.sessions
+    await until_async(lambda: not hub.sessions, "every session to end with its connection", seen=lambda: hub.sessions)
 
 
 @pytest.fixture(name="planted")
@@ -167,7 +173,7 @@ async def test_terminal_sizes_are_held_to_what_an_app_can_draw(server):
         session = next(iter(hub.sessions))
         assert _pty_size(session) == MIN_SIZE
         chan.change_terminal_size(10_000, 10_000)
-        await asyncio.sleep(0.3)
+        await until_async(lambda: _pty_size(session) != MIN_SIZE, "the resize to reach the app's terminal")
         assert _pty_size(session) == MAX_SIZE
         term.output = ""
         chan.change_terminal_size(100, 30)
@@ -177,10 +183,58 @@ async def test_terminal_sizes_are_held_to_what_an_app_can_draw(server):
         await asyncio.wait_for(term.closed.wait(), 20)
 
 
+async def _answers_again(chan, term, session) -> None:
+    """The client reads again: the server takes the app's output again, and the app answers a key (its
+    briefing, never drawn before, so not a screen still on its way from before)."""
+    chan.resume_reading()
+    await until_async(lambda: not session.child._paused, "the server to read the app again",
+                      seen=lambda: session.chan.get_write_buffer_size())
+    term.output = ""
+    chan.change_terminal_size(100, 30)
+    chan.write("\r")
+    await term.wait_for("Start (ctrl+s)")
+
+
 async def test_a_client_that_stops_reading_holds_the_servers_memory_flat(server):
-    """A paused client at the largest size, its app made to redraw again and again: the server holds
-    at most its buffer of the client's screen (before: everything drawn, 100 MB a minute) and stops
-    reading the app, which waits; once the client reads again, the app answers as before."""
+    """A paused client at the largest size, its app made to redraw until the server stops reading it:
+    the server holds at most its buffer of the client's screen (before: everything drawn, 100 MB a
+    minute) and the app waits, redraw after redraw; once the client reads again, the app answers."""
+    from negtui.serve.server import OUTPUT_BUFFERED
+
+    hub, port, alice = server
+    async with connect(port, alice) as conn:
+        chan, term = await open_terminal(conn, cols=500, rows=200)
+        await term.wait_for("The poison pill")
+        session = next(iter(hub.sessions))
+        chan.pause_reading()
+        peak, resizes = 0, 0
+
+        def redraw() -> None:  # every resize a whole new screen of up to 100,000 cells
+            nonlocal peak, resizes
+            chan.change_terminal_size(500 - resizes % 2, 200)
+            resizes += 1
+            peak = max(peak, session.chan.get_write_buffer_size())
+
+        def paused() -> bool:
+            if not session.child._paused:
+                redraw()
+            return session.child._paused
+
+        await until_async(paused, "the server to stop reading the app of a client that does not read",
+                          seen=lambda: f"{resizes} resizes, {session.chan.get_write_buffer_size()} bytes held")
+        for _ in range(5):  # the app is asked to redraw again: it waits, and nothing more is held
+            redraw()
+            await asyncio.sleep(0.05)
+        peak = max(peak, session.chan.get_write_buffer_size())
+        assert session.child._paused
+        assert peak <= OUTPUT_BUFFERED + 65536
+        await _answers_again(chan, term, session)
+
+
+@pytest.mark.stress
+async def test_a_client_that_stops_reading_holds_the_servers_memory_flat_under_a_flood(server):
+    """The load version of the test above: sixty redraws at the largest size, one every 50 ms, whatever
+    the server does meanwhile; what it holds never grows past its buffer."""
     from negtui.serve.server import OUTPUT_BUFFERED
 
     hub, port, alice = server
@@ -194,17 +248,11 @@ async def test_a_client_that_stops_reading_holds_the_servers_memory_flat(server)
             chan.change_terminal_size(500 - i % 2, 200)
             await asyncio.sleep(0.05)
             peak = max(peak, session.chan.get_write_buffer_size())
-        await asyncio.sleep(1)
+        await until_async(lambda: session.child._paused, "the server to stop reading the app",
+                          seen=lambda: session.chan.get_write_buffer_size())
         peak = max(peak, session.chan.get_write_buffer_size())
-        assert session.child._paused
         assert peak <= OUTPUT_BUFFERED + 65536
-        chan.resume_reading()
-        chan.change_terminal_size(100, 30)
-        term.output = ""
-        await term.wait_for("The poison pill")
-        assert not session.child._paused
-        chan.write("q")
-        await asyncio.wait_for(term.closed.wait(), 20)
+        await _answers_again(chan, term, session)
 
 
 @pytest.mark.parametrize("term", ["xterm\0evil", "\x1b[2J", "x" * 300])
@@ -235,7 +283,6 @@ async def test_silent_connections_before_login_are_limited_per_address_and_a_tra
         sock = socket.create_connection(("127.0.0.1", port))
         sock.setblocking(False)
         silent.append(sock)
-    await asyncio.sleep(0.5)
 
     def closed(sock: socket.socket) -> bool:
         try:
@@ -247,14 +294,18 @@ async def test_silent_connections_before_login_are_limited_per_address_and_a_tra
         except ConnectionResetError:
             return True
 
-    assert sum(closed(s) for s in silent) == 3
-    assert sum(hub.not_logged_in.values()) == 4
+    def counts() -> tuple[int, int]:
+        return sum(closed(s) for s in silent), sum(hub.not_logged_in.values())
+
+    await until_async(lambda: sum(counts()) == 7, "the server to keep or close each of the 7 connections",
+                      seen=lambda: f"closed, kept: {counts()}")
+    assert counts() == (3, 4)
     err = capfd.readouterr().err
     assert "refused connections waiting to log in (over 4 from one address" in err and "Traceback" not in err
     for sock in silent:
         sock.close()
-    await asyncio.sleep(0.3)
-    assert not hub.not_logged_in
+    await until_async(lambda: not hub.not_logged_in, "the server to see the kept connections go",
+                      seen=lambda: hub.not_logged_in)
     async with connect(port, alice) as conn:
         chan, term = await open_terminal(conn)
         await term.wait_for("The poison pill")
@@ -318,21 +369,40 @@ async def test_commands_subsystems_and_forwarding_are_refused(server):
 
 
 async def test_the_session_limit_refuses_with_a_message(server):
-    _hub, port, alice = server
-    conns, terms = [], []
-    for _ in range(3):
-        conn = await connect(port, alice)
-        chan, term = await open_terminal(conn)
-        conns.append(conn)
-        terms.append((chan, term))
-    for _, term in terms:
-        await term.wait_for("The poison pill")
-    async with connect(port, alice) as extra:
-        chan, term = await open_terminal(extra)
-        await asyncio.wait_for(term.closed.wait(), 20)
-        assert term.status == 1
-    for conn in conns:
-        conn.close()
+    """Three sessions of three, then a fourth: refused with the reason. The three are counted as they
+    start, while the database has not yet answered for any of them (held here), so logins at the same
+    moment cannot all pass the check; and once their apps run, a fourth is refused all the same."""
+    hub, port, alice = server
+    conns = [await connect(port, alice) for _ in range(4)]  # logged in: the database answered for the keys
+    held = asyncio.Event()
+    db_call = hub.db_call
+
+    async def held_db_call(query):
+        await held.wait()
+        return await db_call(query)
+
+    hub.db_call = held_db_call
+    try:
+        terms = [(await open_terminal(conn))[1] for conn in conns[:3]]
+        await until_async(lambda: len(hub.sessions) == 3, "three sessions counted", seen=lambda: len(hub.sessions))
+        assert all(s.child is None for s in hub.sessions)  # no app started: each waits for the database
+
+        async def refused(extra) -> None:
+            _chan, term = await open_terminal(extra)
+            await asyncio.wait_for(term.closed.wait(), 20)
+            assert term.status == 1
+            assert "the training server is full (3 sessions)" in term.output
+
+        await refused(conns[3])
+        held.set()
+        for term in terms:
+            await term.wait_for("The poison pill")
+        async with connect(port, alice) as extra:
+            await refused(extra)
+    finally:
+        held.set()
+        for conn in conns:
+            conn.close()
 
 
 # --- one app per connection, on its own terminal -------------------------------------------------------------
@@ -371,13 +441,9 @@ async def test_a_disconnect_ends_the_app_keeps_the_record_and_reconnecting_resum
     session = next(iter(hub.sessions))
     pid = session.child.pid
     conn.abort()  # the network goes away
-    deadline = time.monotonic() + 15
-    while _alive(pid) and time.monotonic() < deadline:
-        await asyncio.sleep(0.1)
-    assert not _alive(pid), "the app outlived its connection"
+    await until_async(lambda: not _alive(pid), "the app to end with its connection (it outlived it)")
     if not hub.options.fork_server:  # reaped by the server (its watcher a moment after the exit): no zombie left
-        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
+        await until_async(lambda: not Path(f"/proc/{pid}").exists(), "the server to reap the app")
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)
     game = hub.db.unfinished_games("alice")[0]
@@ -390,8 +456,9 @@ async def test_a_disconnect_ends_the_app_keeps_the_record_and_reconnecting_resum
         await term.wait_for("resume")
         chan.write("\r")  # the game to resume is listed first
         await term.wait_for("B, choose a partner")  # where it stopped: B's turn
-        chan.write("\x1b")  # close the partner dialog
-        await asyncio.sleep(0.5)
+        term.output = ""
+        chan.write("\x1b")  # close the partner dialog: the game's own keys are drawn again
+        await term.wait_for("p partner x pass h hint w welfare", words=True)
         term.output = ""
         chan.write("q")  # out of the game: asked first, then back to the lobby, the game kept to resume
         await term.wait_for("Leave the game?")
@@ -505,17 +572,13 @@ async def test_the_fork_server_kills_an_app_that_ignores_the_hang_up(tmp_path):
                      exits.append, zygote=hub.zygote_path)
     try:
         await child.start()
-        deadline = time.monotonic() + 30
-        while b"poison" not in screen and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
+        await until_async(lambda: b"poison" in screen, "the app's lobby", seen=lambda: bytes(screen[-500:]))
         os.kill(child.pid, 19)  # SIGSTOP: a hang-up stays pending
         started = time.monotonic()
         hub.zygote.terminate()
-        await asyncio.wait_for(hub.zygote.wait(), zygote.GRACE + 10)
+        await within(hub.zygote.wait(), "the fork server to exit after the grace", zygote.GRACE + 60)
         assert time.monotonic() - started >= zygote.GRACE - 0.5  # it was given its grace
-        deadline = time.monotonic() + 5
-        while not exits and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
+        await until_async(lambda: exits, "the app's exit to be reported")
         assert exits == [-9] and not _alive(child.pid)
     finally:
         if child.pid and _alive(child.pid):
@@ -524,11 +587,18 @@ async def test_the_fork_server_kills_an_app_that_ignores_the_hang_up(tmp_path):
         db.close()
 
 
-async def test_a_training_game_left_before_its_first_turn_is_not_offered_to_resume(tmp_path):
+async def test_a_training_game_left_before_its_first_turn_is_not_offered_to_resume(tmp_path, wait_until):
     """The trainee starts an exercise and leaves at once: the empty record is removed, and the next
     lobby files the game as abandoned instead of offering a resume that has nothing in it."""
+    from textual.widgets import OptionList
+
+    from negtui.serve.briefing import BriefingScreen
     from negtui.serve.course import load_course
+    from negtui.serve.lobby import LobbyScreen
     from negtui.serve.training import TrainingApp
+
+    def lobby(app) -> bool:  # the lobby lists every entry at once as it mounts
+        return isinstance(app.screen, LobbyScreen) and app.screen.query_one(OptionList).option_count > 0
 
     data = tmp_path / "data"
     with ResultsDB.open(data) as db:
@@ -536,57 +606,65 @@ async def test_a_training_game_left_before_its_first_turn_is_not_offered_to_resu
                     create=True)
         app = TrainingApp(load_course(INTRO_COURSE), db, "alice", data_dir=data)
         async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause(0.5)
+            await wait_until(pilot, lambda: lobby(app), "the lobby")
             await pilot.press("enter")  # the first exercise's briefing
-            await pilot.pause(0.3)
+            await wait_until(pilot, lambda: isinstance(app.screen, BriefingScreen), "the briefing")
             await pilot.press("ctrl+s")  # start
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if app.game is not None:
-                    break
-            assert app.game is not None
+            await wait_until(pilot, lambda: app.game is not None, "the game to start")
             record = app.game.record_path
             await pilot.press("ctrl+q")
         assert not record.exists()
         (game,) = db.unfinished_games("alice")
         app = TrainingApp(load_course(INTRO_COURSE), db, "alice", data_dir=data)
         async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause(0.5)
+            await wait_until(pilot, lambda: lobby(app), "the next lobby")
             first = app.screen.query_one("OptionList").get_option_at_index(0).prompt
             assert "resume" not in str(first)  # the exercises come first: no game to resume
         assert db.game(game.id).status == "abandoned"
 
 
 SESSION_IMPORTS = """
-import asyncio, sys, tempfile
+import asyncio, sys, tempfile, time
 from pathlib import Path
 import negtui.serve.training
 from negtui.serve import zygote
 zygote.preload()
 before = set(sys.modules)
+from negtui.serve.briefing import BriefingScreen
 from negtui.serve.course import load_course
 from negtui.serve.db import ResultsDB
+from negtui.serve.lobby import LobbyScreen
 from negtui.serve.training import TrainingApp
 from negtui.tui.screens.debrief import DebriefScreen
+
+async def until(pilot, cond, what, step=None, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}; the screen is {pilot.app.screen}"
+        if step is not None:
+            await step()
+        await pilot.pause(0.05)
 
 async def main():
     data = Path(tempfile.mkdtemp())
     with ResultsDB.open(data) as db:
         app = TrainingApp(load_course(Path(sys.argv[1])), db, "alice", data_dir=data)
         async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause(0.5)
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                        and app.screen.query_one("OptionList").option_count, "the lobby")
             await pilot.press("enter")
-            await pilot.pause(0.3)
+            await until(pilot, lambda: isinstance(app.screen, BriefingScreen), "the briefing")
             await pilot.press("ctrl+s")
-            for _ in range(400):  # reject every bundle, pass every turn: the game runs to its debrief
-                await pilot.pause(0.05)
-                if isinstance(app.screen, DebriefScreen):
-                    break
-                kind = type(app.screen).__name__
-                if kind in ("RespondScreen", "PartnerScreen"):
+
+            async def decide():  # reject every bundle, pass every turn: the game runs to its debrief
+                if type(app.screen).__name__ in ("RespondScreen", "PartnerScreen"):
                     await pilot.press("x")  # rejects an offer, passes a turn
-            assert isinstance(app.screen, DebriefScreen), app.screen
-            await pilot.pause(1.0)
+
+            await until(pilot, lambda: isinstance(app.screen, DebriefScreen), "the debrief", decide)
+            # the debrief's numbers worked out and shown, the game filed: all a session does at its end
+            await until(pilot, lambda: not app.screen._pending, "the debrief's numbers")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
 
 asyncio.run(main())
 print("\\n".join(sorted(m for m in set(sys.modules) - before

@@ -33,8 +33,8 @@ async def test_a_trainee_opens_a_table_from_the_lobby_leaves_it_and_comes_back(s
             await wait_until(pilot, lambda: isinstance(app.screen, TablePicker), "the table picker")
             text = screen_text(app)
             assert "+ open a new table" in text and "people play Alice, Bob" in text
-            await pilot.press("ctrl+s")  # a new table, in the first seat
-            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+            await pilot.press("ctrl+s")  # a new table, in the first seat: the server starts its process
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen), "the table", timeout=60)
             source = app.live
             assert isinstance(source, TableSource) and source.view.you == "A"
             (row,) = db.tables.live("tables", "pill")
@@ -74,7 +74,7 @@ async def test_ctrl_n_in_the_picker_opens_a_new_table_whatever_is_highlighted(se
             assert "^n open a new table" in screen_text(app)
             await pilot.press("ctrl+n")
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen) and "alice" in screen_text(app),
-                             "alice at a table")
+                             "alice at a new table", timeout=60)
             assert app.table_id is not None and app.table_id != first
             assert sorted(r.id for r in db.tables.live("tables", "pill")) == [first, app.table_id]
             app.live.close()

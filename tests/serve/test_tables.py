@@ -5,9 +5,9 @@ its row and each trainee's result with the debrief's numbers; stopping the serve
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from negtui.record.signing import check_chain, read_key
 from negtui.serve.db import ResultsDB
 from negtui.serve.tables import ask
 from negtui.table.source import TableSource, sit
-from tests.serve.conftest import Server
+from tests.serve.conftest import Server, until
 
 
 def play_through(source: TableSource, accept: bool = False, limit: float = 60.0) -> list[float]:
@@ -37,12 +37,15 @@ def play_through(source: TableSource, accept: bool = False, limit: float = 60.0)
             source.answer(accept) if source.pending is not None else source.pass_turn()
 
 
-def wait_for(cond: Callable[[], Any], what: str, timeout: float = 60.0) -> Any:
+def read_until(source: TableSource, cond: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+    """Take in the table's lines until `cond` holds, failing after `timeout` seconds naming `what`."""
     deadline = time.monotonic() + timeout
-    while not (found := cond()):
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
-    return found
+    while not cond():
+        left = deadline - time.monotonic()
+        assert left > 0, f"timed out after {timeout:.0f} s waiting for {what}"
+        line = source.client.receive(left)
+        assert line is not None, f"the table closed the connection (or said nothing) while waiting for {what}"
+        source.receive(line)
 
 
 def test_two_trainees_play_a_table_the_server_opened_and_each_result_is_kept(server: Server) -> None:
@@ -58,26 +61,23 @@ def test_two_trainees_play_a_table_the_server_opened_and_each_result_is_kept(ser
         named = [s for s in (server.db.tables.get(row.id) or row).people if s.name]
         return named if len(named) == 2 else []
 
-    assert {(s.player, s.name) for s in wait_for(seated, "seats kept")} == {("A", "alice"), ("B", "bob")}
-    results: dict[str, list[float]] = {}
-    threads = [threading.Thread(target=lambda n=n, src=src: results.__setitem__(n, play_through(src)))
-               for n, src in (("alice", alice), ("bob", bob))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(90)
+    assert {(s.player, s.name) for s in until(seated, "seats kept")} == {("A", "alice"), ("B", "bob")}
+    with ThreadPoolExecutor(2) as both:  # each plays on as the table asks; a failure in either is raised here
+        playing = {name: both.submit(play_through, src) for name, src in (("alice", alice), ("bob", bob))}
+        results = {name: game.result() for name, game in playing.items()}
     assert results["alice"] == results["bob"]
     payoffs = results["alice"]
     def finished() -> list[dict[str, Any]]:
         rows = [g for g in server.db.results("tables") if g["status"] == "finished"]
         return rows if len(rows) == 2 else []
 
-    by_seat = {g["seat"]: g for g in wait_for(finished, "both results")}
+    by_seat = {g["seat"]: g for g in until(finished, "both results")}
     assert by_seat["A"]["trainee"] == "alice" and by_seat["B"]["trainee"] == "bob"
     assert [by_seat["A"]["payoff"], by_seat["B"]["payoff"]] == pytest.approx(payoffs)
     assert by_seat["A"]["decisions"] > 0 and by_seat["B"]["decisions"] > 0  # every decision, coached
     assert by_seat["A"]["welfare_optimum"] is not None and by_seat["A"]["counterfactual_upper"] is not None
-    done = wait_for(lambda: (r := server.db.tables.get(row.id)) and r.status == "over" and r, "the table over")
+    done = until(lambda: (r := server.db.tables.get(row.id)) and r.status == "over" and r, "the table over",
+                 seen=lambda: server.db.tables.get(row.id))
     rec = load_record(done.record_path)  # one record for the table, written by its process alone
     assert rec.complete and rec.header.seats["A"].person == "alice" and rec.header.seats["B"].person == "bob"
     assert by_seat["A"]["record_path"] == by_seat["B"]["record_path"] == done.record_path
@@ -85,7 +85,7 @@ def test_two_trainees_play_a_table_the_server_opened_and_each_result_is_kept(ser
     assert check_chain(rec.lines, read_key(server.data / "record.key")).status == "valid"
     alice.close()
     bob.close()
-    wait_for(lambda: row.id not in server.keeper.open, "the table's process to end")
+    until(lambda: row.id not in server.keeper.open, "the table's process to end", seen=lambda: server.keeper.open)
     assert not Path(answer["socket"]).exists()
 
 
@@ -97,7 +97,7 @@ def test_a_count_of_people_lets_each_pick_a_seat_and_late_comers_are_refused(ser
     assert (bob.view.you, alice.view.you) == ("C", "A")
     with pytest.raises(Exception, match="every seat for a person at this table is taken"):
         sit(path, "carol", "B")  # two people sit at this table; B is a bot's
-    wait_for(lambda: (r := server.db.tables.get(answer["table"])) and r.status == "playing", "the start")
+    until(lambda: (r := server.db.tables.get(answer["table"])) and r.status == "playing", "the start")
     alice.close()
     bob.close()
 
@@ -122,12 +122,11 @@ def test_stopping_the_server_closes_its_tables_and_abandons_their_games(server: 
     answer = server.open("pill")
     alice = sit(Path(answer["socket"]), "alice")
     bob = sit(Path(answer["socket"]), "bob")
-    wait_for(lambda: len([g for g in server.db.results("tables") if g["status"] == "playing"]) == 2, "the games")
-    while not alice.person_to_move():  # alice opens: a turn is played, so the record has something to keep
-        alice.receive(alice.client.receive(10) or {})
+    until(lambda: len([g for g in server.db.results("tables") if g["status"] == "playing"]) == 2, "the games",
+          seen=lambda: [(g["trainee"], g["status"]) for g in server.db.results("tables")])
+    read_until(alice, alice.person_to_move, "alice's move")  # she opens: a turn played, the record keeps it
     alice.pass_turn()
-    while not alice.game.state.t:
-        alice.receive(alice.client.receive(10) or {})
+    read_until(alice, lambda: alice.game.state.t > 0, "alice's pass to be played")
     server.run(server.keeper.stop())
     row = server.db.tables.get(answer["table"])
     assert row is not None and row.status == "closed" and row.end_reason == "the training server stopped"

@@ -1,5 +1,7 @@
 """A table in this process (its own event loop in a thread) and people at it as plain socket clients, so
-the table's rules are tested without an app; tests/tui/test_table_screen.py puts the app at one."""
+the table's rules are tested without an app; tests/tui/test_table_screen.py puts the app at one. Every wait
+here is for a state (a socket listening, a line from the table, the table's thread ended) and fails naming
+it after a generous deadline."""
 
 from __future__ import annotations
 
@@ -25,7 +27,9 @@ from negtui.table.spec import TableSpec
 from tests.paths import COALITION_TRAP
 
 
-def _listening(path: Path) -> bool:
+def listening(path: Path) -> bool:
+    """Whether a table accepts connections at `path` (its socket file appears as it is bound, a moment
+    before it listens)."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
         try:
             probe.connect(str(path))
@@ -42,9 +46,9 @@ class Running:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
-        deadline = time.monotonic() + 10
-        while not _listening(path):  # the socket file appears as it is bound, a moment before it listens
-            assert time.monotonic() < deadline, "the table never listened"
+        deadline = time.monotonic() + 30
+        while not listening(path):
+            assert time.monotonic() < deadline, f"the table never listened at {path}"
             time.sleep(0.01)
 
     def _run(self) -> None:
@@ -60,9 +64,14 @@ class Running:
         self.loop.call_soon_threadsafe(fn, *args)
 
     def stop(self) -> None:
+        """End the table (if it has not ended) and wait for its thread: its record is then complete."""
         if self.thread.is_alive():
-            self.call(self.host.end, "the test is over")
-            self.thread.join(10)
+            try:
+                self.call(self.host.end, "the test is over")
+            except RuntimeError:  # the table ended meanwhile and its loop has closed: only the thread is left
+                pass
+            self.thread.join(60)
+            assert not self.thread.is_alive(), "the table did not close within 60 s of being ended"
 
 
 class Person:
@@ -86,7 +95,7 @@ class Person:
                 return
 
     def expect(self, kind: str, where: Callable[[dict[str, Any]], bool] = lambda m: True,
-               timeout: float = 10.0) -> dict[str, Any]:
+               timeout: float = 30.0) -> dict[str, Any]:
         """The next line of this type that passes `where` (the lines before it are kept in `seen`)."""
         deadline = time.monotonic() + timeout
         while True:

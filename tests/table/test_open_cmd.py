@@ -12,6 +12,7 @@ from pathlib import Path
 
 from negtui.table.client import TableClient
 from tests.secrets import leaks, write_secret_scenario
+from tests.table.conftest import listening
 
 
 def test_table_open_refuses_an_unknown_information(cli, tmp_path: Path) -> None:
@@ -28,16 +29,18 @@ def test_a_private_table_opened_from_the_command_line_hides_the_others_values(tm
                              "--seat", "B=human", "--information", "private", "--socket", str(sock),
                              "--data-dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 30
-        while not sock.exists():
-            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
+        deadline = time.monotonic() + 60
+        while not listening(sock):
+            if proc.poll() is not None:
+                raise AssertionError(f"`negtui table open` exited ({proc.returncode}): {proc.communicate()[1]}")
+            assert time.monotonic() < deadline, f"`negtui table open` never listened at {sock}"
             time.sleep(0.05)
         client = TableClient(sock)
         client.send({"type": "join", "name": "alice"})
-        welcome = client.receive(10)
+        welcome = client.receive(30)
         assert welcome is not None and welcome["information"] == "private" and welcome["you"] == "A"
         assert leaks(json.dumps(welcome)) == []
         client.close()
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=20)
+        proc.communicate(timeout=60)

@@ -29,7 +29,7 @@ async def test_a_person_plays_a_whole_table_game_in_the_app(open_table, person, 
     table = open_table()
     client = TableClient(table.path)
     client.send({"type": "join", "name": "alice"})
-    welcome = client.receive()
+    welcome = client.receive(30)
     assert welcome is not None and welcome["you"] == "A"
     app = TableApp(TableSource(client, welcome))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -59,7 +59,7 @@ async def test_a_person_plays_a_whole_table_game_in_the_app(open_table, person, 
         assert app.is_running and not app.table.client.closed
         # the rest of the game: bob passes and rejects, alice passes
         host = table.host
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while not (host.game.over and isinstance(app.screen, DebriefScreen)):
             assert time.monotonic() < deadline, f"the game did not end; screen is {app.screen}"
             game = host.game
@@ -77,7 +77,7 @@ async def test_a_person_plays_a_whole_table_game_in_the_app(open_table, person, 
         # her debrief, bob is told only his own, and the app plays none of them itself
         debrief_screen = app.screen
         await wait_until(pilot, lambda: "welfare" not in debrief_screen._pending and 0 not in debrief_screen._pending,
-                         "the table's debrief numbers")
+                         "the table's debrief numbers", timeout=60)
         g = host.game
         assert debrief_screen.debriefs[0].counterfactual == counterfactuals(g.neg, g.seating.seats, 0, g.start)
         assert debrief_screen.debriefs[0].welfare_optimum == utilitarian_optimum(g.neg.game)[0]
@@ -103,7 +103,7 @@ async def test_under_private_roles_no_other_players_value_reaches_the_screen_unt
     table = open_table(spec)
     client = TableClient(table.path)
     client.send({"type": "join", "name": "alice"})
-    welcome = client.receive()
+    welcome = client.receive(30)
     assert welcome is not None
     app = TableApp(TableSource(client, welcome))
     seen: list[str] = []
@@ -126,7 +126,7 @@ async def test_under_private_roles_no_other_players_value_reaches_the_screen_unt
         await pilot.press("w")  # no welfare optimum while values are secret
         assert not isinstance(app.screen, DebriefScreen) and "welfare" not in type(app.screen).__name__.lower()
         host = table.host
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while not isinstance(app.screen, DebriefScreen):
             assert time.monotonic() < deadline, (f"the game did not end; screen is {app.screen}; table at "
                                                  f"{host.game.state}, over {host.game.over}\n{screen_text(app)}")
@@ -149,5 +149,5 @@ async def test_under_private_roles_no_other_players_value_reaches_the_screen_unt
         payoffs = host.game.neg.returns(host.game.state)
         assert payoffs[1] not in (0, 10, 6, 16), payoffs  # Bob's: his own values, not Alice's
         await wait_until(pilot, lambda: all(f"{v:.2f}" in screen_text(app) for v in payoffs),
-                         "everyone's payoff on everyone's values in the debrief")
+                         "everyone's payoff on everyone's values in the debrief", timeout=60)
     table.stop()
