@@ -24,6 +24,9 @@ def sweep(
     preset: Annotated[str | None, typer.Option(help="paper-small, paper-large, hnc or table2.")] = None,
     seeds: Annotated[int | None,
                      typer.Option(help="Seeds per grid cell (default: the spec's, 50 for presets).")] = None,
+    seed_start: Annotated[int | None, typer.Option(
+        help="The first seed (default 0): --seed-start 1000 --seeds 20 plays seeds 1000-1019, games independent "
+             "of a study at seeds 0-19.")] = None,
     rules: Annotated[str | None, typer.Option(help="Rule sets, comma-separated: paper, reference.")] = None,
     welfare: Annotated[str | None, typer.Option(help="utilitarian (default), nash (adds the Nash optimum, ~0.8 s "
                                                      "a large game) or none.")] = None,
@@ -49,6 +52,8 @@ def sweep(
     with user_errors():
         spec = _spec(spec_file, preset)
         update = _overrides(seeds, rules, welfare)
+        if seed_start is not None:
+            update["seed_start"] = seed_start
         for key, value in (("llm_base_url", llm_base_url), ("llm_prompt", llm_prompt),
                            ("llm_temperature", llm_temperature)):
             if value is not None:
@@ -65,7 +70,7 @@ def sweep(
             spec = SweepSpec.model_validate({**spec.model_dump(), **update})  # each option checked as in a spec
         except ValidationError as err:
             problem = first_problem(err)
-            for key in ("llm_base_url", "llm_prompt", "llm_temperature", "rules"):
+            for key in ("llm_base_url", "llm_prompt", "llm_temperature", "rules", "seed_start"):
                 problem = problem.replace(f"$.{key}", "--" + key.replace("_", "-"))
             fail("error: " + problem)
         _check_scenarios(spec, spec_file or preset)
@@ -78,7 +83,9 @@ def sweep(
         if dry_run:
             typer.echo(f"{spec.name}: {len(todo)} games × {len(spec.methods)} methods "
                        f"({', '.join(m.name for m in spec.methods)}), rules {', '.join(spec.rules)}, "
-                       f"{spec.seeds} seed{'s' * (spec.seeds != 1)}" + (", exact where small" if spec.exact else "")
+                       f"{spec.seeds} seed{'s' * (spec.seeds != 1)} ({spec.seed_start}"
+                       + (f"–{spec.seed_start + spec.seeds - 1})" if spec.seeds > 1 else ")")
+                       + (", exact where small" if spec.exact else "")
                        + (f"; llm: seats use the {spec.llm_prompt or 'negtui'} prompt" if any(
                            "llm:" in str(m.seats) for m in spec.methods) else ""))
             raise typer.Exit(0)
@@ -169,14 +176,16 @@ def report(
     output: Annotated[Path, typer.Option("-o", "--output", help="Folder for report.md and its figures.")] = Path(
         "report"),
 ) -> None:
-    """The paper's Table 1, the L1-error and efficiency figures, and its claims checked on these results:
-    printed here and written as Markdown with PNG and SVG figures."""
+    """The paper's Table 1, the L1-error and efficiency figures, and its claims judged on these results (an
+    effect, a 95 % interval and a verdict each): printed here and written as Markdown with PNG and SVG figures,
+    with claims.json beside it."""
     from rich.console import Console
 
     from negtui.sweep.checks import MAX_REPORT_ROWS, BadResults, check_results
-    from negtui.sweep.render import claims_rich, scenario_rich, table1_rich, write_report
+    from negtui.sweep.render import scenario_rich, table1_rich, write_report
     from negtui.sweep.report import ScenarioTable
     from negtui.sweep.results import ResultsError, read_table
+    from negtui.sweep.verdicts import claims_rich
 
     with user_errors():
         if not results.is_file():
@@ -201,4 +210,4 @@ def report(
                 console.print(table)
             what = "Table 2's claims" if isinstance(t, ScenarioTable) else "the paper's claims"
             console.print(claims_rich(found, f"{t.sweep} · {t.rules} rules: {what}"))
-        typer.echo(f"report written to {path}", err=True)
+        typer.echo(f"report written to {path} (verdicts in {path.with_name('claims.json')})", err=True)

@@ -1,34 +1,31 @@
-"""The paper's claims, each judged as the paper states it, on the paper's own metric.
+"""The paper's claims on its generated grids, each judged as the paper states and scopes it.
 
 Small games (§4.2.2, solved exactly) rank the lenses by their L1 error against the exact solution, per
-payoff regime; large games (§4.2.3) by their improvement over No-Negotiation in the *adversarial*
-columns, with "differences narrow in cooperative games" a claim of its own.  An L1 figure is always one
-lens's (never lenses pooled: one lens's collapse would decide for all), and a claim made of several
-parts (per lens, per regime) says how many of them hold.
+payoff regime; large games (§4.2.3) by their improvement over No-Negotiation in the *adversarial* columns,
+with "differences narrow in cooperative games" and "myopic sometimes matches in cooperative games" claims
+of their own.  Every verdict is one of four (stats.py): an effect with its 95 % interval that clears zero on
+the claimed side holds, one that clears it on the other side fails, one whose interval holds zero is
+indistinguishable, and a claim whose games are missing is not measurable.  "X is best" holds only when X
+beats every other lens on the same games; a lens tied with the best is indistinguishable, never best.
+An L1 figure is always one lens's (never lenses pooled: one lens's collapse would decide for all).
 
-A claim stated for the other grid is left out, so a report lists only what its results can speak to;
-"not measurable" means the regimes or lenses it needs are missing from the results."""
+A claim stated for the other grid is left out, so a report lists only what its results can speak to."""
 
 from __future__ import annotations
 
-import statistics
-from collections import defaultdict
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 
-from negtui.sweep.report import LENS_NAMES, REGIME_TITLES, STRUCTURES, ScenarioTable, Table1, table1, tied_best
+import numpy as np
+
+from negtui.sweep.judge import GRID_KEY, Claim, Comparison, Games, Part, games, seed_for, twins
+from negtui.sweep.report import LENS_NAMES, REGIME_TITLES
 from negtui.sweep.spec import EXACT
+from negtui.sweep.stats import Effect, bootstrap, paired_difference, slope, slope_difference
 
 LENSES = tuple(LENS_NAMES)
-HOLDS, PART, FAILS, UNKNOWN = "holds", "holds in part", "does not hold", "not measurable"
-
-
-@dataclass(frozen=True)
-class Claim:
-    text: str
-    verdict: str  # holds | holds in part | does not hold | not measurable
-    evidence: str
-    grid: str = ""  # "small" (judged on the L1 error) or "large" (on the improvement, adversarial columns)
+MATCH_MARGIN = 0.05  # "myopic matches": within 5 % of the best lens's mean improvement
+WORD = {"l1_exact": "L1", "improvement": "improvement"}
 
 
 def is_small(rows: list[dict]) -> bool:
@@ -38,308 +35,278 @@ def is_small(rows: list[dict]) -> bool:
 
 def over_exact_limit(rows: list[dict]) -> tuple[int, int]:
     """(games whose exact solution was asked for but too large to solve, games)."""
-    games = {r["task"]: r.get("exact_solved") for r in rows}
-    return sum(v is False for v in games.values()), len(games)
+    solved = {r["task"]: r.get("exact_solved") for r in rows}
+    return sum(v is False for v in solved.values()), len(solved)
 
 
 def claims(rows: list[dict]) -> list[Claim]:
-    if is_small(rows):
-        return small_claims(rows)
-    return large_claims(rows)
+    found = small_claims(rows) if is_small(rows) else large_claims(rows)
+    rules = rows[0]["rules"] if rows else ""
+    return [replace(c, rules=rules) for c in found]
 
 
-# --- reading the rows ------------------------------------------------------------------------------------
-
-def per_game(rows: list[dict], column: str, **where: object) -> dict[str, dict[str, float]]:
-    """lens -> {task: value} over the rows matching `where` (the lenses only, finite values only)."""
-    out: dict[str, dict[str, float]] = defaultdict(dict)
-    for r in rows:
-        v = r.get(column)
-        if r["method"] in LENSES and v is not None and v == v and all(r.get(k) == w for k, w in where.items()):
-            out[r["method"]][r["task"]] = float(v)
-    return {m: out[m] for m in LENSES if m in out}  # always in the paper's order of the lenses
-
-
-def lens_means(rows: list[dict], column: str, **where: object) -> dict[str, float]:
-    return {m: statistics.fmean(v.values()) for m, v in per_game(rows, column, **where).items() if v}
-
-
-def slope(points: list[tuple[float, float]]) -> float | None:
-    """Least-squares slope of y on x; None with fewer than two distinct x."""
-    xs = [x for x, _ in points]
-    if len(set(xs)) < 2:
-        return None
-    mx, my = statistics.fmean(xs), statistics.fmean(y for _, y in points)
-    return sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x in xs)
-
-
-def l1_slopes(rows: list[dict], regime: str) -> dict[str, float]:
-    """Per lens, the slope of its mean L1 error against the all-or-nothing fraction within one regime."""
-    by: dict[str, dict[float, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for r in rows:
-        if r["method"] in LENSES and r["payoff"] == regime and r.get("l1_exact") is not None \
-                and r.get("all_or_nothing") is not None:
-            by[r["method"]][float(r["all_or_nothing"])].append(float(r["l1_exact"]))
-    out = {}
-    for lens, fractions in sorted(by.items(), key=lambda item: LENSES.index(item[0])):
-        s = slope([(f, statistics.fmean(v)) for f, v in sorted(fractions.items())])
-        if s is not None:
-            out[lens] = s
-    return out
+def lenses_in(rows: list[dict]) -> list[str]:
+    return [m for m in LENSES if any(r["method"] == m for r in rows)]
 
 
 def regimes_in(rows: list[dict]) -> list[str]:
     return [g for g in REGIME_TITLES if any(r["payoff"] == g for r in rows)]
 
 
-def _counted(text: str, parts: list[tuple[bool, str]], grid: str, why_none: str) -> Claim:
-    """A claim made of parts: holds when all do, in part when some do; the parts that fail listed first."""
-    if not parts:
-        return Claim(text, UNKNOWN, why_none, grid)
-    good = sum(ok for ok, _ in parts)
-    verdict = HOLDS if good == len(parts) else FAILS if good == 0 else PART
-    shown = [note for ok, note in parts if not ok] + [note for ok, note in parts if ok]
-    return Claim(text, verdict, f"{good} of {len(parts)}: " + "; ".join(shown), grid)
+def _means(g: Games) -> str:
+    return "means " + ", ".join(f"{m} {v:z.2f}" for m, v in zip(g.methods, g.values.mean(axis=0)))
 
 
-def _lens_best(text: str, lens: str, regimes: tuple[str, ...], grid: str,
-               best: Callable[[str], tuple[list[str], str] | None]) -> Claim:
-    """`lens` best (or tied with the best) in each listed regime; `best(regime)` gives the ranked set of
-    best lenses and a word on the figures, or None where the regime is not in the results."""
+# --- the building blocks ---------------------------------------------------------------------------------------
+
+def lens_best(claim: str, text: str, lens: str, regimes: tuple[str, ...], rows: list[dict], column: str,
+              grid: str, **where: object) -> Claim:
+    """`lens` better than every other lens, on the same games, in each regime (lower is better for L1)."""
+    better = -1 if column == "l1_exact" else 1
     parts = []
     for regime in regimes:
-        found = best(regime)
-        if found is None:
+        others = [m for m in lenses_in(rows) if m != lens]
+        g = games(rows, column, [lens, *others], payoff=regime, **where)
+        if not len(g) or not others:
             continue
-        ranked, figures = found
-        tied = f", tied with {' and '.join(ranked[1:])}" if len(ranked) > 1 else ""
-        parts.append((lens in ranked, f"{REGIME_TITLES[regime]}: best {ranked[0]}{tied} ({figures})"))
-    if not parts:
-        return Claim(text, UNKNOWN, f"no {' or '.join(REGIME_TITLES[g] for g in regimes)} games in these results",
-                     grid)
-    ok = all(p for p, _ in parts)
-    return Claim(text, HOLDS if ok else FAILS, "; ".join(n for _, n in parts), grid)
+        parts.append(Part(REGIME_TITLES[regime], tuple(
+            Comparison(f"{WORD[column]} {lens} − {o}", paired_difference(g.column(lens), g.column(o),
+                                                                        seed_for(claim, regime, o)), better)
+            for o in others), _means(g), g.per_seed))
+    scope = " or ".join(REGIME_TITLES[g] for g in regimes)
+    return Claim(claim, text, column, f"{grid} games · {scope}" + _where(where), grid, tuple(parts),
+                 missing=f"{lens} and another lens in {scope} games are not all in these results")
 
 
-def _figures(means: dict[str, float], digits: int = 2) -> str:
-    return ", ".join(f"{m} {v:.{digits}f}" for m, v in means.items())
+def _where(where: Mapping[str, object]) -> str:
+    return "".join(f" · {v}" for v in where.values())
 
 
-# --- small games: the L1 error against the exact solution (§4.2.2) ------------------------------------------
+def contrast(a: Games, b: Games, axis: str, stat: Callable[[np.ndarray, np.ndarray], np.ndarray],
+             seed: int) -> Effect:
+    """An effect of two sets of games, as `stat(means of a, means of b)`: paired game by game where each game
+    of one is the other's twin across `axis` (one draw of the generator), else as two sets."""
+    pair = twins(a, b, axis)
+    k = a.values.shape[1]
+    if pair is not None:
+        ia, ib = pair
+        joined = np.hstack([a.values[ia], b.values[ib]])
+        return bootstrap([joined], lambda m: stat(m[0][:, :k], m[0][:, k:]), seed,
+                         f"paired bootstrap over games twinned across {axis}")
+    return bootstrap([a.values, b.values], lambda m: stat(m[0], m[1]), seed, "bootstrap over two sets of games")
 
-def _lowest_l1(rows: list[dict]) -> Callable[[str], tuple[list[str], str] | None]:
-    def best(regime: str) -> tuple[list[str], str] | None:
-        games = per_game(rows, "l1_exact", payoff=regime)
-        if not games:
-            return None
-        means = {m: statistics.fmean(v.values()) for m, v in games.items()}
-        ranked = sorted(tied_best({m: {k: -x for k, x in v.items()} for m, v in games.items()}),
-                        key=lambda m: means[m])
-        return ranked, "mean L1 " + _figures(means)
-    return best
+
+def _gap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a[:, 0] - b[:, 0]
 
 
-def _advantage(means: dict[str, float], lower_is_better: bool) -> float | None:
-    """How far upper leads the best of the other lenses (positive: upper ahead)."""
-    others = [v for m, v in means.items() if m != "upper"]
-    if "upper" not in means or not others:
+def regime_gap(claim: str, rows: list[dict], lens: str, high: str, low: str, column: str = "l1_exact",
+               ) -> Comparison | None:
+    """mean(lens's L1 in `high` games) − mean(in `low` games), claimed above zero."""
+    a, b = games(rows, column, [lens], payoff=high), games(rows, column, [lens], payoff=low)
+    if not len(a) or not len(b):
         return None
-    return (min(others) - means["upper"]) if lower_is_better else (means["upper"] - max(others))
+    return Comparison(f"{WORD[column]} {REGIME_TITLES[high]} − {REGIME_TITLES[low]}",
+                      contrast(a, b, "payoff", _gap, seed_for(claim, lens, high, low)), 1)
 
 
-def _pill_claim(plain: dict[str, float], pill: dict[str, float], lower_is_better: bool, metric: str,
-                grid: str) -> Claim:
-    text = "Upper's advantage is largest with the poison pill"
-    a, b = _advantage(pill, lower_is_better), _advantage(plain, lower_is_better)
-    if a is None or b is None:
-        return Claim(text, UNKNOWN, "negative games with and without the poison pill, upper and another lens, "
-                                    "are not all in these results", grid)
-    return Claim(text, HOLDS if a > b else FAILS,
-                 f"upper's lead over the best other lens ({metric}): {a:+z.2f} with the pill, {b:+z.2f} without", grid)
+def per_lens_order(claim: str, text: str, rows: list[dict], pairs: list[tuple[str, str]], needed: set[str],
+                   ) -> Claim:
+    """For each lens, its L1 error higher in the first regime of every pair than in the second (the pairs
+    whose regimes are in the results, once every regime in `needed` is)."""
+    present = set(regimes_in(rows))
+    parts = []
+    if needed <= present and len(present) > 2:
+        usable = [(high, low) for high, low in pairs if {high, low} <= present]
+        for lens in lenses_in(rows):
+            found = [c for high, low in usable if (c := regime_gap(claim, rows, lens, high, low)) is not None]
+            if found:
+                parts.append(Part(lens, tuple(found), games_per_seed=_per_seed(rows, lens)))
+    shown = ", ".join(REGIME_TITLES[g] for g in REGIME_TITLES if g in needed)
+    return Claim(claim, text, "l1_exact", f"small games · each lens · {shown} and another regime", "small",
+                 tuple(parts), missing=f"{shown} and another regime are not all in these results")
 
+
+def _per_seed(rows: list[dict], lens: str, **where: object) -> float:
+    g = games(rows, "l1_exact", [lens], **where)
+    return g.per_seed if len(g) else 1.0
+
+
+def fractions(g: Games) -> np.ndarray:
+    return np.array([float(k[GRID_KEY.index("all_or_nothing")]) for k in g.keys])
+
+
+# --- small games: the L1 error against the exact solution (§4.2.2) --------------------------------------------
 
 def small_claims(rows: list[dict]) -> list[Claim]:
-    best = _lowest_l1(rows)
-    g = "small"
+    g, col = "small", "l1_exact"
     return [
-        _lens_best("Reward (myopic) is best in balanced games", "myopic", ("balanced",), g, best),
-        _lens_best("Upper is best in negative-dominated games", "upper", ("negative", "negative-pp"), g, best),
-        _pill_claim(lens_means(rows, "l1_exact", payoff="negative"), lens_means(rows, "l1_exact", payoff="negative-pp"),
-                    True, "mean L1", g),
-        _lens_best("Lower is best in positive-dominated games", "lower", ("positive",), g, best),
-        _robust_lower(rows),
-        _highest_balanced_lowest_positive(rows),
-        _negative_between(rows),
-        _adversarial_harder(rows),
-        _rises_with_all_or_nothing(rows),
+        lens_best("small.myopic-best-balanced", "Reward (myopic) is best in balanced games", "myopic",
+                  ("balanced",), rows, col, g),
+        lens_best("small.upper-best-negative", "Upper is best in negative-dominated games", "upper",
+                  ("negative", "negative-pp"), rows, col, g),
+        pill_advantage("small.upper-advantage-pill", rows, col, g),
+        lens_best("small.lower-best-positive", "Lower is best in positive-dominated games", "lower", ("positive",),
+                  rows, col, g),
+        robust_lower(rows),
+        per_lens_order("small.l1-balanced-highest-positive-lowest",
+                       "L1 error is highest in balanced and lowest in positive games (each lens)", rows,
+                       [("balanced", "negative"), ("balanced", "negative-pp"), ("balanced", "positive"),
+                        ("negative", "positive"), ("negative-pp", "positive")], {"balanced", "positive"}),
+        per_lens_order("small.negative-between-pill-harder",
+                       "Negative regimes fall in between, and the poison pill adds difficulty (each lens)", rows,
+                       [("negative", "positive"), ("balanced", "negative"), ("negative-pp", "positive"),
+                        ("balanced", "negative-pp"), ("negative-pp", "negative")], set(REGIME_TITLES)),
+        adversarial_harder(rows),
+        rises_with_all_or_nothing(rows),
     ]
 
 
-def _l1_by_regime(rows: list[dict]) -> dict[str, dict[str, float]]:
-    """lens -> regime -> mean L1 error."""
-    out: dict[str, dict[str, float]] = defaultdict(dict)
-    for regime in regimes_in(rows):
-        for lens, v in lens_means(rows, "l1_exact", payoff=regime).items():
-            out[lens][regime] = v
-    return dict(out)
+def pill_advantage(claim: str, rows: list[dict], column: str, grid: str) -> Claim:
+    """Upper's lead over the best other lens, larger with the poison pill than without (adversarial games
+    on the large grid, as the paper reads Table 1's columns)."""
+    text = "Upper's advantage is largest with the poison pill"
+    where = {"structure": "adversarial"} if grid == "large" else {}
+    others = [m for m in lenses_in(rows) if m != "upper"]
+    plain = games(rows, column, ["upper", *others], payoff="negative", **where)
+    pill = games(rows, column, ["upper", *others], payoff="negative-pp", **where)
+    subset = f"{grid} games · negative with and without the pill" + _where(where)
+    if not len(plain) or not len(pill) or not others:
+        return Claim(claim, text, column, subset, grid,
+                     missing="negative games with and without the pill, upper and another lens, are not all in "
+                             "these results")
+
+    def lead(m: np.ndarray) -> np.ndarray:  # upper's lead over the best of the others, in the metric's sense
+        return (m[:, 1:].min(axis=1) - m[:, 0]) if column == "l1_exact" else (m[:, 0] - m[:, 1:].max(axis=1))
+
+    e = contrast(pill, plain, "payoff", lambda a, b: lead(a) - lead(b), seed_for(claim))
+    part = Part("negative + poison pill against negative", (Comparison(
+        f"upper's lead over the best other lens ({WORD[column]}), with the pill − without", e, 1),),
+        f"lead {float(lead(pill.values.mean(axis=0, keepdims=True))[0]):+z.2f} with the pill, "
+        f"{float(lead(plain.values.mean(axis=0, keepdims=True))[0]):+z.2f} without", plain.per_seed)
+    return Claim(claim, text, column, subset, grid, (part,))
 
 
-def _regime_figures(by: dict[str, float]) -> str:
-    return ", ".join(f"{REGIME_TITLES[g]} {v:z.2f}" for g, v in by.items())
+def robust_lower(rows: list[dict]) -> Claim:
+    """The paper says it of positive games: lower's L1 error rises least with the all-or-nothing fraction."""
+    claim = "small.lower-robust-positive"
+    text = ("Lower remains robust as non-linearity increases in positive games (its L1 error rises least with "
+            "the all-or-nothing fraction)")
+    others = [m for m in lenses_in(rows) if m != "lower"]
+    g = games(rows, "l1_exact", ["lower", *others], payoff="positive")
+    parts: tuple[Part, ...] = ()
+    x = fractions(g) if len(g) else np.array([])
+    if len(g) and others and len(set(x)) > 1:
+        parts = (Part(REGIME_TITLES["positive"], tuple(
+            Comparison(f"slope of L1 on the fraction, lower − {o}",
+                       slope_difference(x, g.column("lower"), g.column(o), seed_for(claim, o)), -1)
+            for o in others), "", g.per_seed),)
+    return Claim(claim, text, "l1_exact", "small games · positive · slope over the all-or-nothing fraction", "small",
+                 parts, missing="lower and another lens over two all-or-nothing fractions in positive games are "
+                                "not in these results")
 
 
-def _highest_balanced_lowest_positive(rows: list[dict]) -> Claim:
-    parts = []
-    for lens, by in _l1_by_regime(rows).items():
-        if {"balanced", "positive"} <= by.keys() and len(by) > 2:
-            ok = max(by, key=lambda g: by[g]) == "balanced" and min(by, key=lambda g: by[g]) == "positive"
-            parts.append((ok, f"{lens}: {_regime_figures(by)}"))
-    return _counted("L1 error is highest in balanced and lowest in positive games (each lens)", parts, "small",
-                    "balanced, positive and another regime are not all in these results")
-
-
-def _negative_between(rows: list[dict]) -> Claim:
-    parts = []
-    for lens, by in _l1_by_regime(rows).items():
-        if {"balanced", "positive", "negative", "negative-pp"} <= by.keys():
-            low, high = by["positive"], by["balanced"]
-            ok = low < by["negative"] < high and low < by["negative-pp"] < high and by["negative-pp"] > by["negative"]
-            parts.append((ok, f"{lens}: {_regime_figures(by)}"))
-    return _counted("Negative regimes fall in between, and the poison pill adds difficulty (each lens)", parts,
-                    "small", "all four regimes are not in these results")
-
-
-def _adversarial_harder(rows: list[dict]) -> Claim:
-    parts = []
-    for regime in regimes_in(rows):
-        adv = lens_means(rows, "l1_exact", payoff=regime, structure="adversarial")
-        coop = lens_means(rows, "l1_exact", payoff=regime, structure="cooperative")
-        for lens in adv.keys() & coop.keys():
-            parts.append((adv[lens] > coop[lens],
-                          f"{REGIME_TITLES[regime]} {lens}: {adv[lens]:z.2f} against {coop[lens]:z.2f}"))
-    return _counted("Adversarial games are harder than cooperative ones (higher L1 error, each regime and lens)",
-                    parts, "small", "no regime with both structures in these results")
-
-
-def _rises_with_all_or_nothing(rows: list[dict]) -> Claim:
-    parts = []
-    for regime in regimes_in(rows):
-        for lens, s in l1_slopes(rows, regime).items():
-            parts.append((s > 0, f"{REGIME_TITLES[regime]} {lens}: slope {s:+z.1f}"))
-    return _counted("Difficulty (L1 error) rises with the all-or-nothing fraction (each regime and lens)", parts,
-                    "small", "fewer than two all-or-nothing fractions in these results")
-
-
-def _robust_lower(rows: list[dict]) -> Claim:
+def adversarial_harder(rows: list[dict]) -> Claim:
+    claim = "small.adversarial-harder"
     parts = []
     for regime in regimes_in(rows):
-        slopes = l1_slopes(rows, regime)
-        if "lower" in slopes and len(slopes) > 1:
-            ok = slopes["lower"] <= min(slopes.values())
-            figures = ", ".join(f"{m} {s:+z.1f}" for m, s in slopes.items())
-            parts.append((ok, f"{REGIME_TITLES[regime]}: slope {figures}"))
-    return _counted("Lower remains robust as non-linearity increases (its L1 error rises least with the "
-                    "all-or-nothing fraction)", parts, "small",
-                    "lower and another lens over two all-or-nothing fractions are not in these results")
+        for lens in lenses_in(rows):
+            a = games(rows, "l1_exact", [lens], payoff=regime, structure="adversarial")
+            b = games(rows, "l1_exact", [lens], payoff=regime, structure="cooperative")
+            if len(a) and len(b):
+                e = contrast(a, b, "structure", _gap, seed_for(claim, regime, lens))
+                parts.append(Part(f"{REGIME_TITLES[regime]} {lens}",
+                                  (Comparison("L1 adversarial − cooperative", e, 1),), "", a.per_seed))
+    return Claim(claim, "Adversarial games are harder than cooperative ones (higher L1 error, each regime and lens)",
+                 "l1_exact", "small games · each regime and lens", "small", tuple(parts),
+                 missing="no regime with both structures in these results")
 
 
-# --- large games: the improvement over No-Negotiation, adversarial columns (§4.2.3) ---------------------------
+def rises_with_all_or_nothing(rows: list[dict]) -> Claim:
+    claim = "small.l1-rises-with-all-or-nothing"
+    parts = []
+    for regime in regimes_in(rows):
+        for lens in lenses_in(rows):
+            g = games(rows, "l1_exact", [lens], payoff=regime)
+            x = fractions(g) if len(g) else np.array([])
+            if len(g) and len(set(x)) > 1:
+                parts.append(Part(f"{REGIME_TITLES[regime]} {lens}", (Comparison(
+                    "slope of L1 on the fraction", slope(x, g.column(lens), seed_for(claim, regime, lens)), 1),),
+                    "", g.per_seed))
+    return Claim(claim, "Difficulty (L1 error) rises with the all-or-nothing fraction (each regime and lens)",
+                 "l1_exact", "small games · each regime and lens · slope over the all-or-nothing fraction", "small",
+                 tuple(parts), missing="fewer than two all-or-nothing fractions in these results")
 
-def _best_adversarial(t: Table1) -> Callable[[str], tuple[list[str], str] | None]:
-    lenses = [m for m in t.methods if m in LENSES]
 
-    def best(regime: str) -> tuple[list[str], str] | None:
-        cells = {m: c.mean for m in lenses if (c := t.cells.get(("adversarial", regime, m))) is not None}
-        if not cells:
-            return None
-        ranked = sorted(t.best("adversarial", regime, among=lenses), key=lambda m: -cells[m])
-        return ranked, "mean improvement " + _figures(cells)
-    return best
-
+# --- large games: the improvement over No-Negotiation (§4.2.3) ------------------------------------------------
 
 def large_claims(rows: list[dict]) -> list[Claim]:
-    t = table1(rows)
-    best = _best_adversarial(t)
-    g = "large"
-
-    def adversarial(regime: str) -> dict[str, float]:
-        return {m: c.mean for m in LENSES if (c := t.cells.get(("adversarial", regime, m))) is not None}
-
+    g, col, adv = "large", "improvement", {"structure": "adversarial"}
     return [
-        _lens_best("Reward (myopic) is best in balanced games (adversarial)", "myopic", ("balanced",), g, best),
-        _lens_best("Upper is best in negative-dominated games (adversarial)", "upper", ("negative", "negative-pp"),
-                   g, best),
-        _pill_claim(adversarial("negative"), adversarial("negative-pp"), False, "mean improvement, adversarial", g),
-        _lens_best("Lower is best in positive-dominated games (adversarial)", "lower", ("positive",), g, best),
-        _cooperative_narrow(t),
+        lens_best("large.myopic-best-balanced", "Reward (myopic) is best in balanced games (adversarial)", "myopic",
+                  ("balanced",), rows, col, g, **adv),
+        lens_best("large.upper-best-negative", "Upper is best in negative-dominated games (adversarial)", "upper",
+                  ("negative", "negative-pp"), rows, col, g, **adv),
+        pill_advantage("large.upper-advantage-pill", rows, col, g),
+        lens_best("large.lower-best-positive", "Lower is best in positive-dominated games (adversarial)", "lower",
+                  ("positive",), rows, col, g, **adv),
+        cooperative_narrow(rows),
+        myopic_sometimes_matches(rows),
     ]
 
 
-def _cooperative_narrow(t: Table1) -> Claim:
-    """The spread between the lenses' mean improvements is smaller in cooperative than adversarial games."""
+def cooperative_narrow(rows: list[dict]) -> Claim:
+    """The spread between the lenses' mean improvements is smaller in cooperative than in adversarial games."""
+    claim = "large.cooperative-narrow"
     parts = []
-    for regime in REGIME_TITLES:
-        spread = {}
-        for s in STRUCTURES:
-            means = [c.mean for m in LENSES if (c := t.cells.get((s, regime, m))) is not None]
-            if len(means) > 1:
-                spread[s] = max(means) - min(means)
-        if len(spread) == 2:
-            parts.append((spread["cooperative"] < spread["adversarial"],
-                          f"{REGIME_TITLES[regime]}: spread {spread['cooperative']:z.2f} cooperative, "
-                          f"{spread['adversarial']:z.2f} adversarial"))
-    return _counted("Differences between the lenses narrow in cooperative games", parts, "large",
-                    "no regime with both structures and two lenses in these results")
+    lenses = lenses_in(rows)
+    for regime in regimes_in(rows):
+        a = games(rows, "improvement", lenses, payoff=regime, structure="adversarial")
+        b = games(rows, "improvement", lenses, payoff=regime, structure="cooperative")
+        if len(a) and len(b) and len(lenses) > 1:
+            def spread(m: np.ndarray) -> np.ndarray:
+                return m.max(axis=1) - m.min(axis=1)
+
+            e = contrast(a, b, "structure", lambda x, y: spread(x) - spread(y), seed_for(claim, regime))
+            parts.append(Part(REGIME_TITLES[regime], (Comparison(
+                "spread of the lenses' means, adversarial − cooperative", e, 1),),
+                f"spread {float(spread(a.values.mean(axis=0, keepdims=True))[0]):z.2f} adversarial, "
+                f"{float(spread(b.values.mean(axis=0, keepdims=True))[0]):z.2f} cooperative", a.per_seed))
+    return Claim(claim, "Differences between the lenses narrow in cooperative games", "improvement",
+                 "large games · each regime · both structures", "large", tuple(parts),
+                 missing="no regime with both structures and two lenses in these results")
 
 
-# --- Table 2: the real-life games (§4.2.4) ---------------------------------------------------------------
-
-def table2_claims(st: ScenarioTable) -> list[Claim]:
-    """Table 2's order on the real-life games, Lower > Myopic > 0 > Upper, judged on the mean improvement
-    over the scenarios (each scenario one observation, so the best is judged scenario by scenario), and
-    the language-model baseline (a method named llm…) against the best lens."""
-    g = "table2"
-    means = {m: c for m in st.methods if (c := st.over_scenarios(m)) is not None}
-    lenses = [m for m in LENSES if m in means]
-    out = []
-    text = "Lower is best on the real-life games"
-    if "lower" in lenses:
-        ranked = sorted(tied_best({m: st.by_scenario(m) for m in lenses}), key=lambda m: -means[m].mean)
-        tied = f", tied with {' and '.join(ranked[1:])}" if len(ranked) > 1 else ""
-        out.append(Claim(text, HOLDS if "lower" in ranked else FAILS, f"best {ranked[0]}{tied} (mean over "
-                         f"{means['lower'].n} games: {_figures({m: means[m].mean for m in lenses})})", g))
-    else:
-        out.append(Claim(text, UNKNOWN, "lower is not among the methods", g))
-    for lens, sign, words in (("myopic", 1, "Reward (myopic) improves on No-Negotiation"),
-                              ("upper", -1, "Upper falls below No-Negotiation")):
-        c = means.get(lens)
-        if c is None:
-            out.append(Claim(words, UNKNOWN, f"{lens} is not among the methods", g))
-        else:
-            out.append(Claim(words, HOLDS if sign * c.mean > 0 else FAILS,
-                             f"{lens} {c.mean:+z.2f} ± {c.sd:z.2f} over {c.n} games", g))
-    models = [m for m in means if m.startswith("llm")]
-    text = "The language-model baseline trails the best lens"
-    if models and lenses:
-        top = max(lenses, key=lambda m: means[m].mean)
-        parts = [(means[m].mean < means[top].mean, f"{m} {means[m].mean:+z.2f} against {top} {means[top].mean:+z.2f}")
-                 for m in models]
-        out.append(_counted(text, parts, g, ""))
-    else:
-        out.append(Claim(text, UNKNOWN, "no language-model method (sweep --with-llm MODEL) or no lens in these "
-                                        "results", g))
-    return out
+def myopic_sometimes_matches(rows: list[dict]) -> Claim:
+    """In some cooperative regime myopic is not worse than the best other lens by more than MATCH_MARGIN of
+    that lens's mean (a non-inferiority test: an interval above −margin); a tie alone proves no match."""
+    claim = "large.myopic-matches-cooperative"
+    others = [m for m in lenses_in(rows) if m != "myopic"]
+    parts = []
+    for regime in regimes_in(rows):
+        g = games(rows, "improvement", ["myopic", *others], payoff=regime, structure="cooperative")
+        if not len(g) or not others:
+            continue
+        means = g.values.mean(axis=0)
+        margin = MATCH_MARGIN * float(abs(means[1:].max()))
+        e = bootstrap([g.values], lambda m: m[0][:, 0] - m[0][:, 1:].max(axis=1), seed_for(claim, regime),
+                      "paired bootstrap over games")
+        parts.append(Part(REGIME_TITLES[regime], (Comparison(
+            "improvement myopic − the best other lens", e, 1, against=-margin),), _means(g), g.per_seed))
+    return Claim(claim, f"Myopic sometimes matches the other lenses in cooperative games (within {MATCH_MARGIN:.0%} "
+                        "of the best lens's mean improvement, in at least one regime)", "improvement",
+                 "large games · cooperative · each regime", "large", tuple(parts), any_part=True,
+                 missing="myopic and another lens in cooperative games are not all in these results")
 
 
 def skipped_metric_note(rows: list[dict]) -> str:
     """What the report says instead of the claims it leaves out for this grid."""
     if is_small(rows):
-        over, games = over_exact_limit(rows)
-        skipped = (f" {over} of {games} games were over the exact-solve limit: they have no L1 error and no part in "
+        over, n = over_exact_limit(rows)
+        skipped = (f" {over} of {n} games were over the exact-solve limit: they have no L1 error and no part in "
                    "these claims." if over else "")
         return ("Small games are judged on the L1 error against the exact solution, per lens and regime, as in the "
                 "paper's §4.2.2; the claims about large games' improvements are not judged here." + skipped)
     return ("Large games are judged on the improvement over No-Negotiation in the adversarial columns, as in the "
             "paper's §4.2.3; the L1 claims need exact solutions (small games), and difficulty by structure is "
             "judged only there.")
-

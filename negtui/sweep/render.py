@@ -4,7 +4,6 @@ terminal tables."""
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
 
 from rich.table import Table
@@ -12,8 +11,11 @@ from rich.text import Text
 
 from negtui import __version__
 from negtui.engine.vocabulary import split_judge
-from negtui.sweep.claims import Claim, claims, is_small, skipped_metric_note, table2_claims
+from negtui.sweep.claims import claims, is_small, skipped_metric_note
 from negtui.sweep.figures import efficiency_figure, l1_figure
+from negtui.sweep.judge import Claim
+from negtui.sweep.markdown import markdown_table as _markdown_table
+from negtui.sweep.markdown import md
 from negtui.sweep.report import (
     REGIME_TITLES,
     STRUCTURES,
@@ -31,13 +33,10 @@ from negtui.sweep.report import (
     spread_by_regime,
     table1,
 )
+from negtui.sweep.table2 import carry_over, table2_claims
+from negtui.sweep.verdicts import HOW_TO_READ, claims_markdown, overview_markdown, write_claims_json
 
 BEST = "★"
-
-
-def md(text: object) -> str:
-    """A name for report.md: Markdown's own characters escaped, so a name is shown, never interpreted."""
-    return re.sub(r"([\\`*_\[\]#|~>])", r"\\\1", str(text)).replace("<", "&lt;")
 
 
 def _regimes(t: Table1) -> list[str]:
@@ -46,10 +45,6 @@ def _regimes(t: Table1) -> list[str]:
 
 def _structures(t: Table1) -> list[str]:
     return [s for s in STRUCTURES if any(k[0] == s for k in t.cells)]
-
-
-def _markdown_table(head: list[str], rows: list[list[str]]) -> list[str]:
-    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + ["| " + " | ".join(r) + " |" for r in rows]
 
 
 def table1_markdown(t: Table1) -> str:
@@ -320,64 +315,63 @@ def scenario_rich(st: ScenarioTable, width: int = 80) -> list[Table]:
     return tables
 
 
-def overview_markdown(found: dict[str, list[Claim]]) -> str:
-    """Every section's verdicts side by side, one row per claim (a claim a section does not judge: —)."""
-    texts: list[str] = []
-    for section in found.values():
-        texts += [c.text for c in section if c.text not in texts]
-    verdicts = {(name, c.text): c.verdict for name, section in found.items() for c in section}
-    return "\n".join(_markdown_table(["claim", *map(md, found)],
-                                     [[t, *(verdicts.get((name, t), "—") for name in found)] for t in texts]))
-
-
-def claims_markdown(found: list[Claim]) -> str:
-    return "\n".join(_markdown_table(["claim", "on these results", "evidence"],
-                                     [[c.text, f"**{c.verdict}**", c.evidence] for c in found]))
-
-
-def claims_rich(found: list[Claim], title: str) -> Table:
-    table = Table(title=title, title_justify="left")
-    table.add_column("claim")
-    table.add_column("on these results")
-    table.add_column("evidence", overflow="fold")
-    for c in found:
-        style = {"holds": "green", "holds in part": "yellow", "does not hold": "red"}.get(c.verdict, "dim")
-        table.add_row(c.text, Text(c.verdict, style=style), c.evidence)
-    return table
+def seed_range(rows: list[dict]) -> str:
+    """The seeds a section's games were drawn with, as runs: `seeds 0–19 (20)`, `seeds 0–4, 100–104 (10)`."""
+    seeds = sorted({int(r["seed"]) for r in rows if r.get("seed") is not None})
+    if not seeds:
+        return "no seeds"
+    runs: list[list[int]] = [[seeds[0], seeds[0]]]
+    for s in seeds[1:]:
+        if s == runs[-1][1] + 1:
+            runs[-1][1] = s
+        else:
+            runs.append([s, s])
+    shown = ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in runs[:6]) + (", …" if len(runs) > 6 else "")
+    return f"seed{'s' * (len(seeds) > 1)} {shown} ({len(seeds)})"
 
 
 def write_report(rows: list[dict], source: Path, out: Path,
                  ) -> tuple[Path, list[tuple[Table1 | ScenarioTable, list[Claim]]]]:
-    """report.md and its figures in `out`; the tables and claims per (sweep, rules) for the terminal."""
+    """report.md, claims.json and the figures in `out`; the tables and claims per (sweep, rules) for the
+    terminal."""
     out.mkdir(parents=True, exist_ok=True)
     head = [f"# negtui report: {md(source.name)}", "",
             f"{len(rows)} rows from {md(source)}, reported by negtui {__version__}. Each section is one sweep "
-            "under one rule set.", ""]
+            "under one rule set.", "", HOW_TO_READ, ""]
     parts: list[str] = []
     shown: list[tuple[Table1 | ScenarioTable, list[Claim]]] = []
     overview: dict[str, list[Claim]] = {}
+    judged: list[dict] = []
+    sections: list[dict] = []
+    grids: dict[str, dict[str, list[dict]]] = {}  # rules -> small | large -> the public games
     for (sweep, rules), sub in groups(rows).items():
         sub = l1_normalised(sub)
         methods = methods_of(sub)
         games = len({r["task"] for r in sub})
-        parts += [f"## {md(sweep)} · {md(rules)} rules", "", f"{games} games; methods: {', '.join(map(md, methods))}.",
-                  ""]
+        seeds = seed_range(sub)
+        sections.append({"sweep": sweep, "rules": rules, "games": games, "seeds": seeds})
+        parts += [f"## {md(sweep)} · {md(rules)} rules", "",
+                  f"{games} games, {seeds}; methods: {', '.join(map(md, methods))}.", ""]
         st = scenario_table(sub)
         if st is not None:
             found = table2_claims(st)
             shown.append((st, found))
             overview[f"{sweep} · {rules}"] = found
+            judged += [{"sweep": sweep, **c.as_dict()} for c in found]
             parts += ["### Scenarios: improvement over the No-Negotiation baseline", "", scenario_markdown(st), "",
                       "### Table 2's claims", "",
                       "The paper's order on its real-life games is Lower > Myopic > 0 > Upper (§4.2.4), judged here "
-                      "on each method's mean improvement over these scenarios; its claims about generated regimes "
-                      "need a grid.", "", claims_markdown(found), ""]
+                      "on each method's mean improvement per scenario, each scenario one observation (its seeds "
+                      "or model samples averaged); its claims about generated regimes need a grid.", "",
+                      claims_markdown(found), ""]
             continue
         public, private = by_information(sub)
         both, sub = sub, public or private  # the paper's game; a sweep of private information alone is its own
         t, found = table1(sub), claims(sub)
+        grids.setdefault(rules, {}).setdefault("small" if is_small(sub) else "large", sub)
         shown.append((t, found))
         overview[f"{sweep} · {rules}"] = found
+        judged += [{"sweep": sweep, **c.as_dict()} for c in found]
         parts += ["### Table 1: improvement over the No-Negotiation baseline", "", table1_markdown(t), ""]
         stem = f"{sweep}-{rules}"
         if is_small(sub) and (l1_table := l1_markdown(sub, methods)):
@@ -398,10 +392,17 @@ def write_report(rows: list[dict], source: Path, out: Path,
             parts += ["### Welfare efficiency", "", efficiency_markdown(sub, methods), "",
                       f"![Welfare efficiency by regime]({eff[0].name})", ""]
         parts += ["### The paper's claims", "", skipped_metric_note(sub), "", claims_markdown(found), ""]
+    for rules, pair in grids.items():
+        if {"small", "large"} <= pair.keys():
+            found = [carry_over(pair["small"], pair["large"])]
+            overview[f"both grids · {rules}"] = found
+            judged += [{"sweep": "both", **c.as_dict()} for c in found]
+            parts += [f"## Small and large games · {md(rules)} rules", "", claims_markdown(found), ""]
     if len(overview) > 1:
         head += ["## The paper's claims at a glance", "", overview_markdown(overview), "",
                  "Each verdict is explained, with its figures, in its section below; — marks a claim the paper "
                  "states for the other grid.", ""]
     path = out / "report.md"
     path.write_text("\n".join(head + parts))
+    write_claims_json(judged, out / "claims.json", sections)
     return path, shown

@@ -182,6 +182,8 @@ class SweepSpec(_Strict):
     # generator seeds per grid cell; for a scenario list they seed only the methods' own randomness
     # (random partner choice), as MCTS and the lenses are deterministic
     seeds: Annotated[int, Field(ge=1, le=100_000)] = 50
+    # the first seed: a replication plays seeds disjoint from the study it checks (seed_start = 1000)
+    seed_start: Annotated[int, Field(ge=0, le=2**31 - 100_001)] = 0
     # rule sets: paper, reference, or a variant of one (paper+lower_reference_credibility: engine.rules)
     rules: Annotated[list[str], Field(min_length=1, max_length=32)] = ["paper"]
     methods: Annotated[list[Annotated[Method, BeforeValidator(_method_shape)]], Field(min_length=1, max_length=64)] = \

@@ -69,7 +69,7 @@ def tasks(spec: SweepSpec) -> list[Task]:
     generator refuses are left out (`skipped` says which)."""
     return [Task(task_key(spec.name, point, seed, rules, info), spec.name, tuple(point.items()), seed, rules, info)
             for point in _points(spec) for rules in spec.rules if _refusal(point, rules) is None
-            for info in spec.information for seed in range(spec.seeds)]
+            for info in spec.information for seed in range(spec.seed_start, spec.seed_start + spec.seeds)]
 
 
 def skipped(spec: SweepSpec) -> list[tuple[dict[str, object], str, str]]:

@@ -64,31 +64,51 @@ def test_table1_means_and_best():
     assert tied.best("cooperative", "positive") == {"myopic", "upper", "lower"}  # a tie marks every one
 
 
+def seeded_rows(seeds: int = 8) -> list[dict]:
+    """hand_rows' games again over more seeds: each seed plays the first or second game of its cell, shifted
+    for every method alike, so each paired difference alternates between the cell's two and its mean is
+    known."""
+    out = []
+    for (structure, regime), by in IMPROVEMENT.items():
+        for seed in range(seeds):
+            aon, shift = (0.0, 0.5)[seed % 2], seed // 2
+            out.append(row(structure, regime, "baseline", seed, 0, aon))
+            out += [row(structure, regime, m, seed, v[seed % 2] + shift, aon) for m, v in by.items()]
+    return out
+
+
 def test_large_game_claims_are_judged_on_the_adversarial_columns():
     """Without exact solutions (large games) the lens claims are read from the adversarial improvements
-    alone (§4.2.3): hand_rows' cooperative balanced column, where myopic also leads, does not decide."""
-    found = {c.text.split(" (")[0]: c for c in claims(hand_rows())}
-    assert {t: c.verdict for t, c in found.items()} == {
-        "Reward": "holds",
-        "Upper is best in negative-dominated games": "holds",
-        "Upper's advantage is largest with the poison pill": "holds",
-        "Lower is best in positive-dominated games": "holds",
-        "Differences between the lenses narrow in cooperative games": "holds in part",
+    alone (§4.2.3): the cooperative balanced column, where myopic also leads, does not decide."""
+    from negtui.sweep.stats import FAILS, HOLDS, INDISTINGUISHABLE
+
+    found = {c.id: c for c in claims(seeded_rows())}
+    assert {k: c.verdict for k, c in found.items()} == {
+        "large.myopic-best-balanced": HOLDS, "large.upper-best-negative": HOLDS,
+        "large.upper-advantage-pill": HOLDS, "large.lower-best-positive": HOLDS,
+        "large.cooperative-narrow": FAILS, "large.myopic-matches-cooperative": HOLDS,
     }
     assert all(c.grid == "large" for c in found.values())
-    # upper's lead over the best other lens, adversarial: 10 - 0 with the pill, 4 - 1 without
-    assert found["Upper's advantage is largest with the poison pill"].evidence.endswith(
-        "+10.00 with the pill, +3.00 without")
-    # spreads: balanced 20 cooperative against 13 adversarial (the part that fails, listed first)
-    assert found["Differences between the lenses narrow in cooperative games"].evidence.startswith(
-        "3 of 4: balanced: spread 20.00 cooperative, 13.00 adversarial")
+    # upper's lead over the best other lens, adversarial: 10 - 0 with the pill, 4 - 1 without: +7
+    pill = found["large.upper-advantage-pill"].decisive
+    assert pill.decisive.effect.estimate == pytest.approx(7.0)
+    assert "lead +10.00 with the pill, +3.00 without" in pill.note
+    # spreads: balanced 20 cooperative against 13 adversarial fails; the other three regimes narrow
+    narrow = found["large.cooperative-narrow"]
+    assert narrow.counts == {HOLDS: 3, FAILS: 1} and narrow.decisive.label == "balanced"
+    assert narrow.decisive.decisive.effect.estimate == pytest.approx(-7.0)
+    # myopic matches in cooperative balanced games (it leads: 30 against 20), not in the others
+    matches = {p.label: p.verdict for p in found["large.myopic-matches-cooperative"].parts}
+    assert matches["balanced"] == HOLDS and matches["negative + poison pill"] == FAILS
     # a cooperative column does not decide: myopic last there, still best where the paper states it
     cooperative_flip = [dict(r, improvement=-50.0) if (r["structure"], r["payoff"], r["method"]) == (
-        "cooperative", "balanced", "myopic") else r for r in hand_rows()]
-    assert {c.text.split(" ")[0]: c.verdict for c in claims(cooperative_flip)}["Reward"] == "holds"
+        "cooperative", "balanced", "myopic") else r for r in seeded_rows()]
+    assert {c.id: c.verdict for c in claims(cooperative_flip)}["large.myopic-best-balanced"] == HOLDS
     adversarial_flip = [dict(r, improvement=-10.0) if (r["structure"], r["payoff"], r["method"]) == (
-        "adversarial", "balanced", "myopic") else r for r in hand_rows()]
-    assert {c.text.split(" ")[0]: c.verdict for c in claims(adversarial_flip)}["Reward"] == "does not hold"
+        "adversarial", "balanced", "myopic") else r for r in seeded_rows()]
+    assert {c.id: c.verdict for c in claims(adversarial_flip)}["large.myopic-best-balanced"] == FAILS
+    # the same results at two seeds cannot settle it: the lead is within what two games can tell
+    assert {c.id: c.verdict for c in claims(hand_rows())}["large.myopic-best-balanced"] == INDISTINGUISHABLE
 
 
 def test_report_command_writes_markdown_and_figures(cli, tmp_path):
@@ -104,7 +124,9 @@ def test_report_command_writes_markdown_and_figures(cli, tmp_path):
     md = (out / "report.md").read_text()
     assert "## hand · paper rules" in md
     assert "| myopic | **+15.00 ± 7.07** |" in md  # adversarial balanced: mean 15, sd 7.07, the best
-    assert "| Reward (myopic) is best in balanced games (adversarial) | **holds** |" in md
+    # two games a cell: myopic's lead (+8 and +18 over lower) is not one two games can settle
+    assert "| Reward (myopic) is best in balanced games (adversarial) | **indistinguishable** |" in md
+    assert (out / "claims.json").is_file()
     assert "Large games are judged on the improvement over No-Negotiation in the adversarial columns" in md
     assert "### How evenly the gains fall: Var(Δ)" in md
     assert not (out / "l1-by-all-or-nothing-hand-paper.png").exists()  # no exact solutions: no L1 figure
@@ -177,10 +199,12 @@ def test_a_scenario_sweep_is_reported_per_scenario(cli, tmp_path):
     assert "Table 1" not in md
     # Table 2: per-scenario means 20 and 1 (myopic), -5 and 2.5 (upper), 1 and 6 (lower), over the two games
     assert "| **mean ± sd over the 2 games** |  |  | +10.50 ± 13.44 | -1.25 ± 5.30 | +3.50 ± 3.54 |" in md
-    assert ("| Lower is best on the real-life games | **holds** | best myopic, tied with lower and upper (mean over "
-            "2 games: myopic 10.50, upper -1.25, lower 3.50) |") in md  # two games: a lead within the noise
-    assert "| Upper falls below No-Negotiation | **holds** | upper -1.25 ± 5.30 over 2 games |" in md
-    assert "| The language-model baseline trails the best lens | **not measurable** |" in md
+    # two scenarios settle nothing: myopic ahead of lower (10.50 against 3.50) and upper below zero (-1.25)
+    # are all within what two games can tell
+    assert ("| Lower achieves the highest improvement on the real-life games | **indistinguishable** | "
+            "improvement lower − myopic: -7.00 \\[-157.47, +143.47\\] | 0.660 | 2 | 45 scenarios |") in md
+    assert "| Upper falls below No-Negotiation | **indistinguishable** | improvement of upper: -1.25 \\[" in md
+    assert "| The language-model baseline yields the lowest payoffs | **not measurable** |" in md
     assert "+20.00 ± 14.14 ★" in res.stdout and "a-game (3)" in res.stdout
     assert max(len(line) for line in res.stdout.splitlines()) <= 80
 

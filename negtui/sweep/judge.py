@@ -1,0 +1,272 @@
+"""Claims and their parts: what a verdict rests on, read from a results table's rows.
+
+A claim is one sentence of the paper (`text`), judged on one metric over a subset of the games.  It is made
+of parts (one per regime, or per regime and lens); each part is one or more comparisons, each an `Effect`
+with its interval (stats.py), and holds only when every comparison does.  A claim holds when every part
+does, fails when any part fails, and is otherwise indistinguishable (the counts say how many of each); a
+claim phrased "sometimes" holds when any part does, one phrased "largely" when more than half do and none
+fails (and fails when half or more fail).
+
+Games are read by their `task` (one game, played by every method), so two lenses are compared on the very
+games both played.  Games of two regimes or structures at the same grid point and seed are drawn from one
+stream by the generator; they are paired by that key where every game has its twin.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from negtui.sweep.stats import FAILS, HOLDS, INDISTINGUISHABLE, UNMEASURABLE, VERDICTS, Effect, stable_seed
+
+GRID_KEY = ("players", "actions", "actions_up_to", "goals", "rounds", "budget", "factors", "structure",
+            "all_or_nothing", "zipf", "payoff", "seed", "information")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One effect and the side of zero the claim puts it on (+1: above, −1: below)."""
+
+    what: str  # what the effect measures: "L1 myopic − lower"
+    effect: Effect
+    direction: int
+    against: float = 0.0  # the value the interval must clear (a margin, for a claim of matching)
+
+    @property
+    def verdict(self) -> str:
+        return self.effect.verdict(self.direction, self.against)
+
+    @property
+    def margin(self) -> float:
+        """How far the interval's near end lies on the claimed side of `against` (negative: it crosses)."""
+        e = self.effect
+        if not (math.isfinite(e.low) and math.isfinite(e.high)):
+            return -math.inf
+        return e.low - self.against if self.direction > 0 else self.against - e.high
+
+    @property
+    def reach(self) -> float:
+        """How far the interval's far end lies on the claimed side (negative: wholly on the other side)."""
+        e = self.effect
+        if not (math.isfinite(e.low) and math.isfinite(e.high)):
+            return math.inf
+        return e.high - self.against if self.direction > 0 else self.against - e.low
+
+    def words(self) -> str:
+        e = self.effect
+        side = "above" if self.direction > 0 else "below"
+        margin = f" (must stay {side} {self.against:+z.2f})" if self.against else ""
+        if not math.isfinite(e.low):
+            return f"{self.what} {e.estimate:+z.2f}{margin} (n {e.n}: too few games for an interval)"
+        return f"{self.what} {e.estimate:+z.2f} [{e.low:+z.2f}, {e.high:+z.2f}]{margin}, {p_text(e.p)}, n {e.n}"
+
+
+def p_text(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p {p:.3f}"
+
+
+@dataclass(frozen=True)
+class Part:
+    """A claim in one regime (or regime and lens): its comparisons, all of which must hold."""
+
+    label: str
+    comparisons: tuple[Comparison, ...]
+    note: str = ""  # the means it rests on, in words
+    games_per_seed: float = 1.0  # 0: the games are scenarios, which seeds do not add to
+
+    @property
+    def verdict(self) -> str:
+        found = {c.verdict for c in self.comparisons}
+        if not found:
+            return UNMEASURABLE
+        if FAILS in found:
+            return FAILS
+        return HOLDS if found == {HOLDS} else INDISTINGUISHABLE
+
+    @property
+    def decisive(self) -> Comparison | None:
+        """The comparison that decides: the clearest failure, else the least clear of the others."""
+        if not self.comparisons:
+            return None
+        failing = [c for c in self.comparisons if c.verdict == FAILS]
+        if failing:
+            return min(failing, key=lambda c: c.reach)
+        return min(self.comparisons, key=lambda c: c.margin)
+
+    @property
+    def games_needed(self) -> int | None:
+        c = self.decisive
+        return None if c is None else c.effect.games_needed(c.against)
+
+    @property
+    def seeds_needed(self) -> int | None:
+        """None for a scenario sweep, whose games are its scenarios (more seeds add none)."""
+        c = self.decisive
+        return None if c is None or not self.per_seed else c.effect.seeds_needed(self.games_per_seed, c.against)
+
+    @property
+    def per_seed(self) -> bool:
+        return self.games_per_seed > 0
+
+    def words(self) -> str:
+        c = self.decisive
+        body = "; ".join(x.words() for x in self.comparisons) if len(self.comparisons) <= 2 or c is None \
+            else f"{c.words()} (the closest of {len(self.comparisons)} comparisons)"
+        return f"{self.label}: {self.verdict} — {body}" + (f" ({self.note})" if self.note else "")
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str  # stable across reports: small.upper-best-negative
+    text: str  # the paper's sentence
+    metric: str  # the results column it is judged on
+    subset: str  # which games, in words
+    grid: str  # small | large | table2 | both
+    parts: tuple[Part, ...] = ()
+    missing: str = ""  # why it is not measurable, when it has no part
+    any_part: bool = False  # "sometimes": one part holding is enough
+    most: bool = False  # "largely": more than half the parts holding and none failing is enough
+    rules: str = ""
+
+    @property
+    def counts(self) -> dict[str, int]:
+        found = Counter(p.verdict for p in self.parts)
+        return {v: found[v] for v in VERDICTS if found[v]}
+
+    @property
+    def verdict(self) -> str:
+        found = [p.verdict for p in self.parts if p.verdict != UNMEASURABLE]
+        if not found:
+            return UNMEASURABLE
+        if self.any_part:
+            return HOLDS if HOLDS in found else FAILS if all(v == FAILS for v in found) else INDISTINGUISHABLE
+        if self.most:
+            held, failed = found.count(HOLDS), found.count(FAILS)
+            return HOLDS if 2 * held > len(found) and not failed else FAILS if 2 * failed >= len(found) \
+                else INDISTINGUISHABLE
+        if FAILS in found:
+            return FAILS
+        return HOLDS if all(v == HOLDS for v in found) else INDISTINGUISHABLE
+
+    @property
+    def decisive(self) -> Part | None:
+        """The part that decides the verdict (a failing part, else an unsettled one, else the weakest)."""
+        measured = [(p, c) for p in self.parts if (c := p.decisive) is not None]
+        if not measured:
+            return None
+        want = self.verdict
+        same = [(p, c) for p, c in measured if p.verdict == want] or measured
+        if want == FAILS:
+            return min(same, key=lambda pc: pc[1].reach)[0]
+        if want == HOLDS and self.any_part:
+            return max(same, key=lambda pc: pc[1].margin)[0]
+        return min(same, key=lambda pc: pc[1].margin)[0]
+
+    @property
+    def seeds_needed(self) -> int | None:
+        part = self.decisive
+        return None if part is None else part.seeds_needed
+
+    @property
+    def games_needed(self) -> int | None:
+        part = self.decisive
+        return None if part is None else part.games_needed
+
+    @property
+    def evidence(self) -> str:
+        if not self.parts:
+            return self.missing
+        counts = ", ".join(f"{v} {n}" for v, n in self.counts.items())
+        head = f"{counts} of {len(self.parts)} parts: " if len(self.parts) > 1 else ""
+        shown = sorted(self.parts, key=lambda p: VERDICTS.index(p.verdict) if p.verdict != FAILS else -1)
+        return head + "; ".join(p.words() for p in shown)
+
+    def as_dict(self) -> dict[str, object]:
+        """The claim for claims.json: the deciding comparison's figures at the top, every part below."""
+        part = self.decisive
+        c = None if part is None else part.decisive
+        return {"id": self.id, "rules": self.rules, "claim": self.text, "metric": self.metric, "subset": self.subset,
+                "verdict": self.verdict, "counts": self.counts, **_figures(c), "seeds_needed": self.seeds_needed,
+                "games_needed": self.games_needed,
+                "parts": [{"part": p.label, "verdict": p.verdict, **_figures(p.decisive),
+                           "seeds_needed": p.seeds_needed, "games_needed": p.games_needed, "comparisons": [
+                               {"what": x.what, "verdict": x.verdict, **_figures(x)} for x in p.comparisons]}
+                          for p in self.parts],
+                **({"missing": self.missing} if not self.parts else {})}
+
+
+def _figures(c: Comparison | None) -> dict[str, object]:
+    if c is None:
+        return {"estimate": None, "ci95": None, "test": None, "p": None, "n_games": 0}
+    e = c.effect
+
+    def num(x: float) -> float | None:
+        return round(x, 6) if math.isfinite(x) else None
+
+    return {"compared": c.what, "estimate": num(e.estimate), "ci95": [num(e.low), num(e.high)], "against": c.against,
+            "test": e.test, "p": num(e.p), "n_games": e.n}
+
+
+# --- games from rows -------------------------------------------------------------------------------------------
+
+@dataclass
+class Games:
+    """Per game (task), the values of one column for several methods, and the game's grid point and seed."""
+
+    tasks: list[str]
+    values: np.ndarray  # games × methods
+    methods: list[str]
+    keys: list[tuple] = field(default_factory=list)  # the grid point and seed of each game
+    seeds: int = 1
+
+    def column(self, method: str) -> np.ndarray:
+        return self.values[:, self.methods.index(method)]
+
+    @property
+    def per_seed(self) -> float:
+        return len(self.tasks) / max(1, self.seeds)
+
+    def __len__(self) -> int:
+        return len(self.tasks)
+
+
+def games(rows: Iterable[dict], column: str, methods: list[str], **where: object) -> Games:
+    """The games where every one of `methods` has a finite value in `column`, among the rows matching `where`."""
+    found: dict[str, dict[str, float]] = defaultdict(dict)
+    point: dict[str, tuple] = {}
+    for r in rows:
+        v = r.get(column)
+        if r["method"] in methods and v is not None and math.isfinite(float(v)) \
+                and all(r.get(k) == w for k, w in where.items()):
+            found[r["task"]][r["method"]] = float(v)
+            point[r["task"]] = tuple(r.get(k) for k in GRID_KEY)
+    tasks = sorted(t for t, by in found.items() if all(m in by for m in methods))
+    values = np.array([[found[t][m] for m in methods] for t in tasks], dtype=float).reshape(len(tasks), len(methods))
+    seeds = len({point[t][GRID_KEY.index("seed")] for t in tasks})
+    return Games(tasks, values, list(methods), [point[t] for t in tasks], seeds)
+
+
+def twins(a: Games, b: Games, axis: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """The rows of a and b that are one game drawn at two values of `axis` (same grid point otherwise, same
+    seed), in the same order; None unless every game of each has its twin."""
+    at = GRID_KEY.index(axis)
+
+    def without(key: tuple) -> tuple:
+        return key[:at] + key[at + 1:]
+
+    index_b = {without(k): i for i, k in enumerate(b.keys)}
+    if len(a) != len(b) or len(index_b) != len(b):
+        return None
+    order = [index_b.get(without(k)) for k in a.keys]
+    if any(i is None for i in order):
+        return None
+    return np.arange(len(a)), np.array(order, dtype=int)
+
+
+def seed_for(*parts: object) -> int:
+    return stable_seed("negtui-claims", *parts)
+
