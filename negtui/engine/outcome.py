@@ -58,14 +58,25 @@ def outcome(neg: Negotiation, bits: int) -> dict:
 
 def exact_payoffs(val: Valuation, limit: int = AUTO_EXACT_LIMIT) -> np.ndarray | None:
     """The exact solution's payoffs when the game is small enough to solve quickly (linearised, as the
-    reference's solver, under reference rules); None otherwise.  Type-correct solutions are kept by the
-    valuation, which lens bots of the same game may already have solved."""
+    reference's solver, under reference rules); None otherwise."""
+    found = exact_outcome(val, limit)
+    return None if found is None else found[0]
+
+
+def exact_outcome(val: Valuation, limit: int = AUTO_EXACT_LIMIT) -> tuple[np.ndarray, np.ndarray] | None:
+    """The exact solution's payoffs as its solver values them, and the true payoffs of the commitments its
+    path ends with; the two differ under rules whose solver linearises every goal (the reference's), where
+    the first is the figure the reference's L1 error is measured against.  None when the game is too large
+    to solve quickly.  Type-correct solutions are kept by the valuation, which lens bots of the same game
+    may already have solved."""
     try:
         check_size(val.game, limit)
     except ExactTooLarge:
         return None
     sol = val.exact if not val.rules.exact_linearised else exact_solve(val.game, val.rules, linearise=True)
-    return np.asarray(sol.payoffs, dtype=float)
+    path = sol.path()
+    true = payoffs(val.game, path[-1].mask if path else 0)
+    return np.asarray(sol.payoffs, dtype=float), np.asarray(true, dtype=float)
 
 
 def exact_comparison(val: Valuation, pay: Sequence[float], limit: int = AUTO_EXACT_LIMIT) -> dict | None:

@@ -115,7 +115,8 @@ class Part:
     def words(self) -> str:
         c = self.decisive
         body = "; ".join(x.words() for x in self.comparisons) if len(self.comparisons) <= 2 or c is None \
-            else f"{c.words()} (the closest of {len(self.comparisons)} comparisons)"
+            else f"{c.words()} (the {'clearest failure' if c.verdict == FAILS else 'least clear'} of " \
+                 f"{len(self.comparisons)} comparisons)"
         return f"{self.label}: {self.verdict} — {body}" + (f" ({self.note})" if self.note else "")
 
 

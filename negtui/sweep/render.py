@@ -16,6 +16,7 @@ from negtui.sweep.figures import efficiency_figure, l1_figure
 from negtui.sweep.judge import Claim
 from negtui.sweep.markdown import markdown_table as _markdown_table
 from negtui.sweep.markdown import md
+from negtui.sweep.readings import linearised_exact, lower_reading
 from negtui.sweep.report import (
     REGIME_TITLES,
     STRUCTURES,
@@ -344,6 +345,7 @@ def write_report(rows: list[dict], source: Path, out: Path,
     judged: list[dict] = []
     sections: list[dict] = []
     grids: dict[str, dict[str, list[dict]]] = {}  # rules -> small | large -> the public games
+    grid_sections: dict[str, list[dict]] = {}  # the public games of every section of a generated grid
     for (sweep, rules), sub in groups(rows).items():
         sub = l1_normalised(sub)
         methods = methods_of(sub)
@@ -369,6 +371,7 @@ def write_report(rows: list[dict], source: Path, out: Path,
         both, sub = sub, public or private  # the paper's game; a sweep of private information alone is its own
         t, found = table1(sub), claims(sub)
         grids.setdefault(rules, {}).setdefault("small" if is_small(sub) else "large", sub)
+        grid_sections[f"{sweep} · {rules}"] = sub
         shown.append((t, found))
         overview[f"{sweep} · {rules}"] = found
         judged += [{"sweep": sweep, **c.as_dict()} for c in found]
@@ -379,6 +382,8 @@ def write_report(rows: list[dict], source: Path, out: Path,
             l1 = l1_figure(sub, methods, out / f"l1-by-all-or-nothing-{stem}", f"{sweep} · {rules} rules")
             if l1:
                 parts += [f"![L1 error by all-or-nothing fraction]({l1[0].name})", ""]
+            if (gap := linearised_exact(sub, methods)):
+                parts += ["### L1 against the linearised and the true exact solution", "", gap, ""]
         if (adaptive := adaptive_markdown(t)):
             parts += ["### The adaptive lens against every lens and the best in hindsight", "", adaptive, ""]
         if (social := social_markdown(t)):
@@ -402,6 +407,8 @@ def write_report(rows: list[dict], source: Path, out: Path,
         head += ["## The paper's claims at a glance", "", overview_markdown(overview), "",
                  "Each verdict is explained, with its figures, in its section below; — marks a claim the paper "
                  "states for the other grid.", ""]
+    if (reading := lower_reading(grid_sections)):
+        head += ["## The lower lens's reading of credible threats", "", reading, ""]
     path = out / "report.md"
     path.write_text("\n".join(head + parts))
     write_claims_json(judged, out / "claims.json", sections)

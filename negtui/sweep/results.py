@@ -31,10 +31,10 @@ SCHEMA = pa.schema([
     ("efficiency", pa.float64()), ("nash_optimum", pa.float64()), ("nash_efficiency", pa.float64()),
     ("turns", pa.int64()), ("seconds", pa.float64()), ("improvement_var", pa.float64()),
     ("l1_normalised", pa.float64()), ("actions_up_to", pa.int64()), ("exact_solved", pa.bool_()),
-    ("information", pa.string()), ("regret", pa.float64()),
+    ("information", pa.string()), ("regret", pa.float64()), ("l1_true", pa.float64()),
 ])
 # columns added since the first results files: a file without them reads them as empty
-ADDED = ("improvement_var", "l1_normalised", "actions_up_to", "exact_solved", "information", "regret")
+ADDED = ("improvement_var", "l1_normalised", "actions_up_to", "exact_solved", "information", "regret", "l1_true")
 TIMING = ("seconds",)  # the only columns that differ between two runs of the same task
 
 

@@ -245,3 +245,13 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
         if abs(d * c - 1) < 1e-15:
             break
     return out
+
+
+def proportion(k: int, n: int) -> tuple[float, float, float]:
+    """A share k/n with its Wilson 95 % interval (sound at 0 and 1, where the normal one is not)."""
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    p, z = k / n, Z975
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return p, max(0.0, centre - half), min(1.0, centre + half)

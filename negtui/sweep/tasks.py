@@ -162,7 +162,7 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     from negtui.engine import Negotiation, TurnDriver, Valuation, get_rules
     from negtui.engine.baseline import no_negotiation
     from negtui.engine.metrics import improvement, l1_error, regret
-    from negtui.engine.outcome import exact_payoffs
+    from negtui.engine.outcome import exact_outcome
     from negtui.seats import Seat, parse_seat
 
     started = time.perf_counter()
@@ -172,7 +172,8 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     game = neg.game
     base = np.asarray(no_negotiation(game, rules).payoffs, dtype=float)
     valuation = Valuation(neg)  # one per game: every method's bots share its caches and exact solution
-    exact = exact_payoffs(valuation) if spec.exact else None
+    solved = exact_outcome(valuation) if spec.exact else None
+    exact, exact_true = (None, None) if solved is None else solved
     scale = None if exact is None else float(np.abs(exact).sum())  # what normalises the L1 error
     welfare = _welfare(neg, spec)
     common = {"sweep": task.sweep, "task": task.key, "scenario": sc.name, **_point_columns(task), "seed": task.seed,
@@ -183,10 +184,11 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     def row(method: str, pay: np.ndarray, turns: int | None, seconds: float, bits: int | None = None) -> dict:
         imp = improvement(pay, base)
         l1 = None if exact is None else float(l1_error(pay, exact))
+        l1_true = None if exact_true is None else float(l1_error(pay, exact_true))
         out = {**common, "method": method, "payoffs": [float(v) for v in pay], "sum": float(pay.sum()),
                "baseline_sum": float(base.sum()), "improvement": imp.sum, "improvement_min": imp.min,
                "fraction_improved": imp.fraction_improved,
-               "l1_exact": l1, "turns": turns, "seconds": seconds,
+               "l1_exact": l1, "l1_true": l1_true, "turns": turns, "seconds": seconds,
                "improvement_var": imp.variance, "l1_normalised": None if l1 is None or not scale else l1 / scale,
                "regret": None if bits is None else float(regret(game, rules, bits).sum())}
         out.update(_efficiency(welfare, pay, spec))
