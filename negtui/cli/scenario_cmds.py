@@ -110,17 +110,30 @@ def generate(
     budget: Annotated[int, typer.Option(help="Most new commitments per player per offer.")] = 2,
     seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
     rules: RulesOpt = "paper",
+    taste: Annotated[str | None, typer.Option(help="MEAN,SD of the players' latent tastes, instead of the "
+                                                   "structure's (cooperative 1,0.3; adversarial 0,1).")] = None,
+    values: Annotated[str | None, typer.Option(help="LOW,HIGH: the range of values, instead of the payoff "
+                                                    "regime's (balanced -20,20; positive -8,30).")] = None,
+    zero_fraction: Annotated[float, typer.Option("--zero-fraction", help="Share of values set to zero (the "
+                                                 "paper's generator values nearly every goal).")] = 0.0,
+    like: Annotated[Path | None, typer.Option(help="A game in the shape of this scenario: its scale, value range "
+                                                   "and zero values, and tastes calibrated to its sign structure "
+                                                   "(see negtui describe); the other axes are then ignored.")] = None,
     output: ScenarioOutOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="With -o: print what was written as one JSON object "
                                                          "(without -o the scenario itself is JSON).")] = False,
 ) -> None:
-    """Generate a random game along the paper's axes and write it as a scenario file."""
+    """Generate a random game along the paper's axes (or in the shape of another game) and write it as a
+    scenario file."""
     from negtui.generator import GeneratorError, GeneratorParams
     from negtui.generator import generate as gen
     from negtui.generator.params import parse_actions
 
     with user_errors():
+        if like is not None:
+            output_scenario(_like(like, seed), output, force, as_json)
+            return
         try:
             acts, up_to = parse_actions(actions)
         except ValueError:
@@ -130,10 +143,41 @@ def generate(
             params = GeneratorParams(players=players, actions=acts, actions_up_to=up_to, goals=goals, factors=factors,
                                      structure=cast("Structure", structure), payoff=cast("Payoff", payoff),
                                      all_or_nothing=all_or_nothing, zipf=zipf, poison_pill=poison_pill,
-                                     rounds=rounds, budget=budget, seed=seed, rules=cast("GeneratorRules", rules))
+                                     rounds=rounds, budget=budget, seed=seed, rules=cast("GeneratorRules", rules),
+                                     taste=_pair(taste, "--taste", float), values=_pair(values, "--values", int),
+                                     zero_fraction=zero_fraction)
         except (GeneratorError, ValueError, TypeError) as err:
             fail(f"error: {err}")
         output_scenario(gen(params), output, force, as_json)
+
+
+def _pair(text: str | None, option: str, kind: type) -> tuple | None:
+    if text is None:
+        return None
+    try:
+        first, second = (kind(x) for x in text.split(","))
+    except ValueError:
+        fail(f"error: {option} is two numbers separated by a comma, not {text!r}")
+    return (first, second)
+
+
+def _like(path: Path, seed: int) -> Scenario:
+    """A game in the shape of the scenario at `path`, its provenance in meta."""
+    from negtui.generator import GeneratorError, generate
+    from negtui.generator.like import SEARCH, TOLERANCE, like_params
+
+    target = load(path)
+    try:
+        params = like_params(target, seed)
+    except GeneratorError as err:
+        fail(f"error: {err}")
+    sc = generate(params)
+    meta = {**sc.meta, "like": {"target": target.name, "seed": seed, "drawn_seed": params.seed,
+                                "tolerance": TOLERANCE}}
+    return sc.model_copy(update={"name": f"like-{target.name}-seed{seed}", "meta": meta, "description": (
+        f"Generated in the shape of {target.name} (negtui generate --like, seed {seed}): its scale, value range and "
+        f"share of zero values, tastes calibrated to its sign structure, and the first game of seeds "
+        f"{seed * SEARCH}… within {TOLERANCE:.0%} of it on each measure. " + sc.description)})
 
 
 def output_scenario(sc: Scenario, output: Path | None, force: bool, as_json: bool = False) -> None:

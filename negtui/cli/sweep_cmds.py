@@ -182,7 +182,8 @@ def report(
     from rich.console import Console
 
     from negtui.sweep.checks import MAX_REPORT_ROWS, BadResults, check_results
-    from negtui.sweep.render import scenario_rich, table1_rich, write_report
+    from negtui.sweep.render import table1_rich, write_report
+    from negtui.sweep.render_scenarios import scenario_rich
     from negtui.sweep.report import ScenarioTable
     from negtui.sweep.results import ResultsError, read_table
     from negtui.sweep.verdicts import claims_rich

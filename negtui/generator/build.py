@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from negtui.engine.game import round_robin
 from negtui.generator.params import GeneratorParams
-from negtui.generator.reference import BAIT_GOAL, POISON_GOAL, SHIFT_RANGES, GameArrays, generate_game_config
+from negtui.generator.reference import BAIT_GOAL, POISON_GOAL, GameArrays, generate_game_config
 from negtui.scenario.model import Action, CellRef, Goal, Player, Protocol, Scenario
 
 
@@ -26,6 +26,9 @@ def game_arrays(params: GeneratorParams) -> GameArrays:
         payoff=params.payoff,
         poison_pill=params.poison_pill,
         rules=params.rules,
+        taste=params.taste,
+        values=params.values,
+        zero_fraction=params.zero_fraction,
     )
 
 
@@ -56,22 +59,23 @@ def build_scenario(params: GeneratorParams, arrays: GameArrays) -> Scenario:
 
 def scenario_name(params: GeneratorParams) -> str:
     pill = "-pp" if params.poison_pill else ""
-    return (
-        f"generated-N{params.players}-J{params.goals}-{params.structure}-{params.payoff}"
-        f"{pill}-seed{params.seed}"
-    )
+    profile = "shaped" if params.shaped else f"{params.structure}-{params.payoff}"
+    return f"generated-N{params.players}-J{params.goals}-{profile}{pill}-seed{params.seed}"
 
 
 def describe(params: GeneratorParams, arrays: GameArrays) -> str:
     """One paragraph with every parameter, so a file says how it was made without reading meta."""
     counts = set(params.action_counts)
     acts = f"{counts.pop()} action(s) each" if len(counts) == 1 else f"actions {list(params.action_counts)}"
-    t_min, t_max = SHIFT_RANGES[params.payoff]
+    t_min, t_max = params.value_range
+    tastes = (f"players' tastes N({params.taste[0]:g}, {params.taste[1]:g})" if params.taste is not None
+              else f"{params.structure} structure")
+    regime = f"values {t_min}..{t_max}" if params.values is not None else f"{params.payoff} payoffs ({t_min}..{t_max})"
+    zeros = f", {params.zero_fraction:.0%} of values zero" if params.zero_fraction else ""
     text = (
         f"Random game ({params.rules} rules): {params.players} players with {acts}, {params.goals} goals "
-        f"from {params.factors} latent factors, {params.structure} structure, {params.payoff} payoffs "
-        f"({t_min}..{t_max}), {len(arrays.binary_goals)} all-or-nothing goal(s) (fraction "
-        f"{params.all_or_nothing}), requirement sizes Zipf a={params.zipf}"
+        f"from {params.factors} latent factors, {tastes}, {regime}{zeros}, {len(arrays.binary_goals)} "
+        f"all-or-nothing goal(s) (fraction {params.all_or_nothing}), requirement sizes Zipf a={params.zipf}"
     )
     if arrays.poison_pill is not None:
         pp = arrays.poison_pill

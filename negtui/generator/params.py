@@ -53,11 +53,31 @@ class GeneratorParams:
     budget: int = 2
     seed: int = 0
     rules: Rules = "paper"
+    # beyond the paper's axes (None / 0: the paper's generator, draw for draw): the players' latent tastes
+    # N(mean, sd) instead of the structure's, the value range instead of the payoff regime's, and the share of
+    # values set to zero (from a stream of its own), so that a game can take the sign structure of another
+    taste: tuple[float, float] | None = None
+    values: tuple[int, int] | None = None
+    zero_fraction: float = 0.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.actions, int):
             object.__setattr__(self, "actions", tuple(self.actions))
+        for name in ("taste", "values"):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, tuple(getattr(self, name)))
         check_params(self)
+
+    @property
+    def value_range(self) -> tuple[int, int]:
+        from negtui.generator.reference import SHIFT_RANGES
+
+        return self.values if self.values is not None else SHIFT_RANGES[self.payoff]
+
+    @property
+    def shaped(self) -> bool:
+        """Whether a parameter beyond the paper's axes is set."""
+        return self.taste is not None or self.values is not None or self.zero_fraction > 0
 
     @property
     def action_counts(self) -> tuple[int, ...]:
@@ -96,6 +116,12 @@ class GeneratorParams:
         if self.actions_up_to is not None:  # only then: the provenance of fixed counts stays as it was
             out["actions_up_to"] = self.actions_up_to
             out["action_counts"] = list(self.action_counts)
+        if self.taste is not None:  # likewise: set only beyond the paper's axes
+            out["taste"] = list(self.taste)
+        if self.values is not None:
+            out["values"] = list(self.values)
+        if self.zero_fraction:
+            out["zero_fraction"] = self.zero_fraction
         return out
 
 
@@ -161,3 +187,15 @@ def check_params(p: GeneratorParams) -> None:
         raise GeneratorError(f"budget must be at least 1 (got {p.budget!r})")
     if not _is_int(p.seed) or p.seed < 0:
         raise GeneratorError(f"seed must be a non-negative integer (got {p.seed!r})")
+    check_shape(p.taste, p.values, p.zero_fraction)
+
+
+def check_shape(taste: tuple[float, float] | None, values: tuple[int, int] | None, zero_fraction: float) -> None:
+    """The parameters beyond the paper's axes."""
+    if taste is not None and (len(taste) != 2 or not all(math.isfinite(x) for x in taste) or not taste[1] > 0):
+        raise GeneratorError(f"taste is MEAN,SD of the players' latent tastes, with SD above 0 (got {taste})")
+    if values is not None and (len(values) != 2 or not all(_is_int(v) for v in values) or not values[0] < values[1]
+                               or max(abs(v) for v in values) > 10_000):
+        raise GeneratorError(f"values is LOW,HIGH, integers with LOW < HIGH, within ±10000 (got {values})")
+    if not 0.0 <= zero_fraction < 1.0:  # also rejects NaN
+        raise GeneratorError(f"zero_fraction is the share of values set to zero, in [0, 1) (got {zero_fraction})")

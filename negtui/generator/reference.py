@@ -32,6 +32,9 @@ SHIFT_RANGES: dict[str, tuple[int, int]] = {
     "negative": (-30, 8),
 }
 
+#: Mixed with the seed for the draw of zero values, a stream of its own.
+ZERO_DRAW = 0x5A65726F
+
 #: Requirement counts are capped at min(floor(0.6 S), MAX_REQUIREMENTS) (§2.5).
 MAX_REQUIREMENTS = 10
 #: Poison-pill value ranges, drawn uniformly, then rounded (§2.6).
@@ -75,6 +78,9 @@ def generate_game_config(
     payoff: str = "balanced",
     poison_pill: bool = False,
     rules: str = "reference",
+    taste: tuple[float, float] | None = None,
+    values: tuple[int, int] | None = None,
+    zero_fraction: float = 0.0,
 ) -> GameArrays:
     """One random game. Player i has `actions[i]` actions; the player count is `len(actions)`.
 
@@ -85,8 +91,10 @@ def generate_game_config(
     check_counts(counts, n_goals, k_factors)
     check_profile(structure, payoff, binary_fraction, zipf_a)
     rng = np.random.default_rng(seed)
-    player_vectors, goal_vectors, raw = _latent_values(rng, len(counts), n_goals, k_factors, structure)
-    G = np.round(_rescale(raw, payoff))
+    player_vectors, goal_vectors, raw = _latent_values(rng, len(counts), n_goals, k_factors, structure, taste)
+    G = np.round(_rescale(raw, values or SHIFT_RANGES[payoff]))
+    if zero_fraction:  # a stream of its own: every other draw stays the paper's
+        G[np.random.default_rng([seed, ZERO_DRAW]).random(G.shape) < zero_fraction] = 0
     binary = [j for j in range(n_goals) if rng.random() < binary_fraction]
     requirements = _draw_requirements(rng, counts, n_goals, set(binary), zipf_a)
     pill = None
@@ -104,14 +112,17 @@ def generate_game_config(
 
 
 def _latent_values(
-    rng: np.random.Generator, n_players: int, n_goals: int, k: int, structure: str
+    rng: np.random.Generator, n_players: int, n_goals: int, k: int, structure: str,
+    taste: tuple[float, float] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Player vectors, goal vectors and raw = V U^T + E, drawn in the reference's order (§2.3 steps 2-5).
 
     Cooperative players share a positive mean taste, adversarial ones are centred; both use the same
-    underlying normal stream, which is what makes the sweep paired.
+    underlying normal stream, which is what makes the sweep paired.  `taste` (mean, sd) replaces either.
     """
-    if structure == "cooperative":
+    if taste is not None:
+        players = rng.normal(taste[0], taste[1], size=(n_players, k))
+    elif structure == "cooperative":
         players = rng.normal(1.0, 0.3, size=(n_players, k))
     else:
         players = rng.normal(0.0, 1.0, size=(n_players, k))
@@ -120,9 +131,9 @@ def _latent_values(
     return players, goals, goals @ players.T + noise
 
 
-def _rescale(raw: np.ndarray, payoff: str) -> np.ndarray:
-    """Global min-max rescale onto the payoff range (§2.3 step 6), before rounding."""
-    t_min, t_max = SHIFT_RANGES[payoff]
+def _rescale(raw: np.ndarray, value_range: tuple[int, int]) -> np.ndarray:
+    """Global min-max rescale onto the payoff regime's range (§2.3 step 6), before rounding."""
+    t_min, t_max = value_range
     lo, hi = raw.min(), raw.max()
     if hi == lo:
         raise GeneratorError("the generated value matrix is constant, so it cannot be rescaled")

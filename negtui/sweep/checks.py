@@ -39,7 +39,8 @@ CHOICES: dict[str, tuple[str, ...]] = {"structure": ("adversarial", "cooperative
 RULES_NAME = rf"^({'|'.join(RULES)})([+-][a-z_]+){{0,16}}$"  # a rule set or a variant (engine.rules)
 BOUNDS = {**{name: (0, top) for name, top in AXIS_LIMITS.items()}, "players": (1, lim.MAX_PLAYERS),
           "turns": (0, lim.MAX_TURNS), "all_or_nothing": (0, 1), "fraction_improved": (0, 1),
-          "actions_up_to": (1, lim.MAX_ACTIONS)}
+          "actions_up_to": (1, lim.MAX_ACTIONS), "negative_mass": (0, 1), "mixed_sign_goals": (0, 1),
+          "sign_agreement": (0, 1)}
 
 
 class BadResults(ValueError):

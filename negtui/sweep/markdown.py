@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+BEST = "★"  # the best method of a column, in report.md and on the terminal
+
 
 def md(text: object) -> str:
     """A name for report.md: Markdown's own characters escaped, so a name is shown, never interpreted."""

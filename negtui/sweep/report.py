@@ -104,6 +104,9 @@ class ScenarioTable:
     cells: dict[tuple[str, str], Cell]  # (file, method): improvement
     efficiency: dict[tuple[str, str], Cell]
     games: dict[tuple[str, str], dict[str, float]]  # (file, method): improvement per game (task)
+    # by file: negative value mass, mixed-sign goals, sign agreement (negtui.scenario.shape); None before the
+    # sweep measured them
+    structure: dict[str, tuple[float, float, float] | None] = field(default_factory=dict)
 
     def best(self, scenario: str) -> set[str]:
         return tied_best({m: v for m in self.methods if (v := self.games.get((scenario, m)))})
@@ -125,12 +128,15 @@ def scenario_table(rows: list[dict]) -> ScenarioTable | None:
     methods = methods_of(mine)
     scenarios: dict[str, tuple[str, str, int]] = {}
     baseline: dict[str, float] = {}
+    structure: dict[str, tuple[float, float, float] | None] = {}
     gains: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
     ratios: dict[tuple[str, str], list[float]] = defaultdict(list)
     for r in mine:
         f = r["scenario_file"]
         scenarios.setdefault(f, (f, r["scenario"], int(r["players"])))
         baseline[f] = float(r["baseline_sum"])
+        shape = [r.get(k) for k in ("negative_mass", "mixed_sign_goals", "sign_agreement")]
+        structure[f] = None if None in shape else (float(shape[0]), float(shape[1]), float(shape[2]))  # type: ignore[arg-type]
         if r["method"] in methods:
             gains[(f, r["method"])][r["task"]] = float(r["improvement"])
             if (e := _value(r, "efficiency")) is not None:
@@ -138,7 +144,7 @@ def scenario_table(rows: list[dict]) -> ScenarioTable | None:
     cells = {k: c for k, v in gains.items() if (c := _cell(list(v.values()))) is not None}
     eff = {k: c for k, v in ratios.items() if (c := _cell(v)) is not None}
     return ScenarioTable(mine[0]["sweep"], mine[0]["rules"], methods, list(scenarios.values()), baseline, cells, eff,
-                         dict(gains))
+                         dict(gains), structure)
 
 
 def groups(rows: Iterable[dict]) -> dict[tuple[str, str], list[dict]]:

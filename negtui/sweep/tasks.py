@@ -163,6 +163,7 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     from negtui.engine.baseline import no_negotiation
     from negtui.engine.metrics import improvement, l1_error, regret
     from negtui.engine.outcome import exact_outcome
+    from negtui.scenario.shape import sign_structure, values_matrix
     from negtui.seats import Seat, parse_seat
 
     started = time.perf_counter()
@@ -176,9 +177,11 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     exact, exact_true = (None, None) if solved is None else solved
     scale = None if exact is None else float(np.abs(exact).sum())  # what normalises the L1 error
     welfare = _welfare(neg, spec)
+    _, _, negative_mass, mixed_sign_goals, sign_agreement = sign_structure(values_matrix(sc))
     common = {"sweep": task.sweep, "task": task.key, "scenario": sc.name, **_point_columns(task), "seed": task.seed,
               "rules": task.rules, "information": task.information, "negtui": __version__, "players": game.n,
-              "exact_solved": None if not spec.exact else exact is not None}
+              "exact_solved": None if not spec.exact else exact is not None, "negative_mass": negative_mass,
+              "mixed_sign_goals": mixed_sign_goals, "sign_agreement": sign_agreement}
     setup = time.perf_counter() - started
 
     def row(method: str, pay: np.ndarray, turns: int | None, seconds: float, bits: int | None = None) -> dict:

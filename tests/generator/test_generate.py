@@ -187,7 +187,7 @@ def test_binary_sets_nested_across_fractions(seed: int) -> None:
 
 def test_rescale_rejects_degenerate_matrix() -> None:
     with pytest.raises(GeneratorError, match="constant"):
-        _rescale(np.full((3, 3), 2.5), "balanced")
+        _rescale(np.full((3, 3), 2.5), (-20, 20))
 
 
 # --- requirements (§2.5) --------------------------------------------------------------------------------

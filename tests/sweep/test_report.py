@@ -214,7 +214,7 @@ def test_scenario_names_stay_whole_in_the_printed_table_at_80_columns():
 
     from rich.console import Console
 
-    from negtui.sweep.render import scenario_rich
+    from negtui.sweep.render_scenarios import scenario_rich
     from negtui.sweep.report import scenario_table
 
     rows = [r | {"scenario": "cop-climate-22"} if r["scenario_file"] == "/s/a.json" else r for r in scenario_rows()]
@@ -281,7 +281,7 @@ def test_the_adaptive_lens_is_set_against_every_lens_and_the_best_in_hindsight()
 
 def test_seeds_that_all_gave_the_same_are_not_shown_as_a_spread_of_zero():
     """`--preset hnc --seeds 2` plays each deterministic game twice: the report says so, without ± 0.00."""
-    from negtui.sweep.render import scenario_markdown
+    from negtui.sweep.render_scenarios import scenario_markdown
     from negtui.sweep.report import scenario_table
 
     rows = [r for r in scenario_rows() if r["task"].endswith("-0")]
