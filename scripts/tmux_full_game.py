@@ -69,9 +69,9 @@ class Tmux:
         return res.stdout
 
     def keys(self, *keys: str) -> None:
-        for key in keys:  # one at a time: the app handles each before the next arrives
+        for key in keys:  # one at a time, as typed: escape run together with the next key would read as alt+key
             self.tmux("send-keys", "-t", self.target, key)
-            time.sleep(0.05)
+            time.sleep(0.05)  # the keys of one call go to one screen: each step waits for what it needs on screen
 
     def capture(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.target)

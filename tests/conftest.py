@@ -37,6 +37,7 @@ from rich.console import Console
 
 from negtui.scenario import Scenario, parse_scenario
 from tests.paths import ROOT
+from tests.waiting import wait_for
 
 # marker -> the programs a test so marked runs
 TOOLS = {"tmux": ("tmux",), "openssh": ("ssh", "ssh-keygen")}
@@ -401,3 +402,9 @@ def settle_fixture():
 @pytest.fixture(name="wait_until", scope="session")
 def wait_until_fixture():
     return wait_until
+
+
+@pytest.fixture(name="wait_for", scope="session")
+def wait_for_fixture():
+    """`wait_for(cond, what, timeout=60, seen=None)` (tests/waiting.py): wait for a state, not for a time."""
+    return wait_for

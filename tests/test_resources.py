@@ -25,6 +25,7 @@ from negtui.generator import GeneratorParams, generate
 from negtui.scenario import write_scenario
 from negtui.seats import Seat
 from tests.paths import TWENTY_TWO
+from tests.waiting import wait_for
 
 
 def test_engine_caches_stay_within_their_budget(monkeypatch):
@@ -132,6 +133,19 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user and system), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _mapped(pid: int, library: str) -> bool:
+    try:
+        return library in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
 @pytest.mark.parametrize("kind", ["welfare", "bots"])
 def test_children_do_not_outlive_a_parent_killed_with_sigkill(wide_game, kind):
     code = textwrap.dedent(f"""
@@ -145,11 +159,17 @@ def test_children_do_not_outlive_a_parent_killed_with_sigkill(wide_game, kind):
                                             WelfareOptions(objective="nash", time_limit=120)))
             pid = job._proc.pid
         else:
-            from negtui.agents.process import BotProcess, RemoteLensBot
+            from negtui.agents.process import BotProcess, RemoteError, RemoteLensBot
             from negtui.seats import Seat
             neg = Negotiation.from_scenario(sc, PAPER)
-            proc = BotProcess(neg, [Seat.lens("upper", sims=100000)] * neg.game.n)
+            n = neg.game.n
+            proc = BotProcess(neg, [Seat.lens("upper", sims=100000)] * (n - 1) + [Seat.human()])
             pid = proc._proc.pid
+            try:  # answered at once, by a child past its start-up (its game and seats set up)
+                proc.request("partner", n - 1, neg.initial_state())
+                sys.exit("a seat without a bot was answered")
+            except RemoteError as err:
+                assert "has no bot" in str(err), err
             import threading
             threading.Thread(target=lambda: RemoteLensBot(proc, neg, 0, "upper").choose_partner(neg.initial_state()),
                              daemon=True).start()
@@ -157,15 +177,25 @@ def test_children_do_not_outlive_a_parent_killed_with_sigkill(wide_game, kind):
         time.sleep(120)
     """)
     parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    child = int(parent.stdout.readline())
-    time.sleep(1.5)  # the child is busy now
-    assert _alive(child)
-    parent.send_signal(signal.SIGKILL)
-    parent.wait()
-    deadline = time.monotonic() + 5
-    while _alive(child) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _alive(child), f"the {kind} process outlived its parent"
+    child = None
+    try:
+        child = int(parent.stdout.readline())
+        if kind == "welfare":  # the HiGHS library is loaded once the request is read and the solve begins
+            wait_for(lambda: _mapped(child, "libhighs") or not _alive(child), "the welfare child at its solve")
+        else:  # the expensive request is sent: the child works on it
+            start = _cpu_seconds(child)
+            wait_for(lambda: not _alive(child) or _cpu_seconds(child) - start >= 0.3,
+                      "the bot child at work (0.3 s of CPU on the request)")
+        assert _alive(child)  # the child is busy now
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        wait_for(lambda: not _alive(child), f"the {kind} process to end with its parent", timeout=5)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        if child is not None and _alive(child):
+            os.kill(child, signal.SIGKILL)  # not left behind by a failing run
 
 
 def test_the_twenty_two_party_game_plays_with_bounded_caches():

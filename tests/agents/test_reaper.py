@@ -35,8 +35,14 @@ def gone(token: str, within: float = 5.0) -> bool:
     return True
 
 
+def sleepers(token: str) -> list[str]:
+    """The processes that run the sleeper of `agent` (its helpers and daemons once they have started it)."""
+    return [line for line in running(token) if f"time.sleep(3600)  # {token}" in line]
+
+
 def agent(body: str) -> tuple[list[str], str]:
-    """A Python program for `spawn`, with a token that shows in every process it starts."""
+    """A Python program for `spawn`, with a token that shows in every process it starts.  `up(n)` in the body
+    waits until n processes run its sleeper (a daemon counts once it has left the session and started it)."""
     token = f"reaper-test-{uuid.uuid4().hex[:12]}"
     code = textwrap.dedent(f"""
         import os, signal, subprocess, sys, time
@@ -49,6 +55,22 @@ def agent(body: str) -> tuple[list[str], str]:
                 if os.fork() == 0:
                     os.execv(sys.executable, sleeper())
                 os._exit(0)
+        def sleeping():
+            mark, found = ("time.sleep(3600)  # " + TOKEN).encode(), 0
+            for name in os.listdir("/proc"):
+                try:
+                    with open(f"/proc/{{name}}/cmdline", "rb") as f:
+                        found += mark in f.read()
+                except OSError:
+                    pass
+            return found
+        def up(n):
+            deadline = time.monotonic() + 60
+            while sleeping() < n:
+                if time.monotonic() > deadline:
+                    print(f"{{sleeping()}} of {{n}} sleepers running after 60 s", flush=True)
+                    sys.exit(1)
+                time.sleep(0.01)
         """) + textwrap.dedent(body)
     return [sys.executable, "-c", code, token], token
 
@@ -57,7 +79,7 @@ def test_a_daemon_that_left_the_session_ends_when_the_agent_exits():
     command, token = agent("""
         daemon(); daemon()
         subprocess.Popen(sleeper())  # an ordinary child too
-        time.sleep(0.5)
+        up(3)
         print("ready", flush=True)
         sys.stdin.readline()
         sys.exit(3)
@@ -65,7 +87,7 @@ def test_a_daemon_that_left_the_session_ends_when_the_agent_exits():
     proc = spawn(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stdin is not None
     assert proc.stdout.readline() == "ready\n"
-    assert len(running(token)) >= 4  # the agent, two daemons, a child
+    assert len(running(token)) >= 4 and len(sleepers(token)) == 3, running(token)  # the agent, two daemons, a child
     proc.stdin.close()
     assert proc.wait(timeout=10) == 3  # the agent's own status
     assert gone(token), running(token)
@@ -86,7 +108,7 @@ def test_asked_to_stop_it_ends_even_an_agent_that_ignores_sigterm():
     command, token = agent("""
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         daemon()
-        time.sleep(0.5)
+        up(1)
         print("ready", flush=True)
         time.sleep(3600)
         """)
@@ -99,7 +121,7 @@ def test_asked_to_stop_it_ends_even_an_agent_that_ignores_sigterm():
     assert gone(token), running(token)
 
 
-def test_when_negtui_is_killed_the_agent_and_its_daemons_end():
+def test_when_negtui_is_killed_the_agent_and_its_daemons_end(wait_for):
     command, token = agent("""
         daemon()
         time.sleep(3600)
@@ -112,10 +134,8 @@ def test_when_negtui_is_killed_the_agent_and_its_daemons_end():
         time.sleep(3600)
         """)], stdout=subprocess.PIPE, text=True)
     assert owner.stdout is not None and owner.stdout.readline() == "started\n"
-    deadline = time.monotonic() + 10
-    while len(running(token)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert len(running(token)) >= 2
+    wait_for(lambda: sleepers(token), "the agent's daemon running", timeout=60, seen=lambda: running(token))
+    assert len(running(token)) >= 2, running(token)  # the agent and its daemon
     owner.kill()
     owner.wait()
     assert gone(token), running(token)
@@ -147,9 +167,20 @@ def test_a_scan_that_misses_a_daemon_does_not_end_the_reaping():
                     os.dup2(quiet, fd)
                 os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(3600)  # {token}"])
             os._exit(0)
-        while not reaper._below(os.getpid()):
-            time.sleep(0.01)  # the daemon is up (reparented to us once the middle process ends)
-        time.sleep(0.2)
+        def daemon_alone_below_us():  # the middle process gone, the daemon reparented to us and started
+            below = reaper._below(os.getpid())
+            if len(below) != 1:
+                return False
+            try:
+                with open(f"/proc/{{below[0]}}/cmdline", "rb") as f:
+                    return f.read().split(b"\\0")[2:3] == [b"import time; time.sleep(3600)  # {token}"]
+            except OSError:
+                return False
+        deadline = time.monotonic() + 60
+        while not daemon_alone_below_us():
+            if time.monotonic() > deadline:
+                sys.exit(f"the daemon is not alone below us after 60 s: {{reaper._below(os.getpid())}}")
+            time.sleep(0.01)
         real, scans = reaper._below, []
         def below(root):  # the first scan misses it, as the race above would
             scans.append(root)

@@ -42,6 +42,32 @@ def valid_complete(path: Path) -> Replay:
 
 # --- one writer per record -----------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("force", [False, True])
+def test_a_pair_of_writers_one_after_the_other_on_one_record_path(cli, tmp_path, force):
+    """The race below in a fixed order: the first game is recorded whole; the second writer is refused with a
+    message naming the file, or with --force replaces it by its own whole game once the first is finished."""
+    path = tmp_path / "pair.jsonl"
+    games = {}
+    for lens in ("myopic", "lower"):
+        res = cli("autoplay", SIX, "--lens", lens, "--partner", "greedy", "--record", path, "--json",
+                  *(["--force"] if force else []))
+        assert "Traceback" not in res.output, res.output
+        games[lens] = res
+    assert games["myopic"].exit_code == 0, games["myopic"].output
+    if force:
+        assert games["lower"].exit_code == 0, games["lower"].output
+    else:
+        assert games["lower"].exit_code == 2, games["lower"].output
+        assert str(path) in games["lower"].stderr and "exists; pass --force" in games["lower"].stderr, \
+            games["lower"].stderr
+    winner = "lower" if force else "myopic"
+    rp = valid_complete(path)
+    assert rp.record.header.seats["P0"].propose_lens == winner
+    assert [t.offer for t in rp.record.turns] == [t["offer"] for t in json.loads(games[winner].stdout)["turns"]]
+    assert cli("replay", path, "--verify").exit_code == 0
+
+
+@pytest.mark.stress
 @pytest.mark.slow
 @pytest.mark.exclusive
 @pytest.mark.parametrize("force", [False, True])
@@ -75,37 +101,74 @@ def test_twenty_pairs_of_processes_racing_on_one_record_path(cli, tmp_path, forc
         assert cli("replay", path, "--verify").exit_code == 0
 
 
-@pytest.mark.slow
-@pytest.mark.exclusive
-def test_twenty_apps_started_together_into_one_data_directory(cli, tmp_path):
-    """Twenty apps at once: twenty record files with distinct names, each a whole, verifiable game; SIGINT
-    then ends each app with status 130."""
-    data = tmp_path / "data"
-    env = {**os.environ, "NEGTUI_HEADLESS": "1"}
-    procs = [subprocess.Popen([*CLI, "play", str(PILL), "--seat", "A=myopic", "--seat", "B=upper", "--data-dir",
-                               str(data), "--autoplay"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                              env=env)
-             for _ in range(20)]
+def _app(data: Path) -> subprocess.Popen:
+    """`negtui play --autoplay` without a terminal: it plays the poison pill into the data directory and stays
+    open until interrupted."""
+    return subprocess.Popen([*CLI, "play", str(PILL), "--seat", "A=myopic", "--seat", "B=upper", "--data-dir",
+                             str(data), "--autoplay"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "NEGTUI_HEADLESS": "1"})
+
+
+def _finished_records(records: Path) -> list[Path]:
+    """The records in the folder that hold a result line (a game played to its end)."""
+    if not records.exists():
+        return []
+    return [p for p in records.glob("*.jsonl") if '"type":"result"' in p.read_text()]
+
+
+def _apps_into_one_data_directory(cli, wait_for, data: Path, apps: int, together: bool) -> None:
+    """`apps` apps into one data directory, started together or each once the one before has finished its
+    game: as many record files with distinct names, each a whole, verifiable, signed game; SIGINT then ends
+    each app with status 130."""
     records = data / "records"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        done = [p for p in records.glob("*.jsonl") if '"type":"result"' in p.read_text()] if records.exists() else []
-        if len(done) == 20:
-            break
-        time.sleep(0.25)
-    for proc in procs:
-        proc.send_signal(signal.SIGINT)
-    codes = [proc.wait(timeout=30) for proc in procs]
+    procs: list[subprocess.Popen] = []
+
+    def exited() -> list[tuple[int, str]]:
+        return [(p.returncode, p.stderr.read()) for p in procs if p.poll() is not None]
+
+    try:
+        for k in range(apps):
+            procs.append(_app(data))
+            if not together:
+                wait_for(lambda k=k: len(_finished_records(records)) == k + 1, f"the game of app {k + 1} recorded",
+                         timeout=120, seen=lambda: (_finished_records(records), exited()))
+        wait_for(lambda: len(_finished_records(records)) == apps, f"the games of {apps} apps recorded", timeout=180,
+                 seen=lambda: (len(_finished_records(records)), exited()))
+        ended = exited()
+        assert not ended, f"an app ended before it was interrupted: {ended}"
+        for proc in procs:
+            proc.send_signal(signal.SIGINT)
+        codes = [proc.wait(timeout=30) for proc in procs]
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
     errors = [proc.stderr.read() for proc in procs]
-    assert codes == [130] * 20, errors
+    assert codes == [130] * apps, errors
     assert not any("Traceback" in e for e in errors), errors
     files = sorted(records.glob("*.jsonl"))
-    assert len(files) == 20 and len({f.name for f in files}) == 20
+    assert len(files) == apps and len({f.name for f in files}) == apps
     key = data / "record.key"
     for f in files:
         valid_complete(f)
         res = cli("replay", f, "--verify", "--key", key)
         assert res.exit_code == 0 and "signature valid" in res.stdout, res.output
+
+
+def test_two_apps_one_after_the_other_into_one_data_directory(cli, wait_for, tmp_path):
+    """The twenty apps below, two of them in a fixed order: two record files with distinct names (made within
+    moments of each other), each a whole, verifiable game; SIGINT then ends each app with status 130."""
+    _apps_into_one_data_directory(cli, wait_for, tmp_path / "data", 2, together=False)
+
+
+@pytest.mark.stress
+@pytest.mark.slow
+@pytest.mark.exclusive
+def test_twenty_apps_started_together_into_one_data_directory(cli, wait_for, tmp_path):
+    """Twenty apps at once: twenty record files with distinct names, each a whole, verifiable game; SIGINT
+    then ends each app with status 130."""
+    _apps_into_one_data_directory(cli, wait_for, tmp_path / "data", 20, together=True)
 
 
 def test_the_lock_refuses_a_second_writer_while_the_first_writes(tmp_path):
@@ -308,6 +371,37 @@ def _key_of_a_fresh_directory(data: str, start: float) -> str:
         return f"{type(err).__name__}: {err}"
 
 
+def test_a_process_that_loses_the_race_for_the_key_signs_with_the_winners(tmp_path, monkeypatch):
+    """The race below in a fixed order: another process makes and links its key while this one is between
+    writing its own and linking it; this one then finds the key taken, uses the winner's, and removes its
+    temporary file.  A process that comes later reads the same key."""
+    import multiprocessing
+
+    from negtui.record import signing
+
+    ctx = multiprocessing.get_context("fork")
+    data = tmp_path / "d"
+    link = os.link
+    other: dict[str, str | None] = {}
+
+    def link_once_another_has(src, dst):
+        if "key" not in other:  # the first link of this process: the other process gets there first
+            other["key"] = None  # forked after this, the other process links as usual
+            with ctx.Pool(1) as pool:
+                other["key"] = pool.apply(_key_of_a_fresh_directory, (str(data), 0.0))
+        return link(src, dst)
+
+    monkeypatch.setattr(signing.os, "link", link_once_another_has)
+    mine = data_dir_key(data).hex()
+    monkeypatch.undo()
+    assert other["key"] is not None and len(other["key"]) == 64, other
+    assert mine == other["key"]
+    with ctx.Pool(1) as pool:
+        assert pool.apply(_key_of_a_fresh_directory, (str(data), 0.0)) == mine
+    assert [p.name for p in data.iterdir()] == ["record.key"]  # no temporary left
+
+
+@pytest.mark.stress
 def test_processes_making_a_data_directorys_key_at_once_all_get_the_whole_key(tmp_path):
     """The first use of a data directory is often many processes at once (a class, a sweep): none may read
     a key file another is still writing, and all sign with the one key that stays."""

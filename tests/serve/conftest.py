@@ -1,13 +1,12 @@
-"""What the training server's tests share: a table keeper running as the server runs it, and waits for a
-state (of a socket, a process, a file or the database) that fail naming what they waited for."""
+"""What the training server's tests share: a table keeper running as the server runs it (waiting for a state is
+tests/waiting.py's)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import threading
-import time
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -40,38 +39,6 @@ title = "Alone"
 scenario = "poison-pill"
 seat = "B"
 """
-
-
-def until(cond: Callable[[], Any], what: str, timeout: float = 60.0, seen: Callable[[], object] | None = None) -> Any:
-    """Poll `cond` until it returns something true, and return that; after `timeout` seconds, fail naming
-    `what` was waited for and the state seen (`seen()`, else the last value of `cond()`)."""
-    deadline = time.monotonic() + timeout
-    while not (found := cond()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}; "
-                                 f"seen: {seen() if seen is not None else found!r}")
-        time.sleep(0.02)
-    return found
-
-
-async def until_async(cond: Callable[[], Any], what: str, timeout: float = 60.0,
-                      seen: Callable[[], object] | None = None) -> Any:
-    """`until` for a test on an event loop: polls between the loop's other work (a server in the same loop)."""
-    deadline = time.monotonic() + timeout
-    while not (found := cond()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}; "
-                                 f"seen: {seen() if seen is not None else found!r}")
-        await asyncio.sleep(0.02)
-    return found
-
-
-async def within(aw: Awaitable[Any], what: str, timeout: float = 60.0) -> Any:
-    """Await `aw` for at most `timeout` seconds, failing with what was awaited."""
-    try:
-        return await asyncio.wait_for(aw, timeout)
-    except TimeoutError:
-        raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}") from None
 
 
 class Server:

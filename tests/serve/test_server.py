@@ -21,7 +21,7 @@ from negtui.record import Replay, load_record
 from negtui.serve.db import ResultsDB
 from negtui.serve.server import Hub, ServeOptions, host_key
 from tests.paths import INTRO_COURSE
-from tests.serve.conftest import until_async, within
+from tests.waiting import wait_for_async, within
 
 # what a terminal acts on rather than shows: control sequences, operating system commands, charset picks
 CONTROL = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|.)")
@@ -119,7 +119,7 @@ async def test_logins_at_the_same_moment_get_no_more_apps_than_max_sessions(serv
         opened = await asyncio.gather(*(open_terminal(c) for c in conns))
         terms = [term for _chan, term in opened]
         for k, term in enumerate(terms):  # each either gets the lobby or is told why not
-            await until_async(lambda t=term: "The poison pill" in t.output or "server is full" in t.output,
+            await wait_for_async(lambda t=term: "The poison pill" in t.output or "server is full" in t.output,
                               f"terminal {k}'s lobby or refusal", seen=lambda t=term: t.output[-500:])
         assert len(hub.sessions) == 3
         full = [t for t in terms if "the training server is full (3 sessions)" in t.output]
@@ -128,7 +128,8 @@ async def test_logins_at_the_same_moment_get_no_more_apps_than_max_sessions(serv
     finally:
         for conn in conns:
             conn.close()
-    await until_async(lambda: not hub.sessions, "every session to end with its connection", seen=lambda: hub.sessions)
+    await wait_for_async(lambda: not hub.sessions, "every session to end with its connection",
+                         seen=lambda: hub.sessions)
 
 
 @pytest.fixture(name="planted")
@@ -173,7 +174,7 @@ async def test_terminal_sizes_are_held_to_what_an_app_can_draw(server):
         session = next(iter(hub.sessions))
         assert _pty_size(session) == MIN_SIZE
         chan.change_terminal_size(10_000, 10_000)
-        await until_async(lambda: _pty_size(session) != MIN_SIZE, "the resize to reach the app's terminal")
+        await wait_for_async(lambda: _pty_size(session) != MIN_SIZE, "the resize to reach the app's terminal")
         assert _pty_size(session) == MAX_SIZE
         term.output = ""
         chan.change_terminal_size(100, 30)
@@ -187,7 +188,7 @@ async def _answers_again(chan, term, session) -> None:
     """The client reads again: the server takes the app's output again, and the app answers a key (its
     briefing, never drawn before, so not a screen still on its way from before)."""
     chan.resume_reading()
-    await until_async(lambda: not session.child._paused, "the server to read the app again",
+    await wait_for_async(lambda: not session.child._paused, "the server to read the app again",
                       seen=lambda: session.chan.get_write_buffer_size())
     term.output = ""
     chan.change_terminal_size(100, 30)
@@ -220,7 +221,7 @@ async def test_a_client_that_stops_reading_holds_the_servers_memory_flat(server)
                 redraw()
             return session.child._paused
 
-        await until_async(paused, "the server to stop reading the app of a client that does not read",
+        await wait_for_async(paused, "the server to stop reading the app of a client that does not read",
                           seen=lambda: f"{resizes} resizes, {session.chan.get_write_buffer_size()} bytes held")
         for _ in range(5):  # the app is asked to redraw again: it waits, and nothing more is held
             redraw()
@@ -248,7 +249,7 @@ async def test_a_client_that_stops_reading_holds_the_servers_memory_flat_under_a
             chan.change_terminal_size(500 - i % 2, 200)
             await asyncio.sleep(0.05)
             peak = max(peak, session.chan.get_write_buffer_size())
-        await until_async(lambda: session.child._paused, "the server to stop reading the app",
+        await wait_for_async(lambda: session.child._paused, "the server to stop reading the app",
                           seen=lambda: session.chan.get_write_buffer_size())
         peak = max(peak, session.chan.get_write_buffer_size())
         assert peak <= OUTPUT_BUFFERED + 65536
@@ -297,14 +298,14 @@ async def test_silent_connections_before_login_are_limited_per_address_and_a_tra
     def counts() -> tuple[int, int]:
         return sum(closed(s) for s in silent), sum(hub.not_logged_in.values())
 
-    await until_async(lambda: sum(counts()) == 7, "the server to keep or close each of the 7 connections",
+    await wait_for_async(lambda: sum(counts()) == 7, "the server to keep or close each of the 7 connections",
                       seen=lambda: f"closed, kept: {counts()}")
     assert counts() == (3, 4)
     err = capfd.readouterr().err
     assert "refused connections waiting to log in (over 4 from one address" in err and "Traceback" not in err
     for sock in silent:
         sock.close()
-    await until_async(lambda: not hub.not_logged_in, "the server to see the kept connections go",
+    await wait_for_async(lambda: not hub.not_logged_in, "the server to see the kept connections go",
                       seen=lambda: hub.not_logged_in)
     async with connect(port, alice) as conn:
         chan, term = await open_terminal(conn)
@@ -384,7 +385,7 @@ async def test_the_session_limit_refuses_with_a_message(server):
     hub.db_call = held_db_call
     try:
         terms = [(await open_terminal(conn))[1] for conn in conns[:3]]
-        await until_async(lambda: len(hub.sessions) == 3, "three sessions counted", seen=lambda: len(hub.sessions))
+        await wait_for_async(lambda: len(hub.sessions) == 3, "three sessions counted", seen=lambda: len(hub.sessions))
         assert all(s.child is None for s in hub.sessions)  # no app started: each waits for the database
 
         async def refused(extra) -> None:
@@ -441,9 +442,9 @@ async def test_a_disconnect_ends_the_app_keeps_the_record_and_reconnecting_resum
     session = next(iter(hub.sessions))
     pid = session.child.pid
     conn.abort()  # the network goes away
-    await until_async(lambda: not _alive(pid), "the app to end with its connection (it outlived it)")
+    await wait_for_async(lambda: not _alive(pid), "the app to end with its connection (it outlived it)")
     if not hub.options.fork_server:  # reaped by the server (its watcher a moment after the exit): no zombie left
-        await until_async(lambda: not Path(f"/proc/{pid}").exists(), "the server to reap the app")
+        await wait_for_async(lambda: not Path(f"/proc/{pid}").exists(), "the server to reap the app")
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)
     game = hub.db.unfinished_games("alice")[0]
@@ -572,13 +573,13 @@ async def test_the_fork_server_kills_an_app_that_ignores_the_hang_up(tmp_path):
                      exits.append, zygote=hub.zygote_path)
     try:
         await child.start()
-        await until_async(lambda: b"poison" in screen, "the app's lobby", seen=lambda: bytes(screen[-500:]))
+        await wait_for_async(lambda: b"poison" in screen, "the app's lobby", seen=lambda: bytes(screen[-500:]))
         os.kill(child.pid, 19)  # SIGSTOP: a hang-up stays pending
         started = time.monotonic()
         hub.zygote.terminate()
         await within(hub.zygote.wait(), "the fork server to exit after the grace", zygote.GRACE + 60)
         assert time.monotonic() - started >= zygote.GRACE - 0.5  # it was given its grace
-        await until_async(lambda: exits, "the app's exit to be reported")
+        await wait_for_async(lambda: exits, "the app's exit to be reported")
         assert exits == [-9] and not _alive(child.pid)
     finally:
         if child.pid and _alive(child.pid):

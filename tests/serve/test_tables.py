@@ -20,7 +20,8 @@ from negtui.record.signing import check_chain, read_key
 from negtui.serve.db import ResultsDB
 from negtui.serve.tables import ask
 from negtui.table.source import TableSource, sit
-from tests.serve.conftest import Server, until
+from tests.serve.conftest import Server
+from tests.waiting import wait_for
 
 
 def play_through(source: TableSource, accept: bool = False, limit: float = 60.0) -> list[float]:
@@ -61,7 +62,7 @@ def test_two_trainees_play_a_table_the_server_opened_and_each_result_is_kept(ser
         named = [s for s in (server.db.tables.get(row.id) or row).people if s.name]
         return named if len(named) == 2 else []
 
-    assert {(s.player, s.name) for s in until(seated, "seats kept")} == {("A", "alice"), ("B", "bob")}
+    assert {(s.player, s.name) for s in wait_for(seated, "seats kept")} == {("A", "alice"), ("B", "bob")}
     with ThreadPoolExecutor(2) as both:  # each plays on as the table asks; a failure in either is raised here
         playing = {name: both.submit(play_through, src) for name, src in (("alice", alice), ("bob", bob))}
         results = {name: game.result() for name, game in playing.items()}
@@ -71,12 +72,12 @@ def test_two_trainees_play_a_table_the_server_opened_and_each_result_is_kept(ser
         rows = [g for g in server.db.results("tables") if g["status"] == "finished"]
         return rows if len(rows) == 2 else []
 
-    by_seat = {g["seat"]: g for g in until(finished, "both results")}
+    by_seat = {g["seat"]: g for g in wait_for(finished, "both results")}
     assert by_seat["A"]["trainee"] == "alice" and by_seat["B"]["trainee"] == "bob"
     assert [by_seat["A"]["payoff"], by_seat["B"]["payoff"]] == pytest.approx(payoffs)
     assert by_seat["A"]["decisions"] > 0 and by_seat["B"]["decisions"] > 0  # every decision, coached
     assert by_seat["A"]["welfare_optimum"] is not None and by_seat["A"]["counterfactual_upper"] is not None
-    done = until(lambda: (r := server.db.tables.get(row.id)) and r.status == "over" and r, "the table over",
+    done = wait_for(lambda: (r := server.db.tables.get(row.id)) and r.status == "over" and r, "the table over",
                  seen=lambda: server.db.tables.get(row.id))
     rec = load_record(done.record_path)  # one record for the table, written by its process alone
     assert rec.complete and rec.header.seats["A"].person == "alice" and rec.header.seats["B"].person == "bob"
@@ -85,7 +86,7 @@ def test_two_trainees_play_a_table_the_server_opened_and_each_result_is_kept(ser
     assert check_chain(rec.lines, read_key(server.data / "record.key")).status == "valid"
     alice.close()
     bob.close()
-    until(lambda: row.id not in server.keeper.open, "the table's process to end", seen=lambda: server.keeper.open)
+    wait_for(lambda: row.id not in server.keeper.open, "the table's process to end", seen=lambda: server.keeper.open)
     assert not Path(answer["socket"]).exists()
 
 
@@ -97,7 +98,7 @@ def test_a_count_of_people_lets_each_pick_a_seat_and_late_comers_are_refused(ser
     assert (bob.view.you, alice.view.you) == ("C", "A")
     with pytest.raises(Exception, match="every seat for a person at this table is taken"):
         sit(path, "carol", "B")  # two people sit at this table; B is a bot's
-    until(lambda: (r := server.db.tables.get(answer["table"])) and r.status == "playing", "the start")
+    wait_for(lambda: (r := server.db.tables.get(answer["table"])) and r.status == "playing", "the start")
     alice.close()
     bob.close()
 
@@ -122,7 +123,7 @@ def test_stopping_the_server_closes_its_tables_and_abandons_their_games(server: 
     answer = server.open("pill")
     alice = sit(Path(answer["socket"]), "alice")
     bob = sit(Path(answer["socket"]), "bob")
-    until(lambda: len([g for g in server.db.results("tables") if g["status"] == "playing"]) == 2, "the games",
+    wait_for(lambda: len([g for g in server.db.results("tables") if g["status"] == "playing"]) == 2, "the games",
           seen=lambda: [(g["trainee"], g["status"]) for g in server.db.results("tables")])
     read_until(alice, alice.person_to_move, "alice's move")  # she opens: a turn played, the record keeps it
     alice.pass_turn()

@@ -10,7 +10,6 @@ import signal
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -111,10 +110,10 @@ def test_an_interrupted_sweep_resumes_without_duplicates(sweep, root, tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "negtui.cli", "sweep", str(spec), "-o", str(out), "--workers", "2"],
                             stderr=subprocess.PIPE, text=True, env=env, cwd=root)
     try:
-        line = proc.stderr.readline()  # the first progress line: one game finished
-        while "games" not in line and line:
-            line = proc.stderr.readline()
-        time.sleep(0.3)
+        said = [proc.stderr.readline()]  # the first progress line: one game finished and its rows kept
+        while "games" not in said[-1] and said[-1]:
+            said.append(proc.stderr.readline())
+        assert "games" in said[-1], f"the sweep ended before its first progress line: {''.join(said)}"
         proc.send_signal(signal.SIGINT)
         rest = proc.communicate(timeout=60)[1]
     finally:
@@ -175,33 +174,33 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-@pytest.mark.slow
-def test_a_sweep_killed_outright_leaves_a_valid_file_and_no_workers(sweep, root, tmp_path):
-    """kill -9 of the sweep's own process: its workers end too, the file holds whole games (the last
-    complete write), and the same command finishes the rest without duplicates."""
-    spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 40"))  # about 15 s of games
-    out = tmp_path / "r.parquet"
-    proc = subprocess.Popen([sys.executable, "-m", "negtui.cli", "sweep", str(spec), "-o", str(out), "--workers", "2"],
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}, cwd=root)
+def _alive_workers(workers: list[int]) -> list[int]:
+    return [w for w in workers if Path(f"/proc/{w}").exists() and "zombie" not in
+            Path(f"/proc/{w}/status").read_text().lower()]
+
+
+def _killed_outright(sweep, wait_for, tmp_path: Path, proc: subprocess.Popen, spec: Path, out: Path,
+                     what: str) -> list[dict]:
+    """Once the results file is on disk, kill -9 the sweep's own process: its workers end too, the file holds
+    whole games (the last complete write), and the same command finishes the rest without duplicates.  The
+    rows the killed sweep left."""
+    workers: list[int] = []
     try:
-        deadline = time.monotonic() + 60
-        while not out.exists() and time.monotonic() < deadline:  # the first write (after 5 s of games)
-            time.sleep(0.1)
+        wait_for(lambda: out.exists() or proc.poll() is not None, what, timeout=120)
+        assert proc.poll() is None, f"the sweep ended first (status {proc.returncode}): {proc.communicate()[1]}"
         workers = _children(proc.pid)
-        assert len(workers) == 2
+        assert len(workers) == 2, workers
         proc.kill()
         proc.wait(timeout=10)
     finally:
         if proc.poll() is None:
             proc.kill()
-    deadline = time.monotonic() + 10
-    while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    alive = [w for w in workers if Path(f"/proc/{w}").exists() and "zombie" not in
-             Path(f"/proc/{w}/status").read_text().lower()]
-    for w in alive:
-        os.kill(w, signal.SIGKILL)  # not left behind by a failing run
-    assert alive == [], "workers outlived the sweep"
+    try:
+        wait_for(lambda: not _alive_workers(workers), "the workers to end with the sweep", timeout=10,
+                 seen=lambda: _alive_workers(workers))
+    finally:
+        for w in _alive_workers(workers):
+            os.kill(w, signal.SIGKILL)  # not left behind by a failing run
     first = read_table(out).to_pylist()
     assert first and len(first) % 5 == 0
     res = sweep(spec, "-o", out, "--workers", "2")
@@ -210,6 +209,50 @@ def test_a_sweep_killed_outright_leaves_a_valid_file_and_no_workers(sweep, root,
     total = len(tasks(load_spec(spec))) * 5
     assert len(rows) == total and len({(r["task"], r["method"]) for r in rows}) == total
     assert not list(tmp_path.glob(".r.parquet.*.tmp"))
+    return first
+
+
+# the sweep command, writing after every game and held (until killed) right after its first write of rows
+_HELD_AFTER_ITS_FIRST_WRITE = """
+import threading
+from negtui.sweep import results, runner
+runner.FLUSH_SECONDS = 0.0
+write = results.Results.write
+def write_then_hold(self):
+    write(self)
+    if self.rows:
+        threading.Event().wait()
+results.Results.write = write_then_hold
+from negtui.cli import main
+main()
+"""
+
+
+def test_a_sweep_killed_outright_between_two_writes_leaves_a_valid_file_and_no_workers(sweep, wait_for, root,
+                                                                                        tmp_path):
+    """The kill below at a fixed moment: the sweep is held right after its first write (the file holds the
+    first game) while its two workers live on; kill -9 then ends the workers too, the file is that write,
+    and the same command finishes the rest without duplicates."""
+    spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 1"))
+    out = tmp_path / "r.parquet"
+    proc = subprocess.Popen([sys.executable, "-c", _HELD_AFTER_ITS_FIRST_WRITE, "sweep", str(spec), "-o", str(out),
+                             "--workers", "2"], stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, cwd=root)
+    first = _killed_outright(sweep, wait_for, tmp_path, proc, spec, out, "the sweep's first write")
+    assert len(first) == 5  # the first game, whole
+
+
+@pytest.mark.stress
+@pytest.mark.slow
+def test_a_sweep_killed_outright_leaves_a_valid_file_and_no_workers(sweep, wait_for, root, tmp_path):
+    """kill -9 of the sweep's own process: its workers end too, the file holds whole games (the last
+    complete write), and the same command finishes the rest without duplicates.  The kill lands wherever
+    the sweep is once its first timed write is seen: a race, run by `make stress`."""
+    spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 40"))  # about 15 s of games
+    out = tmp_path / "r.parquet"
+    proc = subprocess.Popen([sys.executable, "-m", "negtui.cli", "sweep", str(spec), "-o", str(out), "--workers", "2"],
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}, cwd=root)
+    _killed_outright(sweep, wait_for, tmp_path, proc, spec, out, "the sweep's first write (after 5 s of games)")
 
 
 def test_csv_on_request(sweep, tmp_path):

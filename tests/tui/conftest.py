@@ -4,13 +4,17 @@
 - `play_screen(app)`: the one GameScreen on the screen stack;
 - `pill_app(**seats)`: the app on the poison pill with those seats, no seat dialog, no record;
 - `payoffs(app)`: the session's payoffs now;
-- `record_game(path, scenario=SIX, lens="myopic")`: `negtui autoplay --record` (greedy partner, 4 sims).
+- `record_game(path, scenario=SIX, lens="myopic")`: `negtui autoplay --record` (greedy partner, 4 sims);
+- `autoplay_clock(screen)`: the screen's autoplay waits on a clock the test moves (`AutoplayClock`);
+- `laid_out(app)`: whether the screen on top is laid out at the terminal's size with nothing pending (a
+  condition for `wait_until` before a test reads sizes, regions or text of a screen just opened).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,6 +34,13 @@ def pill_app(**seats: Seat) -> NegtuiApp:
     return NegtuiApp(PILL, seats=seats, ask_seats=False, record=False)
 
 
+def laid_out(app) -> bool:
+    """The screen on top laid out at the terminal's size, with no layout pending and nothing waiting for its
+    next refresh: sizes, regions and the screen's text are then what the terminal shows."""
+    screen = app.screen
+    return screen._compositor.size == app.size and not screen._layout_required and not screen._callbacks
+
+
 def payoffs(app) -> list[float]:
     return [float(v) for v in app.game.neg.returns(app.game.state)]
 
@@ -42,6 +53,11 @@ def play_screen_fixture():
 @pytest.fixture(name="pill_app", scope="session")
 def pill_app_fixture():
     return pill_app
+
+
+@pytest.fixture(name="laid_out", scope="session")
+def laid_out_fixture():
+    return laid_out
 
 
 @pytest.fixture(name="payoffs", scope="session")
@@ -58,3 +74,35 @@ def record_game(cli) -> Callable[..., Path]:
         return path
 
     return record_game
+
+
+class AutoplayClock:
+    """Autoplay's timers on a game screen, held: each pause between autoplayed turns is kept rather than
+    scheduled, and is over only when the test says so (`due`).  What happens between two turns then
+    depends on the test, not on how fast the machine plays them."""
+
+    def __init__(self, screen: Any) -> None:
+        self.screen = screen
+        self.pending: list[tuple[float, Callable[[], None]]] = []
+
+    def set_timer(self, delay: float, callback: Callable[[], None]) -> None:
+        self.pending.append((delay, callback))
+
+    def call_after_refresh(self, callback: Callable[[], None]) -> bool:
+        return self.screen.call_after_refresh(callback)  # full speed: after the next repaint, as in the app
+
+    def due(self) -> None:
+        """Every pause asked for so far is over: the steps waiting on them run."""
+        pending, self.pending = self.pending, []
+        for _delay, callback in pending:
+            callback()
+
+
+@pytest.fixture
+def autoplay_clock() -> Callable[[Any], AutoplayClock]:
+    def hold(screen: Any) -> AutoplayClock:
+        clock = AutoplayClock(screen)
+        screen.autoplay.owner = clock
+        return clock
+
+    return hold

@@ -27,12 +27,12 @@ def bot_offer_to_human_b(settle, wait_until, screen_text):
         await pilot.press("n")
         await settle(pilot)
         await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "the answer dialog")
+        await wait_until(pilot, lambda: "A offers B a deal" in screen_text(app), "the answer dialog drawn")
         dlg = app.screen
         assert dlg.title_text == "A offers B a deal"
         assert dlg.words == "A commits bait; B commits bait, poison"
         assert dlg.preview.partner["myopic"].accept == pytest.approx(7.0)
         assert dlg.preview.partner["myopic"].reject == pytest.approx(0.0)
-        assert "A offers B a deal" in screen_text(app)
         assert app.game.events == []  # nothing happens until B answers
         return dlg
 
@@ -56,6 +56,7 @@ async def test_bot_offer_to_human_accepted(screen_text, wait_until, pill_app, pa
         await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         assert app.game.over
         np.testing.assert_allclose(app.game.neg.returns(app.game.state), [40.0, 7.0])
+        await wait_until(pilot, lambda: "Game over" in screen_text(app), "the summary drawn")
         text = screen_text(app)
         assert "40.00" in text and "7.00" in text
 

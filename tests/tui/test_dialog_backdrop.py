@@ -22,17 +22,19 @@ def cells(strips) -> list[list[tuple[str, object]]]:
 
 
 @pytest.mark.parametrize("size", [(100, 32), (80, 24)])
-async def test_the_backdrop_is_textuals_translucent_background_cell_for_cell(size):
+async def test_the_backdrop_is_textuals_translucent_background_cell_for_cell(size, wait_until, play_screen):
     app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
         await pilot.press("right", "enter")  # something on the board to dim
-        await pilot.pause()
+        await wait_until(pilot, lambda: app.screen is play_screen(app) and app.screen.source.partner is not None,
+                         "the offer A builds")
+        await pilot.pause()  # and the board laid out with it
         below = app.screen
         app.push_screen(HelpScreen("play"))
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen._backdrop is not None,
+                         "Help's backdrop")
         dialog = app.screen
-        assert isinstance(dialog, HelpScreen)
         ours = dialog._backdrop[1].strips
         textual = Visual.to_strips(dialog, visualize(dialog, BackgroundScreen(below, dialog.styles.background)),
                                    size[0], size[1], dialog.visual_style)
@@ -58,15 +60,17 @@ async def test_the_backdrop_is_drawn_once_per_size_not_per_repaint(monkeypatch, 
         await settled(pilot, wait_until, app.screen)
         before = len(drawn)
         app.push_screen(HelpScreen("play"))
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen._backdrop is not None,
+                         "Help's backdrop")
         await pilot.pause(modal.SETTLE * 2)  # nothing changed below: no second drawing once it settles
         for _ in range(5):
             app.screen.refresh()
             await pilot.pause()
-        assert len(drawn) == before + 1
+        assert len(drawn) == before + 1 and app.screen._settling is None  # and none on its way
         await pilot.resize_terminal(90, 30)
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: app.screen._backdrop is not None and app.screen._backdrop[0] == (90, 30),
+                         "the backdrop drawn at 90×30")
         assert drawn[-1] == (90, 30)
-        assert app.screen._backdrop[0] == (90, 30)
 
 
 async def test_a_dialog_under_another_draws_its_backdrop_anew_only_when_it_is_on_top_again(monkeypatch, wait_until):

@@ -47,7 +47,8 @@ def _exact_game(tmp_path: Path, players: int, rounds: int) -> Path:
     return path
 
 
-async def test_a_larger_exact_solve_runs_in_the_background_and_joins_the_forecasts(screen_text, wait_until, tmp_path):
+async def test_a_larger_exact_solve_runs_in_the_background_and_joins_the_forecasts(screen_text, wait_until, tmp_path,
+                                                                                  held_solve):
     """Over EXACT_AT_ONCE states the app opens at once, solves the exact game in a worker with its
     progress on the status line, and adds the exact column when it is done."""
     from negtui.engine.exact import state_space
@@ -59,11 +60,11 @@ async def test_a_larger_exact_solve_runs_in_the_background_and_joins_the_forecas
         await pilot.pause()
         assert EXACT_AT_ONCE < state_space(app.game.neg.game) <= EXACT_IN_APP_LIMIT
         await pilot.press("2")
-        await wait_until(pilot, lambda: "solving the exact game" in screen_text(app) or app.game.exact_ready,
-                         "the solve under way")
+        await wait_until(pilot, lambda: "solving the exact game" in screen_text(app), "the solve under way")
+        assert not app.game.exact_ready and "exact" not in app.screen.query_one("#forecast-table").render().plain
+        held_solve.set()
         await wait_until(pilot, lambda: app.game.exact_ready, "the exact solution", timeout=60)
-        await pilot.pause(0.3)
-        assert "exact solution ready" in screen_text(app)
+        await wait_until(pilot, lambda: "exact solution ready" in screen_text(app), "the status to say it is ready")
         assert "exact" in app.screen.query_one("#forecast-table").render().plain.split("\n")[1]
 
 
@@ -74,13 +75,13 @@ async def test_the_background_exact_solve_can_be_cancelled(screen_text, wait_unt
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         ps = play_screen(app)
-        await wait_until(pilot, lambda: ps.exact_solving, "the solve to start")
-        assert "c cancel solve" in screen_text(app)
+        await wait_until(pilot, lambda: ps.exact_solving and "c cancel solve" in screen_text(app),
+                         "the solve to start, and its cancel key shown")
         await pilot.press("c")
         await wait_until(pilot, lambda: not ps.exact_solving, "the solve to stop", timeout=30)
-        assert "exact solve cancelled" in screen_text(app)
+        await wait_until(pilot, lambda: "exact solve cancelled" in screen_text(app)
+                         and "c cancel solve" not in screen_text(app), "the status to say it stopped, its key gone")
         assert not app.game.exact_ready and "exact" not in app.game.lenses
-        assert "c cancel solve" not in screen_text(app)
         await pilot.press("n")  # the game goes on without it
         await wait_until(pilot, lambda: app.game.state.t == 1, "a turn")
 
@@ -132,8 +133,9 @@ async def test_cancelling_the_solve_an_exact_seat_waits_for_says_how_to_go_on(sc
         assert app.game.state.t == 0
         await pilot.press("c")
         await wait_until(pilot, lambda: not ps.exact_solving, "the solve to stop", timeout=30)
-        text = " ".join(screen_text(app).split())
-        assert "cannot move without it" in text and "n solves again" in text
+        await wait_until(pilot, lambda: "cannot move without it" in " ".join(screen_text(app).split()),
+                         "the status to say the seat waits")
+        assert "n solves again" in " ".join(screen_text(app).split())
         assert app.game.state.t == 0 and not app.game.valuation.exact_solved
         await pilot.press("n")  # solves again
         await wait_until(pilot, lambda: ps.exact_solving, "the solve to start again")

@@ -38,7 +38,7 @@ async def test_the_coach_pane_reads_whole_at_every_width(screen_text, settle, wa
         await settle(pilot)
         await wait_until(pilot, lambda: "coach, turn 1" in screen_text(app), "the coaching")
         await pilot.press("escape", "5")  # close the partner dialog of B's own turn; open the coach pane
-        await pilot.pause()
+        await wait_until(pilot, lambda: "coach · turn 1" in screen_text(app), "the coach pane")
         text = screen_text(app)
         pane = text[text.index("coach · turn 1"):text.index("coach, turn 1")]
         assert "…" not in pane
@@ -52,22 +52,22 @@ async def test_the_coach_pane_reads_whole_at_every_width(screen_text, settle, wa
         assert any(ln.split()[:2] == ["you", "reject"] for ln in lines if ln)
 
 
-async def test_the_cell_under_the_cursor_explains_itself_from_the_start(screen_text, pill_app):
+async def test_the_cell_under_the_cursor_explains_itself_from_the_start(screen_text, wait_until, pill_app):
     app = pill_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await wait_until(pilot, lambda: "A · Alice: bait" in " ".join(screen_text(app).split()), "the first screen")
         text = " ".join(screen_text(app).split())
         assert "A · Alice: bait — A's share of the joint" in text  # before any key
         assert "feeds: joint project (+30)" in text  # the goal by its label, its value to the cell's owner
 
 
-async def test_the_matrix_names_every_action_where_the_height_allows(screen_text):
+async def test_the_matrix_names_every_action_where_the_height_allows(screen_text, wait_until):
     """Tall enough, each action has a line in the scenario's words under its player, the left column
     grows to hold them, and up/down walk the actions across players; short, it is a grid of cells
     with no column numbers, and the panel under it names the cell under the cursor."""
     app = NegtuiApp(HUMANITARIAN, ask_seats=False, record=False)
     async with app.run_test(size=(160, 50)) as pilot:
-        await pilot.pause()
+        await wait_until(pilot, lambda: "Fund the corridor operation" in screen_text(app), "the first screen")
         matrix = app.screen.query_one(CommitmentMatrix)
         assert matrix.listed
         assert app.screen.query_one("#left").size.width > 40
@@ -84,12 +84,12 @@ async def test_the_matrix_names_every_action_where_the_height_allows(screen_text
         await pilot.pause()
         assert matrix.cursor == (0, 2)
         await pilot.resize_terminal(80, 24)
-        await pilot.pause(0.3)
-        assert not matrix.listed
-        assert app.screen.query_one("#left").size.width == 40
+        await wait_until(pilot, lambda: not matrix.listed and app.screen.query_one("#left").size.width == 40
+                         and "actions" in screen_text(app)
+                         and "Host Government: Authorise the northern corridor" in " ".join(screen_text(app).split()),
+                         "the grid of cells at 80×24, the cell under the cursor named under it")
         text = screen_text(app)
         assert "actions" in text and " 0  1  2  3" not in text
-        assert "Host Government: Authorise the northern corridor" in " ".join(text.split())
         await pilot.press("right")
         await pilot.pause()
         assert matrix.cursor == (1, 2)
@@ -106,29 +106,25 @@ async def test_the_cursor_starts_on_your_own_row(screen_text):
         assert "Armed Group: Guarantee safe passage" in " ".join(screen_text(app).split())
 
 
-async def test_a_tall_terminal_shows_the_latest_turns_under_the_side_panes(screen_text, pill_app):
+async def test_a_tall_terminal_shows_the_latest_turns_under_the_side_panes(screen_text, wait_until, pill_app):
     app = pill_app(A=Seat.lens("myopic"), B=Seat.lens("upper"))
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         await pilot.press("n")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if app.game.events:
-                break
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: app.game.events, "the first turn")
+        await wait_until(pilot, lambda: "t  1 r1  A → B" in screen_text(app), "the turn on the screen")
         below = app.screen.query_one("#log-below")
         assert below.display and below.size.height >= 8
-        assert "turn log" in screen_text(app) and "t  1 r1  A → B" in screen_text(app)
+        assert "turn log" in screen_text(app)
         await pilot.press("3")  # the log pane itself: no second copy under it
-        await pilot.pause()
-        assert not below.display
+        await wait_until(pilot, lambda: not below.display, "the copy under the log pane gone")
         await pilot.press("2")
+        await wait_until(pilot, lambda: below.display, "the latest turns under the forecasts again")
         await pilot.resize_terminal(80, 24)
-        await pilot.pause(0.2)
-        assert not below.display  # a short terminal has no rows to spare
+        await wait_until(pilot, lambda: not below.display, "no latest turns at 80×24")  # no rows to spare
 
 
-async def test_a_resize_relays_the_side_panes_at_once(screen_text):
+async def test_a_resize_relays_the_side_panes_at_once(screen_text, wait_until):
     app = NegtuiApp(SIX, ask_seats=False, record=False)
     async with app.run_test(size=(160, 40)) as pilot:
         await pilot.pause()
@@ -136,11 +132,12 @@ async def test_a_resize_relays_the_side_panes_at_once(screen_text):
         await pilot.pause()
         assert "   lower" in screen_text(app) and " low " not in screen_text(app)
         await pilot.resize_terminal(80, 24)
-        await pilot.pause(0.2)
-        assert " low " in screen_text(app) and "trend" not in screen_text(app)  # no turn played meanwhile
+        await wait_until(pilot, lambda: " low " in screen_text(app), "the narrow forecasts at 80×24")
+        assert "trend" not in screen_text(app) and app.game.events == []  # no turn played meanwhile
         await pilot.resize_terminal(160, 40)
-        await pilot.pause(0.2)
-        assert "   lower" in screen_text(app) and "trend" in screen_text(app)
+        await wait_until(pilot, lambda: "   lower" in screen_text(app) and "trend" in screen_text(app),
+                         "the wide forecasts at 160×40")
+        assert app.game.events == []
 
 
 async def test_a_person_with_nothing_left_to_offer_or_ask_for_passes_without_a_dialog(wait_until, payoffs, tmp_path):
@@ -165,21 +162,23 @@ async def test_a_person_with_nothing_left_to_offer_or_ask_for_passes_without_a_d
 
 
 @pytest.mark.parametrize(("size", "beside"), [((160, 50), True), ((80, 24), False)])
-async def test_a_bots_offer_leaves_the_matrix_in_view_on_a_wide_terminal(screen_text, wait_until, pill_app, size,
-                                                                         beside):
+async def test_a_bots_offer_leaves_the_matrix_in_view_on_a_wide_terminal(screen_text, wait_until, laid_out, pill_app,
+                                                                         size, beside):
     app = pill_app(A=Seat.lens("myopic"), B=Seat.human())
+
+    def b_cells() -> list[str]:
+        lines = screen_text(app).splitlines()
+        b = next((k for k, ln in enumerate(lines) if ln.startswith(" ◆ B · Bob")), len(lines))
+        return [ln[:40] for ln in lines[b + 1:b + 3]]
+
     async with app.run_test(size=size) as pilot:
         await pilot.press("n")
-        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen) and laid_out(app), "A's offer")
         assert app.screen.has_class("beside") == beside
         text = screen_text(app)
         assert "thinking" not in text.splitlines()[0]  # the game waits for the person, not for a bot
-        if beside:
-            lines = text.splitlines()
-            b = next(k for k, ln in enumerate(lines) if ln.startswith(" ◆ B · Bob"))
-            b_cells = [ln[:40] for ln in lines[b + 1:b + 3]]
-            assert any("++ bait" in ln for ln in b_cells), b_cells  # B's offered cells marked beside it
+        if beside:  # B's offered cells marked beside it
+            await wait_until(pilot, lambda: any("++ bait" in ln for ln in b_cells()), "B's offered cells in view")
 
 
 async def test_a_step_of_autoplay_due_on_a_persons_turn_opens_no_second_partner_dialog(wait_until, play_screen,
@@ -235,6 +234,7 @@ async def test_human_offers_bait_alone_b_accepts_and_game_ends_with_summary(scre
         await settle(pilot)
         assert app.game.over and len(app.game.events) == 2
         await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        await wait_until(pilot, lambda: "Game over" in screen_text(app), "the summary drawn")
         text = screen_text(app)
         assert "Game over" in text and "30.00" in text
         assert "game over" in ps.query_one("#topbar").plain
@@ -282,7 +282,8 @@ async def test_human_offers_poison_bundle_upper_b_rejects(screen_text, settle, w
         assert tabs.active == "log" and "turn log · only B" in screen_text(app)
         await pilot.press("question_mark")
         await pilot.pause()
-        assert isinstance(app.screen, HelpScreen) and "negtui — keys" in screen_text(app)
+        assert isinstance(app.screen, HelpScreen)
+        await wait_until(pilot, lambda: "negtui — keys" in screen_text(app), "the help drawn")
         await pilot.press("escape")
         assert app.return_code is None
         await pilot.press("q")
@@ -305,7 +306,8 @@ async def test_key_bar_lists_the_usable_keys_and_a_click_presses_one(screen_text
         assert line.startswith(" space step  r run/pause") and line.rstrip().endswith(" … ? help  q quit"), \
             "too narrow for every key: help and quit stay"
         await pilot.resize_terminal(160, 30)
-        await pilot.pause()
+        await wait_until(pilot, lambda: screen_text(app).rstrip().endswith("^p palette"),
+                         "the key bar at 160 columns")
         wide = screen_text(app).splitlines()[-1]
         assert " l lesson  ? help  q quit " in wide and wide.rstrip().endswith("^p palette")
         await pilot.click(KeyBar, offset=(wide.index("? help") + 3, 0))
@@ -324,7 +326,7 @@ async def test_offer_building_escape_and_a_unilateral_commitment(screen_text, wa
     app = pill_app(A=Seat.human())
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
-        assert "A alone" in screen_text(app)  # the proposer itself, said as such
+        await wait_until(pilot, lambda: "A alone" in screen_text(app), "A alone among the partners")  # said as such
         await pilot.press("enter")  # A itself: a unilateral commitment
         await pilot.pause()
         ps = play_screen(app)
@@ -364,7 +366,7 @@ async def test_an_empty_offer_asks_before_it_passes_the_turn(screen_text, wait_u
         await pilot.pause()
         await pilot.press("o")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
-        assert "Your offer to B has nothing in it" in screen_text(app)
+        await wait_until(pilot, lambda: "Your offer to B has nothing in it" in screen_text(app), "the question drawn")
         await pilot.press("n")  # back to the offer: nothing was sent
         await pilot.pause()
         ps = play_screen(app)
@@ -397,13 +399,22 @@ async def test_the_matrix_keeps_its_layout_while_an_offer_is_built(screen_text, 
         await wait_until(pilot, lambda: ps.source.partner is not None, "a partner")
         matrix = app.screen.query_one(CommitmentMatrix)
         listed = matrix.listed
+        fitted: list[int] = []  # the heights of the box the matrix was laid out in, in turn
+        fit = matrix.fit
+
+        def fitting(width: int, height: int) -> None:
+            fitted.append(height)
+            fit(width, height)
+
+        matrix.fit = fitting  # type: ignore[method-assign]
+        whole = app.screen.query_one("#matrix-box").size.height
         matrix.cursor = (0, app.game.proposer)
         await pilot.press("enter")  # the first cell of the offer: its preview appears under the matrix
         await wait_until(pilot, lambda: bool(ps.source.cells), "a cell in the offer")
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: fitted and fitted[-1] < whole, "the matrix laid out above the preview")
         assert matrix.listed == listed
         await pilot.press("enter")  # out again
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: fitted[-1] == whole, "the matrix laid out in its whole box again")
         assert matrix.listed == listed
         if listed:
             await pilot.press("down")
@@ -416,6 +427,7 @@ async def test_the_matrix_keeps_its_layout_while_an_offer_is_built(screen_text, 
 
 async def test_the_log_filtered_to_a_player_leaves_out_other_players_passes(wait_until, play_screen):
     """A pass names the partner a search settled on; filtered to that partner, the log must not list it."""
+    from negtui.names import player_names
     from negtui.tui.widgets.panes import TurnLog
 
     app = NegtuiApp(SIX, seats={p: Seat.lens("myopic", partner="greedy") for p in
@@ -431,7 +443,8 @@ async def test_the_log_filtered_to_a_player_leaves_out_other_players_passes(wait
         log = ps.query_one(TurnLog)
         log.only = who
         ps.view.show_pane("log")  # a pane is drawn when it is in view
-        await pilot.pause(0.2)
+        only = f"turn log · only {player_names(app.game.neg.game.scenario)[who]}"
+        await wait_until(pilot, lambda: log.content.renderables[0].plain == only, "the log drawn for one player")
         shown = "\n".join(part.plain for part in log.content.renderables)  # the head, then the turns' lines
         g = app.game.neg.game
         lines = [ln for ln in shown.splitlines()[1:] if ln.strip()]

@@ -27,8 +27,11 @@ async def test_the_game_goes_on_when_the_disk_fills_and_the_app_says_so(screen_t
         os.close(full)
         await pilot.press("r")  # autoplay
         await wait_until(pilot, lambda: app.game.record_failed is not None, "the failed write", timeout=60)
-        await pilot.pause()
-        toasts = " ".join(line.split("▌", 1)[1].strip() for line in screen_text(app).splitlines() if "▌" in line)
-        assert "recording stopped: the disk is full; nothing was recorded. The game goes on unrecorded." in toasts
+
+        def toasts() -> str:
+            return " ".join(line.split("▌", 1)[1].strip() for line in screen_text(app).splitlines() if "▌" in line)
+
+        await wait_until(pilot, lambda: "recording stopped" in toasts(), "the toast")
+        assert "recording stopped: the disk is full; nothing was recorded. The game goes on unrecorded." in toasts()
         await wait_until(pilot, lambda: app.game.over, "the game's end", timeout=120)
     assert not list(tmp_path.glob("records/*.jsonl"))  # a record with nothing in it is not kept

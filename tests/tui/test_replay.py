@@ -28,7 +28,8 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
         await pilot.pause()
         ps = play_screen(app)
         assert isinstance(ps, ReplayScreen) and app.game is None
-        assert ps.source.pos == 0 and "REPLAY 0/24 turns played" in screen_text(app)
+        assert ps.source.pos == 0
+        await wait_until(pilot, lambda: "REPLAY 0/24 turns played" in screen_text(app), "the replay's first screen")
         assert not ps.check_action("seats", ()) and not ps.check_action("submit", ())
         await pilot.press("full_stop", "full_stop", "full_stop")
         await pilot.pause()
@@ -57,6 +58,8 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
         await pilot.press("2", "0", "enter")
         await pilot.pause()
         assert app.screen is ps and ps.source.pos == 20 and ps.source.state == rp.state_at(20)
+        await wait_until(pilot, lambda: "REPLAY 20/24 turns played" in screen_text(app)
+                         and f"t 20 r4  {rp.record.turns[19].proposer}" in screen_text(app), "the jump shown")
         text = screen_text(app)
         assert "REPLAY 20/24 turns played" in text and "turn 21/24" not in text  # one counter, not two
         assert f"t 20 r4  {rp.record.turns[19].proposer}" in text  # the status follows the jump
@@ -66,8 +69,7 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
         assert ps.source.pos == 24 and ps.source.state == rp.final
         await pilot.press("full_stop")
         assert ps.source.pos == 24
-        await pilot.pause()
-        assert "REPLAY 24/24 turns played" in screen_text(app)
+        await wait_until(pilot, lambda: "REPLAY 24/24 turns played" in screen_text(app), "the last turn shown")
         await pilot.press("g")
         await pilot.press("4", "enter")
         await pilot.pause()
@@ -78,7 +80,7 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
         assert isinstance(app.screen, SeatsScreen) and app.screen.title_text == "Take over from turn 5"
         assert all(app.screen.plays(pid) == "myopic" for pid in rp.neg.game.player_ids)
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(app.screen, LiveScreen), "the game taken over")
         live = play_screen(app)
         assert isinstance(live, LiveScreen) and live.source.game is app.game
         ses = app.game
@@ -93,6 +95,7 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
         await pilot.press("n")
         await settle(pilot)
         assert len(ses.events) == 1 and ses.events[0].t == 4 and ses.state.t == 5
+        await wait_until(pilot, lambda: "turn 6/24" in screen_text(app), "the fork's turn on the screen")
         assert "REPLAY" not in screen_text(app)
         # the log and the trends keep the game the fork continues: turns 0-3 from the record, then its own
         snap = live.source.snapshot()
@@ -112,14 +115,14 @@ async def test_replay_step_back_jump_and_take_over(screen_text, settle, wait_unt
     assert check_chain(lines, data_dir_key(tmp_path)).status == "valid"
 
 
-async def test_a_replays_key_bar_at_80_columns_keeps_jump_and_take_over(record_game, tmp_path):
+async def test_a_replays_key_bar_at_80_columns_keeps_jump_and_take_over(wait_until, record_game, tmp_path):
     """Too short for every key, the bar keeps the replay's own keys (step back and on, jump, take over)."""
     from negtui.tui.widgets.keybar import KeyBar
 
     rec = record_game(tmp_path / "six.jsonl")
     app = NegtuiApp(replay=rec, record=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: app.screen.query_one(KeyBar).size.width == 80, "the key bar laid out")
         line = app.screen.query_one(KeyBar).render().plain
         assert "…" in line  # not every key fits
         assert all(k in line for k in (", ◀ turn", ". turn ▶", "g jump", "t take over", "? help", "q quit")), line

@@ -26,8 +26,13 @@ def test_play_refuses_it_before_the_app_opens():
 
 
 @pytest.mark.asyncio
-async def test_the_app_says_why_and_offers_the_scenarios(screen_text, settle, tmp_path):
+async def test_the_app_says_why_and_offers_the_scenarios(screen_text, settle, wait_until, tmp_path):
     app = NegtuiApp(None, rules="reference", record=False, data_dir=tmp_path)
+
+    def toast() -> str:
+        shown = " ".join(line.split("▌", 1)[1].strip(" ▎") for line in screen_text(app).splitlines() if "▌" in line)
+        return " ".join(shown.split())
+
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, PickerScreen)
@@ -35,6 +40,6 @@ async def test_the_app_says_why_and_offers_the_scenarios(screen_text, settle, tm
         await settle(pilot)
         assert not any(isinstance(s, SeatsScreen) for s in app.screen_stack)
         assert isinstance(app.screen, PickerScreen)
-        toast = " ".join(line.split("▌", 1)[1].strip(" ▎") for line in screen_text(app).splitlines() if "▌" in line)
+        await wait_until(pilot, lambda: "cannot play" in toast(), "the toast")
         assert "cannot play river-basin-treaty under reference rules: the reference rule set has no exclusive " \
-               "sets; play this scenario with --rules paper" in " ".join(toast.split())
+               "sets; play this scenario with --rules paper" in toast()

@@ -2,7 +2,8 @@
 pyproject.toml because the SVGs depend on its rendering).
 
 Every snapshot is deterministic: no record (so no "recording this game" toast), bots seeded per seat, and the
-picture is taken only once the bot workers are done.  Regenerate after an intended change of the
+picture is taken only once the bot workers are done and each turn is on the screen (waited for as a state,
+never for a time).  Regenerate after an intended change of the
 screen with `pytest tests/tui/test_snapshots.py --snapshot-update` and look at the SVGs before
 committing them.
 """
@@ -37,12 +38,14 @@ async def _wait_for(pilot, cond, what: str, timeout: float = 20.0) -> None:
 
 def _steps(n: int, pane: str | None = None):
     async def run_before(pilot) -> None:
+        app = pilot.app
         await pilot.pause()
-        for _ in range(n):
+        for k in range(1, n + 1):
             await pilot.press("n")
-            await pilot.app.workers.wait_for_complete()
-            await pilot.pause()
-        assert len(pilot.app.game.events) == n
+            await app.workers.wait_for_complete()
+            await _wait_for(pilot, lambda k=k: len(app.game.events) == k and not app.screen.thinking,
+                            f"turn {k} played and the bot done thinking")
+        assert len(app.game.events) == n
         if pane:
             await pilot.press(pane)
         await pilot.pause()

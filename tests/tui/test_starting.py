@@ -5,6 +5,7 @@ every screen, and the contrast of the text colours."""
 from __future__ import annotations
 
 import re
+import threading
 
 import pytest
 from textual.widgets import Input, OptionList, Select, Static
@@ -43,6 +44,7 @@ async def test_start_with_seats_dialog_keyboard_and_start_button(screen_text, wa
         await pilot.press("home", "enter")
         await wait_until(pilot, lambda: app.screen is dialog, "the seat dialog again")
         assert dialog.plays("A") == "human" and dialog.answers("A") is None
+        await wait_until(pilot, lambda: re.search(r"A · Alice +human", screen_text(app)), "A's seat shown human")
         line = next(ln for ln in screen_text(app).splitlines() if "A · Alice" in ln)
         assert re.search(r"A · Alice +human +▾", line) and "its own lens" not in line  # a person answers as they decide
         await pilot.click("#done")
@@ -52,11 +54,11 @@ async def test_start_with_seats_dialog_keyboard_and_start_button(screen_text, wa
         assert app.live.game.seats["B"].propose_lens == "lower"
         # A proposes first and is human: the partner dialog opens by itself
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        await wait_until(pilot, lambda: "A, choose a partner" in screen_text(app), "the partner dialog drawn")
         assert screen_text(app).startswith(" ▶ A · Alice (human)")
-        assert "A, choose a partner" in screen_text(app)
 
 
-async def test_start_with_seats_all_bots_and_ctrl_s(screen_text):
+async def test_start_with_seats_all_bots_and_ctrl_s(screen_text, wait_until):
     app = NegtuiApp(PILL, seats={"A": Seat.human()}, ask_seats=True, record=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -71,7 +73,7 @@ async def test_start_with_seats_all_bots_and_ctrl_s(screen_text):
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
         assert {pid: s.label for pid, s in app.game.seats.items()} == {"A": "lower", "B": "myopic"}
-        assert "A · Alice (lower)" in screen_text(app)
+        await wait_until(pilot, lambda: "A · Alice (lower)" in screen_text(app), "the game's first screen")
 
 
 async def test_text_colours_meet_a_contrast_of_4_5_to_1_on_every_background():
@@ -117,7 +119,7 @@ async def test_escape_puts_an_offer_aside_and_a_step_shows_it_again(screen_text,
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen) and app.game.events == []  # not answered: not rejected
-        assert "waits for your answer" in screen_text(app)
+        await wait_until(pilot, lambda: "waits for your answer" in screen_text(app), "the status on the offer aside")
         await pilot.press("n")
         await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "the offer again")
         await pilot.press("x")
@@ -156,8 +158,8 @@ async def test_the_generator_form_starts_in_its_first_field_explains_bad_numbers
         assert app.game.neg.rules.name == "reference" and app.game.neg.game.n == 4
 
 
-async def test_the_picker_lists_games_generated_here_and_records_to_replay(screen_text, wait_until, record_game, cli,
-                                                                           tmp_path):
+async def test_the_picker_lists_games_generated_here_and_records_to_replay(screen_text, wait_until, laid_out,
+                                                                           record_game, cli, tmp_path):
     (tmp_path / "scenarios").mkdir()
     assert cli("generate", "--players", "4", "--goals", "5", "--factors", "2", "-o",
                str(tmp_path / "scenarios" / "mine.json")).exit_code == 0
@@ -165,7 +167,7 @@ async def test_the_picker_lists_games_generated_here_and_records_to_replay(scree
     rec = record_game(tmp_path / "records" / "game.jsonl", PILL)
     app = NegtuiApp(None, record=False, data_dir=tmp_path, scenarios_dir=TEACHING)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
+        await wait_until(pilot, lambda: isinstance(app.screen, PickerScreen) and laid_out(app), "the picker")
         text = screen_text(app)
         assert "generated here" in text and "replay game.jsonl" in text
         options = app.screen.query_one(OptionList)
@@ -209,7 +211,8 @@ async def test_quit_and_help_work_on_every_screen(screen_text, wait_until, scree
         kinds = {"seats": SeatsScreen, "partner": PartnerScreen, "respond": RespondScreen, "welfare": WelfareScreen,
                  "generate": GenerateScreen, "summary": SummaryScreen}
         await wait_until(pilot, lambda: isinstance(app.screen, kinds[screen]), screen)
-        await pilot.pause()
+        await wait_until(pilot, lambda: "^q quit" in screen_text(app).rstrip().rpartition("\n")[2],
+                         f"the {screen} dialog's keys")
         bar = screen_text(app).splitlines()[-1]  # the dialog's own keys, not the play screen's under it
         assert "^q quit" in bar and "? help" in bar and "space step" not in bar and "w welfare" not in bar, bar
         if screen == "generate":  # out of the field it starts in: a ? there is typed (tested below)
@@ -223,10 +226,11 @@ async def test_quit_and_help_work_on_every_screen(screen_text, wait_until, scree
         assert app.return_code == 0
 
 
-async def test_the_seat_dialog_sets_every_seat_at_once_and_lists_many_players_a_line_each(screen_text, wait_until):
+async def test_the_seat_dialog_sets_every_seat_at_once_and_lists_many_players_a_line_each(screen_text, wait_until,
+                                                                                          laid_out):
     app = NegtuiApp(CLIMATE, ask_seats=True, record=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen) and laid_out(app), "the seat dialog")
         dialog = app.screen
         seats = dialog.grid.seats()
         assert len(seats) == 22 and dialog.grid.size.height == 23  # 22 players and every seat: one line each
@@ -243,16 +247,16 @@ async def test_the_seat_dialog_sets_every_seat_at_once_and_lists_many_players_a_
         await wait_until(pilot, lambda: app.game is not None, "the game")
         assert {s.propose_lens for s in app.game.seats.values()} == {"myopic"}
         await pilot.press("s")  # mid-game the same dialog applies, it does not start
-        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog again")
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen) and laid_out(app), "the seat dialog again")
         assert "Apply (ctrl+s)" in screen_text(app) and "Start (ctrl+s)" not in screen_text(app)
 
 
-async def test_the_seat_dialog_sets_a_bots_answering_lens_apart(wait_until, screen_text):
+async def test_the_seat_dialog_sets_a_bots_answering_lens_apart(wait_until, screen_text, laid_out):
     """A lens bot may propose with one lens and answer with another (the CLI's NAME=LENS/LENS); a person
     or an outside agent has no answering lens to set."""
     app = NegtuiApp(PILL, ask_seats=True, record=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen) and laid_out(app), "the seat dialog")
         dialog = app.screen
         shown = screen_text(app)
         assert "every seat" in shown and "A · Alice" in shown and "B · Bob" in shown  # all in view on 24 rows
@@ -281,11 +285,22 @@ async def test_the_seat_dialog_sets_a_bots_answering_lens_apart(wait_until, scre
 
 
 @pytest.mark.parametrize(("scenario", "offered"), [(PILL, True), (CLIMATE, False)])
-async def test_the_seat_dialog_offers_the_exact_lens_only_where_the_game_is_small(wait_until, scenario, offered):
+async def test_the_seat_dialog_offers_the_exact_lens_only_where_the_game_is_small(wait_until, monkeypatch, scenario,
+                                                                                  offered):
+    checked = threading.Event()  # whether the exact lens fits is found beside the dialog, in a thread
+    check = NegtuiApp._check_game
+
+    def check_game(self, *args):
+        try:
+            check(self, *args)  # it offers the lens (call_from_thread: on the screen once it returns)
+        finally:
+            checked.set()
+
+    monkeypatch.setattr(NegtuiApp, "_check_game", check_game)
     app = NegtuiApp(scenario, ask_seats=True, record=False)
     async with app.run_test(size=(160, 50)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
-        await app.workers.wait_for_complete()  # whether the exact lens fits is found beside the dialog
+        await wait_until(pilot, checked.is_set, "the check of the game beside the dialog", timeout=60)
         await pilot.pause()
         for row in app.screen.grid.rows:
             values = [value for _, value in row.choices] + [value for _, value in row.answer_choices]
@@ -310,12 +325,12 @@ async def test_a_session_with_an_exact_bot_in_its_own_process_is_refused_when_th
                 options=AgentOptions(remote_bots=True))
 
 
-async def test_the_seat_grid_by_mouse_escape_and_every_seat_answering(wait_until, screen_text):
+async def test_the_seat_grid_by_mouse_escape_and_every_seat_answering(wait_until, screen_text, laid_out):
     """A click on a cell opens its choices; escape (or a click beside them) leaves the cell as it was; the
     every-seat row's answering cell sets every bot's answering lens, and leaves a person's seat alone."""
     app = NegtuiApp(PILL, seats={"A": Seat.human()}, ask_seats=True, record=False)
     async with app.run_test(size=(160, 50)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog")
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen) and laid_out(app), "the seat dialog")
         dialog = app.screen
         grid = dialog.grid
         at = grid.cell_region(2, 0)  # B's seat
@@ -342,7 +357,7 @@ async def test_the_seat_grid_by_mouse_escape_and_every_seat_answering(wait_until
         assert (b.propose_lens, b.respond_lens) == ("lower", "myopic") and app.game.seats["A"].is_human
 
 
-async def test_the_seat_table_shows_whole_names_and_says_what_ctrl_s_does(wait_until, screen_text):
+async def test_the_seat_table_shows_whole_names_and_says_what_ctrl_s_does(wait_until, screen_text, laid_out):
     """Names up to 27 characters show whole (the table widens for them), and the key bar says start before
     a game and apply during one, as the button does."""
     app = NegtuiApp(RIVER_BASIN, ask_seats=True, record=False)
@@ -357,7 +372,8 @@ async def test_the_seat_table_shows_whole_names_and_says_what_ctrl_s_does(wait_u
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: app.game is not None, "the game")
         await pilot.press("s")
-        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the seat dialog mid-game")
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatsScreen) and laid_out(app),
+                         "the seat dialog mid-game")
         bar = screen_text(app).splitlines()[-1]
         assert "^s apply" in bar and "start" not in bar
         app.screen.choose("Delta_State", plays="myopic")

@@ -31,8 +31,10 @@ async def main():
         toast = Toast(note)  # made after the notification expired
         assert toast._timeout < 0
         await app.screen.query_one(ToastRack).mount(ToastHolder(toast))
-        await pilot.pause(0.3)
-        print("toast gone" if not toast.is_attached else "toast still shown")
+        deadline = time.monotonic() + 10  # unguarded, the loop never comes back here
+        while toast.is_attached and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        print("toast gone" if not toast.is_attached else "toast still shown after 10 s")
         await pilot.press("q")
 
 asyncio.run(main())
@@ -46,12 +48,12 @@ asyncio.run(main())
 
 
 @pytest.mark.asyncio
-async def test_a_dialog_pushed_does_not_lay_out_the_screens_below_again():
+async def test_a_dialog_pushed_does_not_lay_out_the_screens_below_again(wait_until):
     """Unguarded, the dialog's first resize reached every screen below and each reflowed in full."""
     from textual.screen import Screen
 
     from negtui.seats import Seat
-    from negtui.tui.screens.dialogs import HelpScreen
+    from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen
     from tests.tui.conftest import pill_app
 
     laid_out: list[str] = []
@@ -63,12 +65,19 @@ async def test_a_dialog_pushed_does_not_lay_out_the_screens_below_again():
 
     app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
     async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.pause(0.5)
+        # A's partner dialog over the game, both laid out (the dialog's backdrop of the game drawn and settled)
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
+        partner = app.screen
+        await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: partner._settling is None and partner._backdrop is not None,
+                         "the partner dialog's backdrop to settle")
         below = [type(s).__name__ for s in app.screen_stack]
         Screen._refresh_layout = spy
         try:
             app.push_screen(HelpScreen("play"))
-            await pilot.pause(0.3)
+            await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen._backdrop is not None,
+                             "Help laid out and drawn")
+            await pilot.pause()  # what its first resize passed on is handled
         finally:
             Screen._refresh_layout = real
     assert "HelpScreen" in laid_out

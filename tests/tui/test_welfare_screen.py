@@ -31,14 +31,15 @@ async def test_the_welfare_optimum_is_marked_on_the_matrix_until_the_next_turn(s
         await pilot.press("m")
         await pilot.pause()
         assert app.screen is ps
+        await wait_until(pilot, lambda: "◇◇ utilitarian optimum" in screen_text(app)
+                         and screen_text(app).count("◇◇ bait") == 2, "the optimum marked on the matrix and the legend")
         text = screen_text(app)
         assert "◇◇ bait" in text and "◇◇ poison" not in text and "◇◇ side" not in text
         assert text.count("◇◇ bait") == 2  # A's bait and B's bait: 30 each
         assert "◇◇ utilitarian optimum" in text
         await pilot.press("n")
         await wait_until(pilot, lambda: app.game.state.t == 1, "the next turn")
-        await pilot.pause(0.2)
-        assert "◇◇" not in screen_text(app)
+        await wait_until(pilot, lambda: "◇◇" not in screen_text(app), "the mark gone with the turn")
 
 
 # a worker that reads its request and never answers: a solve that lasts until it is killed
@@ -94,7 +95,9 @@ async def test_welfare_optimum_shown_then_a_solve_cancelled(screen_text, wait_un
             assert "solve cancelled" in str(status.content)
             assert scr.job is None and scr.result is None
             assert procs[-1].wait(timeout=5) == -signal.SIGKILL  # the worker process is gone
-            await pilot.pause(0.3)
+            await wait_until(pilot, lambda: not any(w.group == "welfare" for w in app.workers),
+                             "the wait for the cancelled solve to end")
+            await pilot.pause()  # whatever it posted is handled
             assert "solve cancelled" in str(status.content)  # no late result
             # solve again, and quit the app while it runs: the worker process must not outlive the app
             await pilot.click("#solve")

@@ -420,8 +420,18 @@ def alive(pid: int) -> bool:
     return stat[stat.rindex(")") + 2:].split()[0] != "Z"
 
 
+def solving(pid: int) -> bool:
+    """The worker is at its solve: the HiGHS library is loaded only once the request is read and the solve
+    begins."""
+    try:
+        with open(f"/proc/{pid}/maps") as fh:
+            return "libhighs" in fh.read()
+    except OSError:
+        return False
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc to find the worker process")
-def test_cancel_stops_the_worker() -> None:
+def test_cancel_stops_the_worker(wait_for) -> None:
     # 30 players, 90 goals: a Nash solve that takes far longer than the test waits
     sc = generate(GeneratorParams(players=30, actions=3, goals=90, seed=1))
     before = child_pids()
@@ -430,31 +440,24 @@ def test_cancel_stops_the_worker() -> None:
     new = child_pids() - before
     assert len(new) == 1, new
     (pid,) = new
+    wait_for(lambda: solving(pid) or job.done(), "the worker at its solve", timeout=60)
     with pytest.raises(TimeoutError):
-        job.result(timeout=3.0)  # started, solving, not finished
+        job.result(timeout=0.5)  # started, solving, not finished
     assert not job.done() and alive(pid)
     started = time.perf_counter()
     job.cancel()
     assert time.perf_counter() - started < 5.0
     with pytest.raises(Cancelled):
         job.result(timeout=1)
-    deadline = time.perf_counter() + 5.0
-    while alive(pid) and time.perf_counter() < deadline:
-        time.sleep(0.05)
-    assert not alive(pid)
+    wait_for(lambda: not alive(pid), f"the worker (pid {pid}) to be gone", timeout=5)
     assert job.done()
 
 
-def test_job_runs_without_being_asked_for_its_result() -> None:
+def test_job_runs_without_being_asked_for_its_result(wait_for) -> None:
     """A caller that only polls done() (the app's pattern) must see the solve finish."""
-    import time as _time
-
     data = scenario({"A": 1}, [{"id": "g", "requires": ["A.a0"], "values": {"A": 1}}])
     job = WelfareJob(WelfareRequest(PortableGame(data, PAPER.as_dict()), 0, WelfareOptions()))
-    deadline = _time.perf_counter() + 30
-    while not job.done() and _time.perf_counter() < deadline:
-        _time.sleep(0.05)
-    assert job.done()
+    wait_for(job.done, "the job to finish without result() being called", timeout=30)
     assert job.result(timeout=0).welfare == 1.0
 
 
