@@ -58,6 +58,9 @@ class Seat(BaseModel):
     base_url: str | None = None  # llm: the API's base URL (default: OPENAI_BASE_URL or OpenAI's)
     prompt: LlmPrompt | None = None  # llm: which prompt (default negtui's)
     temperature: float | None = Field(default=None, ge=0.0, le=2.0, allow_inf_nan=False)  # llm: sent only if set
+    # llm: "unchecked": the model's offers bind the partner without an answer, as the reference's runner applies
+    # them (default: checked, the partner answers); `respond_lens` set: the seat answers offers with that lens
+    offers: Literal["checked", "unchecked"] | None = None
     person: str | None = Field(default=None, max_length=64)  # human: who sat there (a table's trainee)
     # cmd/llm: seconds per decision
     timeout: float | None = Field(default=None, gt=0.0, le=86_400.0, allow_inf_nan=False)
@@ -82,6 +85,10 @@ class Seat(BaseModel):
                 raise ValueError(f"cannot split the command {self.command!r}: {err}") from None
         if self.agent == "llm" and not (self.model and self.model.strip()):
             raise ValueError("an llm seat needs a model name")
+        if self.agent == "llm" and self.respond_lens is not None:
+            object.__setattr__(self, "respond_lens", check_judge(self.respond_lens))
+        if self.offers is not None and self.agent != "llm":
+            raise ValueError("only an llm seat's offers may go unchecked")
         return self
 
     @model_serializer(mode="wrap")
@@ -89,7 +96,7 @@ class Seat(BaseModel):
         """Only what the seat uses: a human or an outside agent has no search parameters."""
         data = handler(self)
         if self.agent != "lens":
-            for key in ("partner", "sims", "ucb", "seed"):
+            for key in ("partner", "sims", "ucb") + (() if self.agent == "llm" and self.seed else ("seed",)):
                 data.pop(key, None)
         return {k: v for k, v in data.items() if v is not None}
 
@@ -137,8 +144,14 @@ class Seat(BaseModel):
         if self.agent == "cmd":
             return f"cmd: {self.program}"
         if self.agent == "llm":
-            return f"llm: {self.model}"
+            answers = f"/{self.respond_lens}" if self.respond_lens else ""
+            return f"llm: {self.model}{answers}" + (" (offers bind)" if self.binds_offers else "")
         return "human"
+
+    @property
+    def binds_offers(self) -> bool:
+        """A seat whose offers bind the partner without an answer (an llm seat with unchecked offers)."""
+        return self.agent == "llm" and self.offers == "unchecked"
 
     @property
     def program(self) -> str:
@@ -170,6 +183,18 @@ class Seat(BaseModel):
             return self
         return self.model_copy(update={"base_url": base_url})
 
+    def baseline(self, offers: str | None = None, responder: str | None = None) -> Seat:
+        """A language-model seat with its offers checked or not, answering offers with a lens (`responder`)
+        or itself (None or "model"); any other seat as it is.  Raises SeatError for a responder that is not
+        a lens."""
+        if self.agent != "llm":
+            return self
+        try:
+            return Seat.model_validate({**self.model_dump(), "offers": offers,
+                                        "respond": None if responder in (None, "model") else responder})
+        except ValidationError as err:
+            raise SeatError(problems_from_validation(err)[0].message) from None
+
     def with_lenses(self, propose: str, respond: str | None = None) -> Seat:
         """This seat as a lens bot with other lenses, keeping its search parameters."""
         return Seat(**{**self.model_dump(include={"partner", "sims", "ucb", "seed"}),
@@ -188,7 +213,7 @@ def parse_seat(text: str, base: Seat | None = None) -> Seat:
             if kind == "cmd":
                 return Seat(agent="cmd", command=rest.strip(), timeout=base.timeout)
             return Seat(agent="llm", model=rest.strip(), base_url=base.base_url, timeout=base.timeout,
-                        prompt=base.prompt, temperature=base.temperature)
+                        prompt=base.prompt, temperature=base.temperature, seed=base.seed)
         if text == "human":
             return Seat.human()
         propose, _, respond = text.partition("/")

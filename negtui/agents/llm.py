@@ -32,7 +32,7 @@ from negtui.engine.knowledge import seat_negotiation
 from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.observation import observation_text
 from negtui.engine.offers import Offer
-from negtui.engine.turns import AgentFault
+from negtui.engine.turns import Agent, AgentFault
 from negtui.scenario.untrusted import Untrusted, loads, one_line
 from negtui.seats import Seat, SeatError
 
@@ -51,6 +51,7 @@ def prompts() -> dict[str, Template]:
 
 
 BACKOFF_ATTEMPTS = 5  # tries of one request under the paper's prompt (its runner: 5)
+REFUSED_FORMAT = (400, 422)  # statuses with which a server refuses a response format it does not know
 BACKOFF_FIRST = 0.5  # s before the second try, doubled each time, within the decision's time limit
 
 
@@ -64,7 +65,8 @@ class ApiError(AgentFault):
 
 class LLMAgent:
     def __init__(self, neg: Negotiation, player: int, seat: Seat, api_key: str | None = None,
-                 information: str = "public"):
+                 information: str = "public", responder: Agent | None = None):
+        """`responder`: the agent that answers offers to this seat in its place (a lens bot), else the model."""
         try:
             import httpx
         except ImportError:
@@ -84,6 +86,9 @@ class LLMAgent:
         self.last_reason = ""
         self.paper = seat.prompt == "paper"
         self._rng = random.Random(player)  # the paper's random partner where the model names none that is legal
+        self.responder = responder
+        self.schema_refused = ""  # why the server took no strict JSON schema: answers are then JSON objects
+        self.notes: list[str] = []  # what a result should say of how this seat was asked
         p = g.scenario.players[player]
         self._system = prompts()["system"].substitute(
             seat=p.id, name=p.display, players=g.n, turns=g.T, budget=g.budget)
@@ -94,13 +99,21 @@ class LLMAgent:
         return observation_text(self.neg, s, self.player, self.information)
 
     def _chat(self, messages: list[dict], schema: dict | None, deadline: float | None = None) -> str:
-        """One chat completion's text; `schema` asks for that JSON shape, None for any JSON object."""
-        body: dict[str, object] = {"model": self.model, "messages": messages, "response_format": (
-            {"type": "json_object"} if schema is None else
-            {"type": "json_schema", "json_schema": {"name": "negtui_decision", "schema": schema}})}
+        """One chat completion's text; `schema` asks for that JSON shape (strict), None for any JSON object.
+        A server that refuses a strict schema is asked for JSON objects from then on, and the seat says so."""
+        strict = schema is not None and not self.schema_refused
+        body: dict[str, object] = {"model": self.model, "messages": messages, "seed": self.seat.seed,
+                                   "response_format": {"type": "json_schema", "json_schema": {
+                                       "name": "negtui_decision", "strict": True, "schema": schema}} if strict
+                                   else {"type": "json_object"}}
         if self.seat.temperature is not None:
             body["temperature"] = self.seat.temperature
         status, text = self._post(body, deadline)
+        if strict and status in REFUSED_FORMAT:
+            self.schema_refused = f"{status}: {one_line(text, 120)}"
+            self.notes.append(f"{self.model}: the server refused a strict JSON schema ({self.schema_refused}); "
+                              "answers were asked for as JSON objects")
+            return self._chat(messages, schema, deadline)
         if status != 200:
             raise ApiError(f"{self.base_url} answered {status}: {one_line(text, 200)}")
         try:
@@ -134,14 +147,14 @@ class LLMAgent:
         except httpx.HTTPError as err:
             raise ApiError(f"cannot reach {self.base_url}: {one_line(str(err), 200)}") from None
 
-    def _chat_with_backoff(self, messages: list[dict]) -> str:
+    def _chat_with_backoff(self, messages: list[dict], schema: dict) -> str:
         """The paper's runner retries a failed API call with exponential waits; here within the decision's
         time limit (its 60-100 s waits would outlast any)."""
         deadline = time.monotonic() + self.timeout
         wait = BACKOFF_FIRST
         for attempt in range(BACKOFF_ATTEMPTS):
             try:
-                return self._chat(messages, None, deadline)
+                return self._chat(messages, schema, deadline)
             except ApiError:
                 if attempt == BACKOFF_ATTEMPTS - 1 or time.monotonic() + wait >= deadline:
                     raise
@@ -208,7 +221,13 @@ class LLMAgent:
         assert plan is not None  # choose_partner made one
         return plan[2]
 
+    def binds_offers(self, s: State) -> bool:
+        """Offers made unchecked, as the reference's runner applies its model's: the partner is not asked."""
+        return self.seat.binds_offers
+
     def respond(self, s: State) -> bool:
+        if self.responder is not None:
+            return self.responder.respond(s)
         if self.paper:
             return self._paper_answer(s)
         neg = self.neg
@@ -252,28 +271,30 @@ class LLMAgent:
                 {"role": "user", "content": llm_paper.static_context(known)},
                 {"role": "user", "content": llm_paper.turn_state(known, s, proposer)}]
 
-    def _paper_ask(self, messages: list[dict]) -> dict:
-        content = self._chat_with_backoff(messages)
+    def _paper_ask(self, messages: list[dict], schema: dict) -> dict:
+        content = self._chat_with_backoff(messages, schema)
         try:
             return _json_object(content)
         except Unusable as err:
             raise AgentFault(f"{self.model}: {err}") from None  # zero commitments, as the paper's runner
 
     def _paper_proposal(self, s: State) -> tuple[int, Offer]:
-        answer = self._paper_ask(self._paper_messages("paper_system", s, self.player))
+        answer = self._paper_ask(self._paper_messages("paper_system", s, self.player), llm_paper.PROPOSAL)
         return llm_paper.read_proposal(self.neg, s, self.player, answer, self._rng)
 
     def _paper_answer(self, s: State) -> bool:
         assert s.pending is not None
         messages = self._paper_messages("paper_respond_system", s, s.pending.proposer)
         messages.append({"role": "user", "content": llm_paper.offer_text(self.neg.game, s.pending)})
-        accept = self._paper_ask(messages).get("accept")
+        accept = self._paper_ask(messages, llm_paper.ANSWER).get("accept")
         if not isinstance(accept, bool):
             raise AgentFault(f'{self.model} answered "accept" with {json.dumps(accept)[:40]}, not true or false')
         return accept
 
     def close(self) -> None:
         self._client.close()
+        if self.responder is not None and hasattr(self.responder, "close"):
+            self.responder.close()
 
 
 def _json_object(content: str) -> dict:

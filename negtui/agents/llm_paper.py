@@ -3,16 +3,20 @@
 The model is zero-shot: a system text of objectives, data schema and hard constraints, then the game as
 JSON (the value matrix G as goals × players, each goal's satisfaction mask as players × actions, the
 action counts, the whole turn order) and the turn's state (the commitment matrix P, the turn, the
-proposer, the budget), keys sorted, in a JSON-object response format.  It answers with a partner index
-and a 0/1 vector of actions for each side, read as Appendix E reads them: a partner that is not a legal
-one becomes a random legal partner; a vector of the wrong length, or one asking more new commitments
-than the budget, is all zeros; an answer that cannot be read at all is zero commitments (a pass).
+proposer, the budget), keys sorted.  The answer's shape is asked for as a strict JSON schema (`PROPOSAL`);
+the reference asked for any JSON object, which a server that refuses schemas is asked for instead (the seat
+says so).  It answers with a partner index and a 0/1 vector of actions for each side, read as Appendix E
+reads them: a partner that is not a legal one becomes a random legal partner; a vector of the wrong length,
+or one asking more new commitments than the budget, is all zeros; an answer that cannot be read at all is
+zero commitments (a pass).
 
 Where negtui differs, and why: every seat is held to the game's budget (the reference let its model
 flip 3 where the lenses had 2; an offer over the budget is not a legal move here); an offer the game
-forbids (an exclusive set) is zero commitments rather than stored; the partner always answers, and a
-model seat answers in the same style (Appendix E has no partner's side, as the reference applies the
-model's offers unchecked).  Values the seat does not know (private information) are its estimates."""
+forbids (an exclusive set) is zero commitments rather than stored.  Appendix E has no partner's side: the
+reference applies the model's offers unchecked.  A seat with `offers = "unchecked"` does the same (its
+offers bind without an answer, and the record says so in its seats); by default the partner answers, a
+model seat in the same style or with the lens its seat names.  Values the seat does not know (private
+information) are its estimates."""
 
 from __future__ import annotations
 
@@ -23,6 +27,15 @@ from negtui.engine.game import Game
 from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.offers import Offer
 from negtui.engine.outcome import commitments
+
+_VECTOR = {"type": "array", "items": {"type": "integer"}}
+# the answers' shapes, as strict JSON schemas (a server that refuses them is asked for any JSON object)
+PROPOSAL = {"type": "object", "additionalProperties": False,
+            "required": ["selected_partner_id", "proposer_action_vector", "partner_action_vector"],
+            "properties": {"selected_partner_id": {"type": "integer"}, "proposer_action_vector": _VECTOR,
+                           "partner_action_vector": _VECTOR}}
+ANSWER = {"type": "object", "additionalProperties": False, "required": ["accept"],
+          "properties": {"accept": {"type": "boolean"}}}
 
 STATIC = "--- STATIC GAME CONTEXT ---\n"
 TURN = "--- CURRENT TURN STATE ---\n"

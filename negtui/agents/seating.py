@@ -83,9 +83,8 @@ class Seating:
                 and any(s.is_lens for s in self.seats))
 
     def respond_lens(self, q: int) -> str | None:
-        """How seat q judges offers, if it is a lens bot."""
-        seat = self.seats[q]
-        return seat.respond_lens if seat.is_lens else None
+        """How seat q judges offers, if with a lens (a lens bot, or a language model answering with one)."""
+        return self.seats[q].respond_lens
 
     def _build(self, i: int) -> Agent | None:
         seat = self.seats[i]
@@ -94,17 +93,24 @@ class Seating:
         if self.options.elsewhere:
             return Elsewhere(seat.label)
         if seat.is_lens:
-            if seat.uses_exact:  # refused up front, with the solver's estimate, when the game is too large;
-                check_size(self.neg.game)  # solved when first needed (the app solves it before, with progress)
             if self._process is not None:
+                if seat.uses_exact:
+                    check_size(self.neg.game)
                 return RemoteLensBot(self._process, self.neg, i, seat.label)
-            if self.options.information == "private":
-                return lens_bot(seat, self.valuation, self.respond_lens, Beliefs(self.neg, i))
-            return lens_bot(seat, self._valuation_of(i), self.respond_lens)
+            return self._lens(i, seat)
         information = self.options.information
         if seat.agent == "cmd":
             return StdioAgent(self.neg, i, seat, echo_stderr=self.options.echo_stderr, information=information)
-        return LLMAgent(self.neg, i, seat, api_key=self.options.api_key, information=information)
+        responder = self._lens(i, Seat.lens(seat.respond_lens, seed=seat.seed)) if seat.respond_lens else None
+        return LLMAgent(self.neg, i, seat, api_key=self.options.api_key, information=information, responder=responder)
+
+    def _lens(self, i: int, seat: Seat) -> LensBot:
+        """A lens bot in this process, for seat i (as it knows the game)."""
+        if seat.uses_exact:  # refused up front, with the solver's estimate, when the game is too large;
+            check_size(self.neg.game)  # solved when first needed (the app solves it before, with progress)
+        if self.options.information == "private":
+            return lens_bot(seat, self.valuation, self.respond_lens, Beliefs(self.neg, i))
+        return lens_bot(seat, self._valuation_of(i), self.respond_lens)
 
     def _valuation_of(self, i: int) -> Valuation:
         """The shared valuation, or under private information one on the game as seat i knows it."""

@@ -37,6 +37,11 @@ LlmPromptOpt = Annotated[str | None, typer.Option(
                          "paper (the paper's Appendix E: JSON matrices, zero-shot).")]
 LlmTemperatureOpt = Annotated[float | None, typer.Option(
     "--llm-temperature", help="Sampling temperature sent to llm: seats (default: none sent, the server's own).")]
+LlmOffersOpt = Annotated[str | None, typer.Option(
+    "--llm-offers", help="checked (default: the partner answers each offer of an llm: seat) or unchecked (its offers "
+                         "bind, as the reference's runner applies them).")]
+LlmResponderOpt = Annotated[str | None, typer.Option(
+    "--llm-responder", help="Who answers offers to llm: seats: model (default) or a lens (myopic, upper, lower, …).")]
 LlmKeyOpt = Annotated[str | None, typer.Option(
     "--llm-api-key", help="API key for llm: seats (default: $OPENAI_API_KEY; local servers need none).")]
 
@@ -113,6 +118,18 @@ def base_seat(lens: str | None = None, partner: str | None = None, sims: int | N
         fail(f"error: {'--' + option + ': ' if field != '$' else ''}{p.message}")
     except SeatError as err:
         fail(f"error: {err}")
+
+
+def as_baseline(seats: list[Seat], offers: str | None, responder: str | None) -> list[Seat]:
+    """Language-model seats with `--llm-offers` and `--llm-responder` applied (exit 2 naming a bad one)."""
+    from negtui.seats import SeatError
+
+    if offers not in (None, "checked", "unchecked"):
+        fail(f"error: --llm-offers is checked or unchecked, not {offers!r}")
+    try:
+        return [s.baseline(offers, responder) for s in seats]
+    except SeatError as err:
+        fail(f"error: --llm-responder: {err}")
 
 
 def open_app(**kwargs: object) -> int:

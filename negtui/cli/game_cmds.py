@@ -14,11 +14,14 @@ from negtui.cli.common import (
     InformationOpt,
     JsonOpt,
     LlmKeyOpt,
+    LlmOffersOpt,
     LlmPromptOpt,
+    LlmResponderOpt,
     LlmTemperatureOpt,
     LlmUrlOpt,
     RulesOpt,
     SeatOpt,
+    as_baseline,
     base_seat,
     emit_json,
     information_of,
@@ -83,6 +86,8 @@ def autoplay(
     llm_prompt: LlmPromptOpt = None,
     llm_temperature: LlmTemperatureOpt = None,
     llm_api_key: LlmKeyOpt = None,
+    llm_offers: LlmOffersOpt = None,
+    llm_responder: LlmResponderOpt = None,
     record: Annotated[Path | None, typer.Option("--record", help="Write a game record (JSON Lines) here.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing record.")] = False,
     sign_key: Annotated[Path | None, typer.Option("--sign-key", help="Sign the record with this key file "
@@ -128,6 +133,8 @@ def autoplay(
                  f"(negtui play FILE --seat {people[0]}=human) or give the seat a bot (--seat {people[0]}=upper)")
         if agent_timeout is not None:
             game = game.with_timeout(agent_timeout)
+        if llm_offers is not None or llm_responder is not None:
+            game = replace(game, seats=as_baseline(game.seats, llm_offers, llm_responder))
         if sign_key is not None and record is None:
             fail("error: --sign-key signs a record: give --record FILE too")
         key = read_key(sign_key) if sign_key is not None else None

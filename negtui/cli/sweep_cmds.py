@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from negtui.cli.common import LlmPromptOpt, LlmTemperatureOpt, LlmUrlOpt
+from negtui.cli.common import LlmOffersOpt, LlmPromptOpt, LlmResponderOpt, LlmTemperatureOpt, LlmUrlOpt
 from negtui.cli.errors import fail, user_errors
 from negtui.cli.root import app
 
@@ -40,6 +40,10 @@ def sweep(
     with_llm: Annotated[str | None, typer.Option(
         "--with-llm", help="Add the language model MODEL as a method named llm (the paper's Appendix E prompt "
                            "unless --llm-prompt says otherwise).")] = None,
+    llm_offers: LlmOffersOpt = None,
+    llm_responder: LlmResponderOpt = None,
+    llm_samples: Annotated[int | None, typer.Option(
+        help="Plays of each game by a method with a model in it, each with its own seed (default 5).")] = None,
 ) -> None:
     """Play a grid of games with every method against the No-Negotiation baseline (and, on small games,
     the exact solution); one row per game and method. Re-running the same command skips finished games."""
@@ -55,7 +59,8 @@ def sweep(
         if seed_start is not None:
             update["seed_start"] = seed_start
         for key, value in (("llm_base_url", llm_base_url), ("llm_prompt", llm_prompt),
-                           ("llm_temperature", llm_temperature)):
+                           ("llm_temperature", llm_temperature), ("llm_offers", llm_offers),
+                           ("llm_responder", llm_responder), ("llm_samples", llm_samples)):
             if value is not None:
                 update[key] = value
         if with_llm is not None:
@@ -70,7 +75,8 @@ def sweep(
             spec = SweepSpec.model_validate({**spec.model_dump(), **update})  # each option checked as in a spec
         except ValidationError as err:
             problem = first_problem(err)
-            for key in ("llm_base_url", "llm_prompt", "llm_temperature", "rules", "seed_start"):
+            for key in ("llm_base_url", "llm_prompt", "llm_temperature", "rules", "seed_start", "llm_offers",
+                        "llm_responder", "llm_samples"):
                 problem = problem.replace(f"$.{key}", "--" + key.replace("_", "-"))
             fail("error: " + problem)
         _check_scenarios(spec, spec_file or preset)
@@ -86,8 +92,10 @@ def sweep(
                        f"{spec.seeds} seed{'s' * (spec.seeds != 1)} ({spec.seed_start}"
                        + (f"–{spec.seed_start + spec.seeds - 1})" if spec.seeds > 1 else ")")
                        + (", exact where small" if spec.exact else "")
-                       + (f"; llm: seats use the {spec.llm_prompt or 'negtui'} prompt" if any(
-                           "llm:" in str(m.seats) for m in spec.methods) else ""))
+                       + (f"; llm: seats use the {spec.llm_prompt or 'negtui'} prompt, offers {spec.llm_offers}, "
+                          f"answered by {spec.llm_responder}, {spec.llm_samples} sample"
+                          f"{'s' * (spec.llm_samples != 1)} a game" if any(m.uses_llm for m in spec.methods)
+                          else ""))
             raise typer.Exit(0)
         if output is None:
             fail("error: say where the results go: -o results.parquet")

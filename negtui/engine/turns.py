@@ -24,7 +24,9 @@ from negtui.engine.offers import Offer
 class Agent(Protocol):
     """Anything that can sit in a seat, bound to its game when it is built (as OpenSpiel's bots are).
     `s.pending` holds the offer `respond` answers.  An agent may also have `observe(event)`, called
-    with every finished turn, `game_over(s)`, called once with the final state, and `close()`."""
+    with every finished turn, `game_over(s)`, called once with the final state, `close()`, and
+    `binds_offers(s)`: true when its offers bind the partner without an answer (the reference's language-model
+    baseline, whose offers its runner applies unchecked)."""
 
     @property
     def label(self) -> str:
@@ -51,6 +53,7 @@ class Move:
     offer: Offer | None = None  # propose phase
     accept: bool | None = None  # respond phase
     fault: str | None = None  # why the seat's own decision was replaced by a pass or a rejection
+    bound: bool = False  # respond phase: not asked, the proposer's offers bind (`Agent.binds_offers`)
 
 
 @dataclass(frozen=True)
@@ -114,9 +117,21 @@ class TurnDriver:
         """Who decides next (TERMINAL_PLAYER when the game is over)."""
         return self.neg.current_player(self.state)
 
-    def decided_outside(self, i: int | None = None) -> bool:
-        """Whether a seat's decisions arrive from outside (default: the seat deciding next)."""
-        return self.seats[self.player if i is None else i] is None
+    def decided_outside(self, i: int | None = None, state: State | None = None) -> bool:
+        """Whether a seat's decisions arrive from outside (default: the seat deciding next); never the
+        answer to an offer that binds (`binds`), which the driver gives itself."""
+        s = self.state if state is None else state
+        i = self.neg.current_player(s) if i is None else i
+        if s.pending is not None and i == s.pending.partner and self.binds(s):
+            return False
+        return self.seats[i] is None
+
+    def binds(self, s: State) -> bool:
+        """Whether the offer waiting at s binds its partner without an answer."""
+        if s.pending is None:
+            return False
+        hook = getattr(self.seats[s.pending.proposer], "binds_offers", None)
+        return hook is not None and bool(hook(s))
 
     def label(self, i: int) -> str:
         agent = self.seats[i]
@@ -135,6 +150,8 @@ class TurnDriver:
         i = neg.current_player(s)
         if neg.is_terminal(s):
             raise IllegalMove("the game is over", "terminal")
+        if self.binds(s):
+            return Move(s.t, i, Phase.RESPOND, accept=True, bound=True)
         agent = self.seats[i]
         if agent is None:
             raise IllegalMove(f"{neg.game.player_ids[i]}'s decisions are made at the app", "seat")
@@ -190,11 +207,15 @@ class TurnDriver:
         offer = s.pending
         if offer is None or move.accept is None:
             raise IllegalMove("the partner answers an offer with accept (true) or reject (false)", "phase")
+        if self.binds(s) and not (move.bound and move.accept):
+            raise IllegalMove(f"{self.describe(offer.proposer)}'s offers bind: the partner is not asked", "phase")
+        if move.bound and not self.binds(s):
+            raise IllegalMove("this offer needs the partner's answer", "phase")
         self.state = self.neg.apply(s, move.accept)
         before = State(s.t, s.bits)
         fault = move.fault or (self._propose_move.fault if self._propose_move else None)
         self._propose_move = None
-        return self._finish(before, offer, bool(move.accept), move.player, fault)
+        return self._finish(before, offer, bool(move.accept), offer.proposer if move.bound else move.player, fault)
 
     def _finish(self, before: State, offer: Offer, accepted: bool, decider: int, fault: str | None) -> TurnEvent:
         after = self.state

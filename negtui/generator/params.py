@@ -22,6 +22,12 @@ STRUCTURES: tuple[str, ...] = ("cooperative", "adversarial")
 PAYOFFS: tuple[str, ...] = ("balanced", "positive", "negative")
 RULES: tuple[str, ...] = ("paper", "reference")
 ACTION_DRAW = 0x41637473  # mixed with the seed for the draw of action counts, a stream of its own
+#: Target range [t_min, t_max] of G for each payoff shift (reference-benchmark.md §2.3 step 1).
+SHIFT_RANGES: dict[str, tuple[int, int]] = {
+    "balanced": (-20, 20),
+    "positive": (-8, 30),
+    "negative": (-30, 8),
+}
 
 
 class GeneratorError(ValueError):
@@ -70,8 +76,6 @@ class GeneratorParams:
 
     @property
     def value_range(self) -> tuple[int, int]:
-        from negtui.generator.reference import SHIFT_RANGES
-
         return self.values if self.values is not None else SHIFT_RANGES[self.payoff]
 
     @property

@@ -21,16 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from negtui.generator.params import GeneratorError, check_counts, check_profile
+from negtui.generator.params import SHIFT_RANGES, GeneratorError, check_counts, check_profile
 
 Cell = tuple[int, int]
 
-#: Target range [t_min, t_max] of G for each payoff shift (§2.3 step 1).
-SHIFT_RANGES: dict[str, tuple[int, int]] = {
-    "balanced": (-20, 20),
-    "positive": (-8, 30),
-    "negative": (-30, 8),
-}
 
 #: Mixed with the seed for the draw of zero values, a stream of its own.
 ZERO_DRAW = 0x5A65726F

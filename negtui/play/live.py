@@ -171,7 +171,7 @@ class LiveGame:
         moves = [move]
         if move.phase is Phase.PROPOSE and move.offer is not None:
             after = self.neg.apply(self.state, move.offer)
-            if after.pending is not None and not self.driver.decided_outside(after.pending.partner):
+            if after.pending is not None and not self.driver.decided_outside(after.pending.partner, after):
                 moves.append(self.driver.ask(after))
         return moves
 

@@ -49,7 +49,9 @@ def _turns(replay: Replay) -> list[Finding]:
     for k, (line, ev) in enumerate(zip(replay.record.turns, replay.events)):
         n = line_of(replay.record, "turn", k)
         seats.update(line.seats or {})
-        decider = ev.partner if ev.offer.bits and ev.partner != ev.proposer else ev.proposer
+        proposing = seats.get(game.player_ids[ev.proposer])
+        bound = proposing is not None and proposing.binds_offers  # its offers bind: the partner was not asked
+        decider = ev.partner if ev.offer.bits and ev.partner != ev.proposer and not bound else ev.proposer
         pid = game.player_ids[decider]
         seat = seats.get(pid)
         expected = f"{pid} ({seat.label if seat else 'human'})"

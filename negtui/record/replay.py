@@ -194,6 +194,10 @@ class _AsRecorded:
     def _bot(self, line: TurnLine) -> Agent | None:
         return None if line.fault else self.seating.agents[self.i]
 
+    def binds_offers(self, s: State) -> bool:
+        """The seat's offers bound its partner when its seat in force at turn s said so."""
+        return self.replay.seat_list(s.t + 1)[self.i].binds_offers
+
     def _differs(self, s: State, what: str, recorded: str, recomputed: str) -> Diverged:
         return Diverged(Divergence(s.t, what, recorded, recomputed))
 

@@ -237,16 +237,17 @@ class Games:
 
 def games(rows: Iterable[dict], column: str, methods: list[str], **where: object) -> Games:
     """The games where every one of `methods` has a finite value in `column`, among the rows matching `where`."""
-    found: dict[str, dict[str, float]] = defaultdict(dict)
+    found: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     point: dict[str, tuple] = {}
     for r in rows:
         v = r.get(column)
         if r["method"] in methods and v is not None and math.isfinite(float(v)) \
                 and all(r.get(k) == w for k, w in where.items()):
-            found[r["task"]][r["method"]] = float(v)
+            found[r["task"]][r["method"]].append(float(v))  # a language model's samples of one game: their mean
             point[r["task"]] = tuple(r.get(k) for k in GRID_KEY)
     tasks = sorted(t for t, by in found.items() if all(m in by for m in methods))
-    values = np.array([[found[t][m] for m in methods] for t in tasks], dtype=float).reshape(len(tasks), len(methods))
+    values = np.array([[float(np.mean(found[t][m])) for m in methods] for t in tasks],
+                      dtype=float).reshape(len(tasks), len(methods))
     seeds = len({point[t][GRID_KEY.index("seed")] for t in tasks})
     return Games(tasks, values, list(methods), [point[t] for t in tasks], seeds)
 

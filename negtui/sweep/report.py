@@ -68,6 +68,11 @@ def _within_noise(diffs: list[float]) -> bool:
     return len(diffs) >= 2 and statistics.fmean(diffs) <= TIE_SE * statistics.stdev(diffs) / math.sqrt(len(diffs))
 
 
+def game_key(r: dict) -> str:
+    """One play of a game: its task, and which sample of a language model's plays of it."""
+    return r["task"] if r.get("sample") is None else f"{r['task']}#{r['sample']}"
+
+
 def _cell(values: list[float]) -> Cell | None:
     if not values:
         return None
@@ -138,7 +143,7 @@ def scenario_table(rows: list[dict]) -> ScenarioTable | None:
         shape = [r.get(k) for k in ("negative_mass", "mixed_sign_goals", "sign_agreement")]
         structure[f] = None if None in shape else (float(shape[0]), float(shape[1]), float(shape[2]))  # type: ignore[arg-type]
         if r["method"] in methods:
-            gains[(f, r["method"])][r["task"]] = float(r["improvement"])
+            gains[(f, r["method"])][game_key(r)] = float(r["improvement"])
             if (e := _value(r, "efficiency")) is not None:
                 ratios[(f, r["method"])].append(e)
     cells = {k: c for k, v in gains.items() if (c := _cell(list(v.values()))) is not None}
@@ -187,7 +192,7 @@ def table1(rows: list[dict]) -> Table1:
     least: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     for r in rows:
         if r["method"] in methods and r["structure"] and r["payoff"]:
-            games[(r["structure"], r["payoff"], r["method"])][r["task"]] = float(r["improvement"])
+            games[(r["structure"], r["payoff"], r["method"])][game_key(r)] = float(r["improvement"])
             if (v := _value(r, "improvement_min")) is not None:
                 least[(r["structure"], r["payoff"], r["method"])].append(v)
     cells = {k: c for k, v in games.items() if (c := _cell(list(v.values()))) is not None}

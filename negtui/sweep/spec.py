@@ -76,6 +76,12 @@ class Method(_Strict):
             raise ValueError(f"{self.name!r} is a reference row every game has; name the method otherwise")
         return self
 
+    @property
+    def uses_llm(self) -> bool:
+        """A method with a language model in it: played `llm_samples` times a game."""
+        return any(text.strip().startswith("llm:") for text in ([self.seats] if isinstance(self.seats, str)
+                                                                else self.seats))
+
     def seat_texts(self, n: int) -> list[str]:
         seats = [self.seats] if isinstance(self.seats, str) else self.seats
         return [seats[i % len(seats)] for i in range(n)]
@@ -194,6 +200,12 @@ class SweepSpec(_Strict):
     llm_base_url: Annotated[str | None, Field(max_length=2000, pattern=r"^https?://\S+$")] = None
     llm_prompt: LlmPrompt | None = None  # llm: seats: negtui's prompt or the paper's Appendix E
     llm_temperature: Annotated[float | None, Field(ge=0.0, le=2.0, allow_inf_nan=False)] = None  # sent only if set
+    # llm: seats: checked (the partner answers each offer) or unchecked (its offers bind, as the reference's
+    # runner applies them); who answers offers to them (a lens, or the model itself); and how many times each
+    # game is played by a method with a model in it (each sample with its own seed sent to the server)
+    llm_offers: Literal["checked", "unchecked"] = "checked"
+    llm_responder: Annotated[str, Field(max_length=64)] = "model"
+    llm_samples: Annotated[int, Field(ge=1, le=100)] = 5
     # what the seats know: public (the paper's game), private (each its own values: agents.beliefs); an axis
     information: Annotated[list[Literal["public", "private"]], Field(min_length=1, max_length=2)] = ["public"]
     exact: bool = True  # solve where small enough (engine.outcome.AUTO_EXACT_LIMIT states) and report the L1 error
@@ -210,6 +222,15 @@ class SweepSpec(_Strict):
             names.append(name)
         return names
 
+    @field_validator("llm_responder")
+    @classmethod
+    def _responder(cls, value: str) -> str:
+        if value == "model":
+            return value
+        from negtui.engine.vocabulary import check_judge
+
+        return check_judge(value)  # ValueError names the lenses
+
     @field_validator("partner")
     @classmethod
     def _partner(cls, value: str) -> str:
@@ -222,7 +243,7 @@ class SweepSpec(_Strict):
         if (self.grid is None) == (not self.scenarios):
             raise ValueError("a sweep plays a generator grid or a list of scenarios: give exactly one")
         games = (self.grid.cells() * self.seeds if self.grid is not None else len(self.scenarios)) \
-            * len(self.rules) * len(self.methods) * len(self.information)
+            * len(self.rules) * len(self.information) * sum(self.llm_samples if m.uses_llm else 1 for m in self.methods)
         if games > MAX_SWEEP_GAMES:
             raise ValueError(f"the sweep would play {games:,} games; at most {MAX_SWEEP_GAMES:,} in one sweep")
         if len(set(self.information)) != len(self.information):

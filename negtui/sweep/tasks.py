@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from negtui.welfare import WelfareResult
 
 WELFARE_SECONDS = 60.0
+SAMPLE_SEED = 7919  # between one sample of a model's play of a game and the next, added to every seat's seed
+MAX_NOTES = 1000  # characters of what a method's agents said of how they were asked (a refused schema)
 
 
 @dataclass(frozen=True)
@@ -164,6 +166,7 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     from negtui.engine.metrics import improvement, l1_error, regret
     from negtui.engine.outcome import exact_outcome
     from negtui.scenario.shape import sign_structure, values_matrix
+    from negtui.scenario.untrusted import one_line
     from negtui.seats import Seat, parse_seat
 
     started = time.perf_counter()
@@ -201,16 +204,24 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     if exact is not None:
         rows.append(row(EXACT, exact, game.T, 0.0))
     for method in spec.methods:
-        t0 = time.perf_counter()
-        base_seat = Seat(partner=spec.partner, sims=spec.sims, seed=task.seed * 1009, base_url=spec.llm_base_url,
-                         prompt=spec.llm_prompt, temperature=spec.llm_temperature)
-        seats = [parse_seat(text, base_seat).model_copy(update={"seed": base_seat.seed + i})
-                 for i, text in enumerate(method.seat_texts(game.n))]
-        with Seating(neg, seats, AgentOptions(remote_bots=False, information=task.information), valuation) as seating:
-            driver = TurnDriver(neg, seating.agents)
-            end = driver.play_out()
-            pay = np.asarray(neg.returns(end), dtype=float)
-        rows.append(row(method.name, pay, len(driver.events), time.perf_counter() - t0, end.bits))
+        for sample in range(spec.llm_samples if method.uses_llm else 1):
+            t0 = time.perf_counter()
+            # a model's samples differ by the seed each seat sends its server; lens bots keep theirs
+            base_seat = Seat(partner=spec.partner, sims=spec.sims, seed=task.seed * 1009 + SAMPLE_SEED * sample,
+                             base_url=spec.llm_base_url, prompt=spec.llm_prompt, temperature=spec.llm_temperature)
+            seats = [parse_seat(text, base_seat).model_copy(update={"seed": base_seat.seed + i}).baseline(
+                spec.llm_offers, spec.llm_responder) for i, text in enumerate(method.seat_texts(game.n))]
+            with Seating(neg, seats, AgentOptions(remote_bots=False, information=task.information),
+                         valuation) as seating:
+                driver = TurnDriver(neg, seating.agents)
+                end = driver.play_out()
+                pay = np.asarray(neg.returns(end), dtype=float)
+                notes = sorted({note for agent in seating.agents for note in getattr(agent, "notes", ())})
+            out = row(method.name, pay, len(driver.events), time.perf_counter() - t0, end.bits)
+            if method.uses_llm:
+                out |= {"sample": sample, "sample_seed": base_seat.seed,
+                        "notes": one_line("; ".join(notes), MAX_NOTES) or None}
+            rows.append(out)
     return rows
 
 

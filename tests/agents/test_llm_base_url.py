@@ -57,7 +57,7 @@ def test_a_sweep_asks_the_server_given(cli, fake_chat, tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-key")
     spec = tmp_path / "llm.toml"
     spec.write_text(f'name = "llm"\nscenarios = ["{PILL}"]\nseeds = 1\nexact = false\nwelfare = "none"\n'
-                    'methods = [{ name = "model", seats = "llm:m" }]\n')
+                    'llm_samples = 1\nmethods = [{ name = "model", seats = "llm:m" }]\n')
     results = tmp_path / "r.csv"
     res = cli("sweep", spec, "-o", results, "--workers", "1", "--llm-base-url", given.url)
     assert res.exit_code == 0, res.output

@@ -62,7 +62,7 @@ def test_the_model_gets_the_papers_json_matrices_and_plays_the_poison_pill(fake_
     assert static["topology"]["round_robin_order"] == [0, 1]
     assert turn == {"current_agreement_matrix_P": [[0, 0], [0, 0]], "current_turn": 0, "max_changes_allowed": 2,
                     "proposer_id": 0}
-    assert first["response_format"] == {"type": "json_object"} and "temperature" not in first
+    assert first["response_format"]["type"] == "json_schema" and "temperature" not in first
     assert "expert strategic negotiator" in first["messages"][0]["content"]
     words = json.dumps([r["body"]["messages"] for r in chat.requests]).lower()
     for lens_word in ("upper", "lower", "myopic", "optimistic", "cautious", "forecast"):
@@ -169,8 +169,10 @@ def test_a_sweep_plays_the_papers_baseline_with_the_options_given(cli, fake_chat
     res = cli("sweep", spec, "-o", results, "--workers", "1", "--llm-base-url", chat.url, "--llm-prompt", "paper",
               "--llm-temperature", "1")
     assert res.exit_code == 0, res.output
-    assert [r["payoffs"] for r in read_table(results).to_pylist() if r["method"] == "paper-llm"] == [[30.0, 30.0]]
-    assert all(r["body"]["response_format"] == {"type": "json_object"} and r["body"]["temperature"] == 1
+    played = [r for r in read_table(results).to_pylist() if r["method"] == "paper-llm"]
+    assert [r["payoffs"] for r in played] == [[30.0, 30.0]] * 5  # five samples of the one game (the default)
+    assert sorted(r["sample"] for r in played) == list(range(5))
+    assert all(r["body"]["response_format"]["type"] == "json_schema" and r["body"]["temperature"] == 1
                for r in chat.requests)
     res = cli("sweep", spec, "--dry-run", "--llm-prompt", "chatty")
     assert res.exit_code == 2 and "--llm-prompt" in res.stderr

@@ -15,6 +15,7 @@ from negtui.engine import (
     TERMINAL_PLAYER,
     AgentFault,
     IllegalMove,
+    Move,
     Negotiation,
     Offer,
     Phase,
@@ -286,3 +287,35 @@ def test_outside_decisions_go_through_the_same_driver():
     assert err.value.rule == "phase"
     with pytest.raises(IllegalMove):
         driver.answer(True)  # no offer waits for an answer
+
+
+class Binding(Scripted):
+    """A proposer whose offers bind (the reference's model baseline, applied unchecked)."""
+
+    label = "binding"
+
+    def binds_offers(self, s):
+        return True
+
+
+def test_an_offer_that_binds_is_accepted_without_asking_the_partner():
+    neg = trio()
+    asked = []
+    partner = Scripted(answer=False)
+    partner.respond = lambda s: asked.append(s) or False  # type: ignore[method-assign]
+    proposer = Binding(partner=1, offer=lambda s: neg.offer(s, 1, [A0, B1]))
+    driver = TurnDriver(neg, [proposer, partner, None])
+    offered = driver.submit(driver.ask())
+    assert offered is None and driver.binds(driver.state) and not driver.decided_outside()
+    ev = driver.submit(driver.ask())
+    assert ev.accepted and ev.after.bits == bits(A0, B1) and not asked
+    assert ev.decided_by == "A (binding)"  # the offer's own rule decided, not the partner
+    # an answer given outside cannot replace the bound one, nor claim to be bound where nothing binds
+    driver = TurnDriver(neg, [proposer, None, None])
+    driver.submit(driver.ask())
+    with pytest.raises(IllegalMove, match="offers bind"):
+        driver.submit(driver.answer(False))
+    free = TurnDriver(neg, [Scripted(partner=1, offer=lambda s: neg.offer(s, 1, [A0])), None, None])
+    free.submit(free.ask())
+    with pytest.raises(IllegalMove, match="needs the partner's answer"):
+        free.submit(Move(0, 1, Phase.RESPOND, accept=True, bound=True))
