@@ -8,8 +8,8 @@
   settle(pilot)` (bot workers finished and their results on the screen), `await wait_until(pilot, cond,
   what)` (poll until `cond()` holds, failing with the screen after a timeout);
 - `toy`: tiny random games described independently of the engine, and a plain brute-force reading of the
-  specification (exact payoffs, enumeration order, backward induction), for the engine, welfare and coach
-  tests.
+  specification in docs/design.md and docs/reference.md (exact payoffs, enumeration order, backward
+  induction), for the engine, welfare and coach tests.
 
 The toy helpers work on a `ToySpec` — cells numbered player-major, exact arithmetic with Fractions — and
 only meet the engine through `ToySpec.scenario()`, which writes an ordinary scenario dict. They are handed
@@ -114,7 +114,7 @@ def cli() -> Callable[..., Result]:
 
 # --- tiny games, without the engine -----------------------------------------------------------------------
 
-TIE = 1e-9  # DESIGN §2: tolerance of the partner's acceptance and of proposer-value ties (paper rules)
+TIE = 1e-9  # docs/design.md §2: tolerance of the partner's acceptance and of proposer-value ties (paper rules)
 
 
 @dataclass(frozen=True)
@@ -219,7 +219,7 @@ def consistent(spec: ToySpec, mask: int) -> bool:
 
 
 def own_options(spec: ToySpec, i: int, mask: int) -> list[int]:
-    """Reference §3.5: rows x ∨ 1_S for S ⊆ free cells, |S| ≤ budget, ascending as absolute 0/1 tuples."""
+    """docs/reference.md §3.5: rows x ∨ 1_S for S ⊆ free cells, |S| ≤ budget, ascending as absolute 0/1 tuples."""
     off = spec.offset(i)
     free = [a for a in range(spec.m[i]) if not mask >> (off + a) & 1]
     subsets = [s for r in range(min(spec.budget, len(free)) + 1) for s in combinations(free, r)]
@@ -252,10 +252,10 @@ def consistent_masks(spec: ToySpec) -> list[int]:
 class BruteExact:
     """Memoised backward induction over (t, mask), straight from the spec.
 
-    reference rules (reference §5.1): incumbent = reject; for q = 0..N-1 keep, among offers the partner
+    reference rules (docs/reference.md §5.1): incumbent = reject; for q = 0..N-1 keep, among offers the partner
     accepts (V_acc[q] >= V_rej[q], exact compare), the FIRST with the strictly largest V_acc[p]; it replaces
     the incumbent only if strictly better for p.
-    paper rules (DESIGN §2): partner accepts within 1e-9; the proposer maximises its value; values within
+    paper rules (docs/design.md §2): partner accepts within 1e-9; the proposer maximises its value; values within
     1e-9 of the best tie, and ties go to the proposer's higher payoff right after the move (`realised`, the
     paper rules' `exact_ties_realised`), then to rejection, then fewer new cells, then the lowest partner,
     then the lowest enumeration index.

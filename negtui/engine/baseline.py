@@ -4,7 +4,7 @@ Paper rules: every player independently picks the own-cell set that maximises it
 payoff with everyone else at zero (ties: fewer cells, then enumeration order); the union is played.
 Where two players' choices fall in one exclusive set, the lower-indexed player keeps its cell.
 Reference rules: one pass over players on a shared, accumulating P, flipping each own action in turn
-iff that strictly increases the player's linearised payoff (reference §6).
+iff that strictly increases the player's linearised payoff (docs/reference.md §6).
 """
 
 from __future__ import annotations

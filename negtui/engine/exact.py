@@ -1,4 +1,4 @@
-"""Exact solver: backward induction over (turn, commitment mask), dense and vectorised (DESIGN §4).
+"""Exact solver: backward induction over (turn, commitment mask), dense and vectorised (docs/design.md §4).
 
 For every turn, from the last to the first, the value vector of every mask is computed at once from
 the next turn's table: for each partner, all offers' children `mask | offer` are gathered together,

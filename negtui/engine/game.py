@@ -3,6 +3,7 @@
 Cells (player, action) are numbered player-major; a commitment state is a Python int bitmask over the
 cells (bit c set = cell c committed).  Every per-offer computation is then a handful of numpy
 operations over precomputed per-player option tables, instead of deep copies and Python loops.
+Section numbers (§) are docs/reference.md's.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 One core formula serves both uses: a batch of candidate successor states seen by one player (offer
 search) and one state seen by every player (forecasts, MCTS leaves).  `paper` and `reference`
-formulas differ only through the switches of `Rules` (DESIGN §2, reference-benchmark §4).
+formulas differ only through the switches of `Rules` (docs/design.md §2, docs/reference.md §4).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Outcome metrics of the paper (§9.3 of the reference spec): sums, L1 error against the exact
-solution, improvement over a baseline, and unilateral regret."""
+"""Outcome metrics of the paper (docs/reference.md §9.3): sums, L1 error against the exact
+solution, improvement over a baseline, and unilateral regret.  Section numbers (§) are docs/reference.md's."""
 
 from __future__ import annotations
 

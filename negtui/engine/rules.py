@@ -3,7 +3,7 @@
 Every place where negtui's default rules (`paper`) and the reproduction of the public reference
 implementation (`reference`) differ is one named switch here, so engine code reads
 ``if rules.offer_ties_last:`` rather than ``if compat:``.  The switches are documented where they are
-declared; reference-benchmark.md gives the background of each.
+declared; docs/reference.md gives the background of each (the section numbers below are its).
 
 A variant turns switches on or off by name, for ablations: ``paper+lower_reference_credibility`` is the
 `paper` rules with the reference's credibility rule for the lower lens, ``reference-mcts_leaf_myopic``
@@ -36,15 +36,15 @@ class Rules:
     name: str
     # --- lenses -------------------------------------------------------------------------------------
     # upper: remaining value uses the linear progress c/d for every goal and ignores reachability
-    # (reference §4 note 1), instead of the type-correct satisfaction of reachable goals.
+    # (§4 note 1), instead of the type-correct satisfaction of reachable goals.
     upper_linear_remainder: bool
     # lower: the reference's "lower_tighter": adds the full G[j,i] of every credible harm, counts
     # harms only the player itself can complete as credible, ignores committed and zero-valued
-    # contributors (reference §4 note 3).  Off: credible threats per DESIGN §2.
+    # contributors (§4 note 3).  Off: credible threats per docs/design.md §2.
     lower_reference_credibility: bool
     # --- offers ---------------------------------------------------------------------------------------
     # Ties between proposer values go to the LAST acceptable offer in enumeration order, compared with
-    # a 1e-10 slack that drifts (reference §3.4).  Off: `offer_ties_realised`, then fewer new cells,
+    # a 1e-10 slack that drifts (§3.4).  Off: `offer_ties_realised`, then fewer new cells,
     # then lowest index.
     offer_ties_last: bool
     # Slack allowed when the partner compares an offer with rejecting (reference: exact float >=).
@@ -57,14 +57,14 @@ class Rules:
     # MCTS expands partners N-1 first, so ties go to the highest partner index.
     mcts_expand_descending: bool
     # --- exact solver, baseline, metrics ----------------------------------------------------------------
-    # `negtui solve` treats every goal as linear (main.py's "True solution", reference §5.1).
+    # `negtui solve` treats every goal as linear (main.py's "True solution", §5.1).
     exact_linearised: bool
     # Exact solver ties: reject, then lowest partner, then first offer in enumeration order, all by
     # exact float comparison.  Off: the offer-search tie rules (tolerance, fewer cells, lowest index).
     exact_reference_ties: bool
-    # No-Negotiation baseline: one accumulating linear pass with strict float > (reference §6).
+    # No-Negotiation baseline: one accumulating linear pass with strict float > (§6).
     baseline_linear_accumulating: bool
-    # Regret toggles cells both ways with linear goals (reference §5.2) instead of adding one more
+    # Regret toggles cells both ways with linear goals (§5.2) instead of adding one more
     # own commitment with type-correct goals.
     regret_linear_toggle: bool
     # Rounds are capped at 10, as in the reference runner.

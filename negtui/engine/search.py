@@ -1,4 +1,4 @@
-"""Partner choice: MCTS over partners (reference §3.3), greedy best single offer, or random.
+"""Partner choice: MCTS over partners (docs/reference.md §3.3), greedy best single offer, or random.
 
 The tree is over partner choices only; the offer made to a partner is the deterministic offer search
 of the simulated proposer, with the searcher's lenses for every simulated player (as the reference

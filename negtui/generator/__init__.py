@@ -4,7 +4,7 @@
     scenario = generate(GeneratorParams(players=10, actions=5, goals=15, seed=3, rules="reference"))
 
 Both rule sets draw the same latent-factor model from one `numpy.random.default_rng(seed)` stream in the
-reference's order (reference-benchmark.md §2), so G, goal kinds and requirements are identical across
+reference's order (docs/reference.md §2), so G, goal kinds and requirements are identical across
 rule sets and across the sweep's axes (a paired design). They differ only where the reference is
 defective.
 

@@ -1,8 +1,9 @@
 """Parameters of the random game generator, checked once when they are built.
 
-The checks mirror the reference generator's (reference-benchmark.md §2.2) so that a parameter set the
-reference rejects is rejected here too, with a one-line message that names the parameter, plus the
-checks for the fields the reference does not have (payoff name, rounds, budget, rules, seed).
+The checks mirror the reference generator's (docs/reference.md §2.2; every § below is its) so that a
+parameter set the reference rejects is rejected here too, with a one-line message that names the
+parameter, plus the checks for the fields the reference does not have (payoff name, rounds, budget, rules,
+seed).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ STRUCTURES: tuple[str, ...] = ("cooperative", "adversarial")
 PAYOFFS: tuple[str, ...] = ("balanced", "positive", "negative")
 RULES: tuple[str, ...] = ("paper", "reference")
 ACTION_DRAW = 0x41637473  # mixed with the seed for the draw of action counts, a stream of its own
-#: Target range [t_min, t_max] of G for each payoff shift (reference-benchmark.md §2.3 step 1).
+#: Target range [t_min, t_max] of G for each payoff shift (§2.3 step 1).
 SHIFT_RANGES: dict[str, tuple[int, int]] = {
     "balanced": (-20, 20),
     "positive": (-8, 30),

@@ -1,4 +1,4 @@
-"""The reference generator's arithmetic, draw for draw (reference-benchmark.md §2).
+"""The reference generator's arithmetic, draw for draw (docs/reference.md §2; every § below is its).
 
 `generate_game_config` reproduces the public reference's `generate_game_config` bit for bit under
 `rules="reference"`: one `numpy.random.default_rng(seed)` stream consumed in exactly the reference's

@@ -1,4 +1,4 @@
-"""The game record format: JSON Lines — one header, one line per turn, one result line (DESIGN §5).
+"""The game record format: JSON Lines — one header, one line per turn, one result line (docs/design.md §5).
 
 Every line is a JSON object with a `type`; pydantic models reject unknown fields, so a damaged or
 foreign file is reported precisely.  A commitment is the pair [player id, action id], unambiguous

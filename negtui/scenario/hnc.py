@@ -1,4 +1,4 @@
-"""The HNC ("real-life") topfile schema and its mapping to scenarios (reference-benchmark §11).
+"""The HNC ("real-life") topfile schema and its mapping to scenarios (docs/reference.md §11).
 
 A topfile names countries, their actions (free text), every country's value of each canonical goal,
 the goals' thresholded satisfaction, and mutually exclusive agreements:

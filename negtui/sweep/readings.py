@@ -2,7 +2,7 @@
 
 **The lower lens's reading of "credible threats".**  Under `paper` rules a threat counts only where another
 player owes a cell of a harmful goal and none of them gains from it; the reference counts every harm only
-the player itself can complete (reference-benchmark.md §4 note 3).  Under the first, lower and myopic often
+the player itself can complete (docs/reference.md §4 note 3).  Under the first, lower and myopic often
 end the game with the very same payoffs, so "lower is best in positive games" can be reproduced only as a
 tie; under the second lower plays differently, is strictly better in positive games and pays for it in
 negative ones.  Which reading reproduces the paper is the headline of the ablations: the report gives, per

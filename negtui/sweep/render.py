@@ -225,6 +225,12 @@ def efficiency_markdown(rows: list[dict], methods: list[str]) -> str:
     return "\n".join(lines)
 
 
+PAPER_RULES = ("`paper` is negtui's reading of the paper's rules: type-correct goals, the lenses as the paper "
+               "defines them, and tie rules of negtui's own where the paper states none (an answer within 1e-9 of "
+               "rejecting accepts; equal offers go to the proposer's higher payoff now, then fewer cells, then the "
+               "first; the exact solver breaks ties the same way). docs/design.md §2 sets them out.")
+
+
 def seed_range(rows: list[dict]) -> str:
     """The seeds a section's games were drawn with, as runs: `seeds 0–19 (20)`, `seeds 0–4, 100–104 (10)`."""
     seeds = sorted({int(r["seed"]) for r in rows if r.get("seed") is not None})
@@ -263,6 +269,8 @@ def write_report(rows: list[dict], source: Path, out: Path,
         sections.append({"sweep": sweep, "rules": rules, "games": games, "seeds": seeds})
         parts += [f"## {md(sweep)} · {md(rules)} rules", "",
                   f"{games} games, {seeds}; methods: {', '.join(map(md, methods))}.", ""]
+        if rules.startswith("paper"):
+            parts += [PAPER_RULES, ""]
         st = scenario_table(sub)
         if st is not None:
             found = table2_claims(st)

@@ -1,4 +1,4 @@
-"""The welfare MILP over all completions of a commitment state (reference-benchmark §7.1, with its
+"""The welfare MILP over all completions of a commitment state (docs/reference.md §7.1, with its
 defects fixed: type-correct thresholds, no participation floor unless asked for, exclusive sets).
 
 Variables: x_c ∈ {0,1} for every cell still free (committed cells are the constant 1, blocked cells

@@ -36,7 +36,7 @@ Cell = tuple[str, str]
 
 
 class Rulebook:
-    """The rules of one scenario as its file states them (DESIGN §1), read without the engine."""
+    """The rules of one scenario as its file states them (docs/design.md §1), read without the engine."""
 
     def __init__(self, sc: Scenario, cells: list[Cell], budget: int) -> None:
         self.sc, self.cells, self.budget = sc, cells, budget

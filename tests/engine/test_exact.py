@@ -1,5 +1,6 @@
 """The vectorised exact solver against a plain recursive brute force written from the specification
-(reference §5.1 for `reference` rules, DESIGN §2 for `paper` rules; see `BruteExact` in tests/conftest.py)."""
+(docs/reference.md §5.1 for `reference` rules, docs/design.md §2 for `paper` rules; see `BruteExact` in
+tests/conftest.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Worked examples of reference-benchmark.md §12 (poison pill, lens table, enumeration order)."""
+"""Worked examples of docs/reference.md §12 (poison pill, lens table, enumeration order)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """Offer search (Eq. 1) and lenses against an independent reading of the specification.
 
-Lenses: DESIGN §2 (paper) and reference-benchmark §4 (reference); offer choice: DESIGN §2 (paper) and
-reference-benchmark §3.4 (reference). Everything is recomputed here with exact fractions on tiny games
-(see tests/conftest.py), then compared with `Negotiation.best_offer` / `forecast`.
+Lenses: docs/design.md §2 (paper) and docs/reference.md §4 (reference); offer choice: docs/design.md §2
+(paper) and docs/reference.md §3.4 (reference); bare section numbers below are docs/reference.md's.
+Everything is recomputed here with exact fractions on tiny games (see tests/conftest.py), then compared
+with `Negotiation.best_offer` / `forecast`.
 """
 
 from __future__ import annotations
@@ -207,7 +208,7 @@ def test_successor_values_depend_only_on_the_successor_state(toy, seed: int) -> 
 
 @pytest.mark.parametrize("seed", range(10))
 def test_paper_upper_knows_reachability_with_exclusive_sets(toy, seed: int) -> None:
-    """DESIGN §1/§2: upper adds only goals whose threshold can still be reached (exclusive sets may overlap)."""
+    """docs/design.md §1/§2: upper adds only goals whose threshold can still be reached (exclusive sets may overlap)."""
     rng = np.random.default_rng(8000 + seed)
     spec = toy.random_spec(rng, "paper", exclusions=True, thresholds=True, players=(3, 3))
     neg = Negotiation.from_scenario(spec.scenario(), PAPER)

@@ -1,5 +1,5 @@
 """Invariants of whole matches on generated games (both rule sets, every lens, every partner method),
-and the No-Negotiation baselines against brute force."""
+and the No-Negotiation baselines against brute force.  Section numbers (§) are docs/reference.md's."""
 
 from __future__ import annotations
 

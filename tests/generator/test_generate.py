@@ -1,4 +1,4 @@
-"""The random game generator: reference fidelity (§2 of reference-benchmark.md), paper fixes, output."""
+"""The random game generator: reference fidelity (docs/reference.md §2), paper fixes, output."""
 
 from __future__ import annotations
 

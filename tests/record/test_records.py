@@ -1,4 +1,4 @@
-"""Game records (DESIGN §5): record → replay → verify, hand edits caught, truncation, forking, format errors,
+"""Game records (docs/design.md §5): record → replay → verify, hand edits caught, truncation, forking, format errors,
 size and speed.
 
 Records are made by the command line (`negtui autoplay --record`) and read back both through the command

@@ -1,5 +1,5 @@
-"""The welfare optima (DESIGN §1, reference-benchmark §7.1) against a brute-force enumeration of every
-feasible completion of a commitment state, written from the specification.
+"""The welfare optima (docs/design.md §1, docs/reference.md §7.1) against a brute-force enumeration of
+every feasible completion of a commitment state, written from the specification.
 
 A completion of the fixed commitments `bits` is any commitment set P ⊇ bits with at most one committed
 cell in every exclusive set.  Payoffs are computed here exactly (Fractions, via the `toy` helpers of
