@@ -138,6 +138,7 @@ def player_names(sc: Scenario) -> list[str]:
     return _once(sc, "player_names", lambda s: [p.display if _spelled(p) else p.id for p in s.players])
 
 
-def goal_names(sc: Scenario) -> list[str]:
-    """A goal as people read it: its label, or its id when it has none."""
-    return [" ".join(g.label.split()) or g.id for g in sc.goals]
+def goal_names(sc: Scenario, public: bool = False) -> list[str]:
+    """A goal as people read it: its label, or its id when it has none; `public`: the label a seat that knows
+    only its own values reads (its public label, where the label says who gains or is harmed)."""
+    return [" ".join((g.shown_label if public else g.label).split()) or g.id for g in sc.goals]

@@ -27,6 +27,7 @@ def validate(files: Annotated[list[Path], typer.Argument(help="Scenario or cours
     its JSON path."""
     from negtui.engine import PAPER, compile_game
     from negtui.scenario import ScenarioError, load_scenario
+    from negtui.scenario.leaks import leaks
 
     bad = 0
     for f in files:
@@ -42,6 +43,8 @@ def validate(files: Annotated[list[Path], typer.Argument(help="Scenario or cours
             continue
         typer.echo(f"ok: {f} — {sc.name}: {game.n} players, {game.n_cells} actions, {game.n_goals} goals, "
                    f"{len(game.groups)} exclusive sets, {game.T} turns")
+        for path, words in leaks(sc):
+            typer.echo(f"warning: {f}: {path}: {words}", err=True)
     if bad:
         raise typer.Exit(EXIT_INPUT)
 

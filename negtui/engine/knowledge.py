@@ -2,8 +2,9 @@
 
 Under public information (the paper's game) every player knows every value.  Under private
 information a seat knows its own values, and of another player's value only the range its goal
-publishes (`Goal.ranges`), or nothing.  Everything else is public: who owns which action, what each
-goal requires, every commitment.
+publishes (`Goal.ranges`), or nothing; it reads each goal's public label (`Goal.public_label`, where the
+label says who gains or is harmed), no teaching note, and nothing of who a poison pill traps.  Everything
+else is public: who owns which action, what each goal requires, every commitment.
 
 A seat's picture of the game is the scenario with every value it does not know replaced by its
 estimate (the middle of the published range, or 0: neither for nor against).  A game compiled from
@@ -19,6 +20,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from negtui.engine.negotiation import Negotiation
+from negtui.scenario.leaks import tells
 from negtui.scenario.model import Goal, Scenario
 
 INFORMATION: Final = ("public", "private")
@@ -50,8 +52,13 @@ def seat_scenario(sc: Scenario, seat: str, estimates: Mapping[tuple[str, str], f
         values = {pid: v for pid, v in values.items() if v != 0}
         if seat in goal.values:
             values[seat] = goal.values[seat]
-        goals.append(goal.model_copy(update={"values": values}))
-    return unseeded(sc.model_copy(update={"goals": goals}), schedule)
+        goals.append(goal.model_copy(update={"values": values, "label": goal.shown_label, "public_label": ""}))
+    # what tells values in words goes too: the teaching note (for after the game), who a poison pill traps, a
+    # description that says who gains or is harmed
+    meta = {k: v for k, v in sc.meta.items() if k != "poison_pill"}
+    description = "" if tells(sc, sc.description) else sc.description
+    return unseeded(sc.model_copy(update={"goals": goals, "lesson": "", "meta": meta, "description": description}),
+                    schedule)
 
 
 def unseeded(sc: Scenario, schedule: list[str] | None = None) -> Scenario:
@@ -69,9 +76,10 @@ def unseeded(sc: Scenario, schedule: list[str] | None = None) -> Scenario:
 
         order = [sc.player_ids[k] for k in round_robin(len(sc.players), sc.rounds_played(None), seed)]
     meta = {**sc.meta, "generator": {k: v for k, v in generator.items() if k != "seed"}}
+    described = re.sub(r", poison pill laid by \S+ for \S+", ", a poison pill", sc.description)  # not whom it traps
     return sc.model_copy(update={
         "name": re.sub(rf"-seed{seed}$", "", sc.name) or sc.name,
-        "description": re.sub(rf",? seed {seed}\.$", ".", sc.description),
+        "description": re.sub(rf",? seed {seed}\.$", ".", described),
         "meta": meta, "protocol": sc.protocol.model_copy(update={"seed": 0, "schedule": list(order)})})
 
 

@@ -50,7 +50,8 @@ def observation(neg: Negotiation, s: State, player: int, information: str = "pub
     goals = []
     for j, goal in enumerate(sc.goals):
         goals.append({
-            "id": goal.id, "label": goal.label, "kind": goal.kind, "threshold": int(g.tau[j]),
+            "id": goal.id, "label": goal.label if all(known) else goal.shown_label, "kind": goal.kind,
+            "threshold": int(g.tau[j]),
             "requires": [[r.player, r.action] for r in goal.requires], "committed": int(info.counts[j]),
             "satisfaction": _num(sat[j]), "reachable": bool(reachable[j] or sat[j] >= 1.0),
             "values": {ids[i]: _num(g.G[j, i]) for i in range(g.n) if g.G[j, i] != 0 and known[i]},

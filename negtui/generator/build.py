@@ -95,9 +95,11 @@ def _player(i: int, n_actions: int, arrays: GameArrays) -> Player:
 def _goal(arrays: GameArrays, j: int, binary: bool) -> Goal:
     """Goal j; only non-zero values are written (a missing player values the goal 0)."""
     values: dict[str, int | float] = {player_id(i): int(v) for i, v in enumerate(arrays.G[j]) if v != 0}
+    label = _goal_label(arrays, j)
     return Goal(
         id=goal_id(j),
-        label=_goal_label(arrays, j),
+        label=label,
+        public_label=f"goal {j}" if label != f"goal {j}" else "",  # the bait's and poison's say who gains
         kind="all_or_nothing" if binary else "linear",
         requires=[CellRef(player=player_id(i), action=action_id(a)) for i, a in arrays.requirements[j]],
         values=values,

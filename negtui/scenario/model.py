@@ -1,4 +1,4 @@
-"""Pydantic models of a negtui scenario file (DESIGN §5).
+"""Pydantic models of a negtui scenario file (docs/design.md §5).
 
 A scenario names everything by id (players, actions, goals) so that files stay readable and diffable;
 the engine later compiles ids to array indices.  Cross-references are checked here, with the JSON path
@@ -67,6 +67,10 @@ class CellRef(_Strict):
 class Goal(_Strict):
     id: Id
     label: Text = ""
+    public_label: Text = Field(
+        default="", description="What a seat that does not know every value reads instead of the label, under "
+                                "private information (default: the label); give one where the label says who "
+                                "gains or is harmed.")
     kind: GoalKind = "linear"
     threshold: int | None = Field(
         default=None,
@@ -86,12 +90,20 @@ class Goal(_Strict):
     )
 
     @model_serializer(mode="wrap")
-    def _without_empty_ranges(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
-        """No ranges, no key: a scenario without them dumps (and digests) as it did before they existed."""
+    def _without_empty_additions(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        """No ranges or public label, no key: a scenario without them dumps (and digests) as it did before
+        they existed."""
         data = handler(self)
         if not self.ranges:
             data.pop("ranges", None)
+        if not self.public_label:
+            data.pop("public_label", None)
         return data
+
+    @property
+    def shown_label(self) -> str:
+        """The label a seat reads that knows only its own values."""
+        return self.public_label or self.label
 
 
 class Protocol(_Strict):

@@ -21,15 +21,16 @@ FORECASTS_NARROW = 104  # under this terminal width the forecast table is narrow
 GOAL_ROW = 29  # a goal bar's columns besides its name: kind, the bar, done and value
 
 
-def goal_label_width(sc: Scenario, terminal_width: int, pane_width: int = 0) -> int:
+def goal_label_width(sc: Scenario, terminal_width: int, pane_width: int = 0, public: bool = False) -> int:
     """11 columns on a narrow terminal; on a wide one 28, or what the pane leaves beside the bar."""
     room = 11 if terminal_width < WIDE else max(28, pane_width - GOAL_ROW)
-    return min(room, max(len(name) for name in goal_names(sc)))
+    return min(room, max(len(name) for name in goal_names(sc, public)))
 
 
-def goal_labels(sc: Scenario, terminal_width: int, pane_width: int = 0) -> list[str]:
-    """The goal bars' names (80 columns: the whole line fits the 40-column side pane)."""
-    return fit_unique(goal_names(sc), goal_label_width(sc, terminal_width, pane_width))
+def goal_labels(sc: Scenario, terminal_width: int, pane_width: int = 0, public: bool = False) -> list[str]:
+    """The goal bars' names (80 columns: the whole line fits the 40-column side pane); `public`: as a seat
+    that knows only its own values reads them (names.goal_names)."""
+    return fit_unique(goal_names(sc, public), goal_label_width(sc, terminal_width, pane_width, public))
 
 
 def forecast_name_width(game: Game, terminal_width: int) -> int:

@@ -81,7 +81,7 @@ def goal_dependencies(snap: Snapshot) -> Table:
     for col in ("goal", "can complete", "can block"):
         t.add_column(col)
     bits, blocked = snap.state.bits, snap.blocked
-    names, who = goal_names(g.scenario), [p.display for p in g.scenario.players]
+    names, who = goal_names(g.scenario, snap.known is not None), [p.display for p in g.scenario.players]
     for j in range(len(names)):
         cells = [int(c) for c in np.flatnonzero(g.inc[:, j])]
         done = sum(1 for c in cells if bits >> c & 1)

@@ -83,8 +83,9 @@ class GoalBars(Drawn, TextPane):
         elif self.sort == "progress":
             order.sort(key=lambda j: -sat[j])
         wide = self.app.size.width >= WIDE
-        width = goal_label_width(g.scenario, self.app.size.width, self.size.width)
-        names = goal_labels(g.scenario, self.app.size.width, self.size.width)
+        private = snap.known is not None  # labels as the seat may read them
+        width = goal_label_width(g.scenario, self.app.size.width, self.size.width, private)
+        names = goal_labels(g.scenario, self.app.size.width, self.size.width, private)
         out = Text(no_wrap=True)
         who = player_names(g.scenario)[self.player]
         secret = "" if snap.knows(self.player) else " (secret)"
@@ -208,7 +209,7 @@ class CellInfo(StaticPane):
         text.append("\nfeeds: ")
         if not goals:
             text.append("no goal", style="dim")
-        names = goal_names(g.scenario)
+        names = goal_names(g.scenario, snap.known is not None)
         for j in goals:
             v = float(g.G[j, i]) if snap.knows(i) else 0.0
             text.append(f"{shorten(names[j], 22)} ")
