@@ -51,29 +51,49 @@ def sit(t: Tmux, name: str, first: bool) -> None:
     t.keys("C-s")
 
 
+def _turns(screen: str) -> int:
+    """The last turn the screen's turn log shows (0 before the first)."""
+    return max([0, *(int(n) for n in re.findall(r"\bt\s+(\d+) r\d", screen))])
+
+
 def play_until_over(panes: dict[str, Tmux], deadline: float, stop_after_turn: int | None = None) -> int:
-    """Each person decides when their screen asks them (passing, refusing offers); the turns played."""
+    """Each person decides when their screen asks them (passing, refusing offers), one decision at a time:
+    after each, the turn it ends is waited for on the deciding person's screen before anyone else is asked,
+    so a slow terminal never lets the game run past `stop_after_turn`.  The turns played."""
     played = 0
     while time.monotonic() < deadline:
-        over = 0
-        for name, t in panes.items():
-            screen = t.capture()
-            turns = [int(n) for n in re.findall(r"\bt\s+(\d+) r\d", screen)]
-            played = max([played, *turns])
-            if stop_after_turn is not None and played >= stop_after_turn:
-                return played
+        screens = {name: t.capture() for name, t in panes.items()}
+        played = max([played, *(_turns(screen) for screen in screens.values())])
+        if stop_after_turn is not None and played >= stop_after_turn:
+            return played
+        if all("your game as" in screen for screen in screens.values()):
+            return played
+        for name, screen in screens.items():
+            t = panes[name]
             if "your game as" in screen:
-                over += 1
-            elif re.search(r", choose a partner", screen):
+                continue
+            if re.search(r", choose a partner", screen):
                 t.keys("x")
                 t.wait_gone(r", choose a partner", timeout=20, step=f"{name} passed")
             elif "Accept (a)" in screen:
                 t.keys("x")
                 t.wait_gone(r"Accept \(a\)", timeout=20, step=f"{name} refused")
-        if over == len(panes):
-            return played
-        time.sleep(0.2)
+            else:
+                continue
+            wait_until(lambda t=t, before=played: _turns(t.capture()) > before or "your game as" in t.capture(), 30,
+                       f"{name}'s decision ending turn {played + 1} on their screen")
+            break
+        else:
+            time.sleep(0.2)
     raise Failure(f"the game did not end in time (turn {played})")
+
+
+def wait_until(cond, seconds: float, what: str) -> None:
+    end = time.monotonic() + seconds
+    while not cond():
+        if time.monotonic() > end:
+            raise Failure(f"not seen in {seconds:g} s: {what}")
+        time.sleep(0.1)
 
 
 def run(data: Path) -> None:

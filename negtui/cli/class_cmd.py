@@ -22,7 +22,7 @@ def class_(
     watch it live), and the class debrief."""
     with user_errors():
         loaded, data, db = course_and_results(course, data_dir)
-    from negtui.serve.console.app import ClassApp
+    from negtui.console.app import ClassApp
 
     with db:
         console = ClassApp(loaded, db, data_dir=data)

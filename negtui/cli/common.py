@@ -11,11 +11,11 @@ import typer
 from negtui.cli.errors import fail
 
 if TYPE_CHECKING:
+    from negtui.classroom.course import LoadedCourse
+    from negtui.classroom.db import ResultsDB
     from negtui.engine import Negotiation
     from negtui.scenario import Scenario
     from negtui.seats import Seat
-    from negtui.serve.course import LoadedCourse
-    from negtui.serve.db import ResultsDB
 
 RulesOpt = Annotated[str, typer.Option("--rules", help="Rule set: paper (default) or reference.")]
 InformationOpt = Annotated[str | None, typer.Option(
@@ -49,9 +49,9 @@ LlmKeyOpt = Annotated[str | None, typer.Option(
 def course_and_results(course: Path, data_dir: Path | None) -> tuple[LoadedCourse, Path, ResultsDB]:
     """A course served from a data directory: the course checked (every problem, with its path), the
     directory resolved and its results database open; a clear error and status 2 otherwise."""
+    from negtui.classroom.course import CourseError, load_course
+    from negtui.classroom.db import DBError, ResultsDB
     from negtui.datadir import user_data_dir
-    from negtui.serve.course import CourseError, load_course
-    from negtui.serve.db import DBError, ResultsDB
 
     try:
         loaded = load_course(course)

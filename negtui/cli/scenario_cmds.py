@@ -53,8 +53,8 @@ def _is_course(path: Path) -> bool:
     """A TOML file, or JSON whose top level has `exercises` (scenarios are JSON without it)."""
     if path.suffix.lower() == ".toml":
         return True
+    from negtui.classroom.course import MAX_COURSE_BYTES
     from negtui.scenario import untrusted
-    from negtui.serve.course import MAX_COURSE_BYTES
 
     try:
         data = untrusted.load(path, MAX_COURSE_BYTES)
@@ -64,7 +64,7 @@ def _is_course(path: Path) -> bool:
 
 
 def _validate_course(path: Path) -> bool:
-    from negtui.serve.course import CourseError, load_course
+    from negtui.classroom.course import CourseError, load_course
 
     try:
         loaded = load_course(path)

@@ -17,8 +17,8 @@ from negtui.cli.root import app
 if TYPE_CHECKING:
     import asyncssh
 
-    from negtui.serve.course import LoadedCourse
-    from negtui.serve.db import ResultsDB
+    from negtui.classroom.course import LoadedCourse
+    from negtui.classroom.db import ResultsDB
     from negtui.serve.lock import DataDirLock
     from negtui.serve.server import Hub, ServeOptions
 
@@ -124,8 +124,8 @@ def watch(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Follow a live game read-only as its record grows; without a record, list the games being played."""
+    from negtui.classroom.db import ResultsDB
     from negtui.datadir import user_data_dir
-    from negtui.serve.db import ResultsDB
 
     with user_errors():
         if record is None:

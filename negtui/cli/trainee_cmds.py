@@ -18,7 +18,7 @@ from negtui.cli.root import app
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from negtui.serve.db import ResultsDB
+    from negtui.classroom.db import ResultsDB
 
 trainees_app = typer.Typer(no_args_is_help=True,
                            help="Trainees of negtui serve: who may connect over SSH, with which keys.")
@@ -27,7 +27,7 @@ app.add_typer(trainees_app, name="trainees")
 @contextmanager
 def db_errors() -> Iterator[None]:
     """Expected failures of the results database become a message and status 2 (inside `user_errors()`)."""
-    from negtui.serve.db import DBError
+    from negtui.classroom.db import DBError
 
     try:
         yield
@@ -37,8 +37,8 @@ def db_errors() -> Iterator[None]:
 
 @contextmanager
 def opened(data_dir: Path | None) -> Iterator[ResultsDB]:
+    from negtui.classroom.db import ResultsDB
     from negtui.datadir import user_data_dir
-    from negtui.serve.db import ResultsDB
 
     with db_errors(), ResultsDB.open(data_dir or user_data_dir()) as db:
         yield db
@@ -47,8 +47,8 @@ def opened(data_dir: Path | None) -> Iterator[ResultsDB]:
 def read_keys(keyfile: Path) -> list[str]:
     """Every key line of the file, each checked before anything is added, so that one bad line leaves the
     database untouched and the message names the file and line."""
-    from negtui.serve.dbtypes import DBError
-    from negtui.serve.identity import parse_public_key
+    from negtui.classroom.dbtypes import DBError
+    from negtui.classroom.identity import parse_public_key
 
     try:
         text = keyfile.read_text(encoding="utf-8")
@@ -81,7 +81,7 @@ def add(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Add a trainee (or more keys to one) from a public key file; every key or none is added."""
-    from negtui.serve.identity import check_name
+    from negtui.classroom.identity import check_name
 
     with user_errors():
         with db_errors():
@@ -136,9 +136,9 @@ def invite(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Make a one-time code with which a trainee enrols their own SSH key on first connection."""
+    from negtui.classroom.identity import check_name
     from negtui.datadir import user_data_dir
     from negtui.serve.address import last_address
-    from negtui.serve.identity import check_name
 
     with user_errors():
         with db_errors():
@@ -172,8 +172,8 @@ def results(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Results of negtui serve: one row per finished or unfinished game (or per decision), oldest first."""
-    from negtui.serve.classbook import Filters, decision_columns
-    from negtui.serve.dbtypes import RESULT_COLUMNS
+    from negtui.classroom.classbook import Filters, decision_columns
+    from negtui.classroom.dbtypes import RESULT_COLUMNS
 
     with user_errors():
         if as_json and as_csv:

@@ -19,8 +19,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle-timeout", type=float, default=None)  # seconds; assessments left longer are abandoned
     parser.add_argument("--trainer", action="store_true")  # a trainer account: the console, not the lobby
     args = parser.parse_args(argv)
-    from negtui.serve.course import CourseError, load_course
-    from negtui.serve.db import ResultsDB
+    from negtui.classroom.course import CourseError, load_course
+    from negtui.classroom.db import ResultsDB
 
     try:
         course = load_course(args.course)
@@ -29,12 +29,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with ResultsDB.open(args.data_dir) as db:
         if args.trainer:
-            from negtui.serve.console.app import ServedClassApp
+            from negtui.console.app import ServedClassApp
 
             console = ServedClassApp(course, db, data_dir=args.data_dir, session_id=args.session)
             console.run()
             return console.return_code or 0
-        from negtui.serve.training import TrainingApp
+        from negtui.trainee.training import TrainingApp
 
         app = TrainingApp(course, db, args.trainee, data_dir=args.data_dir, session_id=args.session,
                           enrol_key=args.enrol_key, hub=args.hub, idle_timeout=args.idle_timeout)

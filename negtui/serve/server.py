@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, TypeVar
 
 import asyncssh
 
-from negtui.serve.db import ResultsDB
-from negtui.serve.dbtypes import DBError
+from negtui.classroom.db import ResultsDB
+from negtui.classroom.dbtypes import DBError
 from negtui.serve.lock import FOLDER_PREFIX
 from negtui.serve.pty_child import PtyChild, in_background
 from negtui.serve.tables import TableKeeper
 
 if TYPE_CHECKING:  # loaded by whoever starts the server: the server itself runs no game
-    from negtui.serve.course import LoadedCourse
+    from negtui.classroom.course import LoadedCourse
 
 T = TypeVar("T")
 HOST_KEY = "ssh_host_ed25519_key"

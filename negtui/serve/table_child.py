@@ -17,15 +17,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from negtui.classroom.course import CourseError, LoadedCourse, load_course, scenario_digest
+from negtui.classroom.db import ResultsDB
+from negtui.classroom.dbtypes import DBError
+from negtui.classroom.results import keep
 from negtui.coach.closing import Closing
 from negtui.coach.debrief import debrief
 from negtui.datadir import default_record_path
 from negtui.play.live import LiveGame
 from negtui.record.signing import KEY_FILE, data_dir_key
-from negtui.serve.course import CourseError, LoadedCourse, load_course, scenario_digest
-from negtui.serve.db import ResultsDB
-from negtui.serve.dbtypes import DBError
-from negtui.serve.results import keep
 from negtui.serve.tables import READY
 from negtui.table.events import TableEvents
 from negtui.table.host import TableHost

@@ -24,14 +24,14 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from negtui.serve.dbtypes import DBError, TableRow
+from negtui.classroom.dbtypes import DBError, TableRow
+from negtui.trainee.hub import REQUEST_BYTES
 
 if TYPE_CHECKING:  # the server runs no game: the course is loaded by whoever starts it
-    from negtui.serve.course import LoadedCourse
-    from negtui.serve.db import ResultsDB
+    from negtui.classroom.course import LoadedCourse
+    from negtui.classroom.db import ResultsDB
 
 READY = "ready"  # what a table's process prints once its socket is open
-REQUEST_BYTES = 4096
 SOCKET_PATH_MAX = 100  # bytes: a Unix socket's path is at most 107 on Linux
 STARTUP = 60.0  # seconds a table's process has to open its socket
 STOP_GRACE = 5.0  # seconds a table has to close its record when the server stops
@@ -185,20 +185,3 @@ def _peer_pid(writer: asyncio.StreamWriter) -> int:
     sock = writer.get_extra_info("socket")
     creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
     return int(struct.unpack("3i", creds)[0])
-
-
-def ask(path: str, request: dict[str, Any], timeout: float = 90.0) -> dict[str, Any]:
-    """A trainee's app asking the server (blocking: call it from a worker thread)."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.settimeout(timeout)
-        try:
-            sock.connect(path)
-            sock.sendall((json.dumps(request) + "\n").encode())
-            data = sock.makefile("rb").readline(REQUEST_BYTES)
-        except OSError as err:
-            return {"ok": False, "why": f"the training server did not answer: {err.strerror or err}"}
-    try:
-        answer = json.loads(data)
-    except ValueError:
-        return {"ok": False, "why": "the training server's answer was not understood"}
-    return answer if isinstance(answer, dict) else {"ok": False, "why": "the training server's answer was empty"}

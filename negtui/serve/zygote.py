@@ -83,7 +83,7 @@ def _child(slave: int, request: dict) -> None:
 
 
 def serve(path: str) -> None:
-    import negtui.serve.training  # noqa: F401 — the point: everything the app needs, imported once
+    import negtui.trainee.training  # noqa: F401 — the point: everything the app needs, imported once
 
     preload()
 

@@ -1,10 +1,9 @@
 """The package's import graph read from the source, not run: every import statement counts, a
 function-level one included (only `if TYPE_CHECKING:` blocks, which never run, are left out), so a
-lazy import cannot hide a cycle or a layer reaching up.  test_boundaries.py checks the same layers at
-run time, in a fresh interpreter.
-
-    cli  >  serve  >  tui  >  table  >  play, sweep  >  coach  >  agents, record, welfare
-         >  seats, narrate, generator  >  engine, names  >  scenario  >  datadir, locks, children, lazy
+lazy import cannot hide a cycle or a layer reaching up.  A name imported from a package that exports its
+names on first use (negtui.lazy) counts as an import of the module that defines it, so a cycle through such
+a package is seen too.  test_imports_at_run_time.py checks the same layers (layers.py) at run time, in a fresh
+interpreter.
 """
 
 from __future__ import annotations
@@ -15,22 +14,9 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[2] / "negtui"
+from tests.architecture.layers import layer as _layer
 
-# top to bottom; a package may import only from the layers below its own, never beside it
-LAYERS: tuple[tuple[str, ...], ...] = (
-    ("cli",),
-    ("serve",),
-    ("tui",),
-    ("table",),
-    ("play", "sweep"),
-    ("coach",),
-    ("agents", "record", "welfare"),
-    ("seats", "narrate", "generator"),
-    ("engine", "names"),
-    ("scenario",),
-    ("datadir", "locks", "children", "lazy"),
-)
+PACKAGE = Path(__file__).resolve().parents[2] / "negtui"
 
 # third-party packages a part of negtui must never import, wherever the import statement stands
 UI_AND_SOLVER = ("textual", "pulp", "highspy")
@@ -93,18 +79,37 @@ def _imported(tree: ast.AST, module: str, package: bool) -> list[tuple[str, int]
     return out
 
 
+def _lazy_homes(tree: ast.AST) -> dict[str, str]:
+    """A lazy package's exports (`lazy_exports(globals(), {module: (names…)})`): name -> the module defining it."""
+    homes: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "lazy_exports" and len(node.args) == 2 \
+                and isinstance(node.args[1], ast.Dict):
+            for key, value in zip(node.args[1].keys, node.args[1].values):
+                if isinstance(key, ast.Constant) and isinstance(value, ast.Tuple):
+                    homes.update({elt.value: key.value for elt in value.elts if isinstance(elt, ast.Constant)})
+    return homes
+
+
 def _read(package: Path = PACKAGE) -> tuple[set[str], dict[str, dict[str, int]], dict[str, set[str]]]:
     """The package's modules; per module, the package's modules it imports (the deepest module each
-    imported name reaches, with the line) and the third-party top-level packages it imports."""
+    imported name reaches, through a lazy package's exports to the module that defines the name, with the
+    line) and the third-party top-level packages it imports."""
     paths = {_module(package, p): p for p in sorted(package.rglob("*.py"))}
+    trees = {name: ast.parse(path.read_text(), str(path)) for name, path in paths.items()}
+    homes = {name: found for name, tree in trees.items() if paths[name].name == "__init__.py"
+             and (found := _lazy_homes(tree))}
     inner: dict[str, dict[str, int]] = {}
     outer: dict[str, set[str]] = {}
     for name, path in paths.items():
         inner[name], outer[name] = {}, set()
-        for dotted, line in _imported(ast.parse(path.read_text(), str(path)), name, path.name == "__init__.py"):
+        for dotted, line in _imported(trees[name], name, path.name == "__init__.py"):
             if dotted.split(".")[0] != package.name:
                 outer[name].add(dotted.split(".")[0])
                 continue
+            base, _, last = dotted.rpartition(".")
+            if base in homes and last in homes[base]:  # a lazy package's export: its module is what is imported
+                dotted = homes[base][last]
             parts = dotted.split(".")
             while parts and ".".join(parts) not in paths:
                 parts.pop()
@@ -121,13 +126,6 @@ def _part(module: str) -> str:
     """The package (or top-level module) of negtui a module belongs to: engine, tui, datadir, …"""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else ""
-
-
-def _layer(part: str) -> int:
-    for k, layer in enumerate(LAYERS):
-        if part in layer:
-            return k
-    raise AssertionError(f"negtui.{part} is in no layer: add it to LAYERS")
 
 
 def test_every_part_of_the_package_has_a_layer() -> None:
@@ -187,3 +185,19 @@ def test_a_part_never_imports_what_it_must_not(part: str) -> None:
 def test_the_check_reads_function_level_imports() -> None:
     """The point of reading the source: the command line imports the app only inside `open_app`."""
     assert "negtui.tui.app" in IMPORTS["negtui.cli.common"]
+
+
+def test_a_cycle_through_a_lazy_package_is_found(tmp_path: Path) -> None:
+    """`from pkg import thing`, where pkg's __init__ only says which module defines `thing` (negtui.lazy):
+    the import is of that module, so a loop between two modules of one lazy package is a cycle."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from pkg.lazy import lazy_exports\n__getattr__, __dir__ = lazy_exports("
+                                     "globals(), {'pkg.a': ('A',), 'pkg.b': ('B',)})\n")
+    (pkg / "lazy.py").write_text("def lazy_exports(namespace, where):\n    return None, None\n")
+    (pkg / "a.py").write_text("from pkg import B\nA = 1\n")
+    (pkg / "b.py").write_text("def f():\n    from pkg import A\n    return A\nB = 2\n")
+    _, imports, _ = _read(pkg)
+    assert imports["pkg.a"] == {"pkg.b": 1} and imports["pkg.b"] == {"pkg.a": 2}
+    assert len(_cycles(imports)) == 1
+    assert "negtui.engine.negotiation" in IMPORTS["negtui.engine.turns"]  # within the engine too

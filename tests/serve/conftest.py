@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from negtui.serve.course import load_course
-from negtui.serve.db import ResultsDB
+from negtui.classroom.course import load_course
+from negtui.classroom.db import ResultsDB
 from negtui.serve.tables import TableKeeper
 
 COURSE = """\

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from negtui.serve.briefing import BriefingScreen
-from negtui.serve.course import CourseError, load_course
-from negtui.serve.db import ResultsDB
-from negtui.serve.lobby import LobbyScreen
-from negtui.serve.training import TrainingApp
+from negtui.classroom.course import CourseError, load_course
+from negtui.classroom.db import ResultsDB
+from negtui.trainee.briefing import BriefingScreen
+from negtui.trainee.lobby import LobbyScreen
+from negtui.trainee.training import TrainingApp
 from negtui.tui.screens.debrief import DebriefScreen
 from negtui.tui.screens.dialogs import ConfirmScreen, PartnerScreen
 from negtui.tui.screens.live import LiveScreen

@@ -10,12 +10,12 @@ import pytest
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input
 
-from negtui.serve.console.app import ClassApp, ServedClassApp
-from negtui.serve.console.screen import ClassScreen
-from negtui.serve.course import load_course
-from negtui.serve.db import ResultsDB
-from negtui.serve.lobby import LobbyScreen
-from negtui.serve.training import TrainingApp
+from negtui.classroom.course import load_course
+from negtui.classroom.db import ResultsDB
+from negtui.console.app import ClassApp, ServedClassApp
+from negtui.console.screen import ClassScreen
+from negtui.trainee.lobby import LobbyScreen
+from negtui.trainee.training import TrainingApp
 from negtui.tui.confined import REFUSED
 
 COURSE = """\

@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from negtui.classroom.course import load_course
+from negtui.classroom.db import ResultsDB
+from negtui.classroom.dbtypes import Decision
+from negtui.classroom.debrief import class_debrief
 from negtui.cli import app as cli
-from negtui.serve.class_debrief import class_debrief
-from negtui.serve.console.app import ClassApp, ConsoleHelp
-from negtui.serve.console.dialogs import AssignScreen
-from negtui.serve.console.screen import ClassScreen
-from negtui.serve.course import load_course
-from negtui.serve.db import ResultsDB
-from negtui.serve.dbtypes import Decision
+from negtui.console.app import ClassApp, ConsoleHelp
+from negtui.console.dialogs import AssignScreen
+from negtui.console.screen import ClassScreen
 from negtui.table.source import TableSource, sit
 from negtui.tui.screens.dialogs import ConfirmScreen
 from negtui.tui.screens.say import SayScreen
@@ -200,7 +200,7 @@ async def test_the_trainer_keeps_a_seat_at_a_forming_table(server: Server, wait_
 
 @pytest.mark.asyncio
 async def test_a_trainees_app_says_where_it_is_and_shows_the_trainers_notices(server: Server, wait_until) -> None:
-    from negtui.serve.training import TrainingApp
+    from negtui.trainee.training import TrainingApp
 
     course = load_course(server.keeper.course_path)
     db = server.db

@@ -11,10 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from negtui.scenario import load_scenario
-from negtui.scenario.library import bundled_root
-from negtui.seats import Seat
-from negtui.serve.course import (
+from negtui.classroom.course import (
     MAX_COURSE_BYTES,
     Course,
     CourseError,
@@ -22,6 +19,9 @@ from negtui.serve.course import (
     load_course,
     scenario_digest,
 )
+from negtui.scenario import load_scenario
+from negtui.scenario.library import bundled_root
+from negtui.seats import Seat
 from tests.paths import CLASS_COURSE, INTRO_COURSE
 
 SMALL_TOML = """\

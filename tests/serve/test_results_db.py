@@ -16,11 +16,11 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from negtui.serve import db as dbmod
+from negtui.classroom import db as dbmod
+from negtui.classroom.db import DB_NAME, SCHEMA_VERSION, DBError, Decision, ResultsDB
+from negtui.classroom.dbtypes import RESULT_COLUMNS
+from negtui.classroom.scoring import Standing, personal_best, score, standings
 from negtui.serve.address import keep_address
-from negtui.serve.db import DB_NAME, SCHEMA_VERSION, DBError, Decision, ResultsDB
-from negtui.serve.dbtypes import RESULT_COLUMNS
-from negtui.serve.scoring import Standing, personal_best, score, standings
 
 
 def new_key(comment: str = "") -> tuple[str, asyncssh.SSHKey]:
@@ -301,7 +301,7 @@ def test_removing_a_trainee_with_games_needs_force(tmp_path: Path, db: ResultsDB
 WRITER = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from negtui.serve.db import Decision, ResultsDB
+    from negtui.classroom.db import Decision, ResultsDB
     data, me, n = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
     (data.parent / f"{me}.ready").touch()
     while not (data.parent / "go").exists():  # start together: open the new file and write at the same time

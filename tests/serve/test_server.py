@@ -17,8 +17,8 @@ import asyncssh
 import pytest
 import pytest_asyncio
 
+from negtui.classroom.db import ResultsDB
 from negtui.record import Replay, load_record
-from negtui.serve.db import ResultsDB
 from negtui.serve.server import Hub, ServeOptions, host_key
 from tests.paths import INTRO_COURSE
 from tests.waiting import wait_for_async, within
@@ -593,10 +593,10 @@ async def test_a_training_game_left_before_its_first_turn_is_not_offered_to_resu
     lobby files the game as abandoned instead of offering a resume that has nothing in it."""
     from textual.widgets import OptionList
 
-    from negtui.serve.briefing import BriefingScreen
-    from negtui.serve.course import load_course
-    from negtui.serve.lobby import LobbyScreen
-    from negtui.serve.training import TrainingApp
+    from negtui.classroom.course import load_course
+    from negtui.trainee.briefing import BriefingScreen
+    from negtui.trainee.lobby import LobbyScreen
+    from negtui.trainee.training import TrainingApp
 
     def lobby(app) -> bool:  # the lobby lists every entry at once as it mounts
         return isinstance(app.screen, LobbyScreen) and app.screen.query_one(OptionList).option_count > 0
@@ -627,15 +627,15 @@ async def test_a_training_game_left_before_its_first_turn_is_not_offered_to_resu
 SESSION_IMPORTS = """
 import asyncio, sys, tempfile, time
 from pathlib import Path
-import negtui.serve.training
+import negtui.trainee.training
 from negtui.serve import zygote
 zygote.preload()
 before = set(sys.modules)
-from negtui.serve.briefing import BriefingScreen
-from negtui.serve.course import load_course
-from negtui.serve.db import ResultsDB
-from negtui.serve.lobby import LobbyScreen
-from negtui.serve.training import TrainingApp
+from negtui.trainee.briefing import BriefingScreen
+from negtui.classroom.course import load_course
+from negtui.classroom.db import ResultsDB
+from negtui.trainee.lobby import LobbyScreen
+from negtui.trainee.training import TrainingApp
 from negtui.tui.screens.debrief import DebriefScreen
 
 async def until(pilot, cond, what, step=None, timeout=60.0):

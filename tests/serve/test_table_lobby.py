@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from negtui.serve.course import load_course
-from negtui.serve.db import ResultsDB
-from negtui.serve.table_picker import TablePicker
-from negtui.serve.tables import ask
-from negtui.serve.training import TrainingApp
+from negtui.classroom.course import load_course
+from negtui.classroom.db import ResultsDB
 from negtui.table.source import TableSource, sit
+from negtui.trainee.hub import ask
+from negtui.trainee.table_picker import TablePicker
+from negtui.trainee.training import TrainingApp
 from negtui.tui.screens.dialogs import ConfirmScreen
 from negtui.tui.screens.table import TableScreen
 from tests.serve.conftest import Server

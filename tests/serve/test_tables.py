@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
+from negtui.classroom.db import ResultsDB
 from negtui.record import load_record
 from negtui.record.audit import audit
 from negtui.record.replay import Replay
 from negtui.record.signing import check_chain, read_key
-from negtui.serve.db import ResultsDB
-from negtui.serve.tables import ask
 from negtui.table.source import TableSource, sit
+from negtui.trainee.hub import ask
 from tests.serve.conftest import Server
 from tests.waiting import wait_for
 

@@ -13,11 +13,11 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import OptionList, Static
 
-from negtui.serve.class_debrief import ClassDebrief, class_debrief
-from negtui.serve.console.plot import strip_plot
-from negtui.serve.course import LoadedCourse
-from negtui.serve.db import ResultsDB
-from negtui.serve.dbtypes import DBError
+from negtui.classroom.course import LoadedCourse
+from negtui.classroom.db import ResultsDB
+from negtui.classroom.dbtypes import DBError
+from negtui.classroom.debrief import ClassDebrief, class_debrief
+from negtui.console.plot import strip_plot
 
 
 class DebriefLoaded(Message):

@@ -9,22 +9,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from negtui.agents.options import AgentOptions
+from negtui.classroom.course import Exercise, LoadedCourse, scenario_digest
+from negtui.classroom.db import ResultsDB
+from negtui.classroom.dbtypes import DBError, GameRow
+from negtui.classroom.results import keep
+from negtui.classroom.scoring import OBJECTIVES, score
 from negtui.coach.debrief import Debrief
 from negtui.engine.rules import get_rules
 from negtui.play.sources import Ending
 from negtui.play.starts import GameStart, from_record
 from negtui.record import Replay, load_record
 from negtui.record.reader import RecordError
-from negtui.serve.course import Exercise, LoadedCourse, scenario_digest
-from negtui.serve.db import ResultsDB
-from negtui.serve.dbtypes import DBError, GameRow
-from negtui.serve.lobby import EnrolScreen, LobbyHost, LobbyScreen
-from negtui.serve.results import keep
-from negtui.serve.scoring import OBJECTIVES, score
-from negtui.serve.table_picker import TableChoice
-from negtui.serve.tables import ask
 from negtui.table.client import TableGone
 from negtui.table.source import TableSource, sit
+from negtui.trainee.hub import ask
+from negtui.trainee.lobby import EnrolScreen, LobbyHost, LobbyScreen
+from negtui.trainee.table_picker import TableChoice
 from negtui.tui.app import NegtuiApp
 from negtui.tui.confined import Confined
 from negtui.tui.screens.table import TableScreen

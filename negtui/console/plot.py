@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from negtui.serve.class_debrief import SeatSpread
+from negtui.classroom.debrief import SeatSpread
 from negtui.tui import palette
 
 PERSON, BOT, BASE = "●", "○", "┊"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from negtui.serve.dbtypes import GameRow
+from negtui.classroom.dbtypes import GameRow
 
 OBJECTIVES: dict[str, str] = {  # objective -> how the debrief and the leaderboard name it
     "payoff": "your payoff",

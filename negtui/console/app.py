@@ -16,10 +16,10 @@ from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
 from negtui.agents.options import AgentOptions
-from negtui.serve.console.screen import ClassScreen
-from negtui.serve.course import LoadedCourse
-from negtui.serve.db import ResultsDB
-from negtui.serve.dbtypes import DBError, TableRow
+from negtui.classroom.course import LoadedCourse
+from negtui.classroom.db import ResultsDB
+from negtui.classroom.dbtypes import DBError, TableRow
+from negtui.console.screen import ClassScreen
 from negtui.table.client import TableGone
 from negtui.table.source import TableSource, watch
 from negtui.tui.app import NegtuiApp
@@ -120,7 +120,7 @@ class ConsoleHelp(Dialog[None]):
 
 
 if TYPE_CHECKING:  # the console's app is what its screen asks of its host
-    from negtui.serve.console.screen import ConsoleHost
+    from negtui.console.screen import ConsoleHost
 
     def _hosts(app: ClassApp) -> ConsoleHost:
         return app

@@ -15,15 +15,15 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from negtui.serve.dbtypes import DBError, TableRow
+from negtui.classroom.dbtypes import DBError, TableRow
 from negtui.tui import palette
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
+    from negtui.classroom.course import Exercise
+    from negtui.classroom.db import ResultsDB
     from negtui.scenario import Scenario
-    from negtui.serve.course import Exercise
-    from negtui.serve.db import ResultsDB
 
 REFRESH = 1.0  # seconds between looks at the tables
 

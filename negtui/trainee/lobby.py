@@ -15,18 +15,18 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from negtui.serve.briefing import BriefingScreen
-from negtui.serve.course import Exercise
-from negtui.serve.dbtypes import DBError, GameRow, TableRow
-from negtui.serve.scoring import OBJECTIVES, SHORT, Standing, personal_best, standings
-from negtui.serve.table_picker import TableChoice, TablePicker
+from negtui.classroom.course import Exercise
+from negtui.classroom.dbtypes import DBError, GameRow, TableRow
+from negtui.classroom.scoring import OBJECTIVES, SHORT, Standing, personal_best, standings
+from negtui.trainee.briefing import BriefingScreen
+from negtui.trainee.table_picker import TableChoice, TablePicker
 from negtui.tui import palette
 from negtui.tui.labels import rules_words
 from negtui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
-    from negtui.serve.course import LoadedCourse
-    from negtui.serve.db import ResultsDB
+    from negtui.classroom.course import LoadedCourse
+    from negtui.classroom.db import ResultsDB
 
 
 class LobbyHost(Protocol):

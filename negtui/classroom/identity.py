@@ -7,7 +7,7 @@ import hashlib
 import re
 from typing import TYPE_CHECKING
 
-from negtui.serve.dbtypes import DBError
+from negtui.classroom.dbtypes import DBError
 
 if TYPE_CHECKING:
     from asyncssh import SSHKey

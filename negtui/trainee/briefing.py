@@ -10,11 +10,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label, Select, Static
 
+from negtui.classroom.course import Exercise
 from negtui.coach.words import primer
 from negtui.engine.negotiation import Negotiation
 from negtui.engine.rules import get_rules
 from negtui.scenario.model import Scenario
-from negtui.serve.course import Exercise
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from negtui.serve.dbtypes import DBError, TableRow, now_iso
+from negtui.classroom.dbtypes import DBError, TableRow, now_iso
 from negtui.table.views import Occupant
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from negtui.serve.dbtypes import DBError, now_iso
-from negtui.serve.tablebook import Store
+from negtui.classroom.dbtypes import DBError, now_iso
+from negtui.classroom.tablebook import Store
 
 
 class GradeBook:

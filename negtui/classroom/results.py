@@ -4,11 +4,11 @@ The same for a game played alone in the app and for one seat of a table."""
 
 from __future__ import annotations
 
+from negtui.classroom.db import ResultsDB
+from negtui.classroom.dbtypes import Decision
 from negtui.coach.assess import choice_words, describe
 from negtui.coach.debrief import Debrief
 from negtui.play.live import LiveGame
-from negtui.serve.db import ResultsDB
-from negtui.serve.dbtypes import Decision
 
 
 def decisions(game: LiveGame, player: int) -> list[Decision]:

@@ -17,14 +17,14 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
+from negtui.classroom.classbook import Present
+from negtui.classroom.course import LoadedCourse
+from negtui.classroom.db import ResultsDB
+from negtui.classroom.dbtypes import DBError, TableRow, Trainee
+from negtui.console.debrief_pane import DebriefPane
+from negtui.console.dialogs import AssignScreen
+from negtui.console.rows import person_row, seats_of, standing_of, state_of, turn_of
 from negtui.names import player_label, player_labels
-from negtui.serve.classbook import Present
-from negtui.serve.console.debrief_pane import DebriefPane
-from negtui.serve.console.dialogs import AssignScreen
-from negtui.serve.console.rows import person_row, seats_of, standing_of, state_of, turn_of
-from negtui.serve.course import LoadedCourse
-from negtui.serve.db import ResultsDB
-from negtui.serve.dbtypes import DBError, TableRow, Trainee
 from negtui.table.client import TableGone
 from negtui.table.steer import steer
 from negtui.table.views import Occupant

@@ -8,8 +8,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from negtui.serve.dbtypes import DBError, now_iso
-from negtui.serve.tablebook import Store
+from negtui.classroom.dbtypes import DBError, now_iso
+from negtui.classroom.tablebook import Store
 from negtui.table.talk import clean
 
 PLACE_CHARS = 200

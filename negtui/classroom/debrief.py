@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from statistics import fmean
 
+from negtui.classroom.classbook import Filters, choice_text, valued
+from negtui.classroom.course import LoadedCourse
+from negtui.classroom.db import ResultsDB
+from negtui.classroom.dbtypes import GameRow
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.game import compile_game
 from negtui.engine.rules import get_rules
 from negtui.names import player_labels
-from negtui.serve.classbook import Filters, choice_text, valued
-from negtui.serve.course import LoadedCourse
-from negtui.serve.db import ResultsDB
-from negtui.serve.dbtypes import GameRow
 
 
 @dataclass(frozen=True)

@@ -22,12 +22,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
-from negtui.serve.classbook import ClassBook
-from negtui.serve.dbtypes import DBError, Decision, GameRow, Key, Trainee, now_iso
-from negtui.serve.gradebook import GradeBook
-from negtui.serve.identity import check_name, code_hash, key_of
-from negtui.serve.schema import MIGRATIONS, SCHEMA_VERSION, statements
-from negtui.serve.tablebook import TableBook
+from negtui.classroom.classbook import ClassBook
+from negtui.classroom.dbtypes import DBError, Decision, GameRow, Key, Trainee, now_iso
+from negtui.classroom.gradebook import GradeBook
+from negtui.classroom.identity import check_name, code_hash, key_of
+from negtui.classroom.schema import MIGRATIONS, SCHEMA_VERSION, statements
+from negtui.classroom.tablebook import TableBook
 
 if TYPE_CHECKING:
     from asyncssh import SSHKey

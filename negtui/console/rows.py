@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from negtui.serve.classbook import Present
-from negtui.serve.dbtypes import TableRow, Trainee
+from negtui.classroom.classbook import Present
+from negtui.classroom.dbtypes import TableRow, Trainee
 from negtui.tui import palette
 
 ONLINE, AWAY = "●", "○"
