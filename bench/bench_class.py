@@ -131,8 +131,8 @@ async def trainee(k: int, port: int, key: asyncssh.SSHKey, delay: float, opener:
 
 
 async def main_async(args) -> int:
+    from negtui.classroom.db import ResultsDB
     from negtui.record import Replay, load_record
-    from negtui.serve.db import ResultsDB
 
     data = Path(tempfile.mkdtemp(prefix="negtui-bench-class-"))
     course = data / "course.toml"

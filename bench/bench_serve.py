@@ -228,7 +228,7 @@ def _ends_with_us() -> None:
 def start_class(course: Path, data: Path, trainees: int) -> tuple[subprocess.Popen, int, list[asyncssh.SSHKey]]:
     """`negtui serve` on a free loopback port with `trainees` trainees t0, t1, … (a key each), once it
     listens: the server, its port and the keys."""
-    from negtui.serve.db import ResultsDB
+    from negtui.classroom.db import ResultsDB
 
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(trainees)]
     with ResultsDB.open(data) as db:
@@ -248,7 +248,7 @@ def start_class(course: Path, data: Path, trainees: int) -> tuple[subprocess.Pop
 
 
 async def main_async(args) -> int:
-    from negtui.serve.db import ResultsDB
+    from negtui.classroom.db import ResultsDB
 
     data = Path(tempfile.mkdtemp(prefix="negtui-bench-serve-"))
     server, port, keys = start_class(COURSE, data, args.sessions)
