@@ -82,6 +82,9 @@ class Exercise(_Strict):
         default="bot", description="After the grace: a bot takes the seat over, or the table waits.")
     decision_time: float | None = Field(default=None, gt=0.0, le=86_400.0, description=(
         "Seconds a trainee at a table has per decision (then a pass, or a rejection); unset: no limit."))
+    game_time: float | None = Field(default=None, gt=0.0, le=7 * 86_400.0, description=(
+        "Seconds a table's game may last, paused time not counted: at zero it ends as it stands (the commitments "
+        "made bind) and the record says the clock ended it; unset: no limit.  The trainer may set or extend it."))
     bots: Bots = Field(default=DEFAULT_BOTS, description=(
         "How the other seats play: one seat spelling for all, or a table player id → spelling ('*' for the rest)."))
     partner: Literal["mcts", "greedy", "random"] = "mcts"
@@ -100,6 +103,10 @@ class Exercise(_Strict):
         "the table's total payoff or its lowest payoff."))
     leaderboard: Literal["named", "anonymous"] = Field(default="named", description=(
         "anonymous: trainees see their own place on the leaderboard, not the others' names."))
+    results: Literal["shown", "held"] | None = Field(default=None, description=(
+        "held: no result of this exercise is shown to trainees (leaderboards, best results) until the trainer "
+        "releases them; unset: held under private information, where the other side's result tells a role's "
+        "values, shown otherwise."))
     information: Literal["public", "private"] = Field(default="public", description=(
         "private: each person at a table sees only their own values and the ranges the scenario publishes "
         "(its goals' `ranges`); bots decide on what their seats know; the debrief reveals everything."))
@@ -120,6 +127,11 @@ class Exercise(_Strict):
     def guided(self) -> bool:
         """Guidance while playing: every mode but an assessment."""
         return self.mode != "assessment"
+
+    @property
+    def results_held(self) -> bool:
+        """Whether trainees see no result of it until the trainer releases them (see `results`)."""
+        return self.results == "held" or (self.results is None and self.information == "private")
 
     def people_seats(self, players: list[str]) -> list[str]:
         """The seats people may take at this exercise's table (every player when `humans` is a count)."""
@@ -221,6 +233,7 @@ class LoadedCourse:
                          places=ex.humans if isinstance(ex.humans, int) else None, bots=bots,
                          record=str(record) if record else None, key_file=str(key_file) if key_file else None,
                          grace=ex.grace, on_drop=ex.on_drop, decision_time=ex.decision_time, start_after=ex.wait,
+                         game_time=ex.game_time,
                          hints=ex.hints, guided=ex.guided, information=ex.information,
                          roles=dict(ex.roles))
 
@@ -339,7 +352,7 @@ def _table_problems(ex: Exercise, at: str, players: list[str] | None) -> list[Pr
         out += [Problem(f"{at}.roles{_key(pid)}", f"no player {pid!r}; players are {', '.join(players)}")
                 for pid in ex.roles if pid not in players]
     if ex.humans is None:
-        changed = [k for k in ("wait", "grace", "on_drop", "decision_time") if k in ex.model_fields_set]
+        changed = [k for k in ("wait", "grace", "on_drop", "decision_time", "game_time") if k in ex.model_fields_set]
         if ex.information == "private":
             out.append(Problem(f"{at}.information", "private information is played at a table: set `humans` "
                                                     "(one trainee against bots sees every value)"))

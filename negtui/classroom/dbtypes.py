@@ -10,11 +10,14 @@ from typing import Any
 
 from negtui.table.views import Occupant
 
-# the columns of `results()`, in order: a CSV of them has a header even when there are no rows
+# the columns of `results()`, in order: a CSV of them has a header even when there are no rows.  `efficiency`
+# is the seat's own (its payoff over its payoff at the welfare optimum), `table_efficiency` the table's total
+# over the optimum; `mode`, `attempt` and `score` follow the course's exercises where the course is known
 RESULT_COLUMNS: tuple[str, ...] = (
     "trainee", "course", "exercise", "scenario", "seat", "status", "started", "finished", "duration", "payoff",
     "baseline", "improvement", "counterfactual_myopic", "counterfactual_upper", "counterfactual_lower",
     "welfare_optimum", "efficiency", "decisions", "record_path", "table",
+    "mode", "attempt", "score", "seat_optimum", "table_efficiency", "bot_turns", "bot_played",
 )
 
 class DBError(Exception):
@@ -47,6 +50,7 @@ class Decision:
     choice: str
     cost: float
     numbers: dict[str, Any] = field(default_factory=dict)
+    timed_out: bool = False  # the clock decided (a pass or a rejection when the person's time ran out)
 
 
 @dataclass(frozen=True)
@@ -69,8 +73,12 @@ class GameRow:
     baseline: float | None
     counterfactuals: dict[str, float] | None
     welfare_optimum: float | None
-    efficiency: float | None
+    efficiency: float | None  # the seat's payoff over its payoff at the welfare optimum
     table_id: int | None = None  # a game several trainees shared
+    mode: str | None = None  # 'practice' or 'assessment' (None: filed before negtui kept it)
+    seat_optimum: float | None = None  # the seat's payoff at the welfare optimum
+    table_efficiency: float | None = None  # the table's total over the welfare optimum (`efficiency`: the seat's)
+    bot_turns: int | None = None  # turns a bot played in the person's seat (None: not known)
 
 
 @dataclass(frozen=True)
@@ -91,10 +99,19 @@ class TableRow:
     baseline: dict[str, float] | None = None  # each player's No-Negotiation payoff
     turns: int | None = None  # the game's length
     paused: bool = False  # the trainer paused it
+    round_left: float | None = None  # seconds of the round's time left when its clock last stopped (or started)
+    round_ends: str | None = None  # while the round's clock runs: when it runs out (now_iso's spelling)
 
     @property
     def live(self) -> bool:
         return self.status in ("forming", "playing")
+
+    def time_left(self, now: datetime | None = None) -> float | None:
+        """Seconds of the round's time left now (None: no limit)."""
+        if self.round_ends is not None:
+            end = datetime.fromisoformat(self.round_ends.replace("Z", "+00:00"))
+            return max(0.0, (end - (now or datetime.now(UTC))).total_seconds())
+        return self.round_left
 
     def holds(self, name: str) -> Occupant | None:
         return next((s for s in self.people if s.name == name), None)

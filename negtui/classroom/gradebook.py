@@ -1,16 +1,58 @@
 """The results database as attempts count: how many plays a trainee has used, a game resumed as the
-same attempt, and graded games (`mode = "assessment"`) left past the idle timeout filed as abandoned.
+same attempt, graded games (`mode = "assessment"`) left past the idle timeout filed as abandoned, each
+game's attempt number, and the gradebook (one row per trainee and exercise of a course).
 
 A practice game counts once it is finished; an assessment's counts as soon as it starts, so quitting a
 game that goes badly never buys another try."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from negtui.classroom.dbtypes import DBError, now_iso
+from negtui.classroom.scoring import score
 from negtui.classroom.tablebook import Store
+
+if TYPE_CHECKING:
+    from negtui.classroom.course import Course
+
+# one row per trainee and exercise, in this order
+GRADEBOOK_COLUMNS: tuple[str, ...] = (
+    "trainee", "course", "exercise", "mode", "score_by", "attempts_used", "attempts_allowed", "status",
+    "best_score", "last_score", "finished", "abandoned", "bot_turns",
+)
+
+
+def counts(mode: str | None, status: str) -> bool:
+    """Whether a game is an attempt: a finished one always, an assessment's as soon as it starts."""
+    return status == "finished" or (mode == "assessment" and status in ("playing", "abandoned"))
+
+
+def attempt_numbers(games: Iterable[Mapping[str, Any]]) -> dict[int, int | None]:
+    """Each game's attempt (1, 2, …) among its trainee's games of its exercise, or None for a game that is
+    no attempt (a practice game abandoned or not finished yet).  `games`: rows with id, trainee, course,
+    exercise, status and mode, oldest first."""
+    used: dict[tuple[str, str, str], int] = {}
+    out: dict[int, int | None] = {}
+    for g in games:
+        key = (g["trainee"], g["course"], g["exercise"])
+        if counts(g["mode"], g["status"]):
+            used[key] = used.get(key, 0) + 1
+            out[int(g["id"])] = used[key]
+        else:
+            out[int(g["id"])] = None
+    return out
+
+
+def _status(statuses: set[str]) -> str:
+    """A trainee's standing on an exercise: a game under way first, then a finished one, then one given up."""
+    for status, words in (("playing", "in progress"), ("finished", "finished"), ("abandoned", "abandoned")):
+        if status in statuses:
+            return words
+    return "not started"
 
 
 class GradeBook:
@@ -56,3 +98,42 @@ class GradeBook:
                 conn.execute(f"UPDATE games SET status = 'abandoned', finished = ? WHERE id IN "
                              f"({', '.join('?' for _ in ids)})", (now_iso(), *ids))
             return ids
+
+
+def gradebook(db: Store, course: Course) -> list[dict[str, Any]]:
+    """One row per trainee and exercise of `course` (`GRADEBOOK_COLUMNS`), by name then the course's
+    order: the mode, attempts used (as the lobby counts them) and allowed, where the trainee stands, the best
+    and the last finished game's score by the exercise's `score`, and the turns bots played in their seat.
+    Every trainee is listed (trainer accounts only where they played)."""
+    games = [dict(r) for r in db.rows(
+        "SELECT g.id, t.name AS trainee, g.course, g.exercise, g.status, g.payoff, g.payoffs, g.baseline,"
+        " g.bot_turns FROM games g JOIN trainees t ON t.id = g.trainee_id WHERE g.course = ?"
+        " ORDER BY g.started, g.id", (course.name,))]
+    modes = {ex.id: ex.mode for ex in course.exercises}
+    for g in games:
+        g["mode"] = modes.get(g["exercise"])
+    numbers = attempt_numbers(games)
+    played = {g["trainee"] for g in games}
+    names = [r["name"] for r in db.rows("SELECT name, trainer FROM trainees ORDER BY name")
+             if not r["trainer"] or r["name"] in played]
+    mine: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for g in games:
+        mine.setdefault((g["trainee"], g["exercise"]), []).append(g)
+    out = []
+    for name in names:
+        for ex in course.exercises:
+            rows = mine.get((name, ex.id), [])
+            finished = [g for g in rows if g["status"] == "finished"]
+            scores = [score(ex.score, g["payoff"], json.loads(g["payoffs"]) if g["payoffs"] else None, g["baseline"])
+                      for g in finished]
+            known = [v for v in scores if v is not None]
+            bots = [g["bot_turns"] for g in finished if g["bot_turns"] is not None]
+            out.append({
+                "trainee": name, "course": course.name, "exercise": ex.id, "mode": ex.mode, "score_by": ex.score,
+                "attempts_used": sum(numbers[int(g["id"])] is not None for g in rows),
+                "attempts_allowed": ex.attempts, "status": _status({g["status"] for g in rows}),
+                "best_score": max(known, default=None), "last_score": scores[-1] if scores else None,
+                "finished": len(finished), "abandoned": sum(g["status"] == "abandoned" for g in rows),
+                "bot_turns": sum(bots) if bots else None,
+            })
+    return out

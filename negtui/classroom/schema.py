@@ -57,6 +57,28 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tables ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
     CREATE TABLE notices (id INTEGER PRIMARY KEY, sent TEXT NOT NULL, text TEXT NOT NULL);
     """,
+    """
+    ALTER TABLE tables ADD COLUMN round_left REAL;
+    ALTER TABLE tables ADD COLUMN round_ends TEXT;
+    CREATE TABLE table_requests (
+        id INTEGER PRIMARY KEY, course TEXT NOT NULL, exercise TEXT NOT NULL, reserved TEXT NOT NULL DEFAULT '{}',
+        requested_by TEXT NOT NULL, requested TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'waiting' CHECK (status IN ('waiting', 'opened', 'refused')),
+        table_id INTEGER REFERENCES tables(id), why TEXT);
+    CREATE INDEX table_requests_waiting ON table_requests(status);
+    CREATE TABLE releases (course TEXT NOT NULL, exercise TEXT NOT NULL, released TEXT NOT NULL,
+                           PRIMARY KEY (course, exercise));
+    """,
+    # a game's mode, the seat's payoff at the welfare optimum, the seat's own efficiency beside the table's
+    # (`efficiency` held the table's until now: moved), turns a bot played for the person; time-outs
+    """
+    ALTER TABLE games ADD COLUMN mode TEXT CHECK (mode IN ('practice', 'assessment'));
+    ALTER TABLE games ADD COLUMN seat_optimum REAL;
+    ALTER TABLE games ADD COLUMN table_efficiency REAL;
+    ALTER TABLE games ADD COLUMN bot_turns INTEGER;
+    UPDATE games SET table_efficiency = efficiency, efficiency = NULL WHERE efficiency IS NOT NULL;
+    ALTER TABLE decisions ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -54,6 +54,37 @@ class TableBook:
     def paused(self, table_id: int, paused: bool) -> None:
         self._set(table_id, "paused = ?", (int(paused),))
 
+    def round(self, table_id: int, left: float | None, running: bool) -> None:
+        """The round's time: `left` seconds as of now, running down or stopped."""
+        self._set(table_id, "round_left = ?, round_ends = ?",
+                  (left, now_iso(left) if running and left is not None else None))
+
+    # --- tables the trainer asks the server to open ---------------------------------------------------------
+    def request(self, course: str, exercise: str, reserved: dict[str, str], by: str) -> int:
+        """Ask the server to open a table of `exercise` with `reserved` seats (player id -> trainee); its id."""
+        with self.db.write() as conn:
+            cur = conn.execute("INSERT INTO table_requests (course, exercise, reserved, requested_by, requested)"
+                               " VALUES (?, ?, ?, ?, ?)", (course, exercise, json.dumps(reserved), by, now_iso()))
+            return int(cur.lastrowid or 0)
+
+    def waiting_requests(self, course: str) -> list[tuple[int, str, dict[str, str], str]]:
+        """(id, exercise, reserved seats, who asked) of the requests not answered yet, oldest first."""
+        rows = self.db.rows("SELECT id, exercise, reserved, requested_by FROM table_requests WHERE course = ?"
+                            " AND status = 'waiting' ORDER BY id", (course,))
+        return [(int(r["id"]), r["exercise"], json.loads(r["reserved"]), r["requested_by"]) for r in rows]
+
+    def answered(self, request_id: int, table_id: int | None, why: str | None = None) -> None:
+        with self.db.write() as conn:
+            conn.execute("UPDATE table_requests SET status = ?, table_id = ?, why = ? WHERE id = ?",
+                         ("opened" if table_id is not None else "refused", table_id, why, request_id))
+
+    def request_answer(self, request_id: int) -> tuple[str, int | None, str | None]:
+        """(status, the table opened, why refused) of a request."""
+        rows = self.db.rows("SELECT status, table_id, why FROM table_requests WHERE id = ?", (request_id,))
+        if not rows:
+            raise DBError(f"no table request {request_id}")
+        return rows[0]["status"], rows[0]["table_id"], rows[0]["why"]
+
     def progress(self, table_id: int, t: int, payoffs: dict[str, float]) -> None:
         """The turn under way and what everyone would get were the game to end now."""
         self._set(table_id, "turn = ?, payoffs = ?", (t, json.dumps(payoffs)))

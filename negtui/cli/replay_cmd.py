@@ -106,6 +106,7 @@ def _emit(rp: Replay, checks: _Checks | None) -> None:
     sig = checks.signature if checks else None
     emit_json({"scenario": rec.scenario.name, "rules": rec.header.rules.name, "turns": len(rec.turns),
                "first_turn": rp.first_turn, "complete": rec.complete, "stopped": rec.stopped,
+               "ended": rec.result.ended if rec.result is not None else None,
                "incomplete": None if rec.complete else _incomplete(rp),
                "payoffs": rounded(rp.neg.returns(rp.final)), "commitments": commitments(game, rp.final.bits),
                "parent": rec.header.parent.model_dump() if rec.header.parent else None,
@@ -124,6 +125,8 @@ def _print(rp: Replay, checks: _Checks | None) -> None:
         typer.echo(f"fork of {rec.header.parent.file} at turn {rec.header.parent.turn}")
     for ev in rp.events:
         typer.echo(f"{turn_line(game, ev)} ({ev.decided_by})")
+    if rec.result is not None and rec.result.ended == "clock":
+        typer.echo(f"the round's time ran out after {len(rec.turns)} of {game.T} turns: the game ended as it stood")
     typer.echo("payoffs: " + ", ".join(f"{p} {v:z.2f}" for p, v in zip(game.player_ids, rp.neg.returns(rp.final))))
     if rec.stopped:
         typer.echo(f"note: {rec.stopped}")

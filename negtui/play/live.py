@@ -56,6 +56,7 @@ class LiveGame:
         `guided` False is an assessment: no hint, exact solution, suggested offer or other players'
         forecasts while playing; people's decisions are still assessed, for the debrief."""
         self.known, self.guided = known, guided
+        self.ended: str | None = None  # why the game stopped before its last turn (`end_now`)
         self.neg = Negotiation.from_scenario(scenario, rules, budget=budget)
         self.seating = Seating(self.neg, seats or {}, options)
         self.valuation: Valuation = self.seating.valuation  # the bots' own: what they searched is a look-up here
@@ -144,7 +145,20 @@ class LiveGame:
 
     @property
     def over(self) -> bool:
-        return self.driver.over
+        return self.driver.over or self.ended is not None
+
+    def end_now(self, why: str = "clock") -> None:
+        """End the game before its last turn, as it stands (a round's time ran out): the commitments made
+        bind, no more turns are played, and the record's result line says why."""
+        if self.over:
+            return
+        self.ended = why
+        if self._writer:
+            try:
+                self._writer.result(self.state, ended=why)
+                self._writer.close()
+            except RecordCut as err:
+                self._stop_recording(err)
 
     @property
     def proposer(self) -> int:

@@ -84,4 +84,6 @@ class ResultLine(_Line):
     commitments: list[Cell]
     baseline: list[float] | None = None
     welfare: dict[str, float | None] | None = None  # sum, min, product, log_product of the payoffs
+    # the game ended before its last turn, as it stood: "clock", the round's time ran out (a table's game_time)
+    ended: Literal["clock"] | None = None
     mac: str | None = None

@@ -84,7 +84,7 @@ class Replay:
         neg, game, res, final = self.neg, self.neg.game, self.record.result, self.states[-1]
         assert res is not None
         problems = []
-        if not neg.is_terminal(final):
+        if not neg.is_terminal(final) and res.ended is None:  # a game the clock ended stands where it was
             problems.append(("$", f"result line after turn {shown_turn(final.t - 1)} of {game.T}: turns are missing"))
         try:
             made = game.bits_of(res.commitments)

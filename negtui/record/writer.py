@@ -167,13 +167,15 @@ class RecordWriter:
         """Something said at the table while turn t is under way."""
         self._write(MessageLine(t=t, sender=sender, to=to, text=text))
 
-    def result(self, s: State) -> None:
+    def result(self, s: State, ended: str | None = None) -> None:
         """The result line, worked out here from the final state alone, so that every writer (the app, the
-        command line, a table) writes the same bytes for the same game."""
+        command line, a table) writes the same bytes for the same game.  `ended`: why the game stopped before
+        its last turn ("clock": the round's time ran out), the commitments standing as they were."""
         game, rules = self.neg.game, self.neg.rules
         pay = self.neg.returns(s)
         self._write(ResultLine(payoffs=rounded(pay), commitments=game.pairs_of(s.bits),
-                               baseline=rounded(no_negotiation(game, rules).payoffs), welfare=welfare(pay)))
+                               baseline=rounded(no_negotiation(game, rules).payoffs), welfare=welfare(pay),
+                               ended=ended))
 
     def close(self, discard_empty: bool = True) -> None:
         """A record of a new game left with no line after its header (quit before its first turn) says

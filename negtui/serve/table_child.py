@@ -102,6 +102,9 @@ class TableResults(TableEvents):
     def paused(self, paused: bool) -> None:
         self._later(self.db.tables.paused, self.table_id, paused)
 
+    def round(self, left: float | None, running: bool) -> None:
+        self._later(self.db.tables.round, self.table_id, left, running)
+
     async def over(self, game: LiveGame, closing: Closing) -> None:
         """Every trainee's result, with the debrief's numbers (the table's), then the table's row: over."""
         duration = time.monotonic() - self.started_at

@@ -54,3 +54,49 @@ def expired(game: LiveGame) -> Move:
     if game.driver.phase is Phase.PROPOSE:
         return Move(s.t, i, Phase.PROPOSE, game.neg.pass_offer(s), fault=RAN_OUT)
     return Move(s.t, i, Phase.RESPOND, accept=False, fault=RAN_OUT)
+
+
+class RoundClock:
+    """The clock of a table's whole game (the course's `game_time`): it starts with the game, stops while the
+    table is paused, may be set or extended by the trainer, and at zero the game ends as it stands.  Told to the
+    clients as a `round` line: the seconds left, and whether they are running down (the clients count down
+    between lines themselves, so nothing is sent every second)."""
+
+    def __init__(self, seconds: float | None, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.budget = seconds  # what is left, as of the moment the clock last stopped (None: no limit)
+        self.deadline: float | None = None  # while running: when it runs out
+
+    @property
+    def running(self) -> bool:
+        return self.deadline is not None
+
+    def left(self) -> float | None:
+        if self.deadline is not None:
+            return max(0.0, self.deadline - self.clock())
+        return self.budget
+
+    def run(self) -> None:
+        """The game is under way (again): the time left runs down."""
+        if self.budget is not None and self.deadline is None:
+            self.deadline = self.clock() + self.budget
+
+    def stop(self) -> None:
+        """Paused: what is left is kept."""
+        if self.deadline is not None:
+            self.budget, self.deadline = self.left(), None
+
+    def set(self, seconds: float, extend: bool = False) -> None:
+        """The time left made `seconds`, or `seconds` more (a round with no limit gets one)."""
+        left = self.left()
+        now = seconds + (left or 0.0) if extend else seconds
+        if self.deadline is not None:
+            self.deadline = self.clock() + now
+        self.budget = now
+
+    def due(self) -> bool:
+        return self.deadline is not None and self.clock() >= self.deadline
+
+    def line(self) -> dict[str, Any]:
+        left = self.left()
+        return {"type": "round", "seconds": None if left is None else round(left, 1), "running": self.running}

@@ -26,6 +26,10 @@ class TableEvents:
     def paused(self, paused: bool) -> None:
         """The trainer paused the table, or let it go on."""
 
+    def round(self, left: float | None, running: bool) -> None:
+        """The round's clock changed (the start, a pause, the trainer's setting): `left` seconds left now,
+        running down or not."""
+
     async def over(self, game: LiveGame, closing: Closing) -> None:
         """The game ended and the debriefs' numbers are worked out (`closing`); the table stays open until
         this returns (or its clients have gone)."""

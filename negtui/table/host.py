@@ -30,7 +30,7 @@ from negtui.play.live import LiveGame
 from negtui.record.signing import read_key
 from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
-from negtui.table.clock import DecisionClock, expired
+from negtui.table.clock import DecisionClock, RoundClock, expired
 from negtui.table.connection import Client
 from negtui.table.events import TableEvents
 from negtui.table.moves import move_to_wire
@@ -41,6 +41,7 @@ from negtui.table.talk import KEPT, RateLimit, Said
 from negtui.table.wire import FROM_CLIENT
 
 EMPTY_FOR = 60.0  # seconds a table nobody has sat down at stays open
+MAX_ROUND = 7 * 86_400.0  # seconds a trainer may give a round
 
 
 class TableHost(Serving):
@@ -72,6 +73,10 @@ class TableHost(Serving):
         self._done = asyncio.Event()
         self._seat_changes: dict[str, Seat] = {}
         self.decision_clock = DecisionClock(spec.decision_time, clock)
+        self.round_clock = RoundClock(spec.game_time, clock)
+        self._held: tuple[int, str] | None = None  # the decision whose clock is held for an absent person
+        for pid, name in spec.reserved.items():  # seats the trainer kept from the opening
+            self.sitting.assign(name[:NAME_CHARS], pid)
         self._last_client = clock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._handlers: set[asyncio.Task[object]] = set()  # one per connection
@@ -123,6 +128,8 @@ class TableHost(Serving):
             elif due := self.sitting.due_for_bots(now):
                 self._seat_changes.update(due)
                 self._wake.set()
+            if self.game is not None and not self.game.over and self.round_clock.due():
+                self.time_up()
             if self.clients:
                 self._last_client = now
             elif now - self._last_client >= (self.spec.abandon_after if self.sitting.people or self.game is not None
@@ -149,6 +156,9 @@ class TableHost(Serving):
             self.game.keep_message(said.sender, said.to, said.text)
         self._unwritten = []
         self._broadcast({"type": "started", "seats": self._seats()})
+        if not self.paused:
+            self.round_clock.run()
+        self._round_changed()
         self._people_changed()  # the seats nobody took are bots' now
         self.events.started(self.game)
         self.log("the game starts: " + ", ".join(f"{pid} {seat.person or seat.label}" for pid, seat in seats.items()))
@@ -184,6 +194,8 @@ class TableHost(Serving):
         if game.over:
             payoffs = [float(v) for v in game.neg.returns(game.state)]
             over: dict[str, Any] = {"type": "over", "payoffs": payoffs}
+            if game.ended:
+                over["ended"] = game.ended  # "clock": the round's time ran out, the game ended as it stood
             if self.spec.information == "private":
                 over["game"] = self.spec.game  # the end reveals everyone's values
             self._broadcast(over)
@@ -221,6 +233,15 @@ class TableHost(Serving):
     async def _wait_for_person(self) -> None:
         game, clock = self.game, self.decision_clock
         assert game is not None
+        deciding = self.sitting.people.get(game.neg.game.player_ids[game.deciding])
+        if deciding is not None and not deciding.online:  # away: no time runs against them until they are back
+            if self._held != clock.decision(game):
+                self._held = clock.decision(game)
+                clock.restart()
+                self._broadcast({"type": "clock", "seconds": None, "held": deciding.player})
+            await self._sleep()
+            return
+        self._held = None
         if clock.start(game):
             self._broadcast(clock.line(game))
         left = clock.left()
@@ -235,6 +256,8 @@ class TableHost(Serving):
     def _apply(self, m: Move) -> None:
         game = self.game
         assert game is not None
+        if game.over:  # a bot's move decided while the round's time ran out: the game is over as it stood
+            return
         game.submit(m)  # IllegalMove leaves the game as it was
         self.note_recording()
         wire = move_to_wire(game.neg, m)
@@ -254,12 +277,40 @@ class TableHost(Serving):
 
     # --- steering (the trainer) -----------------------------------------------------------------------------
     def pause(self, paused: bool) -> None:
+        """Every clock stops while the table is paused: the decision under way gets its whole time again after,
+        the round keeps what it had left."""
         if self.paused != paused:
             self.paused = paused
             self.decision_clock.restart()
+            if paused:
+                self.round_clock.stop()
+            elif self.game is not None:
+                self.round_clock.run()
             self._broadcast({"type": "paused", "paused": paused})
+            if paused:
+                self._broadcast({"type": "clock", "seconds": None})  # no countdown on any screen while paused
+            self._round_changed()
             self.events.paused(paused)
             self._wake.set()
+
+    def _round_changed(self) -> None:
+        clock = self.round_clock
+        self._broadcast(clock.line())
+        self.events.round(clock.left(), clock.running)
+
+    def time_up(self) -> None:
+        """The round's time ran out: the game ends as it stands."""
+        game = self.game
+        if game is None or game.over:
+            return
+        game.end_now("clock")
+        self.note_recording()
+        self.log(f"the round's time ran out at turn {game.state.t + 1}: the game ends as it stands")
+        self._wake.set()
+
+    def set_time(self, seconds: float, extend: bool) -> None:
+        self.round_clock.set(seconds, extend)
+        self._round_changed()
 
     async def _steer(self, kind: str, m: dict[str, Any]) -> str | None:
         """The trainer's request; why it cannot be done, if it cannot."""
@@ -278,6 +329,13 @@ class TableHost(Serving):
             if why:
                 return why
             self._people_changed()
+        elif kind == "time":
+            seconds = m.get("seconds")
+            if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds <= MAX_ROUND:
+                return f"a round's time is a number of seconds above 0 and at most {MAX_ROUND:g}"
+            if self.game is not None and self.game.over:
+                return "the game is over"
+            self.set_time(float(seconds), bool(m.get("extend")))
         elif self.game is not None and self.game.over:
             return "the game is over"
         else:

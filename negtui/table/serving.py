@@ -16,7 +16,7 @@ from negtui.engine.negotiation import IllegalMove
 from negtui.engine.turns import Move
 from negtui.play.live import LiveGame
 from negtui.seats import Seat
-from negtui.table.clock import DecisionClock
+from negtui.table.clock import DecisionClock, RoundClock
 from negtui.table.connection import Client
 from negtui.table.events import TableEvents
 from negtui.table.moves import move_from_wire
@@ -25,7 +25,7 @@ from negtui.table.spec import TableSpec
 from negtui.table.talk import TRAINER, RateLimit, Said, clean
 
 NAME_CHARS = 64
-STEERING = ("start", "pause", "resume", "end", "assign")  # what the trainer (a watcher) may ask
+STEERING = ("start", "pause", "resume", "end", "assign", "time")  # what the trainer (a watcher) may ask
 
 
 class Serving:
@@ -44,6 +44,7 @@ class Serving:
     thinking: bool
     closing: Closing
     decision_clock: DecisionClock
+    round_clock: RoundClock
     _wake: asyncio.Event
     _done: asyncio.Event
     _seat_changes: dict[str, Seat]
@@ -184,6 +185,7 @@ class Serving:
         people = self._people()
         self._broadcast({"type": "people", "people": people})
         self.events.people(people)
+        self._wake.set()  # a person away or back: whose decision's clock runs may change
 
     def _seats(self) -> dict[str, Any]:
         """Every seat as it is now (before the start: as the spec has it)."""
@@ -202,7 +204,7 @@ class Serving:
                 "guided": self.spec.guided or client.player is None,
                 "seats": self._seats(), "people": self._people(), "moves": list(self.moves),
                 "said": [s.as_dict() for s in self.said if s.reaches(client.player)],
-                "clock": self.decision_clock.line(self.game),
+                "clock": self.decision_clock.line(self.game), "round": self.round_clock.line(),
                 **({"debrief": self._closing_for(client)} if over else {})}
 
 

@@ -47,6 +47,7 @@ class TableSource(LiveSource):
         self.view = self.view.but(started=bool(welcome["started"]), paused=bool(welcome["paused"]),
                                   said=tuple(Said.from_dict(s) for s in welcome["said"]))
         self._clock(welcome["clock"])
+        self._round(welcome.get("round"))
         for wire in welcome["moves"]:
             self._move(wire)
         self.closing = Closing()  # the debrief's slow numbers: the table works them out and sends them
@@ -88,6 +89,11 @@ class TableSource(LiveSource):
             self.view = view.but(said=(*view.said, Said.from_dict(message["said"]))[-view.KEPT:])
         elif kind == "clock":
             self._clock(message)
+        elif kind == "round":
+            self._round(message)
+        elif kind == "over" and message.get("ended"):  # the round's time ran out: over as it stands
+            self.game.end_now(str(message["ended"]))
+            self.view = self.view.but(clock=None, round=None)
         elif kind == "closed":
             self.view = view.but(closed=str(message.get("why") or ""))
         elif kind == "debrief":
@@ -142,6 +148,14 @@ class TableSource(LiveSource):
         seconds = message.get("seconds")
         self.view = self.view.but(clock=None if seconds is None else
                                   (str(message["player"]), float(seconds), time.monotonic()))
+
+    def _round(self, message: dict[str, Any] | None) -> None:
+        message = message or {}
+        seconds = message.get("seconds")
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+            self.view = self.view.but(round=None)
+            return
+        self.view = self.view.but(round=(float(seconds), time.monotonic(), bool(message.get("running"))))
 
     def own_seats(self) -> frozenset[int]:
         return frozenset() if self.me is None else frozenset({self.me})

@@ -27,6 +27,9 @@ class TableSpec(BaseModel):
     grace: float = Field(default=120.0, ge=0.0, le=86_400.0)  # seconds a dropped person keeps the seat
     on_drop: Literal["bot", "wait"] = "bot"  # after the grace: a bot takes the seat, or the table waits
     decision_time: float | None = Field(default=None, gt=0.0, le=86_400.0)  # seconds per decision of a person
+    game_time: float | None = Field(default=None, gt=0.0, le=7 * 86_400.0)  # seconds of play (paused not counted)
+    # seats kept by the trainer from the moment the table opens: player id -> the trainee's name
+    reserved: dict[str, str] = Field(default_factory=dict)
     start_after: float | None = Field(default=None, ge=0.0, le=86_400.0)  # then start with bots in empty seats
     hints: bool = True
     guided: bool = True  # False: an assessment (no guidance while playing; coaching in the debrief)
@@ -47,6 +50,9 @@ class TableSpec(BaseModel):
         for pid in self.roles:
             if pid not in self.seats:
                 raise ValueError(f"roles.{pid}: no such player at this table")
+        for pid in self.reserved:
+            if pid not in self.people:
+                raise ValueError(f"reserved.{pid}: not a seat for a person at this table")
         return self
 
     @property

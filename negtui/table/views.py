@@ -32,6 +32,7 @@ class TableView:
     occupants: tuple[Occupant, ...] = ()
     said: tuple[Said, ...] = ()
     clock: tuple[str, float, float] | None = None  # (player, seconds left when told, when told (monotonic))
+    round: tuple[float, float, bool] | None = None  # the round's time: (seconds left when told, when, running)
     started: bool = False
     paused: bool = False
     closed: str = ""  # why the table closed early
@@ -46,6 +47,20 @@ class TableView:
             return None
         _, seconds, told = self.clock
         return max(0.0, seconds - ((time.monotonic() if now is None else now) - told))
+
+    def round_left(self, now: float | None = None) -> float | None:
+        """Seconds of the round's time left (None: no limit)."""
+        if self.round is None:
+            return None
+        seconds, told, running = self.round
+        if not running:
+            return seconds
+        return max(0.0, seconds - ((time.monotonic() if now is None else now) - told))
+
+    @property
+    def counting(self) -> bool:
+        """A clock runs down on screen: the decision's, or the round's."""
+        return self.clock is not None or (self.round is not None and self.round[2])
 
     def occupant(self, player: str) -> Occupant | None:
         return next((o for o in self.occupants if o.player == player), None)

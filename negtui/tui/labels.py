@@ -79,3 +79,10 @@ def rules_words(name: str) -> str:
     """A rule set's name spaced at its switches ("paper + lower_reference_credibility + mcts_leaf_myopic"),
     so that text wrapping breaks a variant between switches, never inside one."""
     return re.sub(r"([+-])", r" \1 ", name)
+
+
+def clock_words(seconds: float) -> str:
+    """A countdown as people read it: 12:05 (whole seconds, rounded up: 0:00 only when it has run out)."""
+    whole = int(seconds + 0.999)
+    hours, minutes = divmod(whole // 60, 60)
+    return f"{hours}:{minutes:02d}:{whole % 60:02d}" if hours else f"{minutes}:{whole % 60:02d}"

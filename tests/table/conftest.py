@@ -74,6 +74,19 @@ class Running:
             assert not self.thread.is_alive(), "the table did not close within 60 s of being ended"
 
 
+class FakeClock:
+    """A table's clock the test moves on: an hour passes in a call, and nothing else moves it."""
+
+    def __init__(self) -> None:
+        self.now = time.monotonic()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 class Person:
     """A client that collects everything the table says, in a queue read by `expect`."""
 
@@ -133,12 +146,13 @@ def table_spec(tmp: Path, people: tuple[str, ...] = ("A", "B"), scenario: Path =
 
 @pytest.fixture
 def open_table(tmp_path: Path) -> Generator[Callable[..., Running]]:
-    """open_table(spec=None, **policy): a running table; people join it with `Person(table.path, name)`."""
+    """open_table(spec=None, clock=time.monotonic, **policy): a running table; people join it with
+    `Person(table.path, name)`; `clock` is the table's (a `FakeClock` moves it on at once)."""
     running: list[Running] = []
 
-    def start(spec: TableSpec | None = None, **policy: Any) -> Running:
+    def start(spec: TableSpec | None = None, clock: Callable[[], float] = time.monotonic, **policy: Any) -> Running:
         path = tmp_path / f"t{len(running)}.sock"
-        table = Running(TableHost(spec or table_spec(tmp_path, **policy), path), path)
+        table = Running(TableHost(spec or table_spec(tmp_path, **policy), path, clock=clock), path)
         running.append(table)
         return table
 

@@ -13,7 +13,7 @@ from negtui.record.audit import audit
 from negtui.record.replay import Replay
 from negtui.record.signing import check_chain, read_key
 from negtui.table.client import TableClient
-from tests.table.conftest import table_spec
+from tests.table.conftest import FakeClock, table_spec
 
 
 def _decide_all(people: dict, table, accept: bool = False, limit: float = 60.0) -> None:
@@ -323,3 +323,81 @@ def test_an_assessed_table_tells_its_people_to_play_unguided_and_its_watcher_eve
         assert all(not opt.value for opt in source.partner_options())  # partners, no suggested offers
     finally:
         source.game.close()
+
+
+# --- the round's clock, the decision's clock and the trainer's seating ------------------------------------------
+
+def test_a_round_timer_ends_the_game_as_it_stands_and_the_record_says_so(open_table, person, tmp_path: Path,
+                                                                         cli) -> None:
+    clock = FakeClock()
+    table = open_table(clock=clock, game_time=600)
+    alice, bob = person(table.path, "alice"), person(table.path, "bob")
+    assert alice.expect("welcome")["round"] == {"type": "round", "seconds": 600.0, "running": False}
+    assert alice.expect("round", lambda m: m["running"])["seconds"] == 600.0  # it runs from the start
+    first = table.host.game.state
+    clock.advance(601)
+    over = bob.expect("over")
+    assert over["ended"] == "clock"
+    table.stop()
+    rec = load_record(tmp_path / "table.jsonl")
+    assert rec.complete and rec.result.ended == "clock" and len(rec.turns) < table.host.game.neg.game.T
+    assert rec.result.commitments == table.host.game.neg.game.pairs_of(table.host.game.state.bits)
+    assert table.host.game.state.t >= first.t
+    res = cli("replay", tmp_path / "table.jsonl", "--verify")
+    assert res.exit_code == 0 and "verified" in res.stdout, res.output
+    assert audit(Replay(rec)) == []
+
+
+def test_pausing_stops_every_clock_and_the_trainer_sets_the_round(open_table, person) -> None:
+    clock = FakeClock()
+    table = open_table(clock=clock, game_time=600, decision_time=30)
+    alice, _bob = person(table.path, "alice"), person(table.path, "bob")
+    deciding = alice.expect("clock", lambda m: m["seconds"] is not None)["player"]
+    trainer = person(table.path, None, watch=True)
+    trainer.expect("welcome")
+    clock.advance(100)
+    trainer.send({"type": "pause"})
+    assert alice.expect("clock")["seconds"] is None  # no countdown on any screen while paused
+    stopped = alice.expect("round", lambda m: not m["running"])
+    assert stopped["seconds"] == 500.0
+    clock.advance(10_000)  # an hour and more paused: neither clock runs
+    trainer.send({"type": "time", "seconds": 120, "extend": True})
+    trainer.expect("done", lambda m: m["op"] == "time")
+    assert alice.expect("round", lambda m: not m["running"])["seconds"] == 620.0
+    trainer.send({"type": "resume"})
+    assert alice.expect("round", lambda m: m["running"])["seconds"] == 620.0
+    again = alice.expect("clock", lambda m: m["seconds"] is not None)
+    assert again["player"] == deciding and again["seconds"] == 30.0  # the decision's whole time again
+    trainer.send({"type": "time", "seconds": -5})
+    assert "above 0" in trainer.expect("refused")["why"]
+    assert not table.host.game.over
+
+
+def test_no_time_runs_against_a_person_who_is_away(open_table, person) -> None:
+    """At a table that waits for people who drop, the decision's clock stops while the person is away
+    (whatever time passes) and starts again in full when they are back."""
+    clock = FakeClock()
+    table = open_table(clock=clock, decision_time=5, on_drop="wait", grace=0.0)
+    people = {"A": person(table.path, "alice"), "B": person(table.path, "bob")}
+    first = people["A"].expect("clock", lambda m: m["seconds"] is not None)
+    away = first["player"]
+    other = "B" if away == "A" else "A"
+    people[away].close()
+    held = people[other].expect("clock", lambda m: m.get("held") == away)
+    assert held["seconds"] is None
+    clock.advance(3_600)
+    back = person(table.path, "alice" if away == "A" else "bob")
+    assert back.expect("welcome")["you"] == away
+    again = back.expect("clock", lambda m: m["seconds"] is not None)
+    assert again["player"] == away and again["seconds"] == 5.0
+    assert not any(m["type"] == "move" and m["move"].get("fault") for m in people[other].seen), \
+        "a decision of the absent person timed out"
+
+
+def test_seats_kept_at_the_opening_are_the_trainees(open_table, person, tmp_path: Path) -> None:
+    table = open_table(spec=table_spec(tmp_path, reserved={"A": "bob"}))
+    alice = person(table.path, "alice")
+    assert alice.expect("welcome")["you"] == "B"  # A is kept for bob
+    bob = person(table.path, "bob")
+    assert bob.expect("welcome")["you"] == "A"
+    alice.expect("started")

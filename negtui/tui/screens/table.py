@@ -20,6 +20,7 @@ from negtui.table.source import TableSource
 from negtui.table.wire import WireError
 from negtui.tui import palette
 from negtui.tui.keys import TABLE, bindings
+from negtui.tui.labels import clock_words
 from negtui.tui.messages import Revealed, TableLine, TableLost
 from negtui.tui.screens.debrief import DebriefScreen
 from negtui.tui.screens.live import LiveScreen
@@ -75,7 +76,15 @@ class TableScreen(LiveScreen):
             if said.sender != src.view.you:
                 self.set_status(said_line(said, src.view.you))
         elif kind == "paused":
-            self.set_status("the trainer paused the table" if line.get("paused") else "the table goes on")
+            self.set_status("the trainer paused the table: every clock stops" if line.get("paused")
+                            else "the table goes on")
+        elif kind == "round" and src.view.round is not None and src.view.started:
+            self.set_status(f"the round's time is {clock_words(src.view.round[0])} from now"
+                            + ("" if src.view.round[2] else " (stopped while the table is paused)"))
+        elif kind == "over" and line.get("ended") == "clock":
+            self.set_status(Text("the round's time ran out: the game ends as it stands", style=palette.NEGATIVE))
+        elif kind == "clock" and line.get("held"):
+            self.set_status(f"{line['held']}'s person is away: their clock waits for them")
         elif kind == "closed":
             self.set_status(Text(f"the table closed: {line.get('why')}", style=palette.NEGATIVE))
         elif kind == "started":
@@ -115,7 +124,7 @@ class TableScreen(LiveScreen):
 
     def _clock(self) -> None:
         """Redraw the countdown every second while one runs (and no timer runs otherwise)."""
-        running = self.source.view.clock is not None
+        running = self.source.view.counting
         if running and self._ticking is None:
             self._ticking = self.set_interval(1.0, self._tick)
         elif not running and self._ticking is not None:

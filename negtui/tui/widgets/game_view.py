@@ -60,7 +60,7 @@ class GameView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield TopBar(id="topbar").data_bind(GameView.snapshot, GameView.running, GameView.delay,
-                                            GameView.thinking, GameView.following)
+                                            GameView.thinking, GameView.following, GameView.table)
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 with MatrixBox(id="matrix-box"):

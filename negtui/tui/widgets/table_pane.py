@@ -13,12 +13,8 @@ from negtui.names import player_label
 from negtui.table.talk import Said
 from negtui.table.views import Occupant, TableView
 from negtui.tui import palette
+from negtui.tui.labels import clock_words
 from negtui.tui.widgets.pane import StaticPane
-
-
-def clock_words(seconds: float) -> str:
-    whole = int(seconds + 0.999)
-    return f"{whole // 60}:{whole % 60:02d}"
 
 
 class TablePane(StaticPane):

@@ -9,8 +9,9 @@ from textual.widgets import Static
 
 from negtui.names import player_label
 from negtui.play.views import Snapshot
+from negtui.table.views import TableView
 from negtui.tui import palette
-from negtui.tui.labels import rules_label
+from negtui.tui.labels import clock_words, rules_label
 from negtui.tui.widgets.pane import TextPane
 
 LEGEND = ["██ made", "▓▓ new", "++ offer", "·· free", "×× ruled out", "▶ proposer", "◆ partner"]
@@ -34,8 +35,12 @@ class TopBar(TextPane):
     delay: reactive[float] = reactive(0.0, repaint=False)
     thinking: reactive[bool] = reactive(False, repaint=False)
     following: reactive[bool] = reactive(False, repaint=False)  # a replay of a record still being written
+    table: reactive[TableView | None] = reactive(None, always_update=True, repaint=False)  # a table's: its round
 
     def watch_snapshot(self) -> None:
+        self.draw()
+
+    def watch_table(self) -> None:
         self.draw()
 
     def watch_running(self) -> None:
@@ -68,6 +73,12 @@ class TopBar(TextPane):
             t.append(f" · ▶▶ {self.delay:g}s", style=palette.SKY)
         if self.thinking:
             t.append(" · thinking…", style="italic")
+        view = self.table
+        left = None if view is None or snap.over else view.round_left()
+        if view is not None and left is not None:
+            stopped = "" if view.round is not None and view.round[2] else " (stopped)"
+            t.append(f" · ⏱ {clock_words(left)} left{stopped}", style=f"bold {palette.NEGATIVE}" if left < 60
+                     else "bold")
         room = self.size.width - t.cell_len - len(g.scenario.name) - len(" ·  ·  rules")
         t.append(f" · {g.scenario.name} · {rules_label(snap.rules, room)} rules", style="dim")
         self.show_text(t)
