@@ -105,6 +105,17 @@ class ClassBook:
         return [(r["id"], r["text"]) for r in
                 self.db.rows("SELECT id, text FROM notices WHERE id > ? ORDER BY id", (notice_id,))]
 
+    # --- results the trainer holds until released ---------------------------------------------------------------
+    def release(self, course: str, exercise: str) -> None:
+        """Let the trainees see the exercise's results (held under private roles, or when the course says so)."""
+        with self.db.write() as conn:
+            conn.execute("INSERT OR IGNORE INTO releases (course, exercise, released) VALUES (?, ?, ?)",
+                         (course, exercise, now_iso()))
+
+    def released(self, course: str) -> set[str]:
+        """The exercises of the course whose results the trainer has released."""
+        return {r["exercise"] for r in self.db.rows("SELECT exercise FROM releases WHERE course = ?", (course,))}
+
     # --- decisions ----------------------------------------------------------------------------------------------
     def decisions(self, filters: Filters = Filters()) -> list[dict[str, Any]]:
         """Every decision of the games kept (finished ones: a game's decisions are kept with its result),

@@ -36,7 +36,7 @@ class AssignScreen(Dialog[tuple[str, str] | None]):
 
     def action_done(self) -> None:
         seat, trainee = self.query_one("#seat", Select).value, self.query_one("#trainee", Select).value
-        if seat is Select.BLANK or trainee is Select.BLANK:
+        if seat is Select.NULL or trainee is Select.NULL:
             self.notify("pick a seat and a trainee", severity="warning")
             return
         self.dismiss((str(trainee), str(seat)))

@@ -21,6 +21,7 @@ from negtui.classroom.classbook import Present
 from negtui.classroom.course import LoadedCourse
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.dbtypes import DBError, TableRow, Trainee
+from negtui.console.classwide import ClassWide
 from negtui.console.debrief_pane import DebriefPane
 from negtui.console.dialogs import AssignScreen
 from negtui.console.rows import person_row, seats_of, standing_of, state_of, turn_of
@@ -44,7 +45,7 @@ class ConsoleHost(Protocol):
 
 
 REFRESH = 2.0  # seconds between readings of the database
-TABLE_KEYS = ("start", "pause", "end", "say", "assign")
+TABLE_KEYS = ("start", "pause", "end", "say", "assign", "time")
 
 
 class ClassLoaded(Message):
@@ -53,12 +54,16 @@ class ClassLoaded(Message):
         self.trainees, self.online, self.tables = trainees, online, tables
 
 
-class ClassScreen(Screen[None]):
+class ClassScreen(ClassWide, Screen[None]):
     BINDINGS = [
         Binding("1", "tab('people')", "people"), Binding("2", "tab('tables')", "tables"),
         Binding("3", "tab('debrief')", "debrief"),
         Binding("w", "watch", "watch"), Binding("s", "start", "start"), Binding("p", "pause", "pause/resume"),
         Binding("e", "end", "end"), Binding("m", "say", "message"), Binding("a", "assign", "keep a seat"),
+        Binding("t", "time", "round time"), Binding("o", "seat", "seat the class"),
+        Binding("S", "start_all", "start all"), Binding("P", "pause_all", "pause all"),
+        Binding("G", "resume_all", "all go on"), Binding("E", "end_all", "end all"),
+        Binding("T", "time_all", "time for all"), Binding("l", "release", "release results"),
         Binding("b", "broadcast", "tell the class"), Binding("r", "refresh", "refresh"),
         Binding("q", "app.quit", "quit"),
     ]
@@ -182,6 +187,14 @@ class ClassScreen(Screen[None]):
                 return False
             return {"start": t.status == "forming", "assign": t.status == "forming",
                     "pause": t.status == "playing"}.get(action, True)
+        if action == "release":
+            t = self._table()
+            if t is None:
+                return False
+            try:
+                return self.host.course.exercise(t.exercise).results_held
+            except KeyError:  # a table of an exercise the course no longer has
+                return False
         return True
 
     def on_data_table_row_highlighted(self) -> None:

@@ -316,6 +316,7 @@ class Hub:
         if course is not None and course.course.graded:
             self.graded = (course.course.name, course.course.graded)
         self._sweeper: asyncio.Task | None = None
+        self._requests: asyncio.Task | None = None  # opening the tables the trainer asks for
         if course is not None and any(ex.is_table for ex in course.course.exercises):
             self.tables = TableKeeper(options.data_dir, options.course, course, self.db_call, self._trainee_of,
                                       max_tables=options.max_sessions, memory=options.child_memory)
@@ -377,6 +378,8 @@ class Hub:
             if left:
                 print(f"{left} table{'s' * (left != 1)} left open by a stopped server: closed", file=sys.stderr)
             await self.tables.listen(os.path.join(self._folder(), HUB_SOCKET))
+            if self._requests is None:
+                self._requests = asyncio.ensure_future(self.tables.serve_requests())
         if self.options.fork_server and self.zygote is None:
             await self.start_fork_server()
         if self.graded is not None and self._sweeper is None:
@@ -400,6 +403,8 @@ class Hub:
     async def stop(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._requests is not None:
+            self._requests.cancel()
         await asyncio.gather(*(session._end("server stopped") for session in list(self.sessions)))
         if self.tables is not None:
             await self.tables.stop()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import signal
 import sys
 import time
@@ -133,15 +134,17 @@ class TableResults(TableEvents):
         self._later(self.db.tables.closed, self.table_id, why)
 
 
-def run(data_dir: Path, course: LoadedCourse, exercise: str, table_id: int, socket: Path) -> str | None:
-    """Run one table to its end; why it closed early, if it did."""
+def run(data_dir: Path, course: LoadedCourse, exercise: str, table_id: int, socket: Path,
+        reserved: dict[str, str] | None = None) -> str | None:
+    """Run one table to its end; why it closed early, if it did.  `reserved`: seats the trainer kept (player
+    id -> trainee) from the moment it opens."""
     ex = course.exercise(exercise)
     records = data_dir / "records" / "tables"
     records.mkdir(parents=True, exist_ok=True)
     data_dir_key(data_dir)
     spec = course.table_spec(exercise, title=f"{ex.title} · table {table_id}",
                              record=default_record_path(f"table{table_id}-{ex.id}", records),
-                             key_file=data_dir / KEY_FILE)
+                             key_file=data_dir / KEY_FILE).model_copy(update={"reserved": reserved or {}})
     log = lambda line: print(f"table {table_id}: {line}", file=sys.stderr, flush=True)  # noqa: E731
     with ResultsDB.open(data_dir) as db:
         results = TableResults(db, course, exercise, table_id, log)
@@ -167,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exercise", required=True)
     parser.add_argument("--table", type=int, required=True)
     parser.add_argument("--socket", type=Path, required=True)
+    parser.add_argument("--reserve", default="{}", help="seats kept for trainees, as JSON: {player id: name}")
     args = parser.parse_args(argv)
     try:
         course = load_course(args.course)
@@ -174,7 +178,14 @@ def main(argv: list[str] | None = None) -> int:
     except (CourseError, KeyError) as err:
         print(err.render() if isinstance(err, CourseError) else str(err), file=sys.stderr)
         return 2
-    run(args.data_dir, course, args.exercise, args.table, args.socket)
+    try:
+        reserved = json.loads(args.reserve)
+        spec = course.table_spec(args.exercise, title="", record=None, key_file=None)
+        spec.model_validate({**spec.model_dump(), "reserved": reserved})  # checked as the table would keep them
+    except (ValueError, TypeError) as err:
+        print(f"--reserve: {err}", file=sys.stderr)
+        return 2
+    run(args.data_dir, course, args.exercise, args.table, args.socket, reserved)
     return 0
 
 

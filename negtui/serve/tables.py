@@ -35,6 +35,7 @@ READY = "ready"  # what a table's process prints once its socket is open
 SOCKET_PATH_MAX = 100  # bytes: a Unix socket's path is at most 107 on Linux
 STARTUP = 60.0  # seconds a table's process has to open its socket
 STOP_GRACE = 5.0  # seconds a table has to close its record when the server stops
+REQUESTS_EVERY = 1.0  # seconds between looks for the tables the trainer asked for
 
 
 @dataclass
@@ -115,7 +116,43 @@ class TableKeeper:
             raise OSError(f"{path}: a socket's path must be under {SOCKET_PATH_MAX} bytes; use a shorter --data-dir")
         return path
 
-    async def _open(self, exercise: str, opener: str) -> OpenTable:
+    async def serve_requests(self, every: float = REQUESTS_EVERY) -> None:
+        """Open the tables the trainer asks for (the console writes its requests into the results database, whose
+        file is the trainer's as the server's), each with the seats kept for the trainees named."""
+        course = self.course.course.name
+        while True:
+            try:
+                waiting = await self.db_call(lambda db: db.tables.waiting_requests(course))
+            except DBError:
+                waiting = []
+            for request_id, exercise, reserved, by in waiting:
+                table_id, why = await self.open_for(exercise, f"trainer {by}", reserved)
+                with contextlib.suppress(DBError):
+                    await self.db_call(partial(_answer, request_id=request_id, table_id=table_id, why=why))
+            await asyncio.sleep(every)
+
+    async def open_for(self, exercise: str, opener: str, reserved: dict[str, str]) -> tuple[int | None, str | None]:
+        """A table the trainer asked for: (its id, None), or (None, why not)."""
+        try:
+            ex = self.course.exercise(exercise)
+        except KeyError as err:
+            return None, str(err.args[0])
+        if not ex.is_table:
+            return None, f"{ex.title!r} is played alone, not at a table"
+        people = ex.people_seats(self.course.scenarios[ex.id].player_ids)
+        wrong = [pid for pid in reserved if pid not in people]
+        if wrong:
+            return None, f"{', '.join(wrong)}: not a seat for a person at {ex.title!r}"
+        async with self._lock:
+            if len(self.open) >= self.max_tables:
+                return None, f"the server runs {self.max_tables} tables already"
+            try:
+                t = await self._open(exercise, opener, reserved)
+            except (OSError, DBError, TimeoutError) as err:
+                return None, f"the table could not open: {err}"
+        return t.id, None
+
+    async def _open(self, exercise: str, opener: str, reserved: dict[str, str] | None = None) -> OpenTable:
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         table_id = await self.db_call(lambda db: db.tables.opened(self.course.course.name, exercise, "-"))
         path = self._socket_path(table_id)
@@ -127,7 +164,8 @@ class TableKeeper:
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-I", "-m", "negtui.serve.table_child", "--data-dir", str(self.data_dir),
                 "--course", str(self.course_path), "--exercise", exercise, "--table", str(table_id),
-                "--socket", str(path), stdout=asyncio.subprocess.PIPE, stderr=log, stdin=asyncio.subprocess.DEVNULL,
+                "--socket", str(path), "--reserve", json.dumps(reserved or {}),
+                stdout=asyncio.subprocess.PIPE, stderr=log, stdin=asyncio.subprocess.DEVNULL,
                 cwd=str(self.data_dir), start_new_session=True)
         finally:
             log.close()
@@ -175,6 +213,10 @@ class TableKeeper:
                     t.process.kill()
             if late:
                 await asyncio.wait(late, timeout=STOP_GRACE)
+
+
+def _answer(db: ResultsDB, request_id: int, table_id: int | None, why: str | None) -> None:
+    db.tables.answered(request_id, table_id, why)
 
 
 def _table(db: ResultsDB, table_id: int) -> TableRow | None:

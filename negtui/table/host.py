@@ -92,6 +92,8 @@ class TableHost(Serving):
             os.umask(old)
         self._spawn(self._watch_time())
         self.events.listening()
+        if self.spec.reserved:
+            self._people_changed()  # the seats kept from the opening, in the table's row for the lobby
         try:
             async with server:
                 await self._done.wait()

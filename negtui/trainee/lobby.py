@@ -133,6 +133,12 @@ class LobbyScreen(TrainingScreen):
         self.boards = {ex.id: standings(app.db.games(app.course.course.name, ex.id), ex.score)
                        for ex in app.course.course.exercises}
         try:
+            released = app.db.classroom.released(app.course.course.name)
+        except DBError:
+            released = set()
+        # results held by the trainer: under private roles the other side's result tells a role's values
+        self.held = {ex.id for ex in app.course.course.exercises if ex.results_held and ex.id not in released}
+        try:
             tables = app.db.tables.live(app.course.course.name)
         except DBError:
             tables = []
@@ -141,8 +147,10 @@ class LobbyScreen(TrainingScreen):
             if held is None:
                 continue
             title = app.exercise_title(table.exercise)
-            items.append(Option(Text.assemble(("back to your table  ", f"bold {palette.ORANGE}"),
-                                              f"{title} as {held.player}", (f"  (table {table.id})", "dim"))))
+            kept = table.status == "forming" and not held.online  # the trainer's seating: not sat down yet
+            items.append(Option(Text.assemble((("your seat, kept for you  " if kept else "back to your table  "),
+                                               f"bold {palette.ORANGE}"), f"{title} as {held.player}",
+                                              (f"  (table {table.id})", "dim"))))
             self.entries.append(table)
         for row in app.db.unfinished_games(app.trainee):
             if row.course != app.course.course.name or row.table_id is not None:
@@ -168,7 +176,9 @@ class LobbyScreen(TrainingScreen):
                 waiting = sum(1 for r in tables if r.exercise == ex.id and r.status == "forming")
                 status = (f"a table of {ex.room(app.course.scenarios[ex.id].player_ids)} people · "
                           + (f"{waiting} waiting for people · " if waiting else "") + status)
-            if best is not None:
+            if ex.id in self.held:
+                status += " · results held by the trainer"
+            elif best is not None:
                 status += f" · best {best:z.1f}" + ("" if ex.score == "payoff" else f" ({SHORT[ex.score]})")
             if ex.attempts is not None and used >= ex.attempts:
                 status += " · no plays left"
@@ -207,7 +217,10 @@ class LobbyScreen(TrainingScreen):
                         "coaches. Every game you start counts as an attempt; leaving one keeps it to resume, until "
                         "it is left longer than the server's idle timeout.\n", style=palette.ORANGE)
         self.query_one("#exercise-info", Static).update(info)
-        self.query_one("#leaderboard", Static).update(leaderboard(ex, self.boards[ex.id], app.trainee))
+        self.query_one("#leaderboard", Static).update(
+            Text("The results of this exercise are held by the trainer until every table has played: under "
+                 "private roles the other side's results would tell you its values.", style="dim")
+            if ex.id in self.held else leaderboard(ex, self.boards[ex.id], app.trainee))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_open(event.option_index)

@@ -1,0 +1,170 @@
+"""The trainer seats and runs the class from the console: a roster file (every mistake with its line), a
+random seating with every role played by as many trainees, tables opened by the server with their seats kept,
+every forming table started with bots in the empty seats, every table paused (every clock stops) and given
+its round time, a round timer ending the games as they stand, and results held until released."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Select
+
+from negtui.classroom.course import load_course
+from negtui.classroom.seating import RosterError, balanced, parse_roster
+from negtui.console.app import ClassApp
+from negtui.console.seating import SeatingScreen, TimeScreen
+from negtui.record import load_record
+from negtui.table.source import TableSource, sit
+from negtui.tui.screens.dialogs import ConfirmScreen
+from tests.serve.conftest import COURSE, Server
+
+TRIO = COURSE + """
+[[exercises]]
+id = "trio"
+title = "The coalition trap, three people"
+scenario = "coalition-trap"
+humans = 3
+game_time = 3600
+information = "private"
+"""
+CLASS = ("alice", "bob", "carol", "dave", "erin", "frank")
+
+
+@pytest.fixture
+def classroom(tmp_path: Path):
+    course = tmp_path / "course.toml"
+    course.write_text(TRIO)
+    s = Server(tmp_path / "data", course)
+    for name in CLASS[3:]:
+        s.db.add_trainee(name)
+    requests = asyncio.run_coroutine_threadsafe(s.keeper.serve_requests(0.1), s.loop)  # the server's own loop
+    yield s
+    requests.cancel()
+    s.stop()
+
+
+def test_a_roster_names_every_mistake_with_its_line(tmp_path: Path) -> None:
+    course = tmp_path / "course.toml"
+    course.write_text(TRIO)
+    loaded = load_course(course)
+    good = "trainee,exercise,table,seat\nalice,trio,red,A\nbob,trio,red,B\ncarol,pill,1,A\n"
+    plans = parse_roster(good, "r.csv", loaded, set(CLASS))
+    assert [(p.exercise, p.label, p.seats) for p in plans] == [("trio", "red", {"A": "alice", "B": "bob"}),
+                                                                ("pill", "1", {"A": "carol"})]
+    bad = ("trainee,exercise,table,seat\nzed,trio,red,A\nalice,alone,1,B\nbob,trio,red,Q\nalice,trio,red,A\n"
+           "carol,trio,red,A\nalice,trio,blue,B\n")
+    with pytest.raises(RosterError) as err:
+        parse_roster(bad, "r.csv", loaded, set(CLASS))
+    text = err.value.render()
+    assert "line 2, trainee: no trainee 'zed'" in text
+    assert "line 3, exercise: 'alone' is played alone, not at a table" in text
+    assert "line 4, seat: 'Q' is not a person's seat of 'trio'" in text
+    assert "line 6, seat: table 'red' gives A to alice already" in text
+    assert "line 7, trainee: alice is seated at 'trio' already, on line 5" in text
+    with pytest.raises(RosterError, match="the header must be trainee,exercise,table,seat"):
+        parse_roster("name,seat\n", "r.csv", loaded, set(CLASS))
+
+
+@pytest.mark.parametrize("exercise, people, tables", [("trio", 6, 2), ("trio", 7, 3), ("pill", 5, 3)])
+def test_a_random_seating_fills_the_tables_evenly_and_balances_the_roles(tmp_path: Path, exercise, people,
+                                                                        tables) -> None:
+    course = tmp_path / "course.toml"
+    course.write_text(TRIO)
+    loaded = load_course(course)
+    names = [f"t{k}" for k in range(people)]
+    plans = balanced(loaded, exercise, names, seed=3)
+    assert len(plans) == tables
+    sizes = [len(p.seats) for p in plans]
+    assert max(sizes) - min(sizes) <= 1 and sum(sizes) == people
+    roles = Counter(pid for p in plans for pid in p.seats)
+    assert max(roles.values()) - min(roles.values()) <= 1  # every role played by as many trainees, give or take one
+    assert sorted(n for p in plans for n in p.seats.values()) == sorted(names)
+    assert balanced(loaded, exercise, names, seed=3) == plans  # the same seed: the same seating
+
+
+def _listen(source: TableSource) -> None:
+    def run() -> None:
+        while (line := source.client.receive()) is not None:
+            source.receive(line)
+
+    threading.Thread(target=run, daemon=True).start()
+
+
+@pytest.mark.asyncio
+async def test_the_console_seats_a_roster_starts_pauses_and_times_the_class(classroom: Server, wait_until, screen_text,
+                                                                           tmp_path: Path) -> None:
+    server, db = classroom, classroom.db
+    roster = tmp_path / "roster.csv"
+    roster.write_text("trainee,exercise,table,seat\n" + "".join(
+        f"{name},trio,{'red' if k < 3 else 'blue'},{'ABC'[k % 3]}\n" for k, name in enumerate(CLASS)))
+    course = load_course(server.keeper.course_path)
+    app = ClassApp(course, db, data_dir=server.data)
+    people: list[TableSource] = []
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            await wait_until(pilot, lambda: app.screen.query("#people-list"), "the console")
+            await pilot.press("o")
+            await wait_until(pilot, lambda: isinstance(app.screen, SeatingScreen), "the seating dialog")
+            dialog = app.screen
+            dialog.query_one("#how", Select).value = "roster"
+            dialog.query_one("#detail", Input).value = str(roster)
+            await wait_until(pilot, lambda: "table blue" in str(dialog.query_one("#plan").render()), "the plan shown")
+            plan = str(dialog.query_one("#plan").render())
+            assert "table red" in plan and "alice" in plan and "frank" in plan
+            await pilot.press("ctrl+s")
+            await wait_until(pilot, lambda: "2 tables opened" in screen_text(app), "the two tables opened", timeout=90)
+            await wait_until(pilot, lambda: sorted(o.name for t in db.tables.live("tables", "trio") for o in t.people
+                                                   if o.name) == sorted(CLASS), "every seat kept in the tables' rows")
+            tables = db.tables.live("tables", "trio")
+            assert len(tables) == 2
+            assert {(o.player, o.name) for o in tables[0].people} | {(o.player, o.name) for o in tables[1].people} == {
+                ("A", "alice"), ("B", "bob"), ("C", "carol"), ("A", "dave"), ("B", "erin"), ("C", "frank")}
+            assert "results held by the trainer" not in screen_text(app)  # the trainer sees everything
+
+            # two of each table's three sit down; the third stays away: "start all" seats a bot for them
+            for t in tables:
+                for o in [o for o in t.people if o.name][:2]:
+                    source = await asyncio.to_thread(sit, Path(t.socket), o.name)
+                    _listen(source)
+                    people.append(source)
+            await pilot.press("2")
+            await pilot.press("S")
+            await wait_until(pilot, lambda: all(s.view.started for s in people), "every table started")
+            await wait_until(pilot, lambda: all(s.view.round is not None and s.view.round[2] for s in people),
+                             "every round's clock running")
+            await pilot.press("P")
+            await wait_until(pilot, lambda: all(s.view.paused for s in people), "every table paused")
+            await wait_until(pilot, lambda: all(s.view.clock is None and s.view.round is not None
+                                                and not s.view.round[2] for s in people), "every clock stopped")
+            await pilot.press("T")
+            await wait_until(pilot, lambda: isinstance(app.screen, TimeScreen), "the time dialog")
+            await pilot.press(*"0.05", "enter")  # three seconds for every table
+            await wait_until(pilot, lambda: all(s.view.round is not None and s.view.round[0] <= 3.0 for s in people),
+                             "the new time at every table")
+            await pilot.press("G")
+            await wait_until(pilot, lambda: all(s.game.over for s in people), "the clock ending every game",
+                             timeout=90)
+            assert all(s.game.ended == "clock" for s in people)
+            await wait_until(pilot, lambda: all(r.status in ("over", "closed") for r in db.tables.recent("tables")
+                                                if r.exercise == "trio"), "the tables' rows over", timeout=90)
+            for r in db.tables.recent("tables"):
+                if r.exercise == "trio" and r.record_path:
+                    assert load_record(Path(r.record_path)).result.ended == "clock"
+
+            # held results (private roles): released by the trainer
+            assert "trio" not in db.classroom.released("tables")
+            await pilot.press("2")
+            screen = app.screen
+            screen.query_one("#table-list").move_cursor(row=0)
+            await pilot.press("l")
+            await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the release confirmation")
+            await pilot.press("y")
+            await wait_until(pilot, lambda: "trio" in db.classroom.released("tables"), "the results released")
+    finally:
+        for s in people:
+            s.client.close()
+
