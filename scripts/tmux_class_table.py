@@ -2,7 +2,9 @@
 """A class at one table over SSH, with the system's OpenSSH client in tmux: alice, bob and carol log in
 to `negtui serve` (one tmux session each), sit down at a table of the coalition trap from the lobby,
 alice says hello to the table, the game starts when the third sits down, carol's connection drops
-mid-game and she comes back through the lobby to the same seat, and all three play to the debrief.  The
+mid-game at a decision of hers and stays away longer than a decision's time (the table waits for people
+who drop: no clock runs against her), she comes back through the lobby to the same seat, and all three play to
+the debrief.  The
 table's record then verifies with the server's key and holds the message; the results hold a finished
 game for each of them.
 
@@ -34,7 +36,9 @@ scenario = "coalition-trap"
 humans = 3
 grace = 300
 on_drop = "wait"
+decision_time = 10
 """
+AWAY = 12  # seconds carol stays away at her own decision: longer than her decision's time
 PEOPLE = ("alice", "bob", "carol")
 
 
@@ -56,7 +60,12 @@ def _turns(screen: str) -> int:
     return max([0, *(int(n) for n in re.findall(r"\bt\s+(\d+) r\d", screen))])
 
 
-def play_until_over(panes: dict[str, Tmux], deadline: float, stop_after_turn: int | None = None) -> int:
+def _asked(screen: str) -> bool:
+    return bool(re.search(r", choose a partner", screen)) or "Accept (a)" in screen
+
+
+def play_until_over(panes: dict[str, Tmux], deadline: float, stop_after_turn: int | None = None,
+                    stop_when_asked: str | None = None) -> int:
     """Each person decides when their screen asks them (passing, refusing offers), one decision at a time:
     after each, the turn it ends is waited for on the deciding person's screen before anyone else is asked,
     so a slow terminal never lets the game run past `stop_after_turn`.  The turns played."""
@@ -65,6 +74,8 @@ def play_until_over(panes: dict[str, Tmux], deadline: float, stop_after_turn: in
         screens = {name: t.capture() for name, t in panes.items()}
         played = max([played, *(_turns(screen) for screen in screens.values())])
         if stop_after_turn is not None and played >= stop_after_turn:
+            return played
+        if stop_when_asked is not None and _asked(screens[stop_when_asked]):
             return played
         if all("your game as" in screen for screen in screens.values()):
             return played
@@ -119,11 +130,13 @@ def run(data: Path) -> None:
         sit(carol, "carol", first=False)
         show("carol sits: the game starts", carol.wait_for("hello table, let us talk", r"turn \d+/\d+",
                                                            step="carol seated, the message in her pane"))
-        played = play_until_over(panes, time.monotonic() + 120, stop_after_turn=1)
-        carol.close()  # the connection drops mid-game
+        played = play_until_over(panes, time.monotonic() + 120, stop_when_asked="carol")
+        show("carol asked", carol.capture())
+        carol.close()  # the connection drops mid-game, at a decision of hers
         del panes["carol"]
         alice.keys("6")  # the table pane: who sits where, who is online
         show("carol away", alice.wait_for(r"carol · offline", step="carol shown offline", timeout=30))
+        time.sleep(AWAY)  # her decision's time passes while she is away: the table waits for her, no clock runs
         panes["carol"] = carol = login("carol", port, data, tag="-again")
         carol.wait_for("back to your table", step="carol's lobby offers her seat back")
         carol.keys("Home", "Enter")
@@ -148,7 +161,12 @@ def run(data: Path) -> None:
             raise Failure(f"the record does not verify: {verify.stdout}{verify.stderr}")
         from negtui.record import load_record
 
-        said = [m.text for m in load_record(record).messages]
+        rec = load_record(record)
+        seat = next(r["seat"] for r in finished if r["trainee"] == "carol")
+        timed_out = [t.t + 1 for t in rec.turns if t.fault == "time ran out" and t.decided_by.startswith(f"{seat} ")]
+        if timed_out:
+            raise Failure(f"carol's decisions timed out (turns {timed_out}) though the table waits for her")
+        said = [m.text for m in rec.messages]
         if said != ["hello table, let us talk before we commit"]:
             raise Failure(f"the record's messages: {said}")
         print(f"record verified: {Path(record).name}, {played} turns, messages {said}")
