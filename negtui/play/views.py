@@ -45,6 +45,13 @@ class PartnerOption:
     offers: dict[str, Offer]  # best offer each lens would make to this partner
     value: dict[str, float]  # its value to the proposer under that lens
 
+    @property
+    def suggested(self) -> Offer | None:
+        """The suggested offer to this partner: the lens whose best offer is worth most to the proposer."""
+        if not self.value:
+            return None
+        return self.offers[max(self.value, key=lambda lens: self.value[lens])]
+
 
 @dataclass(frozen=True)
 class Earlier:

@@ -15,6 +15,7 @@ from negtui.coach.words import primer
 from negtui.engine.negotiation import Negotiation
 from negtui.engine.rules import get_rules
 from negtui.scenario.model import Scenario
+from negtui.tui.screens.dialogs import ConfirmScreen
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 
@@ -65,7 +66,19 @@ class BriefingScreen(Dialog[str | None]):
 
     def action_start(self) -> None:
         seat = str(self.query_one("#seat", Select).value) if self.exercise.seat == "any" else self.exercise.seat
-        self.dismiss(seat)
+        if self.exercise.guided:
+            self.dismiss(seat)
+            return
+        attempts = self.exercise.attempts  # an assessment's attempt counts once it starts: asked first
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.dismiss(seat)
+
+        allowed = f" ({attempts} allowed in all)" if attempts else ""
+        self.app.push_screen(ConfirmScreen(
+            "Start a graded attempt?", f"This game counts as an attempt as soon as it starts{allowed}; leaving it "
+            "keeps it to resume. y starts it, n goes back to the briefing."), answered)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

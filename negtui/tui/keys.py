@@ -79,6 +79,9 @@ GAME_KEYS: tuple[Key, ...] = (
     Key("", "", "", "add or remove the focused cell in your offer", "Playing", "enter", modes=PLAYING),
     Key("o", "submit", "offer", "submit the offer", "Playing", palette="Submit the offer", modes=PLAYING,
         when=lambda c: c.person_proposing and c.drafting),
+    Key("b", "load_best", "suggested", "start again from the suggested offer to this partner (the lens whose offer is "
+        "worth most to you)", "Playing", palette="Load the suggested offer", modes=PLAYING,
+        when=lambda c: c.person_proposing and c.drafting and c.guided),
     Key("x", "pass_turn", "pass", "pass the turn (make no offer)", "Playing", palette="Pass the turn", modes=PLAYING,
         when=lambda c: c.person_proposing),
     Key("escape", "back", "back", "choose another partner", "Playing", show=False, modes=PLAYING,

@@ -69,7 +69,15 @@ async def test_an_assessment_shows_no_solver_help_before_the_debrief(tmp_path: P
             await pilot.press("enter")
             await wait_until(pilot, lambda: isinstance(app.screen, BriefingScreen)
                              and "soon as it starts." in look(app), "the briefing")
+            await pilot.press("ctrl+s")  # a graded attempt is asked for before it counts
+            await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                             and "Start a graded attempt?" in look(app), "the confirmation")
+            await pilot.press("n")
+            await wait_until(pilot, lambda: isinstance(app.screen, BriefingScreen), "back at the briefing")
+            assert app.plays_used(course.exercise("exam")) == 0
             await pilot.press("ctrl+s")
+            await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation again")
+            await pilot.press("y")
             # A (upper) commits its share of the project alone; then it is B's turn
             await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "B's turn")
             assert app.plays_used(course.exercise("exam")) == 1  # started: an attempt

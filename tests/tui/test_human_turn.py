@@ -311,13 +311,12 @@ async def test_key_bar_lists_the_usable_keys_and_a_click_presses_one(screen_text
         wide = screen_text(app).splitlines()[-1]
         assert " l lesson  ? help  q quit " in wide and wide.rstrip().endswith("^p palette")
         await pilot.click(KeyBar, offset=(wide.index("? help") + 3, 0))
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help the click opened")
         await pilot.press("escape", "p")
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
         await pilot.press("enter")  # A itself: now an offer is being built
-        await pilot.pause()
-        assert ("o", "o", "offer", True, "submit") in bar.shown and " o offer " in screen_text(app).splitlines()[-1]
+        await wait_until(pilot, lambda: " o offer " in screen_text(app).splitlines()[-1], "o offer in the key bar")
+        assert ("o", "o", "offer", True, "submit") in bar.shown
 
 
 
@@ -451,3 +450,22 @@ async def test_the_log_filtered_to_a_player_leaves_out_other_players_passes(wait
         assert len(lines) == sum(who in ev.players for ev in app.game.events)
         assert not any(f"{g.player_ids[ev.proposer]} passes" in ln for ev in passes if ev.proposer != who
                        for ln in lines)
+
+
+async def test_b_in_the_offer_builder_starts_again_from_the_suggested_offer(wait_until, play_screen, pill_app):
+    """The partner dialog's b loads the suggested offer; in the offer builder b loads it again over the cells
+    the person toggled (the lens whose offer to this partner is worth most to the proposer)."""
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
+        await pilot.press("down", "enter")  # B, with no cells
+        ps = play_screen(app)
+        await wait_until(pilot, lambda: ps.source.partner is not None and app.screen is ps, "the offer builder")
+        src = ps.source
+        option = next(o for o in src.partner_options() if o.partner == src.partner)
+        assert option.suggested is not None and option.suggested.cells
+        await pilot.press("enter")  # a cell of the person's own
+        await wait_until(pilot, lambda: bool(src.cells), "the toggled cell")
+        await pilot.press("b")
+        await wait_until(pilot, lambda: src.cells == frozenset(option.suggested.cells), "the suggested offer loaded")
+        assert "the suggested offer to B loaded" in " ".join(str(ps.query_one("#status").render()).split())

@@ -100,8 +100,9 @@ class PartnerScreen(BesideTheMatrix, Dialog[int | tuple[int, list[int]] | None])
         if k is None or not self.suggest:
             return
         opt = self.options[k]
-        best = max(opt.value, key=lambda lens: opt.value[lens])
-        self.dismiss((opt.partner, list(opt.offers[best].cells)))
+        best = opt.suggested
+        if best is not None:
+            self.dismiss((opt.partner, list(best.cells)))
 
 
 class RespondScreen(BesideTheMatrix, Dialog[bool | None]):

@@ -233,6 +233,21 @@ class LiveScreen(ExactSolving):
                                            suggest=src.guided,
                                            labels=[player_label(p) for p in g.scenario.players]), chosen)
 
+    def action_load_best(self) -> None:
+        """In the offer builder: the suggested offer to the partner chosen, to edit from."""
+        src, g = self.source, self.game
+        if not (src.person_proposing and src.partner is not None and src.guided):
+            return
+        option = next((o for o in src.partner_options() if o.partner == src.partner), None)
+        best = None if option is None else option.suggested
+        if best is None:
+            self.set_status("no suggested offer to this partner")
+            return
+        src.draft(src.partner, tuple(best.cells))
+        self.set_status(f"the suggested offer to {player_names(g.scenario)[src.partner]} loaded: enter toggles a cell, "
+                        "o submits")
+        self.show_snapshot()
+
     @on(CommitmentMatrix.CellToggled)
     def toggle(self, event: CommitmentMatrix.CellToggled) -> None:
         if not self.source.person_proposing:
