@@ -21,6 +21,7 @@ MODULES: dict[str, str] = {
     "replay": "replay_cmd",
     "validate": "scenario_cmds", "schema": "scenario_cmds", "generate": "scenario_cmds",
     "import-hnc": "scenario_cmds", "export-hnc": "scenario_cmds", "scenarios": "scenario_cmds",
+    "import-scoresheet": "scenario_cmds",
     "serve": "serve_cmds", "watch": "serve_cmds",
     "sweep": "sweep_cmds", "report": "sweep_cmds",
     "table": "table_cmds",

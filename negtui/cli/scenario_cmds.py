@@ -22,9 +22,10 @@ ScenarioOutOpt = Annotated[Path | None,
 
 
 @app.command()
-def validate(files: Annotated[list[Path], typer.Argument(help="Scenario or course files to check.")]) -> None:
-    """Check scenario files and course files (TOML, or JSON with `exercises`); report every problem with
-    its JSON path."""
+def validate(files: Annotated[list[Path], typer.Argument(help="Scenario, scoresheet or course files to check.")],
+             ) -> None:
+    """Check scenario files, scoresheets (their `format` says so) and course files (TOML, or JSON with
+    `exercises`); report every problem with its JSON path."""
     from negtui.engine import PAPER, compile_game
     from negtui.scenario import ScenarioError, load_scenario
     from negtui.scenario.leaks import leaks
@@ -50,12 +51,17 @@ def validate(files: Annotated[list[Path], typer.Argument(help="Scenario or cours
 
 
 def _is_course(path: Path) -> bool:
-    """A TOML file, or JSON whose top level has `exercises` (scenarios are JSON without it)."""
-    if path.suffix.lower() == ".toml":
-        return True
+    """A TOML file that is not a scoresheet (whose `format` says it is one), or JSON whose top level has
+    `exercises` (scenarios are JSON without it)."""
     from negtui.classroom.course import MAX_COURSE_BYTES
     from negtui.scenario import untrusted
+    from negtui.scenario.scoresheets import MAX_SHEET_BYTES, is_scoresheet
 
+    if path.suffix.lower() == ".toml":
+        try:
+            return not is_scoresheet(untrusted.load_document(path, max(MAX_COURSE_BYTES, MAX_SHEET_BYTES), "a file"))
+        except untrusted.Untrusted:
+            return True  # the course loader reports what is wrong with it
     try:
         data = untrusted.load(path, MAX_COURSE_BYTES)
     except untrusted.Untrusted:
@@ -207,6 +213,21 @@ def import_hnc(
     """Convert an HNC topfile into a negtui scenario file."""
     with user_errors():
         output_scenario(load(topfile), output, force)
+
+
+@app.command("import-scoresheet")
+def import_scoresheet(
+    sheet: Annotated[Path, typer.Argument(help="Scoresheet (TOML or JSON, format negtui-scoresheet/1).")],
+    output: ScenarioOutOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Compile a scoresheet (issues and options, each party's points and reservation value, the agreement
+    rule) into a scenario file; every command also reads the scoresheet itself."""
+    from negtui.scenario.io import load_scoresheet
+    from negtui.scenario.library import resolve
+
+    with user_errors():
+        output_scenario(load_scoresheet(resolve(sheet)), output, force)
 
 
 @app.command("export-hnc")

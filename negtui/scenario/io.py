@@ -94,11 +94,15 @@ def problems_from_validation(err: ValidationError) -> list[Problem]:
     return out
 
 
-def parse_scenario(data: object, source: str = "<scenario>") -> Scenario:
-    """Validate already-decoded JSON — a scenario, or an HNC topfile (recognised by its `countries`);
+def parse_scenario(data: object, source: str = "<scenario>", base: Path | None = None) -> Scenario:
+    """Validate already-decoded JSON — a scenario, an HNC topfile (recognised by its `countries`) or a
+    scoresheet (by its `format`, compiled; a points table it names is found in `base`, its file's folder);
     structural errors first, then every dangling reference."""
     from negtui.scenario.hnc import HncTopfile, is_topfile, to_scenario
+    from negtui.scenario.scoresheets.model import is_scoresheet
 
+    if is_scoresheet(data):
+        return parse_scoresheet(data, source, base)
     try:
         if is_topfile(data):
             return to_scenario(HncTopfile.model_validate(data))
@@ -111,6 +115,43 @@ def parse_scenario(data: object, source: str = "<scenario>") -> Scenario:
             seen = {p.path for p in problems}
             problems += [Problem(path, text) for path, text in salvaged_problems(data) if path not in seen]
         raise ScenarioError(source, problems) from None
+
+
+class ScoresheetError(ScenarioError):
+    """A scoresheet that cannot be used (a ScenarioError: it is read wherever a scenario is)."""
+
+    kind = "scoresheet"
+
+
+def parse_scoresheet(data: object, source: str = "<scoresheet>", base: Path | None = None) -> Scenario:
+    """A decoded scoresheet compiled into its scenario (negtui.scenario.scoresheets), or every problem in it
+    and in its points table at once, each at its path."""
+    from negtui.scenario.scoresheets import SheetRefused, salvaged_problems, sheet_scenario
+
+    try:
+        return sheet_scenario(data, base)
+    except ValidationError as err:  # pydantic skips the checks between parts when a field fails: run them here
+        problems = problems_from_validation(err)
+        seen = {p.path for p in problems}
+        problems += [Problem(path, text) for path, text in salvaged_problems(data) if path not in seen]
+    except SheetRefused as err:
+        problems = [Problem(path, text) for path, text in err.problems]
+    raise ScoresheetError(source, problems) from None
+
+
+def load_scoresheet(path: str | os.PathLike[str]) -> Scenario:
+    """A scoresheet file (TOML or JSON, under the scoresheet's size limit) compiled; one that is not a
+    scoresheet is refused, saying what it is."""
+    from negtui.scenario.scoresheets import MAX_SHEET_BYTES, is_scoresheet, not_a_sheet
+
+    p = Path(path)
+    try:
+        data = untrusted.load_document(p, MAX_SHEET_BYTES, "a scoresheet")
+    except untrusted.Untrusted as err:
+        raise ScoresheetError(str(p), [Problem(err.path, str(err))]) from None
+    if not is_scoresheet(data):
+        raise ScoresheetError(str(p), [Problem("$.format", not_a_sheet(data))])
+    return parse_scoresheet(data, str(p), p.parent)
 
 
 def load_topfile(path: str | os.PathLike[str]) -> HncTopfile:
@@ -126,8 +167,12 @@ def load_topfile(path: str | os.PathLike[str]) -> HncTopfile:
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
+    """The one way a scenario file is read: JSON (a scenario, a topfile or a scoresheet), or a TOML
+    scoresheet (negtui.scenario.scoresheets)."""
     p = Path(path)
-    return parse_scenario(_read_json(p), str(p))
+    if p.suffix.lower() == ".toml":
+        return load_scoresheet(p)
+    return parse_scenario(_read_json(p), str(p), p.parent)
 
 
 def _read_json(p: Path) -> object:
@@ -170,5 +215,6 @@ def write_json(obj: object, path: str | os.PathLike[str], force: bool = False) -
     _write_new(path, json.dumps(obj, indent=1, ensure_ascii=False) + "\n", force)
 
 
-__all__ = ["Problem", "ScenarioError", "WriteError", "dump_scenario", "load_scenario", "load_topfile",
-           "parse_scenario", "reference_problems", "write_json", "write_scenario"]
+__all__ = ["Problem", "ScenarioError", "ScoresheetError", "WriteError", "dump_scenario", "load_scenario",
+           "load_scoresheet", "load_topfile", "parse_scenario", "parse_scoresheet", "reference_problems", "write_json",
+           "write_scenario"]

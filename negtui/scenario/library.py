@@ -63,9 +63,10 @@ def catalogue(root: Path) -> list[Entry]:
 
 
 def find(name: str, root: Path | None = None) -> Path | None:
-    """A bundled scenario by the name `negtui scenarios` lists, or by its file name without `.json`."""
+    """A bundled scenario by the name `negtui scenarios` lists, or by its file name without `.json` (or
+    `.toml`, a scoresheet's)."""
     root = root or bundled_root()
-    by_stem = [f for f in sorted(root.rglob("*.json")) if f.stem == name]
+    by_stem = [f for f in sorted([*root.rglob("*.json"), *root.rglob("*.toml")]) if f.stem == name]
     if len(by_stem) == 1:
         return by_stem[0]
     for e in catalogue(root):
@@ -76,11 +77,12 @@ def find(name: str, root: Path | None = None) -> Path | None:
 
 def resolve(text: str | Path, base: Path | None = None) -> Path:
     """Where a scenario named on the command line or in a course is: an existing file (relative to
-    `base` if given), else a bundled scenario of that name; else the path as given (its loading then
-    says it is not found)."""
+    `base` if given, else to the bundled library: `cases/….toml`), else a bundled scenario of that name;
+    else the path as given (its loading then says it is not found)."""
     p = Path(text)
     candidates = [base / p, p] if base is not None and not p.is_absolute() else [p]
-    for c in candidates:
+    library = [] if p.is_absolute() else [bundled_root() / p]
+    for c in candidates + library:
         if c.exists():
             return c
     if p.suffix != ".json" and len(p.parts) == 1:

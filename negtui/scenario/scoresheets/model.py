@@ -193,7 +193,8 @@ def salvaged_problems(data: object) -> list[tuple[str, str]]:
     validate (pydantic then skips the checks between them)."""
     if not isinstance(data, dict):
         return []
-    raw_parties = data.get("parties") if isinstance(data.get("parties"), list) else []
+    raw = data.get("parties")
+    raw_parties: list[Any] = raw if isinstance(raw, list) else []
     parties = [_valid(_PARTY, x) for x in raw_parties]
     unsure = frozenset(x["id"] for x, p in zip(raw_parties, parties, strict=True)
                        if p is None and isinstance(x, dict) and isinstance(x.get("id"), str))
