@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(BIN)/negtui play scenarios/hnc/water/river-basin-treaty.json
 
-# the tests drive the app in tmux and log in to `negtui serve` with OpenSSH's client
+# the tests drive the app in tmux, log in to `negtui serve` with OpenSSH's client and open the class export in chromium
 tools:
 	@missing=""; command -v tmux >/dev/null || missing="$$missing tmux"; \
 	command -v ssh >/dev/null && command -v ssh-keygen >/dev/null || missing="$$missing openssh-client"; \
@@ -24,6 +24,13 @@ tools:
 			echo "installing$$missing"; apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
 		else echo "please install$$missing (the tests that need them are skipped)"; fi; \
 	fi
+	@# the browser only opens the class export: a mirror without it skips that one test rather than every test
+	@command -v chromium >/dev/null || { \
+		if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+			echo "installing chromium"; apt-get install -y -qq chromium >/dev/null 2>&1 \
+			|| { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } \
+			|| echo "chromium could not be installed: the test that opens the class export is skipped"; \
+		else echo "please install chromium (the test that opens the class export is skipped)"; fi; }
 
 # the code checks the tests run after: ruff (lint and import order) and mypy (types, pydantic's plugin)
 lint: $(STAMP)

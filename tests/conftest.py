@@ -2,7 +2,7 @@
 
 - `root`: the repository root (the bundled files themselves are named in paths.py);
 - `cli`: runs the `negtui` command line in-process and returns Click's result;
-- the markers `tmux` and `openssh` skip a test, with the reason, when the tool it drives is not on PATH;
+- the markers `tmux`, `openssh` and `chromium` skip a test, with the reason, when the tool it drives is not on PATH;
 - under pytest-xdist, a test marked `exclusive` runs with no other test beside it (see `pytest_runtest_protocol`);
 - the app's pilot helpers: `screen_text(app)` (what the terminal shows now, as plain text), `await
   settle(pilot)` (bot workers finished and their results on the screen), `await wait_until(pilot, cond,
@@ -40,12 +40,12 @@ from tests.paths import ROOT
 from tests.waiting import wait_for
 
 # marker -> the programs a test so marked runs
-TOOLS = {"tmux": ("tmux",), "openssh": ("ssh", "ssh-keygen")}
+TOOLS = {"tmux": ("tmux",), "openssh": ("ssh", "ssh-keygen"), "chromium": ("chromium",)}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip the tests marked `tmux` or `openssh` when their programs are missing (`make tools` installs
-    them)."""
+    """Skip the tests marked `tmux`, `openssh` or `chromium` when their programs are missing (`make tools`
+    installs them)."""
     skips = {}
     for marker, programs in TOOLS.items():
         missing = [p for p in programs if shutil.which(p) is None]

@@ -17,16 +17,17 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
-from negtui.classroom.classbook import ClassBook
-from negtui.classroom.dbtypes import DBError, Decision, GameRow, Key, Trainee, now_iso
-from negtui.classroom.gradebook import GradeBook
+from negtui.classroom.classbook import ClassBook, Filters
+from negtui.classroom.dbtypes import RESULT_COLUMNS, DBError, Decision, GameRow, Key, Trainee, now_iso
+from negtui.classroom.gradebook import GradeBook, attempt_numbers
 from negtui.classroom.identity import check_name, code_hash, key_of
 from negtui.classroom.schema import MIGRATIONS, SCHEMA_VERSION, statements
+from negtui.classroom.scoring import score
 from negtui.classroom.tablebook import TableBook
 
 if TYPE_CHECKING:
@@ -298,18 +299,22 @@ class ResultsDB:
 
     def game_finished(self, game_id: int, *, payoff: float, payoffs: list[float], baseline: float,
                       counterfactuals: dict[str, float], welfare_optimum: float | None, efficiency: float | None,
-                      duration: float, decisions: list[Decision]) -> None:
+                      duration: float, decisions: list[Decision], seat_optimum: float | None = None,
+                      table_efficiency: float | None = None, bot_turns: int | None = None,
+                      mode: str | None = None) -> None:
         """The result and every decision in one transaction: a game is never finished with half its
-        decisions."""
+        decisions.  `efficiency` is the seat's own (its payoff over `seat_optimum`, its payoff at the welfare
+        optimum), `table_efficiency` the table's total over the optimum."""
         with self.write() as conn:
             status = self._status(conn, game_id)
             if status != "playing":
                 raise DBError(f"game {game_id} is {status}, not playing")
             conn.execute(
                 "UPDATE games SET status = 'finished', finished = ?, duration = ?, payoff = ?, payoffs = ?,"
-                " baseline = ?, counterfactuals = ?, welfare_optimum = ?, efficiency = ? WHERE id = ?",
+                " baseline = ?, counterfactuals = ?, welfare_optimum = ?, efficiency = ?, seat_optimum = ?,"
+                " table_efficiency = ?, bot_turns = ?, mode = COALESCE(?, mode) WHERE id = ?",
                 (now_iso(), duration, payoff, json.dumps(list(payoffs)), baseline, json.dumps(dict(counterfactuals)),
-                 welfare_optimum, efficiency, game_id))
+                 welfare_optimum, efficiency, seat_optimum, table_efficiency, bot_turns, mode, game_id))
             for i, d in enumerate(decisions):
                 try:
                     numbers = json.dumps(d.numbers)
@@ -317,8 +322,9 @@ class ResultsDB:
                     raise DBError(
                         f"game {game_id}, decision {i} (turn {d.turn}): numbers are not JSON: {err}") from None
                 try:
-                    conn.execute("INSERT INTO decisions (game_id, turn, phase, choice, cost, numbers)"
-                                 " VALUES (?, ?, ?, ?, ?, ?)", (game_id, d.turn, d.phase, d.choice, d.cost, numbers))
+                    conn.execute("INSERT INTO decisions (game_id, turn, phase, choice, cost, numbers, timed_out)"
+                                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                 (game_id, d.turn, d.phase, d.choice, d.cost, numbers, int(d.timed_out)))
                 except sqlite3.IntegrityError as err:
                     raise DBError(f"game {game_id}, decision {i} (turn {d.turn}): {err}") from None
 
@@ -354,17 +360,43 @@ class ResultsDB:
                          " ORDER BY g.started DESC, g.id DESC", (name,))
         return [self._game_row(r) for r in rows]
 
-    def results(self, course: str | None = None, trainee: str | None = None) -> list[dict[str, Any]]:
-        """Flat rows with `RESULT_COLUMNS`, oldest first: what a CSV export or a pandas DataFrame wants."""
-        rows = self.rows(
+    def results(self, course: str | None = None, trainee: str | None = None,
+                exercises: Mapping[tuple[str, str], tuple[str, str]] | None = None) -> list[dict[str, Any]]:
+        """Flat rows with `RESULT_COLUMNS`, oldest first: what a CSV export or a pandas DataFrame wants.
+        `exercises`: (course, exercise) -> (mode, score objective), from the course file; without it a
+        game's mode is the one filed with it (where it was) and its score is left out (the objective is the
+        course's)."""
+        rows = [dict(r) for r in self.rows(
             "SELECT t.name AS trainee, g.course, g.exercise, g.scenario, g.seat, g.status, g.started, g.finished,"
             " g.duration, g.payoff, g.baseline, g.payoff - g.baseline AS improvement,"
             " json_extract(g.counterfactuals, '$.myopic') AS counterfactual_myopic,"
             " json_extract(g.counterfactuals, '$.upper') AS counterfactual_upper,"
             " json_extract(g.counterfactuals, '$.lower') AS counterfactual_lower, g.welfare_optimum, g.efficiency,"
             " (SELECT COUNT(*) FROM decisions d WHERE d.game_id = g.id) AS decisions, g.record_path,"
-            " g.table_id AS \"table\""
+            " g.table_id AS \"table\", g.mode, g.seat_optimum, g.table_efficiency, g.bot_turns, g.id, g.payoffs"
             " FROM games g JOIN trainees t ON t.id = g.trainee_id"
             " WHERE (?1 IS NULL OR g.course = ?1) AND (?2 IS NULL OR t.name = ?2) ORDER BY g.started, g.id",
-            (course, trainee))
-        return [dict(r) for r in rows]
+            (course, trainee))]
+        for r in rows:
+            mode, objective = (exercises or {}).get((r["course"], r["exercise"]), (r["mode"], None))
+            r["mode"], r["objective"] = mode, objective
+        attempts = attempt_numbers(rows)
+        out = []
+        for r in rows:
+            payoffs = _loads(r["payoffs"])
+            r["attempt"] = attempts[r["id"]]
+            r["score"] = None if r["objective"] is None else score(r["objective"], r["payoff"], payoffs, r["baseline"])
+            r["table"] = None if r["table"] is None else int(r["table"])
+            r["bot_played"] = None if r["bot_turns"] is None else r["bot_turns"] > 0
+            out.append({c: r[c] for c in RESULT_COLUMNS})
+        return out
+
+    def decisions(self, filters: Filters | None = None) -> list[dict[str, Any]]:
+        """Every decision of the games kept, as `classroom.decisions` gives them, each saying whether the
+        clock made it (`timed_out`: the person's time ran out, the table passed or rejected for them)."""
+        rows = self.classroom.decisions(filters or Filters())
+        clock = {(r["game_id"], r["turn"] + 1, r["phase"]) for r in self.rows(
+            "SELECT game_id, turn, phase FROM decisions WHERE timed_out = 1")}
+        for r in rows:
+            r["timed_out"] = (r["game"], r["turn"], r["phase"]) in clock
+        return rows

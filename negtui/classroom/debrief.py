@@ -2,12 +2,15 @@
 alone), each table's total against the welfare optimum, and the costliest decisions across the class.
 
 Read from the results database once the games are filed; the baseline is worked out from the exercise's
-scenario, so a seat nobody played still has one."""
+scenario, so a seat nobody played still has one.  The seat's payoff at the welfare optimum is the one the
+results filed (a seat only bots played has none).  At most `tables` plays are shown, the newest; the
+trainer's console and the class export (export.py) read the same debrief, so they show the same numbers."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
-from statistics import fmean
+from statistics import fmean, stdev
 
 from negtui.classroom.classbook import Filters, choice_text, valued
 from negtui.classroom.course import LoadedCourse
@@ -26,16 +29,47 @@ class Outcome:
     person: str | None  # the trainee in the seat; None: a bot played it
 
 
+TABLES_SHOWN = 40  # plays (tables, games alone) of an exercise in the debrief: the newest
+
+
+def _sd(values: list[float]) -> float | None:
+    """The sample standard deviation (None under two values: no spread to state)."""
+    return stdev(values) if len(values) > 1 else None
+
+
+def mean_sd(mean: float | None, sd: float | None, fmt: str = "z.2f") -> str:
+    """'8.00 ± 2.83 s.d.' (a single value has no spread to state: '8.00')."""
+    if mean is None:
+        return "none"
+    return format(mean, fmt) + ("" if sd is None else f" ± {format(sd, fmt)} s.d.")
+
+
 @dataclass(frozen=True)
 class SeatSpread:
     seat: str
     label: str
     baseline: float
     outcomes: tuple[Outcome, ...]
+    optimum: float | None = None  # the seat's payoff at the welfare optimum, as the results filed it
+
+    @property
+    def n(self) -> int:
+        return len(self.outcomes)
 
     @property
     def mean(self) -> float | None:
         return fmean(o.payoff for o in self.outcomes) if self.outcomes else None
+
+    @property
+    def sd(self) -> float | None:
+        return _sd([o.payoff for o in self.outcomes])
+
+    @property
+    def summary(self) -> str:
+        """n, mean ± s.d., baseline and optimum in words (the console and the export say the same)."""
+        optimum = "not filed" if self.optimum is None else f"{self.optimum:z.2f}"
+        return (f"n = {self.n} · mean {mean_sd(self.mean, self.sd)} · baseline {self.baseline:z.2f}"
+                f" · optimum {optimum}")
 
     @property
     def people(self) -> tuple[Outcome, ...]:
@@ -63,6 +97,12 @@ class Costly:
     choice: str
     better: str  # the best alternative the coaching found
     cost: float
+    timed_out: bool = False  # the clock chose (a pass or a rejection when the time ran out), not the trainee
+
+    @property
+    def chose(self) -> str:
+        """The choice as the debrief shows it: a time-out says so."""
+        return f"{self.choice} (time ran out)" if self.timed_out else self.choice
 
 
 @dataclass(frozen=True)
@@ -73,13 +113,45 @@ class ClassDebrief:
     tables: tuple[TableTotal, ...]
     costliest: tuple[Costly, ...]
     unfinished: int  # games still being played or abandoned: not in the figures
+    left_out: int = 0  # plays finished but not shown (the oldest, past `tables`)
+    decided: int = 0  # the trainees' decisions filed in the plays shown (the costliest are among them)
 
     @property
     def played(self) -> int:
         return len(self.tables)
 
+    @property
+    def shares(self) -> list[float]:
+        """Each table's total over its welfare optimum, where it has one."""
+        return [e for t in self.tables if (e := t.efficiency) is not None]
 
-def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: int = 10) -> ClassDebrief:
+    @property
+    def share_mean(self) -> float | None:
+        return fmean(self.shares) if self.shares else None
+
+    @property
+    def share_sd(self) -> float | None:
+        return _sd(self.shares)
+
+    @property
+    def share_summary(self) -> str:
+        return f"share of the welfare optimum: mean {mean_sd(self.share_mean, self.share_sd, 'z.0%')}, " \
+               f"n = {len(self.shares)}"
+
+    @property
+    def plays_summary(self) -> str:
+        """'n = 3 plays' and what was left out."""
+        left = f"; the {self.left_out} oldest left out" if self.left_out else ""
+        return f"n = {self.played} play{'s' * (self.played != 1)}{left}"
+
+    @property
+    def tables_by_share(self) -> list[TableTotal]:
+        """The tables, the best share of the optimum first (as the console and the export list them)."""
+        return sorted(self.tables, key=lambda r: -(r.efficiency if r.efficiency is not None else float("-inf")))
+
+
+def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: int = 10,
+                  tables: int = TABLES_SHOWN) -> ClassDebrief:
     ex = course.exercise(exercise_id)
     sc = course.scenarios[ex.id]
     rules = get_rules(ex.rules)
@@ -90,6 +162,8 @@ def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: in
     plays: dict[str, list[GameRow]] = {}  # one entry per table (or game alone): the rows of its people
     for g in games:
         plays.setdefault(_where(g.table_id, g.trainee, g.id), []).append(g)
+    everything = len(plays)
+    plays = dict(list(plays.items())[max(0, everything - tables):])  # the newest `tables`
     ids = sc.player_ids
     spreads: dict[str, list[Outcome]] = {pid: [] for pid in ids}
     totals: list[TableTotal] = []
@@ -103,22 +177,38 @@ def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: in
         totals.append(TableTotal(where, float(sum(payoffs)), rows[0].welfare_optimum,
                                  tuple(f"{g.trainee} ({g.seat})" for g in rows)))
     labels = player_labels(sc)
-    seats = tuple(SeatSpread(pid, labels[pid], baseline[i], tuple(spreads[pid])) for i, pid in enumerate(ids))
-    return ClassDebrief(ex.id, ex.title, seats, tuple(totals), costliest(db, name, ex.id, top), unfinished)
+    optima = {pid: Counter(round(g.seat_optimum, 9) for rows in plays.values() for g in rows
+                           if g.seat == pid and g.seat_optimum is not None) for pid in ids}
+    seats = tuple(SeatSpread(pid, labels[pid], baseline[i], tuple(spreads[pid]),
+                             optima[pid].most_common(1)[0][0] if optima[pid] else None) for i, pid in enumerate(ids))
+    shown = {g.id for rows in plays.values() for g in rows}
+    decided = _decisions(db, name, ex.id, shown)
+    return ClassDebrief(ex.id, ex.title, seats, tuple(totals), _costliest(decided, top), unfinished,
+                        everything - len(plays), len(decided))
 
 
 def _where(table: int | None, trainee: str, game: int) -> str:
     return f"table {table}" if table is not None else f"{trainee} alone (game {game})"
 
 
-def costliest(db: ResultsDB, course: str, exercise: str, top: int = 10) -> tuple[Costly, ...]:
-    rows = sorted(db.classroom.decisions(Filters(course=course, exercise=exercise)), key=lambda r: -r["cost"])
+def costliest(db: ResultsDB, course: str, exercise: str, top: int = 10,
+              games: set[int] | None = None) -> tuple[Costly, ...]:
+    """The costliest decisions of the exercise (of these games only, when given), a time-out marked."""
+    return _costliest(_decisions(db, course, exercise, games), top)
+
+
+def _decisions(db: ResultsDB, course: str, exercise: str, games: set[int] | None) -> list[dict]:
+    return [r for r in db.decisions(Filters(course=course, exercise=exercise)) if games is None or r["game"] in games]
+
+
+def _costliest(decisions: list[dict], top: int) -> tuple[Costly, ...]:
+    rows = sorted(decisions, key=lambda r: -r["cost"])
     out = []
     for r in rows[:top]:
         if r["cost"] <= 0:
             break
         out.append(Costly(r["trainee"], _where(r["table"], r["trainee"], r["game"]), r["seat"], int(r["turn"]),
-                          r["choice"], _better(r["numbers"]), float(r["cost"])))
+                          r["choice"], _better(r["numbers"]), float(r["cost"]), bool(r["timed_out"])))
     return tuple(out)
 
 

@@ -95,7 +95,7 @@ class GradeBook:
                 f" AND g.table_id IS NULL AND g.course = ? AND g.exercise IN ({marks}) AND s.ended < ?",
                 (course, *exercises, now_iso(-idle)))]
             if ids:
-                conn.execute(f"UPDATE games SET status = 'abandoned', finished = ? WHERE id IN "
+                conn.execute(f"UPDATE games SET status = 'abandoned', finished = ?, mode = 'assessment' WHERE id IN "
                              f"({', '.join('?' for _ in ids)})", (now_iso(), *ids))
             return ids
 

@@ -18,6 +18,7 @@ from negtui.cli.root import app
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from negtui.classroom.course import LoadedCourse
     from negtui.classroom.db import ResultsDB
 
 trainees_app = typer.Typer(no_args_is_help=True,
@@ -159,39 +160,83 @@ def invite(
 
 @app.command()
 def results(
-    course: Annotated[str | None, typer.Option("--course", help="Only this course.")] = None,
+    course: Annotated[str | None, typer.Option("--course", help=(
+        "Only this course: its name, or its course file (then each game's mode, attempt and score follow the "
+        "course's exercises).  --gradebook needs the file."))] = None,
     trainee: Annotated[str | None, typer.Option("--trainee", help="Only this trainee.")] = None,
     exercise: Annotated[str | None, typer.Option("--exercise", help="Only this exercise (its id).")] = None,
     table: Annotated[int | None, typer.Option("--table", help="Only the games at this table.")] = None,
     decisions: Annotated[bool, typer.Option("--decisions", help=(
-        "One row per decision of the finished games: the choice, its cost and the coaching numbers (what each "
-        "lens made of it, what each lens or the exact solution would have chosen)."))] = False,
+        "One row per decision of the finished games: the choice, whether the clock made it (a time-out), its "
+        "cost and the coaching numbers (what each lens made of it, what each lens or the exact solution would "
+        "have chosen)."))] = False,
+    gradebook: Annotated[bool, typer.Option("--gradebook", help=(
+        "One row per trainee and exercise of the course (--course FILE): mode, attempts used and allowed, "
+        "status, best and last score by the exercise's score, turns bots played in the trainee's seat."))] = False,
     as_json: JsonOpt = False,
     as_csv: Annotated[bool,
                       typer.Option("--csv", help="Print CSV with a header row (pandas.read_csv reads it).")] = False,
     data_dir: DataDirOpt = None,
 ) -> None:
-    """Results of negtui serve: one row per finished or unfinished game (or per decision), oldest first."""
+    """Results of negtui serve: one row per finished or unfinished game (or per decision, or per trainee
+    and exercise), oldest first."""
     from negtui.classroom.classbook import Filters, decision_columns
     from negtui.classroom.dbtypes import RESULT_COLUMNS
+    from negtui.classroom.gradebook import GRADEBOOK_COLUMNS
+    from negtui.classroom.gradebook import gradebook as grades
 
     with user_errors():
         if as_json and as_csv:
             fail("error: give --json or --csv, not both")
+        if gradebook and decisions:
+            fail("error: give --gradebook or --decisions, not both")
+        loaded = _course_file(course)
+        if gradebook and loaded is None:
+            fail("error: --gradebook needs the course file (--course path/to/course.toml): it lists the "
+                 "exercises, the attempts they allow and what each scores by")
+        name = loaded.course.name if loaded is not None else course
+        settings: dict[tuple[str, str], tuple[str, str]] | None = None if loaded is None else {
+            (loaded.course.name, ex.id): (ex.mode, ex.score) for ex in loaded.course.exercises}
         with opened(data_dir) as db:
-            if decisions:
-                rows = db.classroom.decisions(Filters(course, exercise, trainee, table))
+            if gradebook:
+                assert loaded is not None
+                rows = [r for r in grades(db, loaded.course)
+                        if trainee in (None, r["trainee"]) and exercise in (None, r["exercise"])]
+            elif decisions:
+                rows = db.decisions(Filters(name, exercise, trainee, table))
             else:
-                rows = [r for r in db.results(course=course, trainee=trainee)
+                rows = [r for r in db.results(course=name, trainee=trainee, exercises=settings)
                         if exercise in (None, r["exercise"]) and table in (None, r["table"])]
     if as_json:
         emit_json(rows)
     elif as_csv:
-        _csv(rows, decision_columns(rows) if decisions else list(RESULT_COLUMNS))
+        _csv(rows, list(GRADEBOOK_COLUMNS) if gradebook else _decision_columns(decision_columns(rows)) if decisions
+             else list(RESULT_COLUMNS))
+    elif gradebook:
+        _gradebook(rows)
     elif decisions:
         _decisions(rows)
     else:
         _table(rows)
+
+
+def _course_file(course: str | None) -> LoadedCourse | None:
+    """The course loaded when `--course` names a file, else None (a course's name)."""
+    if course is None or not Path(course).is_file():
+        return None
+    from negtui.classroom.course import CourseError, load_course
+
+    try:
+        return load_course(Path(course))
+    except CourseError as err:
+        fail(err.render())
+
+
+def _decision_columns(columns: list[str]) -> list[str]:
+    """`timed_out` beside the choice it qualifies."""
+    out = [c for c in columns if c != "timed_out"]
+    out.insert(out.index("choice") + 1, "timed_out")
+    return out
 
 
 def _csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
@@ -207,6 +252,7 @@ def _csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
 def _decisions(rows: list[dict[str, Any]]) -> None:
     from rich import box
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True, padding=(0, 1),
                   title=f"{len(rows)} decision(s)", caption=(
@@ -219,8 +265,34 @@ def _decisions(rows: list[dict[str, Any]]) -> None:
     table.add_column("cost", justify="right", no_wrap=True)
     table.add_column("ref.", no_wrap=True)
     for r in rows:
+        choice = r["choice"] + (" (time ran out)" if r.get("timed_out") else "")
         table.add_row(r["trainee"], r["exercise"], "" if r["table"] is None else str(r["table"]), r["seat"],
-                      str(r["turn"]), r["choice"], f"{r['cost']:z.2f}", r["reference"])
+                      str(r["turn"]), Text(choice), f"{r['cost']:z.2f}", r["reference"])
+    _print_wide(table)
+
+
+def _gradebook(rows: list[dict[str, Any]]) -> None:
+    from rich import box
+    from rich.table import Table
+
+    def num(x: float | None) -> str:
+        return "" if x is None else f"{x:z.2f}"
+
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True, padding=(0, 1),
+                  title=f"{len(rows)} trainee × exercise row(s)", caption=(
+                      "attempts: used of allowed (an assessment counts every game started); best, last: the finished "
+                      "games' scores by the exercise's score; bot turns: turns a bot played in the trainee's seat"))
+    for col in ("trainee", "exercise", "mode", "status"):
+        table.add_column(col, overflow="fold")
+    table.add_column("attempts", justify="right", no_wrap=True)
+    table.add_column("score by", no_wrap=True)
+    for col in ("best", "last", "bot turns"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for r in rows:
+        allowed = "" if r["attempts_allowed"] is None else f" of {r['attempts_allowed']}"
+        table.add_row(r["trainee"], r["exercise"], r["mode"], r["status"], f"{r['attempts_used']}{allowed}",
+                      r["score_by"], num(r["best_score"]), num(r["last_score"]),
+                      "" if r["bot_turns"] is None else str(r["bot_turns"]))
     _print_wide(table)
 
 

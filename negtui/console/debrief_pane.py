@@ -1,6 +1,7 @@
 """The class debrief tab: an exercise picked on the left, and on the right how each seat fared over
 every table (a plot), each table's total against the welfare optimum and the costliest decisions
-across the class.  Worked out in a worker (the baseline solves the exercise's game)."""
+across the class.  Worked out in a worker (the baseline solves the exercise's game).  The same debrief
+as the class export's (`negtui class --export`): the same plays, n, means and spreads."""
 
 from __future__ import annotations
 
@@ -84,6 +85,8 @@ class DebriefPane(Horizontal):
         assert d is not None
         head = Text(d.title, style="bold")
         head.append(f"\n{d.played} table{'s' * (d.played != 1)} (or games alone) finished", style="dim")
+        if d.left_out:
+            head.append(f"; the {d.left_out} oldest left out", style="dim")
         if d.unfinished:
             head.append(f"; {d.unfinished} game{'s' * (d.unfinished != 1)} unfinished or abandoned are not counted",
                         style="dim")
@@ -103,15 +106,16 @@ def _tables(d: ClassDebrief) -> Table | Text:
     if not d.tables:
         return Text("")
     t = Table(title="Each table's total against the most it could have made together (the welfare optimum)",
-              title_justify="left", box=box.SIMPLE_HEAD, expand=False)
+              title_justify="left", box=box.SIMPLE_HEAD, expand=False,
+              caption=f"{d.plays_summary}; {d.share_summary}", caption_justify="left")
     t.add_column("where")
     t.add_column("people")
     for col in ("total", "optimum", "share"):
         t.add_column(col, justify="right")
-    for row in sorted(d.tables, key=lambda r: -(r.efficiency or 0.0)):
+    for row in d.tables_by_share:
         eff = row.efficiency
-        t.add_row(row.where, ", ".join(row.people), _num(row.total), _num(row.optimum),
-                  "" if eff is None else f"{eff:z.0%}")
+        t.add_row(Text(row.where), Text(", ".join(row.people)), _num(row.total), _num(row.optimum),
+                  "" if eff is None else f"{eff:z.0%}")  # names and labels as text, never markup
     return t
 
 
@@ -119,10 +123,13 @@ def _costly(d: ClassDebrief) -> Table | Text:
     if not d.costliest:
         return Text("No decision cost anything under the coaching lens." if d.played else "", style="dim")
     t = Table(title="The costliest decisions across the class (what the best alternative was worth more)",
-              title_justify="left", box=box.SIMPLE_HEAD, expand=False)
+              title_justify="left", box=box.SIMPLE_HEAD, expand=False,
+              caption=f"n = {len(d.costliest)} shown of {d.decided} decisions in {d.played} plays",
+              caption_justify="left")
     for col, justify in (("who", "left"), ("where", "left"), ("turn", "right"), ("chose", "left"),
                          ("better", "left"), ("cost", "right")):
         t.add_column(col, justify=justify)  # type: ignore[arg-type]
     for c in d.costliest:
-        t.add_row(f"{c.trainee} ({c.seat})", c.where, str(c.turn), c.choice, c.better, _num(c.cost))
+        t.add_row(Text(f"{c.trainee} ({c.seat})"), Text(c.where), str(c.turn),
+                  Text(c.chose, style="red" if c.timed_out else ""), Text(c.better), _num(c.cost))
     return t

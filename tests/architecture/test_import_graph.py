@@ -34,6 +34,9 @@ THIRD_PARTY: dict[str, tuple[str, ...]] = {
     "welfare": ("textual",) + RESEARCH + ("asyncssh", "httpx"),
     "sweep": ("textual", "asyncssh", "httpx"),
     "tui": RESEARCH + ("asyncssh", "pulp", "highspy"),  # the MILP runs in a worker process
+    # the class export draws with matplotlib, imported inside the export alone (`negtui serve` never loads it)
+    "classroom": UI_AND_SOLVER + ("distributed", "dask", "pyarrow", "httpx"),
+    "console": RESEARCH + ("pulp", "highspy", "asyncssh", "httpx"),  # its plot is text
 }
 
 

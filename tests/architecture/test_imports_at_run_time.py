@@ -37,6 +37,8 @@ EXTRA: dict[str, tuple[str, ...]] = {
     "negtui.classroom.dbtypes": UI_AND_SOLVER + ("negtui.engine", "negtui.play", "sqlite3", "asyncssh"),
     "negtui.classroom.identity": UI_AND_SOLVER + ("negtui.engine", "negtui.play", "sqlite3"),
     "negtui.classroom.course": UI_AND_SOLVER + ("negtui.play", "negtui.record"),
+    # the class export imports matplotlib only when it draws
+    "negtui.classroom.export": UI_AND_SOLVER + RESEARCH,
     # what the SSH server reads of the class runs no game
     "negtui.classroom.classbook": UI_AND_SOLVER + ("numpy", "negtui.engine", "negtui.play"),
     "negtui.serve.server": UI_AND_SOLVER + ("negtui.tui", "negtui.play", "numpy", "negtui.trainee.training",

@@ -1,0 +1,306 @@
+"""The class debrief to project: `negtui class --export DIR` writes `DIR/index.html`, a page any browser
+opens from the disk (no server, nothing fetched from anywhere: the style is in the page, the figures are
+files beside it), with, per exercise of the course, the figures the trainer's console shows (debrief.py
+works them out for both): each seat's payoff over the plays against its No-Negotiation baseline and its
+payoff at the welfare optimum, each table's total against the optimum, and the costliest decisions.
+
+Every figure is written as SVG (its text kept as text) and PNG under `figures/`, the numbers behind it as
+CSV under `data/`; every figure and table states its n, every mean its standard deviation.  Whatever the
+results database holds (trainees' names, and the course's titles and labels) is escaped in the page.
+matplotlib is imported here only when an export is made, off-screen (Agg)."""
+
+from __future__ import annotations
+
+import csv
+import html
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from negtui.classroom.course import LoadedCourse
+from negtui.classroom.db import ResultsDB
+from negtui.classroom.dbtypes import now_iso
+from negtui.classroom.debrief import TABLES_SHOWN, ClassDebrief, class_debrief, mean_sd
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+# the figures' colours: told apart by their markers too, not by colour alone
+PERSON = "#1f77b4"  # a trainee's outcome (filled), a bot's (hollow), each table's total
+BASELINE = "#ff7f0e"  # the No-Negotiation baseline
+OPTIMUM = "#2ca02c"  # the welfare optimum (the seat's payoff there, the table's most)
+COST = "#d62728"  # a decision's cost
+MEAN = "#222222"
+RC: dict[str, Any] = {"svg.fonttype": "none", "text.parse_math": False, "font.size": 9}  # names: text, never math
+TOP = 10  # the costliest decisions shown per exercise
+
+
+@dataclass
+class Exported:
+    index: Path
+    files: list[Path] = field(default_factory=list)  # every figure and CSV written, beside the index
+
+
+def _num(v: float | None, fmt: str = "z.2f") -> str:
+    return "" if v is None else format(v, fmt)
+
+
+def _figure() -> type[Figure]:
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display, no GUI toolkit
+    from matplotlib.figure import Figure
+
+    return Figure
+
+
+def _rc() -> AbstractContextManager[None]:
+    import matplotlib
+
+    return matplotlib.rc_context(cast(Any, RC))
+
+
+def _save(fig: Figure, path: Path) -> list[Path]:
+    out = []
+    with _rc():
+        for suffix in (".svg", ".png"):
+            p = path.with_suffix(suffix)
+            fig.savefig(p, dpi=120, bbox_inches="tight")
+            out.append(p)
+    return out
+
+
+def _write_csv(path: Path, columns: Sequence[str], rows: list[dict[str, Any]]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=list(columns), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def seats_figure(d: ClassDebrief, path: Path) -> list[Path]:
+    """Each seat on a row: every play's payoff (a trainee's filled, a bot's hollow), the baseline, the seat's
+    payoff at the welfare optimum, and the mean ± s.d."""
+    with _rc():
+        fig = _figure()(figsize=(8.0, 1.4 + 0.7 * len(d.seats)))
+        ax = fig.subplots()
+        labelled: set[str] = set()
+
+        def label(what: str) -> str | None:  # each kind of mark named once in the legend
+            if what in labelled:
+                return None
+            labelled.add(what)
+            return what
+
+        for k, s in enumerate(d.seats):
+            y = len(d.seats) - 1 - k
+            xs = [o.payoff for o in s.outcomes]
+            jitter = [((j * 7) % 11 - 5) * 0.025 for j in range(len(xs))]
+            people = [(x, y + dy) for (x, dy, o) in zip(xs, jitter, s.outcomes) if o.person is not None]
+            bots = [(x, y + dy) for (x, dy, o) in zip(xs, jitter, s.outcomes) if o.person is None]
+            if people:
+                ax.scatter([x for x, _ in people], [y for _, y in people], s=36, color=PERSON, zorder=3,
+                           label=label("a trainee's outcome"))
+            if bots:
+                ax.scatter([x for x, _ in bots], [y for _, y in bots], s=36, facecolors="white", edgecolors=PERSON,
+                           linewidths=1.4, zorder=3, label=label("a bot's outcome"))
+            ax.plot([s.baseline] * 2, [y - 0.38, y + 0.38], color=BASELINE, linewidth=3, solid_capstyle="butt",
+                    zorder=2, label=label("No-Negotiation baseline"))
+            if s.optimum is not None:
+                ax.scatter([s.optimum], [y], marker="D", s=60, color=OPTIMUM, zorder=4,
+                           label=label("payoff at the welfare optimum"))
+            if s.mean is not None:
+                ax.errorbar([s.mean], [y - 0.3], xerr=[s.sd or 0.0], fmt="s", markersize=5, color=MEAN, capsize=3,
+                            label=label("mean ± s.d."))
+        ax.set_yticks(range(len(d.seats)), [f"{s.label} (n = {s.n})" for s in reversed(d.seats)])
+        ax.set_ylim(-0.8, len(d.seats) - 0.4)
+        ax.set_xlabel("payoff")
+        ax.grid(axis="x", alpha=0.3)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, fontsize="small", frameon=False)
+        ax.set_title(f"{d.title}: each seat's payoff ({d.plays_summary})", fontsize="medium")
+        return _save(fig, path)
+
+
+def tables_figure(d: ClassDebrief, path: Path) -> list[Path]:
+    """Each play's total (a bar) against its welfare optimum (a mark), best share first."""
+    rows = d.tables_by_share
+    with _rc():
+        fig = _figure()(figsize=(8.0, 1.6 + 0.32 * len(rows)))
+        ax = fig.subplots()
+        ys = list(range(len(rows)))[::-1]
+        ax.barh(ys, [r.total for r in rows], color=PERSON, height=0.6, label="the table's total")
+        marked = [(r.optimum, y) for r, y in zip(rows, ys) if r.optimum is not None]
+        for j, (x, y) in enumerate(marked):
+            ax.plot([x, x], [y - 0.42, y + 0.42], color=OPTIMUM, linewidth=3, solid_capstyle="butt", zorder=3,
+                    label="its welfare optimum" if j == 0 else None)
+        ax.axvline(0.0, color="grey", linewidth=0.8)
+        ax.set_yticks(ys, [r.where for r in rows])
+        ax.set_xlabel("sum of every player's payoff")
+        ax.grid(axis="x", alpha=0.3)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.3 / max(len(rows), 1)), ncol=2,
+                  fontsize="small", frameon=False)
+        ax.set_title(f"{d.title}: each table's total against the welfare optimum ({d.plays_summary})\n"
+                     f"{d.share_summary}", fontsize="medium")
+        return _save(fig, path)
+
+
+def costly_figure(d: ClassDebrief, path: Path) -> list[Path]:
+    """The costliest decisions as bars (a time-out hatched: the clock chose, not the trainee)."""
+    rows = d.costliest
+    with _rc():
+        fig = _figure()(figsize=(8.0, 1.4 + 0.32 * len(rows)))
+        ax = fig.subplots()
+        ys = list(range(len(rows)))[::-1]
+        bars = ax.barh(ys, [c.cost for c in rows], color=COST, height=0.6)
+        for bar, c in zip(bars, rows):
+            if c.timed_out:
+                bar.set_hatch("//")
+                bar.set_edgecolor("white")
+        ax.set_yticks(ys, [f"{c.trainee} ({c.seat}), {c.where}, turn {c.turn}"
+                           + (", time ran out" if c.timed_out else "") for c in rows])
+        ax.set_xlabel("cost: what the best alternative was worth more")
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_title(f"{d.title}: the costliest decisions (n = {len(rows)} shown of {d.decided} "
+                     f"decision{'s' * (d.decided != 1)} in {d.played} play{'s' * (d.played != 1)})",
+                     fontsize="medium")
+        return _save(fig, path)
+
+
+SEAT_COLUMNS = ("exercise", "seat", "label", "where", "trainee", "payoff", "baseline", "optimum")
+TABLE_COLUMNS = ("exercise", "where", "people", "total", "optimum", "share")
+COSTLY_COLUMNS = ("exercise", "rank", "trainee", "seat", "where", "turn", "choice", "timed_out", "better", "cost")
+
+
+def _seat_rows(d: ClassDebrief) -> list[dict[str, Any]]:
+    return [{"exercise": d.exercise, "seat": s.seat, "label": s.label, "where": o.where, "trainee": o.person or "",
+             "payoff": o.payoff, "baseline": s.baseline, "optimum": s.optimum} for s in d.seats for o in s.outcomes]
+
+
+def _table_rows(d: ClassDebrief) -> list[dict[str, Any]]:
+    return [{"exercise": d.exercise, "where": t.where, "people": "; ".join(t.people), "total": t.total,
+             "optimum": t.optimum, "share": t.efficiency} for t in d.tables_by_share]
+
+
+def _costly_rows(d: ClassDebrief) -> list[dict[str, Any]]:
+    return [{"exercise": d.exercise, "rank": k, "trainee": c.trainee, "seat": c.seat, "where": c.where,
+             "turn": c.turn, "choice": c.choice, "timed_out": c.timed_out, "better": c.better, "cost": c.cost}
+            for k, c in enumerate(d.costliest, start=1)]
+
+
+# --- the page ----------------------------------------------------------------------------------------------
+
+STYLE = """
+body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 72em; padding: 0 1em; color: #222; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
+figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; }
+figcaption, .note { color: #555; font-size: 0.9em; }
+table { border-collapse: collapse; margin: 0.6em 0 1.2em; font-size: 0.92em; }
+th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #ddd; text-align: left; vertical-align: top; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.timeout { color: #b00; }
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _table(head: Sequence[str], rows: list[list[tuple[str, bool]]], caption: str) -> str:
+    """An HTML table; each cell (its HTML, already escaped; whether it is a number)."""
+    out = [f"<table><caption class=\"note\">{caption}</caption><thead><tr>"
+           + "".join(f"<th>{_e(h)}</th>" for h in head) + "</tr></thead><tbody>"]
+    for row in rows:
+        out.append("<tr>" + "".join(f"<td class=\"n\">{c}</td>" if num else f"<td>{c}</td>" for c, num in row)
+                   + "</tr>")
+    out.append("</tbody></table>")
+    return "\n".join(out)
+
+
+def _figure_html(stem: str, alt: str, caption: str, csv_name: str) -> str:
+    return (f"<figure><img src=\"figures/{_e(stem)}.svg\" alt=\"{_e(alt)}\">"
+            f"<figcaption>{caption} · <a href=\"figures/{_e(stem)}.png\">PNG</a> · "
+            f"<a href=\"data/{_e(csv_name)}\">CSV</a></figcaption></figure>")
+
+
+def _section(k: int, d: ClassDebrief, figures: dict[str, str]) -> str:
+    counted = (f"{d.played} play{'s' * (d.played != 1)} finished (tables and games played alone)"
+               + (f"; the {d.left_out} oldest left out (at most {d.played} shown)" if d.left_out else "")
+               + (f"; {d.unfinished} unfinished or abandoned game{'s' * (d.unfinished != 1)} not counted"
+                  if d.unfinished else ""))
+    out = [f"<section id=\"ex-{_e(d.exercise)}\"><h2>{k}. {_e(d.title)}</h2>", f"<p class=\"note\">{_e(counted)}</p>"]
+    if not d.played:
+        out.append("<p>No table has finished this exercise yet.</p></section>")
+        return "\n".join(out)
+    out.append(_figure_html(figures["seats"], f"{d.title}: each seat's payoff",
+                            _e(f"Each seat's payoff over the plays ({d.plays_summary}): a trainee's outcome filled, a "
+                               "bot's hollow; the orange bar is the No-Negotiation baseline, the green diamond the "
+                               "seat's payoff at the welfare optimum, the black square the mean ± s.d."),
+                            figures["seats-csv"]))
+    out.append(_table(("seat", "n", "mean ± s.d.", "baseline", "optimum"),
+                      [[(_e(s.label), False), (str(s.n), True), (_e(mean_sd(s.mean, s.sd)), True),
+                        (_e(_num(s.baseline)), True), (_e(_num(s.optimum)) or "not filed", True)] for s in d.seats],
+                      _e(f"Each seat ({d.plays_summary})")))
+    out.append(_figure_html(figures["tables"], f"{d.title}: each table's total",
+                            _e(f"Each table's total against the most it could have made together ({d.plays_summary}; "
+                               f"{d.share_summary})."), figures["tables-csv"]))
+    out.append(_table(("where", "people", "total", "optimum", "share"),
+                      [[(_e(t.where), False), (_e(", ".join(t.people)), False), (_e(_num(t.total)), True),
+                        (_e(_num(t.optimum)), True), (_e(_num(t.efficiency, "z.0%")), True)]
+                       for t in d.tables_by_share],
+                      _e(f"Each table, best share first (n = {d.played}; {d.share_summary})")))
+    if not d.costliest:
+        out.append(f"<p class=\"note\">No decision cost anything under the coaching lens (n = {d.decided} "
+                   "decisions).</p></section>")
+        return "\n".join(out)
+    out.append(_figure_html(figures["costly"], f"{d.title}: the costliest decisions",
+                            _e(f"The costliest decisions (n = {len(d.costliest)} shown of {d.decided}); cost: what "
+                               "the best alternative was worth more, under the exact solution or the mean of the "
+                               "lenses. Hatched: the time ran out and the table decided."), figures["costly-csv"]))
+    out.append(_table(("who", "where", "turn", "chose", "better", "cost"),
+                      [[(_e(f"{c.trainee} ({c.seat})"), False), (_e(c.where), False), (str(c.turn), True),
+                        (f"<span class=\"timeout\">{_e(c.chose)}</span>" if c.timed_out else _e(c.chose), False),
+                        (_e(c.better), False), (_e(_num(c.cost)), True)] for c in d.costliest],
+                      _e(f"The costliest decisions (n = {len(d.costliest)} of {d.decided})")))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def export_class(db: ResultsDB, course: LoadedCourse, out: Path, tables: int = TABLES_SHOWN,
+                 top: int = TOP) -> Exported:
+    """Write the page, its figures and their CSVs into `out` (made if missing; files of an earlier export
+    replaced); at most the course's exercises, at most `tables` plays each (the newest)."""
+    out = Path(out)
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    (out / "data").mkdir(exist_ok=True)
+    done = Exported(out / "index.html")
+    sections = []
+    debriefs = [class_debrief(db, course, ex.id, top=top, tables=tables) for ex in course.course.exercises]
+    for k, d in enumerate(debriefs, start=1):
+        stem = f"{k:02d}-{d.exercise}"
+        figures: dict[str, str] = {}
+        if d.played:
+            for part, draw, columns, rows in (("seats", seats_figure, SEAT_COLUMNS, _seat_rows(d)),
+                                              ("tables", tables_figure, TABLE_COLUMNS, _table_rows(d)),
+                                              ("costly", costly_figure, COSTLY_COLUMNS, _costly_rows(d))):
+                if part == "costly" and not d.costliest:
+                    continue
+                figures[part] = f"{stem}-{part}"
+                figures[f"{part}-csv"] = f"{stem}-{part}.csv"
+                done.files += draw(d, out / "figures" / f"{stem}-{part}")
+                done.files.append(_write_csv(out / "data" / f"{stem}-{part}.csv", columns, rows))
+        sections.append(_section(k, d, figures))
+    c = course.course
+    contents = "".join(f"<li><a href=\"#ex-{_e(d.exercise)}\">{_e(d.title)}</a> ({d.played} play"
+                       f"{'s' * (d.played != 1)})</li>" for d in debriefs)
+    page = "\n".join([
+        "<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+        f"<title>{_e(c.title)}: class debrief</title>", f"<style>{STYLE}</style></head><body>",
+        f"<h1>{_e(c.title)}: class debrief</h1>",
+        f"<p class=\"note\">Course {_e(c.name)}, exported {_e(now_iso()[:16].replace('T', ' '))} UTC. Finished games "
+        f"only; at most {tables} plays per exercise, the newest. Each figure's numbers are in the CSV beside it.</p>",
+        f"<nav><ol>{contents}</ol></nav>", *sections, "</body></html>", ""])
+    done.index.write_text(page, encoding="utf-8")
+    return done
