@@ -70,14 +70,16 @@ def seats_of(t: TableRow) -> Text:
 
 
 def standing_of(t: TableRow) -> Text:
-    """Each player's payoff so far, and its difference from the No-Negotiation baseline."""
+    """Each player's payoff so far, and its difference from the No-Negotiation baseline; a person's seat
+    by the person's name, the way the trainer knows the class."""
     out = Text()
     if not t.payoffs:
         return out
+    people = {s.player: s.name for s in t.people if s.person_seat and s.name}
     for k, (pid, v) in enumerate(t.payoffs.items()):
         if k:
             out.append("  ")
-        out.append(f"{pid} {v:z.2f}")
+        out.append(f"{people.get(pid, pid)} {v:z.2f}")
         base = (t.baseline or {}).get(pid)
         if base is not None:
             d = v - base

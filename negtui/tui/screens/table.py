@@ -27,7 +27,7 @@ from negtui.tui.screens.live import LiveScreen
 from negtui.tui.screens.say import SayScreen
 from negtui.tui.widgets.game_view import GameView
 from negtui.tui.widgets.keybar import KeyBar
-from negtui.tui.widgets.table_pane import said_line
+from negtui.tui.widgets.table_pane import said_line, speakers
 
 
 class TableScreen(LiveScreen):
@@ -74,7 +74,7 @@ class TableScreen(LiveScreen):
         elif kind == "said":
             said = src.view.said[-1]
             if said.sender != src.view.you:
-                self.set_status(said_line(said, src.view.you))
+                self.set_status(said_line(said, src.view.you, speakers(src.view, self.game.scenario)))
         elif kind == "paused":
             self.set_status("the trainer paused the table: every clock stops" if line.get("paused")
                             else "the table goes on")

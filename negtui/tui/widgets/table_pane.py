@@ -3,13 +3,16 @@ decision the table waits for and its clock, and what has been said, newest last.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.console import Group
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
 
 from negtui.engine import shown_turn
-from negtui.names import player_label
+from negtui.names import player_label, player_labels
+from negtui.scenario import Scenario
 from negtui.table.talk import Said
 from negtui.table.views import Occupant, TableView
 from negtui.tui import palette
@@ -54,9 +57,10 @@ class TablePane(StaticPane):
         talk.append("  (m to say something; bots do not read messages)", style="dim")
         if not view.said:
             talk.append("\nnothing yet", style="dim")
+        names = speakers(view, sc)
         for said in view.said[-200:]:
             talk.append("\n")
-            talk.append_text(said_line(said, view.you))
+            talk.append_text(said_line(said, view.you, names))
         self.show(Group(head, seats, talk))
         if isinstance(self.parent, VerticalScroll):
             self.parent.scroll_end(animate=False)
@@ -83,10 +87,19 @@ class TablePane(StaticPane):
         return line
 
 
-def said_line(said: Said, you: str | None) -> Text:
-    """'t3 A → everyone: …', with 'you' for this person."""
-    who = "you" if said.sender == you else said.sender
-    to = "everyone" if said.to is None else "you" if said.to == you else said.to
+def speakers(view: TableView, sc: Scenario) -> dict[str, str]:
+    """Each seat as a message names it: its label, and the person in it where one sits or sat there, so
+    the class reads "Donor Group (alice)" rather than a seat id."""
+    labels = player_labels(sc)
+    return {o.player: labels.get(o.player, o.player) + (f" ({o.name})" if o.person_seat and o.name else "")
+            for o in view.occupants}
+
+
+def said_line(said: Said, you: str | None, names: Mapping[str, str] | None = None) -> Text:
+    """'t3 Donor Group (alice) → everyone: …', with 'you' for this person."""
+    names = names or {}
+    who = "you" if said.sender == you else names.get(said.sender, said.sender)
+    to = "everyone" if said.to is None else "you" if said.to == you else names.get(said.to, said.to)
     line = Text(f"t{shown_turn(said.t)} ", style="dim")
     line.append(f"{who} → {to}: ", style="bold")
     line.append(said.text)
