@@ -110,7 +110,8 @@ def list_(data_dir: DataDirOpt = None, as_json: JsonOpt = False) -> None:
         typer.echo("no trainees yet (negtui trainees add NAME KEYFILE, or negtui trainees invite NAME)", err=True)
     for t in trainees:
         invite = "  invite pending" if t.invite_pending else ""
-        typer.echo(f"{t.name:<24} {len(t.keys)} key(s) {t.games:>4} game(s)  since {t.created}{invite}")
+        role = "  trainer (logs in to the console)" if t.trainer else ""
+        typer.echo(f"{t.name:<24} {len(t.keys)} key(s) {t.games:>4} game(s)  since {t.created}{role}{invite}")
         for k in t.keys:
             typer.echo(f"    {k.fingerprint} {k.comment}".rstrip())
 

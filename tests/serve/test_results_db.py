@@ -394,6 +394,15 @@ def test_cli_trainees_add_list_invite_remove(cli, tmp_path: Path):
     with ResultsDB.open(Path(data)) as d:
         assert d.redeem("bob", code, new_key()[1])
     assert "bob" in cli("trainees", "list", "--data-dir", data).stdout
+    (line3, _) = new_key()
+    (tmp_path / "tess.pub").write_text(line3)
+    assert cli("trainees", "add", "tess", str(tmp_path / "tess.pub"), "--trainer", "--data-dir", data).exit_code == 0
+    listed = {line.split()[0]: line for line in cli("trainees", "list", "--data-dir", data).stdout.splitlines()
+              if not line.startswith(" ")}
+    assert "trainer (logs in to the console)" in listed["tess"] and "trainer" not in listed["bob"]
+    assert [t["trainer"] for t in json.loads(cli("trainees", "list", "--json", "--data-dir", data).stdout)] == \
+        [False, False, True]
+    cli("trainees", "remove", "tess", "--data-dir", data)
 
     res = cli("trainees", "remove", "ada", "--data-dir", data)
     assert res.exit_code == 0, res.output
