@@ -75,7 +75,8 @@ def _key(name: str) -> str:
 
 
 def topfile_problems(tf: HncTopfile) -> list[tuple[str, str]]:
-    """Every reference to a country, action or goal that does not exist, with its JSON path."""
+    """Every reference to a country, action or goal that does not exist, with its JSON path.  A salvaged
+    topfile (negtui.scenario.salvage) holds None where a part did not validate: it is skipped."""
     return [*_country_problems(tf), *_goal_value_problems(tf), *_satisfaction_problems(tf),
             *_schedule_problems(tf), *_exclusive_problems(tf)]
 
@@ -88,6 +89,8 @@ def _country_problems(tf: HncTopfile) -> list[tuple[str, str]]:
     for c in tf.countries:
         if c not in tf.country_actions:
             out.append(("$.country_actions", f"no actions for country {c!r}"))
+        elif tf.country_actions[c] is None:  # salvaged: its own problem is reported
+            continue
         elif not tf.country_actions[c]:
             out.append((f"$.country_actions{_key(c)}", "a country needs at least one action"))
         elif len(set(tf.country_actions[c])) != len(tf.country_actions[c]):
@@ -106,7 +109,7 @@ def _goal_value_problems(tf: HncTopfile) -> list[tuple[str, str]]:
     for c, data in tf.country_data.items():
         if c not in countries:
             out.append((f"$.country_data{_key(c)}", f"unknown country {c!r}"))
-        for g in data.goals_value:
+        for g in data.goals_value if data is not None else ():
             if g not in goals:
                 out.append((f"$.country_data{_key(c)}.goals_value{_key(g)}", f"unknown goal {g!r}"))
     return out
@@ -116,6 +119,8 @@ def _ref_problems(tf: HncTopfile, countries: set[str], path: str, r: HncRef) -> 
     if r.country not in countries:
         return [(f"{path}.country", f"unknown country {r.country!r}")]
     acts = tf.country_actions.get(r.country, [])
+    if acts is None:  # salvaged: the country's actions are broken, reported on their own
+        return []
     if isinstance(r.action, int):
         if not 0 <= r.action < len(acts):
             return [(f"{path}.action", f"{r.country} has no action number {r.action}")]
@@ -130,13 +135,16 @@ def _satisfaction_problems(tf: HncTopfile) -> list[tuple[str, str]]:
     seen: set[str] = set()
     for k, gs in enumerate(tf.goal_satisfaction):
         base = f"$.goal_satisfaction[{k}]"
+        if gs.goal is None:  # salvaged: an entry whose goal is broken names no goal we can judge
+            continue
         if gs.goal not in goals:
             out.append((f"{base}.goal", f"unknown goal {gs.goal!r}"))
         if gs.goal in seen:
             out.append((f"{base}.goal", f"goal {gs.goal!r} has two satisfaction entries"))
         seen.add(gs.goal)
         for r, req in enumerate(gs.requirements):
-            out += _ref_problems(tf, countries, f"{base}.requirements[{r}]", req)
+            if req is not None:
+                out += _ref_problems(tf, countries, f"{base}.requirements[{r}]", req)
         if isinstance(gs.threshold, int) and not 1 <= gs.threshold <= len(gs.requirements):
             out.append((f"{base}.threshold", f"threshold {gs.threshold} is outside 1..{len(gs.requirements)}"))
         if gs.kind is not None and not isinstance(gs.threshold, int):
@@ -159,10 +167,14 @@ def _exclusive_problems(tf: HncTopfile) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     countries = set(tf.countries)
     for x, group in enumerate(tf.mutually_exclusive_agreements):
+        if group is None:  # salvaged: reported on its own
+            continue
         if len(group) < 2:
             out.append((f"$.mutually_exclusive_agreements[{x}]", "needs at least two actions"))
         listed = set()
         for r, req in enumerate(group):
+            if req is None:
+                continue
             path = f"$.mutually_exclusive_agreements[{x}][{r}]"
             wrong = _ref_problems(tf, countries, path, req)
             out += wrong

@@ -67,11 +67,15 @@ def first_problem(err: ValidationError, root: str = "$") -> str:
     return f"{root}{p.path[1:]}: {p.message}"
 
 
-NOT_A_NUMBER = frozenset({"int_parsing", "int_type", "float_parsing", "float_type"})
+# errors that say a union's branch is of the wrong type (rather than the right type, out of range)
+MISMATCH = frozenset({"int_parsing", "int_type", "int_from_float", "float_parsing", "float_type", "string_type",
+                      "literal_error", "bool_parsing", "bool_type"})
 
 
 def problems_from_validation(err: ValidationError) -> list[Problem]:
     out: list[Problem] = []
+    branches: dict[tuple, list[str]] = {}  # a union's failed branches, by the value's location
+    decided: set[tuple] = set()  # unions whose value had the right type but failed a check
     for e in err.errors(include_url=False):
         msg = e["msg"]
         if e["type"] == "value_error" and msg.startswith("Value error, $"):
@@ -83,15 +87,37 @@ def problems_from_validation(err: ValidationError) -> list[Problem]:
         if e["type"] == "extra_forbidden":
             msg = "unknown field"
         loc = tuple(e["loc"])
-        if loc and loc[-1] in ("int", "float"):  # a value is int | float: one problem, not one per branch
+        branch = _branch(loc[-1]) if loc else None
+        if branch is not None and e["type"] not in MISMATCH:  # the value's branch, failing its own check: say that
             loc = loc[:-1]
-            if e["type"] in NOT_A_NUMBER:
-                shown = json.dumps(e.get("input"), default=str)
-                msg = f"should be a number, not {shown if len(shown) <= 40 else shown[:39] + '…'}"
+            decided.add(loc)
+            out = [p for p in out if p.path != _json_path(loc)]
+        elif branch is not None:  # a union's value (int | float, 'all' | 'linear' | int): one problem, not one each
+            loc = loc[:-1]
+            if loc in decided:
+                continue
+            shown = json.dumps(e.get("input"), default=str)
+            seen = branches.setdefault(loc, [])
+            if branch not in seen:
+                seen.append(branch)
+            kinds = ["a number"] if set(seen) <= {"a whole number", "a number"} else seen
+            msg = f"should be {' or '.join(kinds)}, not {shown if len(shown) <= 40 else shown[:39] + '…'}"
+            path = _json_path(loc)
+            out = [p for p in out if p.path != path]
         problem = Problem(_json_path(loc), msg.removeprefix("Value error, "))
         if problem not in out:
             out.append(problem)
     return out
+
+
+def _branch(tag: object) -> str | None:
+    """What a union's branch, as pydantic names it in an error's location, asks for in words (None: the
+    location's last step is a field, not a branch)."""
+    if tag in ("int", "float", "str", "bool"):
+        return {"int": "a whole number", "float": "a number", "str": "text", "bool": "true or false"}[str(tag)]
+    if isinstance(tag, str) and tag.startswith("literal[") and tag.endswith("]"):
+        return " or ".join(tag.removeprefix("literal[").removesuffix("]").split(","))
+    return None
 
 
 def parse_scenario(data: object, source: str = "<scenario>", base: Path | None = None) -> Scenario:
@@ -109,11 +135,12 @@ def parse_scenario(data: object, source: str = "<scenario>", base: Path | None =
         return Scenario.model_validate(data)
     except ValidationError as err:
         problems = problems_from_validation(err)
-        if not is_topfile(data):  # a field failed, so the reference check did not run: run it on what did pass
-            from negtui.scenario.salvage import salvaged_problems
+        # a field failed, so the reference check did not run: run it on what did pass
+        from negtui.scenario.salvage import salvaged_problems, salvaged_topfile_problems
 
-            seen = {p.path for p in problems}
-            problems += [Problem(path, text) for path, text in salvaged_problems(data) if path not in seen]
+        seen = {p.path for p in problems}
+        salvaged = salvaged_topfile_problems(data) if is_topfile(data) else salvaged_problems(data)
+        problems += [Problem(path, text) for path, text in salvaged if path not in seen]
         raise ScenarioError(source, problems) from None
 
 

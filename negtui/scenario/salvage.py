@@ -21,6 +21,7 @@ _SCHEDULE: TypeAdapter[list[str]] = TypeAdapter(list[Id])
 _PLAYER: TypeAdapter[Player] = TypeAdapter(Player)
 _GOAL: TypeAdapter[Goal] = TypeAdapter(Goal)
 _PROTOCOL: TypeAdapter[Protocol] = TypeAdapter(Protocol)
+_STRINGS: TypeAdapter[list[str]] = TypeAdapter(list[str])
 
 
 def salvaged_problems(data: object) -> list[tuple[str, str]]:
@@ -67,3 +68,45 @@ def _goal(raw: object) -> Goal | None:
     values = raw.get("values")
     return Goal.model_construct(id=gid, requires=_valid(_REFS, raw.get("requires")) or [], threshold=None,
                                 values=dict.fromkeys(values, 0) if isinstance(values, dict) else {}, ranges={})
+
+
+def salvaged_topfile_problems(data: object) -> list[tuple[str, str]]:
+    """The same for an HNC topfile: each country's actions, each country's values, each satisfaction
+    entry and its requirements, each exclusive set validated alone (None where it fails), then every
+    reference among them checked; without valid `countries` and `goals` nothing can be judged."""
+    from negtui.scenario.hnc import HncCountryData, HncGoalSatisfaction, HncRef, HncTopfile, topfile_problems
+
+    if not isinstance(data, dict):
+        return []
+    countries, goals = _valid(_STRINGS, data.get("countries")), _valid(_STRINGS, data.get("goals"))
+    if countries is None or goals is None:
+        return []
+    ref: TypeAdapter[HncRef] = TypeAdapter(HncRef)
+
+    def satisfaction(raw: object) -> HncGoalSatisfaction:
+        whole = _valid(TypeAdapter(HncGoalSatisfaction), raw)
+        if whole is not None:
+            return whole
+        part: dict[str, Any] = {"goal": None, "threshold": "all", "kind": None, "requirements": []}  # None: unjudged
+        if isinstance(raw, dict):
+            threshold = raw.get("threshold", "all")
+            part.update(goal=raw.get("goal") if isinstance(raw.get("goal"), str) else None,
+                        threshold=threshold if isinstance(threshold, int) or threshold in ("all", "linear") else "all",
+                        requirements=[_valid(ref, r) for r in _list(raw.get("requirements"))])
+        return HncGoalSatisfaction.model_construct(**part)
+
+    fields: dict[str, Any] = {
+        "countries": countries, "goals": goals,
+        "country_actions": {str(k): _valid(_STRINGS, v) for k, v in _dict(data.get("country_actions")).items()},
+        "country_data": {str(k): _valid(TypeAdapter(HncCountryData), v)
+                         for k, v in _dict(data.get("country_data")).items()},
+        "goal_satisfaction": [satisfaction(x) for x in _list(data.get("goal_satisfaction"))],
+        "mutually_exclusive_agreements": [[_valid(ref, r) for r in g] if isinstance(g, list) else None
+                                          for g in _list(data.get("mutually_exclusive_agreements"))],
+        "protocol": _valid(_PROTOCOL, data["protocol"]) if data.get("protocol") is not None else None}
+    parts = HncTopfile.model_construct(**fields)
+    return topfile_problems(parts)
+
+
+def _dict(raw: object) -> dict[Any, Any]:
+    return raw if isinstance(raw, dict) else {}

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from negtui.scenario import limits
-from tests.paths import PILL
+from tests.paths import HUMANITARIAN, PILL
 
 
 def negtui(*args: object, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -166,3 +166,36 @@ def test_one_run_reports_a_files_broken_fields_and_its_dangling_references_toget
         "$.goals[1].id: duplicate goal id 'g'",
         "$.goals[1].threshold: threshold 5 exceeds the 1 required commitments",
         "$.protocol.schedule[1]: unknown player 'Q'"]
+
+
+def test_an_hnc_topfile_reports_its_broken_fields_and_its_dangling_references_together(cli, tmp_path):
+    """As for scenarios: a topfile whose satisfaction threshold is a word, whose countries' actions or
+    values do not validate, reports every unknown country, action and goal in the same run; a union's
+    value (a threshold, an action by text or number) is one problem saying what it may be."""
+    data = json.loads(HUMANITARIAN.read_text())
+    data["protocol"]["rounds"] = "three"
+    data["goal_satisfaction"][0]["threshold"] = "most"
+    data["goal_satisfaction"][1]["requirements"][0]["country"] = "Nobody"
+    data["goal_satisfaction"][2]["requirements"][0]["action"] = [1]
+    data["country_actions"]["Donor Group"] = "give money"  # its references are not judged: reported on its own
+    data["country_data"]["Armed Group"] = {"goals_value": {"x": "lots"}}
+    data["country_data"]["Donor Group"]["goals_value"]["Nonexistent goal"] = 3.0
+    data["mutually_exclusive_agreements"][0][0]["action"] = "Fly"
+    data["mutually_exclusive_agreements"][1] = [{"country": "Nobody", "action": "x"}, {"country": 3}]
+    bad = write(tmp_path, data)
+    res = cli("validate", bad)
+    refused(res, bad, "(11 problems)")
+    lines = sorted(line.strip() for line in res.stderr.splitlines()[1:])
+    assert lines == sorted([
+        '$.country_actions["Donor Group"]: Input should be a valid list',
+        '$.country_data["Armed Group"].goals_value.x: Input should be a valid number, unable to parse string as a '
+        'number',
+        '$.country_data["Donor Group"].goals_value["Nonexistent goal"]: unknown goal \'Nonexistent goal\'',
+        "$.goal_satisfaction[0].threshold: should be 'all' or 'linear' or a whole number, not \"most\"",
+        "$.goal_satisfaction[1].requirements[0].country: unknown country 'Nobody'",
+        "$.goal_satisfaction[2].requirements[0].action: should be text or a whole number, not [1]",
+        "$.mutually_exclusive_agreements[0][0].action: Host Government has no action 'Fly'",
+        "$.mutually_exclusive_agreements[1][0].country: unknown country 'Nobody'",
+        "$.mutually_exclusive_agreements[1][1].action: Field required",
+        "$.mutually_exclusive_agreements[1][1].country: Input should be a valid string",
+        "$.protocol.rounds: Input should be a valid integer, unable to parse string as an integer"])
