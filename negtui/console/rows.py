@@ -8,6 +8,7 @@ from rich.text import Text
 from negtui.classroom.classbook import Present
 from negtui.classroom.dbtypes import TableRow, Trainee
 from negtui.tui import palette
+from negtui.tui.labels import clock_words
 
 ONLINE, AWAY = "●", "○"
 
@@ -34,7 +35,11 @@ def state_of(t: TableRow, room: int) -> Text:
         seated = sum(1 for s in t.people if s.name is not None and s.online)
         return Text(f"forming: {seated} of {room} seated", style=palette.ORANGE)
     if t.status == "playing":
-        return Text("paused", style=f"bold {palette.NEGATIVE}") if t.paused else Text("playing", style=palette.POSITIVE)
+        out = Text("paused", style=f"bold {palette.NEGATIVE}") if t.paused else Text("playing", style=palette.POSITIVE)
+        left = t.time_left()
+        if left is not None:  # the round's time, as the table's seats see it
+            out.append(f" · {clock_words(left)} left", style=palette.NEGATIVE if left < 60 else "")
+        return out
     if t.status == "over":
         return Text("over")
     return Text("closed", style="dim")  # why: in the table's detail

@@ -1,5 +1,5 @@
 """Messages and the console's standings name the people in the seats, not only the seat ids: a trainer
-reads "Donor Group (alice)", the way they know the class."""
+reads "Donor Group (alice)", the way they know the class; its table list shows the round's time left."""
 
 from __future__ import annotations
 
@@ -41,3 +41,20 @@ def test_the_consoles_standing_names_each_person():
                    baseline={"Donor_Group": 1.0, "Armed_Group": 0.0, "NGO_Consortium": 0.0})
     text = standing_of(row).plain
     assert text == "alice 1.50 (+0.50)  bob -0.25 (-0.25)  NGO_Consortium 0.00 (+0.00)"
+
+
+def test_the_consoles_table_list_shows_the_rounds_time_left():
+    from datetime import UTC, datetime, timedelta
+
+    from negtui.console.rows import state_of
+
+    ends = (datetime.now(UTC) + timedelta(seconds=725.5)).isoformat()
+    row = TableRow(3, "class", "aid", "/s", "playing", "2026-01-01T00:00:00", None, None, None,
+                   _view(None).occupants, 4, None, round_ends=ends)
+    assert state_of(row, 3).plain in ("playing · 12:06 left", "playing · 12:05 left")
+    held = TableRow(3, "class", "aid", "/s", "playing", "2026-01-01T00:00:00", None, None, None,
+                    _view(None).occupants, 4, None, paused=True, round_left=42.0)
+    assert state_of(held, 3).plain == "paused · 0:42 left"
+    free = TableRow(3, "class", "aid", "/s", "playing", "2026-01-01T00:00:00", None, None, None,
+                    _view(None).occupants, 4, None)
+    assert state_of(free, 3).plain == "playing"
