@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
 
-from negtui.engine.vocabulary import PARTNER_METHODS, check_judge, split_judge
+from negtui.engine.vocabulary import CRITERIA, LENSES, PARTNER_METHODS, check_judge, split_judge
 from negtui.scenario.io import problems_from_validation
 
 DEFAULT_LENS = "upper"
@@ -222,6 +222,28 @@ def parse_seat(text: str, base: Seat | None = None) -> Seat:
         raise SeatError(problems_from_validation(err)[0].message) from None
 
 
+SPELLINGS = ("human", *LENSES, "PROPOSE/RESPOND (e.g. upper/lower)", "utilitarian[:LENS]", "maximin[:LENS]",
+             "cmd:COMMAND", "llm:MODEL")
+
+
+def _check_spelling(text: str) -> None:
+    """A seat spelled as none of the kinds a seat can be: every spelling named (not the lenses alone, as if a
+    person or a program could not sit there), with the one it is closest to.  A spelling with a `/` or a `:`
+    is a kind already, whose own check says what is wrong with it."""
+    text = text.strip()
+    if "/" in text or ":" in text or text == "human":
+        return
+    try:
+        check_judge(text)
+    except ValueError:
+        import difflib
+
+        near = difflib.get_close_matches(text, ["human", *LENSES, *CRITERIA, "cmd:", "llm:"], n=1, cutoff=0.6)
+        guess = f"; did you mean {near[0]}?" if near else ""
+        raise SeatError(f"unknown seat {text!r}: a seat is {', '.join(SPELLINGS[:-1])} or {SPELLINGS[-1]}{guess}"
+                        ) from None
+
+
 def parse_seats(specs: list[str], player_ids: list[str], base: Seat | dict[str, Seat] | None = None,
                 ) -> dict[str, Seat]:
     """Seats given as NAME=SEAT, by player id; raises SeatError naming the spec at fault.
@@ -242,6 +264,7 @@ def parse_seats(specs: list[str], player_ids: list[str], base: Seat | dict[str, 
         else:
             own = (base or Seat()).model_copy(update={"seed": (base or Seat()).seed + player_ids.index(name)})
         try:
+            _check_spelling(what)
             out[name] = parse_seat(what, own)
         except SeatError as err:
             raise SeatError(f"seat {spec!r}: {err}") from None

@@ -11,6 +11,7 @@ import typer
 from negtui.cli.errors import fail
 
 if TYPE_CHECKING:
+    from negtui.agents.options import AgentOptions
     from negtui.classroom.course import LoadedCourse
     from negtui.classroom.db import ResultsDB
     from negtui.engine import Negotiation
@@ -67,9 +68,32 @@ def course_and_results(course: Path, data_dir: Path | None) -> tuple[LoadedCours
 def load(path: Path) -> Scenario:
     """A scenario file, or a bundled scenario by name (`negtui scenarios` lists them)."""
     from negtui.scenario import load_scenario
-    from negtui.scenario.library import resolve
 
-    return load_scenario(resolve(path))
+    return load_scenario(locate(path))
+
+
+def locate(path: Path) -> Path:
+    """Where the scenario named on the command line is (a file, or a bundled scenario by name); a name that
+    is neither exits 2 saying so, with the bundled names it is close to: a typo of a library name would
+    otherwise read as a missing file, with no word that library names work at all."""
+    from negtui.scenario.library import near_names, resolve
+
+    found = resolve(path)
+    if found.exists() or found.is_symlink() or len(path.parts) != 1:
+        return found  # a path into a folder: its loading says what is wrong with it
+    near = near_names(str(path))
+    hint = (f"; bundled scenarios close to that name: {', '.join(near)}" if near else "")
+    fail(f"error: {path}: file not found, and no bundled scenario has that name{hint} (bundled names work "
+         "wherever a file does: `negtui scenarios` lists them)")
+
+
+def regime_bots(sc: Scenario) -> tuple[str, str]:
+    """The lens bots play wherever no seat names one (the one that suits the scenario's payoff regime), and
+    the line that says so under a game's header."""
+    from negtui.coach.regime import suggested_lens
+
+    lens, why = suggested_lens(sc)
+    return lens, f"bots play {lens} unless told otherwise: {why}"
 
 
 def information_of(value: str | None) -> Literal["public", "private"]:
@@ -132,15 +156,20 @@ def as_baseline(seats: list[Seat], offers: str | None, responder: str | None) ->
         fail(f"error: --llm-responder: {err}")
 
 
-def open_app(**kwargs: object) -> int:
-    """Run the app (negtui.tui.app.run_app) with garbage collection held off until its first screen is out:
-    start-up makes long-lived objects only, and the app collects again once it has drawn."""
+def open_app(scenario: Path | None = None, *, rules: str = "paper", seats: dict[str, Seat] | None = None,
+             ask_seats: bool = True, replay: Path | None = None, follow: bool = False, record: bool = True,
+             data_dir: Path | None = None, base: Seat | None = None, autoplay: bool = False,
+             options: AgentOptions | None = None) -> int:
+    """Run the app (negtui.tui.app.NegtuiApp, whose arguments these are) with garbage collection held off
+    until its first screen is out: start-up makes long-lived objects only, and the app collects again once
+    it has drawn.  Textual is imported here, after the collector is off."""
     import gc
 
     gc.disable()
-    from negtui.tui.app import run_app
+    from negtui.tui.app import NegtuiApp, run_app
 
-    return run_app(**kwargs)
+    return run_app(NegtuiApp(scenario, rules=rules, seats=seats, ask_seats=ask_seats, replay=replay, follow=follow,
+                             record=record, data_dir=data_dir, base=base, autoplay=autoplay, options=options))
 
 
 def progress(total: int, label: str, enabled: bool = True):

@@ -28,6 +28,7 @@ from negtui.cli.common import (
     load,
     negotiation,
     progress,
+    regime_bots,
     report_fault,
 )
 from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
@@ -119,10 +120,7 @@ def autoplay(
             sc = load(scenario)
             why = ""
             if lens is None:  # one default wherever bots fill seats: the lens that suits the payoff regime
-                from negtui.coach.regime import suggested_lens
-
-                lens, why = suggested_lens(sc)
-                why = f"bots play {lens} unless told otherwise: {why}"
+                lens, why = regime_bots(sc)
             game = _new_game(sc, rules or "paper", budget, seat or [],
                              base_seat(lens, partner, sims, ucb, seed, agent_timeout, llm_base_url, llm_prompt,
                                        llm_temperature))

@@ -17,7 +17,7 @@ from negtui.cli.common import (
     RulesOpt,
     SeatOpt,
     base_seat,
-    load,
+    locate,
     negotiation,
     open_app,
 )
@@ -55,10 +55,10 @@ def play(
         base = base_seat(None, partner, sims, None, None, agent_timeout, llm_base_url, llm_prompt, llm_temperature)
         seats = {}
         if scenario is not None:
-            from negtui.scenario.library import resolve
+            from negtui.scenario import load_scenario
 
-            scenario = resolve(scenario)  # a library name: the app opens the file it names
-            sc = load(scenario)
+            scenario = locate(scenario)  # a library name: the app opens the file it names
+            sc = load_scenario(scenario)
             seats = parse_seats(seat or [], [p.id for p in sc.players], base)
             refusal = rule_set.refusal(sc)  # a game the rule set cannot play is refused here, not in the app
             if refusal is not None:

@@ -10,7 +10,16 @@ from typing import Annotated, Literal
 
 import typer
 
-from negtui.cli.common import DataDirOpt, InformationOpt, RulesOpt, SeatOpt, information_of, load, negotiation
+from negtui.cli.common import (
+    DataDirOpt,
+    InformationOpt,
+    RulesOpt,
+    SeatOpt,
+    information_of,
+    load,
+    negotiation,
+    regime_bots,
+)
 from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
 from negtui.cli.root import app
 
@@ -40,7 +49,6 @@ def open_table(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Open a table in this terminal: people's seats are `--seat X=human`; bots play the others."""
-    from negtui.coach.regime import suggested_lens
     from negtui.datadir import default_record_path, user_data_dir
     from negtui.engine.portable import PortableGame
     from negtui.seats import Seat, SeatError, default_seats, parse_seats
@@ -51,8 +59,9 @@ def open_table(
         sc = load(scenario)
         neg = negotiation(sc, rules)
         try:
-            lens = suggested_lens(sc)[0]  # the bots' lens wherever none is named
-            seats = {**default_seats(sc.player_ids, Seat(), lens), **parse_seats(seat or [], sc.player_ids, Seat())}
+            lens, why = regime_bots(sc)  # the bots' lens wherever none is named, as in `play` and `autoplay`
+            given = parse_seats(seat or [], sc.player_ids, Seat())
+            seats = {**default_seats(sc.player_ids, Seat(), lens), **given}
         except SeatError as err:
             fail(f"error: --seat: {err}")
         if not any(s.is_human for s in seats.values()):
@@ -85,6 +94,8 @@ def open_table(
             fail(f"error: {err}")
         people = ", ".join(spec.people)
         typer.echo(f"table {spec.title!r} open for {people} at {path}")
+        if any(pid not in given for pid in sc.player_ids):
+            typer.echo(why)
         typer.echo(f"join with: negtui table join {path} --name NAME [--as PLAYER]")
         if record_path:
             typer.echo(f"recording to {record_path}")

@@ -75,6 +75,16 @@ def find(name: str, root: Path | None = None) -> Path | None:
     return None
 
 
+def near_names(text: str, root: Path | None = None, most: int = 3) -> list[str]:
+    """The bundled scenarios whose names (or file names) are close to `text`: what a typo meant."""
+    import difflib
+
+    root = root or bundled_root()
+    names = {e.name for e in catalogue(root)} | {f.stem for f in [*root.rglob("*.json"), *root.rglob("*.toml")]}
+    stem = Path(text).stem if Path(text).suffix in (".json", ".toml") else text
+    return difflib.get_close_matches(stem, sorted(names), n=most, cutoff=0.6)
+
+
 def resolve(text: str | Path, base: Path | None = None) -> Path:
     """Where a scenario named on the command line or in a course is: an existing file (relative to
     `base` if given, else to the bundled library: `cases/….toml`), else a bundled scenario of that name;

@@ -46,8 +46,6 @@ if TYPE_CHECKING:
     from negtui.tui.screens.game import GameHost
     from negtui.tui.screens.picker import PickerHost
 
-textual_guards.install()
-
 FIRST_FRAME = 0.05  # s after the first screen is laid out before the game's modules are imported beside it
 EXIT_GRACE = 3.0  # seconds an app ended by a signal may take to close before it is made to
 
@@ -66,6 +64,7 @@ class NegtuiApp(SizeGuard, App):
                  options: AgentOptions | None = None, follow: bool = False) -> None:
         """`base` is the seat every bot starts from (lens and search settings); `partner` and `sims`
         set it when it is not given.  Bots think in their own process unless `options` say otherwise."""
+        textual_guards.install()  # before any screen or toast exists: what negtui cannot live with in Textual
         super().__init__()
         self.options = options  # None: AgentOptions(remote_bots=True), made when a game starts
         self.scenario_path, self.rules_name, self.seats = scenario, rules, seats or {}
@@ -364,8 +363,9 @@ def _collect_again() -> None:
         gc.enable()
 
 
-def run_app(**kwargs) -> int:
-    app = NegtuiApp(**kwargs)
+def run_app(app: NegtuiApp) -> int:
+    """Run the app in this terminal (headless under NEGTUI_HEADLESS); its exit status, after naming the
+    records it wrote."""
     try:
         if os.environ.get("NEGTUI_HEADLESS"):
             app.run(headless=True)

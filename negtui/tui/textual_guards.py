@@ -17,6 +17,9 @@ whatever else changed on it is laid out by its own refresh, as before.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets._toast import Toast
@@ -24,33 +27,44 @@ from textual.widgets._toast import Toast
 SHORTEST = 0.01  # seconds: an expired toast is removed on the next tick
 
 
-def _guard_toast_timeout() -> None:
-    mount = Toast._on_mount
-    if getattr(mount, "negtui_guard", False):
-        return
-
-    def _on_mount(self: Toast, event) -> None:
+def _toast_timeout(mount: Callable[..., Any]) -> Callable[..., Any]:
+    def _on_mount(self: Toast, event: Any) -> None:
         self._timeout = max(SHORTEST, self._timeout)
         mount(self, event)
 
-    _on_mount.negtui_guard = True  # type: ignore[attr-defined]
-    Toast._on_mount = _on_mount  # type: ignore[method-assign,assignment]
+    return _on_mount
 
 
-def _guard_same_size_relayout() -> None:
-    resized = Screen._screen_resized
-    if getattr(resized, "negtui_guard", False):
-        return
-
+def _same_size_relayout(resized: Callable[..., Any]) -> Callable[..., Any]:
     def _screen_resized(self: Screen, size: Size) -> None:
         if self is not self.app.screen and self._compositor.size == size:
             return  # a screen below the one pushed, already laid out at this size
         resized(self, size)
 
-    _screen_resized.negtui_guard = True  # type: ignore[attr-defined]
-    Screen._screen_resized = _screen_resized  # type: ignore[method-assign]
+    return _screen_resized
+
+
+# Textual's private hooks the guards wrap, the parameters each takes, and the guard: a Textual upgrade that
+# renames or reshapes one fails tests/tui/test_textual_guards.py, not an app that no longer starts
+GUARDS: tuple[tuple[type, str, tuple[str, ...], Callable[[Callable[..., Any]], Callable[..., Any]]], ...] = (
+    (Toast, "_on_mount", ("self", "_"), _toast_timeout),
+    (Screen, "_screen_resized", ("self", "size"), _same_size_relayout),
+)
+
+
+def original(cls: type, name: str) -> Callable[..., Any]:
+    """Textual's own method, whether or not a guard wraps it."""
+    hook = getattr(cls, name)
+    return getattr(hook, "negtui_original", hook)
 
 
 def install() -> None:
-    _guard_toast_timeout()
-    _guard_same_size_relayout()
+    """Put every guard in place, once; each app calls it as it is made (NegtuiApp.__init__), so importing
+    negtui's modules changes nothing in Textual."""
+    for cls, name, _parameters, guard in GUARDS:
+        hook = getattr(cls, name)
+        if getattr(hook, "negtui_original", None) is not None:
+            continue
+        guarded = guard(hook)
+        guarded.negtui_original = hook  # type: ignore[attr-defined]
+        setattr(cls, name, guarded)

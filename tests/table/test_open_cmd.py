@@ -44,3 +44,30 @@ def test_a_private_table_opened_from_the_command_line_hides_the_others_values(tm
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=60)
+
+
+def test_table_open_says_which_lens_its_bots_play_and_why(tmp_path: Path) -> None:
+    """The bots of a table play the lens that suits the game's payoff regime, as in `play` and `autoplay`:
+    the terminal that opens it says which (coalition-trap balances: myopic), unless every seat is given."""
+
+    def opening(*seats: str) -> list[str]:
+        sock = tmp_path / f"t{len(seats)}.sock"
+        args = [sys.executable, "-m", "negtui.cli", "table", "open", "coalition-trap", "--socket", str(sock),
+                "--data-dir", str(tmp_path), "--no-record", *(a for s in seats for a in ("--seat", s))]
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        lines: list[str] = []
+        try:
+            assert proc.stdout is not None
+            for line in proc.stdout:  # the table prints how to join once its seats are settled
+                lines.append(line)
+                if line.startswith("join with:"):
+                    break
+            assert lines and lines[-1].startswith("join with:"), (lines, proc.stderr and proc.stderr.read())
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.communicate(timeout=60)
+        return lines
+
+    said = "".join(opening("A=human", "B=human"))
+    assert "bots play myopic unless told otherwise: positive and negative goals balance" in said
+    assert "bots play" not in "".join(opening("A=human", "B=human", "C=upper"))

@@ -35,5 +35,5 @@ def test_an_app_that_ends_before_its_first_screen_collects_again(collector_held,
     broken = tmp_path / "broken.json"
     broken.write_text("{")
     monkeypatch.setenv("NEGTUI_HEADLESS", "1")
-    assert run_app(scenario=broken, record=False) == 2
+    assert run_app(NegtuiApp(broken, record=False)) == 2
     assert gc.isenabled()

@@ -3,11 +3,14 @@ test fails with the guard removed."""
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import subprocess
 import sys
 
 import pytest
 
+from negtui.tui import textual_guards
 from tests.paths import PILL
 
 
@@ -82,3 +85,44 @@ async def test_a_dialog_pushed_does_not_lay_out_the_screens_below_again(wait_unt
             Screen._refresh_layout = real
     assert "HelpScreen" in laid_out
     assert not set(laid_out) & set(below), laid_out
+
+
+@pytest.mark.parametrize(("cls", "name", "parameters", "guard"), textual_guards.GUARDS,
+                         ids=[f"{g[0].__name__}.{g[1]}" for g in textual_guards.GUARDS])
+def test_the_private_hooks_the_guards_wrap_are_still_textuals(cls, name, parameters, guard):
+    """Each guard wraps a private method of the pinned Textual: an upgrade that renames, moves or reshapes
+    one fails here, by name, rather than as an app that no longer starts (or a guard that no longer guards)."""
+    hook = textual_guards.original(cls, name)
+    assert name in cls.__dict__ or getattr(cls, name).negtui_original is hook, f"{cls.__name__}.{name} is gone"
+    assert hook.__module__.startswith("textual."), f"{cls.__name__}.{name} is no longer Textual's own"
+    assert tuple(inspect.signature(hook).parameters) == parameters
+
+
+def test_what_the_guards_read_of_textual_is_still_there():
+    """The attributes the guards read: a toast's `_timeout` (set as it is made) and a screen's compositor size."""
+    from textual.notifications import Notification
+    from textual.screen import Screen
+    from textual.widgets._toast import Toast
+
+    assert isinstance(Toast(Notification("x", timeout=1))._timeout, float)
+    assert Screen()._compositor.size is not None
+    source = inspect.getsource(importlib.import_module("textual.screen"))
+    assert "._screen_resized(" in source  # Textual passes a resize on to the screens below through it
+
+
+def test_importing_the_app_installs_no_guard_and_making_one_does():
+    """The guards are put in place by the app as it is made, not as a side effect of an import."""
+    script = '''
+from textual.screen import Screen
+from textual.widgets._toast import Toast
+import negtui.tui.app
+hooks = (Toast._on_mount, Screen._screen_resized)
+print("imported:", [h.__module__ for h in hooks])
+negtui.tui.app.NegtuiApp(None, record=False)
+hooks = (Toast._on_mount, Screen._screen_resized)
+print("made:", [h.__module__ for h in hooks])
+'''
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "imported: ['textual.widgets._toast', 'textual.screen']" in res.stdout, res.stdout
+    assert "made: ['negtui.tui.textual_guards', 'negtui.tui.textual_guards']" in res.stdout, res.stdout
