@@ -279,6 +279,30 @@ def test_scenarios_json_lists_every_bundled_file(cli):
         assert e["kind"] == f.relative_to(SCENARIOS).parts[0]
 
 
+def name_clashes(root: Path) -> list[str]:
+    """Every bundled game (scenario files and scoresheets) under a name no other game has, and each name
+    finding its own game (`library.find` tries file names first, so one game's file name must not be
+    another game's name)."""
+    from negtui.scenario.library import find
+
+    games = {f: load_scenario(f).name for f in sorted([*root.rglob("*.json"), *root.rglob("*.toml")])}
+    clashes = []
+    for name in sorted(set(games.values())):
+        owners = [str(f.relative_to(root)) for f, n in games.items() if n == name]
+        if len(owners) > 1:
+            clashes.append(f"{name}: {', '.join(owners)}")
+        elif find(name, root) != next(f for f, n in games.items() if n == name):
+            clashes.append(f"{name}: found as {find(name, root)}, not {owners[0]}")
+    return clashes
+
+
+def test_every_bundled_game_has_a_name_of_its_own():
+    """A bundled name picks one game wherever a file does (autoplay, play, courses, sweeps, results by
+    scenario); two games under one name (the four Table 2 stand-ins once were all
+    generated-N22-J45-cooperative-positive-seedN beside twenty-two-party's) are told apart by nobody."""
+    assert name_clashes(SCENARIOS) == []
+
+
 def test_every_bundled_action_has_a_name_people_can_read_and_tell_apart():
     """Offers, log lines and dialogs name actions with negtui.names: an opaque id (a0) gives way to the
     start of the label, never longer than the width, and no two of a player's actions read the same."""
