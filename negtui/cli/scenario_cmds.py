@@ -111,7 +111,9 @@ def generate(
     goals: Annotated[int, typer.Option(help="Number of goals J (≥ 3).")] = 15,
     factors: Annotated[int, typer.Option(help="Latent factors K (1..J).")] = 5,
     structure: Annotated[str, typer.Option(help="cooperative or adversarial.")] = "adversarial",
-    payoff: Annotated[str, typer.Option(help="balanced, positive or negative.")] = "balanced",
+    payoff: Annotated[str, typer.Option(help="balanced, positive or negative: the range the values are rescaled "
+                                             "onto (-20..20, -8..30, -30..8), not the share of positive value, "
+                                             "which varies by draw (negtui describe measures it).")] = "balanced",
     all_or_nothing: Annotated[float, typer.Option("--all-or-nothing", help="Fraction of all-or-nothing goals.")] = 0.0,
     zipf: Annotated[float, typer.Option(help="Zipf exponent of goal complexity (> 1).")] = 1.6,
     poison_pill: Annotated[bool, typer.Option("--poison-pill", help="Inject the two-player poison pill.")] = False,
