@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from negtui.classroom.course import LoadedCourse
     from negtui.classroom.db import ResultsDB
     from negtui.engine import Negotiation
+    from negtui.record import Replay
     from negtui.scenario import Scenario
     from negtui.seats import Seat
 
@@ -85,6 +86,26 @@ def locate(path: Path) -> Path:
     hint = (f"; bundled scenarios close to that name: {', '.join(near)}" if near else "")
     fail(f"error: {path}: file not found, and no bundled scenario has that name{hint} (bundled names work "
          "wherever a file does: `negtui scenarios` lists them)")
+
+
+TURN_HELP = ("With --from-record: the turn to play anew, numbered from 1 as turn logs show it (the turns before it "
+             "stay as recorded; default: after the last recorded turn).")
+
+
+def recorded_turn(replay: Replay, turn: int | None, where: Path) -> int:
+    """The state a `--turn` names, as the turns played before it (a record's `t`): people give a turn as
+    every screen and log numbers it, from 1 (`--turn 3`: turns 1 and 2 as recorded, turn 3 anew), and the
+    messages that follow say "from turn 3" too.  A turn outside the record exits 2, naming the ones it has."""
+    from negtui.engine import shown_turn
+
+    if turn is None:
+        return replay.last_turn
+    first, after = shown_turn(replay.first_turn), shown_turn(replay.last_turn)
+    if not first <= turn <= after:
+        recorded = f"turns {first}..{after - 1}" if after > first else "no turn"
+        fail(f"error: --turn {turn}: {where} records {recorded}; --turn {first} plays its first turn anew and "
+             f"--turn {after} goes on after its last")
+    return turn - 1
 
 
 def regime_bots(sc: Scenario) -> tuple[str, str]:

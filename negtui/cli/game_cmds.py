@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from negtui.cli.common import (
+    TURN_HELP,
     AgentTimeoutOpt,
     InformationOpt,
     JsonOpt,
@@ -28,6 +29,7 @@ from negtui.cli.common import (
     load,
     negotiation,
     progress,
+    recorded_turn,
     regime_bots,
     report_fault,
 )
@@ -50,17 +52,11 @@ def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None
 
     replay = Replay(load_record(from_record))
     ids = replay.neg.game.player_ids
-    t = replay.last_turn if turn is None else turn
-    try:
-        recorded = replay.seats_at(t)
-    except IndexError as err:
-        fail(f"error: {err}")
+    t = recorded_turn(replay, turn, from_record)
+    recorded = replay.seats_at(t)
     changes = {pid: parse_seat(lens, recorded.get(pid)) for pid in ids} if lens is not None else {}
     changes.update(parse_seats(seat, ids, {**recorded, **changes}))
-    try:
-        fk = fork(replay, t, changes)
-    except IndexError as err:
-        fail(f"error: {err}")
+    fk = fork(replay, t, changes)
     if fk.played_by_hand:
         fail(f"error: {', '.join(fk.played_by_hand)} played by hand in the record; give --seat NAME=LENS to continue")
     if base_url is not None:
@@ -94,7 +90,7 @@ def autoplay(
     sign_key: Annotated[Path | None, typer.Option("--sign-key", help="Sign the record with this key file "
                                                                      "(check it with replay --verify --key).")] = None,
     from_record: Annotated[Path | None, typer.Option("--from-record", help="Continue (fork) a recorded game.")] = None,
-    turn: Annotated[int | None, typer.Option("--turn", help="With --from-record: the turn to continue from.")] = None,
+    turn: Annotated[int | None, typer.Option("--turn", help=TURN_HELP)] = None,
     as_json: JsonOpt = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No turn log.")] = False,
 ) -> None:

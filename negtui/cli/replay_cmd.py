@@ -117,12 +117,13 @@ def _emit(rp: Replay, checks: _Checks | None) -> None:
 
 
 def _print(rp: Replay, checks: _Checks | None) -> None:
+    from negtui.engine import shown_turn
     from negtui.narrate import turn_line
 
     rec, game = rp.record, rp.neg.game
     typer.echo(f"{rec.scenario.name} — rules {rec.header.rules.name}, recorded {rec.header.started}")
     if rec.header.parent:
-        typer.echo(f"fork of {rec.header.parent.file} at turn {rec.header.parent.turn}")
+        typer.echo(f"fork of {rec.header.parent.file} from turn {shown_turn(rec.header.parent.turn)}")
     for ev in rp.events:
         typer.echo(f"{turn_line(game, ev)} ({ev.decided_by})")
     if rec.result is not None and rec.result.ended == "clock":

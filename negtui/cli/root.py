@@ -10,7 +10,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="markdown",  # a docstring's lines join into one paragraph, as in the Markdown they are
     help="Simulate multi-party negotiation over binding commitments.\n\n"
-    "Turns are numbered from 1 wherever they are shown (the app, turn logs, coaching, messages); the `t` and "
+    "Turns are numbered from 1 wherever they are shown or given (the app, turn logs, coaching, messages, "
+    "`--turn`); the `t` and "
     "`turn` fields of records, JSON output and the outside-agent protocol count the turns already played, "
     "from 0.",
 )

@@ -8,7 +8,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from negtui.cli.common import JsonOpt, RulesOpt, SeatOpt, base_seat, emit_json, load, negotiation, progress
+from negtui.cli.common import (
+    JsonOpt,
+    RulesOpt,
+    SeatOpt,
+    base_seat,
+    emit_json,
+    load,
+    negotiation,
+    progress,
+    recorded_turn,
+)
 from negtui.cli.errors import EXIT_INTERRUPTED, fail, user_errors
 from negtui.cli.root import app
 
@@ -39,7 +49,8 @@ def welfare(
     from_record: Annotated[Path | None, typer.Option(
         "--from-record", help="Take the state (and negotiated outcome) from a record.")] = None,
     turn: Annotated[int | None, typer.Option(
-        "--turn", help="With --from-record: optimise over completions of the state before this turn.")] = None,
+        "--turn", help="With --from-record: optimise over completions of the state before this turn, numbered from "
+                       "1 as turn logs show it (default: after the last recorded turn).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The welfare optimum (MILP) over all completions of the commitments, beside a negotiated outcome."""
@@ -54,12 +65,9 @@ def welfare(
                                   disagreement=disagreement).check()
         except WelfareError as err:
             fail(f"error: {err}")
-        if replay is not None:
-            t = replay.last_turn if turn is None else turn
-            try:
-                bits = replay.state_at(t).bits
-            except IndexError as err:
-                fail(f"error: {err}")
+        if replay is not None and from_record is not None:
+            t = recorded_turn(replay, turn, from_record)
+            bits = replay.state_at(t).bits
             negotiated: _Negotiated | None = _Negotiated(replay.final, {"record": str(from_record), "turn": t})
         else:
             bits = 0

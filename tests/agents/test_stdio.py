@@ -147,7 +147,7 @@ def test_forks_restart_outside_agents(tmp_path):
     seat = "P2=" + cmd(LENS_AGENT, "--lens", "myopic", "--partner", "greedy", "--seed", 2)
     assert negtui("autoplay", SIX, "--lens", "myopic", "--partner", "greedy", "--seat", seat, "--record", rec,
                   "--quiet").returncode == 0
-    res = negtui("autoplay", "--from-record", rec, "--turn", 9, "--record", fork, "--quiet")
+    res = negtui("autoplay", "--from-record", rec, "--turn", 10, "--record", fork, "--quiet")
     assert res.returncode == 0, res.stderr
     assert load_record(fork).header.seats["P2"].agent == "cmd"
     assert [t.model_dump() for t in load_record(fork).turns] == [t.model_dump() for t in load_record(rec).turns[9:]]

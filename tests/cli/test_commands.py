@@ -178,11 +178,11 @@ def test_welfare_objectives_run(cli, objective):
 def test_welfare_from_a_record_turn(cli, tmp_path):
     rec = tmp_path / "r.jsonl"
     assert cli("autoplay", PILL, "--lens", "myopic", "--record", str(rec), "-q").exit_code == 0
-    out = json.loads(cli("welfare", "--from-record", str(rec), "--turn", "1", "--json").stdout)
-    # after A's trap deal (turn 0) every completion keeps bait and poison: the optimum is what was reached
+    out = json.loads(cli("welfare", "--from-record", str(rec), "--turn", "2", "--json").stdout)
+    # after A's trap deal (turn 1) every completion keeps bait and poison: the optimum is what was reached
     assert out["payoffs"] == [40.0, 7.0] and out["welfare"] == 47.0
     assert out["negotiated"]["record"] == str(rec) and out["efficiency"] == pytest.approx(1.0)
-    out0 = json.loads(cli("welfare", "--from-record", str(rec), "--turn", "0", "--json").stdout)
+    out0 = json.loads(cli("welfare", "--from-record", str(rec), "--turn", "1", "--json").stdout)
     assert out0["welfare"] == 60.0
 
 

@@ -241,7 +241,7 @@ def test_a_bad_header_is_a_located_error_for_every_command(cli, tmp_path, six_re
     edit(objs[0])
     bad = write_lines(tmp_path / "bad.jsonl", objs)
     for args in (["replay", bad, "--print"], ["replay", bad, "--verify"],
-                 ["autoplay", "--from-record", bad, "--turn", 2]):
+                 ["autoplay", "--from-record", bad, "--turn", 3]):
         res = cli(*args)
         assert res.exit_code == 2, (args, res.output)
         assert str(bad) in res.stderr and "line 1" in res.stderr and path in res.stderr and words in res.stderr, \
@@ -272,7 +272,7 @@ def test_verify_catches_edits_the_digests_cannot(cli, tmp_path, six_record, what
 
 def test_verify_checks_a_forks_parent(cli, tmp_path, six_record):
     fork = tmp_path / "fork.jsonl"
-    assert cli("autoplay", "--from-record", six_record, "--turn", 6, "--seat", "P1=lower", "--record", fork,
+    assert cli("autoplay", "--from-record", six_record, "--turn", 7, "--seat", "P1=lower", "--record", fork,
                "-q").exit_code == 0
     assert cli("replay", fork, "--verify").exit_code == 0
     objs = lines_of(fork)

@@ -388,7 +388,7 @@ def test_fork_without_override_replays_the_original(play, tmp_path, upper_game):
     _, rec, out = upper_game
     t = fork_turn(rec)
     fork = tmp_path / "fork.jsonl"
-    fout = play(None, fork, "--from-record", rec, "--turn", t)
+    fout = play(None, fork, "--from-record", rec, "--turn", t + 1)  # turns are given as shown, from 1
     orig = load_record(rec)
     forked = load_record(fork)
     assert forked.header.start_turn == t
@@ -402,7 +402,7 @@ def test_fork_without_override_replays_the_original(play, tmp_path, upper_game):
 def test_fork_at_any_turn_without_override(play, tmp_path, upper_game, t):
     _, rec, out = upper_game
     fork = tmp_path / "fork.jsonl"
-    fout = play(None, fork, "--from-record", rec, "--turn", t)
+    fout = play(None, fork, "--from-record", rec, "--turn", t + 1)
     orig = load_record(rec)
     forked = load_record(fork)
     assert [x.model_dump() for x in forked.turns] == [x.model_dump() for x in orig.turns[t:]]
@@ -418,7 +418,7 @@ def test_fork_with_seat_override_names_its_parent_and_verifies(play, cli, tmp_pa
     _, rec, _ = upper_game
     t = fork_turn(rec)
     fork = tmp_path / "fork.jsonl"
-    fout = play(None, fork, "--from-record", rec, "--turn", t, "--seat", "P3=lower")
+    fout = play(None, fork, "--from-record", rec, "--turn", t + 1, "--seat", "P3=lower")
     orig = Replay(load_record(rec))
     at_t = orig.state_at(t)
     h = load_record(fork).header
@@ -433,7 +433,7 @@ def test_fork_with_seat_override_names_its_parent_and_verifies(play, cli, tmp_pa
     assert h.rules.name == "reference" and h.scenario == orig.record.header.scenario
     res = cli("replay", fork, "--verify")
     assert res.exit_code == 0, res.stderr
-    assert f"fork of {rec} at turn {t}" in res.stdout and "verified" in res.stdout
+    assert f"fork of {rec} from turn {t + 1}" in res.stdout and "verified" in res.stdout
     # the fork is the game a fresh match from that state plays
     game = orig.neg.game
     seats = [Seat.lens("lower" if pid == "P3" else "upper", sims=8, seed=i) for i, pid in enumerate(game.player_ids)]
@@ -450,21 +450,37 @@ def test_fork_with_seat_override_names_its_parent_and_verifies(play, cli, tmp_pa
 def test_fork_of_a_fork_keeps_verifying(play, cli, tmp_path, upper_game):
     _, rec, _ = upper_game
     f1, f2 = tmp_path / "f1.jsonl", tmp_path / "f2.jsonl"
-    play(None, f1, "--from-record", rec, "--turn", 3, "--seat", "P0=myopic")
-    play(None, f2, "--from-record", f1, "--turn", 7, "--lens", "lower")
+    play(None, f1, "--from-record", rec, "--turn", 4, "--seat", "P0=myopic")
+    play(None, f2, "--from-record", f1, "--turn", 8, "--lens", "lower")
     h = load_record(f2).header
     assert h.start_turn == 7 and h.parent.file == str(f1) and h.parent.turn == 7
     assert {s.propose_lens for s in h.seats.values()} == {"lower"}
     assert cli("replay", f2, "--verify").exit_code == 0
 
 
-@pytest.mark.parametrize("t", [-1, 16])
-def test_fork_outside_the_record_is_refused(cli, tmp_path, upper_game, t):
+@pytest.mark.parametrize("turn", [0, 17])
+def test_fork_outside_the_record_is_refused(cli, tmp_path, upper_game, turn):
+    """Turns are given as every log shows them, from 1: the record's turns 1..15 played anew, or 16 after them."""
     _, rec, _ = upper_game
     fork = tmp_path / "fork.jsonl"
-    res = cli("autoplay", "--from-record", rec, "--turn", t, "--record", fork)
-    assert res.exit_code == 2 and "outside this record" in res.stderr
+    res = cli("autoplay", "--from-record", rec, "--turn", turn, "--record", fork)
+    assert res.exit_code == 2 and f"--turn {turn}: {rec} records turns 1..15" in res.stderr, res.stderr
+    assert "--turn 1 plays its first turn anew and --turn 16 goes on after its last" in res.stderr
     assert not fork.exists()
+
+
+def test_a_fork_says_the_turn_it_was_given_wherever_it_is_told(cli, play, tmp_path, upper_game):
+    """`--turn 3` plays turn 3 anew (turns 1 and 2 as recorded): autoplay says it continues from turn 3,
+    replay that the record is a fork from turn 3, as the app's "take over from turn 3" does."""
+    _, rec, _ = upper_game
+    fork = tmp_path / "fork.jsonl"
+    res = cli("autoplay", "--from-record", rec, "--turn", 3, "--record", fork)
+    assert res.exit_code == 0, res.output
+    assert f"continuing {rec} from turn 3" in res.stdout
+    assert load_record(fork).header.start_turn == 2  # two turns played before it: a record counts from 0
+    assert f"fork of {rec} from turn 3" in cli("replay", fork, "--print").stdout
+    help_text = " ".join(cli("autoplay", "--help", env={"COLUMNS": "200"}).stdout.split())
+    assert "the turn to play anew, numbered from 1 as turn logs show it" in help_text
 
 
 # --- bad files: clear messages, exit 2, nothing overwritten -----------------------------------------------
@@ -537,7 +553,7 @@ def test_nothing_is_overwritten_without_force(play, cli, tmp_path, small_games, 
     assert res.exit_code == 2 and str(rec) in res.stderr and "--force" in res.stderr
     assert rec.read_text(encoding="utf-8") == "precious\n"
     _, orig, _ = upper_game
-    res = cli("autoplay", "--from-record", orig, "--turn", 2, "--record", rec)
+    res = cli("autoplay", "--from-record", orig, "--turn", 3, "--record", rec)
     assert res.exit_code == 2 and "--force" in res.stderr
     assert rec.read_text(encoding="utf-8") == "precious\n"
     out = play(small_games["paper"], rec, "--sims", 8, "--force")
@@ -642,11 +658,11 @@ def test_format_1_record_with_a_person_and_a_switch_forks_into_format_2(cli, tmp
     rp = Replay(load_record(path))
     assert rp.seats_at(0)["P1"].is_human and rp.seats_at(6)["P3"].lenses == ("upper", "lower")
     fork = tmp_path / "fork.jsonl"
-    res = cli("autoplay", "--from-record", path, "--turn", 8, "--seat", "P1=lower", "--record", fork, "--quiet")
+    res = cli("autoplay", "--from-record", path, "--turn", 9, "--seat", "P1=lower", "--record", fork, "--quiet")
     assert res.exit_code == 0, res.stderr
     h = load_record(fork).header
     assert h.format == "negtui-record/2" and h.seats["P1"].lenses == ("lower", "lower")
-    assert h.seats["P3"].lenses == ("upper", "lower")  # the switch recorded before turn 8 holds
+    assert h.seats["P3"].lenses == ("upper", "lower")  # the switch recorded before turn 9 (t = 8) holds
     assert cli("replay", fork, "--verify").exit_code == 0
 
 
