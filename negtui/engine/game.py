@@ -84,7 +84,8 @@ class Game:
     tau: np.ndarray  # (J,) threshold per goal
     binary: np.ndarray  # (J,) bool all-or-nothing
     groups: list[np.ndarray]  # exclusive sets, as arrays of cells
-    schedule: np.ndarray  # (T,) proposer per turn
+    schedule: np.ndarray  # proposer per turn; under simultaneous rules, every proposal in order (the turns take
+    # them `starts[t]:starts[t+1]`)
     budget: int
     unilateral: bool
     options: list[PlayerOptions] = field(repr=False)
@@ -93,6 +94,9 @@ class Game:
     view_cache: BoundedCache = field(default_factory=lambda: BoundedCache(VIEW_CACHE_BYTES, _views_bytes),
                                      repr=False)  # (p, q) -> goal views
     exclusion_index: object = field(default=None, repr=False)  # exclusion.Exclusions, built on first use
+    # simultaneous turns (engine/simultaneous.py): where each turn's proposers begin in `schedule`, and the end;
+    # None: one proposer a turn
+    starts: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def n(self) -> int:
@@ -108,20 +112,38 @@ class Game:
 
     @property
     def T(self) -> int:
-        return len(self.schedule)
+        return len(self.schedule) if self.starts is None else len(self.starts) - 1
+
+    @property
+    def simultaneous(self) -> bool:
+        return self.starts is not None
 
     def proposer(self, t: int) -> int:
-        """Who proposes at turn t (0 <= t < T): the one place the schedule is read by turn."""
-        return int(self.schedule[t])
+        """Who proposes at turn t (0 <= t < T): the one place the schedule is read by turn (under simultaneous
+        rules, the turn's first proposer: `proposers` gives them all)."""
+        return int(self.schedule[t if self.starts is None else int(self.starts[t])])
+
+    def proposers(self, t: int) -> tuple[int, ...]:
+        """Every proposer of turn t, in the order their accepted offers are applied."""
+        if self.starts is None:
+            return (int(self.schedule[t]),)
+        return tuple(int(p) for p in self.schedule[int(self.starts[t]):int(self.starts[t + 1])])
+
+    def position(self, t: int) -> int:
+        """Proposals made before turn t (t itself with one proposer a turn): where a turn stands in the
+        order every player proposes in, which rounds are counted in."""
+        if self.starts is None:
+            return min(t, len(self.schedule))
+        return int(self.starts[min(t, len(self.starts) - 1)])
 
     @property
     def rounds(self) -> int:
         """Rounds of the schedule, the last one possibly short (an explicit schedule)."""
-        return -(-self.T // self.n) if self.n else 0
+        return -(-len(self.schedule) // self.n) if self.n else 0
 
     def round_of(self, t: int) -> int:
         """The round (from 1) that turn t belongs to; the last round for the end of the game."""
-        return min(t // self.n + 1, self.rounds) if self.n else 0
+        return min(self.position(t) // self.n + 1, self.rounds) if self.n else 0
 
     @cached_property
     def owner(self) -> np.ndarray:
@@ -333,8 +355,13 @@ def compile_game(sc: Scenario, rules: Rules, budget: int | None = None) -> Game:
         for c in cells:
             cell_groups[int(c)].append(gi)
     options = [_player_options(S, int(m[i]), int(offset[i]), k, inc, groups, cell_groups) for i in range(N)]
+    starts = None
+    if rules.simultaneous:
+        from negtui.engine.simultaneous import turn_starts
+
+        starts = np.array(turn_starts(sched, rules.proposers_for(N)), dtype=np.int64)
     return Game(
         scenario=sc, player_ids=pid, m=m, offset=offset, G=G, inc=inc, d=d, tau=tau, binary=binary,
         groups=groups, schedule=np.array(sched, dtype=np.int64), budget=k, unilateral=proto.unilateral,
-        options=options,
+        options=options, starts=starts,
     )

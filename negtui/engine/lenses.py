@@ -26,8 +26,9 @@ def adaptive_lens(game: Game, i: int, t: int) -> str:
     mostly negative, upper (best in negative-dominated games); mostly positive, lower (best in
     positive-dominated ones); balanced, myopic, or lower when much of its value hangs on all-or-nothing
     goals (lower is the robust one as non-linearity rises).  In the last round, with no turn of its own
-    to come, it counts only what is realised: myopic."""
-    if t >= game.T - game.n:
+    to come, it counts only what is realised: myopic (under simultaneous rules, in a turn that starts
+    there)."""
+    if game.position(t) >= len(game.schedule) - game.n:
         return "myopic"
     g = game.G[:, i]
     positive, negative = float(g[g > 0].sum()), float(-g[g < 0].sum())

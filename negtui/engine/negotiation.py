@@ -6,6 +6,12 @@ an offer, together one `Offer`) and, when the offer needs an answer, the partner
 `apply` checks every move and says which rule an illegal one breaks; `next_state` is the unchecked
 step searches use with offers they built themselves.  What moves are worth under each lens, and the
 caches that make searching them cheap, are the valuation's (valuation.py).
+
+Under simultaneous rules (simultaneous.py) a turn has several proposers and then every partner's answers;
+the state's `flight` holds what has been decided so far and which decision is asked now.  `waiting` lists a
+state per decision still open, `focus` brings one forward (a table asks several people at once), and the
+last answer settles the turn (`apply_settled` also says how each offer ended).  With one proposer a turn the
+two protocols are the same game.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from negtui.engine.game import Game, compile_game
 from negtui.engine.offers import Offer, candidates
 from negtui.engine.payoff import payoffs, state_info
 from negtui.engine.rules import Rules
+from negtui.engine.simultaneous import Flight, Settlement, settle
 from negtui.scenario.model import Scenario
 
 
@@ -54,8 +61,9 @@ def shown_turn(t: int) -> int:
 @dataclass(frozen=True, slots=True)
 class State:
     t: int = 0
-    bits: int = 0
+    bits: int = 0  # the commitments at the start of turn t
     pending: Offer | None = None  # an offer waiting for the partner's answer (respond phase)
+    flight: Flight | None = None  # a simultaneous turn under way; None at its start (and in sequential games)
 
 
 class Negotiation:
@@ -78,18 +86,59 @@ class Negotiation:
     def phase(self, s: State) -> Phase:
         if self.is_terminal(s):
             return Phase.TERMINAL
+        if self.game.simultaneous:
+            return Phase.PROPOSE if self.flight(s).proposing else Phase.RESPOND
         return Phase.PROPOSE if s.pending is None else Phase.RESPOND
 
     def current_player(self, s: State) -> int:
-        """Who decides next: the proposer, the partner of a pending offer, or TERMINAL_PLAYER."""
+        """Who decides next: the proposer, the partner of a pending offer, or TERMINAL_PLAYER (under
+        simultaneous rules, whoever's decision the state focuses on: `waiting` lists them all)."""
         if self.is_terminal(s):
             return TERMINAL_PLAYER
         return self.proposer(s) if s.pending is None else s.pending.partner
 
     def proposer(self, s: State) -> int:
+        """The proposer of the turn, or under simultaneous rules the one whose offer is made or answered now."""
         if self.is_terminal(s):
             raise IllegalMove("the game is over", "terminal")
+        if self.game.simultaneous:
+            return s.pending.proposer if s.pending is not None else self.game.proposers(s.t)[self.flight(s).focus]
         return self.game.proposer(s.t)
+
+    # --- simultaneous turns ---------------------------------------------------------------------------
+    def flight(self, s: State) -> Flight:
+        """The simultaneous turn under way at s (fresh at the start of a turn)."""
+        return s.flight if s.flight is not None else Flight.start(len(self.game.proposers(s.t)))
+
+    def waiting(self, s: State) -> list[State]:
+        """One state per decision still open at s, each focused on it (its `current_player` decides it),
+        in the order the turn driver asks them: every proposer of the turn, then every answer.  A
+        sequential game has one at a time: [s]; a finished game none."""
+        if self.is_terminal(s):
+            return []
+        if not self.game.simultaneous:
+            return [s]
+        f = self.flight(s)
+        if f.proposing:
+            return [State(s.t, s.bits, None, f.focused(k)) for k in f.open_proposals()]
+        return [State(s.t, s.bits, f.offers[k], f.focused(k)) for k in f.open_answers()]
+
+    def focus(self, s: State, proposer: int) -> State:
+        """The state asking for `proposer`'s offer (while the turn's proposers decide), or for the answer to
+        its offer (while the partners decide); IllegalMove when that decision is not open."""
+        for w in self.waiting(s):
+            if self.proposer(w) == proposer:
+                return w
+        raise IllegalMove(f"no decision of {self._name(proposer)}'s turn is open now", "phase")
+
+    def slot(self, s: State, proposer: int) -> int:
+        """`proposer`'s place among the proposers of turn s.t (the order offers are applied in)."""
+        try:
+            return self.game.proposers(s.t).index(proposer)
+        except ValueError:
+            names = ", ".join(self.game.player_ids[p] for p in self.game.proposers(s.t))
+            raise IllegalMove(f"{self._name(proposer)} does not propose in turn {shown_turn(s.t)}; its proposers are "
+                              f"{names}", "proposer") from None
 
     def legal_partners(self, s: State) -> list[int]:
         p = self.proposer(s)
@@ -135,7 +184,11 @@ class Negotiation:
         if s.pending is not None:
             raise IllegalMove("an offer is waiting for its answer", "phase")
         p, q = self.proposer(s), offer.partner
-        if offer.proposer != p:
+        if g.simultaneous:  # any proposer of the turn who has not yet offered
+            p = offer.proposer
+            if self.flight(s).offers[self.slot(s, p)] is not None:
+                raise IllegalMove(f"{self._name(p)} has made its offer of turn {shown_turn(s.t)}", "phase")
+        elif offer.proposer != p:
             raise IllegalMove(f"turn {shown_turn(s.t)} belongs to {g.player_ids[p]}, not to "
                               f"{self._name(offer.proposer)}", "proposer")
         if not 0 <= q < g.n:
@@ -178,7 +231,10 @@ class Negotiation:
         """The state after a checked move: an `Offer` from the proposer, or True/False from the partner.
 
         A pass and a unilateral commitment need no answer and end the turn at once (a pass counts
-        as a deal only under rules where an empty offer is one)."""
+        as a deal only under rules where an empty offer is one).  Under simultaneous rules an offer may come
+        from any proposer still to offer, and the turn ends with its last answer (`apply_settled`)."""
+        if self.game.simultaneous:
+            return self.apply_settled(s, action)[0]
         if self.is_terminal(s):
             raise IllegalMove("the game is over", "terminal")
         if s.pending is None:
@@ -193,6 +249,38 @@ class Negotiation:
         if not isinstance(action, (bool, np.bool_)):
             raise IllegalMove("the partner answers an offer with accept (true) or reject (false)", "phase")
         return self.next_state(s, s.pending, bool(action))
+
+    def apply_settled(self, s: State, action: Offer | bool) -> tuple[State, Settlement | None]:
+        """`apply` under simultaneous rules, with the turn's settlement when the move ends the turn: every
+        offer's outcome (applied, void and why, rejected, passed)."""
+        if self.is_terminal(s):
+            raise IllegalMove("the game is over", "terminal")
+        if not self.game.simultaneous:
+            raise IllegalMove("one proposer a turn: apply settles each move", "phase")
+        f = self.flight(s)
+        if f.proposing:
+            if not isinstance(action, Offer):
+                raise IllegalMove("the proposers move with offers (an empty one passes)", "phase")
+            self.check_offer(s, action)  # the one check of a move
+            f = f.with_offer(self.slot(s, action.proposer), action)
+        else:
+            if isinstance(action, Offer) or not isinstance(action, (bool, np.bool_)):
+                raise IllegalMove("the partner answers an offer with accept (true) or reject (false)", "phase")
+            if s.pending is None or f.offers[f.focus] != s.pending or f.focus not in f.open_answers():
+                raise IllegalMove("no offer is waiting for this answer", "phase")
+            f = f.with_answer(f.focus, bool(action))
+        return self._onwards(s, f)
+
+    def _onwards(self, s: State, f: Flight) -> tuple[State, Settlement | None]:
+        """The next decision of the turn (the one in focus if still open, else the first open one), or the
+        next turn once every offer is made and answered."""
+        for open_slots, answering in ((f.open_proposals(), False), (f.open_answers(), True)):
+            if open_slots:
+                k = f.focus if f.focus in open_slots else open_slots[0]
+                return State(s.t, s.bits, f.offers[k] if answering else None, f.focused(k)), None
+        offers = [o for o in f.offers if o is not None]
+        done = settle(self.game, s.bits, offers, f.answers, self.rules.noop_is_deal)
+        return State(s.t + 1, done.bits), done
 
     @staticmethod
     def next_state(s: State, offer: Offer | None, accepted: bool) -> State:

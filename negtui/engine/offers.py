@@ -89,6 +89,17 @@ class Candidates:
     def __len__(self) -> int:
         return len(self.ip)
 
+    def take(self, rows: np.ndarray) -> Candidates:
+        """The candidates `rows` only, in their order (row 0 should stay the no-op)."""
+        some = None if self.owes_all is None else self.owes_all[rows]
+        return Candidates(self.p, self.q, self.goals, self.rest, self.ip[rows], self.iq[rows], self.counts[rows],
+                          self.lost[rows], self.n_cells[rows], self.owes_p[rows], self.owes_q[rows], some)
+
+    def keys(self, game: Game) -> np.ndarray:
+        """(O,) one ascending number per offer, the same at every state: where the candidates of one state
+        are among another's (fewer cells free there)."""
+        return self.ip * (len(game.options[self.q].local) + 1) + (self.iq + 1)
+
     def bits(self, game: Game, o: int) -> int:
         b = game.options[self.p].bits[int(self.ip[o])]
         if self.iq[o] >= 0:

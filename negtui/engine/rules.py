@@ -10,6 +10,11 @@ A variant turns switches on or off by name, for ablations: ``paper+lower_referen
 the reference with the searcher's lens value at MCTS leaves.  `get_rules` reads that spelling anywhere
 a rule set is named (the command line, sweep specs, courses); the variant's name is its canonical
 spelling (switches that change something, sorted), and records carry the whole rule set as always.
+
+One setting is not a difference between the two rule sets but another protocol, spelled the same way:
+``paper+simultaneous`` plays several proposers in each turn (docs/simultaneous.md), half the players
+rounded down and at least two; ``paper+simultaneous=3`` three of them.  The reference implementation has
+no such turns, so `reference+simultaneous` is refused.
 """
 
 from __future__ import annotations
@@ -82,12 +87,23 @@ class Rules:
     # the proposer's higher payoff right after the deal (paper since negtui 0.1.0's claims).  Off: fewer
     # cells first, so that part of a lens's L1 error against the solution was the two tie rules differing.
     exact_ties_realised: bool = False
+    # --- protocol (not a difference between paper and reference: PROTOCOL_SETTINGS) ----------------------
+    # Several proposers per turn, each offering against the commitments at the start of the turn; the
+    # accepted offers are applied in proposer order and one that conflicts with an earlier one is void
+    # (engine/simultaneous.py, docs/simultaneous.md).  Off in every record written before it.
+    simultaneous: bool = False
+    # Proposers per simultaneous turn; None: half the players, rounded down, at least two.
+    proposers_per_turn: int | None = None
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.accept_tolerance < 1.0:  # also refuses NaN
             raise ValueError(f"accept_tolerance must be in [0, 1), not {self.accept_tolerance!r}")
         if self.max_rounds is not None and self.max_rounds < 1:
             raise ValueError(f"max_rounds must be at least 1, not {self.max_rounds!r}")
+        if self.proposers_per_turn is not None and (not self.simultaneous or self.proposers_per_turn < 1):
+            raise ValueError("proposers_per_turn is a number of at least 1, and only with simultaneous turns")
+        if self.simultaneous and self.name.startswith("reference"):
+            raise ValueError(REFERENCE_NOT_SIMULTANEOUS)
 
     def with_(self, **changes: object) -> Rules:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -98,11 +114,28 @@ class Rules:
         return accept >= reject - self.accept_tolerance
 
     def as_dict(self) -> dict[str, object]:
-        return asdict(self)
+        """Every switch; the protocol settings only where they are on, so that the rule sets of games with one
+        proposer a turn are written as they always were (records, bot processes, outside agents' hello)."""
+        out = asdict(self)
+        for name, default in PROTOCOL_SETTINGS.items():
+            if out[name] == default:
+                del out[name]
+        return out
+
+    def proposers_for(self, n: int) -> int:
+        """Proposers in each turn of an n-player game: 1 in a sequential game."""
+        if not self.simultaneous:
+            return 1
+        return self.proposers_per_turn if self.proposers_per_turn is not None else max(2, n // 2)
 
     def refusal(self, sc: Scenario) -> str | None:
         """Why this rule set cannot play a scenario, or None.  Read from the scenario alone, so a command
         or the app refuses before compiling anything."""
+        n = len(sc.players)
+        if self.simultaneous and self.proposers_for(n) > n:
+            return (f"the {self.name} rules have {self.proposers_for(n)} proposers in each turn, and this scenario "
+                    f"has {n} player{'s' * (n != 1)}; simultaneous turns need at least two players, and at most one "
+                    "proposer per player (give fewer with +simultaneous=K)")
         if self.allows_thresholds_and_exclusions:
             return None
         if sc.exclusive:
@@ -158,8 +191,15 @@ VALUE_TIE = 1e-9
 REFERENCE_SLACK = 1e-10
 
 
-SWITCHES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.type in (bool, "bool"))  # variant's switches
-_VARIANT = re.compile(r"([+-])([a-z_]+)")
+# settings of the protocol that a variant turns on like a switch, and their values when off
+PROTOCOL_SETTINGS: dict[str, object] = {"simultaneous": False, "proposers_per_turn": None}
+SIMULTANEOUS = "simultaneous"
+# the boolean switches where the rule sets differ (a variant's switches)
+SWITCHES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.type in (bool, "bool")
+                                  and f.name not in PROTOCOL_SETTINGS)
+_VARIANT = re.compile(r"([+-])([a-z_]+)(?:=([0-9]+))?")
+REFERENCE_NOT_SIMULTANEOUS = ("the reference rule set reproduces the reference implementation bit for bit, which has "
+                              "one proposer a turn: simultaneous turns play under paper (paper+simultaneous)")
 
 
 def get_rules(name: str) -> Rules:
@@ -172,15 +212,39 @@ def get_rules(name: str) -> Rules:
         raise ValueError(f"unknown rule set {name!r}; choose from {', '.join(RULES)}, or one of them with switches "
                          f"turned on (+) or off (-), e.g. paper+lower_reference_credibility")
     base, changes = RULES[base_name], {}
-    for sign, switch in _VARIANT.findall(rest):
+    for sign, switch, number in _VARIANT.findall(rest):
+        if switch == SIMULTANEOUS:
+            changes.update(_simultaneous(name, sign, number))
+            continue
         if switch not in SWITCHES:
-            raise ValueError(f"unknown switch {switch!r} in rule set {name!r}; switches: {', '.join(SWITCHES)}")
+            raise ValueError(f"unknown switch {switch!r} in rule set {name!r}; switches: {', '.join(SWITCHES)}, "
+                             f"and the setting {SIMULTANEOUS} (+{SIMULTANEOUS}, +{SIMULTANEOUS}=K)")
+        if number:
+            raise ValueError(f"the switch {switch!r} in rule set {name!r} takes no number: turn it on (+) or off (-)")
         changes[switch] = sign == "+"
     changed = {k: v for k, v in changes.items() if getattr(base, k) != v}
+    if changed.get(SIMULTANEOUS) and base_name == "reference":
+        raise ValueError(f"{name}: {REFERENCE_NOT_SIMULTANEOUS}")
     if not changed:
         return base
-    canonical = base_name + "".join(("+" if v else "-") + k for k, v in sorted(changed.items()))
+    names = [("+" if v else "-") + k for k, v in changed.items() if k not in PROTOCOL_SETTINGS]
+    if changed.get(SIMULTANEOUS):
+        k = changed.get("proposers_per_turn")
+        names.append(f"+{SIMULTANEOUS}" + (f"={k}" if k is not None else ""))
+    canonical = base_name + "".join(sorted(names, key=lambda x: x[1:]))
     return base.with_(name=canonical, **changed)
+
+
+def _simultaneous(name: str, sign: str, number: str) -> dict[str, object]:
+    """`+simultaneous`, `+simultaneous=K` (K proposers a turn) or `-simultaneous` (one proposer a turn)."""
+    if sign == "-":
+        if number:
+            raise ValueError(f"{name}: a number of proposers goes with +{SIMULTANEOUS}=K")
+        return dict(PROTOCOL_SETTINGS)
+    k = int(number) if number else None
+    if k is not None and k < 1:
+        raise ValueError(f"{name}: a simultaneous turn has at least one proposer")
+    return {SIMULTANEOUS: True, "proposers_per_turn": k}
 
 
 def rule_set_name(name: str) -> str:

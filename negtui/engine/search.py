@@ -2,7 +2,8 @@
 
 The tree is over partner choices only; the offer made to a partner is the deterministic offer search
 of the simulated proposer, with the searcher's lenses for every simulated player (as the reference
-does).  Offers are cached in the `Valuation`, so revisiting a node costs a dictionary look-up.
+does).  Offers are cached in the `Valuation`, so revisiting a node costs a dictionary look-up.  Under
+simultaneous rules the tree is laid over simultaneous turns (turn_search.py).
 """
 
 from __future__ import annotations
@@ -52,6 +53,10 @@ def mcts_partner(val: Valuation, s: State, lens_p: str, lens_q: str, sims: int =
     neg, rules, game = val.neg, val.rules, val.game
     if sims < 1:
         raise ValueError("MCTS needs at least one simulation")
+    if game.simultaneous:  # the same search laid over simultaneous turns
+        from negtui.engine.turn_search import mcts_turn
+
+        return mcts_turn(val, s, lens_p, lens_q, sims, c_ucb)
     desc = rules.mcts_expand_descending
     T = game.T
     sched = [int(x) for x in game.schedule]  # the loop below runs 50 times a turn: no per-call look-ups

@@ -7,18 +7,23 @@ outside program, a language model) or None, meaning its decisions arrive from ou
 the app).  An agent that fails to decide (crashes, times out, answers nonsense or offers an illegal
 deal) does not stop the game: its turn is played as a pass, or its answer as a rejection, and the
 event says why.
+
+Under simultaneous rules (simultaneous.py) a turn is every proposer's offer, then every partner's answer
+to each offer addressed to it; the driver asks them in that order (the app and tables may submit them in
+any order: `Negotiation.waiting`), and the turn's event lists every offer's outcome.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
 
 from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
 from negtui.engine.offers import Offer
+from negtui.engine.simultaneous import Outcome, Settlement
 
 
 class Agent(Protocol):
@@ -50,7 +55,7 @@ class Move:
     t: int
     player: int
     phase: Phase
-    offer: Offer | None = None  # propose phase
+    offer: Offer | None = None  # propose phase; respond phase: the offer answered (None: the one pending)
     accept: bool | None = None  # respond phase
     fault: str | None = None  # why the seat's own decision was replaced by a pass or a rejection
     bound: bool = False  # respond phase: not asked, the proposer's offers bind (`Agent.binds_offers`)
@@ -58,6 +63,10 @@ class Move:
 
 @dataclass(frozen=True)
 class TurnEvent:
+    """A finished turn.  Under simultaneous rules `outcomes` holds every proposer's offer and what became
+    of it, and the single-offer fields describe the turn's first offer (the whole turn when it had one
+    proposer, as a sequential turn)."""
+
     t: int
     proposer: int
     partner: int
@@ -68,6 +77,12 @@ class TurnEvent:
     after: State
     payoffs: np.ndarray  # R(P) after the turn (realised only at the end)
     fault: str | None = None  # an agent's failure that this turn played around
+    outcomes: tuple[Outcome, ...] = ()  # simultaneous rules: every offer of the turn, in proposer order
+
+    @property
+    def simultaneous(self) -> bool:
+        """A turn of several offers (a simultaneous turn with one proposer reads as a sequential one)."""
+        return len(self.outcomes) > 1
 
     @property
     def deal(self) -> bool:
@@ -95,12 +110,13 @@ class TurnDriver:
     events: list[TurnEvent] = field(default_factory=list)
     on_fault: Callable[[Move], None] | None = None  # told of every move that replaces a failed decision
     _propose_move: Move | None = field(default=None, init=False, repr=False)
+    _moves: dict[tuple[Phase, int], Move] = field(default_factory=dict, init=False, repr=False)  # this turn's, by slot
 
     def __post_init__(self) -> None:
         self.seats = list(self.seats)
         if len(self.seats) != self.neg.game.n:
             raise ValueError(f"{len(self.seats)} seats for {self.neg.game.n} players")
-        if self.state.pending is not None:
+        if self.state.pending is not None or self.state.flight is not None:
             raise ValueError("a turn driver starts at the beginning of a turn")
 
     # --- where the game stands --------------------------------------------------------------------------
@@ -161,6 +177,8 @@ class TurnDriver:
                 offer = agent.make_offer(s, q)
                 if not isinstance(offer, Offer):
                     raise AgentFault(f"answered {offer!r}, not an offer")
+                if offer.proposer != i:
+                    raise AgentFault(f"offered on behalf of {neg.game.player_ids[offer.proposer]}")
                 neg.check_offer(s, offer)  # here, so that an agent's illegal offer is played as a pass
             except IllegalMove as err:
                 return Move(s.t, i, Phase.PROPOSE, neg.pass_offer(s), fault=f"offered an illegal deal: {err}")
@@ -179,14 +197,18 @@ class TurnDriver:
         """A proposer's offer decided outside; `submit` checks it (by `apply`)."""
         return Move(self.state.t, offer.proposer, Phase.PROPOSE, offer)
 
-    def answer(self, accept: bool) -> Move:
-        """A partner's answer decided outside."""
+    def answer(self, accept: bool, offer: Offer | None = None) -> Move:
+        """A partner's answer decided outside (to `offer`, under simultaneous rules; default the one pending)."""
         if self.phase is not Phase.RESPOND:
             raise IllegalMove("no offer is waiting for an answer", "phase")
-        return Move(self.state.t, self.player, Phase.RESPOND, accept=bool(accept))
+        if offer is None:
+            return Move(self.state.t, self.player, Phase.RESPOND, accept=bool(accept))
+        return Move(self.state.t, offer.partner, Phase.RESPOND, offer, accept=bool(accept))
 
     def submit(self, move: Move) -> TurnEvent | None:
         """Apply a decision; the finished turn's event once the turn is over, else None."""
+        if self.neg.game.simultaneous:
+            return self._submit_simultaneous(move)
         s = self.state
         if move.t != s.t or move.phase is not self.phase:
             raise IllegalMove("this decision belongs to another moment of the game", "phase")
@@ -217,10 +239,60 @@ class TurnDriver:
         self._propose_move = None
         return self._finish(before, offer, bool(move.accept), offer.proposer if move.bound else move.player, fault)
 
-    def _finish(self, before: State, offer: Offer, accepted: bool, decider: int, fault: str | None) -> TurnEvent:
+    def _submit_simultaneous(self, move: Move) -> TurnEvent | None:
+        """A decision of a simultaneous turn, whoever's it is among those still open."""
+        s, neg = self.state, self.neg
+        if move.t != s.t or move.phase is not self.phase:
+            raise IllegalMove("this decision belongs to another moment of the game", "phase")
+        if move.phase is Phase.PROPOSE:
+            if move.offer is None:
+                raise IllegalMove("the proposer moves with an offer (an empty one passes)", "phase")
+            if move.offer.proposer != move.player:
+                raise IllegalMove(f"{self.describe(move.player)} cannot offer for another player", "proposer")
+            focused = neg.focus(s, move.offer.proposer)
+            action: Offer | bool = move.offer
+        else:
+            offer = move.offer if move.offer is not None else s.pending
+            if offer is None or move.accept is None:
+                raise IllegalMove("the partner answers an offer with accept (true) or reject (false)", "phase")
+            focused = neg.focus(s, offer.proposer)
+            if focused.pending != offer:
+                raise IllegalMove("that offer is not waiting for an answer", "phase")
+            if move.player != offer.partner:
+                raise IllegalMove(f"the answer is {neg.game.player_ids[offer.partner]}'s to give", "partner")
+            if self.binds(focused) and not (move.bound and move.accept):
+                raise IllegalMove(f"{self.describe(offer.proposer)}'s offers bind: the partner is not asked", "phase")
+            if move.bound and not self.binds(focused):
+                raise IllegalMove("this offer needs the partner's answer", "phase")
+            action = bool(move.accept)
+        after, done = neg.apply_settled(focused, action)  # checks the move before anything is kept
+        if move.fault is not None and self.on_fault is not None:
+            self.on_fault(move)
+        proposer = move.offer.proposer if move.phase is Phase.PROPOSE else focused.pending.proposer  # type: ignore[union-attr]
+        self._moves[(move.phase, neg.slot(s, proposer))] = move
+        self.state = after
+        if done is None:
+            return None
+        moves, self._moves = self._moves, {}
+        return self._finish_simultaneous(State(s.t, s.bits), done, moves)
+
+    def _finish_simultaneous(self, before: State, done: Settlement, moves: dict[tuple[Phase, int], Move],
+                             ) -> TurnEvent:
+        outcomes = []
+        for k, out in enumerate(done.outcomes):
+            offer = out.offer
+            proposed, answered = moves.get((Phase.PROPOSE, k)), moves.get((Phase.RESPOND, k))
+            decider = offer.partner if answered is not None and not answered.bound else offer.proposer
+            fault = (answered.fault if answered is not None else None) or (proposed.fault if proposed else None)
+            outcomes.append(replace(out, decided_by=self.describe(decider), fault=fault))
+        first = outcomes[0]
+        return self._finish(before, first.offer, first.accepted, -1, first.fault, tuple(outcomes), first.decided_by)
+
+    def _finish(self, before: State, offer: Offer, accepted: bool, decider: int, fault: str | None,
+                outcomes: tuple[Outcome, ...] = (), decided_by: str = "") -> TurnEvent:
         after = self.state
-        ev = TurnEvent(before.t, offer.proposer, offer.partner, offer, accepted, self.describe(decider), before,
-                       after, self.neg.returns(after), fault)
+        ev = TurnEvent(before.t, offer.proposer, offer.partner, offer, accepted, decided_by or self.describe(decider),
+                       before, after, self.neg.returns(after), fault, outcomes)
         self.events.append(ev)
         for agent in self.seats:  # what every seat saw: under private information, bots learn from it
             hook = getattr(agent, "observe", None)

@@ -5,6 +5,10 @@ Apart from the rules API (`Negotiation`) as OpenSpiel keeps evaluators apart fro
 what may be done, a valuation what it is worth.  Every lens bot of a game shares one valuation, so an
 offer one bot's search found is a look-up for the next; a bot process or a counterfactual game builds
 its own.
+
+Under simultaneous rules a lens values a move against the commitments at the start of its turn (the plain
+reading); `anticipate:LENS` first predicts the turn's other deals (anticipation.py).  In a sequential game
+there are no other deals, and `anticipate:LENS` is LENS.
 """
 
 from __future__ import annotations
@@ -22,11 +26,12 @@ from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.offers import Candidates, Offer, candidate_values, candidates, choose, realised_values
 from negtui.engine.payoff import state_info
 from negtui.engine.rules import Rules
-from negtui.engine.vocabulary import ADAPTIVE, check_lens, split_judge
+from negtui.engine.vocabulary import ADAPTIVE, check_lens, split_anticipation, split_judge
 
 _OFFER_CACHE_BYTES = 64 * MB  # an Offer is a few hundred bytes
 _CANDIDATE_CACHE_BYTES = 64 * MB
 _FORECAST_CACHE_BYTES = 16 * MB  # a forecast is one float per player
+_TURN_CACHE_BYTES = 16 * MB  # simultaneous turns: the predicted deals of a turn, and what they leave each proposer
 
 
 def _candidate_bytes(c: Candidates) -> int:
@@ -41,6 +46,8 @@ class Valuation:
         self._offers: BoundedCache[Offer] = BoundedCache(_OFFER_CACHE_BYTES, lambda o: 320)
         self._candidates: BoundedCache[Candidates] = BoundedCache(_CANDIDATE_CACHE_BYTES, _candidate_bytes)
         self._forecasts: BoundedCache[np.ndarray] = BoundedCache(_FORECAST_CACHE_BYTES, lambda v: v.nbytes + 200)
+        self.turn_cache: BoundedCache = BoundedCache(_TURN_CACHE_BYTES, lambda v: 400 * (1 + len(v) if
+                                                                                        isinstance(v, tuple) else 2))
         self._exact: ExactSolution | None = None
         self._solving = threading.Lock()  # one solve at a time: a second caller waits for the first's result
         self.searches = 0  # offer searches computed (cache misses)
@@ -64,6 +71,9 @@ class Valuation:
     def values(self, s: State, cand: Candidates, lens: str, i: int) -> np.ndarray:
         """Player i's lens value of every candidate's successor (turn t+1); under a criterion's judge
         (`utilitarian`, `maximin:upper`) the criterion over every player's value, whoever i is."""
+        lens = self._reading(lens)
+        if split_anticipation(lens)[0]:
+            raise ValueError(f"{lens} values offers against the turn's predicted deals: ask best_offer or offer_value")
         criterion, inner = split_judge(lens)
         if criterion is not None:
             return combine(criterion, np.stack([self.values(s, cand, inner, k) for k in range(self.game.n)]))
@@ -76,12 +86,19 @@ class Valuation:
         partner and lenses: the closed-form lenses do not depend on the turn except at the last one, so a
         state met again a round later (nobody made a deal meanwhile) costs a look-up."""
         p = self.neg.proposer(s)
+        lens_p, lens_q = self._reading(lens_p), self._reading(lens_q)
         lens_p, lens_q = concrete_lens(self.game, lens_p, p, s.t), concrete_lens(self.game, lens_q, q, s.t)
         when = s.t if "exact" in (split_judge(lens_p)[1], split_judge(lens_q)[1]) else s.t + 1 >= self.game.T
-        key = (when, p, s.bits, q, lens_p, lens_q)
+        ahead = split_anticipation(lens_p)[0] or split_anticipation(lens_q)[0]
+        key = (when, p, s.bits, q, lens_p, lens_q) + ((self.game.proposers(s.t),) if ahead else ())
         hit = self._offers.get(key)
         if hit is not None:
             return hit
+        if ahead:
+            from negtui.engine import anticipation
+
+            self.searches += 1
+            return self._offers.put(key, anticipation.best_offer(self, s, q, lens_p, lens_q))
         cand = self.candidates(s, q)
         self.searches += 1
         self.evaluated += len(cand)
@@ -120,6 +137,11 @@ class Valuation:
 
     def offer_value(self, s: State, offer: Offer, lens: str, i: int) -> tuple[float, float]:
         """(value if accepted, value if rejected) of a legal offer for player i under a lens."""
+        lens = self._reading(lens)
+        if split_anticipation(lens)[0]:
+            from negtui.engine import anticipation
+
+            return anticipation.offer_value(self, s, offer, lens, i)
         cand = self.candidates_at(s, offer.partner)
         v = self.values(s, cand, lens, i)
         return float(v[self.offer_index(s, offer)]), float(v[0])
@@ -134,7 +156,9 @@ class Valuation:
     # --- states ---------------------------------------------------------------------------------------
     def forecast(self, s: State, lens: str) -> np.ndarray:
         """Every player's lens value of the current state (read-only: it is cached, and the partner
-        search asks for the same states again turn after turn)."""
+        search asks for the same states again turn after turn).  A state's value does not depend on how its
+        turn's offers are read: `anticipate:LENS` forecasts as LENS."""
+        lens = split_anticipation(lens)[1]
         if lens == ADAPTIVE:  # each player's own choice of lens, at this turn
             chosen = [concrete_lens(self.game, lens, i, s.t) for i in range(self.game.n)]
             vectors = {name: self.forecast(s, name) for name in set(chosen)}
@@ -155,6 +179,11 @@ class Valuation:
                           self._exact_lookup if lens == "exact" else None)
         out.flags.writeable = False
         return self._forecasts.put(key, out)
+
+    def _reading(self, lens: str) -> str:
+        """The lens as this game reads it: anticipating only where a turn has other proposers."""
+        ahead, inner = split_anticipation(lens)
+        return lens if ahead and self.game.simultaneous else inner
 
     @property
     def exact(self) -> ExactSolution:

@@ -12,6 +12,9 @@ CLOSED_FORM_LENSES: tuple[str, ...] = ("myopic", "upper", "lower")  # cheap at a
 ADAPTIVE = "adaptive"  # not a formula: one of the closed-form lenses, chosen per player and turn
 CRITERIA: tuple[str, ...] = ("utilitarian", "maximin")  # judges of the welfare- and fairness-minded players
 SOCIAL_LENS = "myopic"  # what a criterion named alone judges with
+# under simultaneous rules, `anticipate:LENS` values a move on the commitments the turn's other proposers are
+# predicted to make (engine/anticipation.py); LENS alone is the plain reading, against the start of the turn
+ANTICIPATE = "anticipate"
 
 
 def split_judge(name: str) -> tuple[str | None, str]:
@@ -34,9 +37,24 @@ def check_judge(name: str) -> str:
     return criterion if lens == SOCIAL_LENS else f"{criterion}:{lens}"
 
 
+def split_anticipation(name: str) -> tuple[bool, str]:
+    """(whether the judge anticipates the turn's other offers, the lens it values with)."""
+    head, sep, inner = name.partition(":")
+    if sep and head == ANTICIPATE:
+        return True, inner
+    return False, name
+
+
 def check_lens(name: str) -> str:
+    ahead, inner = split_anticipation(name)
+    if ahead:
+        if inner not in (*CLOSED_FORM_LENSES, ADAPTIVE):
+            raise ValueError(f"{ANTICIPATE}: reads a closed-form lens ({', '.join((*CLOSED_FORM_LENSES, ADAPTIVE))}), "
+                             f"not {inner!r}")
+        return name
     if name not in LENSES:
-        raise ValueError(f"unknown lens {name!r}; choose from {', '.join(LENSES)}")
+        raise ValueError(f"unknown lens {name!r}; choose from {', '.join(LENSES)}, or {ANTICIPATE}:LENS under "
+                         "simultaneous rules")
     return name
 
 
