@@ -20,6 +20,7 @@ from negtui.engine.offers import Offer
 from negtui.engine.search import greedy_partner
 from negtui.engine.valuation import Valuation
 from negtui.engine.vocabulary import CLOSED_FORM_LENSES
+from negtui.names import player_names
 from negtui.narrate import offer_words
 
 YOU = "you"
@@ -192,6 +193,6 @@ def choice_words(game: Game, c: Choice) -> str:
     if c.offer is None or c.offer.is_noop:
         return "no offer"
     words = offer_words(game, c.offer.bits, c.offer.proposer, c.offer.partner)
-    to = "alone" if c.offer.is_unilateral else f"to {game.player_ids[c.offer.partner]}"
+    to = "alone" if c.offer.is_unilateral else f"to {player_names(game.scenario)[c.offer.partner]}"
     answer = "" if c.offer.is_unilateral else (" (accepted)" if c.accept else " (rejected)")
     return f"{to}: {words}{answer}"

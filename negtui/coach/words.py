@@ -15,6 +15,7 @@ from negtui.engine.negotiation import Negotiation, Phase
 from negtui.engine.payoff import payoffs, state_info
 from negtui.engine.valuation import Valuation
 from negtui.engine.vocabulary import CLOSED_FORM_LENSES
+from negtui.names import player_names
 from negtui.narrate import cell_label
 
 REFERENCE_WORDS = {"exact": "the exact solution (what perfect play by everyone leads to)",
@@ -67,26 +68,27 @@ def why(game: Game, a: Assessment) -> str:
 
 def actions(game: Game, bits: int) -> str:
     """'A's bait, B's poison': actions with their owners, in the game's order."""
-    return ", ".join(f"{game.player_ids[int(game.owner[c])]}'s {cell_label(game, c)}" for c in game.cells_of(bits))
+    names = player_names(game.scenario)
+    return ", ".join(f"{names[int(game.owner[c])]}'s {cell_label(game, c)}" for c in game.cells_of(bits))
 
 
 def primer(neg: Negotiation, player: int) -> str:
     """What the baseline and a lens are, in a sentence each, with this game's numbers for this seat;
     and where "no deal" (no commitment at all) differs from the baseline, that too."""
     game, rules = neg.game, neg.rules
-    pid = game.player_ids[player]
+    who = player_names(game.scenario)[player]
     base = float(no_negotiation(game, rules).payoffs[player])
     nothing = float(payoffs(game, 0)[player])
     val = Valuation(neg)
     start = neg.initial_state()
     forecasts = ", ".join(f"{lens} {float(val.forecast(start, lens)[player]):z.1f}" for lens in CLOSED_FORM_LENSES)
     text = (f"The baseline is what a seat gets with no negotiation: everyone commits only what pays on its own. "
-            f"Here it is {base:z.1f} for {pid}; every result is measured against it.")
+            f"Here it is {base:z.1f} for {who}; every result is measured against it.")
     if abs(base - nothing) > EPS:
-        text += (f" It is not the same as no deal at all: with no commitment by anyone {pid} gets {nothing:z.1f}, "
-                 f"so the baseline already counts {base - nothing:+z.1f} that {pid} can have without asking anyone.")
+        text += (f" It is not the same as no deal at all: with no commitment by anyone {who} gets {nothing:z.1f}, "
+                 f"so the baseline already counts {base - nothing:+z.1f} that {who} can have without asking anyone.")
     text += (f"\nA lens is a way to forecast the rest of the game from where it stands: myopic counts only what is "
              f"already committed, upper expects every goal still in reach to be completed, lower only what those "
-             f"who must act can be relied on to complete. At the start {pid}'s forecasts are {forecasts}; the bots "
+             f"who must act can be relied on to complete. At the start {who}'s forecasts are {forecasts}; the bots "
              f"play by them, and the coach values every choice under all three.")
     return text

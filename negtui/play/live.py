@@ -17,6 +17,7 @@ from negtui.agents.options import AgentOptions
 from negtui.agents.seating import Seating
 from negtui.coach.assess import Assessment, Coach
 from negtui.engine.baseline import no_negotiation
+from negtui.engine.completions import free_cells
 from negtui.engine.exact import ExactTooLarge, check_size, state_space
 from negtui.engine.game import Game
 from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
@@ -289,6 +290,23 @@ class LiveGame:
                 offers[lens], values[lens] = o, o.value_proposer - o.reject_proposer
             out.append(PartnerOption(q, offers, values))
         return out
+
+    def only_a_pass(self) -> str | None:
+        """Why the person proposing can do nothing but pass, if so: every commitment is made or ruled out; or
+        their own actions all are, and under no lens would any partner accept an offer worth anything to them
+        (the partner dialog would list every partner with "nothing" to offer, turn after turn).  Without
+        guidance (an assessment) the lenses are not asked, and the person decides."""
+        s = self.state
+        free = free_cells(self.neg.game, s.bits)
+        if not free:
+            return "every commitment is made or ruled out, so there was nothing left to offer or ask for"
+        p = self.proposer
+        if not self.guided or any(int(self.neg.game.owner[c]) == p for c in free):
+            return None
+        if any(not offer.is_noop for option in self.partner_options() for offer in option.offers.values()):
+            return None
+        return ("its own actions are all made or ruled out, and under no lens would a partner accept an offer "
+                "worth anything to it")
 
     def preview(self, q: int, cells: list[int]) -> Preview:
         """An offer of the proposer's under every lens, for both sides (what it would be worth; the

@@ -45,15 +45,15 @@ async def test_bot_offer_to_human_accepted(screen_text, wait_until, pill_app, pa
         await pilot.pause()
         await bot_offer_to_human_b(pilot, app)
         await pilot.press("a")
-        await pilot.pause()
-        ev = app.game.events[-1]
+        await wait_until(pilot, lambda: app.game.events, "B's answer")
+        ev = app.game.events[0]
         assert ev.accepted is True and ev.decided_by == "B (human)"
         assert app.game.state.bits == 0b1101
         assert payoffs(app) == [40.0, 7.0]
-        # B's own turn now: the partner dialog; passing ends the game
-        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "B's partner dialog")
-        await pilot.press("x")
+        # B's own turn now, with B's actions all made and nothing worth asking A for: passed, not asked
         await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        assert not any(isinstance(s, PartnerScreen) for s in app.screen_stack)
+        assert app.game.events[-1].offer.is_noop
         assert app.game.over
         np.testing.assert_allclose(app.game.neg.returns(app.game.state), [40.0, 7.0])
         await wait_until(pilot, lambda: "Game over" in screen_text(app), "the summary drawn")
@@ -89,7 +89,8 @@ async def test_bot_offer_to_human_rejected_then_human_offers_bait(settle, wait_u
         await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
 
 
-async def test_an_outside_program_in_a_seat_offers_to_a_person(play_screen, pill_app, payoffs, bot_offer_to_human_b):
+async def test_an_outside_program_in_a_seat_offers_to_a_person(play_screen, pill_app, payoffs, bot_offer_to_human_b,
+                                                              wait_until):
     """A is a program speaking the agent protocol (the example lens agent, myopic): its offer reaches the
     person at B through the same reply dialog, and the matrix marks the offered cells behind it."""
     import shlex
@@ -104,8 +105,8 @@ async def test_an_outside_program_in_a_seat_offers_to_a_person(play_screen, pill
         assert dlg.preview.partner["myopic"].gain == pytest.approx(7.0)
         assert play_screen(app).source.snapshot().offer_cells == {A_BAIT, B_BAIT, B_POISON}
         await pilot.press("a")
-        await pilot.pause()
-        ev = app.game.events[-1]
+        await wait_until(pilot, lambda: app.game.events, "B's answer")
+        ev = app.game.events[0]
         assert ev.accepted and ev.decided_by == "B (human)" and payoffs(app) == [40.0, 7.0]
         assert ev.offer.cells == (A_BAIT, B_BAIT, B_POISON) and ev.fault is None
         assert app.game.seats["A"].label.startswith("cmd: ")

@@ -19,6 +19,7 @@ from negtui.coach.assess import choice_words
 from negtui.coach.debrief import Debrief, counterfactuals, debrief
 from negtui.engine import shown_turn
 from negtui.engine.vocabulary import CLOSED_FORM_LENSES
+from negtui.names import player_label
 from negtui.play.sources import Ending
 from negtui.tui import palette
 from negtui.tui.screens.summary import SummaryScreen
@@ -139,8 +140,7 @@ class DebriefScreen(SummaryScreen):
 
     def _debrief_view(self, player: int) -> Group:
         g, d = self.session.neg.game, self.debriefs[player]
-        name = g.scenario.players[player].display
-        t = Table(box=None, padding=(0, 1), title=f"your game as {g.player_ids[player]} ({name})",
+        t = Table(box=None, padding=(0, 1), title=f"your game as {player_label(g.scenario.players[player])}",
                   title_justify="left")
         t.add_column("against")
         t.add_column("payoff", justify="right")

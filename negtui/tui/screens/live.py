@@ -12,7 +12,6 @@ from rich.text import Text
 from textual import on, work
 from textual.timer import Timer
 
-from negtui.engine.completions import free_cells
 from negtui.engine.negotiation import IllegalMove, Phase
 from negtui.engine.turns import TurnEvent
 from negtui.names import player_label, player_labels, player_names
@@ -164,10 +163,10 @@ class LiveScreen(ExactSolving):
     def _prompt_proposer(self) -> None:
         src, g = self.source, self.game
         who = player_names(g.scenario)[src.proposer]
-        if not free_cells(g, src.state.bits):
+        only_a_pass = src.game.only_a_pass()
+        if only_a_pass:
             self._decide(src.pass_turn, advance=False)
-            self.set_status(f"{who} passed: every commitment is made or ruled out, so there was nothing left to "
-                            "offer or ask for")
+            self.set_status(f"{who} passed: {only_a_pass}")
             self.advance()  # whatever comes next says so itself
             return
         if self.prompted_turn != src.state.t and src.partner is None:
@@ -185,6 +184,8 @@ class LiveScreen(ExactSolving):
             return
         if ev is not None:
             self._turn_ended(ev)
+            if self.autoplay.running and not self.source.over:  # or r, read as "go on", would pause it unawares
+                self.set_status(Text(self.view.status_text).append("  · autoplay runs on: r pauses it", style="dim"))
         if advance:
             self.advance()
 

@@ -17,6 +17,7 @@ from negtui.coach.closing import WELFARE_SECONDS
 from negtui.engine.completions import small_enough, utilitarian_optimum
 from negtui.engine.negotiation import Negotiation
 from negtui.engine.portable import PortableGame
+from negtui.names import player_names
 from negtui.tui import palette
 from negtui.tui.messages import WelfareFailed, WelfareSolved
 from negtui.tui.screens.modal import Dialog
@@ -34,7 +35,7 @@ class SummaryScreen(Dialog[None]):
         super().__init__()
         self.solve = solve
         self.neg = neg
-        self.names, self.payoffs, self.baseline = neg.game.player_ids, payoffs, baseline
+        self.names, self.payoffs, self.baseline = player_names(neg.game.scenario), payoffs, baseline
         # myopic's forecast is the payoff of the state it is made in: at the start, of nothing committed
         self.first_forecasts = {lens: v for lens, v in first_forecasts.items() if lens != "myopic"}
         self.record = record

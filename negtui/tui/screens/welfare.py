@@ -14,6 +14,7 @@ from textual.widgets import Button, Label, Select, Static
 
 from negtui.engine.negotiation import Negotiation
 from negtui.engine.portable import PortableGame
+from negtui.names import player_names
 from negtui.tui import palette
 from negtui.tui.messages import WelfareFailed, WelfareSolved
 from negtui.tui.screens.modal import Dialog
@@ -45,7 +46,7 @@ class WelfareScreen(Dialog[tuple[str, int] | None]):
                  objective: str = "utilitarian", describe: Callable[[int], str] | None = None) -> None:
         super().__init__()
         self.game = PortableGame.of(neg.game, neg.rules)  # solved in a worker process
-        self.bits, names = bits, neg.game.player_ids
+        self.bits, names = bits, player_names(neg.game.scenario)
         self.describe = describe  # new commitments (a bitmask) in words
         self.names, self.payoffs, self.forecast = names, payoffs, forecast
         self.objective = objective

@@ -13,6 +13,7 @@ from negtui.coach.words import REFERENCE_WORDS, why
 from negtui.engine import shown_turn
 from negtui.engine.game import Game
 from negtui.engine.negotiation import Phase
+from negtui.names import player_names
 from negtui.tui import palette
 from negtui.tui.labels import FORECASTS_NARROW
 from negtui.tui.widgets.pane import StaticPane
@@ -71,7 +72,7 @@ class CoachPane(StaticPane):
         self.show(Group(*parts))
 
     def _one(self, game: Game, a: Assessment) -> Group:
-        who = game.player_ids[a.player]
+        who = player_names(game.scenario)[a.player]
         what = "offer" if a.phase is Phase.PROPOSE else "answer"
         kind = "hint" if a.yours is None else "coach"
         title = Text(f"{kind} · turn {shown_turn(a.t)} · {who}'s {what}", style="bold")
@@ -79,18 +80,26 @@ class CoachPane(StaticPane):
         narrow = self.app.size.width < FORECASTS_NARROW  # the side pane is under ~64 columns: short headers
         t = Table(box=None, padding=(0, 1), show_edge=False)
         t.add_column("by" if narrow else "choice by", no_wrap=True)
-        t.add_column("decision", overflow="fold", min_width=8)
+        if not narrow:  # beside the values only where a column of its own can hold words whole
+            t.add_column("decision", min_width=20)
         for lens in lenses:
             t.add_column(LENS_SHORT.get(lens, lens) if narrow else f"{lens} value", justify="right", no_wrap=True)
         rows = ([a.yours] if a.yours is not None else []) + list(a.others)
         best = a.best
+        decisions = Text()
         for c in rows:
             style = "bold" if c.who == YOU else ""
             label = Text(c.who + (" ★" if c is best else ""), style=style)
-            t.add_row(label, choice_words(game, c),
-                      *[Text(f"{c.values[lens]:z.1f}", style=palette.signed(c.values[lens])) for lens in lenses])
+            values = [Text(f"{c.values[lens]:z.1f}", style=palette.signed(c.values[lens])) for lens in lenses]
+            if narrow:  # the decisions under the table, as lines that wrap at words, not in a column of 8
+                t.add_row(label, *values)
+                decisions.append("\n" if decisions else "")
+                decisions.append_text(label.copy().append(": "))
+                decisions.append(choice_words(game, c))
+            else:
+                t.add_row(label, choice_words(game, c), *values)
         ref = "exact" if a.reference == "exact" else "the mean of myopic, upper and lower"
         short = " (" + ", ".join(f"{LENS_SHORT.get(lens, lens)} = {lens}" for lens in lenses) + ")" if narrow else ""
         note = Text(f"values: {who}'s payoff forecast after the turn under each lens{short}; ★ best under {ref}",
                     style="dim")
-        return Group(title, t, Text(summary(game, a)), note)
+        return Group(title, t, *([decisions] if narrow else []), Text(summary(game, a)), note)
