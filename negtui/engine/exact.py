@@ -25,7 +25,17 @@ MEMORY_SHARE = 0.9  # of the memory available, what a solve may plan to use
 
 
 class ExactTooLarge(ValueError):
-    """The state space is beyond what the exact solver will attempt."""
+    """The state space is beyond what the exact solver will attempt (or, `ExactUnsolvable`, a game it does not
+    solve at all)."""
+
+
+class ExactUnsolvable(ExactTooLarge):
+    """A game the exact solver does not solve, whatever its size: one of simultaneous turns."""
+
+
+NOT_SIMULTANEOUS = ("the exact solver does not solve simultaneous games (several proposers a turn: no solution "
+                    "concept of its backward induction covers them); use a lens, and compare outcomes by improvement "
+                    "and welfare instead of the L1 error")
 
 
 @dataclass(frozen=True)
@@ -85,6 +95,8 @@ def check_size(game: Game, limit: int = DEFAULT_STATE_LIMIT, memory: int | None 
     is available now, memory.py)."""
     from negtui.engine import memory as mem
 
+    if game.simultaneous:
+        raise ExactUnsolvable(NOT_SIMULTANEOUS)
     S, size = game.n_cells, state_space(game)
     if S > MAX_CELLS or size > limit:
         raise ExactTooLarge(

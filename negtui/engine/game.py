@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
@@ -274,6 +275,22 @@ def round_robin(n: int, rounds: int, seed: int) -> list[int]:
     return order * rounds
 
 
+def turn_starts(schedule: Sequence[int], k: int) -> list[int]:
+    """Where each simultaneous turn begins in the sequential schedule, and the end: the schedule is read in
+    order and a turn takes the next proposers until it has k, or until the next one already proposes in it
+    (an explicit schedule may name a player twice in a row), so every player proposes as often as in the
+    sequential game, and in the same order.  With k = 1 every turn is the sequential game's turn."""
+    starts = [0]
+    current: set[int] = set()
+    for pos, p in enumerate(schedule):
+        if len(current) == k or p in current:
+            starts.append(pos)
+            current = set()
+        current.add(int(p))
+    starts.append(len(schedule))
+    return starts if schedule else [0]
+
+
 def _player_options(S_total: int, m: int, offset: int, budget: int, inc: np.ndarray,
                     groups: list[np.ndarray], cell_groups: list[list[int]]) -> PlayerOptions:
     subsets: list[tuple[int, ...]] = []
@@ -357,8 +374,6 @@ def compile_game(sc: Scenario, rules: Rules, budget: int | None = None) -> Game:
     options = [_player_options(S, int(m[i]), int(offset[i]), k, inc, groups, cell_groups) for i in range(N)]
     starts = None
     if rules.simultaneous:
-        from negtui.engine.simultaneous import turn_starts
-
         starts = np.array(turn_starts(sched, rules.proposers_for(N)), dtype=np.int64)
     return Game(
         scenario=sc, player_ids=pid, m=m, offset=offset, G=G, inc=inc, d=d, tau=tau, binary=binary,

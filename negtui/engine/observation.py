@@ -6,15 +6,20 @@ and its own payoff, with forecasts computed from what it knows (engine.knowledge
 adds what is specific to the player (its payoff and forecasts, whether it decides now) and what is
 still possible (free commitments, reachable goals).  A commitment is written as the
 pair [player id, action id], which stays unambiguous whatever characters the ids contain.
+
+Under simultaneous rules a player also sees the turn's proposers and, of the offers in flight, only its own
+and those addressed to it (`offers`); the others' become known when the turn is settled.
 """
 
 from __future__ import annotations
 
+from negtui.engine.game import Game
 from negtui.engine.knowledge import knows, seat_negotiation
 from negtui.engine.lenses import lens_vector
 from negtui.engine.negotiation import Negotiation, Phase, State
 from negtui.engine.offers import Offer
 from negtui.engine.payoff import payoffs_from_counts, satisfaction, state_info
+from negtui.engine.simultaneous import Outcome
 from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 
 
@@ -22,6 +27,22 @@ def offer_json(neg: Negotiation, offer: Offer) -> dict:
     ids = neg.game.player_ids
     return {"proposer": ids[offer.proposer], "partner": ids[offer.partner],
             "cells": [list(neg.game.cell_pair(c)) for c in offer.cells]}
+
+
+def outcome_json(game: Game, out: Outcome) -> dict:
+    """One offer of a simultaneous turn and what became of it, as autoplay's JSON, records and outside agents'
+    `observe` write it: `answer` the partner's (null where none was asked), `result` applied, void, rejected
+    or passed, and for a void offer its conflict (`void`: committed, exclusive or budget; `reason` in words)."""
+    ids, o = game.player_ids, out.offer
+    data: dict = {"proposer": ids[o.proposer], "partner": ids[o.partner], "offer": game.pairs_of(o.bits),
+                  "answer": out.answer, "result": out.status}
+    if out.void is not None:
+        data |= {"void": out.void, "reason": out.reason}
+    if out.decided_by:
+        data["decided_by"] = out.decided_by
+    if out.fault:
+        data["fault"] = out.fault
+    return data
 
 
 def _num(v: float) -> float:
@@ -62,20 +83,33 @@ def observation(neg: Negotiation, s: State, player: int, information: str = "pub
     picture = seat_negotiation(neg, player, information).game
     forecasts = {lens: _num(lens_vector(picture, neg.rules, lens, state_info(picture, s.bits), s.t)[player])
                  for lens in CLOSED_FORM_LENSES}
+    seen = s.pending if s.pending is not None and (not g.simultaneous or player in (s.pending.proposer,
+                                                                                     s.pending.partner)) else None
     out = {"information": information,
         "turn": s.t, "turns": g.T, "round": g.round_of(s.t), "rounds": g.rounds,
         "phase": phase.value, "you": ids[player],
         "to_move": None if phase is Phase.TERMINAL else ids[neg.current_player(s)],
         "proposer": None if phase is Phase.TERMINAL else ids[neg.proposer(s)],
-        "upcoming_proposers": [ids[int(p)] for p in g.schedule[s.t + 1:s.t + 1 + g.n]],
-        "offer": offer_json(neg, s.pending) if s.pending is not None else None,
+        "upcoming_proposers": [ids[int(p)] for p in g.schedule[g.position(s.t + 1):g.position(s.t + 1) + g.n]],
+        "offer": offer_json(neg, seen) if seen is not None else None,
         "budget": g.budget, "unilateral": g.unilateral,
         "players": players, "goals": goals,
         "exclusive": [[list(g.cell_pair(int(c))) for c in cells] for cells in g.groups],
         "payoffs": {ids[i]: _num(pay[i]) for i in range(g.n) if known[i]},
         "your_payoff": _num(pay[player]), "your_forecasts": forecasts,
     }
+    if g.simultaneous:
+        out.update(_in_flight(neg, s, player))
     return out
+
+
+def _in_flight(neg: Negotiation, s: State, player: int) -> dict:
+    """A simultaneous turn as `player` sees it: who proposes, and the offers it made or is made."""
+    g = neg.game
+    if neg.is_terminal(s):
+        return {"proposers": [], "offers": []}
+    mine = [o for o in neg.flight(s).offers if o is not None and player in (o.proposer, o.partner)]
+    return {"proposers": [g.player_ids[p] for p in g.proposers(s.t)], "offers": [offer_json(neg, o) for o in mine]}
 
 
 def observation_text(neg: Negotiation, s: State, player: int, information: str = "public") -> str:
@@ -96,6 +130,10 @@ def observation_text(neg: Negotiation, s: State, player: int, information: str =
     f = obs["your_forecasts"]
     lines.append(f"Your payoff if the game ended now: {obs['your_payoff']:g}. Forecasts of your final payoff: "
                  f"optimistic (upper) {f['upper']:g}, cautious (lower) {f['lower']:g}.")
+    if obs.get("proposers"):
+        lines.append(f"This turn {', '.join(obs['proposers'])} propose at once; each offer is made on the commitments "
+                     "as they stand now, and accepted offers are applied in that order (one that conflicts with an "
+                     "earlier one is void).")
     if obs["offer"]:
         o = obs["offer"]
         lines.append(f"Pending offer from {o['proposer']} to {o['partner']}: " + _cells_words(o["cells"]) + ".")

@@ -10,42 +10,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.offers import Offer
 from negtui.engine.payoff import payoffs
+from negtui.engine.tree import Node, SearchStats, descend, partner_order
+from negtui.engine.turn_search import mcts_turn
 from negtui.engine.valuation import Valuation
 
-
-@dataclass
-class _Node:
-    """A node of the partner tree.  Only the parent's proposer ever reads a node's value, so the node
-    sums just that player's component (`who`; -1 at the root), in the order a whole vector would."""
-
-    state: State
-    untried: list[int]
-    who: int = -1
-    n: int = 0
-    w: float = 0.0
-    children: dict[int, _Node] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class SearchStats:
-    visits: dict[int, int]
-    value: dict[int, float]  # mean value of each root child for the proposer
-
-
-def _partners(neg: Negotiation, s: State, descending: bool) -> list[int]:
-    """Untried partners, stored so that list.pop() takes the next one to expand."""
-    if neg.is_terminal(s):
-        return []
-    qs = neg.legal_partners(s)
-    # the reference pops from the end of [0..N-1], expanding N-1 first
-    return qs if descending else qs[::-1]
+__all__ = ["SearchStats", "greedy_partner", "mcts_partner", "random_partner"]
 
 
 def mcts_partner(val: Valuation, s: State, lens_p: str, lens_q: str, sims: int = 50, c_ucb: float = 10.0,
@@ -54,8 +30,6 @@ def mcts_partner(val: Valuation, s: State, lens_p: str, lens_q: str, sims: int =
     if sims < 1:
         raise ValueError("MCTS needs at least one simulation")
     if game.simultaneous:  # the same search laid over simultaneous turns
-        from negtui.engine.turn_search import mcts_turn
-
         return mcts_turn(val, s, lens_p, lens_q, sims, c_ucb)
     desc = rules.mcts_expand_descending
     T = game.T
@@ -67,10 +41,10 @@ def mcts_partner(val: Valuation, s: State, lens_p: str, lens_q: str, sims: int =
             return []
         p = sched[state.t]
         if p not in order:
-            order[p] = _partners(neg, state, desc)
+            order[p] = partner_order(neg, state, desc)
         return list(order[p])
 
-    root = _Node(s, untried(s))
+    root = Node(s, untried(s))
 
     def leaf_value(state: State) -> np.ndarray:
         if rules.mcts_leaf_myopic or state.t >= T:
@@ -83,15 +57,15 @@ def mcts_partner(val: Valuation, s: State, lens_p: str, lens_q: str, sims: int =
         return neg.next_state(state, offer, accepted)
 
     for _ in range(sims):
-        path = _descend(root, T, c_ucb)
+        path = descend(root, T, c_ucb)
         node = path[-1]
         if node.state.t < T and node.untried:
             q = node.untried.pop()
-            nxt = step(node.state, q)
-            ch = _Node(nxt, untried(nxt), sched[node.state.t])
+            nxt = step(cast(State, node.state), q)
+            ch = Node(nxt, untried(nxt), sched[node.state.t])
             node.children[q] = ch
             path.append(ch)
-        value = leaf_value(path[-1].state).tolist()
+        value = leaf_value(cast(State, path[-1].state)).tolist()
         for nd in path:
             nd.n += 1
             if nd.who >= 0:
@@ -103,22 +77,6 @@ def mcts_partner(val: Valuation, s: State, lens_p: str, lens_q: str, sims: int =
     stats = SearchStats({q: ch.n for q, ch in root.children.items()},
                         {q: ch.w / ch.n for q, ch in root.children.items()})
     return best, stats
-
-
-def _descend(root: _Node, T: int, c_ucb: float) -> list[_Node]:
-    """The path UCB selects from the root to a node with an untried partner, a leaf or the end."""
-    node, path = root, [root]
-    sqrt, log = math.sqrt, math.log
-    while not node.untried and node.state.t < T and node.children:
-        log_n = log(node.n)
-        best_q, best_u = -1, -math.inf
-        for q, ch in node.children.items():
-            u = ch.w / ch.n + c_ucb * sqrt(log_n / ch.n)
-            if u > best_u:
-                best_q, best_u = q, u
-        node = node.children[best_q]
-        path.append(node)
-    return path
 
 
 def greedy_partner(val: Valuation, s: State, lens_p: str, lens_of: Callable[[int], str],

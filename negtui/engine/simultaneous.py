@@ -1,8 +1,9 @@
 """Simultaneous turns: several proposers in one turn, their offers settled together (docs/simultaneous.md).
 
 Under `+simultaneous` rules a turn has K proposers, taken in order from the sequential game's schedule
-(`turn_starts`).  Each proposes to a partner of its choice against the commitments at the start of the turn,
-without seeing the others' offers; each partner then answers every offer addressed to it, seeing only those.
+(`game.turn_starts`).  Each proposes to a partner of its choice against the commitments at the start of the
+turn, without seeing the others' offers; each partner then answers every offer addressed to it, seeing only
+those.
 The accepted offers are applied one by one in the turn's proposer order; an accepted offer that conflicts
 with those applied before it is void (`settle`), for one of three reasons:
 
@@ -26,24 +27,21 @@ from negtui.engine.offers import Offer
 if TYPE_CHECKING:
     from negtui.engine.game import Game
 
+if TYPE_CHECKING:
+    from negtui.engine.rules import Rules
+
+PEOPLE_NOT_YET = ("people do not play simultaneous turns yet (the app shows one offer in flight at a time), so games "
+                  "under simultaneous rules are not played in the app, at tables or in courses: play them headless "
+                  "with negtui autoplay (bots and outside programs), or in a sweep")
+
+
+def people_refusal(rules: Rules) -> str | None:
+    """Why people cannot yet play under these rules (in the app, at a table, in a course), or None."""
+    return PEOPLE_NOT_YET if rules.simultaneous else None
+
+
 Status = Literal["applied", "void", "rejected", "passed"]
 VoidReason = Literal["committed", "exclusive", "budget"]
-
-
-def turn_starts(schedule: Sequence[int], k: int) -> list[int]:
-    """Where each simultaneous turn begins in the sequential schedule, and the end: the schedule is read in
-    order and a turn takes the next proposers until it has k, or until the next one already proposes in it
-    (an explicit schedule may name a player twice in a row), so every player proposes as often as in the
-    sequential game, and in the same order.  With k = 1 every turn is the sequential game's turn."""
-    starts = [0]
-    current: set[int] = set()
-    for pos, p in enumerate(schedule):
-        if len(current) == k or p in current:
-            starts.append(pos)
-            current = set()
-        current.add(int(p))
-    starts.append(len(schedule))
-    return starts if schedule else [0]
 
 
 @dataclass(frozen=True, slots=True)

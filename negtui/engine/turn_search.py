@@ -17,14 +17,15 @@ turn the tree, its offers and its leaves are the sequential search's.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
 from negtui.engine.negotiation import State
 from negtui.engine.offers import Offer
 from negtui.engine.payoff import payoffs
-from negtui.engine.search import SearchStats, _descend, _Node, _partners
 from negtui.engine.simultaneous import Flight, settle
+from negtui.engine.tree import Node, SearchStats, descend, partner_order
 from negtui.engine.valuation import Valuation
 from negtui.engine.vocabulary import split_anticipation
 
@@ -70,7 +71,7 @@ def mcts_turn(val: Valuation, s: State, lens_p: str, lens_q: str, sims: int, c_u
             return []
         p = who(point)
         if p not in partners:
-            partners[p] = _partners(neg, at(point), desc)
+            partners[p] = partner_order(neg, at(point), desc)
         return list(partners[p])
 
     def settled(bits: int, deals: tuple[tuple[int, Offer], ...]) -> int:
@@ -94,18 +95,18 @@ def mcts_turn(val: Valuation, s: State, lens_p: str, lens_q: str, sims: int, c_u
             return payoffs(game, bits)
         return val.forecast(State(t, bits), inner_p)
 
-    root = _Node(start, untried(start))  # type: ignore[arg-type]  # a point stands where a state would
+    root = Node(start, untried(start))
     for _ in range(sims):
-        path = _descend(root, T, c_ucb)
+        path = descend(root, T, c_ucb)
         node = path[-1]
-        point: _Point = node.state  # type: ignore[assignment]
+        point = cast(_Point, node.state)
         if point.t < T and node.untried:
             q = node.untried.pop()
             nxt = step(point, q)
-            ch = _Node(nxt, untried(nxt), who(point))  # type: ignore[arg-type]
+            ch = Node(nxt, untried(nxt), who(point))
             node.children[q] = ch
             path.append(ch)
-        value = leaf_value(path[-1].state).tolist()  # type: ignore[arg-type]
+        value = leaf_value(cast(_Point, path[-1].state)).tolist()
         for nd in path:
             nd.n += 1
             if nd.who >= 0:
