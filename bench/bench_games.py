@@ -1,11 +1,13 @@
 """Seconds per game and states evaluated per second, on the paper's game sizes.
 
-    .venv/bin/python bench/bench_games.py [--seeds 5] [--hnc] [--quick] [--information private]
+    .venv/bin/python bench/bench_games.py [--seeds 5] [--hnc] [--quick] [--information private] [--simultaneous]
 
 Large games: 10 players × 5 actions, 15 goals, 5 rounds (50 turns), budget 2, MCTS 50 simulations,
 for each rule set and lens.  With --hnc also a 22-player, 45-goal, 8-actions-each game of 198 turns.
 With --information private every bot holds its guesses of the others' values (agents.beliefs): its own
-picture of the game, and states evaluated are summed over the bots' pictures.
+picture of the game, and states evaluated are summed over the bots' pictures.  With --simultaneous the
+same games under paper+simultaneous too (5 proposers a turn: 10 turns of the same 50 proposals), and
+each lens's time against its sequential game's (the anticipating lenses beside them).
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ import statistics
 import time
 
 from negtui.agents import AgentOptions, LensBot, Seating
-from negtui.engine import PAPER, REFERENCE, Negotiation, TurnDriver, Valuation
+from negtui.engine import PAPER, REFERENCE, Negotiation, TurnDriver, Valuation, get_rules
 from negtui.generator import GeneratorParams, generate
 from negtui.seats import Seat
 
 LENSES = ("myopic", "upper", "lower")
+SIMULTANEOUS = get_rules("paper+simultaneous")
 
 
 def play(sc, rules, lens: str, sims: int = 50, information: str = "public") -> tuple[float, int]:
@@ -58,6 +61,20 @@ def report(title: str, rows: list[tuple[str, str, list[float], int]]) -> None:
               f"{states / sum(secs):>11,.0f}")
 
 
+def simultaneous(games: list, information: str) -> None:
+    """Each paper game again under paper+simultaneous, lens by lens; the ratio of the total times."""
+    print(f"Simultaneous turns: the same games under {SIMULTANEOUS.name} (5 proposers a turn, 10 turns)")
+    print(f"  {'lens':<18} {'games':>5} {'sequential s/game':>18} {'simultaneous s/game':>20} {'ratio':>6}")
+    papers = [sc for r, sc in games if r is PAPER]
+    for lens in (*LENSES, *(f"anticipate:{x}" for x in LENSES)):
+        seq, sim = [], []
+        for sc in papers:
+            seq.append(play(sc, PAPER, lens, information=information)[0])
+            sim.append(play(sc, SIMULTANEOUS, lens, information=information)[0])
+        print(f"  {lens:<18} {len(sim):>5} {statistics.median(seq):>18.3f} {statistics.median(sim):>20.3f} "
+              f"{sum(sim) / sum(seq):>6.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", type=int, default=5)
@@ -65,6 +82,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="one seed, no HNC-size game")
     ap.add_argument("--information", choices=("public", "private"), default="public",
                     help="private: each bot knows its own values and guesses the others' (default public)")
+    ap.add_argument("--simultaneous", action="store_true",
+                    help="also the paper games under paper+simultaneous, each lens against its sequential time")
     args = ap.parse_args()
     seeds = 1 if args.quick else args.seeds
     games = large_games(seeds)
@@ -80,6 +99,8 @@ def main() -> None:
             rows.append((rules.name, lens, secs, states))
     report(f"Large games: 10 players x 5 actions, 15 goals, 50 turns, budget 2, MCTS 50, {args.information} "
            "information", rows)
+    if args.simultaneous:
+        simultaneous(games, args.information)
     if args.hnc and not args.quick:
         rows = []
         for rules in (PAPER, REFERENCE):

@@ -33,8 +33,10 @@ def main() -> None:
             answer = {"id": msg["id"], "offer": rng.choice(offers)}
         elif kind == "respond":
             answer = {"id": msg["id"], "accept": rng.random() < args.accept}
-        else:  # game_over
+        elif kind == "game_over":
             print(f"game over: {msg['payoffs'][msg['observation']['you']]:g} for me", file=sys.stderr)
+            continue
+        else:  # observe (a simultaneous turn's outcomes), or anything newer: no answer
             continue
         print(json.dumps(answer), flush=True)
 

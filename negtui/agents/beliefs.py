@@ -28,6 +28,7 @@ from negtui.engine.lenses import concrete_lens
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.offers import Offer, candidate_values_as, choose
 from negtui.engine.payoff import state_info
+from negtui.engine.simultaneous import Flight
 from negtui.engine.turns import TurnEvent
 from negtui.engine.valuation import Valuation
 from negtui.engine.vocabulary import CLOSED_FORM_LENSES, split_judge
@@ -141,17 +142,31 @@ class Beliefs:
                      reject_proposer=float(v_p[0]))
 
     def observe(self, ev: TurnEvent, lens_of: Callable[[int], str]) -> None:
-        """Reweight the guesses of the partner who answered `ev`'s offer (a deal or a refusal)."""
-        q = ev.partner
-        if ev.offer.is_noop or ev.offer.is_unilateral or q == self.player:
+        """Reweight the guesses of each partner who answered an offer of `ev` (a deal or a refusal; under
+        simultaneous rules every answer of the turn, each judged on the turn's starting commitments)."""
+        neg = self.valuation.neg
+        answered: list[tuple[Flight | None, Offer, bool]]
+        if ev.outcomes:
+            answered = [(neg.flight(ev.before).focused(k), out.offer, bool(out.answer))
+                        for k, out in enumerate(ev.outcomes) if out.answer is not None]
+        else:
+            answered = [(None, ev.offer, ev.accepted)]
+        for flight, offer, accepted in answered:
+            # the turn's state before the offer, no offer pending (asking its proposer, in a simultaneous turn)
+            before = ev.before if flight is None else State(ev.before.t, ev.before.bits, None, flight)
+            self._learn(before, offer, accepted, lens_of)
+
+    def _learn(self, before: State, offer: Offer, accepted: bool, lens_of: Callable[[int], str]) -> None:
+        q = offer.partner
+        if offer.is_noop or offer.is_unilateral or q == self.player:
             return
-        val, before = self.valuation, ev.before  # the turn's state before its offer, no offer pending
+        val = self.valuation
         cand = val.candidates_at(before, q)
         v = self._partner_values(before, cand, lens_of(q), q)
         if len(v) == 1:
             return  # read off the picture: nothing to learn
-        o = val.offer_index(before, ev.offer)
-        same = val.rules.accepts(v[:, o], v[:, 0]) == ev.accepted
+        o = val.offer_index(before, offer)
+        same = val.rules.accepts(v[:, o], v[:, 0]) == accepted
         w = self.weights[q] * np.where(same, 1.0 - TREMBLE, TREMBLE)
         self.weights[q] = w / w.sum()
         self.updates += 1

@@ -12,6 +12,7 @@ from negtui.children import exit_with_parent
 from negtui.engine.negotiation import State
 from negtui.engine.offers import Offer
 from negtui.engine.portable import PortableGame
+from negtui.engine.simultaneous import Flight
 from negtui.seats import Seat
 
 
@@ -41,6 +42,9 @@ class BotChild:
         if self.broken or self.seating is None:
             raise RuntimeError(self.broken or "the bot process has no game")
         s = State(msg["t"], int(msg["bits"], 16))
+        if "slot" in msg:  # simultaneous rules: the decision of the turn's proposer in that place
+            flight = Flight.start(len(self.seating.neg.game.proposers(s.t))).focused(int(msg["slot"]))
+            s = State(s.t, s.bits, None, flight)
         bot = self.seating.agents[msg["seat"]]
         if bot is None:
             raise RuntimeError(f"seat {msg['seat']} has no bot in the bot process")
@@ -51,7 +55,7 @@ class BotChild:
             offer = bot.make_offer(s, msg["partner"])
             return {"index": offer.index, "bits": format(offer.bits, "x")}
         offer = Offer(msg["proposer"], msg["partner"], int(msg["offer"], 16), index=msg["index"])
-        return {"accept": bot.respond(State(s.t, s.bits, offer))}
+        return {"accept": bot.respond(State(s.t, s.bits, offer, s.flight))}
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ import sys
 import threading
 from typing import IO, Any
 
+from negtui.children import child_env
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.offers import Offer
 from negtui.engine.portable import PortableGame
@@ -34,7 +35,8 @@ def _streams(proc: subprocess.Popen[str]) -> tuple[IO[str], IO[str], IO[str]]:
 class BotProcess:
     def __init__(self, neg: Negotiation, seats: list[Seat]):
         self._proc = subprocess.Popen([sys.executable, "-I", "-m", "negtui.agents.bot_child"], stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
+                                      env=child_env())
         self._lock = threading.Lock()
         self._send({"cmd": "init", "game": PortableGame.of(neg.game, neg.rules).as_dict(),
                     "seats": seats_json(seats)}, reply=False)
@@ -58,8 +60,11 @@ class BotProcess:
             raise RemoteError(out["error"])
         return out
 
-    def request(self, cmd: str, seat: int, s: State, **more: object) -> dict[str, Any]:
-        return self._send({"cmd": cmd, "seat": seat, "t": s.t, "bits": format(s.bits, "x"), **more})
+    def request(self, cmd: str, seat: int, s: State, neg: Negotiation, **more: object) -> dict[str, Any]:
+        """A decision at s; under simultaneous rules with the proposer's place in the turn (`slot`), which the
+        other offers in flight do not change (the bots do not see them)."""
+        where = {"slot": neg.slot(s, neg.proposer(s))} if neg.game.simultaneous else {}
+        return self._send({"cmd": cmd, "seat": seat, "t": s.t, "bits": format(s.bits, "x"), **where, **more})
 
     def set_seats(self, seats: list[Seat]) -> None:
         self._send({"cmd": "seats", "seats": seats_json(seats)}, reply=False)
@@ -90,17 +95,17 @@ class RemoteLensBot:
         self.process, self.neg, self.seat, self.label = process, neg, seat, label
 
     def choose_partner(self, s: State) -> int:
-        return int(self.process.request("partner", self.seat, s)["partner"])
+        return int(self.process.request("partner", self.seat, s, self.neg)["partner"])
 
     def make_offer(self, s: State, partner: int) -> Offer:
-        out = self.process.request("offer", self.seat, s, partner=partner)
+        out = self.process.request("offer", self.seat, s, self.neg, partner=partner)
         bits = int(out["bits"], 16)
         return Offer(self.neg.proposer(s), partner, bits, bits.bit_count(), int(out["index"]))
 
     def respond(self, s: State) -> bool:
         o = s.pending
         assert o is not None
-        return bool(self.process.request("respond", self.seat, s, proposer=o.proposer, partner=o.partner,
+        return bool(self.process.request("respond", self.seat, s, self.neg, proposer=o.proposer, partner=o.partner,
                                          offer=format(o.bits, "x"), index=o.index)["accept"])
 
 

@@ -28,6 +28,7 @@ from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.offers import Offer
 from negtui.engine.turns import Agent, AgentFault
 from negtui.engine.valuation import Valuation
+from negtui.engine.vocabulary import ANTICIPATE, split_anticipation
 from negtui.seats import Seat, SeatError
 
 REMOTE_FROM_CELLS = 40  # below this many commitments a bot decides in milliseconds: no process needed
@@ -109,6 +110,10 @@ class Seating:
         if seat.uses_exact:  # refused up front, with the solver's estimate, when the game is too large;
             check_size(self.neg.game)  # solved when first needed (the app solves it before, with progress)
         if self.options.information == "private":
+            if self.neg.game.simultaneous and any(split_anticipation(x)[0] for x in seat.lenses or ()):
+                raise SeatError(f"seat {self.neg.game.player_ids[i]}: {ANTICIPATE}: lenses predict the other "
+                                "proposers' deals from everyone's values, which private information hides; play them "
+                                "under public information")
             return lens_bot(seat, self.valuation, self.respond_lens, Beliefs(self.neg, i))
         return lens_bot(seat, self._valuation_of(i), self.respond_lens)
 

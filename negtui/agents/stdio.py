@@ -5,6 +5,7 @@ wait at most the seat's timeout for an answer.  Whatever goes wrong (the program
 answers something that is not the protocol, names a partner or a commitment that does not exist)
 raises `AgentFault`, which the turn driver plays as a pass or a rejection.  After the program has
 exited, its remaining decisions fail at once.  A late answer to an earlier request is skipped by id.
+Under simultaneous rules the program is told every turn's outcome (`observe`).
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ from negtui.agents.wire import (
     GameOver,
     Hello,
     MakeOffer,
+    Observe,
     OfferAnswer,
     OfferJson,
+    OfferOutcome,
     PartnerAnswer,
     Ready,
     Respond,
@@ -39,10 +42,10 @@ from negtui.agents.wire import (
 )
 from negtui.engine.knowledge import seat_negotiation
 from negtui.engine.negotiation import Negotiation, State
-from negtui.engine.observation import observation, offer_json
+from negtui.engine.observation import observation, offer_json, outcome_json
 from negtui.engine.offers import Offer
 from negtui.engine.portable import PortableGame
-from negtui.engine.turns import AgentFault
+from negtui.engine.turns import AgentFault, TurnEvent
 from negtui.scenario.io import first_problem
 from negtui.scenario.untrusted import Untrusted, loads, one_line
 from negtui.seats import Seat, SeatError
@@ -234,6 +237,22 @@ class StdioAgent:
         ans = self._ask(Respond(id=self._next_id(), turn=s.t, offer=OfferJson(**offer_json(neg, s.pending)),
                                 observation=self._seen(s)), RespondAnswer)
         return ans.accept
+
+    def observe(self, ev: TurnEvent) -> None:
+        """Under simultaneous rules, every offer of the turn just settled and what became of it (no answer; a
+        program that cannot be told is found out at its next decision)."""
+        if not self.neg.game.simultaneous or self._dead:
+            return
+        g = self.neg.game
+        message = Observe(turn=ev.t, offers=[OfferOutcome(**outcome_json(g, out)) for out in ev.outcomes],
+                          observation=self._seen(ev.after))
+        with self._lock:
+            try:
+                if not self._ready:
+                    self._hello(time.monotonic() + self.timeout)
+                self._send(message.model_dump(mode="json", exclude_none=True))
+            except AgentFault:
+                pass
 
     def game_over(self, s: State) -> None:
         if self._dead or not self._ready:

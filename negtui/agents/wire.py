@@ -15,6 +15,15 @@ command line, kept out of the app's screen).  A commitment is the pair [player i
     agent  → negtui  {"id": 3, "accept": true}
     negtui → agent   {"type": "game_over", "payoffs": {...}, "observation": {...}}
 
+Under simultaneous rules (the hello's rules have "simultaneous": true) several players propose in one turn,
+each on the commitments at its start: `respond` may come several times in a turn, once for each offer made
+to the agent (each answered on its own; accepted offers that together break a rule are settled by the turn's
+order), and after every turn an `observe` line (no answer) carries every offer of the turn and what became
+of it (applied, void and why, rejected, passed):
+
+    negtui → agent   {"type": "observe", "turn": 4, "offers": [{"proposer": "P1", "partner": "P3", "offer": [...],
+                      "answer": true, "result": "void", "void": "budget", "reason": "..."}, ...], "observation": {...}}
+
 These models define the messages: `protocol_schema()` is the JSON Schema committed as
 `negtui/agents/agent-protocol.schema.json`.
 """
@@ -84,6 +93,33 @@ class Respond(_Message):
     observation: dict
 
 
+class OfferOutcome(_Message):
+    """One offer of a simultaneous turn and what became of it."""
+
+    proposer: str
+    partner: str
+    offer: list[Cell]
+    answer: bool | None = Field(description="The partner's answer; null where none was asked (a pass, a "
+                                            "commitment made alone).")
+    result: Literal["applied", "void", "rejected", "passed"]
+    void: Literal["committed", "exclusive", "budget"] | None = Field(
+        default=None, description="Why an accepted offer was not applied: it names a commitment an earlier "
+                                  "offer of the turn made, closes an exclusive set one made, or takes a player "
+                                  "past its budget for the turn.")
+    reason: str | None = None
+    decided_by: str | None = None
+    fault: str | None = None
+
+
+class Observe(_Message):
+    """Simultaneous rules only: after every turn, every offer of it; no answer."""
+
+    type: Literal["observe"] = "observe"
+    turn: int
+    offers: list[OfferOutcome] = Field(description="Every proposer's offer, in the order the turn applied them.")
+    observation: dict = Field(description="The state after the turn, as this seat sees it.")
+
+
 class GameOver(_Message):
     """The last line; no answer.  negtui then closes the agent's stdin."""
 
@@ -119,7 +155,7 @@ class RespondAnswer(_Answer):
     note: str = ""
 
 
-Request = Hello | ChoosePartner | MakeOffer | Respond | GameOver
+Request = Hello | ChoosePartner | MakeOffer | Respond | Observe | GameOver
 Answer = Ready | PartnerAnswer | OfferAnswer | RespondAnswer
 
 

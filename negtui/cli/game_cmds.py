@@ -186,7 +186,8 @@ def _play(game: _Start, record: Path | None, force: bool, key: bytes | None, api
                               key=key, information=game.information) if record else None
         if not silent:
             fork_note = f", continuing {parent.file} from turn {shown_turn(parent.turn)}" if parent else ""
-            typer.echo(f"{g.scenario.name} — {g.n} players, {g.n_goals} goals, {g.T} turns, "
+            at_once = f" of {neg.rules.proposers_for(g.n)} proposers at once" if g.simultaneous else ""
+            typer.echo(f"{g.scenario.name} — {g.n} players, {g.n_goals} goals, {g.T} turns{at_once}, "
                        f"rules {neg.rules.name}{fork_note}")
             if game.note:
                 typer.echo(game.note)
@@ -217,6 +218,7 @@ def _play(game: _Start, record: Path | None, force: bool, key: bytes | None, api
 def _report(game: _Start, played: _Played, record: Path | None, as_json: bool) -> None:
     from negtui.cli.render import payoff_table
     from negtui.engine.outcome import exact_comparison, outcome
+    from negtui.engine.simultaneous import void_count
     from negtui.narrate import event_json
 
     neg, g, parent = game.neg, game.neg.game, game.parent
@@ -224,6 +226,8 @@ def _report(game: _Start, played: _Played, record: Path | None, as_json: bool) -
     exact = exact_comparison(played.valuation, result["payoffs"])
     if exact is not None:
         result["exact"] = exact
+    if g.simultaneous:  # accepted offers an earlier one of their turn made void
+        result["void"] = sum(void_count(ev.outcomes) for ev in played.events)
     if as_json:
         emit_json({
             "scenario": g.scenario.name, "rules": neg.rules.name,
@@ -236,6 +240,9 @@ def _report(game: _Start, played: _Played, record: Path | None, as_json: bool) -
     payoff_table(g, result, [s.label for s in game.seats])
     if exact is not None:
         typer.echo(f"exact solution: sum {sum(exact['payoffs']):z.2f}; L1 error of this game {exact['l1_error']:z.2f}")
+    if g.simultaneous:
+        typer.echo(f"accepted offers void: {result['void']} (an earlier offer of their turn took what they needed); "
+                   "the exact solver does not solve simultaneous games, so there is no L1 error")
     typer.echo(f"{g.T - game.start.t} turns in {played.seconds:z.2f} s"
                + (f"; record written to {record}" if record else ""))
 

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from negtui.engine.rules import get_rules
 from negtui.sweep.judge import GRID_KEY, Claim, Comparison, Games, Part, games, seed_for, twins
 from negtui.sweep.report import LENS_NAMES, REGIME_TITLES
 from negtui.sweep.spec import EXACT
@@ -299,8 +300,19 @@ def myopic_sometimes_matches(rows: list[dict]) -> Claim:
                  missing="myopic and another lens in cooperative games are not all in these results")
 
 
+def _simultaneous(rules: str) -> bool:
+    try:
+        return get_rules(rules).simultaneous
+    except ValueError:  # a rule set this negtui does not know: its games are read as they are
+        return False
+
+
 def skipped_metric_note(rows: list[dict]) -> str:
     """What the report says instead of the claims it leaves out for this grid."""
+    if rows and _simultaneous(rows[0]["rules"]):
+        return ("Games of simultaneous turns have no exact solution (the exact solver does not solve them), so they "
+                "are judged as large games are: on the improvement over No-Negotiation in the adversarial columns; "
+                "the L1 claims are not judged here.")
     if is_small(rows):
         over, n = over_exact_limit(rows)
         skipped = (f" {over} of {n} games were over the exact-solve limit: they have no L1 error and no part in "

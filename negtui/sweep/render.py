@@ -35,6 +35,7 @@ from negtui.sweep.report import (
     spread_by_regime,
     table1,
 )
+from negtui.sweep.simultaneous import simultaneous_markdown
 from negtui.sweep.table2 import carry_over, table2_claims
 from negtui.sweep.verdicts import HOW_TO_READ, claims_markdown, overview_markdown, write_claims_json
 
@@ -328,6 +329,8 @@ def write_report(rows: list[dict], source: Path, out: Path,
                  "states for the other grid.", ""]
     if (reading := lower_reading(grid_sections)):
         head += ["## The lower lens's reading of credible threats", "", reading, ""]
+    if (concurrent := simultaneous_markdown(rows)):
+        parts += [concurrent, ""]
     path = out / "report.md"
     path.write_text("\n".join(head + parts))
     write_claims_json(judged, out / "claims.json", sections)

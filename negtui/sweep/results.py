@@ -33,11 +33,11 @@ SCHEMA = pa.schema([
     ("l1_normalised", pa.float64()), ("actions_up_to", pa.int64()), ("exact_solved", pa.bool_()),
     ("information", pa.string()), ("regret", pa.float64()), ("l1_true", pa.float64()),
     ("negative_mass", pa.float64()), ("mixed_sign_goals", pa.float64()), ("sign_agreement", pa.float64()),
-    ("sample", pa.int64()), ("sample_seed", pa.int64()), ("notes", pa.string()),
+    ("sample", pa.int64()), ("sample_seed", pa.int64()), ("notes", pa.string()), ("void", pa.int64()),
 ])
 # columns added since the first results files: a file without them reads them as empty
 ADDED = ("improvement_var", "l1_normalised", "actions_up_to", "exact_solved", "information", "regret", "l1_true",
-         "negative_mass", "mixed_sign_goals", "sign_agreement", "sample", "sample_seed", "notes")
+         "negative_mass", "mixed_sign_goals", "sign_agreement", "sample", "sample_seed", "notes", "void")
 TIMING = ("seconds",)  # the only columns that differ between two runs of the same task
 
 

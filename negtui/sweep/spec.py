@@ -251,7 +251,28 @@ class SweepSpec(_Strict):
         names = [m.name for m in self.methods]
         if len(set(names)) != len(names):
             raise ValueError(f"method names repeat: {sorted({x for x in names if names.count(x) > 1})}")
+        self._simultaneous_methods()
         return self
+
+    def _simultaneous_methods(self) -> None:
+        """Methods a simultaneous rule set cannot play, refused before any game runs: an exact seat (the solver
+        does not solve simultaneous games), an anticipating one under private information (it predicts the
+        others' deals from values a seat does not know)."""
+        from negtui.engine.rules import get_rules
+        from negtui.engine.vocabulary import ANTICIPATE, split_anticipation
+
+        simultaneous = [r for r in self.rules if get_rules(r).simultaneous]
+        if not simultaneous:
+            return
+        for m in self.methods:
+            for text in m.seat_texts(len(m.seats) if isinstance(m.seats, list) else 1):
+                seat = parse_seat(text)
+                if seat.uses_exact:
+                    raise ValueError(f"method {m.name!r}: the exact solver does not solve simultaneous games "
+                                     f"({simultaneous[0]}): give its seats a lens")
+                if "private" in self.information and any(split_anticipation(x)[0] for x in seat.lenses or ()):
+                    raise ValueError(f"method {m.name!r}: {ANTICIPATE}: lenses need public information under "
+                                     f"{simultaneous[0]}")
 
 
 def presets() -> dict[str, SweepSpec]:

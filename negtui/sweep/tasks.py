@@ -84,6 +84,9 @@ def skipped(spec: SweepSpec) -> list[tuple[dict[str, object], str, str]]:
 def _refusal(point: dict[str, object], rules: str) -> str | None:
     if "scenario" in point:
         return _scenario_refusal(str(point["scenario"]), rules)
+    proposers = _proposers(rules, int(str(point["players"])))
+    if proposers > int(str(point["players"])):
+        return f"{rules} has {proposers} proposers a turn, more than the grid point's {point['players']} players"
     low, up_to = _actions(point)
     if up_to is not None and low == 1 and point["payoff"] == "negative-pp" and _generator(rules) == "reference":
         return "the reference generator cannot place a poison pill on a one-action receiver, which 1-… allows"
@@ -95,6 +98,13 @@ def _generator(rules: str) -> str:
     from negtui.engine.rules import get_rules
 
     return get_rules(rules).generator
+
+
+def _proposers(rules: str, players: int) -> int:
+    """Proposers a turn of a game of `players` under a rule set (1 but under simultaneous rules)."""
+    from negtui.engine.rules import get_rules
+
+    return get_rules(rules).proposers_for(players)
 
 
 def _actions(point: dict[str, Any]) -> tuple[int, int | None]:
@@ -165,6 +175,7 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     from negtui.engine.baseline import no_negotiation
     from negtui.engine.metrics import improvement, l1_error, regret
     from negtui.engine.outcome import exact_outcome
+    from negtui.engine.simultaneous import void_count
     from negtui.scenario.shape import sign_structure, values_matrix
     from negtui.scenario.untrusted import one_line
     from negtui.seats import Seat, parse_seat
@@ -176,18 +187,20 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     game = neg.game
     base = np.asarray(no_negotiation(game, rules).payoffs, dtype=float)
     valuation = Valuation(neg)  # one per game: every method's bots share its caches and exact solution
-    solved = exact_outcome(valuation) if spec.exact else None
+    exact_asked = spec.exact and not rules.simultaneous  # the exact solver does not solve simultaneous games
+    solved = exact_outcome(valuation) if exact_asked else None
     exact, exact_true = (None, None) if solved is None else solved
     scale = None if exact is None else float(np.abs(exact).sum())  # what normalises the L1 error
     welfare = _welfare(neg, spec)
     _, _, negative_mass, mixed_sign_goals, sign_agreement = sign_structure(values_matrix(sc))
     common = {"sweep": task.sweep, "task": task.key, "scenario": sc.name, **_point_columns(task), "seed": task.seed,
               "rules": task.rules, "information": task.information, "negtui": __version__, "players": game.n,
-              "exact_solved": None if not spec.exact else exact is not None, "negative_mass": negative_mass,
+              "exact_solved": None if not exact_asked else exact is not None, "negative_mass": negative_mass,
               "mixed_sign_goals": mixed_sign_goals, "sign_agreement": sign_agreement}
     setup = time.perf_counter() - started
 
-    def row(method: str, pay: np.ndarray, turns: int | None, seconds: float, bits: int | None = None) -> dict:
+    def row(method: str, pay: np.ndarray, turns: int | None, seconds: float, bits: int | None = None,
+            void: int | None = None) -> dict:
         imp = improvement(pay, base)
         l1 = None if exact is None else float(l1_error(pay, exact))
         l1_true = None if exact_true is None else float(l1_error(pay, exact_true))
@@ -196,7 +209,8 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
                "fraction_improved": imp.fraction_improved,
                "l1_exact": l1, "l1_true": l1_true, "turns": turns, "seconds": seconds,
                "improvement_var": imp.variance, "l1_normalised": None if l1 is None or not scale else l1 / scale,
-               "regret": None if bits is None else float(regret(game, rules, bits).sum())}
+               "regret": None if bits is None else float(regret(game, rules, bits).sum()),
+               "void": void}
         out.update(_efficiency(welfare, pay, spec))
         return out
 
@@ -217,7 +231,8 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
                 end = driver.play_out()
                 pay = np.asarray(neg.returns(end), dtype=float)
                 notes = sorted({note for agent in seating.agents for note in getattr(agent, "notes", ())})
-            out = row(method.name, pay, len(driver.events), time.perf_counter() - t0, end.bits)
+            void = sum(void_count(ev.outcomes) for ev in driver.events)  # 0 under one proposer a turn
+            out = row(method.name, pay, len(driver.events), time.perf_counter() - t0, end.bits, void)
             if method.uses_llm:
                 out |= {"sample": sample, "sample_seed": base_seat.seed,
                         "notes": one_line("; ".join(notes), MAX_NOTES) or None}
