@@ -39,6 +39,9 @@ def summary(game: Game, a: Assessment, reason: bool = True) -> str:
     return head + f". Under {ref} nothing did better ({a.value(a.yours):z.1f})"
 
 
+SHORT_DECISION = 8  # characters: an answer (accept, reject, no offer) stays in a column beside its values
+
+
 class CoachPane(StaticPane):
     coaching: reactive[tuple[Assessment, ...]] = reactive((), repaint=False)
 
@@ -78,28 +81,32 @@ class CoachPane(StaticPane):
         title = Text(f"{kind} · turn {shown_turn(a.t)} · {who}'s {what}", style="bold")
         lenses = list(a.others[0].values)
         narrow = self.app.size.width < FORECASTS_NARROW  # the side pane is under ~64 columns: short headers
+        rows = ([a.yours] if a.yours is not None else []) + list(a.others)
+        words = [choice_words(game, c) for c in rows]
+        # narrow, an offer's words go under the table, on lines that wrap at words: the column the values leave
+        # them is about eight wide, and cut "Development Bank" into "Developm" and "ent Bank"
+        below = narrow and max(map(len, words)) > SHORT_DECISION
         t = Table(box=None, padding=(0, 1), show_edge=False)
         t.add_column("by" if narrow else "choice by", no_wrap=True)
-        if not narrow:  # beside the values only where a column of its own can hold words whole
-            t.add_column("decision", min_width=20)
+        if not below:
+            t.add_column("decision", overflow="fold", min_width=SHORT_DECISION)
         for lens in lenses:
             t.add_column(LENS_SHORT.get(lens, lens) if narrow else f"{lens} value", justify="right", no_wrap=True)
-        rows = ([a.yours] if a.yours is not None else []) + list(a.others)
         best = a.best
         decisions = Text()
-        for c in rows:
+        for c, said in zip(rows, words, strict=True):
             style = "bold" if c.who == YOU else ""
             label = Text(c.who + (" ★" if c is best else ""), style=style)
             values = [Text(f"{c.values[lens]:z.1f}", style=palette.signed(c.values[lens])) for lens in lenses]
-            if narrow:  # the decisions under the table, as lines that wrap at words, not in a column of 8
+            if below:
                 t.add_row(label, *values)
                 decisions.append("\n" if decisions else "")
                 decisions.append_text(label.copy().append(": "))
-                decisions.append(choice_words(game, c))
+                decisions.append(said)
             else:
-                t.add_row(label, choice_words(game, c), *values)
+                t.add_row(label, said, *values)
         ref = "exact" if a.reference == "exact" else "the mean of myopic, upper and lower"
         short = " (" + ", ".join(f"{LENS_SHORT.get(lens, lens)} = {lens}" for lens in lenses) + ")" if narrow else ""
         note = Text(f"values: {who}'s payoff forecast after the turn under each lens{short}; ★ best under {ref}",
                     style="dim")
-        return Group(title, t, *([decisions] if narrow else []), Text(summary(game, a)), note)
+        return Group(title, t, *([decisions] if below else []), Text(summary(game, a)), note)
