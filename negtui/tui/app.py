@@ -55,7 +55,8 @@ class NegtuiApp(SizeGuard, App):
     TITLE = "negtui"
     # priority: a dialog (a modal screen) would otherwise hide the app's own keys
     BINDINGS = [Binding("ctrl+q", "quit", "quit", show=False, priority=True),
-                Binding("question_mark", "help", "help", priority=True)]
+                Binding("question_mark", "help", "help", priority=True),
+                Binding("ctrl+c", "interrupt", "end the app", show=False, priority=True, system=True)]
 
     def __init__(self, scenario: Path | None = None, *, rules: str = "paper", seats: dict[str, Seat] | None = None,
                  ask_seats: bool = True, replay: Path | None = None, record: bool = True,
@@ -337,6 +338,19 @@ class NegtuiApp(SizeGuard, App):
                 continue
             caught.append(sig)
         self._signals = tuple(caught)
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C ends the app as it ends any command: status 130, the record keeping every finished turn.  In
+        the app's raw mode it is a key, not a signal, and Textual's own binding only said how to quit (in a
+        dialog, not even that).  Text selected (in a field, or on the screen) is copied instead, as a field's
+        Ctrl-C does."""
+        focused = self.focused
+        selected = focused.selected_text if isinstance(focused, Input | TextArea) else None
+        selected = selected or self.screen.get_selected_text()
+        if selected:
+            self.copy_to_clipboard(selected)
+            return
+        self._signalled(signal.SIGINT)
 
     def _signalled(self, sig: int) -> None:
         """End as asked; and should the ending hang (Textual's shutdown can wait forever on output to a

@@ -121,6 +121,8 @@ GAME_KEYS: tuple[Key, ...] = (
     Key("question_mark", "help", "help", "this help", "General", "?", palette="Help"),
     Key("q", "quit", "quit", "quit (the record keeps every finished turn)", "General"),
     Key("", "", "", "command palette", "General", "ctrl+p"),
+    Key("", "", "", "end the app at once, from anywhere: status 130, the record keeping every finished turn "
+        "(text selected is copied instead)", "General", "ctrl+c"),
 )
 
 _SYMBOLS = {"comma": ",", "full_stop": ".", "plus": "+", "equals_sign": "=", "minus": "-",

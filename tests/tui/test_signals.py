@@ -72,3 +72,42 @@ def test_a_signal_ends_the_app_whose_terminal_takes_no_more_output(sig):
             proc.kill()
             proc.wait()
         os.close(master)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("where", ["game", "dialog"])
+async def test_ctrl_c_in_the_app_ends_it_with_130(wait_until, pill_app, where):
+    """Raw mode turns Ctrl-C into a key, not a signal: the key ends the app as the signal ends a command."""
+    from negtui.seats import Seat
+    from negtui.tui.screens.dialogs import PartnerScreen
+    from negtui.tui.screens.game import GameScreen
+
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "A's partner dialog")
+        if where == "game":
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
+        await pilot.press("ctrl+c")
+        await wait_until(pilot, lambda: app.return_code is not None, "the app ending")
+    assert app.return_code == 130
+
+
+@pytest.mark.asyncio
+async def test_ctrl_c_over_text_selected_in_a_field_copies_it(wait_until, tmp_path):
+    from textual.widgets import Input
+
+    from negtui.tui.app import NegtuiApp
+    from negtui.tui.screens.picker import GenerateScreen
+
+    app = NegtuiApp(None, record=False, data_dir=tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: app.screen.query("#scenario-list"), "the picker")
+        await pilot.press("g")
+        await wait_until(pilot, lambda: isinstance(app.screen, GenerateScreen), "the generator's form")
+        field = app.screen.query(Input).first()
+        field.focus()
+        field.select_all()
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.is_running and app.clipboard == field.value and field.value

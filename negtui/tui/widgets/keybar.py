@@ -73,7 +73,7 @@ class KeyBar(Widget):
                           binding.action))
         if isinstance(screen, ModalScreen):  # a dialog: the app's help and quit work here too, say so
             for own in self.app.BINDINGS:
-                if isinstance(own, Binding) and own.action not in actions:
+                if isinstance(own, Binding) and own.action not in actions and not own.system:  # not ctrl+c
                     shown.append((own.key, self.app.get_key_display(own), own.description, True, own.action))
         if palette is not None and self.app.ENABLE_COMMAND_PALETTE:
             shown.append(palette)
