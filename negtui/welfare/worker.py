@@ -13,6 +13,7 @@ import sys
 import threading
 from dataclasses import asdict, dataclass
 
+from negtui.children import child_env
 from negtui.engine.portable import PortableGame
 from negtui.welfare.options import WelfareOptions, WelfareResult
 
@@ -54,7 +55,7 @@ class WelfareJob:
     def __init__(self, req: WelfareRequest):
         req.options.check()  # a bad request fails here, as a WelfareError, before any process starts
         self._proc = subprocess.Popen(list(self.command), stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
         self._finished = threading.Event()
         self._out = self._err = ""
         self._cancelled = False
