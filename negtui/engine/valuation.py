@@ -26,7 +26,7 @@ from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.offers import Candidates, Offer, candidate_values, candidates, choose, realised_values
 from negtui.engine.payoff import state_info
 from negtui.engine.rules import Rules
-from negtui.engine.vocabulary import ADAPTIVE, check_lens, split_anticipation, split_judge
+from negtui.engine.vocabulary import ADAPTIVE, ANTICIPATE, check_lens, split_anticipation, split_judge
 
 _OFFER_CACHE_BYTES = 64 * MB  # an Offer is a few hundred bytes
 _CANDIDATE_CACHE_BYTES = 64 * MB
@@ -87,7 +87,7 @@ class Valuation:
         state met again a round later (nobody made a deal meanwhile) costs a look-up."""
         p = self.neg.proposer(s)
         lens_p, lens_q = self._reading(lens_p), self._reading(lens_q)
-        lens_p, lens_q = concrete_lens(self.game, lens_p, p, s.t), concrete_lens(self.game, lens_q, q, s.t)
+        lens_p, lens_q = self._concrete(lens_p, p, s.t), self._concrete(lens_q, q, s.t)
         when = s.t if "exact" in (split_judge(lens_p)[1], split_judge(lens_q)[1]) else s.t + 1 >= self.game.T
         ahead = split_anticipation(lens_p)[0] or split_anticipation(lens_q)[0]
         key = (when, p, s.bits, q, lens_p, lens_q) + ((self.game.proposers(s.t),) if ahead else ())
@@ -179,6 +179,13 @@ class Valuation:
                           self._exact_lookup if lens == "exact" else None)
         out.flags.writeable = False
         return self._forecasts.put(key, out)
+
+    def _concrete(self, lens: str, i: int, t: int) -> str:
+        """`concrete_lens`, inside an anticipating lens too: the offer cache is keyed by the formula used at turn t,
+        and `adaptive` turns myopic in the last round, so one state met in two rounds may have two best offers."""
+        ahead, inner = split_anticipation(lens)
+        inner = concrete_lens(self.game, inner, i, t)
+        return f"{ANTICIPATE}:{inner}" if ahead else inner
 
     def _reading(self, lens: str) -> str:
         """The lens as this game reads it: anticipating only where a turn has other proposers."""
