@@ -17,6 +17,14 @@ def user_data_dir() -> Path:
     return Path(_dir("negtui"))
 
 
+def private_folder(folder: Path) -> Path:
+    """`folder`, made if need be and entered by its owner only (mode 0700, whatever it had): the tables'
+    sockets live there, and whoever can reach a table's socket can sit at it or watch it as its trainer."""
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(folder, 0o700)
+    return folder
+
+
 def recent_records(folder: Path) -> list[Path]:
     """The records under `folder` (trainees' subfolders too), newest first; none if it does not exist."""
     if not folder.is_dir():

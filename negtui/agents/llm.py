@@ -16,6 +16,7 @@ temperature is sent unless the seat has one (some models accept only their defau
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -78,9 +79,8 @@ class LLMAgent:
         self.timeout = seat.decision_timeout
         self.base_url = (seat.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
         key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        self._headers = {"Authorization": f"Bearer {key}"} if key else {}
         self._httpx = httpx
-        self._client = httpx.Client(base_url=self.base_url, headers=headers, timeout=self.timeout)
         g = neg.game
         self._plan: tuple[tuple[int, int], int, Offer] | None = None  # (state, partner, offer) of choose_partner
         self.last_reason = ""
@@ -125,27 +125,33 @@ class LLMAgent:
         return content
 
     def _post(self, body: dict, deadline: float | None = None) -> tuple[int, str]:
-        """The status and text of the answer, read a piece at a time: at most MAX_BODY bytes, and no
-        longer than the decision's time limit in all (httpx's own timeout holds per read, so a server
-        sending a byte now and then would hold a decision for minutes)."""
-        httpx = self._httpx
+        """The status and text of the answer, at most MAX_BODY bytes, with connecting, the response's headers
+        and its body all bounded by one deadline, the decision's time limit.  httpx's own timeout holds per
+        network operation, so a server sending its headers or its body a byte now and then would hold a
+        decision for hours; only cancelling the whole request at the deadline bounds it, and a blocking
+        client cannot be cancelled, so the request runs on an event loop of its own."""
         deadline = deadline if deadline is not None else time.monotonic() + self.timeout
-        late = AgentFault(f"no answer from {self.model} within {self.timeout:g} s")
+        httpx = self._httpx
         try:
-            with self._client.stream("POST", "/chat/completions", json=body) as res:
-                pieces, size = [], 0
-                for piece in res.iter_bytes():
-                    size += len(piece)
-                    if size > MAX_BODY:
-                        raise AgentFault(f"{self.base_url} answered with over {MAX_BODY:,} bytes")
-                    if time.monotonic() > deadline:
-                        raise late
-                    pieces.append(piece)
-                return res.status_code, b"".join(pieces).decode("utf-8", "replace")
-        except httpx.TimeoutException:
-            raise late from None
+            return asyncio.run(self._post_by(body, deadline))
+        except (TimeoutError, httpx.TimeoutException):  # the deadline cancelled it, wherever it was (or a read)
+            raise AgentFault(f"no answer from {self.model} within {self.timeout:g} s") from None
         except httpx.HTTPError as err:
             raise ApiError(f"cannot reach {self.base_url}: {one_line(str(err), 200)}") from None
+
+    async def _post_by(self, body: dict, deadline: float) -> tuple[int, str]:
+        """A connection per request (an answer takes seconds, a connection on the loop that then closes
+        costs milliseconds), all of it cancelled at `deadline` (time.monotonic)."""
+        client = self._httpx.AsyncClient(base_url=self.base_url, headers=self._headers, timeout=self.timeout)
+        async with (asyncio.timeout(max(0.0, deadline - time.monotonic())), client,
+                    client.stream("POST", "/chat/completions", json=body) as res):
+            pieces, size = [], 0
+            async for piece in res.aiter_bytes():
+                size += len(piece)
+                if size > MAX_BODY:
+                    raise AgentFault(f"{self.base_url} answered with over {MAX_BODY:,} bytes")
+                pieces.append(piece)
+            return res.status_code, b"".join(pieces).decode("utf-8", "replace")
 
     def _chat_with_backoff(self, messages: list[dict], schema: dict) -> str:
         """The paper's runner retries a failed API call with exponential waits; here within the decision's
@@ -292,7 +298,6 @@ class LLMAgent:
         return accept
 
     def close(self) -> None:
-        self._client.close()
         if self.responder is not None and hasattr(self.responder, "close"):
             self.responder.close()
 

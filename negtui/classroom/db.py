@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from negtui.classroom.classbook import ClassBook, Filters
 from negtui.classroom.dbtypes import RESULT_COLUMNS, DBError, Decision, GameRow, Key, Trainee, now_iso
-from negtui.classroom.gradebook import GradeBook, attempt_numbers
+from negtui.classroom.gradebook import Allowance, GradeBook, attempt_numbers, check_allowance
 from negtui.classroom.identity import check_name, code_hash, key_of
 from negtui.classroom.schema import MIGRATIONS, SCHEMA_VERSION, statements
 from negtui.classroom.scoring import score
@@ -278,9 +278,13 @@ class ResultsDB:
 
     def game_started(self, name: str, course: str, exercise: str, scenario: str, scenario_digest: str, seat: str,
                      record_path: str | os.PathLike[str], session_id: int | None = None,
-                     table_id: int | None = None) -> int:
+                     table_id: int | None = None, allowance: Allowance | None = None) -> int:
+        """A new game, filed as being played; with `allowance`, only if the exercise allows it now, checked in
+        the same transaction (gradebook.NoAttempt says why not)."""
         with self.write() as conn:
             tid = self._trainee_id(conn, name)
+            if allowance is not None:
+                check_allowance(conn, tid, course, exercise, allowance)
             if session_id is not None and not conn.execute("SELECT 1 FROM sessions WHERE id = ?",
                                                            (session_id,)).fetchone():
                 raise DBError(f"no session {session_id}")

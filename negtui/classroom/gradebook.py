@@ -8,7 +8,9 @@ game that goes badly never buys another try."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +26,46 @@ GRADEBOOK_COLUMNS: tuple[str, ...] = (
     "trainee", "course", "exercise", "mode", "score_by", "attempts_used", "attempts_allowed", "status",
     "best_score", "last_score", "finished", "abandoned", "bot_turns",
 )
+
+
+class NoAttempt(DBError):
+    """A new game the exercise does not allow now; the message says why, to the trainee."""
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """What a new game of an exercise must fit: the plays allowed (None: as many as wanted), and whether
+    every start counts (an assessment) or only a finished game (practice)."""
+
+    plays: int | None
+    every_start: bool
+
+
+def _counted(every_start: bool) -> str:
+    """The statuses of the games that are attempts, as `counts` has it, in SQL."""
+    return "('finished', 'playing', 'abandoned')" if every_start else "('finished')"
+
+
+def check_allowance(conn: sqlite3.Connection, trainee_id: int, course: str, exercise: str,
+                    allowance: Allowance) -> None:
+    """Inside the write transaction that files a new game (so no other session's start can come between
+    the count and the game): NoAttempt when the plays are used up, or when an assessment's game is under way
+    already (to be resumed: a second one would be a second try at the same attempt)."""
+    mine = "trainee_id = ? AND course = ? AND exercise = ?"
+    args = (trainee_id, course, exercise)
+    # a start whose session ended before its record was named (the app killed as it started) played nothing
+    conn.execute(f"DELETE FROM games WHERE {mine} AND status = 'playing' AND record_path = '' AND session_id IN"
+                 " (SELECT id FROM sessions WHERE ended IS NOT NULL)", args)
+    if allowance.every_start and conn.execute(
+            f"SELECT 1 FROM games WHERE {mine} AND status = 'playing' AND table_id IS NULL", args).fetchone():
+        raise NoAttempt("your game of this exercise is under way: resume it (from the lobby, or in the session "
+                        "that has it open)")
+    if allowance.plays is None:
+        return
+    used = int(conn.execute(f"SELECT COUNT(*) FROM games WHERE {mine} AND status IN {_counted(allowance.every_start)}",
+                            args).fetchone()[0])
+    if used >= allowance.plays:
+        raise NoAttempt(f"no plays of this exercise left ({used} of {allowance.plays} used)")
 
 
 def counts(mode: str | None, status: str) -> bool:
@@ -61,10 +103,9 @@ class GradeBook:
 
     def attempts(self, name: str, course: str, exercise: str, *, every_start: bool = False) -> int:
         """Plays used: finished games, or (`every_start`, an assessment) every game started."""
-        statuses = "('finished', 'playing', 'abandoned')" if every_start else "('finished')"
         return int(self.db.rows(
             "SELECT COUNT(*) FROM games g JOIN trainees t ON t.id = g.trainee_id WHERE t.name = ? AND g.course = ?"
-            f" AND g.exercise = ? AND g.status IN {statuses}", (name, course, exercise))[0][0])
+            f" AND g.exercise = ? AND g.status IN {_counted(every_start)}", (name, course, exercise))[0][0])
 
     def abandoned(self, name: str, course: str, exercise: str) -> int:
         return int(self.db.rows(
@@ -72,16 +113,29 @@ class GradeBook:
             " AND g.exercise = ? AND g.status = 'abandoned'", (name, course, exercise))[0][0])
 
     def continued(self, game_id: int, record_path: str | Path, session_id: int | None) -> None:
-        """A game resumed: the same game (and attempt), now written to its continuation's record by this
-        session."""
+        """Where a game being played is written and by which session: a new game's record once play begins
+        (its attempt was filed first), a resumed game's continuation (the same game, and attempt).  A game
+        another session of the trainee still holds open is not taken from it (NoAttempt): two sessions
+        playing one graded game on would be two tries at one attempt."""
         with self.db.write() as conn:
-            row = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = conn.execute("SELECT status, session_id FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 raise DBError(f"no game {game_id}")
             if row[0] != "playing":
                 raise DBError(f"game {game_id} is {row[0]}, not playing")
+            holder = row[1]
+            if session_id is not None and holder is not None and holder != session_id and conn.execute(
+                    "SELECT 1 FROM sessions WHERE id = ? AND ended IS NULL", (holder,)).fetchone():
+                raise NoAttempt("this game is open in another session of yours: go on with it there, or end that "
+                                "session first (one the network cut off ends within a few minutes)")
             conn.execute("UPDATE games SET record_path = ?, session_id = ? WHERE id = ?",
                          (str(record_path), session_id, game_id))
+
+    def unclaimed(self, game_id: int) -> None:
+        """A game filed for a start that then failed (no record could be written): no game was played, so
+        no attempt is spent."""
+        with self.db.write() as conn:
+            conn.execute("DELETE FROM games WHERE id = ? AND status = 'playing' AND record_path = ''", (game_id,))
 
     def abandon_left(self, course: str, exercises: Sequence[str], idle: float) -> list[int]:
         """Games of these exercises (played alone) whose session ended more than `idle` seconds ago, filed

@@ -49,7 +49,7 @@ def open_table(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Open a table in this terminal: people's seats are `--seat X=human`; bots play the others."""
-    from negtui.datadir import default_record_path, user_data_dir
+    from negtui.datadir import default_record_path, private_folder, user_data_dir
     from negtui.engine.portable import PortableGame
     from negtui.seats import Seat, SeatError, default_seats, parse_seats
     from negtui.table.host import TableHost
@@ -70,7 +70,10 @@ def open_table(
             fail(f"error: --on-drop is 'bot' or 'wait', not {on_drop!r}")
         shown = information_of(information)
         folder = data_dir or user_data_dir()
-        path = socket or folder / "tables" / f"{sc.name[:40]}-{_stamp()}.sock"
+        try:  # the tables' folder is its owner's alone: a table's socket lets anyone who reaches it watch and steer
+            path = socket or private_folder(folder / "tables") / f"{sc.name[:40]}-{_stamp()}.sock"
+        except OSError as err:
+            fail(f"error: {folder / 'tables'}: {err.strerror or err}")
         if len(str(path).encode()) > SOCKET_PATH_MAX:
             fail(f"error: {path}: a socket's path must be under {SOCKET_PATH_MAX} bytes; choose a shorter --socket")
         if path.exists():

@@ -28,7 +28,9 @@ def main(argv: list[str] | None = None) -> int:
         print(err.render(), file=sys.stderr)
         return 2
     with ResultsDB.open(args.data_dir) as db:
-        if args.trainer:
+        # the console only for a key bound to the trainer: a key being enrolled (anyone's, while an invite is
+        # pending) proves the code on the enrolment screen first, and the console comes with the next login
+        if args.trainer and args.enrol_key is None:
             from negtui.console.app import ServedClassApp
 
             console = ServedClassApp(course, db, data_dir=args.data_dir, session_id=args.session)

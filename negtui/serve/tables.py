@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from negtui.classroom.dbtypes import DBError, TableRow
+from negtui.datadir import private_folder
 from negtui.trainee.hub import REQUEST_BYTES
 
 if TYPE_CHECKING:  # the server runs no game: the course is loaded by whoever starts it
@@ -95,12 +96,15 @@ class TableKeeper:
         if not ex.is_table:
             return {"ok": False, "why": f"{ex.title!r} is played alone, not at a table"}
         async with self._lock:
-            mine = [t for t in self.open.values() if t.opener == trainee and t.exercise == exercise]
-            for t in mine:
+            for t in [t for t in self.open.values() if t.opener == trainee]:
                 row = await self.db_call(partial(_table, table_id=t.id))
-                if row is not None and row.status == "forming" and not any(
-                        s.name not in (None, trainee) for s in row.people):
+                if row is None or row.status != "forming" or any(s.name not in (None, trainee) for s in row.people):
+                    continue  # someone else sat down, or it started: no longer an empty table of theirs
+                if t.exercise == exercise:
                     return {"ok": True, "table": t.id, "socket": str(t.socket)}  # theirs, still empty
+                title = self.course.exercise(t.exercise).title
+                return {"ok": False, "why": f"your table of {title!r} (table {t.id}) waits for people: sit at it, "
+                                            "or leave it to close (an empty table closes within a minute)"}
             if len(self.open) >= self.max_tables:
                 return {"ok": False, "why": f"the server runs {self.max_tables} tables already; join one of them"}
             try:
@@ -153,7 +157,7 @@ class TableKeeper:
         return t.id, None
 
     async def _open(self, exercise: str, opener: str, reserved: dict[str, str] | None = None) -> OpenTable:
-        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_folder(self.folder)
         table_id = await self.db_call(lambda db: db.tables.opened(self.course.course.name, exercise, "-"))
         path = self._socket_path(table_id)
         await self.db_call(lambda db: db.tables.set_socket(table_id, str(path)))

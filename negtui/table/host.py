@@ -34,7 +34,7 @@ from negtui.table.clock import DecisionClock, RoundClock, expired
 from negtui.table.connection import Client
 from negtui.table.events import TableEvents
 from negtui.table.moves import move_to_wire
-from negtui.table.serving import NAME_CHARS, Serving
+from negtui.table.serving import Serving, person_name
 from negtui.table.sitting import Sitting
 from negtui.table.spec import TableSpec
 from negtui.table.talk import KEPT, RateLimit, Said
@@ -76,7 +76,7 @@ class TableHost(Serving):
         self.round_clock = RoundClock(spec.game_time, clock)
         self._held: tuple[int, str] | None = None  # the decision whose clock is held for an absent person
         for pid, name in spec.reserved.items():  # seats the trainer kept from the opening
-            self.sitting.assign(name[:NAME_CHARS], pid)
+            self.sitting.assign(person_name(name), pid)
         self._last_client = clock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._handlers: set[asyncio.Task[object]] = set()  # one per connection
@@ -327,7 +327,8 @@ class TableHost(Serving):
         elif kind == "assign":
             if self.game is not None:
                 return "the game has started: seats are kept for the people in them"
-            why = self.sitting.assign(str(m.get("name") or "")[:NAME_CHARS], str(m.get("seat") or ""))
+            name = person_name(m.get("name"))
+            why = self.sitting.assign(name, str(m.get("seat") or "")) if name else "a seat is kept for a name"
             if why:
                 return why
             self._people_changed()

@@ -1,5 +1,8 @@
 """Decisions on the wire: a move as the table announces it, and a person's decision as a client sends
-it, by player and action ids (never indices, which a client could not check)."""
+it, by player and action ids (never indices, which a client could not check).
+
+Only the table decides what is recorded about a move: from a client's line it reads what a person
+decides and nothing else; whose move it is and whether it replaced a failed decision are the table's."""
 
 from __future__ import annotations
 
@@ -7,6 +10,8 @@ from typing import Any
 
 from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
 from negtui.engine.turns import Move
+
+CLIENT_FIELDS = ("t", "phase", "partner", "cells", "accept")  # what a person decides; every other field is the table's
 
 
 def move_to_wire(neg: Negotiation, m: Move) -> dict[str, Any]:
@@ -28,17 +33,29 @@ def move_from_wire(neg: Negotiation, s: State, data: dict[str, Any]) -> Move:
     g = neg.game
     try:
         t, player, phase = int(data["t"]), g.index_of(str(data["player"])), Phase(data["phase"])
-        fault = data.get("fault")
+        fault = None if data.get("fault") is None else str(data["fault"])
         if phase is Phase.PROPOSE:
             cells = [_cell(neg, pair) for pair in data.get("cells") or []]
             partner = g.index_of(str(data["partner"]))
             if t != s.t or player != neg.proposer(s):
                 raise IllegalMove("this offer belongs to another moment of the game", "phase")
             offer = neg.offer(s, partner, cells) if cells else neg.pass_offer(s)
-            return Move(t, player, phase, offer, fault=None if fault is None else str(fault))
-        return Move(t, player, Phase.RESPOND, accept=bool(data["accept"]), fault=None if fault is None else str(fault))
+            return Move(t, player, phase, offer, fault=fault)
+        return Move(t, player, Phase.RESPOND, accept=_accept(data["accept"]), fault=fault)
     except (KeyError, TypeError, ValueError) as err:
         raise IllegalMove(f"not a decision this game knows: {err}", "wire") from None
+
+
+def decision_from_client(neg: Negotiation, s: State, player: str, data: dict[str, Any]) -> Move:
+    """A person's decision as the table takes it: the player is the seat they sit in, and a field the
+    table sets (a fault, above all) is never taken from their line."""
+    return move_from_wire(neg, s, {**{k: data[k] for k in CLIENT_FIELDS if k in data}, "player": player})
+
+
+def _accept(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"an answer's accept is true or false, not {str(value)[:20]!r}")
+    return value
 
 
 def _cell(neg: Negotiation, pair: object) -> int:

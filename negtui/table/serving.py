@@ -15,17 +15,24 @@ from negtui.coach.closing import Closing
 from negtui.engine.negotiation import IllegalMove
 from negtui.engine.turns import Move
 from negtui.play.live import LiveGame
+from negtui.scenario.untrusted import one_line
 from negtui.seats import Seat
 from negtui.table.clock import DecisionClock, RoundClock
 from negtui.table.connection import Client
 from negtui.table.events import TableEvents
-from negtui.table.moves import move_from_wire
+from negtui.table.moves import decision_from_client
 from negtui.table.sitting import Sitting
 from negtui.table.spec import TableSpec
 from negtui.table.talk import TRAINER, RateLimit, Said, clean
 
 NAME_CHARS = 64
 STEERING = ("start", "pause", "resume", "end", "assign", "time")  # what the trainer (a watcher) may ask
+
+
+def person_name(raw: object) -> str:
+    """A name as the table keeps it: it is shown on every seat's screen, the host's terminal and the
+    trainer's console, and kept in the record, so nothing a terminal would act on survives."""
+    return one_line(str(raw or ""), NAME_CHARS)
 
 
 class Serving:
@@ -102,7 +109,11 @@ class Serving:
         if m.get("watch"):
             client.watcher = True
         else:
-            name = str(m.get("name") or "")[:NAME_CHARS]
+            name = person_name(m.get("name"))
+            if not name:
+                client.send({"type": "refused", "why": "a name is needed to sit down", "final": True})
+                client.finish()
+                return
             game = self.game
             bot_holds = None if game is None else (lambda pid: not game.is_human(game.neg.game.index_of(pid)))
             person = self.sitting.seat_for(name, m.get("seat"), bot_holds)
@@ -147,7 +158,7 @@ class Serving:
                 why = "it is not your move"
             else:
                 try:
-                    self._apply(move_from_wire(game.neg, game.state, {**m, "player": person.player}))
+                    self._apply(decision_from_client(game.neg, game.state, person.player, m))
                     return
                 except IllegalMove as err:
                     why = str(err)

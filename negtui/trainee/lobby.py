@@ -155,6 +155,8 @@ class LobbyScreen(TrainingScreen):
         for row in app.db.unfinished_games(app.trainee):
             if row.course != app.course.course.name or row.table_id is not None:
                 continue  # a table's game is the table's to end
+            if not row.record_path:
+                continue  # starting in another session of theirs: its record is not named yet
             if not Path(row.record_path).exists():  # left before its first turn: nothing to resume
                 app.db.game_abandoned(row.id)
                 continue

@@ -12,6 +12,7 @@ from negtui.agents.options import AgentOptions
 from negtui.classroom.course import Exercise, LoadedCourse, scenario_digest
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.dbtypes import DBError, GameRow
+from negtui.classroom.gradebook import Allowance, NoAttempt
 from negtui.classroom.results import keep
 from negtui.classroom.scoring import OBJECTIVES, score
 from negtui.coach.debrief import Debrief
@@ -170,21 +171,35 @@ class TrainingApp(Confined, NegtuiApp):
 
     def start_game(self, how: GameStart) -> None:
         previous, continuing, self._continuing = self.live, self._continuing, None
-        if self.exercise is not None:
-            how = replace(how, guided=self.exercise.guided)
+        ex = self.exercise
+        if ex is not None:
+            how = replace(how, guided=ex.guided)
+        claimed = None
+        if ex is not None and continuing is None:
+            try:  # the attempt first, counted where it is filed: another session of theirs may have started one
+                claimed = self.db.game_started(self.trainee, self.course.course.name, ex.id, how.scenario.name,
+                                               scenario_digest(how.scenario), self.seat, "", self.session_id,
+                                               allowance=Allowance(ex.attempts, not ex.guided))
+            except NoAttempt as err:
+                self.notify(f"'{ex.title}' cannot start: {err}", severity="error", timeout=10)
+                self._refresh_lobby()
+                return
+            except DBError as err:
+                self.notify(f"results cannot be kept: {err}", severity="error", timeout=10)
         super().start_game(how)
-        if self.live is None or self.live is previous or self.exercise is None:
-            return
-        ses, sc = self.live.game, how.scenario
-        ses.hints, ses.coach_pane_first = self.exercise.hints, True
+        started = self.live is not None and self.live is not previous and ex is not None
+        game_id = continuing if continuing is not None else claimed
+        self.game_id = game_id if started else None
         try:
-            if continuing is not None:  # a resume is the same game, and the same attempt
-                self.db.grades.continued(continuing, str(ses.record_path), self.session_id)
-                self.game_id = continuing
-            else:
-                self.game_id = self.db.game_started(self.trainee, self.course.course.name, self.exercise.id, sc.name,
-                                                    scenario_digest(sc), self.seat, str(ses.record_path),
-                                                    self.session_id)
+            if not started:
+                if claimed is not None:
+                    self.db.grades.unclaimed(claimed)  # it could not start: no attempt spent
+                return
+            assert self.live is not None and ex is not None  # started
+            ses = self.live.game
+            ses.hints, ses.coach_pane_first = ex.hints, True
+            if game_id is not None:  # its record, now it has one (a resume's: the same game, and attempt)
+                self.db.grades.continued(game_id, str(ses.record_path), self.session_id)
         except DBError as err:
             self.notify(f"results cannot be kept: {err}", severity="error", timeout=10)
             self.game_id = None
@@ -245,6 +260,12 @@ class TrainingApp(Confined, NegtuiApp):
         if rp.neg.is_terminal(rp.final):
             self.db.game_abandoned(row.id)
             self.notify("that game had ended; it is filed as abandoned")
+            self._refresh_lobby()
+            return
+        try:  # this session takes the game first: no other session of theirs may play it on meanwhile
+            self.db.grades.continued(row.id, row.record_path, self.session_id)
+        except DBError as err:
+            self.notify(f"cannot resume: {err}", severity="error", timeout=10)
             self._refresh_lobby()
             return
         self.exercise, self.seat, self._continuing = ex, row.seat, row.id

@@ -1,6 +1,6 @@
 """An OpenAI-compatible chat-completions server of the tests' own, on loopback: each request answered by
-a policy, with hostile answers on request (raw bytes, a dripping body, a flood).  No test needs the
-network."""
+a policy, with hostile answers on request (raw bytes, a dripping body, a flood, headers a byte at a time).
+No test needs the network."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ class FakeChat:
     def __init__(self, policy: Policy):
         self.policy = policy
         self.requests: list[dict] = []
+        self.closed = threading.Event()  # a handler still sending stops
         chat = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -28,6 +29,9 @@ class FakeChat:
                 answer = chat.policy(body)
                 if isinstance(answer, tuple) and answer[0] in ("raw", "drip", "flood"):
                     self._hostile(answer)
+                    return
+                if isinstance(answer, tuple) and answer[0] == "trickle":
+                    self._trickle(answer[1], answer[2])
                     return
                 status, content = 200, answer
                 if isinstance(answer, tuple) and answer[0] == "sleep":
@@ -74,6 +78,20 @@ class FakeChat:
                 except (BrokenPipeError, ConnectionResetError):
                     pass
 
+            def _trickle(self, seconds: float, count: int) -> None:
+                """("trickle", seconds, count): the status line, then `count` bytes of one header a byte at a
+                time; the answer's body never comes (until the client hangs up or the server closes)."""
+                try:
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+                    self.wfile.flush()
+                    for _ in range(count):
+                        if chat.closed.wait(seconds):
+                            return
+                        self.wfile.write(b"a")
+                        self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
             def log_message(self, *args: object) -> None:
                 pass
 
@@ -83,6 +101,7 @@ class FakeChat:
         threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()  # close() at once
 
     def close(self) -> None:
+        self.closed.set()
         self.server.shutdown()
         self.server.server_close()
 

@@ -116,6 +116,7 @@ def test_only_a_trainees_app_may_ask_and_only_for_a_table_exercise(server: Serve
     assert ask(server.path, {"op": "open", "exercise": "pill"})["table"] != first["table"]
     server.apps[os.getpid()] = "carol"
     assert ask(server.path, {"op": "open", "exercise": "trap"})["ok"]
+    server.apps[os.getpid()] = "dave"  # no empty table of their own: the server's limit is what refuses
     assert "runs 3 tables already" in ask(server.path, {"op": "open", "exercise": "pill"})["why"]
 
 
@@ -148,3 +149,18 @@ def test_tables_a_stopped_server_left_open_are_closed_at_the_next_start(tmp_path
         assert db.tables.close_left_over("the training server stopped") == 1
         assert db.tables.get(t).status == "closed" and db.game(game).status == "abandoned"
         assert db.tables.live("c") == []
+
+
+def test_a_trainee_has_one_empty_table_open_whatever_the_exercise(server: Server) -> None:
+    first = server.open("pill")
+    assert first["ok"], first
+    refused = server.open("trap")  # another exercise: still one empty table per trainee
+    assert refused == {"ok": False, "why": f"your table of 'The poison pill, in pairs' (table {first['table']}) waits "
+                                          "for people: sit at it, or leave it to close (an empty table closes within a "
+                                          "minute)"}
+    assert server.open("pill") == first and len(server.keeper.open) == 1
+    bob = sit(Path(first["socket"]), "bob")  # someone else sits down: no longer an empty table of alice's
+    wait_for(lambda: any(s.name == "bob" for s in (server.db.tables.get(first["table"]) or []).people), "bob seated",
+             seen=lambda: server.db.tables.get(first["table"]))
+    assert server.open("trap")["ok"]
+    bob.close()
