@@ -9,8 +9,13 @@ from collections.abc import Iterable
 
 from negtui.engine.game import Game
 from negtui.engine.negotiation import shown_turn
+from negtui.engine.observation import outcome_json
+from negtui.engine.simultaneous import Outcome, void_count
 from negtui.engine.turns import TurnEvent
 from negtui.names import action_names, action_texts, player_names
+from negtui.scenario.untrusted import one_line
+
+FAULT_CHARS = 500  # of an agent's failure, as a turn's line says it
 
 
 def cell_label(game: Game, c: int) -> str:
@@ -43,17 +48,28 @@ def _commits(game: Game, bits: int, players: Iterable[int], whole: bool = False)
     return "; ".join(parts) or "nothing"
 
 
-def turn_line(game: Game, ev: TurnEvent, whole: bool = False) -> str:
+def turn_line(game: Game, ev: TurnEvent, whole: bool = False, deciders: bool = False) -> str:
     """A turn in one line ('t  3 r1  A → B accepted: …'); `whole`: the actions' whole texts, for a pane
-    that wraps its lines."""
+    that wraps its lines; `deciders`: who decided, after it.  A simultaneous turn of several offers: a line
+    for the turn, then one per offer."""
+    if ev.simultaneous:
+        head = f"t{shown_turn(ev.t):>3} r{game.round_of(ev.t):<2} "
+        return "\n".join([head + turn_summary(ev), *(" " * len(head) + outcome_words(game, out, whole)
+                                                     + (f" ({out.decided_by})" if deciders else "")
+                                                     for out in ev.outcomes)])
+    return _one_offer(game, ev, whole) + (f" ({ev.decided_by})" if deciders else "")
+
+
+def _one_offer(game: Game, ev: TurnEvent, whole: bool) -> str:
     names = player_names(game.scenario)
     p, q = names[ev.proposer], names[ev.partner]
     head = f"t{shown_turn(ev.t):>3} r{game.round_of(ev.t):<2} "
     if ev.fault:  # the proposer's agent failed (a pass), or the partner's (a rejection)
+        fault = one_line(ev.fault, FAULT_CHARS)  # an outside program's or a record's words: nothing a terminal acts on
         if ev.offer.is_noop:
-            return f"{head}{p} passes ({p}'s agent failed: {ev.fault})"
+            return f"{head}{p} passes ({p}'s agent failed: {fault})"
         words = offer_words(game, ev.offer.bits, ev.proposer, ev.partner, whole)
-        return f"{head}{p} → {q} rejected ({q}'s agent failed: {ev.fault}): {words}"
+        return f"{head}{p} → {q} rejected ({q}'s agent failed: {fault}): {words}"
     if ev.offer.is_noop:  # the partner a search settled on is no news when nothing was offered to it
         if ev.partner != ev.proposer and ev.accepted:
             return f"{head}{p} → {q}: an empty deal (nothing committed; these rules count it as a deal)"
@@ -65,7 +81,36 @@ def turn_line(game: Game, ev: TurnEvent, whole: bool = False) -> str:
     return f"{head}{who} {outcome}: {offer_words(game, ev.offer.bits, ev.proposer, ev.partner, whole)}"
 
 
+def turn_summary(ev: TurnEvent) -> str:
+    """A simultaneous turn's offers counted: '3 proposers at once: 1 applied, 1 void, 1 passed'."""
+    counts = {status: sum(o.status == status for o in ev.outcomes) for status in ("applied", "void", "rejected",
+                                                                                   "passed")}
+    return f"{len(ev.outcomes)} proposers at once: " + ", ".join(f"{n} {status}" for status, n in counts.items() if n)
+
+
+def outcome_words(game: Game, out: Outcome, whole: bool = False) -> str:
+    """One offer of a simultaneous turn and what became of it: 'A → B accepted but void (…): …'."""
+    names = player_names(game.scenario)
+    o = out.offer
+    p, q = names[o.proposer], names[o.partner]
+    words = offer_words(game, o.bits, o.proposer, o.partner, whole)
+    if out.fault:
+        fault = one_line(out.fault, FAULT_CHARS)
+        if o.is_noop:
+            return f"{p} passes ({p}'s agent failed: {fault})"
+        return f"{p} → {q} rejected ({q}'s agent failed: {fault}): {words}"
+    if o.is_noop:
+        return f"{p} passes" + (" (an empty deal)" if out.accepted else "")
+    who = f"{p} → {q}" if o.partner != o.proposer else f"{p} alone"
+    said = {"applied": "accepted", "rejected": "rejected", "void": f"accepted but void ({one_line(out.reason, 300)})"}
+    return f"{who} {said.get(out.status, out.status)}: {words}"
+
+
 def event_json(game: Game, ev: TurnEvent) -> dict:
+    """A turn for autoplay's JSON: under simultaneous rules its proposers and every offer with what became of it."""
+    if ev.outcomes:
+        return {"t": ev.t, "proposers": [game.player_ids[o.offer.proposer] for o in ev.outcomes],
+                "offers": [outcome_json(game, o) for o in ev.outcomes], "void": void_count(ev.outcomes)}
     return {
         "t": ev.t,
         "proposer": game.player_ids[ev.proposer],

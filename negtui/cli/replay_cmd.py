@@ -45,7 +45,11 @@ def replay(
         secret = read_key(key) if key is not None else None
         rp = Replay(load_record(file))
         if not (verify_bots or as_json or print_only) and sys.stdout.isatty() and sys.stdin.isatty():
+            from negtui.engine.simultaneous import people_refusal
             from negtui.seats import Seat
+
+            if people_refusal(rp.neg.rules) is not None:
+                fail("error: the app does not show simultaneous turns yet: read this record with --print or --json")
 
             raise typer.Exit(open_app(replay=file, data_dir=data_dir, base=Seat(base_url=llm_base_url)))
         checks = _check(rp, secret) if verify_bots else None
@@ -125,7 +129,7 @@ def _print(rp: Replay, checks: _Checks | None) -> None:
     if rec.header.parent:
         typer.echo(f"fork of {rec.header.parent.file} from turn {shown_turn(rec.header.parent.turn)}")
     for ev in rp.events:
-        typer.echo(f"{turn_line(game, ev)} ({ev.decided_by})")
+        typer.echo(turn_line(game, ev, deciders=True))
     if rec.result is not None and rec.result.ended == "clock":
         typer.echo(f"the round's time ran out after {len(rec.turns)} of {game.T} turns: the game ended as it stood")
     typer.echo("payoffs: " + ", ".join(f"{p} {v:z.2f}" for p, v in zip(game.player_ids, rp.neg.returns(rp.final))))

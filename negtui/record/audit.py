@@ -14,11 +14,14 @@ from pathlib import Path
 import numpy as np
 
 from negtui.engine.baseline import no_negotiation
+from negtui.engine.game import Game
 from negtui.engine.metrics import welfare_summary
+from negtui.engine.offers import Offer
 from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.record.digest import state_digest
 from negtui.record.reader import RecordError, line_of, load_record
 from negtui.record.replay import Replay
+from negtui.seats import Seat
 
 TOLERANCE = 1e-6  # forecasts are written rounded to 6 decimals
 
@@ -49,16 +52,12 @@ def _turns(replay: Replay) -> list[Finding]:
     for k, (line, ev) in enumerate(zip(replay.record.turns, replay.events)):
         n = line_of(replay.record, "turn", k)
         seats.update(line.seats or {})
-        proposing = seats.get(game.player_ids[ev.proposer])
-        bound = proposing is not None and proposing.binds_offers  # its offers bind: the partner was not asked
-        decider = ev.partner if ev.offer.bits and ev.partner != ev.proposer and not bound else ev.proposer
-        pid = game.player_ids[decider]
-        seat = seats.get(pid)
-        expected = f"{pid} ({seat.label if seat else 'human'})"
-        if line.decided_by != expected:
-            out.append(Finding(n, "$.decided_by", f"says {line.decided_by!r}; the seats in force make it {expected!r}"))
-        if line.fault and seat is not None and seat.is_lens:
-            out.append(Finding(n, "$.fault", f"a fault is recorded for {pid}, a lens bot, which cannot fail"))
+        if line.offers is None:
+            assert line.decided_by is not None
+            out += _decider(game, seats, n, "$", ev.offer, line.decided_by, line.fault)
+        else:  # every offer of a simultaneous turn
+            for j, (outcome, said) in enumerate(zip(ev.outcomes, line.offers)):
+                out += _decider(game, seats, n, f"$.offers[{j}]", outcome.offer, said.decided_by, said.fault)
         for lens, values in line.forecasts.items():
             if lens not in CLOSED_FORM_LENSES:
                 out.append(Finding(n, f"$.forecasts.{lens}", "not a lens negtui forecasts"))
@@ -66,6 +65,23 @@ def _turns(replay: Replay) -> list[Finding]:
             want = replay.valuation.forecast(ev.after, lens)
             if len(values) != game.n or not np.allclose(values, want, rtol=0.0, atol=TOLERANCE):
                 out.append(Finding(n, f"$.forecasts.{lens}", "do not match the forecasts of the state after the turn"))
+    return out
+
+
+def _decider(game: Game, seats: dict[str, Seat], n: int, path: str, offer: Offer, decided_by: str,
+             fault: str | None) -> list[Finding]:
+    """Who is said to have decided what became of an offer, and a fault recorded for a bot that cannot fail."""
+    out = []
+    proposing = seats.get(game.player_ids[offer.proposer])
+    bound = proposing is not None and proposing.binds_offers  # its offers bind: the partner was not asked
+    decider = offer.partner if offer.bits and offer.partner != offer.proposer and not bound else offer.proposer
+    pid = game.player_ids[decider]
+    seat = seats.get(pid)
+    expected = f"{pid} ({seat.label if seat else 'human'})"
+    if decided_by != expected:
+        out.append(Finding(n, f"{path}.decided_by", f"says {decided_by!r}; the seats in force make it {expected!r}"))
+    if fault and seat is not None and seat.is_lens:
+        out.append(Finding(n, f"{path}.fault", f"a fault is recorded for {pid}, a lens bot, which cannot fail"))
     return out
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, model_validator
 
 from negtui.engine.rules import Rules
 from negtui.seats import Seat
@@ -50,20 +50,60 @@ class Header(_Line):
     information: Literal["private"] | None = None  # each seat knew only its own values (engine.knowledge)
     mac: str | None = None
 
+    @field_serializer("rules")
+    def _rules(self, rules: Rules) -> dict[str, object]:
+        """Every switch, and the protocol's settings where they are on (Rules.as_dict)."""
+        return rules.as_dict()
+
+
+class OfferLine(_Line):
+    """One proposer's offer in a simultaneous turn and what became of it (engine.observation.outcome_json)."""
+
+    proposer: str
+    partner: str
+    offer: list[Cell]
+    answer: bool | None = None  # the partner's; null where none was asked (a pass, a unilateral commitment)
+    result: Literal["applied", "void", "rejected", "passed"]
+    void: Literal["committed", "exclusive", "budget"] | None = None
+    reason: str | None = Field(default=None, max_length=2000)
+    decided_by: str
+    fault: str | None = None
+
 
 class TurnLine(_Line):
     type: Literal["turn"] = "turn"
     t: int
-    proposer: str
-    partner: str
-    offer: list[Cell]
-    accepted: bool
-    decided_by: str
+    # one offer (a sequential turn, or a simultaneous one with one proposer) ...
+    proposer: str | None = None
+    partner: str | None = None
+    offer: list[Cell] | None = None
+    accepted: bool | None = None
+    decided_by: str | None = None
+    # ... or every proposer's, in the turn's order
+    offers: list[OfferLine] | None = Field(default=None, min_length=2)
     digest: str
     forecasts: dict[str, list[float]] = Field(default_factory=dict)
     seats: dict[str, Seat] | None = None  # seats switched before this turn (as they now are)
     fault: str | None = None  # an outside agent failed to decide; its move was played as a pass or rejection
     mac: str | None = None
+
+    @field_serializer("offers")
+    def _offers(self, offers: list[OfferLine] | None) -> list[dict] | None:
+        """An offer's fields that say nothing are left out, as everywhere it is written (`answer` stays: null
+        says no answer was asked)."""
+        if offers is None:
+            return None
+        return [{k: v for k, v in o.model_dump(mode="json").items() if v is not None or k == "answer"} for o in offers]
+
+    @model_validator(mode="after")
+    def _one_form(self) -> TurnLine:
+        single = (self.proposer, self.partner, self.offer, self.accepted, self.decided_by)
+        if self.offers is None and any(x is None for x in single):
+            raise ValueError("a turn names its proposer, partner, offer, answer (accepted) and who decided, "
+                             "or lists its offers")
+        if self.offers is not None and any(x is not None for x in (*single, self.fault)):
+            raise ValueError("a turn of several offers lists them in offers, without a single offer's fields")
+        return self
 
 
 class MessageLine(_Line):

@@ -10,7 +10,7 @@ supplies (agents.Seating), so records do not depend on how agents are built.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Protocol
 
@@ -25,6 +25,7 @@ from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.record.digest import state_digest
 from negtui.record.format import TurnLine
 from negtui.record.reader import Record, RecordError, line_of
+from negtui.scenario.untrusted import one_line
 from negtui.seats import Seat
 
 
@@ -101,8 +102,12 @@ class Replay:
 
     def _play(self, driver: TurnDriver, line: TurnLine, lineno: int) -> TurnEvent:
         """Play one recorded turn: the proposer's offer, then (if it needs one) the partner's answer."""
+        if line.offers is not None:
+            return self._play_offers(driver, line, lineno)
         neg, game, src = self.neg, self.neg.game, self.record.source
         s = driver.state
+        assert line.proposer is not None and line.partner is not None and line.offer is not None \
+            and line.accepted is not None and line.decided_by is not None  # the format's one-offer form
         try:
             p, q = game.index_of(line.proposer), game.index_of(line.partner)
             if p != neg.proposer(s):
@@ -121,8 +126,55 @@ class Replay:
         if state_digest(ev.after.t, ev.after.bits) != line.digest:
             raise RecordError(src, lineno, [("$.digest", "the state after this turn does not match its digest "
                                                         "(the record was edited or is damaged)")])
-        return TurnEvent(ev.t, ev.proposer, ev.partner, ev.offer, ev.accepted, line.decided_by, ev.before, ev.after,
-                         ev.payoffs, line.fault)
+        # a record is a file anyone may have written: who decided is shown as words, never as a terminal's commands
+        return TurnEvent(ev.t, ev.proposer, ev.partner, ev.offer, ev.accepted, one_line(line.decided_by, 200),
+                         ev.before, ev.after, ev.payoffs, line.fault)
+
+    def _play_offers(self, driver: TurnDriver, line: TurnLine, lineno: int) -> TurnEvent:
+        """Play one recorded simultaneous turn: every proposer's offer, then every answer, then check what
+        the rules made of each against what the record says."""
+        neg, game, src = self.neg, self.neg.game, self.record.source
+        assert line.offers is not None
+        s = driver.state
+        where = "$.offers"
+        ev = None
+        try:
+            proposers = list(game.proposers(s.t)) if not neg.is_terminal(s) else []
+            named = [game.index_of(o.proposer) for o in line.offers]
+            if named != proposers:
+                listed = ", ".join(o.proposer for o in line.offers)
+                due = ", ".join(game.player_ids[p] for p in proposers)
+                raise IllegalMove(f"the record lists the offers of {listed}; turn {shown_turn(s.t)}'s proposers are "
+                                  f"{due}")
+            offers = [Offer(p, game.index_of(o.partner), game.bits_of(o.offer)) for p, o in zip(named, line.offers)]
+            for k, offer in enumerate(offers):
+                where = f"$.offers[{k}].offer"
+                ev = driver.submit(driver.propose(offer))
+            for k, (offer, o) in enumerate(zip(offers, line.offers)):
+                where = f"$.offers[{k}].answer"
+                asked = not offer.is_noop and not offer.is_unilateral
+                if asked != (o.answer is not None):
+                    raise IllegalMove("an offer to a partner has its answer, and a pass or a commitment made alone "
+                                      "none")
+                if asked:
+                    ev = driver.submit(driver.answer(bool(o.answer), offer))
+        except (IllegalMove, GameError) as err:
+            raise RecordError(src, lineno, [(where, str(err))]) from None
+        assert ev is not None  # the last move ends the turn
+        problems = []
+        for k, (out, o) in enumerate(zip(ev.outcomes, line.offers)):
+            if (out.status, out.void) != (o.result, o.void):
+                said = out.status + (f" ({out.reason})" if out.void else "")
+                problems.append((f"$.offers[{k}].result", f"recorded {o.result}, but these rules make it {said}"))
+        if problems:
+            raise RecordError(src, lineno, problems)
+        if state_digest(ev.after.t, ev.after.bits) != line.digest:
+            raise RecordError(src, lineno, [("$.digest", "the state after this turn does not match its digest "
+                                                        "(the record was edited or is damaged)")])
+        outcomes = tuple(replace(out, decided_by=one_line(o.decided_by, 200), fault=o.fault)
+                         for out, o in zip(ev.outcomes, line.offers))
+        first = outcomes[0]
+        return replace(ev, decided_by=first.decided_by, fault=first.fault, outcomes=outcomes)
 
     # --- navigation -----------------------------------------------------------------------------------
     @property
@@ -187,12 +239,18 @@ class _AsRecorded:
         self.replay, self.seating, self.i = replay, seating, i
         self._partner: int | None = None  # a partner the bot chose, for its offer
 
-    def _line(self, s: State) -> tuple[TurnLine, TurnEvent]:
+    def _recorded(self, s: State, proposer: int) -> tuple[Offer, bool, str | None]:
+        """The offer `proposer` made at turn s.t, whether it was accepted (as the rules count it) and the
+        agent failure recorded for it: the turn's one offer, or under simultaneous rules that proposer's."""
         k = s.t - self.replay.first_turn
-        return self.replay.record.turns[k], self.replay.events[k]
+        line, event = self.replay.record.turns[k], self.replay.events[k]
+        if line.offers is None:
+            return event.offer, event.accepted, line.fault
+        out = event.outcomes[self.replay.neg.slot(s, proposer)]
+        return out.offer, out.accepted, out.fault
 
-    def _bot(self, line: TurnLine) -> Agent | None:
-        return None if line.fault else self.seating.agents[self.i]
+    def _bot(self, fault: str | None) -> Agent | None:
+        return None if fault else self.seating.agents[self.i]
 
     def binds_offers(self, s: State) -> bool:
         """The seat's offers bound its partner when its seat in force at turn s said so."""
@@ -202,24 +260,24 @@ class _AsRecorded:
         return Diverged(Divergence(s.t, what, recorded, recomputed))
 
     def choose_partner(self, s: State) -> int:
-        line, event = self._line(s)
-        bot, names = self._bot(line), self.replay.neg.game.player_ids
+        recorded, _, fault = self._recorded(s, self.i)
+        bot, names = self._bot(fault), self.replay.neg.game.player_ids
         if bot is not None:
             q = bot.choose_partner(s)
-            if q != event.partner:
-                raise self._differs(s, f"{names[self.i]}'s choice of partner", names[event.partner], names[q])
-        return event.partner
+            if q != recorded.partner:
+                raise self._differs(s, f"{names[self.i]}'s choice of partner", names[recorded.partner], names[q])
+        return recorded.partner
 
     def make_offer(self, s: State, partner: int) -> Offer:
-        line, event = self._line(s)
-        bot, game = self._bot(line), self.replay.neg.game
+        recorded, _, fault = self._recorded(s, self.i)
+        bot, game = self._bot(fault), self.replay.neg.game
         if bot is not None:
             offer = bot.make_offer(s, partner)
-            if offer.bits != event.offer.bits:
+            if offer.bits != recorded.bits:
                 show = lambda b: ", ".join(game.cell_name(c) for c in game.cells_of(b)) or "nothing"  # noqa: E731
                 raise self._differs(s, f"{game.player_ids[self.i]}'s offer to {game.player_ids[partner]}",
-                                    show(event.offer.bits), show(offer.bits))
-        return event.offer
+                                    show(recorded.bits), show(offer.bits))
+        return recorded
 
     def observe(self, ev: TurnEvent) -> None:
         """The seat's bot sees every turn as it did in the game (under private information it learns)."""
@@ -228,15 +286,16 @@ class _AsRecorded:
             hook(ev)
 
     def respond(self, s: State) -> bool:
-        line, _ = self._line(s)
-        bot = self._bot(line)
+        assert s.pending is not None
+        _, accepted, fault = self._recorded(s, s.pending.proposer)
+        bot = self._bot(fault)
         if bot is not None:
             accept = bot.respond(s)
-            if accept != line.accepted:
+            if accept != accepted:
                 word = {True: "accept", False: "reject"}
-                raise self._differs(s, f"{self.replay.neg.game.player_ids[self.i]}'s answer", word[line.accepted],
+                raise self._differs(s, f"{self.replay.neg.game.player_ids[self.i]}'s answer", word[accepted],
                                     word[accept])
-        return line.accepted
+        return accepted
 
 
 def verify(replay: Replay, seating: SeatingFactory) -> Divergence | None:

@@ -21,6 +21,7 @@ from negtui import __version__
 from negtui.engine import shown_turn
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.negotiation import Negotiation, State
+from negtui.engine.observation import outcome_json
 from negtui.engine.outcome import rounded, welfare
 from negtui.engine.portable import PortableGame
 from negtui.engine.turns import TurnEvent
@@ -28,7 +29,7 @@ from negtui.engine.valuation import Valuation
 from negtui.engine.vocabulary import CLOSED_FORM_LENSES as FORECAST_LENSES
 from negtui.locks import Busy, lock_or_close
 from negtui.record.digest import state_digest
-from negtui.record.format import FORMAT, Header, MessageLine, Parent, ResultLine, TurnLine
+from negtui.record.format import FORMAT, Header, MessageLine, OfferLine, Parent, ResultLine, TurnLine
 from negtui.record.signing import Chain
 from negtui.seats import Seat
 
@@ -156,11 +157,14 @@ class RecordWriter:
         """One turn; `switched` maps player ids to the seats that took over before it, and `shown` holds
         the forecasts already computed for the state after it."""
         game = self.neg.game
-        line = TurnLine(t=ev.t, proposer=game.player_ids[ev.proposer], partner=game.player_ids[ev.partner],
-                        offer=game.pairs_of(ev.offer.bits), accepted=ev.accepted,
-                        decided_by=ev.decided_by, digest=state_digest(ev.after.t, ev.after.bits),
-                        forecasts=forecasts(self._valuation, ev.after, shown), seats=switched or None,
-                        fault=ev.fault)
+        common = {"t": ev.t, "digest": state_digest(ev.after.t, ev.after.bits),
+                  "forecasts": forecasts(self._valuation, ev.after, shown), "seats": switched or None}
+        if ev.simultaneous:  # every proposer's offer and what became of it
+            line = TurnLine(**common, offers=[OfferLine(**outcome_json(game, out)) for out in ev.outcomes])
+        else:
+            line = TurnLine(**common, proposer=game.player_ids[ev.proposer], partner=game.player_ids[ev.partner],
+                            offer=game.pairs_of(ev.offer.bits), accepted=ev.accepted, decided_by=ev.decided_by,
+                            fault=ev.fault)
         self._write(line)
 
     def message(self, t: int, sender: str, to: str | None, text: str) -> None:

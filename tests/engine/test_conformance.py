@@ -10,6 +10,11 @@ driver), with the game's invariants checked against the scenario file itself, no
   threshold, times each player's value);
 - the game's record, written turn by turn, verifies (`negtui replay --verify`).
 
+Under simultaneous rules (`paper+simultaneous`) every proposer of a turn offers on the turn's starting
+commitments and every partner answers, in a random order of submission; the turn's settlement is read from the
+rules as written too: accepted offers applied in the turn's order, one void where an earlier one committed a
+cell of it, closed an exclusive set of it, or left a player too little budget for it.
+
 A property test then makes random scenario files (duplicated and overlapping exclusive sets, thresholds, goal
 kinds, schedules, budgets): whatever `negtui validate` accepts plays to the end under every rule set that
 accepts it, and whatever it refuses is refused with a JSON path.
@@ -24,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from negtui.engine import PAPER, REFERENCE, IllegalMove, Negotiation, Offer, State, TurnDriver, get_rules
+from negtui.engine import PAPER, REFERENCE, IllegalMove, Move, Negotiation, Offer, Phase, State, TurnDriver, get_rules
 from negtui.engine.rules import SWITCHES
 from negtui.record import RecordWriter
 from negtui.scenario import Scenario, ScenarioError, load_scenario, parse_scenario
@@ -60,6 +65,30 @@ class Rulebook:
             return False
         return all(len(group & offer) <= 1 for group in self.sets)
 
+    def settle(self, offers: list[tuple[str, set[Cell], bool]], committed: set[Cell]) -> list[str]:
+        """Each offer's fate in a simultaneous turn ((proposer, cells, accepted) in the turn's order): applied,
+        void, rejected or passed, by docs/simultaneous.md."""
+        now, used, out = set(committed), dict.fromkeys(self.owner.values(), 0), []
+        for _, cells, accepted in offers:
+            if not cells:
+                out.append("passed")
+                continue
+            if not accepted:
+                out.append("rejected")
+                continue
+            count: dict[str, int] = {}
+            for cell in cells:
+                count[self.owner[cell]] = count.get(self.owner[cell], 0) + 1
+            if cells & now or any(self.ruled_out(cell, now) for cell in cells) or \
+                    any(used[i] + k > self.budget for i, k in count.items()):
+                out.append("void")
+                continue
+            now |= cells
+            for i, k in count.items():
+                used[i] += k
+            out.append("applied")
+        return out
+
     def consistent(self, committed: set[Cell]) -> bool:
         return all(len(group & committed) <= 1 for group in self.sets)
 
@@ -75,9 +104,10 @@ class Rulebook:
 
 
 def accepting_rules(sc: Scenario, variants: bool = False) -> list:
-    """paper and reference, where each accepts the scenario; with `variants`, also every one-switch variant of
-    each (a switch changes lenses, ties, the baseline or what a pass counts as, all of which a record holds)."""
-    names = ["paper", "reference"]
+    """paper, reference and paper+simultaneous, where each accepts the scenario; with `variants`, also every
+    one-switch variant of paper and reference (a switch changes lenses, ties, the baseline or what a pass counts
+    as, all of which a record holds)."""
+    names = ["paper", "reference", "paper+simultaneous"]
     if variants:
         names += [f"{base}{'-' if getattr(rules, s) else '+'}{s}" for base, rules in (("paper", PAPER),
                   ("reference", REFERENCE)) for s in SWITCHES if s != "allows_thresholds_and_exclusions"]
@@ -122,6 +152,11 @@ def play_randomly(sc: Scenario, rules, seed: int, record: Path | None = None) ->
     writer = RecordWriter(record, neg, [Seat.human()] * g.n, driver.state) if record else None
     try:
         while not driver.over:
+            if g.simultaneous:
+                ev = random_simultaneous_turn(rng, neg, driver, book, every)
+                if writer is not None:
+                    writer.turn(ev)
+                continue
             s = driver.state
             before = bit_cells(every, s.bits)
             p = neg.current_player(s)
@@ -168,6 +203,50 @@ def play_randomly(sc: Scenario, rules, seed: int, record: Path | None = None) ->
         if writer is not None:
             writer.close()
     return neg, driver.state
+
+
+def random_simultaneous_turn(rng: np.random.Generator, neg: Negotiation, driver: TurnDriver, book: Rulebook,
+                             every: list[Cell]):
+    """One simultaneous turn of random legal moves, submitted in a random order, checked against the rulebook."""
+    g, ids = neg.game, neg.game.player_ids
+    s = driver.state
+    before = bit_cells(every, s.bits)
+    asking = neg.waiting(s)
+    assert [neg.current_player(w) for w in asking] == list(g.proposers(s.t))
+    for k in rng.permutation(len(asking)):
+        w = neg.focus(driver.state, neg.current_player(asking[int(k)]))
+        p = neg.current_player(w)
+        partners = neg.legal_partners(w)
+        assert partners == [q for q in range(g.n) if q != p or g.unilateral]
+        q = int(rng.choice(partners))
+        offers = neg.legal_offers(w, q)
+        assert offers[0].is_noop
+        for offer in offers if len(offers) <= 100 else [offers[int(j)] for j in rng.choice(len(offers), 100)]:
+            assert book.legal(ids[p], ids[q], bit_cells(every, offer.bits), before)  # on the turn's start
+        for _ in range(3):
+            offer = neg.offer(w, q, random_cells(rng, neg, p, q))
+            assert neg.is_legal(w, offer) == book.legal(ids[p], ids[q], bit_cells(every, offer.bits), before)
+        ev = driver.submit(driver.propose(offers[int(rng.integers(len(offers)))]))
+        if ev is None:
+            with pytest.raises(IllegalMove):  # one offer a proposer a turn
+                driver.submit(Move(s.t, p, Phase.PROPOSE, neg.pass_offer(w)))
+    while ev is None:
+        open_ = neg.waiting(driver.state)
+        assert all(w.pending is not None and neg.current_player(w) == w.pending.partner for w in open_)
+        w = open_[int(rng.integers(len(open_)))]
+        ev = driver.submit(driver.answer(bool(rng.integers(2)), w.pending))
+    after = bit_cells(every, driver.state.bits)
+    assert driver.state.t == s.t + 1 and driver.state.flight is None and before <= after and book.consistent(after)
+    fates = book.settle([(ids[o.offer.proposer], bit_cells(every, o.offer.bits), o.accepted) for o in ev.outcomes],
+                        before)
+    assert [o.status for o in ev.outcomes] == fates, f"turn {s.t}"
+    made = set().union(*(bit_cells(every, o.offer.bits) for o in ev.outcomes if o.applied))
+    assert after - before == made
+    per_player: dict[str, int] = {}
+    for cell in made:
+        per_player[cell[0]] = per_player.get(cell[0], 0) + 1
+    assert all(k <= book.budget for k in per_player.values())  # applied offers never break a budget
+    return ev
 
 
 def _name(path: Path) -> str:
