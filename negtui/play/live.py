@@ -38,11 +38,27 @@ EXACT_AT_ONCE = 100_000  # states: solved as the session starts (a blink); large
 
 def exact_fits(game: Game) -> bool:
     """Whether the app offers the exact lens: the solve must take seconds, not minutes."""
+    return exact_not_offered(game) is None
+
+
+def exact_not_offered(game: Game) -> str | None:
+    """Why the app's seat dialog does not offer the exact lens for this game (None: it does; "": the game is
+    beyond the solver itself, and the command line refuses it too).  A game over the
+    app's limit may still fit the solver's own, which the command line's `--seat NAME=exact` accepts: the
+    dialog says so, rather than leave a lens missing that the command line takes."""
     try:
         check_size(game, EXACT_IN_APP_LIMIT)
     except ExactTooLarge:
-        return False
-    return True
+        pass
+    else:
+        return None
+    try:
+        check_size(game)
+    except ExactTooLarge:  # nor does the command line: nothing is missing that the dialog must explain
+        return ""
+    return (f"exact is not offered: its solution has {state_space(game):,} states, over the {EXACT_IN_APP_LIMIT:,} the "
+            "app solves while you choose; `negtui play FILE --seat NAME=exact` seats it anyway, and the game waits "
+            "for the solve, its progress shown")
 
 
 class LiveGame:
@@ -335,4 +351,4 @@ class LiveGame:
         self.seating.close()
 
 
-__all__ = ["EXACT_AT_ONCE", "EXACT_IN_APP_LIMIT", "FORECAST_LENSES", "LiveGame", "exact_fits"]
+__all__ = ["EXACT_AT_ONCE", "EXACT_IN_APP_LIMIT", "FORECAST_LENSES", "LiveGame", "exact_fits", "exact_not_offered"]

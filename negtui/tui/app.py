@@ -191,20 +191,24 @@ class NegtuiApp(SizeGuard, App):
         """In a thread: compile the game (importing the engine, the bots and the game screens on the way)
         and offer the exact lens if it fits."""
         from negtui.engine.game import compile_game
-        from negtui.play.live import exact_fits
+        from negtui.play.live import exact_not_offered
         from negtui.play.starts import GameStart  # noqa: F401  what starting the game will import
         from negtui.tui.screens.live import LiveScreen  # noqa: F401
 
         try:
-            small = exact_fits(compile_game(sc, get_rules(rules)))
+            why_not = exact_not_offered(compile_game(sc, get_rules(rules)))
         except ValueError:  # starting the game will say why
-            small = False
-        if small:
-            self.call_from_thread(self._exact_fits, dialog)
+            return
+        self.call_from_thread(self._exact_known, dialog, why_not)
 
-    def _exact_fits(self, dialog: SeatsScreen) -> None:
-        if dialog in self.screen_stack:
+    def _exact_known(self, dialog: SeatsScreen, why_not: str | None) -> None:
+        """The exact lens offered in the seat dialog, or why it is not."""
+        if dialog not in self.screen_stack:
+            return
+        if why_not is None:
             dialog.offer_lens("exact")
+        elif why_not:
+            dialog.add_note(why_not)
 
     def back_to_scenarios(self, why: str) -> None:
         """A game that cannot start: the reason, and a screen to go on from (never a blank one)."""

@@ -307,6 +307,29 @@ async def test_the_seat_dialog_offers_the_exact_lens_only_where_the_game_is_smal
             assert ("exact" in values) == offered, values
 
 
+@pytest.mark.parametrize(("players", "rounds", "says"), [
+    (9, 2, "over the 3,000,000 the app solves while you choose; `negtui play FILE --seat NAME=exact` seats it anyway"),
+])
+async def test_the_seat_dialog_says_why_it_does_not_offer_the_exact_lens(wait_until, screen_text, monkeypatch,
+                                                                         tmp_path, players, rounds, says):
+    """A game over the app's limit for the exact lens but within the solver's is one `--seat P0=exact` takes on
+    the command line: the dialog says so rather than leave the lens missing unexplained (past the solver's
+    limit the command line refuses it too, and nothing is said)."""
+    from negtui.engine import memory
+    from negtui.generator import GeneratorParams, generate
+    from negtui.scenario import write_scenario
+
+    monkeypatch.setattr(memory, "available", lambda: 2**40)  # the answer is the game's, not this machine's
+    path = tmp_path / "g.json"
+    write_scenario(generate(GeneratorParams(players=players, actions=2, rounds=rounds, seed=3)), path)
+    app = NegtuiApp(path, ask_seats=True, record=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_until(pilot, lambda: "exact is not offered" in screen_text(app), "the dialog's word on exact",
+                         timeout=60)
+        assert says in " ".join(screen_text(app).replace("█", " ").split())  # the dialog's lines, its border left out
+        assert all("exact" not in [v for _, v in row.choices] for row in app.screen.grid.rows)
+
+
 async def test_an_exact_seat_on_a_large_game_is_refused_before_the_app_opens(cli):
     res = cli("play", str(CLIMATE), "--seat", "Kenya=exact", "--no-record")
     assert res.exit_code == 2, res.output

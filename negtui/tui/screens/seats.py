@@ -168,6 +168,12 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
             row.choices, row.answer_choices = self._options(self.seats[row.pid])
         self.grid.changed()
 
+    def add_note(self, text: str) -> None:
+        """A word under the dialog's title found after it opened (why a lens is not offered)."""
+        helper = self.query_one(".seat-help", Static)  # a line under the keys' help: the seats keep their rows
+        helper.update(f"{helper.render()}\n{text}")
+        self.call_after_refresh(self._fit_list)
+
     # --- the person -----------------------------------------------------------------------------------------
     def on_seat_grid_open(self, event: SeatGrid.Open) -> None:
         if any(isinstance(s, ChoiceMenu) for s in self.app.screen_stack):
