@@ -166,7 +166,7 @@ def test_children_do_not_outlive_a_parent_killed_with_sigkill(wide_game, kind):
             proc = BotProcess(neg, [Seat.lens("upper", sims=100000)] * (n - 1) + [Seat.human()])
             pid = proc._proc.pid
             try:  # answered at once, by a child past its start-up (its game and seats set up)
-                proc.request("partner", n - 1, neg.initial_state())
+                proc.request("partner", n - 1, neg.initial_state(), neg)
                 sys.exit("a seat without a bot was answered")
             except RemoteError as err:
                 assert "has no bot" in str(err), err

@@ -88,10 +88,12 @@ class ClassWide:
         self._every({"type": "start"}, lambda t: t.status == "forming", "started (bots take the empty seats)")
 
     def action_pause_all(self) -> None:
-        self._every({"type": "pause"}, lambda t: t.status == "playing" and not t.paused, "paused: every clock stops")
+        # a forming table too: one started a moment ago may not be filed as playing yet, and a table paused
+        # before its game starts starts paused
+        self._every({"type": "pause"}, lambda t: t.live and not t.paused, "paused: every clock stops")
 
     def action_resume_all(self) -> None:
-        self._every({"type": "resume"}, lambda t: t.status == "playing" and t.paused, "going on")
+        self._every({"type": "resume"}, lambda t: t.live and t.paused, "going on")
 
     def action_end_all(self) -> None:
         def answered(yes: bool | None) -> None:

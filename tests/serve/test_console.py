@@ -106,7 +106,7 @@ async def test_the_console_lists_people_steers_a_table_and_debriefs_the_class(se
             await wait_until(pilot, lambda: f"table {table_id} ·" in str(screen.query_one("#table-detail").render()),
                              "the highlighted table's detail")
             detail = str(screen.query_one("#table-detail").render())
-            assert "A alice●" in detail and "B bob●" in detail and "so far A 0.00 (-30.00)" in detail
+            assert "A alice●" in detail and "B bob●" in detail and "so far alice 0.00 (-30.00)" in detail
             await pilot.press("p")
             await wait_until(pilot, lambda: alice.view.paused, "alice told of the pause")
             await wait_until(pilot, lambda: any(r.startswith(f"{table_id} ") and "paused" in r

@@ -47,7 +47,8 @@ async def test_a_person_plays_a_whole_table_game_in_the_app(open_table, person, 
         await pilot.press("6")  # the coach pane came up with alice's coaching: back to the table's
         await wait_until(pilot, lambda: "B · Operations  bob · online" in screen_text(app), "bob on the table pane")
         bob.send({"type": "say", "text": "hello alice"})
-        await wait_until(pilot, lambda: "B → everyone: hello alice" in screen_text(app), "bob's message")
+        await wait_until(pilot, lambda: "B · Operations (bob) → everyone: hello alice" in screen_text(app),
+                         "bob's message")
         await pilot.press("m")
         await wait_until(pilot, lambda: isinstance(app.screen, SayScreen), "the message dialog")
         await pilot.press(*"hi bob", "enter")
