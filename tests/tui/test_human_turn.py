@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from textual.widgets import Static, TabbedContent
+from textual.widgets import Static
 
 from negtui.seats import Seat
 from negtui.tui.app import NegtuiApp
@@ -18,6 +18,7 @@ from negtui.tui.screens.dialogs import ConfirmScreen, HelpScreen, PartnerScreen,
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.matrix import CommitmentMatrix
+from negtui.tui.widgets.turn_log import TurnLog
 from tests.paths import HUMANITARIAN, SIX
 
 # poison-pill cells, player-major: A.bait, A.side, B.bait, B.poison
@@ -106,22 +107,18 @@ async def test_the_cursor_starts_on_your_own_row(screen_text):
         assert "Armed Group: Guarantee safe passage" in " ".join(screen_text(app).split())
 
 
-async def test_a_tall_terminal_shows_the_latest_turns_under_the_side_panes(screen_text, wait_until, pill_app):
+async def test_the_turn_log_is_drawn_once_and_only_in_its_pane(screen_text, wait_until, pill_app):
+    """One log on the screen, however tall: a turn is wrapped once, in the pane that shows it."""
     app = pill_app(A=Seat.lens("myopic"), B=Seat.lens("upper"))
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         await pilot.press("n")
         await wait_until(pilot, lambda: app.game.events, "the first turn")
-        await wait_until(pilot, lambda: "t  1 r1  A → B" in screen_text(app), "the turn on the screen")
-        below = app.screen.query_one("#log-below")
-        assert below.display and below.size.height >= 8
-        assert "turn log" in screen_text(app)
-        await pilot.press("3")  # the log pane itself: no second copy under it
-        await wait_until(pilot, lambda: not below.display, "the copy under the log pane gone")
-        await pilot.press("2")
-        await wait_until(pilot, lambda: below.display, "the latest turns under the forecasts again")
-        await pilot.resize_terminal(80, 24)
-        await wait_until(pilot, lambda: not below.display, "no latest turns at 80×24")  # no rows to spare
+        assert len(app.screen.query(TurnLog)) == 1
+        assert "turn log" not in screen_text(app)  # the forecasts are open: no copy of the log under them
+        await pilot.press("3")
+        await wait_until(pilot, lambda: "t  1 r1  A → B" in screen_text(app), "the turn in the log pane")
+        assert screen_text(app).count("t  1 r1  A → B") == 2  # the log pane, and the status line saying it
 
 
 async def test_a_resize_relays_the_side_panes_at_once(screen_text, wait_until):
@@ -266,20 +263,20 @@ async def test_human_offers_poison_bundle_upper_b_rejects(screen_text, settle, w
         assert payoffs(app) == [0.0, 0.0]
         assert "rejected: A commits bait; B commits bait, poison" in screen_text(app)
         # the side panes: 1-4 switch, v sorts goals, f filters the log by the focused player
-        tabs = ps.query_one(TabbedContent)
-        assert tabs.active == "forecasts"
+        view = ps.view
+        assert view.pane == "forecasts"
         await pilot.press("3")
-        assert tabs.active == "log"
+        assert view.pane == "log"
         await pilot.pause()
         assert "rejected" in screen_text(app).split("turn log", 1)[1]
         await pilot.press("4")
-        assert tabs.active == "network"
+        assert view.pane == "network"
         await pilot.press("v")
         await pilot.pause()
-        assert tabs.active == "goals" and "by value (v)" in screen_text(app)
+        assert view.pane == "goals" and "by value (v)" in screen_text(app)
         await pilot.press("f")  # the cursor is on B.poison: only B's turns
         await pilot.pause()
-        assert tabs.active == "log" and "turn log · only B" in screen_text(app)
+        assert view.pane == "log" and "turn log · only B" in screen_text(app)
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
@@ -427,7 +424,6 @@ async def test_the_matrix_keeps_its_layout_while_an_offer_is_built(screen_text, 
 async def test_the_log_filtered_to_a_player_leaves_out_other_players_passes(wait_until, play_screen):
     """A pass names the partner a search settled on; filtered to that partner, the log must not list it."""
     from negtui.names import player_names
-    from negtui.tui.widgets.panes import TurnLog
 
     app = NegtuiApp(SIX, seats={p: Seat.lens("myopic", partner="greedy") for p in
                                 ("P0", "P1", "P2", "P3", "P4", "P5")}, ask_seats=False, record=False)
@@ -443,8 +439,8 @@ async def test_the_log_filtered_to_a_player_leaves_out_other_players_passes(wait
         log.only = who
         ps.view.show_pane("log")  # a pane is drawn when it is in view
         only = f"turn log · only {player_names(app.game.neg.game.scenario)[who]}"
-        await wait_until(pilot, lambda: log.content.renderables[0].plain == only, "the log drawn for one player")
-        shown = "\n".join(part.plain for part in log.content.renderables)  # the head, then the turns' lines
+        await wait_until(pilot, lambda: log.plain.split("\n")[0] == only, "the log drawn for one player")
+        shown = log.plain  # the head, then a line per turn
         g = app.game.neg.game
         lines = [ln for ln in shown.splitlines()[1:] if ln.strip()]
         assert len(lines) == sum(who in ev.players for ev in app.game.events)

@@ -132,7 +132,8 @@ class TableScreen(LiveScreen):
             self._ticking = None
 
     def _tick(self) -> None:
-        self.view.table = self.source.view
+        """A second on the clock: the countdowns' lines repainted, not the table pane laid out again."""
+        self.view.tick()
 
     # --- no bots here -------------------------------------------------------------------------------------
     def action_step(self) -> None:

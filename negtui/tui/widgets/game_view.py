@@ -11,7 +11,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
-from textual.widgets import TabbedContent, TabPane
 
 from negtui.coach.assess import Assessment
 from negtui.play.views import Snapshot
@@ -22,13 +21,14 @@ from negtui.tui.widgets.matrix import CommitmentMatrix, left_width
 from negtui.tui.widgets.network import DealNetwork
 from negtui.tui.widgets.offer import OfferPanel
 from negtui.tui.widgets.pane import TextPane
-from negtui.tui.widgets.panes import CellInfo, Forecasts, GoalBars, TurnLog
+from negtui.tui.widgets.panes import CellInfo, Forecasts, GoalBars
+from negtui.tui.widgets.side_panes import PaneNames, SidePanes
 from negtui.tui.widgets.table_pane import TablePane
 from negtui.tui.widgets.topbar import Legend, TopBar
+from negtui.tui.widgets.turn_log import TurnLog
 
-PANES = ("goals", "forecasts", "log", "network", "coach", "table")
+PANES = ("table", "goals", "forecasts", "log", "network", "coach")  # in the order their names are listed
 SHORT = 36  # terminal rows under which the offer's preview, while one is built, takes the legend's place
-TALL = 44  # terminal rows from which the latest turns show under the side panes
 
 
 class MatrixBox(VerticalScroll):
@@ -36,6 +36,13 @@ class MatrixBox(VerticalScroll):
 
     def on_resize(self) -> None:
         self.query_one(CommitmentMatrix).fit(self.size.width, self.size.height)
+
+
+class StatusLine(TextPane):
+    """The status line: what just happened or what to do; its two lines are wrapped here, so a new word
+    repaints the lines it changes."""
+
+    WRAP = True
 
 
 class GameView(Vertical):
@@ -69,36 +76,36 @@ class GameView(Vertical):
                 yield CellInfo(id="cell-info").data_bind(GameView.snapshot, GameView.focused_cell)
                 yield OfferPanel(id="offer-panel").data_bind(GameView.snapshot)
             with Vertical(id="right"):
-                with TabbedContent(id="side", initial="table" if self.at_table else "forecasts"):
+                panes = self.panes
+                yield PaneNames(panes, id="pane-names")
+                with SidePanes(id="side", initial=panes[0] if self.at_table else "forecasts"):
                     if self.at_table:
-                        with TabPane("Table", id="table"), VerticalScroll(id="table-scroll"):
+                        with VerticalScroll(id="table"):
                             yield TablePane(id="table-pane").data_bind(GameView.snapshot, GameView.table)
-                    with TabPane("Goals", id="goals"), VerticalScroll():
+                    with VerticalScroll(id="goals"):
                         yield GoalBars(id="goal-bars").data_bind(GameView.snapshot, GameView.focused_cell)
-                    with TabPane("Forecasts", id="forecasts"), VerticalScroll():
+                    with VerticalScroll(id="forecasts"):
                         yield Forecasts(id="forecast-table").data_bind(GameView.snapshot)
-                    with TabPane("Log", id="log"), VerticalScroll(id="log-scroll"):
-                        yield TurnLog(id="turn-log").data_bind(GameView.snapshot)
-                    with TabPane("Network", id="network"), VerticalScroll():
+                    yield TurnLog(id="log").data_bind(GameView.snapshot)
+                    with VerticalScroll(id="network"):
                         yield DealNetwork(id="deal-network").data_bind(GameView.snapshot)
                     if self.coach:
-                        with TabPane("Coach", id="coach"), VerticalScroll():
+                        with VerticalScroll(id="coach"):
                             yield CoachPane(id="coach-pane").data_bind(GameView.snapshot, GameView.coaching)
-                # a tall terminal has rows to spare under the panes: the latest turns, whatever pane is open
-                with VerticalScroll(id="log-below"):
-                    yield TurnLog(id="turn-log-below").data_bind(GameView.snapshot)
-        yield TextPane(id="status")
+        yield StatusLine(id="status")
+
+    @property
+    def panes(self) -> list[str]:
+        """The side panes this game has, in the order their names are listed."""
+        return [p for p in PANES if (p != "coach" or self.coach) and (p != "table" or self.at_table)]
 
     def on_mount(self) -> None:
         self.size_left()
+        self.query_one(PaneNames).active = self.pane
 
     def on_resize(self) -> None:
         self.size_left()  # the side panes choose their layout by the terminal's width
         self.query_one("#left").set_class(self.app.size.height < SHORT, "short")
-        self.query_one("#right").set_class(self.app.size.height >= TALL, "tall")
-
-    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        self.query_one("#right").set_class(self.pane == "log", "log-open")  # no second copy of the open log
 
     def size_left(self) -> None:
         """The left column as wide as whole names need on a wide terminal (40 columns on a narrow one)."""
@@ -126,6 +133,13 @@ class GameView(Vertical):
             self.query_one(CommitmentMatrix).target = cells
             self.query_one(Legend).target = target[0] if shown and target and cells else ""
 
+    def tick(self) -> None:
+        """A second of a running clock: the lines with a countdown on them are drawn again, nothing else
+        (the headline's round time, the table pane's decision clock)."""
+        self.query_one(TopBar).draw()
+        if self.at_table:
+            self.query_one(TablePane).tick()
+
     def status(self, text: str | Text) -> None:
         self._until_moved = None
         self.query_one("#status", TextPane).show_text(Text(text) if isinstance(text, str) else text)
@@ -148,11 +162,13 @@ class GameView(Vertical):
 
     @property
     def pane(self) -> str:
-        return self.query_one(TabbedContent).active
+        """The side pane open."""
+        return self.query_one(SidePanes).current or ""
 
     def show_pane(self, pane: str) -> None:
-        if pane in PANES and (pane != "coach" or self.coach) and (pane != "table" or self.at_table):
-            self.query_one(TabbedContent).active = pane
+        if pane in self.panes and pane != self.pane:
+            self.query_one(SidePanes).current = pane
+            self.query_one(PaneNames).active = pane
 
     def sort_goals(self) -> None:
         self.query_one(GoalBars).next_sort()
@@ -160,7 +176,7 @@ class GameView(Vertical):
 
     def filter_log(self) -> None:
         """Only the focused player's turns, or every turn again."""
-        log = self.query_one("#turn-log", TurnLog)
+        log = self.query_one(TurnLog)
         player = int(self.snapshot.game.owner[self.focused_cell]) if self.snapshot and self.focused_cell is not None \
             else None
         log.only = None if log.only is not None else player

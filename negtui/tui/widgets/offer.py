@@ -18,9 +18,14 @@ class OfferPanel(StaticPane):
     DEFAULT_CSS = "OfferPanel { height: auto; padding: 0 1; }"  # its height: app.tcss, by terminal height
 
     def draw(self) -> None:
+        """Drawn with every snapshot, repainted only when the offer, its preview or what may be shown of
+        the partner changed (most snapshots come while no offer is built)."""
         snap = self.snapshot
         if snap is None or not snap.person_proposing or snap.partner is None:
-            self.show("")
+            self.show("", key=("none",))
+            return
+        key = (id(snap.game), snap.proposer, snap.partner, snap.offer_cells, snap.preview, snap.known, snap.withheld)
+        if key == self._key:
             return
         g, p, partner = snap.game, snap.proposer, snap.partner
         assert p is not None
@@ -31,20 +36,20 @@ class OfferPanel(StaticPane):
         preview = snap.preview or Preview(None, None)
         if preview.error:
             head.append(f"\n{preview.error}", style=palette.NEGATIVE)
-            self.show(head)
+            self.show(head, key)
             return
         if preview.offer is None:
             head.append("\n(empty: toggle cells with enter)", style="dim")
-            self.show(head)
+            self.show(head, key)
             return
         secret = not snap.knows(partner)
         table = _table(preview, names[partner], alone or not snap.foresees(partner))
         if not snap.foresees(partner) and not alone:
             why = "values are secret" if secret else "answer is for you to judge in an assessment"
             note = Text(f"{names[partner]}'s {why}: only the answer will tell", style="dim")
-            self.show(Group(head, table, note))
+            self.show(Group(head, table, note), key)
             return
-        self.show(Group(head, table))
+        self.show(Group(head, table), key)
 
 
 def _table(preview: Preview, partner: str, alone: bool) -> Table:

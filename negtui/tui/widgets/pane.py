@@ -1,12 +1,17 @@
 """What every pane of the game screen shares: state bound from the game view, and drawing only while on
 screen.  A pane in a hidden tab notes that its state changed and draws when its tab is opened, so an
-autoplayed turn redraws what can be seen and nothing else."""
+autoplayed turn redraws what can be seen and nothing else.
+
+A redraw costs what it changes: a pane whose text did not change repaints nothing, a text pane repaints
+only the lines that changed, and the screen is laid out again only when a pane's height changes (a
+layout of the game screen costs as much as a frame, and over SSH every trainee's frames share the
+machine)."""
 
 from __future__ import annotations
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
@@ -41,38 +46,97 @@ class Drawn:
             self.draw()
 
 
+def same_text(a: Text, b: Text) -> bool:
+    """Whether two texts draw alike (Rich's equality leaves out the base style)."""
+    return a.plain == b.plain and a.spans == b.spans and a.style == b.style
+
+
 class TextPane(Widget):
-    """A pane of styled text that repaints without a screen re-layout while its line count holds:
-    the panes redrawn on every autoplayed turn must not make the whole screen reflow."""
+    """A pane of styled text kept as the lines it draws: a new text repaints only the lines that differ,
+    and asks for a layout of the screen only when its number of lines changes (and its height is its
+    content's).  `WRAP` panes wrap their text at the pane's width themselves, so they know each line."""
 
     DEFAULT_CSS = "TextPane { height: auto; }"
+    WRAP = False
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._text = Text()
-        self._lines = 1
+        self._drawn = Text()  # what is rendered: the text's lines as they are drawn
+        self._lines: list[Text] = [Text()]
+        self._width = 0  # the width the lines were made for
 
     def show_text(self, text: Text) -> None:
-        lines = text.plain.count("\n") + 1
-        relayout = lines != self._lines
-        self._text, self._lines = text, lines
-        self.refresh(layout=relayout)
+        if same_text(text, self._text):
+            return
+        self._text = text
+        old = self._lines
+        self._split(self._width)
+        new = self._lines
+        known = self.WRAP or text.no_wrap  # a text left to Textual to wrap: its drawn lines are not known here
+        if len(new) != len(old) or not known or not self.size:
+            self.refresh(layout=len(new) != len(old) and self._auto_height)
+            return
+        width = self.size.width
+        changed = [Region(0, y, width, 1) for y, (a, b) in enumerate(zip(old, new)) if not same_text(a, b)]
+        if changed:
+            self.refresh(*changed)
+
+    @property
+    def _auto_height(self) -> bool:
+        height = self.styles.height
+        return height is None or height.is_auto
+
+    def _split(self, width: int) -> None:
+        self._width = width
+        text = self._text
+        if self.WRAP and width > 0:
+            lines = list(text.wrap(self.app.console, width))
+            self._lines = lines or [Text()]
+            self._drawn = Text("\n", no_wrap=True, overflow="crop").join(self._lines)
+            return
+        self._lines = list(text.split("\n", allow_blank=True)) or [Text()]
+        self._drawn = text
 
     def render(self) -> Text:
-        return self._text
+        return self._drawn
 
     @property
     def plain(self) -> str:
         return self._text.plain
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return self._lines
+        if width != self._width:
+            self._split(width)
+        return len(self._lines)
+
+    def on_resize(self) -> None:
+        if self.WRAP and self.size.width and self.size.width != self._width:
+            self._split(self.size.width)
+            self.refresh(layout=self._auto_height)
 
 
 class StaticPane(Drawn, Static):
-    """A pane drawn as a Rich renderable (tables), re-laid out as its content needs."""
+    """A pane drawn as a Rich renderable (tables): re-laid out only when its height changes, and not drawn
+    at all when the key it is shown with is the one it shows already."""
 
     DEFAULT_CSS = "StaticPane { height: auto; }"
+    _key: object = None
+    _laid_out: tuple[int, int] | None = None  # (width, height) of its content at the last layout
 
-    def show(self, content: RenderableType) -> None:
-        self.update(content)
+    def show(self, content: RenderableType, key: object = None) -> None:
+        """`key`: what the content was made from, when that is cheaper to compare than the content (a pane
+        may compare it itself before making the content, and then show it with the same key)."""
+        if key is not None and key == self._key:
+            return
+        self._key = key
+        self.update(content, layout=False)
+        width = self.size.width
+        height = Static.get_content_height(self, self.size, self.size, width) if width else -1
+        if (width, height) != self._laid_out:
+            self.refresh(layout=True)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        height = super().get_content_height(container, viewport, width)
+        self._laid_out = (width, height)
+        return height

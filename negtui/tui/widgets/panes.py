@@ -1,4 +1,4 @@
-"""The read-only panes: goal bars, payoff forecasts, turn log, focused-cell details.
+"""The read-only panes: goal bars, payoff forecasts, focused-cell details (the turn log: turn_log.py).
 
 Each binds the snapshot (and what else it shows) from the game view and draws itself when on screen
 (pane.py)."""
@@ -6,14 +6,11 @@ Each binds the snapshot (and what else it shows) from the game view and draws it
 from __future__ import annotations
 
 import numpy as np
-from rich.console import Group
 from rich.text import Text
-from textual.containers import VerticalScroll
 from textual.reactive import reactive
 
 from negtui.engine.payoff import committed_vector, satisfaction
 from negtui.names import action_names, fit_unique, goal_names, player_label, player_names, shorten
-from negtui.narrate import turn_line
 from negtui.tui import palette
 from negtui.tui.labels import (
     FORECASTS_NARROW,
@@ -23,7 +20,7 @@ from negtui.tui.labels import (
     goal_label_width,
     goal_labels,
 )
-from negtui.tui.widgets.pane import Drawn, StaticPane, TextPane
+from negtui.tui.widgets.pane import Drawn, TextPane
 
 BAR = 10
 
@@ -158,31 +155,11 @@ class Forecasts(Drawn, TextPane):
         self.show_text(out)
 
 
-class TurnLog(StaticPane):
-    """Every turn in words, newest last (scrolled to it), optionally only turns involving one player."""
+class CellInfo(Drawn, TextPane):
+    """The focused cell explained: its action, and the goals it feeds with their values.  Redrawn with
+    every snapshot but repainted only when what it says changes (the cursor moved, the values revealed)."""
 
-    only: reactive[int | None] = reactive(None, repaint=False)
-
-    def watch_only(self) -> None:
-        self.request_draw()
-
-    def draw(self) -> None:
-        snap = self.snapshot
-        if snap is None:
-            return
-        g = snap.game
-        lines = [turn_line(g, ev, whole=True) for ev in snap.events  # the pane wraps: every action whole
-                 if self.only is None or self.only in ev.players]
-        head = "turn log" + (f" · only {player_names(g.scenario)[self.only]}" if self.only is not None else "")
-        body = Text("\n".join(lines) if lines else "no turns yet", no_wrap=False)
-        self.show(Group(Text(head, style="bold"), body))
-        if isinstance(self.parent, VerticalScroll):
-            self.parent.scroll_end(animate=False)
-
-
-class CellInfo(StaticPane):
-    """The focused cell explained: its action, and the goals it feeds with their values."""
-
+    WRAP = True
     focused_cell: reactive[int | None] = reactive(None, repaint=False)
 
     def watch_focused_cell(self) -> None:
@@ -191,7 +168,7 @@ class CellInfo(StaticPane):
     def draw(self) -> None:
         snap, cell = self.snapshot, self.focused_cell
         if snap is None or cell is None:
-            self.show("")
+            self.show_text(Text())
             return
         g = snap.game
         i = int(g.owner[cell])
@@ -215,4 +192,4 @@ class CellInfo(StaticPane):
             text.append(f"{shorten(names[j], 22)} ")
             text.append(f"({snap.value_words(j, i)})", style=palette.signed(v))  # to the cell's owner, named above
             text.append("  ")
-        self.show(text)
+        self.show_text(text)

@@ -1,27 +1,52 @@
 """The side pane of a table's game: who sits in each seat (a person, online or not, or a bot), whose
-decision the table waits for and its clock, and what has been said, newest last."""
+decision the table waits for and its clock, and what has been said, newest last.
+
+Three text panes, each repainted only where its lines change: the head (the table, its state, your
+role), the seats (a line each) and what was said.  The clock's tick redraws the seats alone, so a second
+going by repaints the one line with the clock on it, and nothing is laid out again."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rich.console import Group
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
+from textual.widget import Widget
 
 from negtui.engine import shown_turn
 from negtui.names import player_label, player_labels
+from negtui.play.views import Snapshot
 from negtui.scenario import Scenario
 from negtui.table.talk import Said
 from negtui.table.views import Occupant, TableView
 from negtui.tui import palette
 from negtui.tui.labels import clock_words
-from negtui.tui.widgets.pane import StaticPane
+from negtui.tui.widgets.pane import Drawn, TextPane
+
+SAID_SHOWN = 200  # the latest messages on the pane
 
 
-class TablePane(StaticPane):
+class TableText(TextPane):
+    """A part of the table pane: sentences wrapped at the pane's width."""
+
+    WRAP = True
+
+
+class TablePane(Drawn, Widget):
+    DEFAULT_CSS = """
+    TablePane { height: auto; }
+    TablePane > #table-seats, TablePane > #table-talk { margin-top: 1; }
+    """
+
     table: reactive[TableView | None] = reactive(None, always_update=True, repaint=False)
+    _said: tuple[int, Said | None, dict[str, str]] = (-1, None, {})  # the messages drawn: how many, the last, who
+
+    def compose(self) -> ComposeResult:
+        yield TableText(id="table-head")
+        yield TextPane(id="table-seats")
+        yield TableText(id="table-talk")
 
     def watch_table(self) -> None:
         self.request_draw()
@@ -30,9 +55,41 @@ class TablePane(StaticPane):
         snap, view = self.snapshot, self.table
         if snap is None or view is None:
             return
+        self.query_one("#table-head", TextPane).show_text(self._head(snap, view))
+        self.draw_seats()
+        names = speakers(view, snap.game.scenario)
+        said = (len(view.said), view.said[-1] if view.said else None, names)
+        if said != self._said:
+            self._said = said
+            self.query_one("#table-talk", TextPane).show_text(self._talk(view, names))
+            if isinstance(self.parent, VerticalScroll):
+                self.parent.scroll_end(animate=False)  # a new message: in view
+
+    def tick(self) -> None:
+        """A second of the decision's clock: the seats' lines redrawn (only the clock's line changes)."""
+        if self.is_mounted and self.is_on_screen:
+            self.draw_seats()
+        else:
+            self._stale = True
+
+    def draw_seats(self) -> None:
+        """The seats' lines, the decision's clock on the line of the seat deciding."""
+        snap, view = self.snapshot, self.table
+        if snap is None or view is None:
+            return
         sc = snap.game.scenario
         i = snap.deciding if view.started else None
         deciding = None if i is None else snap.game.player_ids[i]
+        seats = Text(no_wrap=True, overflow="ellipsis")
+        for k, (o, p) in enumerate(zip(view.occupants, sc.players)):
+            if k:
+                seats.append("\n")
+            seats.append_text(self._occupant(o, player_label(p), you=o.player == view.you,
+                                             deciding=o.player == deciding, view=view))
+        self.query_one("#table-seats", TextPane).show_text(seats)
+
+    @staticmethod
+    def _head(snap: Snapshot, view: TableView) -> Text:
         head = Text(view.title, style="bold")
         if view.closed:
             head.append(f"\nclosed: {view.closed}", style=palette.NEGATIVE)
@@ -48,22 +105,18 @@ class TablePane(StaticPane):
             head.append("\nyour role", style="bold")
             head.append(" (only you see it)\n", style="dim")
             head.append(" ".join(view.role.split()))
-        seats = Text()
-        for o, p in zip(view.occupants, sc.players):
-            seats.append("\n")
-            seats.append_text(self._occupant(o, player_label(p), you=o.player == view.you,
-                                             deciding=o.player == deciding, view=view))
-        talk = Text("\nsaid at the table", style="bold")
+        return head
+
+    @staticmethod
+    def _talk(view: TableView, names: Mapping[str, str]) -> Text:
+        talk = Text("said at the table", style="bold")
         talk.append("  (m to say something; bots do not read messages)", style="dim")
         if not view.said:
             talk.append("\nnothing yet", style="dim")
-        names = speakers(view, sc)
-        for said in view.said[-200:]:
+        for said in view.said[-SAID_SHOWN:]:
             talk.append("\n")
             talk.append_text(said_line(said, view.you, names))
-        self.show(Group(head, seats, talk))
-        if isinstance(self.parent, VerticalScroll):
-            self.parent.scroll_end(animate=False)
+        return talk
 
     @staticmethod
     def _occupant(o: Occupant, label: str, *, you: bool, deciding: bool, view: TableView) -> Text:
