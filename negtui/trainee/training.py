@@ -242,6 +242,7 @@ class TrainingApp(Confined, NegtuiApp):
             return
         self.exercise, self.seat, self.game_id, self.table_id = exercise, source.view.you or "", None, table_id
         self.live = source
+        self.clear_notifications()  # "sitting down …" is done: the table's screen says where you are
         self.push_screen(TableScreen(source))
 
     def resume(self, row: GameRow) -> None:
