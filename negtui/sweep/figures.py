@@ -10,6 +10,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from negtui.sweep.report import REGIME_TITLES, STRUCTURES, TABLE_REGIMES, Cell, l1_by_fraction, mean_by
+from negtui.welfare.options import ZERO_WELFARE
 
 if TYPE_CHECKING:
     import numpy as np
@@ -88,10 +89,25 @@ def l1_figure(rows: list[dict], methods: list[str], path: Path, title: str) -> l
     return _finish(plt, fig, axes, "L1 error vs exact (mean ± s.e.)", len(methods), title, path)
 
 
+def no_efficiency(rows: list[dict], regime: str, methods: list[str]) -> str:
+    """Why a regime of a panel has no efficiency bar: no game of it was played, or its games were played and
+    their welfare optimum is zero (a ratio to it is undefined), or none was solved (a sweep without welfare)."""
+    played = [r for r in rows if r["payoff"] == regime and r["method"] in methods]
+    if not played:
+        return "not played"
+    optima = [r.get("welfare_optimum") for r in played]
+    if all(o is not None and abs(o) < ZERO_WELFARE for o in optima):
+        return "undefined (optimum 0)"
+    if all(o is None for o in optima):
+        return "no optimum solved"
+    return "undefined"
+
+
 def efficiency_figure(rows: list[dict], methods: list[str], path: Path, title: str) -> list[Path]:
     """Median welfare efficiency (negotiated ÷ utilitarian optimum) by regime, a bar per method: the ratio
     of a game whose optimum is near zero is huge, and a mean would be that game's.  Every panel shows
-    every regime, a regime with no games saying so, so panels line up and nothing drops out unsaid."""
+    every regime, a regime without a bar saying why (`no_efficiency`), so panels line up and nothing drops
+    out unsaid."""
     import textwrap
 
     panels = []
@@ -111,10 +127,11 @@ def efficiency_figure(rows: list[dict], methods: list[str], path: Path, title: s
             ys = [cells[(r, m)].median if (r, m) in cells else float("nan") for r in regimes]  # no bar, not 0
             ax.bar([i + k * width for i in range(len(regimes))], ys, width, label=m,
                    hatch=("", "//", "..", "xx", "\\\\", "++")[k % 6], edgecolor="white", linewidth=0.4)
+        panel_rows = [x for x in rows if x["structure"] == s]
         for i, r in enumerate(regimes):
             if not any((r, m) in cells for m in methods):
-                ax.text(i + width * (len(methods) - 1) / 2, 0.02, "not played", ha="center", va="bottom",
-                        fontsize="x-small", color="grey", transform=ax.get_xaxis_transform())
+                ax.text(i + width * (len(methods) - 1) / 2, 0.02, no_efficiency(panel_rows, r, methods), ha="center",
+                        va="bottom", fontsize="x-small", color="grey", transform=ax.get_xaxis_transform())
         ax.axhline(0.0, color="grey", linewidth=0.8)  # a median of zero reads as a line, not as nothing
         ax.set_xticks([i + width * (len(methods) - 1) / 2 for i in range(len(regimes))],
                       [textwrap.fill(REGIME_TITLES[r], 12) for r in regimes], fontsize="small")

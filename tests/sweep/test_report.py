@@ -294,6 +294,24 @@ def test_seeds_that_all_gave_the_same_are_not_shown_as_a_spread_of_zero():
     assert "| **+10.00 (60%)** |" in text  # a-game, myopic: 10 on both seeds
 
 
+def test_a_played_regime_whose_optimum_is_zero_has_its_efficiency_called_undefined(tmp_path):
+    """Adversarial negative games were played, but their welfare optimum is 0, so no efficiency is a ratio to
+    it: the figure says "undefined (optimum 0)" where it has no bar, never "not played"."""
+    from negtui.sweep.figures import efficiency_figure, no_efficiency
+
+    methods = ["myopic", "upper", "lower"]
+    rows = [r | {"welfare_optimum": 0.0, "efficiency": None} if (r["structure"], r["payoff"]) == (
+        "adversarial", "negative") else r for r in hand_rows()]
+    paths = efficiency_figure(rows, methods, tmp_path / "eff", "hand")
+    svg = next(p for p in paths if p.suffix == ".svg").read_text()
+    assert "undefined (optimum 0)" in svg and "not played" not in svg
+    adversarial = [r for r in rows if r["structure"] == "adversarial"]
+    assert no_efficiency(adversarial, "negative", methods) == "undefined (optimum 0)"
+    assert no_efficiency([r for r in adversarial if r["payoff"] != "negative"], "negative", methods) == "not played"
+    unsolved = [r | {"welfare_optimum": None, "efficiency": None} for r in adversarial]
+    assert no_efficiency(unsolved, "negative", methods) == "no optimum solved"
+
+
 def test_figures_show_every_regime_their_n_and_methods_that_coincide(tmp_path):
     """The efficiency figure keeps a regime a panel has no games of ("not played", not dropped), says how
     many games each bar holds, and draws no zero bar for a missing cell; the L1 figure gives each
