@@ -215,7 +215,8 @@ def report(
             fail(f"error: cannot write the report in {output}: {err.strerror or err}")
         console = Console()
         for t, found in shown:
-            for table in scenario_rich(t, console.width) if isinstance(t, ScenarioTable) else table1_rich(t):
+            tables = scenario_rich(t, console.width) if isinstance(t, ScenarioTable) else table1_rich(t, console.width)
+            for table in tables:
                 console.print(table)
             what = "Table 2's claims" if isinstance(t, ScenarioTable) else "the paper's claims"
             console.print(claims_rich(found, f"{t.sweep} · {t.rules} rules: {what}"))

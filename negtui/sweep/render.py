@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -70,29 +71,40 @@ def table1_markdown(t: Table1) -> str:
     return "\n".join(lines)
 
 
-def table1_rich(t: Table1) -> list[Table]:
-    """One table per structure (four regimes each fit 80 columns)."""
+def table1_rich(t: Table1, width: int = 80) -> list[Table]:
+    """One table per structure, the regimes as columns, each as wide as its widest cell so that a mean ± sd
+    and its ★ stay on one line (a regime's name wraps instead); compact (no outer border, one space between
+    columns), so four regimes fit 80 columns, and where they do not fit `width`, as many tables as they need.
+    What the cells are is said under them, on one line."""
     regimes = _regimes(t)
     out = []
     for s in _structures(t):
-        table = Table(title=f"{t.sweep} · {t.rules} rules · {s}: improvement over No-Negotiation (mean ± sd, "
-                            f"{BEST} best)", title_justify="left")
-        table.add_column("method")
-        for r in regimes:
-            table.add_column(REGIME_TITLES[r], justify="right")
         best_of = {r: t.best(s, r) for r in regimes}
-        for m in t.methods:
-            row: list[Text | str] = [Text(m)]
-            for r in regimes:
-                c = t.cells.get((s, r, m))
-                if c is None:
-                    row.append("")
-                    continue
-                best = m in best_of[r]
-                row.append(Text(f"{c.mean:+z.2f} ± {c.sd:z.2f}" + (f" {BEST}" if best else ""),
-                                style="bold" if best else ""))
-            table.add_row(*row)
-        out.append(table)
+        cells = {r: {m: f"{c.mean:+z.2f} ± {c.sd:z.2f}" + (f" {BEST}" if m in best_of[r] else "")
+                     for m in t.methods if (c := t.cells.get((s, r, m))) is not None} for r in regimes}
+        wide = {r: max(*(len(text) for text in cells[r].values()), *map(len, REGIME_TITLES[r].split()))
+                for r in regimes}
+        first = max(len("method"), *map(len, t.methods)) + 2  # a column and the space beside it
+        parts: list[list[str]] = [[]]
+        used = first
+        for r in regimes:
+            if parts[-1] and used + wide[r] + 2 > width:
+                parts.append([])
+                used = first
+            parts[-1].append(r)
+            used += wide[r] + 2
+        legend = f"improvement over No-Negotiation: mean ± sd, {BEST} best"
+        for part in parts:
+            table = Table(title=f"{t.sweep} · {t.rules} rules · {s}", caption=legend, title_justify="left",
+                          caption_justify="left", box=box.SIMPLE_HEAVY, show_edge=False, collapse_padding=True,
+                          min_width=min(width, len(legend)))
+            table.add_column("method")
+            for r in part:
+                table.add_column(REGIME_TITLES[r], justify="right", width=wide[r])
+            for m in t.methods:
+                table.add_row(Text(m), *(Text(cells[r].get(m, ""), style="bold" if m in best_of[r] else "")
+                                         for r in part))
+            out.append(table)
     return out
 
 

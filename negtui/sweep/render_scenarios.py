@@ -92,8 +92,8 @@ def scenario_rich(st: ScenarioTable, width: int = 80) -> list[Table]:
     effs = {m: [_efficiency(st, f, m) for f, _, _ in st.scenarios] for m in st.methods}
     tables = []
     for part in chunks(gains, max(len("baseline"), *(len(f"{st.baseline[f]:z.2f}") for f, _, _ in st.scenarios)) + 3):
-        t = Table(title=f"{st.sweep} · {st.rules} rules: improvement over No-Negotiation ({BEST} best)",
-                  title_justify="left")
+        title = f"{st.sweep} · {st.rules} rules: improvement over No-Negotiation ({BEST} best)"
+        t = Table(title=title, title_justify="left", min_width=min(width, len(title)))  # the title on one line
         t.add_column("scenario (players)", overflow="fold", min_width=first - 3)
         t.add_column("baseline", justify="right", no_wrap=True)
         for m in part:
@@ -104,8 +104,8 @@ def scenario_rich(st: ScenarioTable, width: int = 80) -> list[Table]:
         tables.append(t)
     if st.efficiency:
         for part in chunks(effs, 0):
-            t = Table(title=f"{st.sweep} · {st.rules} rules: median welfare efficiency (negotiated ÷ optimum)",
-                      title_justify="left")
+            title = f"{st.sweep} · {st.rules} rules: median welfare efficiency (negotiated ÷ optimum)"
+            t = Table(title=title, title_justify="left", min_width=min(width, len(title)))
             t.add_column("scenario (players)", overflow="fold", min_width=first - 3)
             for m in part:
                 t.add_column(m, justify="right", no_wrap=True)

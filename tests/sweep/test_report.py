@@ -209,6 +209,32 @@ def test_a_scenario_sweep_is_reported_per_scenario(cli, tmp_path):
     assert max(len(line) for line in res.stdout.splitlines()) <= 80
 
 
+def test_table1_keeps_each_star_beside_its_number_at_80_columns():
+    """Three-digit means make Table 1's cells wide ("+270.35 ± 0.00 ★"): printed at 80 columns, each structure's
+    four regimes still fit one table, each ★ stays on the line of its number, the legend says what ★ is on one
+    line, and no line is longer than 80."""
+    import io
+    import re
+
+    from rich.console import Console
+
+    from negtui.sweep.render import table1_rich
+
+    rows = [r | {"improvement": r["improvement"] * 12.345 - 100.0} if r["method"] != "baseline" else r
+            for r in hand_rows()]
+    tables = table1_rich(table1(rows), 80)
+    out = io.StringIO()
+    console = Console(width=80, file=out)
+    for table in tables:
+        console.print(table)
+    text = out.getvalue()
+    cells = re.findall(r"[+-]\d+\.\d\d ± \d+\.\d\d ★", text)
+    assert len(tables) == 2 and cells and any(len(c) >= 16 for c in cells), text  # four regimes a table
+    assert text.count("mean ± sd, ★ best") == len(tables), text
+    assert text.count("★") == len(cells) + len(tables), text  # every ★ beside a number, or in the legend
+    assert max(map(len, text.splitlines())) <= 80, text
+
+
 def test_scenario_names_stay_whole_in_the_printed_table_at_80_columns():
     import io
 
@@ -230,6 +256,8 @@ def test_scenario_names_stay_whole_in_the_printed_table_at_80_columns():
     assert len(tables) > 2  # six methods do not fit one table of 80 columns
     assert text.count("cop-climate-22 (3)") == len(tables) and "…" not in text, text
     assert "+20.00 ± 14.14 ★" in text and "maximin" in text and max(map(len, text.splitlines())) <= 80
+    improvement = [t for t in tables if "improvement" in str(t.title)]
+    assert text.count("improvement over No-Negotiation (★ best)") == len(improvement)  # a title on one line
 
 
 def test_no_efficiency_where_the_optimum_is_zero_up_to_float_noise():
