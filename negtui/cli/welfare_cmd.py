@@ -150,7 +150,7 @@ def _solve(neg: Negotiation, bits: int, opts: WelfareOptions) -> WelfareResult:
 def _print(neg: Negotiation, res: WelfareResult, out: dict, solver: str) -> None:
     from negtui.cli.render import welfare_table
     from negtui.engine.outcome import rounded
-    from negtui.welfare.options import MEANING
+    from negtui.welfare.options import MEANING, efficiency_words
 
     if res.payoffs is None:
         typer.echo(f"{res.objective}: {res.status}. {res.message}")
@@ -170,8 +170,11 @@ def _print(neg: Negotiation, res: WelfareResult, out: dict, solver: str) -> None
         if won is None and eff == 0.0:  # a Nash product with a factor of zero: its log is undefined
             typer.echo("negotiated welfare: the product is 0 (a player in it gained nothing or lost, so Σ log is "
                        "undefined); efficiency 0.0%")
+        elif won is None or eff is None or res.welfare is None:
+            typer.echo(f"negotiated welfare {'undefined' if won is None else f'{won:z.2f}'}; efficiency n/a"
+                       + (" (the optimum's welfare is 0: nothing to be a share of)" if won is not None else ""))
         else:
-            typer.echo(f"negotiated welfare {'undefined' if won is None else f'{won:z.2f}'}; "
-                       f"efficiency {'n/a' if eff is None else f'{eff:z.1%}'}")
+            typer.echo(f"negotiated welfare {won:z.2f}; efficiency {eff:z.1%}: "
+                       + efficiency_words(res.objective, won, res.welfare, len(res.included)))
         typer.echo(f"would gain from the optimum: {', '.join(out['gainers']) or 'nobody'}; "
                    f"would lose: {', '.join(out['losers']) or 'nobody'}")

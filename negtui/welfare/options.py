@@ -90,6 +90,20 @@ def welfare_of(objective: str, pay: Sequence[float] | np.ndarray, included: list
     return float(np.sum(np.log(gains)))
 
 
+def efficiency_words(objective: str, negotiated: float, optimum: float, n_included: int) -> str:
+    """What `efficiency` divides, in words with both numbers: of Nash objectives the geometric mean of the
+    payoffs (or of the gains over the disagreement point) of the players in the product, whose ratio it is."""
+    if objective in ("nash", "nash-bargaining"):
+        n = n_included
+        if n == 0:
+            return "no player can gain, so the product has nobody in it and any outcome is as good (100% by convention)"
+        what = "payoff" if objective == "nash" else "gain over the disagreement point"
+        return (f"the geometric mean {what} of the {n} player{'s' * (n != 1)} in the product, "
+                f"{math.exp(negotiated / n):z.2f} negotiated ÷ {math.exp(optimum / n):z.2f} at the optimum")
+    what = "the worst-off player's payoff" if objective == "maximin" else "the sum of payoffs"
+    return f"{what}, {negotiated:z.2f} negotiated ÷ {optimum:z.2f} at the optimum"
+
+
 def efficiency(objective: str, negotiated: float | None, optimum: float | None, n_included: int) -> float | None:
     """Negotiated ÷ optimal welfare; for Nash objectives the ratio of geometric means of the gains."""
     if negotiated is None or optimum is None:

@@ -168,6 +168,17 @@ def test_welfare_json_side_by_side_with_a_lens(cli):
     assert out["gainers"] == ["B"] and out["losers"] == ["A"]
 
 
+def test_welfare_says_what_its_efficiency_is_a_share_of(cli):
+    """The efficiency line names what it divides, with both numbers: under Nash a ratio of geometric means
+    of the payoffs in the product (not of the Σ log shown as welfare); negotiated A 40, B 7, the optimum 30 each."""
+    res = cli("welfare", PILL, "--lens", "myopic", "--objective", "nash")
+    assert res.exit_code == 0, res.output
+    assert ("efficiency 55.8%: the geometric mean payoff of the 2 players in the product, 16.73 negotiated ÷ 30.00 "
+            "at the optimum") in res.stdout
+    res = cli("welfare", PILL, "--lens", "myopic")
+    assert "efficiency 78.3%: the sum of payoffs, 47.00 negotiated ÷ 60.00 at the optimum" in res.stdout
+
+
 @pytest.mark.parametrize("objective", ["nash", "nash-bargaining", "maximin"])
 def test_welfare_objectives_run(cli, objective):
     out = json.loads(cli("welfare", PILL, "--objective", objective, "--no-compare", "--json").stdout)
