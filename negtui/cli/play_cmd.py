@@ -52,10 +52,6 @@ def play(
             rule_set = get_rules(rules)
         except ValueError as err:
             fail(f"error: {err}")
-        from negtui.engine.simultaneous import people_refusal
-
-        if (why := people_refusal(rule_set)) is not None:
-            fail(f"error: {why}")
         base = base_seat(None, partner, sims, None, None, agent_timeout, llm_base_url, llm_prompt, llm_temperature)
         seats = {}
         if scenario is not None:

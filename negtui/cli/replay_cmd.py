@@ -45,11 +45,7 @@ def replay(
         secret = read_key(key) if key is not None else None
         rp = Replay(load_record(file))
         if not (verify_bots or as_json or print_only) and sys.stdout.isatty() and sys.stdin.isatty():
-            from negtui.engine.simultaneous import people_refusal
             from negtui.seats import Seat
-
-            if people_refusal(rp.neg.rules) is not None:
-                fail("error: the app does not show simultaneous turns yet: read this record with --print or --json")
 
             raise typer.Exit(open_app(replay=file, data_dir=data_dir, base=Seat(base_url=llm_base_url)))
         checks = _check(rp, secret) if verify_bots else None

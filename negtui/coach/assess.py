@@ -46,6 +46,9 @@ class Assessment:
     yours: Choice | None  # None for a hint (before deciding)
     others: tuple[Choice, ...]
     reference: str  # "exact" or "mean"
+    # what the values leave out, said with them (a simultaneous turn's offer that was void: valued as the turn's
+    # only deal, it reads better than what it brought)
+    caveat: str = ""
 
     def value(self, choice: Choice) -> float:
         if self.reference == "exact":

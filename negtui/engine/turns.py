@@ -96,10 +96,18 @@ class TurnEvent:
     @property
     def players(self) -> frozenset[int]:
         """Who took part: the proposer, and the partner unless nothing was offered to it (a pass names the
-        partner a search settled on, who never heard of it; an empty deal the rules count has both)."""
-        if self.offer.is_noop and not (self.accepted and self.partner != self.proposer):
-            return frozenset((self.proposer,))
-        return frozenset((self.proposer, self.partner))
+        partner a search settled on, who never heard of it; an empty deal the rules count has both).  A
+        simultaneous turn: everyone who took part in one of its offers (the turn log filtered to a player)."""
+        if self.simultaneous:
+            return frozenset().union(*(taking_part(o.offer, o.accepted) for o in self.outcomes))
+        return taking_part(self.offer, self.accepted)
+
+
+def taking_part(offer: Offer, accepted: bool) -> frozenset[int]:
+    """Who took part in an offer: its proposer, and its partner unless nothing was offered to it."""
+    if offer.is_noop and not (accepted and offer.partner != offer.proposer):
+        return frozenset((offer.proposer,))
+    return frozenset((offer.proposer, offer.partner))
 
 
 @dataclass

@@ -8,6 +8,7 @@ finished turns and keeps the forecast history.  No UI code here: the app and tes
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from negtui.engine.rules import Rules
 from negtui.engine.turns import Move, TurnDriver, TurnEvent
 from negtui.engine.valuation import Valuation
 from negtui.engine.vocabulary import CLOSED_FORM_LENSES as FORECAST_LENSES
+from negtui.play.simultaneous import next_focus, start_of_turn, still_open
 from negtui.play.views import LensView, PartnerOption, Preview
 from negtui.record.format import Parent
 from negtui.record.writer import RecordCut, RecordWriter
@@ -89,6 +91,7 @@ class LiveGame:
         except BaseException:
             self.seating.close()
             raise
+        self._refocus()
         self.record_failed: str | None = None  # why recording stopped (a full disk): the game goes on
         self._baseline: np.ndarray | None = None
         self._switched: dict[str, Seat] = {}  # seats changed since the last recorded turn
@@ -197,7 +200,14 @@ class LiveGame:
 
     def think(self) -> list[Move]:
         """The next decision of an agent's seat and, when it is an offer another agent answers, that
-        answer too (one worker run per turn); safe to call from a worker thread."""
+        answer too (one worker run per turn); safe to call from a worker thread.  Under simultaneous rules:
+        every agent's open decision of the turn's phase (all their offers, or all their answers), each naming
+        the offer it answers, since the app may ask them in any order."""
+        if self.neg.game.simultaneous:
+            driver = self.driver
+            return [replace(move, offer=w.pending) if move.phase is Phase.RESPOND else move
+                    for w in self.neg.waiting(self.state) if not driver.decided_outside(state=w)
+                    for move in (driver.ask(w),)]
         move = self.driver.ask()
         moves = [move]
         if move.phase is Phase.PROPOSE and move.offer is not None:
@@ -220,6 +230,7 @@ class LiveGame:
         person's decisions are kept to be assessed (`assess_pending`)."""
         before = self.state
         ev = self.driver.submit(move)
+        self._refocus()
         if self.is_human(move.player) and (self.coached is None or move.player in self.coached):
             self._decided.append((move, before))
         if ev is None:
@@ -240,6 +251,29 @@ class LiveGame:
                 self._stop_recording(err)
         self._switched = {}
         return ev
+
+    def _refocus(self) -> None:
+        """Under simultaneous rules, the state asks next for a person's open decision before the agents'
+        (play/simultaneous.py); a sequential game is left as it is."""
+        if self.neg.game.simultaneous:
+            self.driver.state = next_focus(self.neg, self.state, lambda w: self.driver.decided_outside(state=w))
+
+    def still_open(self, move: Move) -> bool:
+        """Whether an agent's decision thought out in a worker still has its place in the game: the same moment
+        of a sequential turn, or a decision of the simultaneous turn under way that is still open."""
+        if self.is_human(move.player):  # a seat handed to a person meanwhile decides for itself
+            return False
+        if self.neg.game.simultaneous:
+            return still_open(self.neg, self.state, move)
+        return move.t == self.state.t and move.player == self.deciding
+
+    def start_of_turn(self, proposer: int | None = None) -> State:
+        """The turn under way as its proposer (default: the one in focus) meets it when offering: what an offer
+        is built, previewed and suggested against (under simultaneous rules, whatever the others offered)."""
+        s = self.state
+        if not self.neg.game.simultaneous:
+            return State(s.t, s.bits)
+        return start_of_turn(self.neg, s, self.proposer if proposer is None else proposer)
 
     def keep_message(self, sender: str, to: str | None, text: str) -> None:
         """Something said at the table, into the record with the turn under way."""
@@ -271,12 +305,31 @@ class LiveGame:
         todo, self._unassessed = self._unassessed, []
         out = []
         for move, before, ev in todo:
-            if move.phase is Phase.PROPOSE and move.offer is not None:
+            if ev.outcomes:
+                out.append(self._assess_simultaneous(move, before, ev))
+            elif move.phase is Phase.PROPOSE and move.offer is not None:
                 out.append(self.coach.proposal(before, move.offer, ev.accepted, ev.after))
             else:
                 out.append(self.coach.response(before, bool(move.accept)))
         self.assessments += out
         return out
+
+    def _assess_simultaneous(self, move: Move, before: State, ev: TurnEvent) -> Assessment:
+        """A decision of a simultaneous turn, judged as its turn's only deal against the turn's start (the plain
+        reading, which the coach pane names); an offer that was void says so beside values that count it."""
+        offer = move.offer if move.phase is Phase.PROPOSE else before.pending
+        assert offer is not None
+        got = next(o for o in ev.outcomes if o.offer.proposer == offer.proposer)
+        if move.phase is Phase.PROPOSE:
+            start = start_of_turn(self.neg, before, offer.proposer)
+            a = self.coach.proposal(start, offer, got.accepted, self.neg.next_state(start, offer, got.accepted))
+        else:
+            a = self.coach.response(before, bool(move.accept))
+        if got.status != "void":
+            return a
+        whose = "your offer" if move.phase is Phase.PROPOSE else "the offer you accepted"
+        return replace(a, caveat=f"{whose} was void ({got.reason}): it brought nothing, but these values count it "
+                                 "as the turn's only deal")
 
     def hint(self) -> Assessment | None:
         """What each lens (and exact) would do now, for the person whose decision it is."""
@@ -298,7 +351,7 @@ class LiveGame:
     def partner_options(self) -> list[PartnerOption]:
         """For a person proposing: per partner, the best offer each lens would make and its value to them
         (an assessment: the partners alone)."""
-        s, out = State(self.state.t, self.state.bits), []
+        s, out = self.start_of_turn(), []
         for q in self.neg.legal_partners(s):
             offers, values = {}, {}
             for lens in self.lenses if self.guided else ():
@@ -327,7 +380,7 @@ class LiveGame:
     def preview(self, q: int, cells: list[int]) -> Preview:
         """An offer of the proposer's under every lens, for both sides (what it would be worth; the
         move itself is checked when it is submitted)."""
-        s = State(self.state.t, self.state.bits)
+        s = self.start_of_turn()
         if not cells:
             return Preview(None, None)
         try:

@@ -24,6 +24,7 @@ from negtui.engine.turns import Move, TurnEvent
 from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.names import action_names
 from negtui.play.live import LiveGame
+from negtui.play.simultaneous import awaited, seen_by, turn_started
 from negtui.play.starts import GameStart, from_record
 from negtui.play.views import Earlier, PartnerOption, Preview, Snapshot
 from negtui.record import Replay, load_record, parent_at
@@ -131,17 +132,30 @@ class LiveSource:
         # the closed-form forecasts were computed when the turn ended
         forecasts = {lens: ses.history[lens][-1] if lens in ses.history else ses.forecast(lens) for lens in ses.lenses}
         cells, partner = self.cells, self.partner
-        if s.pending is not None:  # an offer waits for its answer: show it on the matrix
+        person = self.person_to_move()
+        in_flight: tuple[Offer, ...] = ()
+        if g.simultaneous:  # the offers of the turn the people here may see, marked on the matrix with the draft's
+            in_flight = seen_by(self.neg, s, self.own_seats())
+            if s.pending is not None and person:  # an offer to a person waits for its answer
+                partner = s.pending.partner
+            if not (person and s.pending is None and self.partner is not None):  # not while an offer is built
+                cells = cells.union(*(o.cells for o in in_flight))
+        elif s.pending is not None:  # an offer waits for its answer: show it on the matrix
             cells, partner = frozenset(s.pending.cells), s.pending.partner
         events, history = list(ses.events), list(ses.payoff_history)
         if self.earlier.events:
             events, history = [*self.earlier.events, *events], [*self.earlier.payoffs, *history]
-        person = self.person_to_move()
-        preview = self.preview(partner, cells) if partner is not None and (s.pending is None or person) else None
+        if g.simultaneous:  # the draft, or the offer in focus a person answers, under every lens
+            shown = frozenset(s.pending.cells) if s.pending is not None else self.cells
+            preview = self.preview(partner, shown) if partner is not None and person else None
+        else:
+            preview = self.preview(partner, cells) if partner is not None and (s.pending is None or person) else None
         withheld = frozenset() if ses.guided else frozenset(range(g.n)) - self.own_seats()
         return Snapshot(g, self.neg.rules.name, s, events, [seat.label for seat in ses.seating.seats], forecasts,
                         history, self.neg.blocked(s), cells, partner, self.mode, person, preview, known=ses.known,
-                        guided=ses.guided, withheld=withheld, yours=self.own_seats())
+                        guided=ses.guided, withheld=withheld, yours=self.own_seats(),
+                        focus=self.proposer if g.simultaneous and person else None, in_flight=in_flight,
+                        awaited=awaited(self.neg, s, self.own_seats()))
 
     def own_seats(self) -> frozenset[int]:
         """The seats people play at this app."""
@@ -161,6 +175,16 @@ class LiveSource:
     @property
     def person_proposing(self) -> bool:
         return self.person_to_move(Phase.PROPOSE)
+
+    @property
+    def simultaneous(self) -> bool:
+        """Several proposers a turn (play/simultaneous.py)."""
+        return self.neg.game.simultaneous
+
+    @property
+    def turn_started(self) -> bool:
+        """A decision of the simultaneous turn under way is made: the agents' follow without a key press."""
+        return turn_started(self.neg, self.state)
 
     # --- the offer a person builds -----------------------------------------------------------------------
     def draft(self, partner: int, cells: tuple[int, ...] = ()) -> None:
@@ -213,7 +237,7 @@ class LiveSource:
         events = []
         for move in moves:
             ses = self.game
-            if move.t != ses.state.t or move.player != ses.deciding or ses.is_human(move.player):
+            if not ses.still_open(move):
                 break
             ev = ses.submit(move)
             if ev is not None:

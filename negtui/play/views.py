@@ -84,6 +84,11 @@ class Snapshot:
     guided: bool = True  # False: an assessment, no guidance until the debrief
     withheld: frozenset[int] = frozenset()  # players whose forecasts are not shown (an assessment: all but yours)
     yours: frozenset[int] = frozenset()  # the seats the person at this screen plays
+    # simultaneous turns (play/simultaneous.py): the proposer whose offer a person here builds or answers now, the
+    # offers in flight they may see (theirs and those made to them), and what the turn still waits for in words
+    focus: int | None = None
+    in_flight: tuple[Offer, ...] = ()
+    awaited: str = ""
 
     def knows(self, i: int) -> bool:
         """Whether player i's values (and so its payoffs and forecasts) may be shown here."""
@@ -104,7 +109,20 @@ class Snapshot:
 
     @property
     def proposer(self) -> int | None:
-        return None if self.over else self.game.proposer(self.state.t)
+        """Who proposes; under simultaneous rules the proposer a person here deals with now, else the turn's first."""
+        if self.over:
+            return None
+        return self.focus if self.focus is not None else self.game.proposer(self.state.t)
+
+    @property
+    def proposers(self) -> tuple[int, ...]:
+        """Every proposer of the turn shown, in the turn's order (one in a sequential game)."""
+        return () if self.over else self.game.proposers(self.state.t)
+
+    @property
+    def several_proposers(self) -> bool:
+        """A simultaneous turn of several proposers: the headline and the matrix name them all."""
+        return len(self.proposers) > 1
 
     @property
     def deciding(self) -> int | None:

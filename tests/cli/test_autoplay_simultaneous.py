@@ -198,7 +198,6 @@ def test_an_outside_program_answers_each_offer_made_to_it_and_is_told_the_turns_
     (["autoplay", RACE, "--rules", SIM, "--lens", "anticipate:exact"], "anticipate: reads a closed-form lens"),
     (["autoplay", RACE, "--rules", SIM, "--information", "private", "--lens", "anticipate:myopic"],
      "anticipate: lenses predict the other proposers' deals from everyone's values, which private information hides"),
-    (["play", RACE, "--rules", SIM], "people do not play simultaneous turns yet"),
 ])
 def test_what_simultaneous_rules_cannot_play_is_refused_with_a_reason(cli, args, words):
     res = cli(*args)

@@ -23,6 +23,7 @@ from negtui.names import player_label
 from negtui.play.sources import Ending
 from negtui.tui import palette
 from negtui.tui.screens.summary import SummaryScreen
+from negtui.tui.simultaneous import DEBRIEF_NOTE
 from negtui.tui.widgets.coach import summary
 from negtui.welfare import WelfareResult
 
@@ -57,6 +58,8 @@ class DebriefScreen(SummaryScreen):
             yield Static(Text(self.score, style="bold"))
         for i in self.people:
             yield Static(self._debrief_view(i), id=f"debrief-{i}")
+        if self.session.neg.game.simultaneous:  # what the numbers above cover under these rules
+            yield Static(Text(DEBRIEF_NOTE, style="dim"))
         lesson = self.session.neg.game.scenario.lesson
         if lesson:
             yield Static(Text(f"lesson: {lesson}", style="italic"))

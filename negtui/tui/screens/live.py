@@ -16,6 +16,7 @@ from negtui.engine.negotiation import IllegalMove, Phase
 from negtui.engine.turns import TurnEvent
 from negtui.names import player_label, player_labels, player_names
 from negtui.narrate import offer_words, turn_line
+from negtui.play.simultaneous import offers_to_answer
 from negtui.play.sources import LiveSource
 from negtui.seats import Seat
 from negtui.tui import palette
@@ -26,6 +27,7 @@ from negtui.tui.screens.dialogs import ConfirmScreen, PartnerScreen, RespondScre
 from negtui.tui.screens.exact_solve import ExactSolving
 from negtui.tui.screens.seats import SeatsScreen
 from negtui.tui.screens.summary import SummaryScreen
+from negtui.tui.simultaneous import proposer_prompt, respond_note, settled_status
 from negtui.tui.widgets.coach import summary
 from negtui.tui.widgets.matrix import CommitmentMatrix
 
@@ -41,7 +43,7 @@ class LiveScreen(ExactSolving):
         self.source: LiveSource = source
         self.thinking = False
         self._thinking_shown: Timer | None = None
-        self.prompted_turn = -1
+        self.prompted_turn: int | tuple[int, int] = -1  # the turn (and proposer, simultaneous) last prompted
         self._summary_shown = False
         self._record_failure_shown = False
 
@@ -126,9 +128,12 @@ class LiveScreen(ExactSolving):
 
     # --- what happens next -----------------------------------------------------------------------------
     def _turn_ended(self, ev: TurnEvent) -> None:
-        line = Text(turn_line(self.game, ev))
-        if ev.fault:
-            line.stylize(palette.NEGATIVE)
+        if ev.simultaneous:  # a line per offer would not fit: the count and the people's offers, faults marked
+            line = settled_status(self.game, ev, self.source.own_seats())
+        else:
+            line = Text(turn_line(self.game, ev))
+            if ev.fault:
+                line.stylize(palette.NEGATIVE)
         self.set_status(line)
         if self.source.has_unassessed:
             self._assess()
@@ -157,6 +162,8 @@ class LiveScreen(ExactSolving):
             self._prompt_proposer()
         elif src.phase is Phase.RESPOND:
             self.action_step()  # an agent answers an offer at once, autoplay or not
+        elif src.turn_started:
+            self.action_step()  # the agents' offers of a simultaneous turn a person has offered in: at once
         elif self.autoplay.running:
             self.autoplay.later(self.action_step)
 
@@ -169,9 +176,11 @@ class LiveScreen(ExactSolving):
             self.set_status(f"{who} passed: {only_a_pass}")
             self.advance()  # whatever comes next says so itself
             return
-        if self.prompted_turn != src.state.t and src.partner is None:
-            self.prompted_turn = src.state.t
-            self.set_status(f"{who}, your turn: pick a partner (p) or pass (x)")
+        prompt = (src.state.t, src.proposer) if src.simultaneous else src.state.t  # each person of the turn once
+        if self.prompted_turn != prompt and src.partner is None:
+            self.prompted_turn = prompt
+            k = len(g.proposers(src.state.t))
+            self.set_status(proposer_prompt(who, k) if k > 1 else f"{who}, your turn: pick a partner (p) or pass (x)")
             self.action_partner()
 
     def _decide(self, decision: Callable[..., TurnEvent | None], *args: object, advance: bool = True) -> None:
@@ -198,6 +207,9 @@ class LiveScreen(ExactSolving):
         preview = src.preview(offer.partner, frozenset(offer.cells))
         names = player_names(g.scenario)
         title = f"{names[offer.proposer]} offers {names[offer.partner]} a deal"
+        k = len(g.proposers(src.state.t))
+        if k > 1:  # a simultaneous turn: which of the offers to this person, and how the turn settles
+            words += respond_note(*offers_to_answer(src.state, offer.partner), k)
 
         def answer(accept: bool | None) -> None:
             if accept is None:  # escape: the offer waits; n or space shows it again

@@ -12,6 +12,7 @@ from negtui.tui.keys import REPLAY, bindings
 from negtui.tui.screens.dialogs import JumpScreen
 from negtui.tui.screens.game import GameScreen
 from negtui.tui.screens.seats import SeatsScreen
+from negtui.tui.simultaneous import settled_status
 
 FOLLOW_EVERY = 0.5  # seconds between reads of a record being written
 
@@ -48,7 +49,9 @@ class ReplayScreen(GameScreen):
     def _show_position(self) -> None:
         """The status line tells the last turn played at the position shown, wherever it was reached from."""
         last = self.source.last_turn_shown()
-        if last is not None:
+        if last is not None and last.simultaneous:  # a line per offer would not fit: the count, every offer after it
+            self.set_status(settled_status(self.game, last, ()))
+        elif last is not None:
             self.set_status(turn_line(self.game, last))
         else:
             self.set_status(f"the start of the record, before turn {shown_turn(self.source.pos)} "

@@ -16,12 +16,14 @@ from negtui.engine.negotiation import Phase
 from negtui.names import player_names
 from negtui.tui import palette
 from negtui.tui.labels import FORECASTS_NARROW
+from negtui.tui.simultaneous import COACH_NOTE
 from negtui.tui.widgets.pane import StaticPane
 from negtui.tui.widgets.panes import LENS_SHORT
 
 
-def summary(game: Game, a: Assessment, reason: bool = True) -> str:
-    """Who would have decided otherwise, what it costs under the reference valuation and (`reason`) why."""
+def summary(game: Game, a: Assessment, reason: bool = True, caveat: bool = True) -> str:
+    """Who would have decided otherwise, what it costs under the reference valuation and (`reason`) why;
+    `caveat`: what the values leave out, where the caller does not show it apart."""
     ref = REFERENCE_WORDS[a.reference]
     if a.yours is None:
         best = a.best
@@ -33,10 +35,11 @@ def summary(game: Game, a: Assessment, reason: bool = True) -> str:
                                                  else "no lens agrees")
     if differ:
         head += f"; {', '.join(differ)} would not"
+    said = f" ({a.caveat})" if a.caveat and caveat else ""
     if a.cost > 1e-9:
         return (head + f". Under {ref} your choice is worth {a.value(a.yours):z.1f}, {a.best.who}'s "
-                f"{a.value(a.best):z.1f} (cost {a.cost:z.1f})." + (" " + why(game, a) if reason else ""))
-    return head + f". Under {ref} nothing did better ({a.value(a.yours):z.1f})"
+                f"{a.value(a.best):z.1f} (cost {a.cost:z.1f}){said}." + (" " + why(game, a) if reason else ""))
+    return head + f". Under {ref} nothing did better ({a.value(a.yours):z.1f}){said}"
 
 
 SHORT_DECISION = 8  # characters: an answer (accept, reject, no offer) stays in a column beside its values
@@ -64,9 +67,12 @@ class CoachPane(StaticPane):
                            "decisions beside what each lens bot would have done.", style="dim"))
             return
         if not assessments or self.snapshot is None:
-            self.show(Text("coach\nno decision of yours yet: after each of your decisions this pane sets it beside "
-                           "what each lens bot (and, on small games, the exact solution) would have done; "
-                           "h asks before you decide.", style="dim"))
+            text = Text("coach\nno decision of yours yet: after each of your decisions this pane sets it beside "
+                        "what each lens bot (and, on small games, the exact solution) would have done; "
+                        "h asks before you decide.", style="dim")
+            if self.snapshot is not None and self.snapshot.game.simultaneous:
+                text.append(f"\nUnder {COACH_NOTE}.", style="dim")
+            self.show(text)
             return
         game = self.snapshot.game
         parts = []
@@ -109,4 +115,7 @@ class CoachPane(StaticPane):
         short = " (" + ", ".join(f"{LENS_SHORT.get(lens, lens)} = {lens}" for lens in lenses) + ")" if narrow else ""
         note = Text(f"values: {who}'s payoff forecast after the turn under each lens{short}; ★ best under {ref}",
                     style="dim")
-        return Group(title, t, *([decisions] if below else []), Text(summary(game, a)), note)
+        if game.simultaneous:
+            note.append(f"; {COACH_NOTE}")
+        caveat = [Text(a.caveat, style=palette.NEGATIVE)] if a.caveat else []
+        return Group(title, *caveat, t, *([decisions] if below else []), Text(summary(game, a, caveat=False)), note)

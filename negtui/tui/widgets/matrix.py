@@ -195,7 +195,11 @@ class CommitmentMatrix(Widget, can_focus=True):
         snap = self.shown
         last = snap.last_event
         if snap.state.bits >> c & 1:
-            if last is not None and last.deal and last.offer.bits >> c & 1 and last.after == snap.state:
+            if last is not None and last.outcomes:  # a simultaneous turn: every applied offer's cells are new
+                after, now = last.after, snap.state  # the state shown is focused on a decision of the next turn
+                if (after.t, after.bits) == (now.t, now.bits) and (after.bits & ~last.before.bits) >> c & 1:
+                    return "new"
+            elif last is not None and last.deal and last.offer.bits >> c & 1 and last.after == snap.state:
                 return "new"
             return "committed"
         if c in snap.offer_cells:
@@ -213,6 +217,10 @@ class CommitmentMatrix(Widget, can_focus=True):
         """Per player: the mark before the name and its style (proposer ▶, partner ◆)."""
         snap = self.shown
         proposer, partner = snap.proposer, snap.partner
+        if snap.several_proposers:  # every proposer of a simultaneous turn, every partner of an offer seen
+            return [("▶ ", f"bold {palette.SKY}") if i in snap.proposers else
+                    ("◆ ", f"bold {palette.VERMILLION}") if i == partner or any(o.partner == i for o in snap.in_flight)
+                    else ("  ", "") for i in range(snap.game.n)]
         marks = []
         for i in range(snap.game.n):
             if i == proposer:

@@ -9,6 +9,7 @@ import numpy as np
 from rich.console import Group
 from rich.table import Table
 
+from negtui.engine.payoff import payoffs
 from negtui.names import goal_names
 from negtui.play.views import Snapshot
 from negtui.tui.widgets.pane import StaticPane
@@ -25,16 +26,25 @@ def deal_graph(snap: Snapshot) -> nx.Graph:
     G = nx.Graph()
     G.add_nodes_from(range(snap.game.n))
     for k, ev in enumerate(snap.events):
+        before, after = snap.payoff_history[k], snap.payoff_history[k + 1]
+        if ev.simultaneous:  # every applied offer is a deal; what each moved alone, from the turn's start
+            for out in ev.outcomes:
+                o = out.offer
+                if out.applied and not o.is_noop and o.partner != o.proposer:
+                    _add(G, o.proposer, o.partner, before, payoffs(snap.game, ev.before.bits | o.bits))
+            continue
         if not ev.deal or ev.partner == ev.proposer:
             continue
-        before, after = snap.payoff_history[k], snap.payoff_history[k + 1]
-        a, b = ev.proposer, ev.partner
-        if not G.has_edge(a, b):
-            G.add_edge(a, b, deals=0, moved={a: 0.0, b: 0.0})
-        G[a][b]["deals"] += 1
-        G[a][b]["moved"][a] += float(after[a] - before[a])
-        G[a][b]["moved"][b] += float(after[b] - before[b])
+        _add(G, ev.proposer, ev.partner, before, after)
     return G
+
+
+def _add(G: nx.Graph, a: int, b: int, before: np.ndarray, after: np.ndarray) -> None:
+    if not G.has_edge(a, b):
+        G.add_edge(a, b, deals=0, moved={a: 0.0, b: 0.0})
+    G[a][b]["deals"] += 1
+    G[a][b]["moved"][a] += float(after[a] - before[a])
+    G[a][b]["moved"][b] += float(after[b] - before[b])
 
 
 class DealNetwork(StaticPane):

@@ -12,6 +12,7 @@ from negtui.play.views import Snapshot
 from negtui.table.views import TableView
 from negtui.tui import palette
 from negtui.tui.labels import clock_words, rules_label
+from negtui.tui.simultaneous import proposers_words
 from negtui.tui.widgets.pane import TextPane
 
 LEGEND = ["██ made", "▓▓ new", "++ offer", "·· free", "×× ruled out", "▶ proposer", "◆ partner"]
@@ -58,7 +59,9 @@ class TopBar(TextPane):
             return
         g, s = snap.game, snap.state
         t = Text(no_wrap=True, overflow="ellipsis")
-        if snap.proposer is not None:
+        if snap.several_proposers:  # a simultaneous turn: every proposer, and how many act at once
+            t.append(proposers_words(snap), style=f"bold reverse {palette.SKY}")
+        elif snap.proposer is not None:
             who = player_label(g.scenario.players[snap.proposer])
             t.append(f" ▶ {who} ({snap.seats[snap.proposer]}) ", style=f"bold reverse {palette.SKY}")
         else:
@@ -73,6 +76,8 @@ class TopBar(TextPane):
             t.append(f" · ▶▶ {self.delay:g}s", style=palette.SKY)
         if self.thinking:
             t.append(" · thinking…", style="italic")
+        if snap.awaited:  # a simultaneous turn under way: the decisions it still waits for
+            t.append(f" · {snap.awaited}", style="bold")
         view = self.table
         left = None if view is None or snap.over else view.round_left()
         if view is not None and left is not None:
