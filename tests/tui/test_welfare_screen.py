@@ -110,3 +110,41 @@ async def test_welfare_optimum_shown_then_a_solve_cancelled(screen_text, wait_un
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+async def test_the_cancel_key_is_offered_only_while_a_solve_runs(wait_until, pill_app, monkeypatch):
+    """"c cancel solve" is on the dialog's key bar (and its button enabled) while a solve runs, and not once
+    it has ended, solved or cancelled: there is nothing to cancel then."""
+    from textual.widgets import Button
+
+    from negtui.tui.widgets.keybar import KeyBar
+
+    app = pill_app()
+    procs: list[subprocess.Popen] = []
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("w")
+            await wait_until(pilot, lambda: isinstance(app.screen, WelfareScreen) and app.screen.result is not None,
+                             "the welfare result")
+            scr = app.screen
+            bar = scr.query_one(KeyBar)
+
+            def offered() -> bool:
+                return any(action.endswith("cancel_solve") for *_, action in bar.shown)
+
+            await wait_until(pilot, lambda: not offered(), "c cancel solve gone from the key bar once solved")
+            assert scr.query_one("#cancel", Button).disabled
+            monkeypatch.setattr(WelfareJob, "command", _HELD)  # a solve that lasts until it is cancelled
+            await pilot.click("#solve")
+            await wait_until(pilot, lambda: scr.job is not None and offered(), "c cancel solve offered while it runs")
+            procs.append(_held(scr.job))
+            assert not scr.query_one("#cancel", Button).disabled
+            await pilot.press("c")
+            await wait_until(pilot, lambda: not offered(), "c cancel solve gone once the solve is cancelled")
+            assert scr.job is None and scr.query_one("#cancel", Button).disabled
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()

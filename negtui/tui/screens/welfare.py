@@ -69,6 +69,20 @@ class WelfareScreen(Dialog[tuple[str, int] | None]):
     def on_mount(self) -> None:
         self.action_solve()
 
+    @property
+    def solving(self) -> bool:
+        return self.job is not None and not self.job.done()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """c cancels a solve while one runs, and is not offered otherwise (False hides it from the key bar;
+        None would show it greyed)."""
+        return self.solving if action == "cancel_solve" else True
+
+    def _solve_changed(self) -> None:
+        """A solve started or ended: the key bar and the cancel button follow."""
+        self.query_one("#cancel", Button).disabled = not self.solving
+        self.refresh_bindings()
+
     def on_select_changed(self, event: Select.Changed) -> None:
         if str(event.value) != self.objective:  # another objective: its own solve, the old table gone
             self.objective = str(event.value)
@@ -91,6 +105,7 @@ class WelfareScreen(Dialog[tuple[str, int] | None]):
         self.job = WelfareJob(WelfareRequest(self.game, self.bits, WelfareOptions(objective=self.objective,
                                                                                   time_limit=60)))
         watch_welfare(self, self.job)
+        self._solve_changed()
 
     def action_cancel_solve(self, quiet: bool = False) -> None:
         if self.job is not None and not self.job.done():
@@ -98,10 +113,13 @@ class WelfareScreen(Dialog[tuple[str, int] | None]):
             if not quiet:
                 self.query_one("#welfare-status", Static).update("solve cancelled")
         self.job = None
+        if not quiet:  # c or the button (quietly: a new solve starting, or the dialog going)
+            self._solve_changed()
 
     def on_welfare_failed(self, message: WelfareFailed) -> None:
         if message.job is not self.job:
             return  # a solve cancelled meanwhile
+        self._solve_changed()
         self.query_one("#welfare-status", Static).update(Text(f"error: {message.text}", style=palette.NEGATIVE))
 
     def on_welfare_solved(self, message: WelfareSolved) -> None:
@@ -109,6 +127,7 @@ class WelfareScreen(Dialog[tuple[str, int] | None]):
             return  # a solve cancelled meanwhile
         res, seconds = message.result, message.seconds
         self.result = res
+        self._solve_changed()
         status = self.query_one("#welfare-status", Static)
         if res.payoffs is None:
             status.update(f"{res.objective}: {res.status}. {res.message}")
