@@ -33,9 +33,20 @@ class ExactUnsolvable(ExactTooLarge):
     """A game the exact solver does not solve, whatever its size: one of simultaneous turns."""
 
 
-NOT_SIMULTANEOUS = ("the exact solver does not solve simultaneous games (several proposers a turn: no solution "
-                    "concept of its backward induction covers them); use a lens, and compare outcomes by improvement "
-                    "and welfare instead of the L1 error")
+NOT_SIMULTANEOUS = ("the exact solver does not solve simultaneous games (offers made at once in a turn have no one "
+                    "answer by backward induction); use a lens, and compare outcomes by improvement and welfare "
+                    "instead of the L1 error")
+ONE_AT_A_TIME = ("the exact solver does not solve simultaneous games, even of one proposer a turn: every turn of this "
+                 "game has one, so it is the sequential game move for move; solve it under the rules without "
+                 "+simultaneous")
+
+
+def not_simultaneous(game: Game) -> str:
+    """Why the exact solver refuses a game of simultaneous turns; where every turn has one proposer
+    (paper+simultaneous=1), that the same game without +simultaneous is the one to solve."""
+    assert game.starts is not None
+    one_each = all(int(b) - int(a) == 1 for a, b in zip(game.starts[:-1], game.starts[1:], strict=True))
+    return ONE_AT_A_TIME if one_each else NOT_SIMULTANEOUS
 
 
 @dataclass(frozen=True)
@@ -96,7 +107,7 @@ def check_size(game: Game, limit: int = DEFAULT_STATE_LIMIT, memory: int | None 
     from negtui.engine import memory as mem
 
     if game.simultaneous:
-        raise ExactUnsolvable(NOT_SIMULTANEOUS)
+        raise ExactUnsolvable(not_simultaneous(game))
     S, size = game.n_cells, state_space(game)
     if S > MAX_CELLS or size > limit:
         raise ExactTooLarge(
