@@ -38,6 +38,7 @@ from negtui.cli.root import app
 
 if TYPE_CHECKING:
     from negtui.engine import Negotiation, State, TurnEvent, Valuation
+    from negtui.engine.game import Game
     from negtui.record import Fork, Parent
     from negtui.scenario import Scenario
     from negtui.seats import Seat
@@ -186,7 +187,7 @@ def _play(game: _Start, record: Path | None, force: bool, key: bytes | None, api
                               key=key, information=game.information) if record else None
         if not silent:
             fork_note = f", continuing {parent.file} from turn {shown_turn(parent.turn)}" if parent else ""
-            at_once = f" of {neg.rules.proposers_for(g.n)} proposers at once" if g.simultaneous else ""
+            at_once = _proposers_a_turn(g) if g.simultaneous else ""
             typer.echo(f"{g.scenario.name} — {g.n} players, {g.n_goals} goals, {g.T} turns{at_once}, "
                        f"rules {neg.rules.name}{fork_note}")
             if game.note:
@@ -213,6 +214,19 @@ def _play(game: _Start, record: Path | None, force: bool, key: bytes | None, api
             writer.result(final)
             writer.close()
         return _Played(final, driver.events, seating.valuation, time.perf_counter() - started)
+
+
+def _proposers_a_turn(g: Game) -> str:
+    """How many proposers a simultaneous game's turns have, as the turns have them: the schedule ends a turn
+    early where a player would propose twice in it, so some turns may have fewer than the rules' number."""
+    sizes = [len(g.proposers(t)) for t in range(g.T)]
+    k = max(sizes, default=0)
+    fewer = sum(n < k for n in sizes)
+    if k <= 1:
+        return " of one proposer each"
+    if fewer:
+        return f" of up to {k} proposers at once ({fewer} of them with fewer)"
+    return f" of {k} proposers at once"
 
 
 def _report(game: _Start, played: _Played, record: Path | None, as_json: bool) -> None:

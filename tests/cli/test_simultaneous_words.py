@@ -1,8 +1,10 @@
 """What the command line says of simultaneous rules is true of the game at hand: `solve` under one proposer a
 turn says that it refuses every simultaneous game and that this one is the sequential game, not that it has
-several proposers a turn."""
+several proposers a turn; autoplay's header counts the proposers the turns really have."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from tests.paths import TEACHING
 
@@ -19,3 +21,17 @@ def test_solve_refuses_one_proposer_a_turn_in_true_words(cli):
     assert cli("solve", RACE).exit_code == 0  # which it solves
     many = cli("solve", RACE, "--rules", "paper+simultaneous")
     assert many.exit_code == 2 and "offers made at once in a turn" in many.stderr and "even of one" not in many.stderr
+
+
+def test_autoplay_header_counts_the_proposers_each_turn_has(cli, tmp_path: Path):
+    """Five players proposing once each, two a turn: the schedule makes turns of 2, 2 and 1."""
+    game = tmp_path / "five.json"
+    made = cli("generate", "--players", 5, "--actions", 2, "--goals", 3, "--factors", 1, "--rounds", 1,
+               "--budget", 1, "--seed", 0, "-o", game)
+    assert made.exit_code == 0, made.output
+    res = cli("autoplay", game, "--rules", "paper+simultaneous=2", "--lens", "myopic", "--partner", "greedy")
+    assert res.exit_code == 0, res.output
+    head = res.stdout.splitlines()[0]
+    assert "3 turns of up to 2 proposers at once (1 of them with fewer)" in head, head
+    one = cli("autoplay", game, "--rules", "paper+simultaneous=1", "--lens", "myopic", "--partner", "greedy")
+    assert "5 turns of one proposer each" in one.stdout.splitlines()[0]
