@@ -328,8 +328,9 @@ class LiveGame:
         if got.status != "void":
             return a
         whose = "your offer" if move.phase is Phase.PROPOSE else "the offer you accepted"
-        return replace(a, caveat=f"{whose} was void ({got.reason}): it brought nothing, but these values count it "
-                                 "as the turn's only deal")
+        return replace(a, caveat=f"{whose} was void ({got.reason}): it brought you nothing. The values below count it "
+                                 "as the turn's only deal (the plain reading), so they cannot tell whether another "
+                                 "offer would have stood")
 
     def hint(self) -> Assessment | None:
         """What each lens (and exact) would do now, for the person whose decision it is."""

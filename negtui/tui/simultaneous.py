@@ -35,8 +35,8 @@ def proposers_words(snap: Snapshot) -> str:
 
 def proposer_prompt(who: str, k: int) -> str:
     """The status line asking a person for their offer in a turn of k proposers."""
-    return (f"{who}, your offer ({k} proposers at once: the others' offers stay hidden until the turn settles, and "
-            "every offer is made against the commitments now): pick a partner (p) or pass (x)")
+    return (f"{who}, your offer: pick a partner (p) or pass (x). {k} proposers at once: the others' offers stay "
+            "hidden until the turn settles, each made against the commitments now")
 
 
 def respond_note(which: int, of: int, k: int) -> str:

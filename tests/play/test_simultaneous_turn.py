@@ -74,7 +74,7 @@ def test_the_person_proposes_first_and_the_ports_budget_voids_the_second_deal(ga
     assert src.over and [float(v) for v in src.neg.returns(src.state)] == [10.0, 0.0, 2.0, 0.0]
     [a] = src.assess()
     assert a.phase is Phase.PROPOSE and a.player == 1
-    assert a.caveat.startswith(f"your offer was void ({BUDGET_VOID}): it brought nothing")
+    assert a.caveat.startswith(f"your offer was void ({BUDGET_VOID}): it brought you nothing")
 
 
 def test_a_partner_sees_only_the_offers_made_to_it(game):

@@ -183,6 +183,10 @@ async def test_a_person_proposes_and_answers_in_the_same_turn(screen_text, play_
         offer, answer = app.game.assessments
         assert offer.caveat.startswith("your offer was void (A.bait was committed earlier in this turn)")
         assert answer.caveat == ""
+        status = play_screen(app).query_one("#status")  # the game screen's, under the debrief
+        await wait_until(pilot, lambda: "a void offer: the coach pane (5)" in status.plain, "the coaching")
+        assert flat(status.plain).startswith("turn 1 settled: 1 applied, 1 void. A → B accepted; B → A accepted but "
+                                             "void (A.bait was committed earlier in this turn)")
         log = await read_log(pilot, app, wait_until)
         assert "B → A accepted but void (A.bait was committed earlier in this turn)" in log
         await pilot.press("5")

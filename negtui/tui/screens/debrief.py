@@ -173,6 +173,9 @@ class DebriefScreen(SummaryScreen):
                 lines.append(f" {k}  turn {shown_turn(a.t)}, your {what}: {yours}\n")
                 lines.append(f"    {summary(g, a)}\n", style="dim")
             parts.append(lines)
+        elif self.session.assessments and g.simultaneous:  # no exact solution; the plain reading (DEBRIEF_NOTE)
+            parts.append(Text("no decision of yours cost anything against the lens bots, each judged as its turn's "
+                              "only deal", style=palette.POSITIVE))
         elif self.session.assessments:
             parts.append(Text("no decision of yours cost anything against the lens bots and the exact solution",
                               style=palette.POSITIVE))

@@ -325,8 +325,10 @@ class LiveScreen(ExactSolving):
         if line.plain:
             line.append("\n")
         style = palette.NEGATIVE if last.cost > 1e-9 else palette.POSITIVE
-        line.append(summary(self.game, last, reason=False) + (" (the coach pane says why)" if last.cost > 1e-9
-                                                              else ""), style=style)
+        line.append(summary(self.game, last, reason=False, caveat=False) + (" (the coach pane says why)"
+                                                                            if last.cost > 1e-9 else ""), style=style)
+        if any(a.caveat for a in message.assessments):  # a simultaneous turn's void offer: the pane says it in full
+            line.append(" · a void offer: the coach pane (5) says what these values leave out", style=palette.NEGATIVE)
         self.set_status(line)
         if message.hint or self.source.coach_pane_first:
             view.show_pane("coach")
