@@ -126,6 +126,7 @@ class LiveGame:
         i = self.neg.game.index_of(pid)
         self.driver.seats[i] = self.seating.set(i, seat)
         self._switched[pid] = seat
+        self._refocus()  # a simultaneous turn asks a person's decision first, whoever sits where now
 
     def is_human(self, i: int) -> bool:
         return self.seating.seats[i].is_human

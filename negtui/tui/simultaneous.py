@@ -10,7 +10,7 @@ from collections.abc import Collection
 from rich.text import Text
 
 from negtui.engine.game import Game
-from negtui.engine.negotiation import shown_turn
+from negtui.engine.negotiation import Phase, shown_turn
 from negtui.engine.simultaneous import Outcome
 from negtui.engine.turns import TurnEvent
 from negtui.names import player_names
@@ -37,6 +37,18 @@ def proposer_prompt(who: str, k: int) -> str:
     """The status line asking a person for their offer in a turn of k proposers."""
     return (f"{who}, your offer: pick a partner (p) or pass (x). {k} proposers at once: the others' offers stay "
             "hidden until the turn settles, each made against the commitments now")
+
+
+def decided_words(game: Game, proposer: int, phase: Phase) -> str:
+    """The status line once a person's decision of a simultaneous turn is in and the turn goes on (the headline
+    says what it still waits for).  `proposer` and `phase` say which decision it was: the offer's proposer, or the
+    proposer of the offer answered."""
+    names = player_names(game.scenario)
+    if phase is Phase.PROPOSE:
+        done = f"{names[proposer]}'s offer is made: the others see it only if it is made to them"
+    else:
+        done = f"your answer to {names[proposer]}'s offer is given"
+    return done + "; the turn settles once every offer is made and answered"
 
 
 def respond_note(which: int, of: int, k: int) -> str:

@@ -173,6 +173,9 @@ async def test_a_person_proposes_and_answers_in_the_same_turn(screen_text, play_
         await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer to B")
         assert app.screen.title_text == "A offers B a deal"
         assert play_screen(app).source.snapshot().offer_cells == {0, 2, 3}  # B's own offer and A's to B
+        assert flat(play_screen(app).query_one("#status").plain) == (
+            "B's offer is made: the others see it only if it is made to them; the turn settles once every offer is "
+            "made and answered")
         await pilot.press("a")
         await wait_until(pilot, lambda: app.game.over, "the turn settled")
         [ev] = app.game.events

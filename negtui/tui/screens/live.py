@@ -27,7 +27,7 @@ from negtui.tui.screens.dialogs import ConfirmScreen, PartnerScreen, RespondScre
 from negtui.tui.screens.exact_solve import ExactSolving
 from negtui.tui.screens.seats import SeatsScreen
 from negtui.tui.screens.summary import SummaryScreen
-from negtui.tui.simultaneous import proposer_prompt, respond_note, settled_status
+from negtui.tui.simultaneous import decided_words, proposer_prompt, respond_note, settled_status
 from negtui.tui.widgets.coach import summary
 from negtui.tui.widgets.matrix import CommitmentMatrix
 
@@ -185,12 +185,16 @@ class LiveScreen(ExactSolving):
 
     def _decide(self, decision: Callable[..., TurnEvent | None], *args: object, advance: bool = True) -> None:
         """A person's decision: the rules check it (once); a refused one keeps the game where it was."""
+        src = self.source
+        who, phase = (src.proposer, src.phase) if src.simultaneous else (-1, Phase.TERMINAL)
         try:
             ev = decision(*args)
         except IllegalMove as err:
             self.set_status(Text(str(err), style=palette.NEGATIVE))
             self.show_snapshot()
             return
+        if ev is None and src.simultaneous:  # a simultaneous turn goes on: the last prompt is over
+            self.set_status(decided_words(self.game, who, phase))
         if ev is not None:
             self._turn_ended(ev)
             if self.autoplay.running and not self.source.over:  # or r, read as "go on", would pause it unawares
