@@ -189,6 +189,8 @@ def test_an_outside_program_answers_each_offer_made_to_it_and_is_told_the_turns_
     (["solve", RACE, "--rules", SIM], "the exact solver does not solve simultaneous games"),
     (["solve", RACE, "--rules", SIM, "--json"], "use a lens, and compare outcomes by improvement and welfare"),
     (["autoplay", RACE, "--rules", SIM, "--lens", "exact"], "the exact solver does not solve simultaneous games"),
+    (["play", RACE, "--rules", SIM, "--seat", "A=exact", "--no-record"],
+     "the exact solver does not solve simultaneous games"),  # people play simultaneous games, an exact seat does not
     (["autoplay", RACE, "--rules", "paper+simultaneous=0"], "a simultaneous turn has at least one proposer"),
     (["autoplay", RACE, "--rules", "paper+simultaneous=5"],
      "the paper+simultaneous=5 rules have 5 proposers in each turn, and this scenario has 4 players"),
@@ -213,3 +215,13 @@ def test_a_refusal_from_the_console_script_is_one_message(tmp_path):
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.startswith("error: the exact solver does not solve simultaneous games") and \
         "Traceback" not in res.stderr
+
+
+def test_tables_and_courses_refuse_simultaneous_rules_and_say_the_app_plays_them():
+    from negtui.engine.rules import get_rules
+    from negtui.engine.simultaneous import people_refusal
+
+    assert people_refusal(get_rules("paper")) is None
+    why = people_refusal(get_rules(SIM))
+    assert why is not None and why.startswith("people play simultaneous turns in the app (negtui play, and negtui "
+                                              "replay of a record) but not yet at tables or in courses")
