@@ -133,3 +133,31 @@ def test_a_sequential_game_is_driven_as_before(game):
         assert not src.turn_started and not src.simultaneous
     finally:
         g.close()
+
+
+def test_a_person_takes_over_a_simultaneous_record_and_the_fork_verifies(cli, tmp_path):
+    """Taking over (replay's t) a record of bots: B, now a person, proposes to D; the fork records its parent and
+    verifies as autoplay's records do."""
+    from negtui.play.starts import from_record
+    from negtui.record import Replay, load_record
+
+    parent = tmp_path / "race.jsonl"
+    res = cli("autoplay", RACE, "--rules", SIM, "--lens", "myopic", "--partner", "greedy", "--record", parent,
+              "--quiet")
+    assert res.exit_code == 0, res.output
+    how = from_record(Replay(load_record(parent)), 0, {"A": bot(), "B": Seat.human(), "C": bot(), "D": bot()})
+    fork = tmp_path / "fork.jsonl"
+    g = LiveGame(how.scenario, how.rules, how.seats, start=how.start, record=fork, parent=how.parent)
+    try:
+        src = LiveSource(g)
+        assert src.person_proposing and src.proposer == 1
+        src.draft(3, (DOCK_B, DOCK_D))
+        src.propose()
+        play_bots(src)  # A's offer
+        [ev] = play_bots(src)  # C's and D's answers
+        assert [o.status for o in ev.outcomes] == ["applied", "applied"]
+    finally:
+        g.close()
+    res = cli("replay", "--verify", fork)
+    assert res.exit_code == 0, res.output
+    assert "verified" in res.output
