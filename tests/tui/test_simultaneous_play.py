@@ -98,6 +98,9 @@ async def test_b_offers_the_port_and_the_ports_budget_voids_the_deal(size, scree
         assert "t  1 r1  2 proposers at once: 1 applied, 1 void" in log
         assert f"B → C accepted but void ({BUDGET_VOID})" in log
         assert "A → C accepted" in log
+        drawn = app.screen.query_one(TurnLog).lines  # each offer's words wrap under its own indent
+        first = next(k for k, line in enumerate(drawn) if line.startswith(" " * 9 + "A → C"))
+        assert len(drawn) > first + 2 and all(line.startswith(" " * 9) for line in drawn[first:] if line.strip())
         status = flat(app.screen.query_one("#status").plain)
         assert status.startswith(f"turn 1 settled: 1 applied, 1 void. B → C accepted but void ({BUDGET_VOID})")
         assert "turn 1 settled: 1 applied, 1 void. B → C accepted but void (C would make 4" in flat(screen_text(app))

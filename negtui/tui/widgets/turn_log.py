@@ -100,9 +100,22 @@ class TurnLog(ScrollView, can_focus=False):
         self.wrapped += 1
         console = self.app.console
         out = []
-        for line in entry.wrap(console, self._width):
+        for line in self._hanging(entry) if "\n" in entry.plain else entry.wrap(console, self._width):
             line.no_wrap = True
             out.append(Strip(list(line.render(console)), line.cell_len))
+        return out
+
+    def _hanging(self, entry: Text) -> list[Text]:
+        """A turn of several lines (a simultaneous turn: a line per offer, indented under the turn's head), each
+        wrapped under its own indent, so that an offer's words do not run back to the left edge."""
+        console, width = self.app.console, self._width
+        out: list[Text] = []
+        for line in entry.split("\n"):
+            indent = len(line.plain) - len(line.plain.lstrip(" "))
+            if not indent or indent > width // 2:
+                out.extend(line.wrap(console, width))
+                continue
+            out.extend(Text(" " * indent).append_text(part) for part in line[indent:].wrap(console, width - indent))
         return out
 
     def _grown(self, at_end: bool) -> None:
