@@ -36,7 +36,7 @@ def proposers_words(snap: Snapshot) -> str:
 def proposer_prompt(who: str, k: int) -> str:
     """The status line asking a person for their offer in a turn of k proposers."""
     return (f"{who}, your offer: pick a partner (p) or pass (x). {k} proposers at once: the others' offers stay "
-            "hidden until the turn settles, each made against the commitments now")
+            "hidden until the turn settles.")
 
 
 def decided_words(game: Game, proposer: int, phase: Phase) -> str:
