@@ -131,10 +131,15 @@ def _stamp() -> str:
 
 @table_app.command("join")
 def join_table(
-    socket: Annotated[Path, typer.Argument(help="The table's socket (as `negtui table open` printed it).")],
+    socket: Annotated[Path, typer.Argument(help="The table's socket (as `negtui table open` printed it), or its "
+                                                "file name in the data directory's tables/ folder.")],
     name: Annotated[str, typer.Option("--name", help="Your name, as the others see it.")],
     player: Annotated[str | None, typer.Option("--as", help="The player you want to be (default: the first free "
                                                             "person's seat).")] = None,
+    data_dir: Annotated[Path | None, typer.Option(
+        "--data-dir", help="Where a SOCKET given by its file name alone is looked for: the tables/ folder of this data "
+                           "directory, where `negtui table open --data-dir` puts it (default: the user data "
+                           "directory). Joining writes nothing there: the table keeps the record.")] = None,
 ) -> None:
     """Take a seat at a table: the app, with the game decided at the table."""
     from negtui.table.client import TableGone
@@ -144,11 +149,26 @@ def join_table(
         name = name.strip()
         if not name or len(name) > 64:
             fail("error: --name is 1 to 64 characters")
+        path = _table_socket(socket, data_dir)
         try:
-            source = sit(socket, name, player)
+            source = sit(path, name, player)
         except TableGone as err:
-            fail(f"error: {socket}: {err}")
+            fail(f"error: {path}: {err}")
         from negtui.tui.table_app import run_table_app
 
         code = run_table_app(source)
     raise typer.Exit(code)
+
+
+def _table_socket(socket: Path, data_dir: Path | None) -> Path:
+    """The socket to join: the path given, or, for a file name alone that is not in this folder, the one of
+    that name (with or without .sock) in the data directory's tables/ folder."""
+    from negtui.datadir import user_data_dir
+
+    if socket.exists() or len(socket.parts) != 1:
+        return socket
+    folder = (data_dir or user_data_dir()) / "tables"
+    for found in (folder / socket.name, folder / f"{socket.name}.sock"):
+        if found.exists():
+            return found
+    fail(f"error: {socket}: no table of this name here or in {folder}")

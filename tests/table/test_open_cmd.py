@@ -71,3 +71,26 @@ def test_table_open_says_which_lens_its_bots_play_and_why(tmp_path: Path) -> Non
     said = "".join(opening("A=human", "B=human"))
     assert "bots play myopic unless told otherwise: positive and negative goals balance" in said
     assert "bots play" not in "".join(opening("A=human", "B=human", "C=upper"))
+
+
+def test_table_join_takes_data_dir_and_finds_a_table_there_by_its_file_name(cli, person, tmp_path: Path) -> None:
+    """Every command takes --data-dir; `table join`'s is where a socket named by its file name alone is looked
+    for (the data directory's tables/ folder, where `table open --data-dir` puts it): the table is reached
+    there (and, its seats taken, says so), and a name found nowhere is an error naming the folder."""
+    from negtui.table.host import TableHost
+    from tests.table.conftest import Running, table_spec
+
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    table = Running(TableHost(table_spec(tmp_path), folder / "mine.sock"), folder / "mine.sock")
+    try:
+        for name in ("alice", "bob"):  # every person's seat taken: the table answers zoe and lets her go
+            person(folder / "mine.sock", name).expect("welcome")
+        res = cli("table", "join", "mine", "--name", "zoe", "--data-dir", tmp_path)
+        assert res.exit_code == 2, res.output
+        assert f"error: {folder / 'mine.sock'}: the table did not let you in" in res.output  # found, and it answered
+    finally:
+        table.stop()
+    res = cli("table", "join", "other.sock", "--name", "zoe", "--data-dir", tmp_path)
+    assert res.exit_code == 2 and f"error: other.sock: no table of this name here or in {folder}" in res.output
+
