@@ -14,7 +14,7 @@ from negtui.engine.completions import utilitarian_optimum
 from negtui.record import load_record
 from negtui.record.audit import audit
 from negtui.record.replay import Replay
-from negtui.table.client import TableClient
+from negtui.table.client import TableClient, TableGone
 from negtui.table.source import TableSource
 from negtui.tui.screens.debrief import DebriefScreen
 from negtui.tui.screens.dialogs import ConfirmScreen, PartnerScreen, RespondScreen
@@ -151,4 +151,55 @@ async def test_under_private_roles_no_other_players_value_reaches_the_screen_unt
         assert payoffs[1] not in (0, 10, 6, 16), payoffs  # Bob's: his own values, not Alice's
         await wait_until(pilot, lambda: all(f"{v:.2f}" in screen_text(app) for v in payoffs),
                          "everyone's payoff on everyone's values in the debrief", timeout=60)
+    table.stop()
+
+
+async def test_a_joiner_is_told_the_table_closed_and_the_dialog_goes(open_table, person, wait_until,
+                                                                    screen_text) -> None:
+    """Ctrl-C in the host's terminal ends the table (`host.end`): the offer's dialog open in a joiner's app
+    closes, the screen says the table closed and why, and no key sends anything to a table that is gone."""
+    table = open_table()
+    client = TableClient(table.path)
+    client.send({"type": "join", "name": "alice"})
+    welcome = client.receive(30)
+    assert welcome is not None
+    app = TableApp(TableSource(client, welcome))
+    async with app.run_test(size=(120, 40)) as pilot:
+        bob = person(table.path, "bob")
+        bob.expect("started")
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "C's offer to A")
+        table.call(table.host.end, "the table's terminal closed it")  # what its Ctrl-C does
+        table.thread.join(60)
+        await wait_until(pilot, lambda: not isinstance(app.screen, RespondScreen), "the offer's dialog closed")
+        closed = "the table closed (the table's terminal closed it): nothing more can be played from here"
+        await wait_until(pilot, lambda: closed in screen_text(app), "the screen saying the table closed")
+        for key in ("a", "x", "n", "space"):
+            await pilot.press(key)
+        await pilot.pause()
+        assert not isinstance(app.screen, RespondScreen) and closed in screen_text(app)
+        assert "Broken pipe" not in screen_text(app) and app.is_running
+
+
+async def test_an_answer_to_a_table_just_gone_says_so_in_words(open_table, person, wait_until, screen_text) -> None:
+    """The table went before its closing line came (the answer's write fails): the status says the connection
+    is lost, in words, and not the connection's error ("Broken pipe")."""
+    table = open_table()
+    client = TableClient(table.path)
+    client.send({"type": "join", "name": "alice"})
+    welcome = client.receive(30)
+    assert welcome is not None
+    app = TableApp(TableSource(client, welcome))
+    async with app.run_test(size=(120, 40)) as pilot:
+        bob = person(table.path, "bob")
+        bob.expect("started")
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "C's offer to A")
+
+        def gone(message: object) -> None:
+            raise TableGone("the table is gone: Broken pipe")
+
+        client.send = gone  # type: ignore[method-assign]
+        await pilot.press("a")
+        await wait_until(pilot, lambda: "the connection to the table is lost" in screen_text(app),
+                         "the status saying the connection is lost")
+        assert "Broken pipe" not in screen_text(app) and not isinstance(app.screen, RespondScreen)
     table.stop()

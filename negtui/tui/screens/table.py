@@ -38,6 +38,7 @@ class TableScreen(LiveScreen):
         super().__init__(source)
         self.source: TableSource = source
         self._ticking: Timer | None = None
+        self._closed_words: Text | None = None  # once the table is closed: the status line, whatever else is said
 
     def compose(self) -> ComposeResult:
         yield GameView(coach=True, at_table=True)
@@ -86,7 +87,7 @@ class TableScreen(LiveScreen):
         elif kind == "clock" and line.get("held"):
             self.set_status(f"{line['held']}'s person is away: their clock waits for them")
         elif kind == "closed":
-            self.set_status(Text(f"the table closed: {line.get('why')}", style=palette.NEGATIVE))
+            self._table_closed(str(line.get("why") or "its host ended it"))
         elif kind == "started":
             self.set_status("every seat is taken: the game starts")
         elif kind == "debrief":
@@ -117,10 +118,35 @@ class TableScreen(LiveScreen):
     def on_table_lost(self, message: TableLost) -> None:
         src = self.source
         if not src.view.closed and not src.over:
-            src.view = src.view.but(closed=message.why)
-            self.set_status(Text(f"{message.why}; the game is kept at the table (q leaves)", style=palette.NEGATIVE))
+            self._table_closed(message.why, lost=True)
         self.view.table = src.view
         self.show_snapshot()
+
+    def _table_closed(self, why: str, lost: bool = False) -> None:
+        """Nothing more can be sent to the table: a dialog asking for a decision (or a message) is closed,
+        and the screen says why, once, in words (never an error of the connection's).  `lost`: the
+        connection dropped, and the table may still keep the game and the seat for a while."""
+        src = self.source
+        if not (src.view.closed and lost):  # the table's own words over a dropped connection's
+            src.view = src.view.but(closed=why)
+        self.view.table = src.view
+        if src.over:
+            return  # the end's screens stay: only what would decide or say something goes
+        if self.app.screen is not self and self in self.app.screen_stack:
+            self.pop_until_active()
+        words = (f"{why}: nothing more reaches the table from here; if it still runs, join again to take your "
+                 "seat back (q leaves)" if lost else
+                 f"the table closed ({why}): nothing more can be played from here; q leaves")
+        first = self._closed_words is None
+        self._closed_words = Text(words, style=palette.NEGATIVE)
+        self.set_status(self._closed_words)
+        if first:
+            self.notify(words, severity="error", timeout=30)
+
+    def set_status(self, text: object) -> None:
+        """Once the table has closed (before the game's end) the status line says so, and nothing else does:
+        a dialog closed with it answers "later", and what it would say no longer holds."""
+        super().set_status(self._closed_words if self._closed_words is not None and not self.source.over else text)
 
     def _clock(self) -> None:
         """Redraw the countdown every second while one runs (and no timer runs otherwise)."""
@@ -138,6 +164,8 @@ class TableScreen(LiveScreen):
     # --- no bots here -------------------------------------------------------------------------------------
     def action_step(self) -> None:
         src = self.source
+        if src.view.closed and not src.over:
+            return  # the status says the table is closed; nobody decides here any more
         if src.person_to_move():
             super().action_step()
         elif not src.over and src.deciding is not None:
@@ -163,8 +191,9 @@ class TableScreen(LiveScreen):
             to, text = result
             try:
                 problem = src.say(text, to)
-            except TableGone as err:
-                problem = str(err)
+            except TableGone:
+                self._table_closed("the connection to the table is lost", lost=True)
+                return
             if problem:
                 self.set_status(Text(problem, style=palette.NEGATIVE))
 
@@ -181,5 +210,5 @@ class TableScreen(LiveScreen):
     def _decide(self, decision: Callable[..., TurnEvent | None], *args: object, advance: bool = True) -> None:
         try:
             super()._decide(decision, *args, advance=advance)
-        except TableGone as err:
-            self.set_status(Text(str(err), style=palette.NEGATIVE))
+        except TableGone:  # the table went before its closing line came: said in words, not as the socket error
+            self._table_closed("the connection to the table is lost", lost=True)
