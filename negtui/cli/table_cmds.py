@@ -92,7 +92,7 @@ def open_table(
                              seats=dict(seats), record=str(record_path) if record_path else None,
                              key_file=str(key_file) if key_file else None, grace=grace, on_drop=drop,
                              decision_time=decision_time, start_after=start_after,
-                             information=shown)
+                             information=shown, trainer=False)
         except ValueError as err:
             fail(f"error: {err}")
         people = ", ".join(spec.people)

@@ -212,6 +212,7 @@ class Serving:
                 "game": self.spec.game_for(client.player, over), "information": self.spec.seen_by(client.player, over),
                 "role": self.spec.roles.get(client.player or "", ""),
                 "started": self.game is not None, "paused": self.paused, "hints": self.spec.hints,
+                "trainer": self.spec.trainer, "starts_anyway": self.spec.start_after is not None,
                 "guided": self.spec.guided or client.player is None,
                 "seats": self._seats(), "people": self._people(), "moves": list(self.moves),
                 "said": [s.as_dict() for s in self.said if s.reaches(client.player)],

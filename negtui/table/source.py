@@ -42,7 +42,9 @@ class TableSource(LiveSource):
         self._sent: tuple[int, Phase] | None = None  # the decision sent and not yet announced back
         self._moves: list[tuple[dict[str, Any], Seat]] = []  # every move, with the seat that made it
         self.view = TableView(title=str(welcome.get("title") or game.neg.game.scenario.name), you=you,
-                              role=str(welcome.get("role") or ""), private=private)
+                              role=str(welcome.get("role") or ""), private=private,
+                              trainer=welcome.get("trainer") is not False,
+                              starts_anyway=welcome.get("starts_anyway") is True)
         self._occupants(welcome["people"])
         self.view = self.view.but(started=bool(welcome["started"]), paused=bool(welcome["paused"]),
                                   said=tuple(Said.from_dict(s) for s in welcome["said"]))

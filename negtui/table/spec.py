@@ -33,6 +33,9 @@ class TableSpec(BaseModel):
     reserved: dict[str, str] = Field(default_factory=dict)
     start_after: float | None = Field(default=None, ge=0.0, le=86_400.0)  # then start with bots in empty seats
     hints: bool = True
+    # a course's table, which its trainer steers (starts, pauses, speaks at); False: `negtui table open`'s, which
+    # its own terminal opens and ends, with nobody to steer it
+    trainer: bool = True
     guided: bool = True  # False: an assessment (no guidance while playing; coaching in the debrief)
     information: Literal["public", "private"] = "public"  # private: each person sees their own values only
     roles: dict[str, str] = Field(default_factory=dict)  # a confidential briefing per player id

@@ -38,6 +38,8 @@ class TableView:
     closed: str = ""  # why the table closed early
     role: str = ""  # this person's confidential briefing
     private: bool = False  # each person knows only their own values until the game is over
+    trainer: bool = True  # a course's table, which a trainer steers; False: one opened with `negtui table open`
+    starts_anyway: bool = False  # after a time set when it opened, bots take the seats nobody has taken
 
     def but(self, **changes: object) -> TableView:
         return replace(self, **changes)  # type: ignore[arg-type]

@@ -11,6 +11,9 @@ import time
 from pathlib import Path
 
 from negtui.table.client import TableClient
+from negtui.table.source import TableSource
+from negtui.table.views import TableView
+from negtui.tui.widgets.table_pane import waiting_words
 from tests.secrets import leaks, write_secret_scenario
 from tests.table.conftest import listening
 
@@ -40,7 +43,11 @@ def test_a_private_table_opened_from_the_command_line_hides_the_others_values(tm
         welcome = client.receive(30)
         assert welcome is not None and welcome["information"] == "private" and welcome["you"] == "A"
         assert leaks(json.dumps(welcome)) == []
-        client.close()
+        # no trainer at a table opened here: the pane says what it waits for without one
+        source = TableSource(client, welcome)
+        assert source.view.trainer is False and not source.view.starts_anyway
+        assert waiting_words(source.view) == "waiting for every person's seat to be taken"
+        source.close()
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=60)
@@ -94,3 +101,12 @@ def test_table_join_takes_data_dir_and_finds_a_table_there_by_its_file_name(cli,
     res = cli("table", "join", "other.sock", "--name", "zoe", "--data-dir", tmp_path)
     assert res.exit_code == 2 and f"error: other.sock: no table of this name here or in {folder}" in res.output
 
+
+def test_the_table_pane_names_a_trainer_only_at_a_courses_table() -> None:
+    """A course's table waits for its people or its trainer; one opened with `negtui table open` has no
+    trainer: it waits for its people, or for the start time its host set, and says who can do what."""
+    course, plain = TableView("t", "A"), TableView("t", "A", trainer=False)
+    assert "the trainer to start" in waiting_words(course)
+    assert "trainer" not in waiting_words(plain)
+    timed = waiting_words(TableView("t", "A", trainer=False, starts_anyway=True))
+    assert "trainer" not in timed and "whoever opened the table" in timed and "bots take the empty seats" in timed

@@ -77,8 +77,8 @@ class TableScreen(LiveScreen):
             if said.sender != src.view.you:
                 self.set_status(said_line(said, src.view.you, speakers(src.view, self.game.scenario)))
         elif kind == "paused":
-            self.set_status("the trainer paused the table: every clock stops" if line.get("paused")
-                            else "the table goes on")
+            paused = "the trainer paused the table" if src.view.trainer else "the table is paused"
+            self.set_status(f"{paused}: every clock stops" if line.get("paused") else "the table goes on")
         elif kind == "round" and src.view.round is not None and src.view.started:
             self.set_status(f"the round's time is {clock_words(src.view.round[0])} from now"
                             + ("" if src.view.round[2] else " (stopped while the table is paused)"))

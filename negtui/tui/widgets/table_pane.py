@@ -94,11 +94,12 @@ class TablePane(Drawn, Widget):
         if view.closed:
             head.append(f"\nclosed: {view.closed}", style=palette.NEGATIVE)
         elif view.paused:
-            head.append("\npaused by the trainer", style=palette.NEGATIVE)
+            head.append("\npaused by the trainer" if view.trainer else "\npaused", style=palette.NEGATIVE)
         elif not view.started:
-            head.append("\nwaiting for every person's seat to be taken (or the trainer to start)", style="dim")
+            head.append("\n" + waiting_words(view), style="dim")
         if view.you is None:
-            head.append("\nyou are watching as the trainer: every value and every message; q goes back", style="dim")
+            head.append(f"\nyou are watching{' as the trainer' if view.trainer else ''}: every value and every "
+                        "message; q goes back", style="dim")
         if view.private and not snap.over and view.you is not None:
             head.append("\nprivate roles: you know your own values only; the end reveals everyone's", style="dim")
         if view.role:
@@ -138,6 +139,17 @@ class TablePane(Drawn, Widget):
         if deciding and left is not None and view.clock is not None and view.clock[0] == o.player:
             line.append(f"  {clock_words(left)} left", style=palette.NEGATIVE if left < 15 else "")
         return line
+
+
+def waiting_words(view: TableView) -> str:
+    """What a table that has not started waits for, and who can start it: a course's trainer; at a table
+    opened with `negtui table open` nobody can, and only the time its host set brings the bots in."""
+    if view.trainer:
+        return "waiting for every person's seat to be taken (or the trainer to start)"
+    if view.starts_anyway:
+        return ("waiting for every person's seat to be taken, or for the time whoever opened the table set: then "
+                "bots take the empty seats")
+    return "waiting for every person's seat to be taken"
 
 
 def speakers(view: TableView, sc: Scenario) -> dict[str, str]:
