@@ -14,8 +14,10 @@ from negtui.cli.errors import fail, user_errors
 from negtui.cli.root import app
 
 if TYPE_CHECKING:
+    from negtui.engine.game import Game
     from negtui.record import Divergence, Replay
     from negtui.record.audit import Finding
+    from negtui.record.format import MessageLine
     from negtui.record.signing import Signature
 
 
@@ -124,8 +126,15 @@ def _print(rp: Replay, checks: _Checks | None) -> None:
     typer.echo(f"{rec.scenario.name} — rules {rec.header.rules.name}, recorded {rec.header.started}")
     if rec.header.parent:
         typer.echo(f"fork of {rec.header.parent.file} from turn {shown_turn(rec.header.parent.turn)}")
+    said = sorted(rec.messages, key=lambda m: m.t)  # what was said at a table, before the turn it was said in
+    k = 0
     for ev in rp.events:
+        while k < len(said) and said[k].t <= ev.t:
+            typer.echo(_said(game, said[k]))
+            k += 1
         typer.echo(turn_line(game, ev, deciders=True))
+    for message in said[k:]:  # said after the last turn
+        typer.echo(_said(game, message))
     if rec.result is not None and rec.result.ended == "clock":
         typer.echo(f"the round's time ran out after {len(rec.turns)} of {game.T} turns: the game ended as it stood")
     typer.echo("payoffs: " + ", ".join(f"{p} {v:z.2f}" for p, v in zip(game.player_ids, rp.neg.returns(rp.final))))
@@ -148,6 +157,23 @@ def _print(rp: Replay, checks: _Checks | None) -> None:
             sig += (" — of an incomplete record: lines cut from its end leave the lines before them valid, so "
                     "the signature cannot tell a cut record from a game left unfinished")
         typer.echo(sig)
+
+
+def _said(game: Game, message: MessageLine) -> str:
+    """'t  3 said B → everyone: …': a message kept in a table's record, cleaned as everything a record holds
+    (nothing a terminal would act on), its sender and addressee named as the turn lines name players."""
+    from negtui.engine import shown_turn
+    from negtui.names import player_names
+    from negtui.scenario.untrusted import one_line
+
+    names = dict(zip(game.player_ids, player_names(game.scenario), strict=True))
+
+    def who(pid: str | None) -> str:
+        if pid is None:
+            return "everyone"
+        return "the trainer" if pid == "trainer" else names.get(pid) or one_line(pid, 64)
+
+    return f"t{shown_turn(message.t):>3} said {who(message.sender)} → {who(message.to)}: {one_line(message.text, 2000)}"
 
 
 def _incomplete(rp: Replay) -> str:
