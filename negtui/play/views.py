@@ -151,10 +151,6 @@ class Snapshot:
         return self.person_proposing and self.partner is not None
 
     @property
-    def person_responding(self) -> bool:
-        return self.person_to_move and self.phase is Phase.RESPOND
-
-    @property
     def last_event(self) -> TurnEvent | None:
         return self.events[-1] if self.events else None
 
