@@ -102,8 +102,25 @@ def outcome_words(game: Game, out: Outcome, whole: bool = False) -> str:
     if o.is_noop:
         return f"{p} passes" + (" (an empty deal)" if out.accepted else "")
     who = f"{p} → {q}" if o.partner != o.proposer else f"{p} alone"
-    said = {"applied": "accepted", "rejected": "rejected", "void": f"accepted but void ({one_line(out.reason, 300)})"}
+    said = {"applied": "accepted", "rejected": "rejected", "void": f"accepted but void ({void_words(game, out)})"}
     return f"{who} {said.get(out.status, out.status)}: {words}"
+
+
+def void_words(game: Game, out: Outcome) -> str:
+    """Why an accepted offer of a simultaneous turn was void, naming players and actions as the log does
+    ("C's berth3 was committed earlier in this turn"); records and JSON keep the engine's words, by id."""
+    names, c = player_names(game.scenario), out.conflict
+
+    def action(cell: int) -> str:
+        return f"{names[int(game.owner[cell])]}'s {cell_label(game, cell)}"
+
+    if out.void == "committed" and len(c) == 1:
+        return f"{action(c[0])} was committed earlier in this turn"
+    if out.void == "exclusive" and len(c) == 2:
+        return f"{action(c[0])} shares an exclusive set with {action(c[1])}, committed earlier in this turn"
+    if out.void == "budget" and len(c) == 2:
+        return f"{names[c[0]]} would make {c[1]} new commitments in this turn; the budget is {game.budget}"
+    return one_line(out.reason, 300)  # an outcome without its numbers: the engine's words, cleaned
 
 
 def event_json(game: Game, ev: TurnEvent) -> dict:

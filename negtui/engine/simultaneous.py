@@ -102,9 +102,12 @@ class Outcome:
     accepted: bool
     status: Status
     void: VoidReason | None = None
-    reason: str = ""  # the void offer's conflict in words
+    reason: str = ""  # the void offer's conflict in words, naming cells and players by id (records, JSON, agents)
     decided_by: str = ""
     fault: str | None = None
+    # the void offer's conflict as numbers, for words that name them as people read them (narrate.void_words):
+    # committed (the cell), exclusive (the offer's cell, the one committed earlier), budget (player, new commitments)
+    conflict: tuple[int, ...] = ()
 
     @property
     def applied(self) -> bool:
@@ -145,7 +148,7 @@ def settle(game: Game, bits: int, offers: Sequence[Offer], answers: Sequence[boo
             continue
         conflict = conflict_of(game, now, used, offer)
         if conflict is not None:
-            outcomes.append(Outcome(offer, answer, True, "void", conflict[0], conflict[1]))
+            outcomes.append(Outcome(offer, answer, True, "void", conflict[0], conflict[1], conflict=conflict[2]))
             continue
         now |= offer.bits
         for i in {offer.proposer, offer.partner}:
@@ -154,24 +157,25 @@ def settle(game: Game, bits: int, offers: Sequence[Offer], answers: Sequence[boo
     return Settlement(now, tuple(outcomes))
 
 
-def conflict_of(game: Game, now: int, used: Sequence[int], offer: Offer) -> tuple[VoidReason, str] | None:
+def conflict_of(game: Game, now: int, used: Sequence[int], offer: Offer,
+                ) -> tuple[VoidReason, str, tuple[int, ...]] | None:
     """Why `offer` cannot be applied on top of `now` (the commitments so far, with `used[i]` new commitments
-    of player i made earlier in this turn), or None."""
+    of player i made earlier in this turn): the reason, in words, and its numbers (`Outcome.conflict`); or None."""
     taken = offer.bits & now
     if taken:
-        c = game.cells_of(taken)[0]
-        return "committed", f"{game.cell_name(c)} was committed earlier in this turn"
+        c = int(game.cells_of(taken)[0])
+        return "committed", f"{game.cell_name(c)} was committed earlier in this turn", (c,)
     for group in game.groups:
         mine = [int(c) for c in group if offer.bits >> int(c) & 1]
         theirs = [int(c) for c in group if now >> int(c) & 1]
         if mine and theirs:
             return "exclusive", (f"{game.cell_name(mine[0])} shares an exclusive set with {game.cell_name(theirs[0])}, "
-                                 "committed earlier in this turn")
+                                 "committed earlier in this turn"), (mine[0], theirs[0])
     for i in sorted({offer.proposer, offer.partner}):
         k = own_cells(game, offer.bits, i)
         if k and used[i] + k > game.budget:
             return "budget", (f"{game.player_ids[i]} would make {used[i] + k} new commitments in this turn; "
-                              f"the budget is {game.budget}")
+                              f"the budget is {game.budget}"), (i, used[i] + k)
     return None
 
 

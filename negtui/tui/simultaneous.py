@@ -14,6 +14,7 @@ from negtui.engine.negotiation import Phase, shown_turn
 from negtui.engine.simultaneous import Outcome
 from negtui.engine.turns import TurnEvent
 from negtui.names import player_names
+from negtui.narrate import void_words
 from negtui.play.views import Snapshot
 from negtui.tui import palette
 
@@ -85,5 +86,5 @@ def outcome_short(game: Game, o: Outcome) -> str:
     if o.fault:
         return f"{who} rejected ({q}'s agent failed)"
     if o.status == "void":
-        return f"{who} accepted but void ({o.reason})"
+        return f"{who} accepted but void ({void_words(game, o)})"
     return f"{who} {'accepted' if o.status == 'applied' else o.status}"

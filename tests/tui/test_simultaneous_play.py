@@ -192,9 +192,9 @@ async def test_a_person_proposes_and_answers_in_the_same_turn(screen_text, play_
         status = play_screen(app).query_one("#status")  # the game screen's, under the debrief
         await wait_until(pilot, lambda: "a void offer: the coach pane (5)" in status.plain, "the coaching")
         assert flat(status.plain).startswith("turn 1 settled: 1 applied, 1 void. A → B accepted; B → A accepted but "
-                                             "void (A.bait was committed earlier in this turn)")
+                                             "void (A's bait was committed earlier in this turn)")
         log = await read_log(pilot, app, wait_until)
-        assert "B → A accepted but void (A.bait was committed earlier in this turn)" in log
+        assert "B → A accepted but void (A's bait was committed earlier in this turn)" in log
         await pilot.press("5")
         await wait_until(pilot, lambda: "your offer was void" in flat(screen_text(app)), "the coach pane")
         assert "valued as if it were the turn's only deal" in flat(screen_text(app))
