@@ -25,6 +25,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import shutil
 import statistics
 import sys
@@ -50,6 +51,8 @@ bots = "upper"
 partner = "greedy"
 wait = 180
 """
+TURN = re.compile(r"turn (\d+)/\d+")  # the headline's turn counter
+ESCAPE_GAP = 0.3  # seconds after an escape before the next key (a person never types faster)
 # what a trainee's screen shows when it is their move, and at the end
 PROPOSE, ANSWER, OVER = "choose a partner", "Accept (a)", "your game as"
 
@@ -64,6 +67,28 @@ async def look(term: Terminal, texts: tuple[str, ...], timeout: float) -> str:
             return min(found)[1]
         if term.closed.is_set() or time.monotonic() > deadline:
             raise TimeoutError(f"none of {texts} appeared")
+        term.received.clear()
+        try:
+            await asyncio.wait_for(term.received.wait(), max(0.01, deadline - time.monotonic()))
+        except TimeoutError:
+            pass
+
+
+async def turn_after(term: Terminal, turn: int, timeout: float = 120) -> int | None:
+    """The first headline of a turn after `turn` drawn since the last mark, what was drawn before it
+    forgotten; None when the game's end came first."""
+    deadline = time.monotonic() + timeout
+    while True:
+        drawn = "".join(term.chunks)
+        at = drawn.find(OVER)
+        later = next((m for m in TURN.finditer(drawn) if int(m.group(1)) > turn and (at < 0 or m.start() < at)), None)
+        if later is not None:
+            term.chunks = [drawn[later.start():]]
+            return int(later.group(1))
+        if at >= 0:
+            return None
+        if term.closed.is_set() or time.monotonic() > deadline:
+            raise TimeoutError(f"no turn after {turn} appeared")
         term.received.clear()
         try:
             await asyncio.wait_for(term.received.wait(), max(0.01, deadline - time.monotonic()))
@@ -92,6 +117,8 @@ async def trainee(k: int, port: int, key: asyncssh.SSHKey, delay: float, opener:
             out["by_key"].setdefault(what or expect or repr(keys), []).append(lag)
             if expect is not None:
                 await term.wait_for(expect)
+            if keys == "\x1b":  # an escape the app reads together with the next key is one alt+key to it
+                await asyncio.sleep(ESCAPE_GAP)
 
         for _ in range(20):  # a seat another trainee took a moment before is refused: look again
             await press("\r", "Sit down (ctrl+s)", "the table picker")
@@ -107,13 +134,21 @@ async def trainee(k: int, port: int, key: asyncssh.SSHKey, delay: float, opener:
         else:
             raise RuntimeError(f"t{k} found no seat")
         said = answered = 0
+        turn = 1  # the turn the headline last showed
         while True:  # each key marks the screen before it goes: what is looked at next came after it
             seen = await look(term, (PROPOSE, ANSWER, OVER), 900)
             if seen == OVER:
                 break
             if seen == ANSWER:
+                turn = max([int(n) for n in TURN.findall("".join(term.chunks))] + [turn])
                 await press("a" if answered % 2 == 0 else "x", None, "answer an offer")
                 answered += 1
+                # an answer ends the turn; the dialog may be drawn once more as it goes, so read on only from
+                # a later turn's headline (or the end)
+                later = await turn_after(term, turn)
+                if later is None:
+                    break
+                turn = later
                 continue
             if not said:
                 await press("\x1b", None, "close the partner dialog")

@@ -92,11 +92,14 @@ class TableBook:
     def over(self, table_id: int) -> None:
         self._set(table_id, "status = 'over', ended = ?", (now_iso(),))
 
-    def closed(self, table_id: int, why: str) -> None:
-        """Closed before its game was over: the games played at it are abandoned."""
+    def closed(self, table_id: int, why: str, abandon: bool = True) -> None:
+        """Closed before its game was over: the games played at it are abandoned.  `abandon` False: the game
+        was over and its results are being filed (a server stopped as a table worked out its debriefs)."""
         with self.db.write() as conn:
             conn.execute("UPDATE tables SET status = 'closed', ended = ?, end_reason = ? WHERE id = ?"
                          " AND status IN ('forming', 'playing')", (now_iso(), why, table_id))
+            if not abandon:
+                return
             conn.execute("UPDATE games SET status = 'abandoned', finished = ? WHERE table_id = ?"
                          " AND status = 'playing'", (now_iso(), table_id))
 

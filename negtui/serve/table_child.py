@@ -131,7 +131,10 @@ class TableResults(TableEvents):
             self.log(f"results: {err}")
 
     def closed(self, why: str) -> None:
-        self._later(self.db.tables.closed, self.table_id, why)
+        # a game that is over is filed by `over` once its debriefs' numbers are in (cut short by the close:
+        # as far as they got), never abandoned: the trainees played it to the end
+        over = self.game is not None and self.game.over
+        self._later(self.db.tables.closed, self.table_id, why, not over)
 
 
 def run(data_dir: Path, course: LoadedCourse, exercise: str, table_id: int, socket: Path,
