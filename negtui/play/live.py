@@ -27,6 +27,7 @@ from negtui.engine.rules import Rules
 from negtui.engine.turns import Move, TurnDriver, TurnEvent
 from negtui.engine.valuation import Valuation
 from negtui.engine.vocabulary import CLOSED_FORM_LENSES as FORECAST_LENSES
+from negtui.narrate import void_words
 from negtui.play.simultaneous import next_focus, start_of_turn, still_open
 from negtui.play.views import LensView, PartnerOption, Preview
 from negtui.record.format import Parent
@@ -329,9 +330,10 @@ class LiveGame:
         if got.status != "void":
             return a
         whose = "your offer" if move.phase is Phase.PROPOSE else "the offer you accepted"
-        return replace(a, caveat=f"{whose} was void ({got.reason}): it brought you nothing. The values below count it "
-                                 "as the turn's only deal (the plain reading), so they cannot tell whether another "
-                                 "offer would have stood")
+        why = void_words(self.neg.game, got)  # players and actions named as the turn log names them
+        return replace(a, caveat=f"{whose} was void ({why}): it brought you nothing. The values below count it as the "
+                                 "turn's only deal (the plain reading), so they cannot tell whether another offer "
+                                 "would have stood")
 
     def hint(self) -> Assessment | None:
         """What each lens (and exact) would do now, for the person whose decision it is."""

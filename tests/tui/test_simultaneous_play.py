@@ -187,7 +187,7 @@ async def test_a_person_proposes_and_answers_in_the_same_turn(screen_text, play_
         assert [float(v) for v in app.game.neg.returns(app.game.state)] == [40.0, 7.0]
         await wait_until(pilot, lambda: len(app.game.assessments) == 2, "both decisions assessed")
         offer, answer = app.game.assessments
-        assert offer.caveat.startswith("your offer was void (A.bait was committed earlier in this turn)")
+        assert offer.caveat.startswith("your offer was void (A's bait was committed earlier in this turn)")
         assert answer.caveat == ""
         status = play_screen(app).query_one("#status")  # the game screen's, under the debrief
         await wait_until(pilot, lambda: "a void offer: the coach pane (5)" in status.plain, "the coaching")
