@@ -46,6 +46,7 @@ class LiveScreen(ExactSolving):
         self.prompted_turn: int | tuple[int, int] = -1  # the turn (and proposer, simultaneous) last prompted
         self._summary_shown = False
         self._record_failure_shown = False
+        self._coach_line: Text | None = None  # the coach's word on the last decision, until another turn ends
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -128,6 +129,7 @@ class LiveScreen(ExactSolving):
 
     # --- what happens next -----------------------------------------------------------------------------
     def _turn_ended(self, ev: TurnEvent) -> None:
+        self._coach_line = None  # it was about an earlier turn
         if ev.simultaneous:  # a line per offer would not fit: the count and the people's offers, faults marked
             line = settled_status(self.game, ev, self.source.own_seats())
         else:
@@ -180,7 +182,10 @@ class LiveScreen(ExactSolving):
         if self.prompted_turn != prompt and src.partner is None:
             self.prompted_turn = prompt
             k = len(g.proposers(src.state.t))
-            self.set_status(proposer_prompt(who, k) if k > 1 else f"{who}, your turn: pick a partner (p) or pass (x)")
+            words = Text(proposer_prompt(who, k) if k > 1 else f"{who}, your turn: pick a partner (p) or pass (x)")
+            if self._coach_line is not None:  # coached before this prompt came: the prompt does not erase it
+                words.append("\n").append_text(self._coach_line)
+            self.set_status(words)
             self.action_partner()
 
     def _decide(self, decision: Callable[..., TurnEvent | None], *args: object, advance: bool = True) -> None:
@@ -329,11 +334,13 @@ class LiveScreen(ExactSolving):
         if line.plain:
             line.append("\n")
         style = palette.NEGATIVE if last.cost > 1e-9 else palette.POSITIVE
-        line.append(summary(self.game, last, reason=False, caveat=False) + (" (the coach pane says why)"
-                                                                            if last.cost > 1e-9 else ""), style=style)
+        coach = Text(summary(self.game, last, reason=False, caveat=False) + (" (the coach pane says why)"
+                                                                             if last.cost > 1e-9 else ""), style=style)
         if any(a.caveat for a in message.assessments):  # a simultaneous turn's void offer: the pane says it in full
-            line.append(" · a void offer: the coach pane (5) says what these values leave out", style=palette.NEGATIVE)
-        self.set_status(line)
+            coach.append(" · a void offer: the coach pane (5) says what these values leave out", style=palette.NEGATIVE)
+        if not message.hint:
+            self._coach_line = coach
+        self.set_status(line.append_text(coach))
         if message.hint or self.source.coach_pane_first:
             view.show_pane("coach")
 
