@@ -37,9 +37,12 @@ async def test_the_coach_pane_reads_whole_at_every_width(screen_text, settle, wa
         await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
         await pilot.press("x")
         await settle(pilot)
-        await wait_until(pilot, lambda: "coach, turn 1" in screen_text(app), "the coaching")
+        # the coaching comes from a worker, before or after B's own partner dialog opens over the screen (whose
+        # dimmed backdrop is the screen as it was): read once the dialog is closed
+        await wait_until(pilot, lambda: app.game.assessments, "the coaching")
         await pilot.press("escape", "5")  # close the partner dialog of B's own turn; open the coach pane
-        await wait_until(pilot, lambda: "coach · turn 1" in screen_text(app), "the coach pane")
+        await wait_until(pilot, lambda: "coach · turn 1" in screen_text(app) and "coach, turn 1" in screen_text(app),
+                         "the coach pane and the status line's coaching")
         text = screen_text(app)
         pane = text[text.index("coach · turn 1"):text.index("coach, turn 1")]
         assert "…" not in pane
