@@ -31,7 +31,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import asyncssh
 from bench_serve import Sampler, Terminal, start_class  # one server set-up, client and sampler for both
@@ -51,49 +53,50 @@ bots = "upper"
 partner = "greedy"
 wait = 180
 """
+T = TypeVar("T")
 TURN = re.compile(r"turn (\d+)/\d+")  # the headline's turn counter
 ESCAPE_GAP = 0.3  # seconds after an escape before the next key (a person never types faster)
 # what a trainee's screen shows when it is their move, and at the end
 PROPOSE, ANSWER, OVER = "choose a partner", "Accept (a)", "your game as"
 
 
-async def look(term: Terminal, texts: tuple[str, ...], timeout: float) -> str:
-    """The first of `texts` drawn since the last mark."""
+async def drawn_until(term: Terminal, find: Callable[[str], T | None], what: str, timeout: float) -> T:
+    """What `find` makes of the screen drawn since the last mark, once it makes something of it."""
     deadline = time.monotonic() + timeout
     while True:
-        drawn = "".join(term.chunks)
-        found = [(drawn.find(t), t) for t in texts if t in drawn]
-        if found:
-            return min(found)[1]
+        got = find("".join(term.chunks))
+        if got is not None:
+            return got
         if term.closed.is_set() or time.monotonic() > deadline:
-            raise TimeoutError(f"none of {texts} appeared")
+            raise TimeoutError(f"{what} did not appear")
         term.received.clear()
         try:
             await asyncio.wait_for(term.received.wait(), max(0.01, deadline - time.monotonic()))
         except TimeoutError:
             pass
+
+
+async def look(term: Terminal, texts: tuple[str, ...], timeout: float) -> str:
+    """The first of `texts` drawn since the last mark."""
+    def first(drawn: str) -> str | None:
+        found = [(drawn.find(t), t) for t in texts if t in drawn]
+        return min(found)[1] if found else None
+
+    return await drawn_until(term, first, f"none of {texts}", timeout)
 
 
 async def turn_after(term: Terminal, turn: int, timeout: float = 120) -> int | None:
     """The first headline of a turn after `turn` drawn since the last mark, what was drawn before it
     forgotten; None when the game's end came first."""
-    deadline = time.monotonic() + timeout
-    while True:
-        drawn = "".join(term.chunks)
+    def later(drawn: str) -> tuple[int | None] | None:
         at = drawn.find(OVER)
-        later = next((m for m in TURN.finditer(drawn) if int(m.group(1)) > turn and (at < 0 or m.start() < at)), None)
-        if later is not None:
-            term.chunks = [drawn[later.start():]]
-            return int(later.group(1))
-        if at >= 0:
-            return None
-        if term.closed.is_set() or time.monotonic() > deadline:
-            raise TimeoutError(f"no turn after {turn} appeared")
-        term.received.clear()
-        try:
-            await asyncio.wait_for(term.received.wait(), max(0.01, deadline - time.monotonic()))
-        except TimeoutError:
-            pass
+        m = next((m for m in TURN.finditer(drawn) if int(m.group(1)) > turn and (at < 0 or m.start() < at)), None)
+        if m is not None:
+            term.chunks = [drawn[m.start():]]
+            return (int(m.group(1)),)
+        return (None,) if at >= 0 else None
+
+    return (await drawn_until(term, later, f"a turn after {turn}", timeout))[0]
 
 
 async def trainee(k: int, port: int, key: asyncssh.SSHKey, delay: float, opener: bool, think: float,

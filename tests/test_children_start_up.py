@@ -9,9 +9,8 @@ import signal
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
-from tests.waiting import wait_for
+from tests.waiting import alive, wait_for
 
 PARENT = textwrap.dedent("""
     import os, signal, time
@@ -33,17 +32,6 @@ PARENT = textwrap.dedent("""
 """)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:  # a zombie waiting for its (dead) parent counts as gone
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except OSError:
-        return False
-
-
 def test_a_child_whose_parent_died_while_it_started_ends_too() -> None:
     parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True)
     child = None
@@ -53,13 +41,13 @@ def test_a_child_whose_parent_died_while_it_started_ends_too() -> None:
         assert line.strip().isdigit(), f"the parent printed no child: {line!r} (status {parent.wait()})"
         child = int(line)
         parent.wait()
-        wait_for(lambda: not _alive(child), "the welfare worker to end with its parent (it would solve on for "
+        wait_for(lambda: not alive(child), "the welfare worker to end with its parent (it would solve on for "
                                             "minutes)", timeout=60)
     finally:
         if parent.poll() is None:
             parent.kill()
             parent.wait()
-        if child is not None and _alive(child):
+        if child is not None and alive(child):
             os.kill(child, signal.SIGKILL)  # not left behind by a failing run
 
 

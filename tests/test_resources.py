@@ -25,7 +25,7 @@ from negtui.generator import GeneratorParams, generate
 from negtui.scenario import write_scenario
 from negtui.seats import Seat
 from tests.paths import TWENTY_TWO
-from tests.waiting import wait_for
+from tests.waiting import alive, wait_for
 
 
 def test_engine_caches_stay_within_their_budget(monkeypatch):
@@ -122,17 +122,6 @@ def test_a_nash_solve_keeps_its_time_limit(wide_game):
         assert "time limit of 2 s ran out" in res.message
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:  # a zombie waiting for its (dead) parent counts as gone
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except OSError:
-        return False
-
-
 def _cpu_seconds(pid: int) -> float:
     """The process's CPU time so far (user and system), from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -181,20 +170,20 @@ def test_children_do_not_outlive_a_parent_killed_with_sigkill(wide_game, kind):
     try:
         child = int(parent.stdout.readline())
         if kind == "welfare":  # the HiGHS library is loaded once the request is read and the solve begins
-            wait_for(lambda: _mapped(child, "libhighs") or not _alive(child), "the welfare child at its solve")
+            wait_for(lambda: _mapped(child, "libhighs") or not alive(child), "the welfare child at its solve")
         else:  # the expensive request is sent: the child works on it
             start = _cpu_seconds(child)
-            wait_for(lambda: not _alive(child) or _cpu_seconds(child) - start >= 0.3,
+            wait_for(lambda: not alive(child) or _cpu_seconds(child) - start >= 0.3,
                       "the bot child at work (0.3 s of CPU on the request)")
-        assert _alive(child)  # the child is busy now
+        assert alive(child)  # the child is busy now
         parent.send_signal(signal.SIGKILL)
         parent.wait()
-        wait_for(lambda: not _alive(child), f"the {kind} process to end with its parent", timeout=5)
+        wait_for(lambda: not alive(child), f"the {kind} process to end with its parent", timeout=5)
     finally:
         if parent.poll() is None:
             parent.kill()
             parent.wait()
-        if child is not None and _alive(child):
+        if child is not None and alive(child):
             os.kill(child, signal.SIGKILL)  # not left behind by a failing run
 
 

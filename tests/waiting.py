@@ -5,8 +5,10 @@ functions (importable like paths.py), and the `wait_for` fixture of tests/confte
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -43,3 +45,15 @@ async def within(aw: Awaitable[Any], what: str, timeout: float = 60.0) -> Any:
         return await asyncio.wait_for(aw, timeout)
     except TimeoutError:
         raise AssertionError(f"timed out after {timeout:g} s waiting for {what}") from None
+
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` still runs; a zombie waiting for its (dead) parent counts as gone."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False
