@@ -41,10 +41,14 @@ class ClassWide:
         def set_status(self, text: str | Text) -> None: ...
         def action_refresh(self) -> None: ...
         def _table(self) -> TableRow | None: ...
+        class_read: bool
         app: Any
 
     # --- seating --------------------------------------------------------------------------------------------
     def action_seat(self) -> None:
+        if not self.class_read:  # a seating planned before the class is read would call every trainee unknown
+            self.set_status("still reading the class from the database; press o again in a moment")
+            return
         names = [t.name for t in self.trainees if not t.trainer]
         self.app.push_screen(SeatingScreen(self.host.course, names, seed=int(time.time())), self._open_tables)
 

@@ -79,6 +79,7 @@ class ClassScreen(ClassWide, Screen[None]):
         self.at_table: dict[str, int] = {}  # trainee -> the live table they sit at
         self.trainees: list[Trainee] = []
         self.online: list[Present] = []
+        self.class_read = False  # the first reading of the class has arrived
 
     @property
     def host(self) -> ConsoleHost:
@@ -126,6 +127,7 @@ class ClassScreen(ClassWide, Screen[None]):
 
     def on_class_loaded(self, message: ClassLoaded) -> None:
         self.trainees, self.online = message.trainees, message.online
+        self.class_read = True
         self.tables = {t.id: t for t in message.tables}
         self.at_table = {s.name: t.id for t in message.tables if t.live for s in t.people if s.name}
         by_name: dict[str, list[Present]] = {}

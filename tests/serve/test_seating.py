@@ -106,7 +106,7 @@ async def test_the_console_seats_a_roster_starts_pauses_and_times_the_class(clas
     people: list[TableSource] = []
     try:
         async with app.run_test(size=(160, 50)) as pilot:
-            await wait_until(pilot, lambda: app.screen.query("#people-list"), "the console")
+            await wait_until(pilot, lambda: getattr(app.screen, "class_read", False), "the class read")
             await pilot.press("o")
             await wait_until(pilot, lambda: isinstance(app.screen, SeatingScreen), "the seating dialog")
             dialog = app.screen
