@@ -42,6 +42,34 @@ class Exclusions:
         inc = self.game.inc
         return [[c for c in self.cells if inc[c, j]] for j in range(self.game.n_goals)]
 
+    @cached_property
+    def disjoint(self) -> bool:
+        """No cell in two sets: then a set's cells affect goals through that set alone (see `set_tables`)."""
+        return sum(len(g) for g in self.game.groups) == len(self.cells)
+
+    @cached_property
+    def set_tables(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """For disjoint sets, per set g and state k (0: nothing of g committed, k: its k-th cell committed):
+        the goal progress the set rules out, (k+1, J), and the cells it blocks as every player's owed cells,
+        (k+1, N, J).  With disjoint sets the largest compatible choice of free cells takes one per set, so a
+        state's `lost` is the sum of its sets' rows: the vector form of `lost` for many offers at once."""
+        game = self.game
+        lost_rows, blocked_rows = [], []
+        for cells in game.groups:
+            cells = [int(c) for c in cells]
+            req = game.inc[cells]  # (|g|, J)
+            lost = np.zeros((len(cells) + 1, game.n_goals))
+            lost[0] = req.sum(axis=0) - req.any(axis=0)
+            blocked = np.zeros((len(cells) + 1, game.n, game.n_goals))
+            for k, c in enumerate(cells, start=1):
+                others = [x for x in cells if x != c]
+                lost[k] = game.inc[others].sum(axis=0)
+                for x in others:
+                    blocked[k, int(game.owner[x])] += game.inc[x]
+            lost_rows.append(lost)
+            blocked_rows.append(blocked)
+        return lost_rows, blocked_rows
+
     def blocked_by(self, committed: int) -> int:
         """Cells no longer committable because a rival is committed."""
         out = 0

@@ -160,24 +160,60 @@ def candidates(game: Game, info: StateInfo, p: int, q: int) -> Candidates:
 def _exclusion_effects(game: Game, info: StateInfo, p: int, q: int, ip: np.ndarray, iq: np.ndarray, J: np.ndarray,
                        owes_p: np.ndarray, owes_q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per offer: goal progress ruled out, and every player's still-committable cells, once the
-    offer's cells block their rivals.  Offers fall into few classes by the set cells they commit."""
+    offer's cells block their rivals."""
     ex = exclusions(game)
-    op, oq = game.options[p], game.options[q]
-    key_p = np.array([b & ex.mask for b in op.bits], dtype=object)[ip]
-    key_q = np.array([b & ex.mask for b in oq.bits], dtype=object)[iq] if p != q else np.zeros(len(ip), dtype=object)
-    keys = key_p | key_q
-    lost = np.empty((len(ip), len(J)))
     owes_all = np.repeat(info.owes[None, :, J], len(ip), axis=0)
     owes_all[:, p] = owes_p
     owes_all[:, q] = owes_q
-    for key in set(keys.tolist()):
-        rows = keys == key
+    if ex.disjoint:
+        return _disjoint_effects(game, info, p, q, ip, iq, J, owes_all), owes_all
+    # overlapping sets: offers fall into few classes by the set cells they commit, each worked out exactly
+    op, oq = game.options[p], game.options[q]
+    key_p = [op.bits[int(x)] & ex.mask for x in ip]
+    keys = [k | (oq.bits[int(x)] & ex.mask) for k, x in zip(key_p, iq)] if p != q else key_p
+    classes: dict[int, list[int]] = {}
+    for row, key in enumerate(keys):
+        classes.setdefault(key, []).append(row)
+    lost = np.empty((len(ip), len(J)))
+    for key, members in classes.items():
+        rows = np.array(members)
         committed = info.bits | key
         blocked = ex.blocked_by(committed)
         lost[rows] = ex.lost(committed, blocked)[J]
         for c in game.cells_of(blocked & ~info.blocked):
             owes_all[rows, int(game.owner[c])] -= game.inc[c, J]
     return lost, owes_all
+
+
+def _disjoint_effects(game: Game, info: StateInfo, p: int, q: int, ip: np.ndarray, iq: np.ndarray, J: np.ndarray,
+                      owes_all: np.ndarray) -> np.ndarray:
+    """`_exclusion_effects` for disjoint sets, by set: an offer changes a set's state only where the state
+    has nothing of it committed, and then blocks the set's other cells.  Every term is a count of cells, so
+    the sums are exact in any order and equal the cell-by-cell ones."""
+    lost_rows, blocked_rows = exclusions(game).set_tables
+    start = np.array([_set_state(game, info.bits, g) for g in range(len(game.groups))], dtype=np.int64)
+    lost = np.broadcast_to(info.lost[J], (len(ip), len(J))).copy()
+    members = [game.options[p].group_member[ip]]
+    if p != q:
+        members.append(game.options[q].group_member[iq])
+    for member in members:
+        for g in np.flatnonzero(member.any(axis=0)):
+            state = member[:, g]
+            rows = np.flatnonzero(state)
+            if len(rows) == 0 or start[g]:
+                continue  # feasible options never commit in a set already decided
+            k = state[rows]
+            lost[rows] += lost_rows[g][k][:, J] - lost_rows[g][0, J]
+            owes_all[rows] -= blocked_rows[g][k][:, :, J]
+    return lost
+
+
+def _set_state(game: Game, bits: int, g: int) -> int:
+    """0 if nothing of exclusive set g is committed in `bits`, else 1 + the position of its committed cell."""
+    for k, c in enumerate(game.groups[g], start=1):
+        if bits >> int(c) & 1:
+            return k
+    return 0
 
 
 def owing_after(game: Game, info: StateInfo, cand: Candidates, i: int) -> Owing:

@@ -300,3 +300,40 @@ def test_an_upper_proposer_still_refuses_negative_exposure():
     offer = val.best_offer(neg.initial_state(), 1, "upper", "upper")
     # B's action would complete h (-1 to A): A secures half of g (linear, +5) with its own action alone
     assert offer.bits == 0b01 and offer.value_proposer == pytest.approx(10.0)
+
+
+@pytest.mark.parametrize("disjoint", [True, False])
+@pytest.mark.parametrize("seed", range(6))
+def test_every_offers_exclusion_effects_equal_those_of_its_successor_state(toy, seed: int, disjoint: bool) -> None:
+    """The offer search works out, for all offers at once, what each one's cells block and rule out (by set
+    when the sets are disjoint, by class of committed set cells when they overlap); offer by offer it must
+    equal what the successor state itself says."""
+    from negtui.engine.payoff import state_info
+
+    rng = np.random.default_rng(9100 + seed)
+    spec = toy.random_spec(rng, "paper", thresholds=True, players=(3, 3), rounds=(2, 2))
+    cells = [int(c) for c in rng.permutation(spec.S)]
+    if disjoint:  # a partition of the cells into sets of two or three, as a scoresheet's issues are
+        exclusive, k = [], 0
+        while spec.S - k >= 2:
+            size = min(int(rng.integers(2, 4)), spec.S - k)
+            exclusive.append(tuple(sorted(cells[k:k + size])))
+            k += size
+    else:
+        exclusive = [tuple(sorted(cells[:3])), tuple(sorted(cells[2:4])), tuple(sorted(cells[1:5:2]))]
+    spec = toy.ToySpec(spec.m, spec.goals, tuple(exclusive), spec.schedule, spec.budget, spec.unilateral)
+    neg = Negotiation.from_scenario(spec.scenario(), PAPER)
+    val = Valuation(neg)
+    checked = 0
+    for s in sample_states(toy, spec, rng, 6):
+        for q in neg.legal_partners(s):
+            cand = val.candidates(s, q)
+            if cand.owes_all is None:
+                continue
+            J = cand.goals.index
+            for o in range(len(cand)):
+                after = state_info(neg.game, s.bits | cand.bits(neg.game, o))
+                np.testing.assert_array_equal(cand.lost[o], after.lost[J], err_msg=f"offer {o} from {s}; {spec!r}")
+                np.testing.assert_array_equal(cand.owes_all[o], after.owes[:, J], err_msg=f"offer {o} from {s}")
+                checked += 1
+    assert checked > 10
