@@ -55,8 +55,8 @@ class Exclusions:
         state's `lost` is the sum of its sets' rows: the vector form of `lost` for many offers at once."""
         game = self.game
         lost_rows, blocked_rows = [], []
-        for cells in game.groups:
-            cells = [int(c) for c in cells]
+        for group in game.groups:
+            cells = [int(c) for c in group]
             req = game.inc[cells]  # (|g|, J)
             lost = np.zeros((len(cells) + 1, game.n_goals))
             lost[0] = req.sum(axis=0) - req.any(axis=0)
