@@ -13,6 +13,10 @@ full again although its size has not changed.  On a training server that was a w
 the game below every dialog, and, the layout being news to the dialog's backdrop, a second backdrop
 half a second later.  The guard passes a resize on only to a screen not yet laid out at that size;
 whatever else changed on it is laid out by its own refresh, as before.
+
+A screen popped off the stack is removed from the app, and the removal asks its parent, the app, for a
+layout: the screen uncovered was laid out in full once more, although the dialog was never part of it.
+The guard removes a screen as a node of no parent's layout.
 """
 
 from __future__ import annotations
@@ -44,11 +48,21 @@ def _same_size_relayout(resized: Callable[..., Any]) -> Callable[..., Any]:
     return _screen_resized
 
 
+def _removed_alone(remove: Callable[..., Any]) -> Callable[..., Any]:
+    def remove_screen(self: Screen) -> Any:
+        if self._parent is self.app:
+            return self.app._prune(self, parent=None)  # a screen leaving the stack is no part of the one below
+        return remove(self)
+
+    return remove_screen
+
+
 # Textual's private hooks the guards wrap, the parameters each takes, and the guard: a Textual upgrade that
 # renames or reshapes one fails tests/tui/test_textual_guards.py, not an app that no longer starts
 GUARDS: tuple[tuple[type, str, tuple[str, ...], Callable[[Callable[..., Any]], Callable[..., Any]]], ...] = (
     (Toast, "_on_mount", ("self", "_"), _toast_timeout),
     (Screen, "_screen_resized", ("self", "size"), _same_size_relayout),
+    (Screen, "remove", ("self",), _removed_alone),
 )
 
 

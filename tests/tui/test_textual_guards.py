@@ -87,6 +87,42 @@ async def test_a_dialog_pushed_does_not_lay_out_the_screens_below_again(wait_unt
     assert not set(laid_out) & set(below), laid_out
 
 
+@pytest.mark.asyncio
+async def test_a_dialog_closed_does_not_lay_out_the_screen_below_again(wait_until):
+    """Unguarded, removing the closed dialog from the app laid out the screen it uncovered in full, although
+    the dialog was never part of it (a trainee closes a dialog a dozen times a game)."""
+    from textual.screen import Screen
+
+    from negtui.seats import Seat
+    from negtui.tui.screens.dialogs import PartnerScreen
+    from tests.tui.conftest import pill_app
+
+    laid_out: list[str] = []
+    real = Screen._refresh_layout
+
+    def spy(self, *args, **kwargs):
+        laid_out.append(type(self).__name__)
+        return real(self, *args, **kwargs)
+
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
+        partner = app.screen
+        await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: partner._settling is None and partner._backdrop is not None,
+                         "the partner dialog's backdrop to settle")
+        game = app.screen_stack[-2]
+        Screen._refresh_layout = spy
+        try:
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: app.screen is game and not partner.is_attached, "the dialog gone")
+            for _ in range(3):
+                await pilot.pause()
+        finally:
+            Screen._refresh_layout = real
+    assert laid_out == [], laid_out
+
+
 @pytest.mark.parametrize(("cls", "name", "parameters", "guard"), textual_guards.GUARDS,
                          ids=[f"{g[0].__name__}.{g[1]}" for g in textual_guards.GUARDS])
 def test_the_private_hooks_the_guards_wrap_are_still_textuals(cls, name, parameters, guard):

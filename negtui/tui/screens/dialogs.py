@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -23,23 +24,27 @@ if TYPE_CHECKING:
 
 class BesideTheMatrix:
     """A dialog of the game in progress: on a wide terminal it stands right of the matrix (whatever
-    width the left column has), so the commitments it is about stay in view."""
+    width the left column has), so the commitments it is about stay in view.  The place is set as the
+    dialog is composed, so the dialog is laid out once as it opens, not again once mounted."""
 
-    def on_mount(self) -> None:
-        self._place()
+    def beside(self, box: Widget) -> Widget:
+        """`box` placed; called on the dialog's box as it is composed."""
+        self._place(box)
+        return box
 
     def on_resize(self) -> None:
-        self._place()
+        self._place(self.query_one("#dialog"))  # type: ignore[attr-defined]
 
-    def _place(self) -> None:
-        beside = self.app.size.width >= WIDE  # type: ignore[attr-defined]
+    def _place(self, box: Widget) -> None:
+        app = box.app
+        beside = app.size.width >= WIDE
         self.set_class(beside, "beside")  # type: ignore[attr-defined]
         margin = (0, 0, 0, 0)
         if beside:  # right of the left column, however wide it has grown
-            lefts = [s.query("#left") for s in self.app.screen_stack]  # type: ignore[attr-defined]
+            lefts = [s.query("#left") for s in app.screen_stack]
             left = next((q.first().outer_size.width for q in reversed(lefts) if q), LEFT_COLUMN)
             margin = (0, 1, 0, left + 1)
-        self.query_one("#dialog").styles.margin = margin  # type: ignore[attr-defined]
+        box.styles.margin = margin
 
 
 class PartnerScreen(BesideTheMatrix, Dialog[int | tuple[int, list[int]] | None]):
@@ -60,7 +65,7 @@ class PartnerScreen(BesideTheMatrix, Dialog[int | tuple[int, list[int]] | None])
 
     def compose(self) -> ComposeResult:
         yield KeyBar()  # this dialog's keys, not those of the screen under it
-        with Vertical(id="dialog", classes="dialog wide"):
+        with self.beside(Vertical(id="dialog", classes="dialog wide")):
             yield Label(f"{self.proposer}, choose a partner (enter)"
                         + (", or b to start from the suggested offer" if self.suggest else "")
                         + "; x passes the turn", classes="dialog-title")
@@ -124,7 +129,7 @@ class RespondScreen(BesideTheMatrix, Dialog[bool | None]):
         for lens, view in self.preview.partner.items():
             t.add_row(lens, f"{view.accept:z.2f}", f"{view.reject:z.2f}",
                       Text(f"{view.gain:+z.2f}", style=palette.signed(view.gain)))
-        with Vertical(id="dialog", classes="dialog wide"):
+        with self.beside(Vertical(id="dialog", classes="dialog wide")):
             yield Label(self.title_text, classes="dialog-title")
             yield Static(self.words)
             yield Static(t)
