@@ -150,8 +150,8 @@ async def test_the_port_answers_both_offers_one_after_the_other(play_screen, wai
         assert snap.offer_cells == {0, 2, 3, BERTH3, BERTH4}  # both offers are C's to see
         assert snap.awaited == "awaiting answers: C to A, C to B"
         await pilot.press("a")
-        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen) and app.screen is not first,
-                         "B's offer to C")
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen)
+                         and app.screen.title_text == "B offers C a deal", "B's offer to C")
         assert app.screen.title_text == "B offers C a deal" and "(offer 2 of 2 made to you; " in app.screen.words
         assert app.game.events == []
         await pilot.press("a")

@@ -94,7 +94,7 @@ async def test_a_dialog_closed_does_not_lay_out_the_screen_below_again(wait_unti
     from textual.screen import Screen
 
     from negtui.seats import Seat
-    from negtui.tui.screens.dialogs import PartnerScreen
+    from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen
     from tests.tui.conftest import pill_app
 
     laid_out: list[str] = []
@@ -107,15 +107,16 @@ async def test_a_dialog_closed_does_not_lay_out_the_screen_below_again(wait_unti
     app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
-        partner = app.screen
         await app.workers.wait_for_complete()
-        await wait_until(pilot, lambda: partner._settling is None and partner._backdrop is not None,
-                         "the partner dialog's backdrop to settle")
-        game = app.screen_stack[-2]
+        await pilot.press("escape")  # the partner dialog is kept for the next turn: Help is removed as it closes
+        game = app.screen_stack[-1]
+        help_ = HelpScreen("play")
+        app.push_screen(help_)
+        await wait_until(pilot, lambda: app.screen is help_ and help_._backdrop is not None, "Help open")
         Screen._refresh_layout = spy
         try:
             await pilot.press("escape")
-            await wait_until(pilot, lambda: app.screen is game and not partner.is_attached, "the dialog gone")
+            await wait_until(pilot, lambda: app.screen is game and not help_.is_attached, "Help gone")
             for _ in range(3):
                 await pilot.pause()
         finally:

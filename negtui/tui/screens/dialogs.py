@@ -59,33 +59,57 @@ class PartnerScreen(BesideTheMatrix, Dialog[int | tuple[int, list[int]] | None])
         """`suggest` False is an assessment: the partners alone, no values and no suggested offer.
         `labels`: how each player is listed (id and name), the ids otherwise."""
         super().__init__()
+        self._set(proposer, names, options, describe, suggest, labels)
+
+    def _set(self, proposer: str, names: list[str], options: list[PartnerOption], describe, suggest: bool,
+             labels: list[str] | None) -> None:
         self.proposer, self.names, self.options, self.describe = proposer, names, options, describe
         self.labels = labels or names
         self.suggest = suggest and all(opt.value for opt in options)
 
+    def refill(self, proposer: str, names: list[str], options: list[PartnerOption], describe, *,
+               suggest: bool = True, labels: list[str] | None = None) -> PartnerScreen:
+        """The dialog for another turn: a game keeps one partner dialog and opens it again filled anew, so
+        each turn costs the changed lines rather than a dialog composed, styled and laid out from scratch."""
+        self._set(proposer, names, options, describe, suggest, labels)
+        self._backdrop = None  # the game below has moved on since it was last open
+        self.query_one(".dialog-title", Label).update(self._title())
+        self.query_one("#assessment").display = not self.suggest
+        partners = self.query_one("#partners", OptionList)
+        partners.clear_options()
+        partners.add_options(self._items())
+        partners.highlighted = 0 if self.options else None
+        return self
+
+    def _title(self) -> str:
+        return (f"{self.proposer}, choose a partner (enter)"
+                + (", or b to start from the suggested offer" if self.suggest else "") + "; x passes the turn")
+
+    def _items(self) -> list[Option]:
+        items = []
+        shown = [f"{self.proposer} alone" if self.names[opt.partner] == self.proposer else
+                 self.labels[opt.partner] for opt in self.options]
+        width = max(12, *(len(name) for name in shown)) if shown else 12
+        for opt, name in zip(self.options, shown, strict=True):
+            t = Text()
+            t.append(f"{name:<{width}}", style="bold")
+            if self.suggest:
+                for lens, gain in opt.value.items():
+                    t.append(f" {lens} ")
+                    t.append(f"{gain:+z.1f}", style=palette.signed(gain))
+                best = max(opt.value, key=lambda k: opt.value[k])
+                t.append(f"\n   best ({best}): {self.describe(opt.offers[best])}", style="dim")
+            items.append(Option(t, id=str(opt.partner)))
+        return items
+
     def compose(self) -> ComposeResult:
         yield KeyBar()  # this dialog's keys, not those of the screen under it
         with self.beside(Vertical(id="dialog", classes="dialog wide")):
-            yield Label(f"{self.proposer}, choose a partner (enter)"
-                        + (", or b to start from the suggested offer" if self.suggest else "")
-                        + "; x passes the turn", classes="dialog-title")
-            if not self.suggest:
-                yield Static(Text("an assessment: no suggestions until the debrief", style="dim"))
-            items = []
-            shown = [f"{self.proposer} alone" if self.names[opt.partner] == self.proposer else
-                     self.labels[opt.partner] for opt in self.options]
-            width = max(12, *(len(name) for name in shown)) if shown else 12
-            for opt, name in zip(self.options, shown, strict=True):
-                t = Text()
-                t.append(f"{name:<{width}}", style="bold")
-                if self.suggest:
-                    for lens, gain in opt.value.items():
-                        t.append(f" {lens} ")
-                        t.append(f"{gain:+z.1f}", style=palette.signed(gain))
-                    best = max(opt.value, key=lambda k: opt.value[k])
-                    t.append(f"\n   best ({best}): {self.describe(opt.offers[best])}", style="dim")
-                items.append(Option(t, id=str(opt.partner)))
-            yield OptionList(*items, id="partners")
+            yield Label(self._title(), classes="dialog-title")
+            note = Static(Text("an assessment: no suggestions until the debrief", style="dim"), id="assessment")
+            note.display = not self.suggest
+            yield note
+            yield OptionList(*self._items(), id="partners")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.suggest if action == "load_best" else True
@@ -121,18 +145,30 @@ class RespondScreen(BesideTheMatrix, Dialog[bool | None]):
         super().__init__()
         self.title_text, self.words, self.preview, self.partner = title, words, preview, partner
 
-    def compose(self) -> ComposeResult:
-        yield KeyBar()  # this dialog's keys, not those of the screen under it
+    def refill(self, title: str, words: str, preview: Preview, partner: str) -> RespondScreen:
+        """The dialog for another offer: a game keeps one and opens it again filled anew (as PartnerScreen)."""
+        self.title_text, self.words, self.preview, self.partner = title, words, preview, partner
+        self._backdrop = None
+        self.query_one(".dialog-title", Label).update(title)
+        self.query_one("#words", Static).update(words)
+        self.query_one("#effects", Static).update(self._effects())
+        return self
+
+    def _effects(self) -> Table:
         t = Table(box=None, padding=(0, 1), title=f"what it means for {self.partner}", title_justify="left")
         for col in ("lens", "if you accept", "if you reject", "change"):
             t.add_column(col, justify="left" if col == "lens" else "right")
         for lens, view in self.preview.partner.items():
             t.add_row(lens, f"{view.accept:z.2f}", f"{view.reject:z.2f}",
                       Text(f"{view.gain:+z.2f}", style=palette.signed(view.gain)))
+        return t
+
+    def compose(self) -> ComposeResult:
+        yield KeyBar()  # this dialog's keys, not those of the screen under it
         with self.beside(Vertical(id="dialog", classes="dialog wide")):
             yield Label(self.title_text, classes="dialog-title")
-            yield Static(self.words)
-            yield Static(t)
+            yield Static(self.words, id="words")
+            yield Static(self._effects(), id="effects")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Accept (a)", variant="success", id="accept")
                 yield Button("Reject (x)", variant="error", id="reject")

@@ -7,6 +7,7 @@ checked once, by the rules), a snapshot comes out and the view redraws from it."
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from rich.text import Text
 from textual import on, work
@@ -31,6 +32,8 @@ from negtui.tui.simultaneous import decided_words, proposer_prompt, respond_note
 from negtui.tui.widgets.coach import summary
 from negtui.tui.widgets.matrix import CommitmentMatrix
 
+D = TypeVar("D", PartnerScreen, RespondScreen)
+
 THINKING_SHOWN_AFTER = 0.15  # seconds a bot has been deciding before the headline says so
 
 
@@ -47,6 +50,7 @@ class LiveScreen(ExactSolving):
         self._summary_shown = False
         self._record_failure_shown = False
         self._coach_line: Text | None = None  # the coach's word on the last decision, until another turn ends
+        self._dialogs: dict[type, PartnerScreen | RespondScreen] = {}  # see _kept
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -227,7 +231,7 @@ class LiveScreen(ExactSolving):
             self._decide(src.answer, accept)
 
         if not any(isinstance(s, RespondScreen) for s in self.app.screen_stack):
-            self.app.push_screen(RespondScreen(title, words, preview, names[offer.partner]), answer)
+            self.app.push_screen(self._kept(RespondScreen, title, words, preview, names[offer.partner]), answer)
 
     # --- a person's offer ----------------------------------------------------------------------------
     def action_partner(self) -> None:
@@ -250,10 +254,26 @@ class LiveScreen(ExactSolving):
             self.show_snapshot()
 
         names = player_names(g.scenario)
-        self.app.push_screen(PartnerScreen(names[src.proposer], names, src.partner_options(),
-                                           lambda o: offer_words(g, o.bits, o.proposer, o.partner),
-                                           suggest=src.guided,
-                                           labels=[player_label(p) for p in g.scenario.players]), chosen)
+        self.app.push_screen(self._kept(PartnerScreen, names[src.proposer], names, src.partner_options(),
+                                        lambda o: offer_words(g, o.bits, o.proposer, o.partner),
+                                        suggest=src.guided, labels=[player_label(p) for p in g.scenario.players]),
+                             chosen)
+
+    def _kept(self, kind: type[D], *args: Any, **kwargs: Any) -> D:
+        """The game's one dialog of this kind, filled for this decision: made and installed the first time,
+        refilled after, so a turn costs the lines that changed, not a dialog composed, styled and laid out
+        from scratch (a trainee opens one a dozen times a game)."""
+        dialog = self._dialogs.get(kind)
+        if dialog is None:
+            dialog = self._dialogs[kind] = kind(*args, **kwargs)
+            self.app.install_screen(dialog, f"{kind.__name__}-{id(self)}")
+            return dialog
+        return cast(D, dialog).refill(*args, **kwargs)
+
+    def on_unmount(self) -> None:
+        for dialog in self._dialogs.values():
+            if dialog not in self.app.screen_stack:  # on the stack, the app is closing: it goes with it
+                self.app.uninstall_screen(dialog)
 
     def action_load_best(self) -> None:
         """In the offer builder: the suggested offer to the partner chosen, to edit from."""
