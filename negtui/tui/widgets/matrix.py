@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.style import Style as RichStyle
 from rich.text import Text
 from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
 from negtui.engine.game import Game
@@ -83,6 +85,8 @@ class CommitmentMatrix(Widget, can_focus=True):
         self.room = LEFT_COLUMN  # the columns the left column gives
         self._sized_for: tuple[object, Size] | None = None  # the game and terminal size the layout was chosen for
         self._labels: tuple[int, list[list[str]]] = (-1, [])  # the list layout's action names at a width
+        self._lines: list[Text] = []  # what each line shows now (see render_lines)
+        self._strips: dict[int, tuple[Text, RichStyle, Strip]] = {}  # each line as last drawn, and from what
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None:
@@ -93,7 +97,10 @@ class CommitmentMatrix(Widget, can_focus=True):
             if snap.yours:  # a new game starts on your own row, not the first player's
                 self.cursor = (0, min(snap.yours))
         self.snap = snap
-        self.refresh(layout=relayout)
+        if relayout:
+            self.refresh(layout=True)
+        else:  # a turn moves a mark or commits a cell or two: only the lines that changed are drawn again
+            self._repaint_changed()
         box = self.parent
         if relayout and isinstance(box, Widget) and box.size.height:  # another game in a box already sized
             self.fit(box.size.width, box.size.height)
@@ -245,6 +252,36 @@ class CommitmentMatrix(Widget, can_focus=True):
         out = self._render_list() if self.listed else self._render_grid()
         out.rstrip()
         return out
+
+    # The matrix is drawn line by line (Textual's line API): a whole-widget repaint converted every line of
+    # it, about a third of a trainee's drawing, on every turn of a table.
+    def _current_lines(self) -> list[Text]:
+        return list(self.render().split("\n", allow_blank=True))
+
+    def _repaint_changed(self) -> None:
+        lines = self._current_lines()
+        if len(lines) != len(self._lines):
+            self.refresh()
+            return
+        width = self.size.width
+        for y, (old, new) in enumerate(zip(self._lines, lines, strict=True)):
+            if old != new:
+                self.refresh(Region(0, y, width, 1))
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._lines = self._current_lines()  # the styles cache asks render_line only for the lines marked dirty
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        if y >= len(self._lines):
+            return Strip.blank(self.size.width)
+        text, base = self._lines[y], self.rich_style
+        hit = self._strips.get(y)
+        if hit is not None and hit[0] == text and hit[1] == base:
+            return hit[2]
+        strip = Strip(list(text.render(self.app.console, end="")), text.cell_len).apply_style(base).simplify()
+        self._strips[y] = (text, base, strip)
+        return strip
 
     def _render_list(self) -> Text:
         g = self.shown.game
