@@ -343,7 +343,7 @@ def check_exercise(ex: Exercise, at: str, base: Path,
         except GameError as err:
             why = str(err).replace("--rules paper", 'rules = "paper"')  # the fix is in the course, not a flag
             problems.append(Problem(f"{at}.rules", f"{ex.rules!r} rules cannot play {sc.name!r}: {why}"))
-    if (later := people_refusal(get_rules(ex.rules))) is not None:
+    if (later := people_refusal(get_rules(ex.rules), table=ex.is_table)) is not None:
         problems.append(Problem(f"{at}.rules", f"{ex.rules!r}: {later}"))
     return sc, problems
 
