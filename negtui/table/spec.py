@@ -10,7 +10,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from negtui.engine.knowledge import seat_scenario
-from negtui.engine.simultaneous import PEOPLE_NOT_YET
 from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
 
@@ -46,9 +45,6 @@ class TableSpec(BaseModel):
     def _people(self) -> TableSpec:
         if not any(seat.is_human for seat in self.seats.values()):
             raise ValueError("a table seats at least one person")
-        rules = self.game.get("rules")
-        if isinstance(rules, dict) and rules.get("simultaneous"):
-            raise ValueError(PEOPLE_NOT_YET)
         if self.places is not None and self.places > len(self.people):
             raise ValueError(f"places: {self.places} people, but {len(self.people)} seats for people")
         for pid, bot in self.bots.items():
