@@ -10,6 +10,8 @@ offer is C's berths 3 and 4 (the corridor), so C answers two offers: A's and B's
 from __future__ import annotations
 
 import json
+import queue
+import time
 from pathlib import Path
 from typing import Any
 
@@ -101,3 +103,79 @@ def test_two_people_propose_at_once_one_answers_two_offers_and_the_record_verifi
     table.stop()
     res = cli("replay", "--verify", str(tmp_path / "table.jsonl"))
     assert res.exit_code == 0 and "verified" in res.output, res.output
+
+
+def until_turn(someone: Any, timeout: float = 30.0) -> dict[str, Any]:
+    """The line settling the turn, every offer someone is asked to answer on the way rejected."""
+    deadline = time.monotonic() + timeout
+    while True:
+        assert time.monotonic() < deadline, f"no turn settled; saw {[m['type'] for m in someone.seen[-12:]]}"
+        try:
+            line = someone.lines.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        assert line is not None, "the table closed the connection"
+        someone.seen.append(line)
+        if line["type"] == "turn":
+            return line
+        if line["type"] == "asked" and line["phase"] == "respond":
+            for o in line["offers"]:
+                someone.send({"type": "move", "t": line["t"], "phase": "respond", "accept": False,
+                              "proposer": o["proposer"]})
+
+
+def test_each_persons_clock_runs_out_on_their_own_decisions(open_table, person, tmp_path, cli) -> None:
+    """Nobody decides: each person's offer is a pass when their time runs out, and C's answer to B's offer a
+    rejection; each is told their own clock."""
+    table = open_table(race_spec(tmp_path, decision_time=0.4))
+    alice, carol = person(table.path, "alice", "A"), person(table.path, "carol", "C")
+    assert alice.expect("clock", lambda m: m["seconds"] is not None)["player"] == "A"
+    assert carol.expect("clock", lambda m: m["seconds"] is not None)["player"] == "C"
+    asked = carol.expect("asked", lambda m: m["phase"] == "respond")
+    assert [o["proposer"] for o in asked["offers"]] == ["B"]
+    turn = alice.expect("turn")
+    mine = [(m["player"], m["phase"], m.get("fault")) for m in turn["moves"] if m["player"] in ("A", "C")]
+    assert sorted(mine) == [("A", "propose", "time ran out"), ("C", "propose", "time ran out"),
+                            ("C", "respond", "time ran out")]
+    assert not any(m["type"] == "clock" and m.get("player") == "C" for m in alice.seen)  # C's clock is C's
+    table.stop()
+    res = cli("replay", "--verify", str(tmp_path / "table.jsonl"))
+    assert res.exit_code == 0, res.output
+
+
+def test_a_dropped_persons_open_decisions_go_to_the_bot_that_takes_the_seat(open_table, person, tmp_path,
+                                                                              cli) -> None:
+    table = open_table(race_spec(tmp_path, grace=0.3, on_drop="bot"))
+    alice, carol = person(table.path, "alice", "A"), person(table.path, "carol", "C")
+    carol.expect("asked", lambda m: m["phase"] == "propose")
+    carol.close()
+    alice.expect("people", lambda m: next(p for p in m["people"] if p["player"] == "C")["seat"]["agent"] == "lens")
+    alice.send({"type": "move", "t": 0, "phase": "propose", "partner": "C", "cells": QUAY})
+    turn = until_turn(alice)
+    assert {m["player"] for m in turn["moves"] if m["phase"] == "propose"} == {"A", "B", "C"}
+    assert ("C", "A") in {(m["player"], m.get("proposer")) for m in turn["moves"]}  # the bot answered A
+    table.stop()
+    res = cli("replay", "--verify", str(tmp_path / "table.jsonl"))
+    assert res.exit_code == 0, res.output
+
+
+def test_pausing_refuses_decisions_and_the_round_timer_ends_the_turn_as_it_stands(open_table, person, tmp_path,
+                                                                                  cli) -> None:
+    table = open_table(race_spec(tmp_path, game_time=30.0))
+    alice, carol = person(table.path, "alice", "A"), person(table.path, "carol", "C")
+    alice.expect("asked", lambda m: m["phase"] == "propose")
+    table.call(table.host.pause, True)
+    alice.expect("paused", lambda m: m["paused"])
+    alice.send({"type": "move", "t": 0, "phase": "propose", "partner": "C", "cells": QUAY})
+    assert alice.expect("refused")["why"] == "the table is paused"
+    table.call(table.host.pause, False)
+    alice.expect("paused", lambda m: not m["paused"])
+    alice.send({"type": "move", "t": 0, "phase": "propose", "partner": "C", "cells": QUAY})
+    carol.expect("flight", lambda m: m["move"]["player"] == "A")
+    table.call(table.host.time_up)
+    over = carol.expect("over")
+    assert over["ended"] == "clock" and over["payoffs"] == [0.0, 0.0, 0.0, 0.0]  # nothing settled
+    assert not any(m["type"] == "turn" for m in carol.seen)
+    table.stop()
+    res = cli("replay", "--verify", str(tmp_path / "table.jsonl"))
+    assert res.exit_code == 0, res.output
