@@ -21,7 +21,6 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from negtui.engine import GameError, compile_game, get_rules
 from negtui.engine.portable import PortableGame
 from negtui.engine.rules import rule_set_name
-from negtui.engine.simultaneous import people_refusal
 from negtui.scenario import Scenario, ScenarioError, load_scenario, untrusted
 from negtui.scenario.io import FileProblems, Problem, problems_from_validation
 from negtui.scenario.library import resolve
@@ -343,8 +342,6 @@ def check_exercise(ex: Exercise, at: str, base: Path,
         except GameError as err:
             why = str(err).replace("--rules paper", 'rules = "paper"')  # the fix is in the course, not a flag
             problems.append(Problem(f"{at}.rules", f"{ex.rules!r} rules cannot play {sc.name!r}: {why}"))
-    if (later := people_refusal(get_rules(ex.rules), table=ex.is_table)) is not None:
-        problems.append(Problem(f"{at}.rules", f"{ex.rules!r}: {later}"))
     return sc, problems
 
 

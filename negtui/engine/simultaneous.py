@@ -27,22 +27,6 @@ from negtui.engine.offers import Offer
 if TYPE_CHECKING:
     from negtui.engine.game import Game
 
-if TYPE_CHECKING:
-    from negtui.engine.rules import Rules
-
-PEOPLE_NOT_YET = ("people play simultaneous turns in the app (negtui play, negtui replay of a record, and a course's "
-                  "exercises one trainee plays against bots) but not yet at tables, whose screens and clocks wait for "
-                  "one decision at a time: play such a game in the app, or headless with negtui autoplay (bots and "
-                  "outside programs) or in a sweep")
-
-
-def people_refusal(rules: Rules, table: bool = True) -> str | None:
-    """Why people cannot yet play under these rules at a table (`table`), or None (the app, and so a course's
-    exercise one trainee plays against bots, plays every rule set: negtui/play/simultaneous.py drives a
-    simultaneous turn there)."""
-    return PEOPLE_NOT_YET if rules.simultaneous and table else None
-
-
 Status = Literal["applied", "void", "rejected", "passed"]
 VoidReason = Literal["committed", "exclusive", "budget"]
 

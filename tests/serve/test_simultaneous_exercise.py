@@ -1,6 +1,6 @@
 """A course's exercise one trainee plays against bots, under simultaneous rules (docs/simultaneous.md): the
 training app drives the turn as `negtui play` does, the debrief coaches and scores it, and the result is filed.
-A table of several trainees still refuses these rules, with the reason.
+A table of several trainees takes them too (tests/table/test_simultaneous_table.py plays one).
 
 scenarios/teaching/simultaneous-race.json: one turn, proposers A then B; plain greedy A goes to the port C;
 the trainee in B offers C berths 3 and 4 too, and C's budget voids the second deal."""
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from negtui.classroom.course import CourseError, load_course
+from negtui.classroom.course import load_course
 from negtui.classroom.db import ResultsDB
 from negtui.trainee.briefing import BriefingScreen
 from negtui.trainee.training import TrainingApp
@@ -45,11 +45,11 @@ def _course(tmp_path: Path, text: str):
     return load_course(path)
 
 
-def test_a_table_under_simultaneous_rules_is_refused_with_the_reason(tmp_path: Path) -> None:
-    table = COURSE.replace('seat = "B"\n', 'humans = ["B", "C"]\n').replace("MODE", "practice")
-    with pytest.raises(CourseError) as err:
-        _course(tmp_path, table)
-    assert "not yet at tables" in str(err.value) and "rules" in str(err.value)
+def test_a_table_of_trainees_under_simultaneous_rules_is_specified_with_its_clock(tmp_path: Path) -> None:
+    table = COURSE.replace('seat = "B"\n', 'humans = ["B", "C"]\ndecision_time = 30\n').replace("MODE", "practice")
+    course = _course(tmp_path, table)
+    spec = course.table_spec("race", title="race", record=None, key_file=None)
+    assert spec.game["rules"]["simultaneous"] is True and spec.people == ["B", "C"] and spec.decision_time == 30
 
 
 @pytest.mark.asyncio
