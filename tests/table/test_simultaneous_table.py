@@ -179,3 +179,43 @@ def test_pausing_refuses_decisions_and_the_round_timer_ends_the_turn_as_it_stand
     table.stop()
     res = cli("replay", "--verify", str(tmp_path / "table.jsonl"))
     assert res.exit_code == 0, res.output
+
+
+def test_coming_back_mid_turn_tells_what_the_seat_may_see_and_the_trainer_sees_every_offer(open_table, person,
+                                                                                             tmp_path) -> None:
+    table = open_table(race_spec(tmp_path))
+    alice, carol = person(table.path, "alice", "A"), person(table.path, "carol", "C")
+    trainer = person(table.path, None, watch=True)
+    carol.expect("asked", lambda m: m["phase"] == "propose")
+    alice.send({"type": "move", "t": 0, "phase": "propose", "partner": "C", "cells": QUAY})
+    alice.expect("flight", lambda m: m["move"]["player"] == "A")
+    alice.close()
+    back = person(table.path, "alice", "A")
+    welcome = back.expect("welcome")
+    assert welcome["asked"] == {"type": "asked", "t": 0, "phase": None}  # her offer is in
+    assert [(m["player"], m["partner"]) for m in welcome["flight"]] == [("A", "C")]
+    assert welcome["moves"] == []
+    carol.send({"type": "move", "t": 0, "phase": "propose", "partner": "D", "cells": [["C", "berth1"]]})
+    until_turn(carol)
+    trainer.expect("turn")
+    seen = {(m["move"]["player"], m["move"].get("partner")) for m in trainer.seen if m["type"] == "flight"
+            and m["move"]["phase"] == "propose"}
+    assert seen == {("A", "C"), ("B", "C"), ("C", "D")}  # the trainer's view: every offer in flight
+
+
+def test_under_private_information_a_simultaneous_table_plays_and_reveals_at_the_end(open_table, person, tmp_path,
+                                                                                     cli) -> None:
+    table = open_table(race_spec(tmp_path, information="private"))
+    alice, carol = person(table.path, "alice", "A"), person(table.path, "carol", "C")
+    welcome = alice.expect("welcome")
+    assert welcome["information"] == "private" and welcome["game"] != table.host.spec.game
+    alice.send({"type": "move", "t": 0, "phase": "propose", "partner": "C", "cells": QUAY})
+    carol.send({"type": "move", "t": 0, "phase": "propose", "partner": "C", "cells": []})
+    until_turn(carol)
+    over = alice.expect("over")
+    assert over["game"] == table.host.spec.game  # the end reveals everyone's values
+    before = alice.seen[:alice.seen.index(over)]
+    assert set(offers_in(before)) == {("A", "C")}
+    table.stop()
+    res = cli("replay", "--verify", str(tmp_path / "table.jsonl"))
+    assert res.exit_code == 0, res.output

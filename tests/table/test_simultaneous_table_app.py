@@ -66,11 +66,13 @@ async def test_a_person_offers_at_a_simultaneous_table_and_sees_every_offer_once
     assert res.exit_code == 0, res.output
 
 
+@pytest.mark.parametrize("information", ["public", "private"])
 async def test_a_person_answers_two_offers_at_a_simultaneous_table_in_the_app(open_table, person, wait_until,
                                                                                screen_text, tmp_path: Path,
-                                                                               cli) -> None:
-    """carol (C) passes, then answers A's offer and the bot B's, one dialog each, told which of how many."""
-    table = open_table(race_spec(tmp_path))
+                                                                               cli, information: str) -> None:
+    """carol (C) passes, then answers A's offer and the bot B's, one dialog each, told which of how many; under
+    private information her app knows her values only until the end reveals everyone's."""
+    table = open_table(race_spec(tmp_path, information=information))
     client = TableClient(table.path)
     client.send({"type": "join", "name": "carol", "seat": "C"})
     welcome = client.receive(30)
@@ -97,6 +99,10 @@ async def test_a_person_answers_two_offers_at_a_simultaneous_table_in_the_app(op
         assert by[0].status == "applied" and by[0].answer is True
         assert (by[1].status, by[1].reason, by[1].answer) == ("void", BUDGET_VOID, True)
         assert by[2].status == "passed"
+        if information == "private":
+            await wait_until(pilot, lambda: source.game.known is None, "everyone's values revealed at the end")
+            [ev] = source.game.events  # the turn played again on everyone's values: the same outcomes
+            assert [(o.offer.proposer, o.status) for o in ev.outcomes] == [(0, "applied"), (2, "passed"), (1, "void")]
         assert "offer 1 of 2 made to you" in answered[0] and "offer 2 of 2 made to you" in answered[1]
     table.stop()
     res = cli("replay", "--verify", str(tmp_path / "table.jsonl"))
