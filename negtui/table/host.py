@@ -90,6 +90,7 @@ class TableHost(Serving):
             self.sitting.assign(person_name(name), pid)
         self._last_client = clock()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._starting = False
         self._handlers: set[asyncio.Task[object]] = set()  # one per connection
 
     # --- running --------------------------------------------------------------------------------------
@@ -156,15 +157,20 @@ class TableHost(Serving):
     # --- the game ---------------------------------------------------------------------------------------
     async def start(self) -> None:
         """Seat everyone and play: the people who have joined in theirs, bots in the others'."""
-        if self.game is not None or self.ended:
+        if self.game is not None or self.ended or self._starting:
             return
+        self._starting = True  # the game is made in a worker: a join meanwhile must not start a second one
         seats = self.sitting.seats_at_start()
         key = read_key(self.spec.key_file) if self.spec.key_file else None
         loop = asyncio.get_running_loop()
         options = AgentOptions(information=self.spec.information)  # the bots decide on what their seats know
-        self.game = await loop.run_in_executor(None, lambda: LiveGame(
-            self.scenario, self.rules, seats, budget=self.portable.budget, record=self.spec.record, record_key=key,
-            options=options))
+        try:
+            self.game = await loop.run_in_executor(None, lambda: LiveGame(
+                self.scenario, self.rules, seats, budget=self.portable.budget, record=self.spec.record,
+                record_key=key, options=options))
+        except (OSError, ValueError) as err:  # its record cannot be made, a seat cannot play: the table says why
+            self.end(f"the game could not start: {err}")
+            return
         for said in self._unwritten:
             self.game.keep_message(said.sender, said.to, said.text)
         self._unwritten = []

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course import CourseError, load_course
 from negtui.classroom.db import ResultsDB
 from negtui.trainee.briefing import BriefingScreen
 from negtui.trainee.training import TrainingApp
@@ -50,6 +50,13 @@ def test_a_table_of_trainees_under_simultaneous_rules_is_specified_with_its_cloc
     course = _course(tmp_path, table)
     spec = course.table_spec("race", title="race", record=None, key_file=None)
     assert spec.game["rules"]["simultaneous"] is True and spec.people == ["B", "C"] and spec.decision_time == 30
+
+
+def test_a_bot_that_cannot_play_simultaneous_turns_is_refused_where_the_course_names_it(tmp_path: Path) -> None:
+    with pytest.raises(CourseError) as err:
+        _course(tmp_path, COURSE.replace('bots = "myopic"', 'bots = "exact"').replace("MODE", "practice"))
+    assert "the exact solver does not solve simultaneous games" in str(err.value)
+    assert [p.path for p in err.value.problems] == ["$.exercises[0].bots"], err.value.problems
 
 
 @pytest.mark.asyncio

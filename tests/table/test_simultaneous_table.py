@@ -198,8 +198,9 @@ def test_coming_back_mid_turn_tells_what_the_seat_may_see_and_the_trainer_sees_e
     carol.send({"type": "move", "t": 0, "phase": "propose", "partner": "D", "cells": [["C", "berth1"]]})
     until_turn(carol)
     trainer.expect("turn")
-    seen = {(m["move"]["player"], m["move"].get("partner")) for m in trainer.seen if m["type"] == "flight"
-            and m["move"]["phase"] == "propose"}
+    told = [w for m in trainer.seen if m["type"] == "welcome" for w in m.get("flight", [])]  # a bot may offer first
+    told += [m["move"] for m in trainer.seen if m["type"] == "flight"]
+    seen = {(m["player"], m.get("partner")) for m in told if m["phase"] == "propose"}
     assert seen == {("A", "C"), ("B", "C"), ("C", "D")}  # the trainer's view: every offer in flight
 
 
@@ -209,6 +210,8 @@ def test_under_private_information_a_simultaneous_table_plays_and_reveals_at_the
     alice, carol = person(table.path, "alice", "A"), person(table.path, "carol", "C")
     welcome = alice.expect("welcome")
     assert welcome["information"] == "private" and welcome["game"] != table.host.spec.game
+    alice.expect("asked", lambda m: m["phase"] == "propose")
+    carol.expect("asked", lambda m: m["phase"] == "propose")
     alice.send({"type": "move", "t": 0, "phase": "propose", "partner": "C", "cells": QUAY})
     carol.send({"type": "move", "t": 0, "phase": "propose", "partner": "C", "cells": []})
     until_turn(carol)
@@ -219,3 +222,14 @@ def test_under_private_information_a_simultaneous_table_plays_and_reveals_at_the
     table.stop()
     res = cli("replay", "--verify", str(tmp_path / "table.jsonl"))
     assert res.exit_code == 0, res.output
+
+
+def test_a_bot_that_cannot_play_simultaneous_turns_is_refused_when_the_table_opens(cli, tmp_path) -> None:
+    res = cli("table", "open", str(TEACHING / "simultaneous-race.json"), "--rules", "paper+simultaneous",
+              "--seat", "A=human", "--seat", "B=exact", "--no-record", "--socket", str(tmp_path / "t.sock"))
+    assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+    assert res.stderr.startswith("error: seats.B: the exact solver does not solve simultaneous games"), res.stderr
+    res = cli("table", "open", str(TEACHING / "simultaneous-race.json"), "--rules", "paper+simultaneous",
+              "--information", "private", "--seat", "A=human", "--seat", "B=anticipate:myopic", "--no-record",
+              "--socket", str(tmp_path / "t.sock"))
+    assert res.exit_code == 2 and "seats.B: anticipate: lenses predict the other proposers' deals" in res.stderr
