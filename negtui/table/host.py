@@ -86,6 +86,7 @@ class TableHost(Serving):
         self._flight: list[tuple[dict[str, Any], frozenset[int]]] = []
         self._clocks: dict[int, DecisionClock] = {}
         self._asked: dict[int, dict[str, Any]] = {}
+        self._awaiting: dict[str, Any] = {}
         for pid, name in spec.reserved.items():  # seats the trainer kept from the opening
             self.sitting.assign(person_name(name), pid)
         self._last_client = clock()
@@ -339,9 +340,19 @@ class TableHost(Serving):
                 client.send(line)
 
     def _ask_people(self) -> None:
-        """Tell every person what the turn asks of them now, when it changed."""
+        """Tell every person what the turn asks of them now, and everyone what the turn waits for, when it
+        changed (who is still to offer, and how many answers are still to come: not who offered to whom)."""
         game = self.game
         assert game is not None
+        waiting = game.neg.waiting(game.state)
+        ids = game.neg.game.player_ids
+        awaiting = {"type": "awaiting", "t": game.state.t, "phase": game.neg.phase(game.state).value,
+                    "offers_from": [ids[game.neg.proposer(w)]
+                                    for w in waiting if w.pending is None],
+                    "answers": sum(w.pending is not None for w in waiting)}
+        if awaiting != self._awaiting:
+            self._awaiting = awaiting
+            self._broadcast(awaiting)
         for i, pid in enumerate(game.neg.game.player_ids):
             if pid not in self.spec.seats or not self.spec.seats[pid].is_human:
                 continue

@@ -66,6 +66,7 @@ class Serving:
         def _flight_for(self, client: Client) -> list[dict[str, Any]]: ...
         def _asked_line(self, i: int) -> dict[str, Any]: ...
         _clocks: dict[int, DecisionClock]
+        _awaiting: dict[str, Any]
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         client = Client(reader, writer)
@@ -246,7 +247,7 @@ class Serving:
         game = self.game
         if game is None or not game.neg.game.simultaneous:
             return {}
-        out: dict[str, Any] = {"flight": self._flight_for(client)}
+        out: dict[str, Any] = {"flight": self._flight_for(client), "awaiting": self._awaiting}
         if client.player is not None:
             out["asked"] = self._asked_line(game.neg.game.index_of(client.player))
         return out

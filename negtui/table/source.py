@@ -26,9 +26,11 @@ from negtui.engine.portable import PortableGame
 from negtui.engine.rules import rules_from
 from negtui.engine.simultaneous import Flight
 from negtui.engine.turns import Move, TurnEvent
+from negtui.names import player_names
 from negtui.play.live import LiveGame
 from negtui.play.simultaneous import start_of_turn
 from negtui.play.sources import Ending, LiveSource
+from negtui.play.views import Snapshot
 from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
 from negtui.table.client import TableClient, TableGone
@@ -54,6 +56,7 @@ class TableSource(LiveSource):
         # a simultaneous turn under way: the decisions of it this seat may see, and what the table asks of it
         self._flight: list[dict[str, Any]] = []
         self._asked: dict[str, Any] = {}
+        self._awaiting: dict[str, Any] = {}  # what the turn waits for, as the table tells everyone
         self._settled = game.state  # the copy's state at the start of the turn under way
         self.view = TableView(title=str(welcome.get("title") or game.neg.game.scenario.name), you=you,
                               role=str(welcome.get("role") or ""), private=private,
@@ -69,6 +72,7 @@ class TableSource(LiveSource):
         self._settled = game.state
         self._flight = list(welcome.get("flight") or [])
         self._asked = dict(welcome.get("asked") or {})
+        self._awaiting = dict(welcome.get("awaiting") or {})
         self._picture()
         self.closing = Closing()  # the debrief's slow numbers: the table works them out and sends them
         if isinstance(welcome.get("debrief"), dict):
@@ -105,6 +109,8 @@ class TableSource(LiveSource):
             self._asked = dict(message)
             self._sent = None
             self._picture()
+        elif kind == "awaiting":
+            self._awaiting = dict(message)
         if kind == "refused":
             self._sent = None  # the decision is this person's to make again
         elif kind == "people":
@@ -243,6 +249,24 @@ class TableSource(LiveSource):
 
     def own_seats(self) -> frozenset[int]:
         return frozenset() if self.me is None else frozenset({self.me})
+
+    def snapshot(self) -> Snapshot:
+        """The game as the screen shows it; a simultaneous turn's headline says what the table waits for (this
+        copy holds only what its seat may see of the turn)."""
+        snap = super().snapshot()
+        words = self._awaited_words()
+        return snap if words is None else replace(snap, awaited=words)
+
+    def _awaited_words(self) -> str | None:
+        told = self._awaiting
+        if not self.game.neg.game.simultaneous or self.game.over or told.get("t") != self._settled.t:
+            return None
+        names = player_names(self.game.neg.game.scenario)
+        g = self.game.neg.game
+        if told.get("offers_from"):
+            return "awaiting offers from " + ", ".join(names[g.index_of(str(p))] for p in told["offers_from"])
+        n = int(told.get("answers") or 0)
+        return f"awaiting {n} answer{'s' * (n > 1)}" if n else ""
 
     # --- whose move -------------------------------------------------------------------------------------
     def person_to_move(self, phase: Phase | None = None) -> bool:

@@ -39,6 +39,9 @@ async def test_a_person_offers_at_a_simultaneous_table_and_sees_every_offer_once
         await toggle(pilot, app, FUND, BERTH1, BERTH2)
         await pilot.press("o")
         carol.expect("flight", lambda m: m["move"]["player"] == "A")
+        # the headline says what the table waits for: carol's offer (B's, the bot's, is in, unseen)
+        await wait_until(pilot, lambda: "awaiting offers from C " in screen_text(app).splitlines()[0] + " ",
+                         "the headline awaiting carol's offer")
         carol.send({"type": "move", "t": 0, "phase": "propose", "partner": "D", "cells": [["C", "berth1"]]})
         asked = carol.expect("asked", lambda m: m["phase"] == "respond")
         text = flat(screen_text(app))
@@ -86,7 +89,8 @@ async def test_a_person_answers_two_offers_at_a_simultaneous_table_in_the_app(op
         alice.send({"type": "move", "t": 0, "phase": "propose", "partner": "C", "cells": QUAY})
         answered = []
         for _ in range(2):
-            await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "an offer to carol")
+            await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen)
+                             and "made to you" in screen_text(app), "an offer to carol")
             text = flat(screen_text(app))
             answered.append(text)
             dlg = app.screen
