@@ -92,6 +92,9 @@ class LLMAgent:
         p = g.scenario.players[player]
         self._system = prompts()["system"].substitute(
             seat=p.id, name=p.display, players=g.n, turns=g.T, budget=g.budget)
+        if g.simultaneous:  # only then: a game of one proposer a turn is asked in the words it always was
+            k = max(len(g.proposers(t)) for t in range(g.T)) if g.T else 1
+            self._system += "\n\n" + prompts()["simultaneous"].substitute(k=k, budget=g.budget)
 
     # --- talking to the API ---------------------------------------------------------------------------
     def _state(self, s: State) -> str:
@@ -197,7 +200,7 @@ class LLMAgent:
                                  "offer": {"type": "array", "items": _CELL}, "reason": {"type": "string"}}}
         prompt = prompts()["propose"].substitute(
             turn=s.t + 1, turns=neg.game.T, budget=neg.game.budget, partners=", ".join(legal),
-            state=self._state(s))
+            state=self._state(s)) + self._at_once("simultaneous_propose", s)
 
         def use(answer: dict) -> tuple[int, Offer]:
             partner = answer.get("partner")
@@ -246,7 +249,8 @@ class LLMAgent:
         schema = {"type": "object", "additionalProperties": False, "required": ["accept", "reason"],
                   "properties": {"accept": {"type": "boolean"}, "reason": {"type": "string"}}}
         prompt = prompts()["respond"].substitute(proposer=ids[o.proposer], turn=s.t + 1, turns=neg.game.T,
-                                                 offer=words, state=self._state(s))
+                                                 offer=words, state=self._state(s)) + \
+            self._at_once("simultaneous_respond", s)
 
         def use(answer: dict) -> bool:
             accept = answer.get("accept")
@@ -256,6 +260,13 @@ class LLMAgent:
             return accept
 
         return self._decide(prompt, schema, use)
+
+    def _at_once(self, template: str, s: State) -> str:
+        """Under simultaneous rules, what a decision's prompt adds of the turn's proposers; "" otherwise."""
+        g = self.neg.game
+        if not g.simultaneous:
+            return ""
+        return "\n\n" + prompts()[template].substitute(proposers=", ".join(g.player_ids[p] for p in g.proposers(s.t)))
 
     def _cells_of(self, offer: object) -> list[int]:
         if not isinstance(offer, list):
@@ -273,7 +284,10 @@ class LLMAgent:
     # --- the paper's baseline (llm_paper.py) -----------------------------------------------------------
     def _paper_messages(self, system: str, s: State, proposer: int) -> list[dict]:
         known = seat_negotiation(self.neg, self.player, self.information).game  # the values this seat knows
-        return [{"role": "system", "content": prompts()[system].substitute(budget=known.budget)},
+        text = prompts()[system].substitute(budget=known.budget)
+        if known.simultaneous:  # only then: the paper's own prompt stays as it is
+            text += "\n\n" + prompts()["paper_simultaneous"].substitute(budget=known.budget)
+        return [{"role": "system", "content": text},
                 {"role": "user", "content": llm_paper.static_context(known)},
                 {"role": "user", "content": llm_paper.turn_state(known, s, proposer)}]
 

@@ -54,8 +54,11 @@ def static_context(g: Game) -> str:
 
 
 def turn_state(g: Game, s: State, proposer: int) -> str:
-    data = {"current_agreement_matrix_P": commitments(g, s.bits), "current_turn": s.t,
-            "max_changes_allowed": g.budget, "proposer_id": proposer}
+    """The turn's state; under simultaneous rules with every proposer of the turn (`proposers_this_turn`)."""
+    data: dict[str, object] = {"current_agreement_matrix_P": commitments(g, s.bits), "current_turn": s.t,
+                               "max_changes_allowed": g.budget, "proposer_id": proposer}
+    if g.simultaneous:
+        data["proposers_this_turn"] = list(g.proposers(s.t))
     return TURN + json.dumps(data, sort_keys=True)
 
 

@@ -21,13 +21,12 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from negtui.engine import GameError, compile_game, get_rules
 from negtui.engine.portable import PortableGame
 from negtui.engine.rules import rule_set_name
-from negtui.engine.simultaneous import people_refusal
 from negtui.scenario import Scenario, ScenarioError, load_scenario, untrusted
 from negtui.scenario.io import FileProblems, Problem, problems_from_validation
 from negtui.scenario.library import resolve
 from negtui.scenario.limits import MAX_TEXT
 from negtui.seats import Seat, SeatError, parse_seat
-from negtui.table.spec import TableSpec
+from negtui.table.spec import TableSpec, seat_refusal
 
 FORMAT: Final = "negtui-course/1"
 MAX_COURSE_BYTES = 2**20  # a course is a page of text; anything larger is a mistake or an attack
@@ -337,14 +336,14 @@ def check_exercise(ex: Exercise, at: str, base: Path,
         if seat.is_human:
             problems.append(Problem(path, "a bot cannot be 'human': the trainees' seats are the exercise's "
                                           "`seat` (or `humans`)"))
+        elif (why := seat_refusal(seat, get_rules(ex.rules).simultaneous, ex.information)) is not None:
+            problems.append(Problem(path, f"{spelling!r} under {ex.rules!r} rules: {why}"))
     if sc is not None:
         try:
             compile_game(sc, get_rules(ex.rules))
         except GameError as err:
             why = str(err).replace("--rules paper", 'rules = "paper"')  # the fix is in the course, not a flag
             problems.append(Problem(f"{at}.rules", f"{ex.rules!r} rules cannot play {sc.name!r}: {why}"))
-    if (later := people_refusal(get_rules(ex.rules))) is not None:
-        problems.append(Problem(f"{at}.rules", f"{ex.rules!r}: {later}"))
     return sc, problems
 
 

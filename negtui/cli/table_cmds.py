@@ -49,6 +49,8 @@ def open_table(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Open a table in this terminal: people's seats are `--seat X=human`; bots play the others."""
+    from pydantic import ValidationError
+
     from negtui.datadir import default_record_path, private_folder, user_data_dir
     from negtui.engine.portable import PortableGame
     from negtui.seats import Seat, SeatError, default_seats, parse_seats
@@ -93,6 +95,8 @@ def open_table(
                              key_file=str(key_file) if key_file else None, grace=grace, on_drop=drop,
                              decision_time=decision_time, start_after=start_after,
                              information=shown, trainer=False)
+        except ValidationError as err:  # the spec's own words, without the validator's wrapping
+            fail("error: " + "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in err.errors()))
         except ValueError as err:
             fail(f"error: {err}")
         people = ", ".join(spec.people)

@@ -27,20 +27,6 @@ from negtui.engine.offers import Offer
 if TYPE_CHECKING:
     from negtui.engine.game import Game
 
-if TYPE_CHECKING:
-    from negtui.engine.rules import Rules
-
-PEOPLE_NOT_YET = ("people play simultaneous turns in the app (negtui play, and negtui replay of a record) but not yet "
-                  "at tables or in courses, whose screens and clocks wait for one decision at a time: play such a "
-                  "game in the app, or headless with negtui autoplay (bots and outside programs) or in a sweep")
-
-
-def people_refusal(rules: Rules) -> str | None:
-    """Why people cannot yet play under these rules at a table or in a course, or None (the app plays every
-    rule set: negtui/play/simultaneous.py drives a simultaneous turn there)."""
-    return PEOPLE_NOT_YET if rules.simultaneous else None
-
-
 Status = Literal["applied", "void", "rejected", "passed"]
 VoidReason = Literal["committed", "exclusive", "budget"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from negtui.engine.negotiation import Phase
+from negtui.engine.negotiation import Phase, State
 from negtui.engine.turns import Move
 from negtui.play.live import LiveGame
 
@@ -40,12 +40,14 @@ class DecisionClock:
     def left(self) -> float | None:
         return None if self.deadline is None else max(0.0, self.deadline - self.clock())
 
-    def line(self, game: LiveGame | None) -> dict[str, Any]:
+    def line(self, game: LiveGame | None, player: int | None = None) -> dict[str, Any]:
+        """The clock as clients are told it: of the decision under way, or (a simultaneous turn, where each
+        person has a clock of their own) of `player`'s decisions."""
         left = self.left()
         if game is None or game.over or left is None:
             return {"type": "clock", "seconds": None}
-        return {"type": "clock", "t": game.state.t, "player": game.neg.game.player_ids[game.deciding],
-                "seconds": round(left, 1)}
+        who = game.deciding if player is None else player
+        return {"type": "clock", "t": game.state.t, "player": game.neg.game.player_ids[who], "seconds": round(left, 1)}
 
 
 def expired(game: LiveGame) -> Move:
@@ -54,6 +56,26 @@ def expired(game: LiveGame) -> Move:
     if game.driver.phase is Phase.PROPOSE:
         return Move(s.t, i, Phase.PROPOSE, game.neg.pass_offer(s), fault=RAN_OUT)
     return Move(s.t, i, Phase.RESPOND, accept=False, fault=RAN_OUT)
+
+
+def open_decisions(game: LiveGame, i: int) -> list[State]:
+    """Player i's decisions still open in the simultaneous turn under way (its offer, or its answers), each as
+    the state focused on it."""
+    if game.over:
+        return []
+    return [w for w in game.neg.waiting(game.state) if game.neg.current_player(w) == i]
+
+
+def expired_all(game: LiveGame, i: int) -> list[Move]:
+    """Under simultaneous rules: the moves of a person whose time ran out, for each decision of theirs still
+    open: a pass for their offer, a rejection of each offer they were to answer."""
+    out = []
+    for w in open_decisions(game, i):
+        if w.pending is None:
+            out.append(Move(w.t, i, Phase.PROPOSE, game.neg.pass_offer(w), fault=RAN_OUT))
+        else:
+            out.append(Move(w.t, i, Phase.RESPOND, w.pending, accept=False, fault=RAN_OUT))
+    return out
 
 
 class RoundClock:

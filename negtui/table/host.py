@@ -7,6 +7,12 @@ nowhere else; bots decide in a worker thread between people's decisions.  A pers
 the seat for the spec's grace period; then a bot takes it over (a seat change, marked in the record)
 or the table waits; reconnecting retakes it.  A client that stops reading is dropped rather than let
 its backlog grow.
+
+Under simultaneous rules (docs/simultaneous.md) every open decision of a turn is asked at once: each person
+with one (an offer, or answers to the offers made to them) is told so (`asked`) and runs down a clock of
+their own, while the bots decide theirs in the worker.  A decision in flight goes only to those who may see
+it (its proposer and partner, and the trainer); once the turn settles every move of it goes to everyone in
+one `turn` line, in the order applied, and the copies of the game at the apps settle it as the table did.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from negtui.play.live import LiveGame
 from negtui.record.signing import read_key
 from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
-from negtui.table.clock import DecisionClock, RoundClock, expired
+from negtui.table.clock import DecisionClock, RoundClock, expired, expired_all, open_decisions
 from negtui.table.connection import Client
 from negtui.table.events import TableEvents
 from negtui.table.moves import move_to_wire
@@ -75,10 +81,17 @@ class TableHost(Serving):
         self.decision_clock = DecisionClock(spec.decision_time, clock)
         self.round_clock = RoundClock(spec.game_time, clock)
         self._held: tuple[int, str] | None = None  # the decision whose clock is held for an absent person
+        # a simultaneous turn: the moves made so far (each with the players who may see it), each person's clock,
+        # and what each person was last told they are asked
+        self._flight: list[tuple[dict[str, Any], frozenset[int]]] = []
+        self._clocks: dict[int, DecisionClock] = {}
+        self._asked: dict[int, dict[str, Any]] = {}
+        self._awaiting: dict[str, Any] = {}
         for pid, name in spec.reserved.items():  # seats the trainer kept from the opening
             self.sitting.assign(person_name(name), pid)
         self._last_client = clock()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._starting = False
         self._handlers: set[asyncio.Task[object]] = set()  # one per connection
 
     # --- running --------------------------------------------------------------------------------------
@@ -145,15 +158,20 @@ class TableHost(Serving):
     # --- the game ---------------------------------------------------------------------------------------
     async def start(self) -> None:
         """Seat everyone and play: the people who have joined in theirs, bots in the others'."""
-        if self.game is not None or self.ended:
+        if self.game is not None or self.ended or self._starting:
             return
+        self._starting = True  # the game is made in a worker: a join meanwhile must not start a second one
         seats = self.sitting.seats_at_start()
         key = read_key(self.spec.key_file) if self.spec.key_file else None
         loop = asyncio.get_running_loop()
         options = AgentOptions(information=self.spec.information)  # the bots decide on what their seats know
-        self.game = await loop.run_in_executor(None, lambda: LiveGame(
-            self.scenario, self.rules, seats, budget=self.portable.budget, record=self.spec.record, record_key=key,
-            options=options))
+        try:
+            self.game = await loop.run_in_executor(None, lambda: LiveGame(
+                self.scenario, self.rules, seats, budget=self.portable.budget, record=self.spec.record,
+                record_key=key, options=options))
+        except (OSError, ValueError) as err:  # its record cannot be made, a seat cannot play: the table says why
+            self.end(f"the game could not start: {err}")
+            return
         for said in self._unwritten:
             self.game.keep_message(said.sender, said.to, said.text)
         self._unwritten = []
@@ -180,6 +198,9 @@ class TableHost(Serving):
             self._change_seats()
             if self.paused:
                 await self._sleep()
+                continue
+            if game.neg.game.simultaneous:
+                await self._simultaneous_step()
                 continue
             if game.waiting_for_person():
                 await self._wait_for_person()
@@ -260,13 +281,138 @@ class TableHost(Serving):
         assert game is not None
         if game.over:  # a bot's move decided while the round's time ran out: the game is over as it stood
             return
-        game.submit(m)  # IllegalMove leaves the game as it was
+        ev = game.submit(m)  # IllegalMove leaves the game as it was
         self.note_recording()
         wire = move_to_wire(game.neg, m)
-        self.moves.append(wire)
-        self._broadcast({"type": "move", "move": wire})
+        if game.neg.game.simultaneous:
+            self._in_flight(m, wire, settled=ev is not None)
+        else:
+            self.moves.append(wire)
+            self._broadcast({"type": "move", "move": wire})
         self.events.moved(game)
         self._wake.set()
+
+    # --- a simultaneous turn ----------------------------------------------------------------------------------
+    def _in_flight(self, m: Move, wire: dict[str, Any], settled: bool) -> None:
+        """A decision of a simultaneous turn: told to those who may see it (the offer's proposer and partner, and
+        the trainer) while the turn is under way, and with the whole turn to everyone once it settles."""
+        offer = m.offer
+        seers = frozenset({m.player} if offer is None else {offer.proposer, offer.partner})
+        self._flight.append((wire, seers))
+        if not settled:
+            line = {"type": "flight", "move": wire}
+            for client in self.clients:
+                if self._sees(client, seers):
+                    client.send(line)
+            return
+        moves = [w for w, _ in self._flight]
+        self._flight, self._asked = [], {}
+        self.moves += moves
+        self._broadcast({"type": "turn", "moves": moves})
+
+    def _sees(self, client: Client, seers: frozenset[int]) -> bool:
+        assert self.game is not None
+        return client.watcher or (client.player is not None and self.game.neg.game.index_of(client.player) in seers)
+
+    def _flight_for(self, client: Client) -> list[dict[str, Any]]:
+        """The decisions of the simultaneous turn under way this client may see."""
+        return [wire for wire, seers in self._flight if self._sees(client, seers)]
+
+    def _asked_line(self, i: int) -> dict[str, Any]:
+        """What person i is asked now in the simultaneous turn under way: their offer, or their answers to the
+        offers made to them (each named by its proposer), or nothing."""
+        game = self.game
+        assert game is not None
+        if game.over:
+            return {"type": "asked", "phase": None}
+        g, ws = game.neg.game, open_decisions(game, i)
+        if not ws or not game.is_human(i):
+            return {"type": "asked", "t": game.state.t, "phase": None}
+        if ws[0].pending is None:
+            return {"type": "asked", "t": game.state.t, "phase": "propose"}
+        return {"type": "asked", "t": game.state.t, "phase": "respond",
+                "offers": [{"proposer": g.player_ids[w.pending.proposer], "partner": g.player_ids[i],
+                            "cells": g.pairs_of(w.pending.bits)} for w in ws if w.pending is not None]}
+
+    def _tell(self, player: str, line: dict[str, Any]) -> None:
+        for client in self.clients:
+            if client.player == player:
+                client.send(line)
+
+    def _ask_people(self) -> None:
+        """Tell every person what the turn asks of them now, and everyone what the turn waits for, when it
+        changed (who is still to offer, and how many answers are still to come: not who offered to whom)."""
+        game = self.game
+        assert game is not None
+        waiting = game.neg.waiting(game.state)
+        ids = game.neg.game.player_ids
+        awaiting = {"type": "awaiting", "t": game.state.t, "phase": game.neg.phase(game.state).value,
+                    "offers_from": [ids[game.neg.proposer(w)]
+                                    for w in waiting if w.pending is None],
+                    "answers": sum(w.pending is not None for w in waiting)}
+        if awaiting != self._awaiting:
+            self._awaiting = awaiting
+            self._broadcast(awaiting)
+        for i, pid in enumerate(game.neg.game.player_ids):
+            if pid not in self.spec.seats or not self.spec.seats[pid].is_human:
+                continue
+            line = self._asked_line(i)
+            if self._asked.get(i) != line:
+                self._asked[i] = line
+                self._tell(pid, line)
+
+    async def _simultaneous_step(self) -> None:
+        """Every open decision of the turn's phase at once: the people are asked (each on their own clock), the
+        bots decide theirs in the worker meanwhile; then the table waits for the people."""
+        game = self.game
+        assert game is not None
+        self._ask_people()
+        if any(not game.driver.decided_outside(state=w) for w in game.neg.waiting(game.state)):
+            self.thinking = True
+            try:  # people's decisions are taken meanwhile (serving._decision): the bots' are checked when applied
+                moves = await asyncio.get_running_loop().run_in_executor(None, game.think)
+            finally:
+                self.thinking = False
+            for m in moves:
+                if not game.over and game.still_open(m):
+                    self._apply(m)
+            return
+        await self._wait_for_people()
+
+    async def _wait_for_people(self) -> None:
+        """The people's open decisions of a simultaneous turn, each person on a clock of their own (held while
+        they are away); at its end the decisions still open are a pass and rejections."""
+        game = self.game
+        assert game is not None
+        ids = game.neg.game.player_ids
+        deciding = sorted({game.neg.current_player(w) for w in game.neg.waiting(game.state)})
+        lefts: list[float] = []
+        for i in deciding:
+            clock = self._clocks.setdefault(i, DecisionClock(self.spec.decision_time, self.clock))
+            person = self.sitting.people.get(ids[i])
+            if person is not None and not person.online:  # no time runs against them until they are back
+                if clock.deadline is not None or clock.decision(game) != self._held:
+                    clock.restart()
+                    clock.deadline = None
+                    self._held = clock.decision(game)
+                    for client in self.clients:
+                        if client.watcher:
+                            client.send({"type": "clock", "seconds": None, "held": ids[i]})
+                continue
+            if clock.start(game):
+                self._tell(ids[i], clock.line(game, i))
+            left = clock.left()
+            if left is not None:
+                lefts.append(left)
+        decision = DecisionClock.decision(game)
+        woken = await self._sleep(min(lefts) if lefts else None)
+        if woken or self.paused or game.over or DecisionClock.decision(game) != decision:
+            return
+        for i in deciding:
+            clock = self._clocks[i]
+            if clock.deadline is not None and clock.left() == 0:
+                for m in expired_all(game, i):
+                    self._apply(m)
 
     def _change_seats(self) -> None:
         game = self.game
@@ -284,6 +430,8 @@ class TableHost(Serving):
         if self.paused != paused:
             self.paused = paused
             self.decision_clock.restart()
+            for clock in self._clocks.values():
+                clock.restart()
             if paused:
                 self.round_clock.stop()
             elif self.game is not None:

@@ -2,7 +2,10 @@
 it, by player and action ids (never indices, which a client could not check).
 
 Only the table decides what is recorded about a move: from a client's line it reads what a person
-decides and nothing else; whose move it is and whether it replaced a failed decision are the table's."""
+decides and nothing else; whose move it is and whether it replaced a failed decision are the table's.
+
+Under simultaneous rules (docs/simultaneous.md) several decisions of a turn are open at once: an offer names
+its proposer (the player), and an answer names the proposer of the offer it answers (`proposer`)."""
 
 from __future__ import annotations
 
@@ -11,7 +14,8 @@ from typing import Any
 from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
 from negtui.engine.turns import Move
 
-CLIENT_FIELDS = ("t", "phase", "partner", "cells", "accept")  # what a person decides; every other field is the table's
+# what a person decides (an answer in a simultaneous turn names the offer's proposer); every other field is the table's
+CLIENT_FIELDS = ("t", "phase", "partner", "cells", "accept", "proposer")
 
 
 def move_to_wire(neg: Negotiation, m: Move) -> dict[str, Any]:
@@ -22,6 +26,8 @@ def move_to_wire(neg: Negotiation, m: Move) -> dict[str, Any]:
         out["cells"] = g.pairs_of(m.offer.bits)
     else:
         out["accept"] = bool(m.accept)
+        if g.simultaneous and m.offer is not None:  # which of the turn's offers it answers
+            out["proposer"] = g.player_ids[m.offer.proposer]
     if m.fault:
         out["fault"] = m.fault
     return out
@@ -34,6 +40,8 @@ def move_from_wire(neg: Negotiation, s: State, data: dict[str, Any]) -> Move:
     try:
         t, player, phase = int(data["t"]), g.index_of(str(data["player"])), Phase(data["phase"])
         fault = None if data.get("fault") is None else str(data["fault"])
+        if g.simultaneous:
+            return _simultaneous(neg, s, t, player, phase, data, fault)
         if phase is Phase.PROPOSE:
             cells = [_cell(neg, pair) for pair in data.get("cells") or []]
             partner = g.index_of(str(data["partner"]))
@@ -44,6 +52,27 @@ def move_from_wire(neg: Negotiation, s: State, data: dict[str, Any]) -> Move:
         return Move(t, player, Phase.RESPOND, accept=_accept(data["accept"]), fault=fault)
     except (KeyError, TypeError, ValueError) as err:
         raise IllegalMove(f"not a decision this game knows: {err}", "wire") from None
+
+
+def _simultaneous(neg: Negotiation, s: State, t: int, player: int, phase: Phase, data: dict[str, Any],
+                  fault: str | None) -> Move:
+    """A decision of a simultaneous turn: the player's offer (made against the start of the turn), or its answer
+    to the offer of `proposer`; IllegalMove when that decision is not open at s."""
+    g = neg.game
+    if t != s.t or neg.is_terminal(s) or neg.phase(s) is not phase:
+        raise IllegalMove("this decision belongs to another moment of the game", "phase")
+    if phase is Phase.PROPOSE:
+        at = neg.focus(s, player)  # the player's own offer, not yet made
+        cells = [_cell(neg, pair) for pair in data.get("cells") or []]
+        partner = g.index_of(str(data["partner"]))
+        offer = neg.offer(at, partner, cells) if cells else neg.pass_offer(at)
+        return Move(t, player, phase, offer, fault=fault)
+    if data.get("proposer") is None:
+        raise IllegalMove("an answer in a simultaneous turn names the proposer of the offer it answers", "wire")
+    pending = neg.focus(s, g.index_of(str(data["proposer"]))).pending
+    if pending is None or pending.partner != player:
+        raise IllegalMove(f"that offer is not {g.player_ids[player]}'s to answer", "partner")
+    return Move(t, player, Phase.RESPOND, pending, accept=_accept(data["accept"]), fault=fault)
 
 
 def decision_from_client(neg: Negotiation, s: State, player: str, data: dict[str, Any]) -> Move:

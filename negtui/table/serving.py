@@ -17,7 +17,7 @@ from negtui.engine.turns import Move
 from negtui.play.live import LiveGame
 from negtui.scenario.untrusted import one_line
 from negtui.seats import Seat
-from negtui.table.clock import DecisionClock, RoundClock
+from negtui.table.clock import DecisionClock, RoundClock, open_decisions
 from negtui.table.connection import Client
 from negtui.table.events import TableEvents
 from negtui.table.moves import decision_from_client
@@ -63,6 +63,10 @@ class Serving:
         async def _steer(self, kind: str, m: dict[str, Any]) -> str | None: ...
         def _apply(self, m: Move) -> None: ...
         def _spawn(self, coro: Coroutine[Any, Any, None]) -> None: ...
+        def _flight_for(self, client: Client) -> list[dict[str, Any]]: ...
+        def _asked_line(self, i: int) -> dict[str, Any]: ...
+        _clocks: dict[int, DecisionClock]
+        _awaiting: dict[str, Any]
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         client = Client(reader, writer)
@@ -152,7 +156,17 @@ class Serving:
                else "the table is paused" if self.paused else None)
         if person is None:
             why = "a watcher does not decide"
-        if why is None and game is not None and person is not None:
+        if why is None and game is not None and person is not None and game.neg.game.simultaneous:
+            i = game.neg.game.index_of(person.player)  # any decision of theirs still open, bots thinking or not
+            if not game.is_human(i) or not open_decisions(game, i):
+                why = "it is not your move"
+            else:
+                try:
+                    self._apply(decision_from_client(game.neg, game.state, person.player, m))
+                    return
+                except IllegalMove as err:
+                    why = str(err)
+        elif why is None and game is not None and person is not None:
             i = game.neg.game.index_of(person.player)
             if game.deciding != i or not game.is_human(i) or self.thinking:
                 why = "it is not your move"
@@ -216,8 +230,27 @@ class Serving:
                 "guided": self.spec.guided or client.player is None,
                 "seats": self._seats(), "people": self._people(), "moves": list(self.moves),
                 "said": [s.as_dict() for s in self.said if s.reaches(client.player)],
-                "clock": self.decision_clock.line(self.game), "round": self.round_clock.line(),
-                **({"debrief": self._closing_for(client)} if over else {})}
+                "clock": self._clock_for(client), "round": self.round_clock.line(),
+                **self._turn_for(client), **({"debrief": self._closing_for(client)} if over else {})}
+
+    def _clock_for(self, client: Client) -> dict[str, Any]:
+        game = self.game
+        if game is None or not game.neg.game.simultaneous:
+            return self.decision_clock.line(game)
+        i = None if client.player is None else game.neg.game.index_of(client.player)
+        clock = self._clocks.get(i) if i is not None else None
+        return {"type": "clock", "seconds": None} if clock is None or i is None else clock.line(game, i)
+
+    def _turn_for(self, client: Client) -> dict[str, Any]:
+        """A simultaneous turn under way, as this client may know it: the decisions it may see, and what it is
+        asked (a person coming back mid-turn)."""
+        game = self.game
+        if game is None or not game.neg.game.simultaneous:
+            return {}
+        out: dict[str, Any] = {"flight": self._flight_for(client), "awaiting": self._awaiting}
+        if client.player is not None:
+            out["asked"] = self._asked_line(game.neg.game.index_of(client.player))
+        return out
 
 
 

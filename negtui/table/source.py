@@ -4,22 +4,33 @@ and whose state is a copy of the table's game, moved by the moves the table anno
 The copy is an ordinary `LiveGame` whose other seats are stand-ins (they decide nothing here): the
 panes, the previews, the hint and the coach work on it exactly as on a game played in the app, and
 only this person's decisions are coached.  Who sits where, who is online, what was said and the clock
-of the decision under way arrive beside the moves and are kept in a `TableView`."""
+of the decision under way arrive beside the moves and are kept in a `TableView`.
+
+Under simultaneous rules the copy is moved a whole turn at a time, when the table settles it (a `turn` line).
+While a turn is under way the copy's state is this seat's picture of it (`_picture`): the offers it made and
+those made to it (`flight` lines), the decision the table asks of it (`asked`), and in place of every offer it
+may not see, a pass; the app's offer builder and answer dialog work on that picture as on a game of its own."""
 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from negtui.agents.options import AgentOptions
 from negtui.coach.closing import Closing
-from negtui.engine.negotiation import IllegalMove, Phase
+from negtui.engine.negotiation import IllegalMove, Phase, State
+from negtui.engine.offers import Offer
 from negtui.engine.portable import PortableGame
 from negtui.engine.rules import rules_from
+from negtui.engine.simultaneous import Flight
 from negtui.engine.turns import Move, TurnEvent
+from negtui.names import player_names
 from negtui.play.live import LiveGame
+from negtui.play.simultaneous import start_of_turn
 from negtui.play.sources import Ending, LiveSource
+from negtui.play.views import Snapshot
 from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
 from negtui.table.client import TableClient, TableGone
@@ -39,8 +50,14 @@ class TableSource(LiveSource):
         self.me: int | None = None if you is None else game.neg.game.index_of(str(you))
         self._hints = bool(welcome.get("hints", True))
         self._coaching(game)
-        self._sent: tuple[int, Phase] | None = None  # the decision sent and not yet announced back
+        # the decision sent and not yet announced back (a simultaneous turn's: with its proposer)
+        self._sent: tuple[int, Phase] | tuple[int, Phase, int] | None = None
         self._moves: list[tuple[dict[str, Any], Seat]] = []  # every move, with the seat that made it
+        # a simultaneous turn under way: the decisions of it this seat may see, and what the table asks of it
+        self._flight: list[dict[str, Any]] = []
+        self._asked: dict[str, Any] = {}
+        self._awaiting: dict[str, Any] = {}  # what the turn waits for, as the table tells everyone
+        self._settled = game.state  # the copy's state at the start of the turn under way
         self.view = TableView(title=str(welcome.get("title") or game.neg.game.scenario.name), you=you,
                               role=str(welcome.get("role") or ""), private=private,
                               trainer=welcome.get("trainer") is not False,
@@ -52,6 +69,11 @@ class TableSource(LiveSource):
         self._round(welcome.get("round"))
         for wire in welcome["moves"]:
             self._move(wire)
+        self._settled = game.state
+        self._flight = list(welcome.get("flight") or [])
+        self._asked = dict(welcome.get("asked") or {})
+        self._awaiting = dict(welcome.get("awaiting") or {})
+        self._picture()
         self.closing = Closing()  # the debrief's slow numbers: the table works them out and sends them
         if isinstance(welcome.get("debrief"), dict):
             self.closing.take(welcome["debrief"])
@@ -78,6 +100,17 @@ class TableSource(LiveSource):
         if kind == "move":
             ev = self._move(message["move"])
             return [ev] if ev is not None else []
+        if kind == "turn":
+            return self._turn(message["moves"])
+        if kind == "flight":
+            self._flight.append(message["move"])
+            self._picture()
+        elif kind == "asked":
+            self._asked = dict(message)
+            self._sent = None
+            self._picture()
+        elif kind == "awaiting":
+            self._awaiting = dict(message)
         if kind == "refused":
             self._sent = None  # the decision is this person's to make again
         elif kind == "people":
@@ -109,6 +142,61 @@ class TableSource(LiveSource):
             self.clear_draft()
         self._moves.append((wire, game.seating.seats[move.player]))
         return game.submit(move)
+
+    def _turn(self, wires: list[dict[str, Any]]) -> list[TurnEvent]:
+        """A simultaneous turn as the table settled it: every decision of it, applied to the copy from the turn's
+        start, in the table's order."""
+        self.game.driver.state = self._settled
+        events = [ev for wire in wires if (ev := self._move(wire)) is not None]
+        self._settled = self.game.state
+        self._flight, self._asked, self._sent = [], {}, None
+        return events
+
+    def _picture(self) -> None:
+        """The simultaneous turn under way as this seat knows it, in the copy's state (see the module's words)."""
+        game, neg = self.game, self.game.neg
+        g, base = neg.game, self._settled
+        if not g.simultaneous or game.over or neg.is_terminal(base):
+            return
+        proposers = g.proposers(base.t)
+        offers: list[Offer | None] = [None] * len(proposers)
+        answers: list[bool | None] = [None] * len(proposers)
+        start = State(base.t, base.bits)
+
+        def offer_of(proposer: str, partner: str, cells: list[list[str]]) -> Offer:
+            at = start_of_turn(neg, start, g.index_of(proposer))
+            return neg.offer(at, g.index_of(partner), [g.cell_index[(a, b)] for a, b in cells]) if cells \
+                else neg.pass_offer(at)
+
+        try:
+            for wire in self._flight:
+                if wire.get("t") != base.t:
+                    continue
+                if wire["phase"] == Phase.PROPOSE.value:
+                    offers[neg.slot(start, g.index_of(wire["player"]))] = offer_of(wire["player"], wire["partner"],
+                                                                                   wire.get("cells") or [])
+                elif wire.get("proposer") is not None:
+                    answers[neg.slot(start, g.index_of(wire["proposer"]))] = bool(wire["accept"])
+            asked = self._asked if self._asked.get("t") == base.t else {}
+            mine = self.me is not None and self.me in proposers
+            if asked.get("phase") == Phase.PROPOSE.value and mine:
+                focus = proposers.index(self.me)
+                game.driver.state = State(base.t, base.bits, None, Flight(tuple(offers), tuple(answers), focus))
+                return
+            if asked.get("phase") == Phase.RESPOND.value and asked.get("offers"):
+                to_me = [offer_of(o["proposer"], o["partner"], o["cells"]) for o in asked["offers"]]
+                for o in to_me:
+                    offers[neg.slot(start, o.proposer)] = o
+                done = [o or neg.pass_offer(start_of_turn(neg, start, p)) for o, p in zip(offers, proposers)]
+                focus = neg.slot(start, to_me[0].proposer)
+                game.driver.state = State(base.t, base.bits, done[focus], Flight(tuple(done), tuple(answers), focus))
+                return
+        except (KeyError, ValueError, IllegalMove):
+            return  # a line this copy cannot place: it keeps the turn's start, and the settled turn puts it right
+        # nothing asked of this seat now: the offers it may see, focused on another proposer's decision
+        others = [k for k, p in enumerate(proposers) if p != self.me and offers[k] is None]
+        focus = others[0] if others else next((k for k, p in enumerate(proposers) if p != self.me), 0)
+        game.driver.state = State(base.t, base.bits, None, Flight(tuple(offers), tuple(answers), focus))
 
     def reveal(self, true_game: dict[str, Any]) -> LiveGame:
         """The game played again on everyone's values, as the table sent them at the end, with this
@@ -162,19 +250,53 @@ class TableSource(LiveSource):
     def own_seats(self) -> frozenset[int]:
         return frozenset() if self.me is None else frozenset({self.me})
 
+    def snapshot(self) -> Snapshot:
+        """The game as the screen shows it; a simultaneous turn's headline says what the table waits for (this
+        copy holds only what its seat may see of the turn)."""
+        snap = super().snapshot()
+        words = self._awaited_words()
+        return snap if words is None else replace(snap, awaited=words)
+
+    def _awaited_words(self) -> str | None:
+        told = self._awaiting
+        if not self.game.neg.game.simultaneous or self.game.over or told.get("t") != self._settled.t:
+            return None
+        names = player_names(self.game.neg.game.scenario)
+        g = self.game.neg.game
+        if told.get("offers_from"):
+            return "awaiting offers from " + ", ".join(names[g.index_of(str(p))] for p in told["offers_from"])
+        n = int(told.get("answers") or 0)
+        return f"awaiting {n} answer{'s' * (n > 1)}" if n else ""
+
     # --- whose move -------------------------------------------------------------------------------------
     def person_to_move(self, phase: Phase | None = None) -> bool:
         game, view = self.game, self.view
+        if game.neg.game.simultaneous:  # what the table asked of this seat, not yet sent
+            asked = self._asked.get("phase") if self._asked.get("t") == self._settled.t else None
+            return (self.me is not None and view.started and not view.paused and not view.closed and not game.over
+                    and asked is not None and game.is_human(self.me) and game.deciding == self.me
+                    and self._sent != self._decision_now()
+                    and (phase is None or phase.value == asked))
         return (self.me is not None and view.started and not view.paused and not view.closed and not game.over
                 and game.deciding == self.me and game.is_human(self.me)
                 and self._sent != (game.state.t, game.driver.phase)
                 and (phase is None or game.driver.phase is phase))
 
+    def _decision_now(self) -> tuple[int, Phase, int]:
+        """The decision of the simultaneous turn this seat's picture asks: its turn, phase and the proposer."""
+        game = self.game
+        return game.state.t, game.driver.phase, game.proposer
+
     @property
     def deciding(self) -> str | None:
-        """Who the table waits for, if the game is on."""
+        """Who the table waits for, if the game is on (under simultaneous rules: this seat, when the table asks it
+        a decision; the others' are named by the awaited line)."""
         game = self.game
-        return None if game.over or not self.view.started else game.neg.game.player_ids[game.deciding]
+        if game.over or not self.view.started:
+            return None
+        if game.neg.game.simultaneous:
+            return None if self.me is None or not self.person_to_move() else game.neg.game.player_ids[self.me]
+        return game.neg.game.player_ids[game.deciding]
 
     # --- decisions: to the table ----------------------------------------------------------------------------
     def _decide(self, move: Move) -> TurnEvent | None:
@@ -182,9 +304,14 @@ class TableSource(LiveSource):
         the table's announcement, like every other."""
         if move.phase is Phase.PROPOSE and move.offer is None:
             raise IllegalMove("the proposer moves with an offer (an empty one passes)", "phase")
+        if self.neg.game.simultaneous:
+            if move.phase is Phase.RESPOND and move.offer is None:
+                move = replace(move, offer=self.game.state.pending)  # which of the turn's offers it answers
+            self._sent = self._decision_now()
+        else:
+            self._sent = (move.t, move.phase)
         wire = {"type": "move", **move_to_wire(self.neg, move)}  # the table puts in whose move it is
         self.client.send(wire)
-        self._sent = (move.t, move.phase)
         return None
 
     def think(self) -> list[Move]:

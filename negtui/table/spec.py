@@ -9,10 +9,26 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from negtui.engine.exact import NOT_SIMULTANEOUS
 from negtui.engine.knowledge import seat_scenario
-from negtui.engine.simultaneous import PEOPLE_NOT_YET
+from negtui.engine.vocabulary import split_anticipation
 from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
+
+ANTICIPATE_PRIVATE = ("anticipate: lenses predict the other proposers' deals from everyone's values, which private "
+                      "information hides; play them under public information")
+
+
+def seat_refusal(seat: Seat, simultaneous: bool, information: str) -> str | None:
+    """Why a bot cannot take this seat under simultaneous rules (docs/simultaneous.md), or None: the exact
+    solver does not solve such games, and an anticipating lens needs every value."""
+    if not simultaneous:
+        return None
+    if seat.uses_exact:
+        return NOT_SIMULTANEOUS
+    if information == "private" and any(split_anticipation(x)[0] for x in seat.lenses or ()):
+        return ANTICIPATE_PRIVATE
+    return None
 
 
 class TableSpec(BaseModel):
@@ -47,8 +63,11 @@ class TableSpec(BaseModel):
         if not any(seat.is_human for seat in self.seats.values()):
             raise ValueError("a table seats at least one person")
         rules = self.game.get("rules")
-        if isinstance(rules, dict) and rules.get("simultaneous"):
-            raise ValueError(PEOPLE_NOT_YET)
+        simultaneous = isinstance(rules, dict) and bool(rules.get("simultaneous"))
+        for where, seats in (("seats", self.seats), ("bots", self.bots)):
+            for pid, seat in seats.items():
+                if (why := seat_refusal(seat, simultaneous, self.information)) is not None:
+                    raise ValueError(f"{where}.{pid}: {why}")
         if self.places is not None and self.places > len(self.people):
             raise ValueError(f"places: {self.places} people, but {len(self.people)} seats for people")
         for pid, bot in self.bots.items():

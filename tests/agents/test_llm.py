@@ -143,8 +143,9 @@ def test_an_unreachable_server_is_a_fault(fake_chat):
 def test_the_prompts_live_in_one_template_file(root):
     from negtui.agents.llm import PROMPTS, prompts
 
-    assert PROMPTS.name == "llm_prompts.toml" and set(prompts()) == {"system", "propose", "respond", "retry",
-                                                                     "paper_system", "paper_respond_system"}
+    assert PROMPTS.name == "llm_prompts.toml" and set(prompts()) == {
+        "system", "propose", "respond", "retry", "paper_system", "paper_respond_system", "simultaneous",
+        "simultaneous_propose", "simultaneous_respond", "paper_simultaneous"}
     source = (root / "negtui" / "agents" / "llm.py").read_text()
     assert "Maximise" not in source and "your partner will accept" not in source
     assert "expert strategic negotiator" not in (root / "negtui" / "agents" / "llm_paper.py").read_text()

@@ -215,13 +215,3 @@ def test_a_refusal_from_the_console_script_is_one_message(tmp_path):
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.startswith("error: the exact solver does not solve simultaneous games") and \
         "Traceback" not in res.stderr
-
-
-def test_tables_and_courses_refuse_simultaneous_rules_and_say_the_app_plays_them():
-    from negtui.engine.rules import get_rules
-    from negtui.engine.simultaneous import people_refusal
-
-    assert people_refusal(get_rules("paper")) is None
-    why = people_refusal(get_rules(SIM))
-    assert why is not None and why.startswith("people play simultaneous turns in the app (negtui play, and negtui "
-                                              "replay of a record) but not yet at tables or in courses")
