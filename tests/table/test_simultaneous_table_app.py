@@ -93,9 +93,9 @@ async def test_a_person_answers_two_offers_at_a_simultaneous_table_in_the_app(op
                              and "made to you" in screen_text(app), "an offer to carol")
             text = flat(screen_text(app))
             answered.append(text)
-            dlg = app.screen
-            await pilot.press("a")
-            await wait_until(pilot, lambda d=dlg: app.screen is not d, "the dialog closed")
+            dlg, words = app.screen, app.screen.words
+            await pilot.press("a")  # the game keeps one answer dialog: closed, or open again on the next offer
+            await wait_until(pilot, lambda d=dlg, w=words: app.screen is not d or d.words != w, "the answer taken")
         source = app.table
         await wait_until(pilot, lambda: len(source.game.events) == 1, "the turn settled at carol's app")
         [ev] = source.game.events
