@@ -25,6 +25,7 @@ from negtui.tui import palette
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.simultaneous import DEBRIEF_NOTE
 from negtui.tui.widgets.coach import summary
+from negtui.tui.widgets.pane import SteadyStatic
 from negtui.welfare import WelfareResult
 
 
@@ -57,7 +58,7 @@ class DebriefScreen(SummaryScreen):
         if self.score:
             yield Static(Text(self.score, style="bold"))
         for i in self.people:
-            yield Static(self._debrief_view(i), id=f"debrief-{i}")
+            yield SteadyStatic(self._debrief_view(i), id=f"debrief-{i}")
         if self.session.neg.game.simultaneous:  # what the numbers above cover under these rules
             yield Static(Text(DEBRIEF_NOTE, style="dim"))
         lesson = self.session.neg.game.scenario.lesson
@@ -138,8 +139,8 @@ class DebriefScreen(SummaryScreen):
     def _refresh(self, player: int) -> None:
         """Numbers can arrive while the screen's widgets come or go (a table's debrief line races the screen
         closing): they are kept in `debriefs` either way, and drawn where the widget is there."""
-        for w in self.query(f"#debrief-{player}").results(Static):
-            w.update(self._debrief_view(player))
+        for w in self.query(f"#debrief-{player}").results(SteadyStatic):
+            w.show(self._debrief_view(player))  # numbers in place of "…": a layout only if a line is added
 
     def _debrief_view(self, player: int) -> Group:
         g, d = self.session.neg.game, self.debriefs[player]

@@ -22,6 +22,7 @@ from negtui.tui import palette
 from negtui.tui.messages import WelfareFailed, WelfareSolved
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
+from negtui.tui.widgets.pane import SteadyStatic
 from negtui.tui.workers import watch_welfare
 from negtui.welfare import WelfareJob, WelfareOptions, WelfareRequest, WelfareResult
 
@@ -62,7 +63,7 @@ class SummaryScreen(Dialog[None]):
             yield Static("payoff: what each player got; baseline: what each would get with no negotiation, everyone "
                          "making only the commitments best for itself alone; Δ: the difference; '… said': each lens's "
                          "forecast at the start of the game.", classes="dim")
-            yield Static("welfare optimum: solving …", id="summary-welfare")
+            yield SteadyStatic("welfare optimum: solving …", id="summary-welfare")
             yield from self.more()
             if self.record and getattr(self.app, "shows_paths", True):  # not a server's paths to its trainees
                 yield Static(f"record: {self.record}")
@@ -103,8 +104,8 @@ class SummaryScreen(Dialog[None]):
 
     def say_welfare(self, text: str) -> None:
         """The welfare line, where it is on screen: a result can race the screen closing."""
-        for label in self.query("#summary-welfare").results(Static):
-            label.update(text)
+        for label in self.query("#summary-welfare").results(SteadyStatic):
+            label.show(text)
 
     def show_welfare(self, res: WelfareResult) -> None:
         if res.welfare is None:

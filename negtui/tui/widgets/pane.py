@@ -116,11 +116,11 @@ class TextPane(Widget):
             self.refresh(layout=self._auto_height)
 
 
-class StaticPane(Drawn, Static):
-    """A pane drawn as a Rich renderable (tables): re-laid out only when its height changes, and not drawn
-    at all when the key it is shown with is the one it shows already."""
+class SteadyStatic(Static):
+    """A Static drawn as a Rich renderable (tables) that asks for a layout of its screen only when its
+    height changes: a number arriving in a table of the same rows repaints it and nothing else."""
 
-    DEFAULT_CSS = "StaticPane { height: auto; }"
+    DEFAULT_CSS = "SteadyStatic { height: auto; }"
     _key: object = None
     _laid_out: tuple[int, int] | None = None  # (width, height) of its content at the last layout
 
@@ -140,3 +140,10 @@ class StaticPane(Drawn, Static):
         height = super().get_content_height(container, viewport, width)
         self._laid_out = (width, height)
         return height
+
+
+class StaticPane(Drawn, SteadyStatic):
+    """A pane drawn as a Rich renderable, not drawn at all when the key it is shown with is the one it shows
+    already."""
+
+    DEFAULT_CSS = "StaticPane { height: auto; }"
