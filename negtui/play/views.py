@@ -89,6 +89,7 @@ class Snapshot:
     focus: int | None = None
     in_flight: tuple[Offer, ...] = ()
     awaited: str = ""
+    waiting_on: frozenset[int] | None = None  # at a table, the seats a simultaneous turn waits for, as far as told
 
     def knows(self, i: int) -> bool:
         """Whether player i's values (and so its payoffs and forecasts) may be shown here."""

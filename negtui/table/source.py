@@ -255,7 +255,16 @@ class TableSource(LiveSource):
         copy holds only what its seat may see of the turn)."""
         snap = super().snapshot()
         words = self._awaited_words()
-        return snap if words is None else replace(snap, awaited=words)
+        return snap if words is None else replace(snap, awaited=words, waiting_on=self._waiting_on())
+
+    def _waiting_on(self) -> frozenset[int]:
+        """The seats the table named as still to offer; while answers are awaited it says how many, not whose, so
+        this seat only, when one of them is its own."""
+        g = self.game.neg.game
+        told = self._awaiting.get("offers_from")
+        if told:
+            return frozenset(g.index_of(str(p)) for p in told)
+        return frozenset({self.me}) if self.me is not None and self.person_to_move() else frozenset()
 
     def _awaited_words(self) -> str | None:
         told = self._awaiting

@@ -42,6 +42,11 @@ async def test_a_person_offers_at_a_simultaneous_table_and_sees_every_offer_once
         # the headline says what the table waits for: carol's offer (B's, the bot's, is in, unseen)
         await wait_until(pilot, lambda: "awaiting offers from C " in screen_text(app).splitlines()[0] + " ",
                          "the headline awaiting carol's offer")
+
+        def marked() -> list[str]:  # the table pane's seats marked as deciding
+            return [line for line in app.screen.query_one("#table-seats").plain.splitlines() if line.startswith("▶")]
+
+        await wait_until(pilot, lambda: len(marked()) == 1 and "carol" in marked()[0], "carol's seat marked")
         carol.send({"type": "move", "t": 0, "phase": "propose", "partner": "D", "cells": [["C", "berth1"]]})
         asked = carol.expect("asked", lambda m: m["phase"] == "respond")
         text = flat(screen_text(app))

@@ -78,14 +78,19 @@ class TablePane(Drawn, Widget):
         if snap is None or view is None:
             return
         sc = snap.game.scenario
-        i = snap.deciding if view.started else None
-        deciding = None if i is None else snap.game.player_ids[i]
+        ids = snap.game.player_ids
+        if not view.started:
+            deciding: set[str] = set()
+        elif snap.waiting_on is not None:  # a simultaneous turn: every seat it waits for that this screen knows of
+            deciding = {ids[i] for i in snap.waiting_on}
+        else:
+            deciding = set() if snap.deciding is None else {ids[snap.deciding]}
         seats = Text(no_wrap=True, overflow="ellipsis")
         for k, (o, p) in enumerate(zip(view.occupants, sc.players)):
             if k:
                 seats.append("\n")
             seats.append_text(self._occupant(o, player_label(p), you=o.player == view.you,
-                                             deciding=o.player == deciding, view=view))
+                                             deciding=o.player in deciding, view=view))
         self.query_one("#table-seats", TextPane).show_text(seats)
 
     @staticmethod
