@@ -156,19 +156,13 @@ class Serving:
                else "the table is paused" if self.paused else None)
         if person is None:
             why = "a watcher does not decide"
-        if why is None and game is not None and person is not None and game.neg.game.simultaneous:
-            i = game.neg.game.index_of(person.player)  # any decision of theirs still open, bots thinking or not
-            if not game.is_human(i) or not open_decisions(game, i):
-                why = "it is not your move"
-            else:
-                try:
-                    self._apply(decision_from_client(game.neg, game.state, person.player, m))
-                    return
-                except IllegalMove as err:
-                    why = str(err)
-        elif why is None and game is not None and person is not None:
+        if why is None and game is not None and person is not None:
             i = game.neg.game.index_of(person.player)
-            if game.deciding != i or not game.is_human(i) or self.thinking:
+            if game.neg.game.simultaneous:  # any decision of theirs still open, bots thinking or not
+                yours = game.is_human(i) and bool(open_decisions(game, i))
+            else:
+                yours = game.deciding == i and game.is_human(i) and not self.thinking
+            if not yours:
                 why = "it is not your move"
             else:
                 try:

@@ -7,6 +7,8 @@ import importlib
 import inspect
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -50,14 +52,10 @@ asyncio.run(main())
     assert "toast gone" in res.stdout
 
 
-@pytest.mark.asyncio
-async def test_a_dialog_pushed_does_not_lay_out_the_screens_below_again(wait_until):
-    """Unguarded, the dialog's first resize reached every screen below and each reflowed in full."""
+@contextmanager
+def screens_laid_out() -> Iterator[list[str]]:
+    """The screens laid out while the block runs, by class name."""
     from textual.screen import Screen
-
-    from negtui.seats import Seat
-    from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen
-    from tests.tui.conftest import pill_app
 
     laid_out: list[str] = []
     real = Screen._refresh_layout
@@ -65,6 +63,20 @@ async def test_a_dialog_pushed_does_not_lay_out_the_screens_below_again(wait_unt
     def spy(self, *args, **kwargs):
         laid_out.append(type(self).__name__)
         return real(self, *args, **kwargs)
+
+    Screen._refresh_layout = spy  # type: ignore[method-assign]
+    try:
+        yield laid_out
+    finally:
+        Screen._refresh_layout = real  # type: ignore[method-assign]
+
+
+@pytest.mark.asyncio
+async def test_a_dialog_pushed_does_not_lay_out_the_screens_below_again(wait_until):
+    """Unguarded, the dialog's first resize reached every screen below and each reflowed in full."""
+    from negtui.seats import Seat
+    from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen
+    from tests.tui.conftest import pill_app
 
     app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
     async with app.run_test(size=(100, 32)) as pilot:
@@ -75,14 +87,11 @@ async def test_a_dialog_pushed_does_not_lay_out_the_screens_below_again(wait_unt
         await wait_until(pilot, lambda: partner._settling is None and partner._backdrop is not None,
                          "the partner dialog's backdrop to settle")
         below = [type(s).__name__ for s in app.screen_stack]
-        Screen._refresh_layout = spy
-        try:
+        with screens_laid_out() as laid_out:
             app.push_screen(HelpScreen("play"))
             await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen._backdrop is not None,
                              "Help laid out and drawn")
             await pilot.pause()  # what its first resize passed on is handled
-        finally:
-            Screen._refresh_layout = real
     assert "HelpScreen" in laid_out
     assert not set(laid_out) & set(below), laid_out
 
@@ -91,18 +100,9 @@ async def test_a_dialog_pushed_does_not_lay_out_the_screens_below_again(wait_unt
 async def test_a_dialog_closed_does_not_lay_out_the_screen_below_again(wait_until):
     """Unguarded, removing the closed dialog from the app laid out the screen it uncovered in full, although
     the dialog was never part of it (a trainee closes a dialog a dozen times a game)."""
-    from textual.screen import Screen
-
     from negtui.seats import Seat
     from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen
     from tests.tui.conftest import pill_app
-
-    laid_out: list[str] = []
-    real = Screen._refresh_layout
-
-    def spy(self, *args, **kwargs):
-        laid_out.append(type(self).__name__)
-        return real(self, *args, **kwargs)
 
     app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
     async with app.run_test(size=(100, 32)) as pilot:
@@ -113,14 +113,11 @@ async def test_a_dialog_closed_does_not_lay_out_the_screen_below_again(wait_unti
         help_ = HelpScreen("play")
         app.push_screen(help_)
         await wait_until(pilot, lambda: app.screen is help_ and help_._backdrop is not None, "Help open")
-        Screen._refresh_layout = spy
-        try:
+        with screens_laid_out() as laid_out:
             await pilot.press("escape")
             await wait_until(pilot, lambda: app.screen is game and not help_.is_attached, "Help gone")
             for _ in range(3):
                 await pilot.pause()
-        finally:
-            Screen._refresh_layout = real
     assert laid_out == [], laid_out
 
 
