@@ -153,7 +153,9 @@ class StdioAgent:
             if line is _EOF:
                 self._lines.put(_EOF)  # every later read sees the end too
                 raise AgentFault(self._exited())
-            if line is _TOO_LONG:
+            if line is _TOO_LONG:  # no answer can be told from the rest of its output: it decides nothing more
+                self._stop()
+                self._dead = f"answered a line of over {MAX_LINE:,} characters: stopped"
                 raise AgentFault(f"answered a line of over {MAX_LINE:,} characters")
             if not line.strip():
                 continue

@@ -204,6 +204,8 @@ def test_answers_that_crashed_or_swamped_the_game_are_faults_and_the_game_ends(t
     assert "Traceback" not in res.stderr
     out = json.loads(res.stdout)
     assert out["turns"][0]["fault"] and words in out["turns"][0]["fault"], out["turns"][0]
+    if mode == "endless":  # nothing it says can be read any more: stopped, not waited for at every later turn
+        assert out["turns"][1]["fault"].endswith(": stopped"), out["turns"][1]
     assert Replay(load_record(rec)).record.complete
     assert not _running(f"{FLAKY} {mode}"), "the agent outlived the game"
 
