@@ -78,3 +78,22 @@ async def test_a_person_who_can_only_pass_is_passed_with_the_reason(tmp_path, wa
         assert (last.proposer, last.offer.is_noop) == (0, True)
         assert ("A passed: its own actions are all made or ruled out, and under no lens would a partner accept an "
                 "offer worth anything to it") in screen.view.status_text
+
+
+async def test_a_step_of_autoplay_due_after_the_person_put_the_dialog_aside_does_not_open_it_again(
+        tmp_path, wait_until, play_screen):
+    """Autoplay schedules its next step a moment ahead; when it comes due the turn may be a person's, already
+    prompted and put aside with escape. That step leaves it aside (p or space opens it again), where it used
+    to open the partner dialog over whatever the person was doing (found in a course's assessment test)."""
+    app = app_on(three(tmp_path))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "A's partner dialog")
+        await pilot.press("escape")
+        game = play_screen(app)
+        await wait_until(pilot, lambda: app.screen is game, "the dialog put aside")
+        game._autoplay_step()  # the step autoplay scheduled before A's turn, due now
+        for _ in range(3):
+            await pilot.pause()
+        assert app.screen is game
+        await pilot.press("p")  # the person opens it again
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the dialog on p")

@@ -131,6 +131,11 @@ class LiveScreen(ExactSolving):
         else:
             self.action_step()  # an agent's turn: at once
 
+    def _autoplay_step(self) -> None:
+        """Autoplay's next step, due a moment after it was scheduled: by then it may be a person's turn that was
+        prompted already and put aside (escape), which a step must not open again as the step key does."""
+        self.autoplay_started()
+
     # --- what happens next -----------------------------------------------------------------------------
     def _turn_ended(self, ev: TurnEvent) -> None:
         self._coach_line = None  # it was about an earlier turn
@@ -171,7 +176,7 @@ class LiveScreen(ExactSolving):
         elif src.turn_started:
             self.action_step()  # the agents' offers of a simultaneous turn a person has offered in: at once
         elif self.autoplay.running:
-            self.autoplay.later(self.action_step)
+            self.autoplay.later(self._autoplay_step)
 
     def _prompt_proposer(self) -> None:
         src, g = self.source, self.game
