@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import numpy as np
 
@@ -128,7 +128,15 @@ class Game:
         """Every proposer of turn t, in the order their accepted offers are applied."""
         if self.starts is None:
             return (int(self.schedule[t]),)
-        return tuple(int(p) for p in self.schedule[int(self.starts[t]):int(self.starts[t + 1])])
+        return self._turn_proposers[t]
+
+    @cached_property
+    def _turn_proposers(self) -> tuple[tuple[int, ...], ...]:
+        """Each simultaneous turn's proposers, read from the schedule once (a turn's search asks for them at
+        every step)."""
+        assert self.starts is not None
+        starts = [int(x) for x in self.starts]
+        return tuple(tuple(int(p) for p in self.schedule[a:b]) for a, b in pairwise(starts))
 
     def position(self, t: int) -> int:
         """Proposals made before turn t (t itself with one proposer a turn): where a turn stands in the
