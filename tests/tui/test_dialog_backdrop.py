@@ -44,10 +44,18 @@ async def test_the_backdrop_is_textuals_translucent_background_cell_for_cell(siz
 
 
 async def settled(pilot, wait_until, dialog: modal.Dialog) -> None:
-    """The game screen's first layouts are over and the dialog has drawn its backdrop of them."""
+    """The game screen's first layouts are over and the dialog has drawn its backdrop of them: the backdrop
+    drawn, none on its way, and still the same one a settling period later (the game below may lay out once
+    more from its first frames, after the dialog's first drawing)."""
     await pilot.app.workers.wait_for_complete()
-    await wait_until(pilot, lambda: dialog._settling is None and dialog._backdrop is not None,
-                     "the backdrop to settle")
+    for _ in range(10):
+        await wait_until(pilot, lambda: dialog._settling is None and dialog._backdrop is not None,
+                         "the backdrop to settle")
+        drawn = dialog._backdrop
+        await pilot.pause(modal.SETTLE * 2)
+        if dialog._backdrop is drawn and dialog._settling is None:
+            return
+    raise AssertionError("the backdrop was drawn anew in each of ten settling periods")
 
 
 async def test_the_backdrop_is_drawn_once_per_size_not_per_repaint(monkeypatch, wait_until):

@@ -132,9 +132,11 @@ class LiveScreen(ExactSolving):
             self.action_step()  # an agent's turn: at once
 
     def _autoplay_step(self) -> None:
-        """Autoplay's next step, due a moment after it was scheduled: by then it may be a person's turn that was
-        prompted already and put aside (escape), which a step must not open again as the step key does."""
-        self.autoplay_started()
+        """Autoplay's next step, due a moment after it was scheduled: by then it may be a person's turn, which
+        was prompted as it came (advance) and may have been put aside (escape): a step leaves it as it is,
+        where the step key opens it again."""
+        if not self.source.person_to_move():
+            self.action_step()
 
     # --- what happens next -----------------------------------------------------------------------------
     def _turn_ended(self, ev: TurnEvent) -> None:
