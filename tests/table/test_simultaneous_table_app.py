@@ -19,17 +19,22 @@ from tests.table.test_simultaneous_table import BUDGET_VOID, QUAY, race_spec
 from tests.tui.test_simultaneous_play import choose_partner, flat, toggle
 
 pytestmark = pytest.mark.asyncio
+
+
+def seated_app(path: Path, name: str, seat: str) -> TableApp:
+    """The app of a person who joined the table at `path` in `seat`."""
+    client = TableClient(path)
+    client.send({"type": "join", "name": name, "seat": seat})
+    welcome = client.receive(30)
+    assert welcome is not None and welcome["you"] == seat
+    return TableApp(TableSource(client, welcome))
 FUND, BERTH1, BERTH2 = 0, 2, 3
 
 
 async def test_a_person_offers_at_a_simultaneous_table_and_sees_every_offer_once_settled(
         open_table, person, wait_until, screen_text, tmp_path: Path, cli) -> None:
     table = open_table(race_spec(tmp_path))
-    client = TableClient(table.path)
-    client.send({"type": "join", "name": "alice", "seat": "A"})
-    welcome = client.receive(30)
-    assert welcome is not None and welcome["you"] == "A"
-    app = TableApp(TableSource(client, welcome))
+    app = seated_app(table.path, "alice", "A")
     async with app.run_test(size=(160, 50)) as pilot:
         carol = person(table.path, "carol", "C")
         carol.expect("asked", lambda m: m["phase"] == "propose")
@@ -81,11 +86,7 @@ async def test_a_person_answers_two_offers_at_a_simultaneous_table_in_the_app(op
     """carol (C) passes, then answers A's offer and the bot B's, one dialog each, told which of how many; under
     private information her app knows her values only until the end reveals everyone's."""
     table = open_table(race_spec(tmp_path, information=information))
-    client = TableClient(table.path)
-    client.send({"type": "join", "name": "carol", "seat": "C"})
-    welcome = client.receive(30)
-    assert welcome is not None and welcome["you"] == "C"
-    app = TableApp(TableSource(client, welcome))
+    app = seated_app(table.path, "carol", "C")
     async with app.run_test(size=(160, 50)) as pilot:
         alice = person(table.path, "alice", "A")
         alice.expect("asked", lambda m: m["phase"] == "propose")
