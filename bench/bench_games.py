@@ -25,20 +25,21 @@ LENSES = ("myopic", "upper", "lower")
 SIMULTANEOUS = get_rules("paper+simultaneous")
 
 
-def play(sc, rules, lens: str, sims: int = 50, information: str = "public") -> tuple[float, int]:
+def play(sc, rules, lens: str, sims: int = 50, information: str = "public") -> tuple[float, int, int]:
+    """Seconds, successor states evaluated, and offer searches made (summed over the bots' pictures)."""
     neg = Negotiation.from_scenario(sc, rules)
     if information == "private":  # the set-up (the bots' priors and pictures) is part of the game's cost
         t0 = time.perf_counter()
         seats = [Seat.lens(lens, sims=sims, seed=i) for i in range(neg.game.n)]
         with Seating(neg, seats, AgentOptions(information="private")) as seating:
             TurnDriver(neg, seating.agents).play()
-            evaluated = sum(bot.valuation.evaluated for bot in seating.agents if isinstance(bot, LensBot))
-        return time.perf_counter() - t0, evaluated
+            bots = [bot.valuation for bot in seating.agents if isinstance(bot, LensBot)]
+        return time.perf_counter() - t0, sum(v.evaluated for v in bots), sum(v.searches for v in bots)
     val = Valuation(neg)
     bots = [LensBot(val, lens, lens, "mcts", sims, 10.0) for _ in neg.game.player_ids]
     t0 = time.perf_counter()
     TurnDriver(neg, bots).play()
-    return time.perf_counter() - t0, val.evaluated
+    return time.perf_counter() - t0, val.evaluated, val.searches
 
 
 def large_games(seeds: int) -> list:
@@ -62,17 +63,21 @@ def report(title: str, rows: list[tuple[str, str, list[float], int]]) -> None:
 
 
 def simultaneous(games: list, information: str) -> None:
-    """Each paper game again under paper+simultaneous, lens by lens; the ratio of the total times."""
+    """Each paper game again under paper+simultaneous, lens by lens; the ratio of the total times, and of the
+    offer searches made (an anticipating lens searches the others' predicted offers besides its own)."""
     print(f"Simultaneous turns: the same games under {SIMULTANEOUS.name} (5 proposers a turn, 10 turns)")
-    print(f"  {'lens':<18} {'games':>5} {'sequential s/game':>18} {'simultaneous s/game':>20} {'ratio':>6}")
+    print(f"  {'lens':<18} {'games':>5} {'sequential s/game':>18} {'simultaneous s/game':>20} {'ratio':>6} "
+          f"{'searches ratio':>15}")
     papers = [sc for r, sc in games if r is PAPER]
     for lens in (*LENSES, *(f"anticipate:{x}" for x in LENSES)):
         seq, sim = [], []
         for sc in papers:
-            seq.append(play(sc, PAPER, lens, information=information)[0])
-            sim.append(play(sc, SIMULTANEOUS, lens, information=information)[0])
-        print(f"  {lens:<18} {len(sim):>5} {statistics.median(seq):>18.3f} {statistics.median(sim):>20.3f} "
-              f"{sum(sim) / sum(seq):>6.2f}")
+            seq.append(play(sc, PAPER, lens, information=information))
+            sim.append(play(sc, SIMULTANEOUS, lens, information=information))
+        ratio = sum(x[0] for x in sim) / sum(x[0] for x in seq)
+        searches = sum(x[2] for x in sim) / max(1, sum(x[2] for x in seq))
+        print(f"  {lens:<18} {len(sim):>5} {statistics.median(x[0] for x in seq):>18.3f} "
+              f"{statistics.median(x[0] for x in sim):>20.3f} {ratio:>6.2f} {searches:>15.2f}")
 
 
 def main() -> None:
@@ -93,7 +98,7 @@ def main() -> None:
             secs, states = [], 0
             for r, sc in games:
                 if r is rules:
-                    s, n = play(sc, rules, lens, information=args.information)
+                    s, n, _ = play(sc, rules, lens, information=args.information)
                     secs.append(s)
                     states += n
             rows.append((rules.name, lens, secs, states))
@@ -108,7 +113,7 @@ def main() -> None:
                                           payoff="positive", all_or_nothing=0.1, zipf=1.6, rounds=9, budget=2, seed=0,
                                           rules=rules.name))
             for lens in LENSES:
-                s, n = play(sc, rules, lens, information=args.information)
+                s, n, _ = play(sc, rules, lens, information=args.information)
                 rows.append((rules.name, lens, [s], n))
         report("HNC-size game: 22 players x 8 actions, 45 goals, 198 turns, MCTS 50", rows)
 

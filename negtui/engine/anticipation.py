@@ -19,7 +19,8 @@ the commitments the turn would end with:
    receives the same way: accepting against the settlement without it.
 
 It is a point prediction (an expectation over a degenerate distribution): deterministic, and one myopic
-search per proposer and partner a turn, shared by every seat through the valuation's caches.
+search per proposer and partner a turn, shared by every seat through the valuation's caches.  The proposer's
+own search settles its offers once per footprint on the later deals (`_footprints`), not once per offer.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import numpy as np
 
 from negtui.engine.lenses import concrete_lens
 from negtui.engine.negotiation import State
-from negtui.engine.offers import Candidates, Offer, candidates, choose, realised_values
+from negtui.engine.offers import Candidates, Offer, choose, realised_values
 from negtui.engine.payoff import state_info
 from negtui.engine.simultaneous import Flight, conflict_of, settle
 from negtui.engine.vocabulary import split_anticipation
@@ -153,28 +154,44 @@ class _Frames:
         self.p = p = val.neg.proposer(s)
         self.ex = ex = expected(val, s, p)
         self.proposers = game.proposers(s.t)
-        cand = candidates(game, state_info(game, ex.bits), p, q)
+        cand = val.candidates_at(_at(s, ex.bits, p, self.proposers), q)  # shared with a group ending on ex.bits
         room = [game.budget - u for u in ex.used]
         fits = game.options[p].size[cand.ip] <= room[p]
         if q != p:
             fits &= game.options[q].size[cand.iq] <= room[q]
         self.cand = cand if fits.all() else cand.take(np.flatnonzero(fits))
         self.keys = self.cand.keys(game)
-        quiet = not ({p, q} & ex.players)
-        groups: dict[int, list[int]] = {}
-        untouched = settled(game, ex, 0)[0]
-        for row in range(len(self.cand)):
-            bits = self.cand.bits(game, row)
-            end = untouched | bits if quiet and not bits & ex.reach else settled(game, ex, bits)[0]
-            groups.setdefault(end & ~bits, []).append(row)
-        self.groups = {bg: np.array(rows) for bg, rows in groups.items()}  # commitments besides p's deal -> rows
+        self.groups = self._settlements(game, ex, p, q)  # commitments besides p's deal -> rows
+        self._subs: dict[int, tuple[State, Candidates]] = {}
+
+    def _settlements(self, game: Game, ex: Expected, p: int, q: int) -> dict[int, np.ndarray]:
+        """The offers grouped by the commitments besides p's deal the turn ends with.  A settlement depends
+        on an offer only through its cells within the later deals' reach and, for a player who commits in
+        them, how many cells it adds (their budget): one settlement per such footprint, not per offer."""
+        cand = self.cand
+        if not ex.after:
+            return {ex.bits: np.arange(len(cand))}
+        key = _footprints(game, p, ex)[0][cand.ip]
+        if q != p:
+            code_q, kinds_q = _footprints(game, q, ex)
+            key = key * kinds_q + code_q[cand.iq]
+        _, first, which = np.unique(key, return_index=True, return_inverse=True)
+        group_of = np.empty(len(first), dtype=np.int64)
+        ends: dict[int, int] = {}
+        for k, row in enumerate(first):
+            bits = cand.bits(game, int(row))
+            group_of[k] = ends.setdefault(settled(game, ex, bits)[0] & ~bits, len(ends))
+        if len(ends) == 1:
+            return {next(iter(ends)): np.arange(len(cand))}
+        label = group_of[which.ravel()]
+        return {bg: np.flatnonzero(label == g) for bg, g in ends.items()}
 
     def values(self, lens: str, i: int) -> np.ndarray:
         """(O,) player i's lens value of each offer on the commitments its settlement ends the turn with."""
         out = np.empty(len(self.cand))
         for bg, rows in self.groups.items():
-            at, sub, idx = self._group(bg, rows)
-            out[rows] = self.val.values(at, sub, lens, i)[idx]
+            at, sub = self._group(bg, rows)
+            out[rows] = self.val.values(at, sub, lens, i)
         return out
 
     def realised(self, i: int, rows: np.ndarray) -> np.ndarray:
@@ -183,14 +200,35 @@ class _Frames:
         for bg, members in self.groups.items():
             pick = np.flatnonzero(np.isin(rows, members))
             if len(pick):
-                _, sub, idx = self._group(bg, rows[pick])
-                out[pick] = realised_values(game, self.val.rules, state_info(game, bg), sub, i, idx)
+                _, sub = self._group(bg, members)
+                out[pick] = realised_values(game, self.val.rules, state_info(game, bg), sub, i,
+                                            np.searchsorted(members, rows[pick]))
         return out
 
-    def _group(self, bg: int, rows: np.ndarray) -> tuple[State, Candidates, np.ndarray]:
-        at = _at(self.s, bg, self.p, self.proposers)
-        sub = self.val.candidates_at(at, self.q)
-        return at, sub, np.searchsorted(sub.keys(self.val.game), self.keys[rows])
+    def _group(self, bg: int, rows: np.ndarray) -> tuple[State, Candidates]:
+        """The group's offers (`rows`, all of one settlement) as candidates at the commitments they end the turn
+        with besides p's deal: kept, so that both sides' values and the tie-break share their arrays."""
+        hit = self._subs.get(bg)
+        if hit is None:
+            at = _at(self.s, bg, self.p, self.proposers)
+            if bg == self.ex.bits:  # no later deal stands beside them: the frame's own candidates
+                sub = self.cand if len(rows) == len(self.cand) else self.cand.take(rows)
+            else:
+                there = self.val.candidates_at(at, self.q)
+                sub = there.take(np.searchsorted(there.keys(self.val.game), self.keys[rows]))
+            hit = self._subs[bg] = (at, sub)
+        return hit
+
+
+def _footprints(game: Game, i: int, ex: Expected) -> tuple[np.ndarray, int]:
+    """Player i's options numbered by what of them a settlement sees: their cells within the later deals'
+    reach and, when i commits in those deals, their size.  (K,) codes, and how many there are."""
+    opts = game.options[i]
+    counts = i in ex.players
+    seen: dict[tuple[int, int], int] = {}
+    codes = np.fromiter((seen.setdefault((b & ex.reach, int(n) if counts else 0), len(seen))
+                         for b, n in zip(opts.bits, opts.size)), dtype=np.int64, count=len(opts.bits))
+    return codes, len(seen)
 
 
 def best_offer(val: Valuation, s: State, q: int, lens_p: str, lens_q: str) -> Offer:
@@ -198,12 +236,22 @@ def best_offer(val: Valuation, s: State, q: int, lens_p: str, lens_q: str) -> Of
     game, rules = val.game, val.rules
     frames = _Frames(val, s, q)
     p, cand = frames.p, frames.cand
-    plain = val.candidates_at(s, q)
-    rows = np.searchsorted(plain.keys(game), frames.keys)  # the same offers among those of the turn's start
+    val.evaluated += len(cand)
+    start: list[tuple[Candidates, np.ndarray]] = []
+
+    def plain() -> tuple[Candidates, np.ndarray]:
+        """The offers among those of the turn's start (and where each is there): asked only by a plain lens."""
+        if not start:
+            there = val.candidates_at(s, q)
+            start.append((there, np.searchsorted(there.keys(game), frames.keys)))
+        return start[0]
 
     def frame(lens: str, i: int) -> np.ndarray:
         ahead, inner = split_anticipation(lens)
-        return frames.values(inner, i) if ahead else val.values(s, plain, inner, i)[rows]
+        if ahead:
+            return frames.values(inner, i)
+        there, rows = plain()
+        return val.values(s, there, inner, i)[rows]
 
     v_p = frame(lens_p, p)
     v_q = v_p if (q == p and lens_q == lens_p) else frame(lens_q, q)
@@ -212,9 +260,10 @@ def best_offer(val: Valuation, s: State, q: int, lens_p: str, lens_q: str) -> Of
     if concrete_lens(game, inner_p, p, s.t) != "myopic" and rules.offer_ties_realised:
         info = state_info(game, s.bits)
         realised = (lambda r: frames.realised(p, r)) if ahead_p else \
-            (lambda r: realised_values(game, rules, info, plain, p, rows[r]))
+            (lambda r: realised_values(game, rules, info, plain()[0], p, plain()[1][r]))
     o = choose(rules, v_p, v_q, cand.n_cells, realised)
-    return Offer(p, q, cand.bits(game, o), int(cand.n_cells[o]), int(rows[o]), float(v_p[o]), float(v_q[o]),
+    index = int(start[0][1][o]) if start else -1  # unknown unless a plain lens placed it
+    return Offer(p, q, cand.bits(game, o), int(cand.n_cells[o]), index, float(v_p[o]), float(v_q[o]),
                  float(v_p[0]), float(v_q[0]))
 
 

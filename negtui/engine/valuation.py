@@ -99,7 +99,8 @@ class Valuation:
 
             self.searches += 1
             return self._offers.put(key, anticipation.best_offer(self, s, q, lens_p, lens_q))
-        cand = self.candidates(s, q)
+        # a simultaneous turn's proposers' trees and anticipating frames read the turn's start again: keep them
+        cand = self.candidates_at(s, q) if self.game.simultaneous else self.candidates(s, q)
         self.searches += 1
         self.evaluated += len(cand)
         v_p = self.values(s, cand, lens_p, p)

@@ -14,7 +14,8 @@ from tests.paths import ROOT
 pytestmark = pytest.mark.slow
 
 RUNS = {
-    "bench_games.py": (["--quick"], ["Large games", "states/s", "paper      myopic"]),
+    "bench_games.py": (["--quick", "--simultaneous"], ["Large games", "states/s", "paper      myopic",
+                                                       "anticipate:lower", "searches ratio"]),
     "bench_games.py private": (["--quick", "--information", "private"], ["private information", "reference  lower"]),
     "bench_exact.py": (["--seeds", "1"], ["Exact solves", "paper          1", "reference      1"]),
     "bench_welfare.py": (["--seeds", "1"], ["utilitarian", "nash"]),
