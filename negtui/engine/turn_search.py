@@ -80,9 +80,15 @@ def mcts_turn(val: Valuation, s: State, lens_p: str, lens_q: str, sims: int, c_u
             return bits | offers[0].bits
         return settle(game, bits, offers, [True] * len(offers), rules.noop_is_deal).bits
 
+    offers: dict[tuple[int, int, int, int, bool], Offer] = {}  # the tree meets a turn's start state at every node
+
     def step(point: _Point, q: int) -> _Point:
         root = point is start
-        offer = val.best_offer(at(point), q, lens_p if root else inner_p, lens_q if root else inner_q)
+        key = (point.t, point.bits, point.order[point.j], q, root)
+        offer = offers.get(key)
+        if offer is None:
+            offer = offers[key] = val.best_offer(at(point), q, lens_p if root else inner_p,
+                                                 lens_q if root else inner_q)
         deals = (*point.deals, (point.order[point.j], offer))
         done = settled(point.bits, deals)
         if point.j + 1 < len(point.order):
