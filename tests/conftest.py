@@ -100,10 +100,15 @@ def cli() -> Callable[..., Result]:
     """`cli("autoplay", path, "--json")` runs `negtui autoplay PATH --json` in-process and returns the
     result (exit_code, stdout, stderr, output); every argument is passed as a string, keywords go to
     CliRunner.invoke (env=...)."""
+    import typer.testing
     from typer.testing import CliRunner
 
     from negtui.cli import app
 
+    if not hasattr(typer.testing._get_command, "cache_info"):
+        # typer builds the whole command tree from the functions' signatures on every invoke (about 70 ms for
+        # negtui's); the tree is the same each time, so it is built once per test process
+        typer.testing._get_command = lru_cache(maxsize=None)(typer.testing._get_command)
     runner = CliRunner()
 
     def invoke(*args: object, **kwargs: object) -> Result:
