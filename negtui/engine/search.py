@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import cast
 
 import numpy as np
 
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.offers import Offer
 from negtui.engine.payoff import payoffs
-from negtui.engine.tree import Node, SearchStats, descend, partner_order
+from negtui.engine.tree import Node, SearchStats, grow, partner_order
 from negtui.engine.turn_search import mcts_turn
 from negtui.engine.valuation import Valuation
 
@@ -56,27 +55,8 @@ def mcts_partner(val: Valuation, s: State, lens_p: str, lens_q: str, sims: int =
         accepted = not offer.is_noop or rules.noop_is_deal
         return neg.next_state(state, offer, accepted)
 
-    for _ in range(sims):
-        path = descend(root, T, c_ucb)
-        node = path[-1]
-        if node.state.t < T and node.untried:
-            q = node.untried.pop()
-            nxt = step(cast(State, node.state), q)
-            ch = Node(nxt, untried(nxt), sched[node.state.t])
-            node.children[q] = ch
-            path.append(ch)
-        value = leaf_value(cast(State, path[-1].state)).tolist()
-        for nd in path:
-            nd.n += 1
-            if nd.who >= 0:
-                nd.w += value[nd.who]
-    if not root.children:
-        raise ValueError("no partner to choose at a terminal state")
     # most visits; ties to the first inserted child (highest index under the reference, lowest otherwise)
-    best = max(root.children.items(), key=lambda kv: kv[1].n)[0]
-    stats = SearchStats({q: ch.n for q, ch in root.children.items()},
-                        {q: ch.w / ch.n for q, ch in root.children.items()})
-    return best, stats
+    return grow(root, sims, T, c_ucb, step, untried, lambda state: sched[state.t], leaf_value)
 
 
 def greedy_partner(val: Valuation, s: State, lens_p: str, lens_of: Callable[[int], str],

@@ -1,11 +1,14 @@
 """The partner tree both partner searches grow (search.py one proposer a turn, turn_search.py simultaneous
-turns): its nodes, UCB selection, and the order untried partners are expanded in."""
+turns): its nodes, UCB selection, the order untried partners are expanded in, and the growing itself."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar, cast
+
+import numpy as np
 
 from negtui.engine.negotiation import Negotiation, State
 
@@ -62,3 +65,34 @@ def descend(root: Node, T: int, c_ucb: float) -> list[Node]:
     return path
 
 
+
+
+P = TypeVar("P", bound=At)
+
+
+def grow(root: Node, sims: int, T: int, c_ucb: float, step: Callable[[P, int], P], untried: Callable[[P], list[int]],
+         who: Callable[[P], int], leaf_value: Callable[[P], np.ndarray]) -> tuple[int, SearchStats]:
+    """`sims` simulations from the root (docs/reference.md §3.3): select by UCB, expand the next untried partner
+    (`step` to the child, whose value the choosing player, `who`, reads), value the leaf, back the value up.
+    Returns the most visited partner (ties to the first inserted) and the root's statistics."""
+    for _ in range(sims):
+        path = descend(root, T, c_ucb)
+        node = path[-1]
+        if node.state.t < T and node.untried:
+            q = node.untried.pop()
+            at = cast(P, node.state)  # every node's state is the searcher's kind: the root's, or a step's
+            nxt = step(at, q)
+            ch = Node(nxt, untried(nxt), who(at))
+            node.children[q] = ch
+            path.append(ch)
+        value = leaf_value(cast(P, path[-1].state)).tolist()
+        for nd in path:
+            nd.n += 1
+            if nd.who >= 0:
+                nd.w += value[nd.who]
+    if not root.children:
+        raise ValueError("no partner to choose at a terminal state")
+    best = max(root.children.items(), key=lambda kv: kv[1].n)[0]
+    stats = SearchStats({q: ch.n for q, ch in root.children.items()},
+                        {q: ch.w / ch.n for q, ch in root.children.items()})
+    return best, stats

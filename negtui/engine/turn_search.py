@@ -17,7 +17,6 @@ turn the tree, its offers and its leaves are the sequential search's.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 import numpy as np
 
@@ -25,7 +24,7 @@ from negtui.engine.negotiation import State
 from negtui.engine.offers import Offer
 from negtui.engine.payoff import payoffs
 from negtui.engine.simultaneous import Flight, settle
-from negtui.engine.tree import Node, SearchStats, descend, partner_order
+from negtui.engine.tree import Node, SearchStats, grow, partner_order
 from negtui.engine.valuation import Valuation
 from negtui.engine.vocabulary import split_anticipation
 
@@ -101,25 +100,4 @@ def mcts_turn(val: Valuation, s: State, lens_p: str, lens_q: str, sims: int, c_u
             return payoffs(game, bits)
         return val.forecast(State(t, bits), inner_p)
 
-    root = Node(start, untried(start))
-    for _ in range(sims):
-        path = descend(root, T, c_ucb)
-        node = path[-1]
-        point = cast(_Point, node.state)
-        if point.t < T and node.untried:
-            q = node.untried.pop()
-            nxt = step(point, q)
-            ch = Node(nxt, untried(nxt), who(point))
-            node.children[q] = ch
-            path.append(ch)
-        value = leaf_value(cast(_Point, path[-1].state)).tolist()
-        for nd in path:
-            nd.n += 1
-            if nd.who >= 0:
-                nd.w += value[nd.who]
-    if not root.children:
-        raise ValueError("no partner to choose at a terminal state")
-    best = max(root.children.items(), key=lambda kv: kv[1].n)[0]
-    stats = SearchStats({q: ch.n for q, ch in root.children.items()},
-                        {q: ch.w / ch.n for q, ch in root.children.items()})
-    return best, stats
+    return grow(Node(start, untried(start)), sims, T, c_ucb, step, untried, who, leaf_value)
