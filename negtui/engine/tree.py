@@ -21,6 +21,9 @@ class At(Protocol):
     def t(self) -> int: ...
 
 
+P = TypeVar("P", bound=At)  # the kind of point one search's tree holds
+
+
 @dataclass
 class Node:
     """A node of the partner tree.  Only the parent's proposer ever reads a node's value, so the node
@@ -63,11 +66,6 @@ def descend(root: Node, T: int, c_ucb: float) -> list[Node]:
         node = node.children[best_q]
         path.append(node)
     return path
-
-
-
-
-P = TypeVar("P", bound=At)
 
 
 def grow(root: Node, sims: int, T: int, c_ucb: float, step: Callable[[P, int], P], untried: Callable[[P], list[int]],
