@@ -7,9 +7,11 @@ import atexit
 import os
 import sys
 import threading
+import time
 
 EXIT_INPUT = 2
 EXIT_INTERRUPTED = 130
+JOIN_SECONDS = 10.0  # after Ctrl-C, how long other threads get to finish before the process ends anyway
 
 
 def quiet_interrupt(signum: int, frame: object) -> None:
@@ -25,11 +27,17 @@ def leave_interrupted() -> None:
     A normal exit would not do: CPython (3.11, 3.12) marks a KeyboardInterrupt raised inside `exec()` of
     a string (dataclasses and typing make classes that way while a module imports) as unhandled even
     when it is caught, and then ends the process by SIGINT instead of with the status asked for.  So the
-    rest of a normal exit is done here: other threads finish, exit handlers run, output is flushed."""
+    rest of a normal exit is done here: other threads finish, exit handlers run, output is flushed.  The
+    waits are bounded: a process pool whose workers were ended under it can leave its manager thread, and
+    multiprocessing's exit handler joining its queue's feeder, waiting forever, and Ctrl-C must end the
+    process."""
+    deadline = time.monotonic() + JOIN_SECONDS
     for thread in threading.enumerate():
         if thread is not threading.current_thread() and not thread.daemon:
-            thread.join()
-    atexit._run_exitfuncs()
+            thread.join(max(0.0, deadline - time.monotonic()))
+    handlers = threading.Thread(target=atexit._run_exitfuncs, daemon=True)
+    handlers.start()
+    handlers.join(JOIN_SECONDS)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
