@@ -38,7 +38,8 @@ YOUNG = 10_000
 # about 30 ms per child otherwise
 LATE_IMPORTS = ("textual.drivers.linux_driver", "textual._xterm_parser", "textual.layouts.factory",
                 "textual.layouts.horizontal", "textual.layouts.stream", "numpy.random", "statistics",
-                "negtui.engine.memory", "negtui.scenario.hnc", "negtui.scenario.scoresheets", "textual.scrollbar")
+                "negtui.engine.memory", "negtui.scenario.hnc", "negtui.scenario.scoresheets", "textual.scrollbar",
+                "textual.pilot", "textual.drivers.headless_driver", "concurrent.futures.thread")
 
 
 def preload() -> None:

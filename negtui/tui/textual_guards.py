@@ -14,6 +14,17 @@ the game below every dialog, and, the layout being news to the dialog's backdrop
 half a second later.  The guard passes a resize on only to a screen not yet laid out at that size;
 whatever else changed on it is laid out by its own refresh, as before.
 
+A screen shown for the first time was laid out three times or more, each layout followed by a frame:
+as it resumed, again as its own first size reached it as a resize, and again for every request made
+while it was being composed.  Each new widget's first size set its virtual size, a reactive that asks
+for a layout although only a scrollbar (which asks for its own) depends on it; the requests made before
+the first layout, each posted as the widget idles, arrive after that layout and ask for another; and a
+layout made on resuming or on a resize leaves the screen's "layout required" flag as it was (only the
+update timer's layout clears it).  The guards set a widget's size without asking for a layout, note
+when a widget last asked for one and drop the requests its screen's first layout already covered, and
+clear the flag at every full layout: a dialog is laid out once as it opens and once more as Textual
+reports it mounted.
+
 A screen popped off the stack is removed from the app, and the removal asks its parent, the app, for a
 layout: the screen uncovered was laid out in full once more, although the dialog was never part of it.
 The guard removes a screen as a node of no parent's layout.
@@ -22,10 +33,12 @@ The guard removes a screen as a node of no parent's layout.
 from __future__ import annotations
 
 from collections.abc import Callable
+from time import perf_counter
 from typing import Any
 
 from textual.geometry import Size
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets._toast import Toast
 
 SHORTEST = 0.01  # seconds: an expired toast is removed on the next tick
@@ -41,11 +54,52 @@ def _toast_timeout(mount: Callable[..., Any]) -> Callable[..., Any]:
 
 def _same_size_relayout(resized: Callable[..., Any]) -> Callable[..., Any]:
     def _screen_resized(self: Screen, size: Size) -> None:
-        if self is not self.app.screen and self._compositor.size == size:
-            return  # a screen below the one pushed, already laid out at this size
+        if self._compositor.size == size and (self is not self.app.screen or not self._layout_required):
+            return  # a screen below the one pushed, or the one pushed, already laid out at this size
         resized(self, size)
 
     return _screen_resized
+
+
+def _sized_in_place(size_updated: Callable[..., Any]) -> Callable[..., Any]:
+    def _size_updated(self: Widget, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        return size_updated(self, size, virtual_size, container_size, layout=False)
+
+    return _size_updated
+
+
+def _asked_when(refresh: Callable[..., Any]) -> Callable[..., Any]:
+    def refresh_(self: Widget, *regions: Any, repaint: bool = True, layout: bool = False,
+                 recompose: bool = False) -> Any:
+        if layout:
+            self._negtui_layout_asked = perf_counter()  # type: ignore[attr-defined]
+        return refresh(self, *regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    return refresh_
+
+
+def _first_layout_when(refresh_layout: Callable[..., Any]) -> Callable[..., Any]:
+    def _refresh_layout(self: Screen, size: Size | None = None, scroll: bool = False) -> None:
+        if not scroll:
+            if not self._compositor.size:  # nothing of this screen laid out yet
+                self._negtui_first_layout = perf_counter()  # type: ignore[attr-defined]
+            self._layout_required = False  # what asked for a layout so far is laid out now (Textual keeps the flag)
+        refresh_layout(self, size, scroll)
+
+    return _refresh_layout
+
+
+def _covered_by_first_layout(on_layout: Callable[..., Any]) -> Callable[..., Any]:
+    async def _on_layout(self: Screen, message: Any) -> None:
+        first = getattr(self, "_negtui_first_layout", None)
+        asked = getattr(message.widget, "_negtui_layout_asked", None)
+        if first is not None and asked is not None and asked < first:
+            message.stop()  # asked before the screen was first laid out, which measured everything afresh
+            message.prevent_default()
+            return
+        await on_layout(self, message)
+
+    return _on_layout
 
 
 def _removed_alone(remove: Callable[..., Any]) -> Callable[..., Any]:
@@ -63,6 +117,10 @@ GUARDS: tuple[tuple[type, str, tuple[str, ...], Callable[[Callable[..., Any]], C
     (Toast, "_on_mount", ("self", "_"), _toast_timeout),
     (Screen, "_screen_resized", ("self", "size"), _same_size_relayout),
     (Screen, "remove", ("self",), _removed_alone),
+    (Widget, "refresh", ("self", "regions", "repaint", "layout", "recompose"), _asked_when),
+    (Screen, "_refresh_layout", ("self", "size", "scroll"), _first_layout_when),
+    (Screen, "_on_layout", ("self", "message"), _covered_by_first_layout),
+    (Widget, "_size_updated", ("self", "size", "virtual_size", "container_size", "layout"), _sized_in_place),
 )
 
 

@@ -8,7 +8,7 @@ import inspect
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 import pytest
 
@@ -121,6 +121,59 @@ async def test_a_dialog_closed_does_not_lay_out_the_screen_below_again(wait_unti
     assert laid_out == [], laid_out
 
 
+@contextmanager
+def unguarded(cls: type, name: str) -> Iterator[None]:
+    """Textual's own hook in place of the guard's while the block runs."""
+    guarded = getattr(cls, name)
+    setattr(cls, name, textual_guards.original(cls, name))
+    try:
+        yield
+    finally:
+        setattr(cls, name, guarded)
+
+
+async def confirm_laid_out(wait_until, without: tuple[type, str] | None = None) -> list[str]:
+    """The screens laid out from pushing a yes-or-no question over A's partner dialog until it settles;
+    `without`: that hook Textual's own meanwhile (the app puts the guards in place as it is made)."""
+    from negtui.seats import Seat
+    from negtui.tui.screens.dialogs import ConfirmScreen, PartnerScreen
+    from tests.tui.conftest import pill_app
+
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
+        partner = app.screen
+        await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: partner._settling is None and partner._backdrop is not None,
+                         "the partner dialog's backdrop to settle")
+        question = ConfirmScreen("Sure?", "A question with no scrolling and no toast.")
+        with unguarded(*without) if without else nullcontext(), screens_laid_out() as laid_out:
+            app.push_screen(question)
+            await wait_until(pilot, lambda: app.screen is question and question._backdrop is not None, "the question")
+            for _ in range(6):  # what its first size and its mounting asked for is laid out
+                await pilot.pause(0.05)
+    return laid_out
+
+
+@pytest.mark.asyncio
+async def test_a_dialog_opening_is_laid_out_as_it_resumes_and_as_its_mounting_is_reported(wait_until):
+    """Unguarded it was laid out three times, each layout followed by a frame: as it resumed, as its first
+    size arrived as a resize, and for what its widgets asked for while it was composed."""
+    assert await confirm_laid_out(wait_until) == ["ConfirmScreen", "ConfirmScreen"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("cls", "name"), [("Widget", "_size_updated"), ("Widget", "refresh"), ("Screen", "_on_layout"),
+                                           ("Screen", "_refresh_layout"), ("Screen", "_screen_resized")])
+async def test_each_layout_guard_matters(cls, name, wait_until):
+    """Without any one of them the dialog is laid out again (or the screens below it are)."""
+    from textual.screen import Screen
+    from textual.widget import Widget
+
+    laid_out = await confirm_laid_out(wait_until, ({"Widget": Widget, "Screen": Screen}[cls], name))
+    assert len(laid_out) > 2, laid_out
+
+
 @pytest.mark.parametrize(("cls", "name", "parameters", "guard"), textual_guards.GUARDS,
                          ids=[f"{g[0].__name__}.{g[1]}" for g in textual_guards.GUARDS])
 def test_the_private_hooks_the_guards_wrap_are_still_textuals(cls, name, parameters, guard):
@@ -140,6 +193,7 @@ def test_what_the_guards_read_of_textual_is_still_there():
 
     assert isinstance(Toast(Notification("x", timeout=1))._timeout, float)
     assert Screen()._compositor.size is not None
+    assert Screen()._layout_required is False  # cleared by the update timer's layout alone, unguarded
     source = inspect.getsource(importlib.import_module("textual.screen"))
     assert "._screen_resized(" in source  # Textual passes a resize on to the screens below through it
 
