@@ -117,11 +117,19 @@ class LobbyScreen(TrainingScreen):
         yield Static("enter: play the highlighted exercise (or resume a game) · q: quit", id="status")
         yield KeyBar()
 
+    _listed_on_mount = False
+    _listings = 0  # how many times the entries were listed
+    _shown: tuple[int, int] | None = None  # the entry shown beside the list, and in which listing
+
     def on_mount(self) -> None:
         self.refresh_list()
+        self._listed_on_mount = True
         self.query_one(OptionList).focus()
 
     def on_screen_resume(self) -> None:
+        if self._listed_on_mount:  # shown for the first time: listed a moment ago, as it mounted
+            self._listed_on_mount = False
+            return
         self.refresh_list()
 
     def refresh_list(self) -> None:
@@ -187,6 +195,7 @@ class LobbyScreen(TrainingScreen):
             t.append(f"\n   {status}", style="dim")
             items.append(Option(t))
             self.entries.append(ex)
+        self._listings += 1
         lst = self.query_one(OptionList)
         keep = lst.highlighted
         lst.clear_options()
@@ -199,8 +208,9 @@ class LobbyScreen(TrainingScreen):
         self._show(event.option_index)
 
     def _show(self, k: int | None) -> None:
-        if k is None or k >= len(self.entries):
-            return
+        if k is None or k >= len(self.entries) or (k, self._listings) == self._shown:
+            return  # the highlight that listing the entries moves is shown already: no second layout for it
+        self._shown = (k, self._listings)
         app, item = self.host, self.entries[k]
         ex = item if isinstance(item, Exercise) else app.course.exercise(item.exercise)
         sc = app.course.scenarios[ex.id]
