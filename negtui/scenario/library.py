@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from negtui.scenario.io import ScenarioError, load_scenario
@@ -49,9 +50,25 @@ def _first_sentence(text: str) -> str:
 
 
 def catalogue(root: Path) -> list[Entry]:
-    """Every valid scenario (or HNC topfile) under root, by folder then file name; invalid files skipped."""
+    """Every valid scenario (or HNC topfile) under root, by folder then file name; invalid files skipped.
+    Read once while no file under root changes: a course naming a scenario by its name is resolved in
+    every session's app on a training server (the fork server reads the library before it forks)."""
+    files = sorted(root.rglob("*.json"))
+    return list(_catalogue(root, tuple((f, _stamp(f)) for f in files)))
+
+
+def _stamp(f: Path) -> tuple[int, int] | None:
+    try:
+        st = f.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+@lru_cache(maxsize=4)
+def _catalogue(root: Path, files: tuple[tuple[Path, tuple[int, int] | None], ...]) -> tuple[Entry, ...]:
     out = []
-    for f in sorted(root.rglob("*.json")):
+    for f, _ in files:
         try:
             sc = load_scenario(f)
         except ScenarioError:
@@ -59,7 +76,7 @@ def catalogue(root: Path) -> list[Entry]:
         kind = f.relative_to(root).parts[0] if len(f.relative_to(root).parts) > 1 else "other"
         out.append(Entry(sc.name, str(f), kind, len(sc.players), sum(len(p.actions) for p in sc.players),
                          len(sc.goals), _first_sentence(sc.description or sc.lesson)))
-    return out
+    return tuple(out)
 
 
 def find(name: str, root: Path | None = None) -> Path | None:

@@ -369,3 +369,30 @@ def test_hnc_ids_keep_the_whole_name_and_panes_show_the_name():
     assert all(g.id.startswith(re.sub(r"[^A-Za-z0-9]+", "_", g.label).strip("_")) for g in sc.goals)
     assert max(len(g.id) for g in sc.goals) > 30  # ids were cut at 24 characters
     assert player_label(sc.players[0].model_copy(update={"id": "UN"})) == "UN · UN Humanitarian Coordinator"
+
+
+def test_the_catalogue_is_read_once_until_a_file_under_it_changes(tmp_path, monkeypatch):
+    """Every session's app on a training server resolves its course's scenarios by name: the library is read
+    once (the fork server reads it before it forks), and again only for a file added, removed or changed."""
+    from negtui.scenario import library
+
+    read: list[str] = []
+    real = library.load_scenario
+
+    def counting(path):
+        read.append(Path(path).name)
+        return real(path)
+
+    monkeypatch.setattr(library, "load_scenario", counting)
+    raw = json.loads((TEACHING / "poison-pill.json").read_text(encoding="utf-8"))
+    (tmp_path / "teaching").mkdir()
+    one = tmp_path / "teaching" / "one.json"
+    one.write_text(json.dumps({**raw, "name": "first-name"}), encoding="utf-8")
+    assert [e.name for e in library.catalogue(tmp_path)] == ["first-name"]
+    assert library.find("first-name", tmp_path) == one
+    assert read == ["one.json"]  # the second look found it without reading the file again
+    one.write_text(json.dumps({**raw, "name": "a-longer-second-name"}), encoding="utf-8")
+    assert [e.name for e in library.catalogue(tmp_path)] == ["a-longer-second-name"]
+    (tmp_path / "teaching" / "two.json").write_text(json.dumps({**raw, "name": "another"}), encoding="utf-8")
+    assert sorted(e.name for e in library.catalogue(tmp_path)) == ["a-longer-second-name", "another"]
+    assert read == ["one.json", "one.json", "one.json", "two.json"]

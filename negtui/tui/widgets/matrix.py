@@ -87,6 +87,7 @@ class CommitmentMatrix(Widget, can_focus=True):
         self._labels: tuple[int, list[list[str]]] = (-1, [])  # the list layout's action names at a width
         self._lines: list[Text] = []  # what each line shows now (see render_lines)
         self._strips: dict[int, tuple[Text, RichStyle, Strip]] = {}  # each line as last drawn, and from what
+        self._memo: tuple[tuple[object, ...], list[Text]] | None = None  # the lines, and what they were drawn from
 
     def watch_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None:
@@ -256,7 +257,11 @@ class CommitmentMatrix(Widget, can_focus=True):
     # The matrix is drawn line by line (Textual's line API): a whole-widget repaint converted every line of
     # it, about a third of a trainee's drawing, on every turn of a table.
     def _current_lines(self) -> list[Text]:
-        return list(self.render().split("\n", allow_blank=True))
+        drawn_from = (self.snap, self.cursor, self.target, self.has_focus, self.listed, self.room)
+        memo = self._memo
+        if memo is None or memo[0] != drawn_from:  # a snapshot compares by identity
+            memo = self._memo = (drawn_from, list(self.render().split("\n", allow_blank=True)))
+        return memo[1]  # a snapshot is never changed in place: the same one, cursor and focus draw the same lines
 
     def _repaint_changed(self) -> None:
         lines = self._current_lines()
