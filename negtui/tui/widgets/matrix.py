@@ -250,9 +250,13 @@ class CommitmentMatrix(Widget, can_focus=True):
     def render(self) -> Text:
         if self.snap is None:
             return Text("no game")
-        out = self._render_list() if self.listed else self._render_grid()
-        out.rstrip()
-        return out
+        return Text("\n", no_wrap=True).join(self._drawn_lines())
+
+    def _drawn_lines(self) -> list[Text]:
+        """Each line as drawn, built line by line (splitting one text into lines cost as much as making it)."""
+        lines = self._render_list() if self.listed else self._render_grid()
+        lines[-1].rstrip()
+        return lines
 
     # The matrix is drawn line by line (Textual's line API): a whole-widget repaint converted every line of
     # it, about a third of a trainee's drawing, on every turn of a table.
@@ -260,7 +264,7 @@ class CommitmentMatrix(Widget, can_focus=True):
         drawn_from = (self.snap, self.cursor, self.target, self.has_focus, self.listed, self.room)
         memo = self._memo
         if memo is None or memo[0] != drawn_from:  # a snapshot compares by identity
-            memo = self._memo = (drawn_from, list(self.render().split("\n", allow_blank=True)))
+            memo = self._memo = (drawn_from, self._drawn_lines() if self.snap is not None else [Text("no game")])
         return memo[1]  # a snapshot is never changed in place: the same one, cursor and focus draw the same lines
 
     def _repaint_changed(self) -> None:
@@ -288,39 +292,40 @@ class CommitmentMatrix(Widget, can_focus=True):
         self._strips[y] = (text, base, strip)
         return strip
 
-    def _render_list(self) -> Text:
+    def _render_list(self) -> list[Text]:
         g = self.shown.game
         width = max(10, self.room - 2)
         if self._labels[0] != width - INDENT:  # worked out once per width, not on every frame
             self._labels = (width - INDENT, matrix_action_labels(g.scenario, width - INDENT))
         names = self._labels[1]
         shown = matrix_player_labels(g, width - 2, listed=True)
-        out = Text(no_wrap=True)
+        lines = []
         for i, (mark, style) in enumerate(self._marks()):
+            out = Text(no_wrap=True)
             out.append(mark, style=style)
             out.append(shown[i], style=style or "bold")
-            out.append("\n")
+            lines.append(out)
             for a in range(int(g.m[i])):
                 c = int(g.offset[i]) + a
-                out.append(" " * (INDENT - 3))
+                out = Text(" " * (INDENT - 3), no_wrap=True)
                 kind = self._cell(out, c, (a, i) == self.cursor)
                 out.append(" " + names[i][a], style="" if kind == "free" else self.STYLES[kind].replace(" reverse", ""))
-                out.append("\n")
-        return out
+                lines.append(out)
+        return lines
 
-    def _render_grid(self) -> Text:
+    def _render_grid(self) -> list[Text]:
         g = self.shown.game
         width = name_width(g, self.room)
-        out = Text(no_wrap=True)
-        out.append(" " * (width + 3))
+        out = Text(" " * (width + 3), no_wrap=True)
         out.append("actions", style="dim")
-        out.append("\n")
+        lines = [out]
         shown = matrix_player_labels(g, width, listed=False)
         for i, (mark, style) in enumerate(self._marks()):
+            out = Text(no_wrap=True)
             out.append(mark, style=style)
             out.append(f"{shown[i]:<{width}} ", style=style)
             for a in range(int(g.m[i])):
                 self._cell(out, int(g.offset[i]) + a, (a, i) == self.cursor)
                 out.append(" ")
-            out.append("\n")
-        return out
+            lines.append(out)
+        return lines
