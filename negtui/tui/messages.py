@@ -71,8 +71,9 @@ class ExactDone(Message):
 
 
 @dataclass
-class TableLine(Message):
-    """A line from the table a game is played at (read in a worker)."""
+class TableLine(Message, bubble=False):
+    """A line from the table a game is played at (read in a worker).  Its screen alone reads it: some 70 a
+    game per trainee, none of them passed on to the app."""
 
     line: dict
 
