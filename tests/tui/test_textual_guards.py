@@ -71,21 +71,27 @@ def screens_laid_out() -> Iterator[list[str]]:
         Screen._refresh_layout = real  # type: ignore[method-assign]
 
 
+async def partner_dialog_settled(app, pilot, wait_until) -> None:
+    """A's partner dialog over the game, both laid out (the dialog's backdrop of the game drawn and settled)."""
+    from negtui.tui.screens.dialogs import PartnerScreen
+
+    await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
+    partner = app.screen
+    await app.workers.wait_for_complete()
+    await wait_until(pilot, lambda: partner._settling is None and partner._backdrop is not None,
+                     "the partner dialog's backdrop to settle")
+
+
 @pytest.mark.asyncio
 async def test_a_dialog_pushed_does_not_lay_out_the_screens_below_again(wait_until):
     """Unguarded, the dialog's first resize reached every screen below and each reflowed in full."""
     from negtui.seats import Seat
-    from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen
+    from negtui.tui.screens.dialogs import HelpScreen
     from tests.tui.conftest import pill_app
 
     app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
     async with app.run_test(size=(100, 32)) as pilot:
-        # A's partner dialog over the game, both laid out (the dialog's backdrop of the game drawn and settled)
-        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
-        partner = app.screen
-        await app.workers.wait_for_complete()
-        await wait_until(pilot, lambda: partner._settling is None and partner._backdrop is not None,
-                         "the partner dialog's backdrop to settle")
+        await partner_dialog_settled(app, pilot, wait_until)
         below = [type(s).__name__ for s in app.screen_stack]
         with screens_laid_out() as laid_out:
             app.push_screen(HelpScreen("play"))
@@ -136,16 +142,12 @@ async def confirm_laid_out(wait_until, without: tuple[type, str] | None = None) 
     """The screens laid out from pushing a yes-or-no question over A's partner dialog until it settles;
     `without`: that hook Textual's own meanwhile (the app puts the guards in place as it is made)."""
     from negtui.seats import Seat
-    from negtui.tui.screens.dialogs import ConfirmScreen, PartnerScreen
+    from negtui.tui.screens.dialogs import ConfirmScreen
     from tests.tui.conftest import pill_app
 
     app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
-        partner = app.screen
-        await app.workers.wait_for_complete()
-        await wait_until(pilot, lambda: partner._settling is None and partner._backdrop is not None,
-                         "the partner dialog's backdrop to settle")
+        await partner_dialog_settled(app, pilot, wait_until)
         question = ConfirmScreen("Sure?", "A question with no scrolling and no toast.")
         with unguarded(*without) if without else nullcontext(), screens_laid_out() as laid_out:
             app.push_screen(question)
