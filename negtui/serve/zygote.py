@@ -53,6 +53,7 @@ def preload() -> None:
     load()  # the table of character widths, read on the first line drawn
     catalogue(bundled_root())  # the library by name: a course may name its scenarios so
 
+
 def _child(slave: int, request: dict) -> None:
     """In the forked child: the pty as controlling terminal and standard streams, then the app."""
     try:

@@ -264,7 +264,7 @@ class CommitmentMatrix(Widget, can_focus=True):
         drawn_from = (self.snap, self.cursor, self.target, self.has_focus, self.listed, self.room)
         memo = self._memo
         if memo is None or memo[0] != drawn_from:  # a snapshot compares by identity
-            memo = self._memo = (drawn_from, self._drawn_lines() if self.snap is not None else [Text("no game")])
+            memo = self._memo = (drawn_from, self._drawn_lines() if self.snap is not None else [self.render()])
         return memo[1]  # a snapshot is never changed in place: the same one, cursor and focus draw the same lines
 
     def _repaint_changed(self) -> None:
