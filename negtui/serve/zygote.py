@@ -49,9 +49,12 @@ def preload() -> None:
     from rich._unicode_data import load
 
     from negtui.scenario.library import bundled_root, catalogue
+    from negtui.tui import textual_guards
+    from negtui.tui.app import NegtuiApp
 
     load()  # the table of character widths, read on the first line drawn
     catalogue(bundled_root())  # the library by name: a course may name its scenarios so
+    textual_guards.preparse(NegtuiApp(None, record=False))  # every widget's CSS, under the apps' theme
 
 
 def _child(slave: int, request: dict) -> None:

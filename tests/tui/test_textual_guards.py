@@ -216,3 +216,52 @@ print("made:", [h.__module__ for h in hooks])
     assert res.returncode == 0, res.stderr
     assert "imported: ['textual.widgets._toast', 'textual.screen']" in res.stdout, res.stdout
     assert "made: ['negtui.tui.textual_guards', 'negtui.tui.textual_guards']" in res.stdout, res.stdout
+
+
+@pytest.mark.asyncio
+async def test_css_parsed_before_forking_leaves_an_app_nothing_to_parse_until_its_theme_changes(monkeypatch,
+                                                                                                 wait_until):
+    """The fork server parses every widget class's CSS (`preparse`); a trainee's app then opens the game and
+    a dialog without parsing any.  Another theme is other variables: its CSS is parsed anew, and drawn."""
+    from textual.css import stylesheet
+
+    from negtui.seats import Seat
+    from negtui.tui.app import NegtuiApp
+    from tests.tui.conftest import pill_app
+
+    assert textual_guards.preparse(NegtuiApp(None, record=False)) > 30
+    parsed: list[object] = []
+    parse = stylesheet.parse
+    monkeypatch.setattr(stylesheet, "parse", lambda *a, **k: parsed.append(a[2]) or parse(*a, **k))
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await partner_dialog_settled(app, pilot, wait_until)
+        assert parsed == []
+        background = app.screen.styles.background
+        app.theme = "textual-light"
+        await wait_until(pilot, lambda: app.screen.styles.background != background, "the light theme drawn")
+        assert parsed, "a theme's variables are part of what the rules were parsed with"
+
+
+def test_css_parsed_once_is_not_parsed_again_by_a_second_stylesheet(monkeypatch):
+    """Unguarded, each stylesheet (a new app, or a screen's CSS making its app parse everything again) parsed
+    every source anew."""
+    from textual.app import App
+    from textual.css import stylesheet
+
+    textual_guards.install()
+    calls: list[object] = []
+    parse = stylesheet.parse
+    monkeypatch.setattr(stylesheet, "parse", lambda *a, **k: calls.append(a[2]) or parse(*a, **k))
+    variables = App().get_css_variables()
+    css = "Widget { color: $primary; } #guarded-once { height: 3; }"
+    for _ in range(3):
+        sheet = stylesheet.Stylesheet(variables=variables)
+        sheet.add_source(css, read_from=("test", "guarded"), is_default_css=True)
+        assert len(sheet.rules) == 2
+    assert calls == [("test", "guarded")]
+    with unguarded(stylesheet.Stylesheet, "_parse_rules"):
+        sheet = stylesheet.Stylesheet(variables=variables)
+        sheet.add_source(css, read_from=("test", "guarded"), is_default_css=True)
+        assert len(sheet.rules) == 2
+    assert len(calls) == 2
