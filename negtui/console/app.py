@@ -27,6 +27,7 @@ from negtui.tui.confined import Confined
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.screens.table import TableScreen
 from negtui.tui.widgets.keybar import KeyBar
+from negtui.tui.widgets.pane import SteadyStatic
 
 
 class ClassApp(NegtuiApp):
@@ -110,7 +111,7 @@ class ConsoleHelp(Dialog[None]):
             t.add_row(key, text)
         with VerticalScroll(id="dialog", classes="dialog wide"):
             yield Label("The trainer's console — keys  (escape, q or ? closes)", classes="dialog-title")
-            yield Static(t)
+            yield SteadyStatic(t)
             yield Static("Payoffs so far: what each player would get were the game to end now; in brackets, the "
                          "difference from the No-Negotiation baseline (what the seat gets acting alone, with no "
                          "deal). The class debrief counts finished games only.", classes="dim")

@@ -23,6 +23,7 @@ from negtui.trainee.table_picker import TableChoice, TablePicker
 from negtui.tui import palette
 from negtui.tui.labels import rules_words
 from negtui.tui.widgets.keybar import KeyBar
+from negtui.tui.widgets.pane import SteadyStatic
 
 if TYPE_CHECKING:
     from negtui.classroom.course import LoadedCourse
@@ -113,7 +114,7 @@ class LobbyScreen(TrainingScreen):
                 if app.course.course.description:
                     yield Static(Text(app.course.course.description.strip() + "\n", style="dim"), id="course-info")
                 yield Static("", id="exercise-info")
-                yield Static("", id="leaderboard")
+                yield SteadyStatic("", id="leaderboard")
         yield Static("enter: play the highlighted exercise (or resume a game) · q: quit", id="status")
         yield KeyBar()
 
@@ -229,7 +230,7 @@ class LobbyScreen(TrainingScreen):
                         "coaches. Every game you start counts as an attempt; leaving one keeps it to resume, until "
                         "it is left longer than the server's idle timeout.\n", style=palette.ORANGE)
         self.query_one("#exercise-info", Static).update(info)
-        self.query_one("#leaderboard", Static).update(
+        self.query_one("#leaderboard", SteadyStatic).update(
             Text("The results of this exercise are held by the trainer until every table has played: under "
                  "private roles the other side's results would tell you its values.", style="dim")
             if ex.id in self.held else leaderboard(ex, self.boards[ex.id], app.trainee))

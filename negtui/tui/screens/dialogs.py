@@ -18,6 +18,7 @@ from negtui.tui.keys import help_table
 from negtui.tui.labels import LEFT_COLUMN, WIDE
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
+from negtui.tui.widgets.pane import SteadyStatic
 
 if TYPE_CHECKING:
     from negtui.play.views import PartnerOption, Preview
@@ -151,7 +152,7 @@ class RespondScreen(BesideTheMatrix, Dialog[bool | None]):
         self._backdrop = None
         self.query_one(".dialog-title", Label).update(title)
         self.query_one("#words", Static).update(words)
-        self.query_one("#effects", Static).update(self._effects())
+        self.query_one("#effects", SteadyStatic).update(self._effects())
         return self
 
     def _effects(self) -> Table:
@@ -168,7 +169,7 @@ class RespondScreen(BesideTheMatrix, Dialog[bool | None]):
         with self.beside(Vertical(id="dialog", classes="dialog wide")):
             yield Label(self.title_text, classes="dialog-title")
             yield Static(self.words, id="words")
-            yield Static(self._effects(), id="effects")
+            yield SteadyStatic(self._effects(), id="effects")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Accept (a)", variant="success", id="accept")
                 yield Button("Reject (x)", variant="error", id="reject")
@@ -250,9 +251,9 @@ class HelpScreen(Dialog[None]):
         yield KeyBar()  # this dialog's keys, not those of the screen under it
         with VerticalScroll(id="dialog", classes="dialog wide"):
             yield Label("negtui — keys  (escape, q or ? closes; arrows scroll)", classes="dialog-title")
-            yield Static(help_table(self.mode))
+            yield SteadyStatic(help_table(self.mode))
             yield Static("")
-            yield Static(_legend())
+            yield SteadyStatic(_legend())
 
     def action_close(self) -> None:
         self.dismiss(None)

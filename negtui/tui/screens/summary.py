@@ -59,7 +59,7 @@ class SummaryScreen(Dialog[None]):
                   Text(f"{total:+z.2f}", style=palette.signed(total)), *["" for _ in self.first_forecasts])
         with VerticalScroll(id="dialog", classes="dialog wide"):
             yield Label("Game over", classes="dialog-title")
-            yield Static(t)
+            yield SteadyStatic(t)
             yield Static("payoff: what each player got; baseline: what each would get with no negotiation, everyone "
                          "making only the commitments best for itself alone; Δ: the difference; '… said': each lens's "
                          "forecast at the start of the game.", classes="dim")

@@ -9,23 +9,16 @@ machine)."""
 
 from __future__ import annotations
 
-from itertools import islice
-
 from rich.console import RenderableType
-from rich.segment import Segment
-from rich.style import Style as RichStyle
 from rich.text import Text
-from textual._context import active_app
-from textual.css.styles import RulesMap
 from textual.geometry import Region, Size
 from textual.reactive import reactive
-from textual.strip import Strip
-from textual.style import Style
-from textual.visual import RenderOptions, RichVisual
+from textual.visual import Visual
 from textual.widget import Widget
 from textual.widgets import Static
 
 from negtui.play.views import Snapshot
+from negtui.tui.widgets.rendered import RenderedOnce
 
 
 class Drawn:
@@ -125,43 +118,6 @@ class TextPane(Widget):
             self.refresh(layout=self._auto_height)
 
 
-class RenderedOnce(RichVisual):
-    """A Rich renderable (a table, a group of them) rendered once per width.  Textual renders one to
-    measure its height, again to draw it, and again whenever its widget is repainted (a focus moving, a
-    dialog's backdrop): a debrief's tables cost three renderings where one gives the same lines."""
-
-    def __init__(self, widget: Widget, renderable: RenderableType) -> None:
-        super().__init__(widget, renderable)
-        self._width = -1
-        self._lines: list[list[Segment]] = []
-        self._newlines = 0
-        self._strips: dict[RichStyle, list[Strip]] = {}
-
-    def _render_at(self, width: int) -> None:
-        if width == self._width:
-            return
-        app = active_app.get()
-        options = app.console_options.update(highlight=False).update_width(width)
-        segments = list(app.console.render(self._renderable, options))
-        self._newlines = sum(text.count("\n") for text, _, _ in segments)  # Textual's measure of the height
-        self._lines = list(Segment.split_and_crop_lines(segments, width, include_new_lines=False, pad=False))
-        self._width = width
-        self._strips.clear()
-
-    def get_height(self, rules: RulesMap, width: int) -> int:
-        self._render_at(width)
-        return self._newlines
-
-    def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
-        self._render_at(width)
-        base = style.rich_style
-        strips = self._strips.get(base)
-        if strips is None:  # the widget's style laid under every segment, as Textual's `post_render` does
-            strips = self._strips[base] = [Strip([Segment(text, base + seg_style) for text, seg_style, _ in line])
-                                           for line in self._lines]
-        return strips if height is None else list(islice(strips, height))
-
-
 class SteadyStatic(Static):
     """A Static drawn as a Rich renderable (tables) that asks for a layout of its screen only when its
     height changes: a number arriving in a table of the same rows repaints it and nothing else.  Its
@@ -176,7 +132,7 @@ class SteadyStatic(Static):
         self.update(content, layout=False)
 
     def update(self, content: RenderableType = "", *, layout: bool = True) -> None:  # type: ignore[override]
-        super().update(content if isinstance(content, (str, Text)) else RenderedOnce(self, content), layout=layout)
+        super().update(content if isinstance(content, (str, Text, Visual)) else RenderedOnce(content), layout=layout)
 
     def show(self, content: RenderableType, key: object = None) -> None:
         """`key`: what the content was made from, when that is cheaper to compare than the content (a pane
