@@ -31,6 +31,11 @@ to parsing the same sources with the same theme.  The guard keeps parsed rules p
 theme variables; the fork server parses every widget class's CSS once before it forks (`preparse`), so a
 trainee's app parses nothing.
 
+Textual counts the screen just below the top one as visible, the top one opaque or not: its update timer
+lays it out and draws it, and each region it draws makes the top screen repaint that region too.  A
+lobby refreshing its list as a game opened over it was laid out twice and repainted the game's screen.
+The guard counts a screen below as visible only through a translucent screen above it (a dialog).
+
 A screen popped off the stack is removed from the app, and the removal asks its parent, the app, for a
 layout: the screen uncovered was laid out in full once more, although the dialog was never part of it.
 The guard removes a screen as a node of no parent's layout.
@@ -160,6 +165,20 @@ def preparse(app: App) -> int:
     return len(sheet.source) + len(sources)
 
 
+def _seen_through(background_screens: Callable[..., Any]) -> Callable[..., Any]:
+    def _background_screens(self: App) -> list[Screen]:
+        stack = self._screen_stack
+        if stack and stack[-1].styles.background.a == 1:
+            return []  # nothing shows through an opaque screen
+        return background_screens(self)
+
+    return _background_screens
+
+
+class _GuardedProperty(property):
+    """A property a guard wraps: a plain property takes no attribute naming Textual's own."""
+
+
 def _removed_alone(remove: Callable[..., Any]) -> Callable[..., Any]:
     def remove_screen(self: Screen) -> Any:
         if self._parent is self.app:
@@ -181,6 +200,7 @@ GUARDS: tuple[tuple[type, str, tuple[str, ...], Callable[[Callable[..., Any]], C
     (Widget, "_size_updated", ("self", "size", "virtual_size", "container_size", "layout"), _sized_in_place),
     (Stylesheet, "_parse_rules", ("self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"),
      _parsed_once),
+    (App, "_background_screens", ("self",), _seen_through),  # a property: its getter is wrapped
 )
 
 
@@ -197,6 +217,7 @@ def install() -> None:
         hook = getattr(cls, name)
         if getattr(hook, "negtui_original", None) is not None:
             continue
-        guarded = guard(hook)
-        guarded.negtui_original = hook  # type: ignore[attr-defined]
+        getter = hook.fget if isinstance(hook, property) else None
+        guarded: Any = guard(hook) if getter is None else _GuardedProperty(guard(getter))
+        guarded.negtui_original = hook
         setattr(cls, name, guarded)

@@ -183,8 +183,45 @@ def test_the_private_hooks_the_guards_wrap_are_still_textuals(cls, name, paramet
     one fails here, by name, rather than as an app that no longer starts (or a guard that no longer guards)."""
     hook = textual_guards.original(cls, name)
     assert name in cls.__dict__ or getattr(cls, name).negtui_original is hook, f"{cls.__name__}.{name} is gone"
-    assert hook.__module__.startswith("textual."), f"{cls.__name__}.{name} is no longer Textual's own"
-    assert tuple(inspect.signature(hook).parameters) == parameters
+    function = hook.fget if isinstance(hook, property) else hook
+    assert function.__module__.startswith("textual."), f"{cls.__name__}.{name} is no longer Textual's own"
+    assert tuple(inspect.signature(function).parameters) == parameters
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("guarded", [True, False])
+async def test_a_screen_under_an_opaque_one_is_neither_laid_out_nor_drawn_until_it_shows(guarded, wait_until):
+    """The game covered by a screen of its own (as a lobby is by a game) changes: unguarded, Textual counted
+    it visible, laid it out and drew it; guarded it is laid out once it shows again."""
+    from textual.app import App
+    from textual.screen import Screen
+    from textual.widgets import Static
+
+    from negtui.seats import Seat
+    from tests.tui.conftest import pill_app
+
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await partner_dialog_settled(app, pilot, wait_until)
+        app.pop_screen()
+        game = app.screen
+        cover = Screen()
+        await app.push_screen(cover)
+        await cover.mount(Static("over the game"))
+        for _ in range(3):
+            await pilot.pause()
+        with unguarded(App, "_background_screens") if not guarded else nullcontext(), screens_laid_out() as laid_out:
+            game.query_one("#status").refresh(layout=True)
+            for _ in range(6):
+                await pilot.pause(0.05)
+        assert (laid_out == []) is guarded, laid_out
+        app.pop_screen()
+        await wait_until(pilot, lambda: app.screen is game, "the game shown again")
+        with screens_laid_out() as laid_out:
+            game.query_one("#status").refresh(layout=True)
+            for _ in range(6):
+                await pilot.pause(0.05)
+        assert type(game).__name__ in laid_out
 
 
 def test_what_the_guards_read_of_textual_is_still_there():
