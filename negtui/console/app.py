@@ -27,7 +27,7 @@ from negtui.tui.confined import Confined
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.screens.table import TableScreen
 from negtui.tui.widgets.keybar import KeyBar
-from negtui.tui.widgets.pane import SteadyStatic
+from negtui.tui.widgets.rendered import SteadyStatic
 
 
 class ClassApp(NegtuiApp):

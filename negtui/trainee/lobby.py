@@ -23,7 +23,7 @@ from negtui.trainee.table_picker import TableChoice, TablePicker
 from negtui.tui import palette
 from negtui.tui.labels import rules_words
 from negtui.tui.widgets.keybar import KeyBar
-from negtui.tui.widgets.pane import SteadyStatic
+from negtui.tui.widgets.rendered import SteadyStatic
 
 if TYPE_CHECKING:
     from negtui.classroom.course import LoadedCourse

@@ -22,8 +22,10 @@ the first layout, each posted as the widget idles, arrive after that layout and 
 layout made on resuming or on a resize leaves the screen's "layout required" flag as it was (only the
 update timer's layout clears it).  The guards set a widget's size without asking for a layout, note
 when a widget last asked for one and drop the requests its screen's first layout already covered, and
-clear the flag at every full layout: a dialog is laid out once as it opens and once more as Textual
-reports it mounted.
+clear the flag at every full layout.  Last, pushing a screen awaits its mounting and then asks for a layout
+of it, although by then it has been laid out with everything it composed (what its widgets mount or
+change later asks for its own): the guard asks only for a screen not laid out yet.  A dialog is laid out
+once as it opens.
 
 Every app parses the CSS of each widget class it shows, and parses it all again when a screen with CSS
 of its own first shows (a fresh stylesheet, an empty cache): about 30 ms of every trainee's session went
@@ -35,6 +37,11 @@ Textual counts the screen just below the top one as visible, the top one opaque 
 lays it out and draws it, and each region it draws makes the top screen repaint that region too.  A
 lobby refreshing its list as a game opened over it was laid out twice and repainted the game's screen.
 The guard counts a screen below as visible only through a translucent screen above it (a dialog).
+
+Every screen, as it resumes, tells its toast rack the notifications to show, and the rack sets its
+`display` from them: with none to show, "none" over the "none" of its own CSS, which Textual takes for a
+change and answers with a layout of the screen.  Each screen shown was laid out once more for it, a
+frame after its first layout.  The guard leaves a rack with nothing to show and nothing shown as it is.
 
 A screen popped off the stack is removed from the app, and the removal asks its parent, the app, for a
 layout: the screen uncovered was laid out in full once more, although the dialog was never part of it.
@@ -50,11 +57,11 @@ from typing import Any
 
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
-from textual.dom import DOMNode
+from textual.dom import DOMNode, NoScreen
 from textual.geometry import Size
 from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets._toast import Toast
+from textual.widget import AwaitMount, Widget
+from textual.widgets._toast import Toast, ToastRack
 
 SHORTEST = 0.01  # seconds: an expired toast is removed on the next tick
 PARSED_MOST = 4096  # parsed sources kept (the code's CSS under a few themes); beyond, the cache starts anew
@@ -165,6 +172,15 @@ def preparse(app: App) -> int:
     return len(sheet.source) + len(sources)
 
 
+def _nothing_to_toast(show: Callable[..., Any]) -> Callable[..., Any]:
+    def show_(self: ToastRack, notifications: Any) -> None:
+        if not notifications and not self.display and not self.children:
+            return  # hidden, empty, and to stay so
+        show(self, notifications)
+
+    return show_
+
+
 def _seen_through(background_screens: Callable[..., Any]) -> Callable[..., Any]:
     def _background_screens(self: App) -> list[Screen]:
         stack = self._screen_stack
@@ -177,6 +193,27 @@ def _seen_through(background_screens: Callable[..., Any]) -> Callable[..., Any]:
 
 class _GuardedProperty(property):
     """A property a guard wraps: a plain property takes no attribute naming Textual's own."""
+
+
+def _laid_out_when_mounted(await_: Callable[..., Any]) -> Callable[..., Any]:
+    def __await__(self: AwaitMount) -> Any:
+        screen = self._parent
+        if isinstance(screen, Screen) and self._widgets == [screen]:  # the screen being pushed, nothing else
+            return _screen_mounted(screen).__await__()
+        return await_(self)
+
+    return __await__
+
+
+async def _screen_mounted(screen: Screen) -> None:
+    """Textual's wait for a pushed screen's mounting, without the layout of a screen laid out already."""
+    await screen._mounted_event.wait()
+    if getattr(screen, "_negtui_first_layout", None) is None:
+        screen.refresh(layout=True)
+    try:
+        screen.app._update_mouse_over(screen)
+    except NoScreen:
+        pass
 
 
 def _removed_alone(remove: Callable[..., Any]) -> Callable[..., Any]:
@@ -192,11 +229,13 @@ def _removed_alone(remove: Callable[..., Any]) -> Callable[..., Any]:
 # renames or reshapes one fails tests/tui/test_textual_guards.py, not an app that no longer starts
 GUARDS: tuple[tuple[type, str, tuple[str, ...], Callable[[Callable[..., Any]], Callable[..., Any]]], ...] = (
     (Toast, "_on_mount", ("self", "_"), _toast_timeout),
+    (ToastRack, "show", ("self", "notifications"), _nothing_to_toast),
     (Screen, "_screen_resized", ("self", "size"), _same_size_relayout),
     (Screen, "remove", ("self",), _removed_alone),
     (Widget, "refresh", ("self", "regions", "repaint", "layout", "recompose"), _asked_when),
     (Screen, "_refresh_layout", ("self", "size", "scroll"), _first_layout_when),
     (Screen, "_on_layout", ("self", "message"), _covered_by_first_layout),
+    (AwaitMount, "__await__", ("self",), _laid_out_when_mounted),
     (Widget, "_size_updated", ("self", "size", "virtual_size", "container_size", "layout"), _sized_in_place),
     (Stylesheet, "_parse_rules", ("self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"),
      _parsed_once),

@@ -59,9 +59,10 @@ async def test_the_coach_pane_reads_whole_at_every_width(screen_text, settle, wa
 async def test_the_cell_under_the_cursor_explains_itself_from_the_start(screen_text, wait_until, pill_app):
     app = pill_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: "A · Alice: bait" in " ".join(screen_text(app).split()), "the first screen")
+        explained = "A · Alice: bait — A's share of the joint"
+        await wait_until(pilot, lambda: explained in " ".join(screen_text(app).split()),
+                         "the cell under the cursor explained, before any key")
         text = " ".join(screen_text(app).split())
-        assert "A · Alice: bait — A's share of the joint" in text  # before any key
         assert "feeds: joint project (+30)" in text  # the goal by its label, its value to the cell's owner
 
 

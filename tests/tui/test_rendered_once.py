@@ -11,7 +11,7 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widgets import Static
 
-from negtui.tui.widgets.pane import SteadyStatic
+from negtui.tui.widgets.rendered import SteadyStatic
 
 
 class Counted:

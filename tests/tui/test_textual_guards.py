@@ -146,7 +146,7 @@ async def confirm_laid_out(wait_until, without: tuple[type, str] | None = None) 
     from tests.tui.conftest import pill_app
 
     app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with app.run_test(size=(100, 32), notifications=True) as pilot:  # a toast rack on every screen
         await partner_dialog_settled(app, pilot, wait_until)
         question = ConfirmScreen("Sure?", "A question with no scrolling and no toast.")
         with unguarded(*without) if without else nullcontext(), screens_laid_out() as laid_out:
@@ -158,22 +158,25 @@ async def confirm_laid_out(wait_until, without: tuple[type, str] | None = None) 
 
 
 @pytest.mark.asyncio
-async def test_a_dialog_opening_is_laid_out_as_it_resumes_and_as_its_mounting_is_reported(wait_until):
+async def test_a_dialog_opening_is_laid_out_once(wait_until):
     """Unguarded it was laid out three times, each layout followed by a frame: as it resumed, as its first
-    size arrived as a resize, and for what its widgets asked for while it was composed."""
-    assert await confirm_laid_out(wait_until) == ["ConfirmScreen", "ConfirmScreen"]
+    size arrived as a resize, and for what its widgets asked for while it was composed; and once more as
+    Textual reported it mounted."""
+    assert await confirm_laid_out(wait_until) == ["ConfirmScreen"]
 
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize(("cls", "name"), [("Widget", "_size_updated"), ("Widget", "refresh"), ("Screen", "_on_layout"),
-                                           ("Screen", "_refresh_layout"), ("Screen", "_screen_resized")])
+                                           ("Screen", "_refresh_layout"), ("Screen", "_screen_resized"),
+                                           ("AwaitMount", "__await__")])
 async def test_each_layout_guard_matters(cls, name, wait_until):
     """Without any one of them the dialog is laid out again (or the screens below it are)."""
     from textual.screen import Screen
-    from textual.widget import Widget
+    from textual.widget import AwaitMount, Widget
 
-    laid_out = await confirm_laid_out(wait_until, ({"Widget": Widget, "Screen": Screen}[cls], name))
-    assert len(laid_out) > 2, laid_out
+    laid_out = await confirm_laid_out(wait_until, ({"Widget": Widget, "Screen": Screen, "AwaitMount": AwaitMount}[cls],
+                                                   name))
+    assert len(laid_out) > 1, laid_out
 
 
 @pytest.mark.parametrize(("cls", "name", "parameters", "guard"), textual_guards.GUARDS,
@@ -222,6 +225,30 @@ async def test_a_screen_under_an_opaque_one_is_neither_laid_out_nor_drawn_until_
             for _ in range(6):
                 await pilot.pause(0.05)
         assert type(game).__name__ in laid_out
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("guarded", [True, False])
+async def test_a_toast_rack_told_there_is_nothing_to_show_asks_for_no_layout(guarded, wait_until):
+    """A screen resuming tells its rack the notifications; with none, unguarded, the rack set its hidden
+    display to hidden and Textual laid the screen out again (the first screen of a trainee's app, each time)."""
+    from textual.widgets._toast import ToastRack
+
+    from negtui.seats import Seat
+    from tests.tui.conftest import pill_app
+
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    async with app.run_test(size=(100, 32), notifications=True) as pilot:
+        await partner_dialog_settled(app, pilot, wait_until)
+        rack = app.screen.get_child_by_type(ToastRack)
+        with unguarded(ToastRack, "show") if not guarded else nullcontext(), screens_laid_out() as laid_out:
+            rack.show(app._notifications)
+            for _ in range(4):
+                await pilot.pause(0.05)
+        assert not rack.display and not rack.children
+        assert (laid_out == []) is guarded, laid_out
+        app.notify("a toast")  # one to show is shown, guarded or not
+        await wait_until(pilot, lambda: rack.display and rack.children, "the toast shown")
 
 
 def test_what_the_guards_read_of_textual_is_still_there():

@@ -25,7 +25,7 @@ from negtui.tui import palette
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.simultaneous import DEBRIEF_NOTE
 from negtui.tui.widgets.coach import summary
-from negtui.tui.widgets.pane import SteadyStatic
+from negtui.tui.widgets.rendered import SteadyStatic
 from negtui.welfare import WelfareResult
 
 

@@ -18,7 +18,7 @@ from negtui.tui.keys import help_table
 from negtui.tui.labels import LEFT_COLUMN, WIDE
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
-from negtui.tui.widgets.pane import SteadyStatic
+from negtui.tui.widgets.rendered import SteadyStatic
 
 if TYPE_CHECKING:
     from negtui.play.views import PartnerOption, Preview

@@ -41,7 +41,7 @@ class ExactSolving(GameScreen):
     def start_exact(self) -> None:
         """Games too large to solve in a blink are solved in a thread: the game goes on meanwhile, the
         status shows the progress, c cancels; forecasts and coaching add the exact solution when it is there."""
-        if not self.source.exact_to_solve:
+        if not self.source.exact_to_solve or self.exact_solving:  # one solve: a second would cancel the first
             return
         self.exact_solving = True
         self.set_status(f"solving the exact game in the background … (c cancels){self._exact_seats_wait()}")

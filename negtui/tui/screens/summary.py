@@ -22,7 +22,7 @@ from negtui.tui import palette
 from negtui.tui.messages import WelfareFailed, WelfareSolved
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
-from negtui.tui.widgets.pane import SteadyStatic
+from negtui.tui.widgets.rendered import SteadyStatic
 from negtui.tui.workers import watch_welfare
 from negtui.welfare import WelfareJob, WelfareOptions, WelfareRequest, WelfareResult
 

@@ -9,16 +9,13 @@ machine)."""
 
 from __future__ import annotations
 
-from rich.console import RenderableType
 from rich.text import Text
 from textual.geometry import Region, Size
 from textual.reactive import reactive
-from textual.visual import Visual
 from textual.widget import Widget
-from textual.widgets import Static
 
 from negtui.play.views import Snapshot
-from negtui.tui.widgets.rendered import RenderedOnce
+from negtui.tui.widgets.rendered import SteadyStatic
 
 
 class Drawn:
@@ -116,40 +113,6 @@ class TextPane(Widget):
         if self.WRAP and self.size.width and self.size.width != self._width:
             self._split(self.size.width)
             self.refresh(layout=self._auto_height)
-
-
-class SteadyStatic(Static):
-    """A Static drawn as a Rich renderable (tables) that asks for a layout of its screen only when its
-    height changes: a number arriving in a table of the same rows repaints it and nothing else.  Its
-    tables are rendered once per width (`RenderedOnce`); text is Textual's to wrap, as in any Static."""
-
-    DEFAULT_CSS = "SteadyStatic { height: auto; }"
-    _key: object = None
-    _laid_out: tuple[int, int] | None = None  # (width, height) of its content at the last layout
-
-    def __init__(self, content: RenderableType = "", **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.update(content, layout=False)
-
-    def update(self, content: RenderableType = "", *, layout: bool = True) -> None:  # type: ignore[override]
-        super().update(content if isinstance(content, (str, Text, Visual)) else RenderedOnce(content), layout=layout)
-
-    def show(self, content: RenderableType, key: object = None) -> None:
-        """`key`: what the content was made from, when that is cheaper to compare than the content (a pane
-        may compare it itself before making the content, and then show it with the same key)."""
-        if key is not None and key == self._key:
-            return
-        self._key = key
-        self.update(content, layout=False)
-        width = self.size.width
-        height = Static.get_content_height(self, self.size, self.size, width) if width else -1
-        if (width, height) != self._laid_out:
-            self.refresh(layout=True)
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        height = super().get_content_height(container, viewport, width)
-        self._laid_out = (width, height)
-        return height
 
 
 class StaticPane(Drawn, SteadyStatic):

@@ -1,4 +1,5 @@
-"""A Rich renderable (a table, a group of them) drawn by a Textual widget, rendered once per width.
+"""A Rich renderable (a table, a group of them) drawn by a Textual widget, rendered once per width; and
+`SteadyStatic`, the Static that draws them so and asks for a layout only when its height changes.
 
 Textual wraps a Rich renderable in a `RichVisual`, which renders it in full to measure its height, again
 to draw it, and again whenever its widget is repainted with nothing new (a focus moving, a dialog's
@@ -14,12 +15,15 @@ from itertools import islice
 from rich.console import RenderableType
 from rich.segment import Segment
 from rich.style import Style as RichStyle
+from rich.text import Text
 from textual._context import active_app
 from textual.css.styles import RulesMap
+from textual.geometry import Size
 from textual.render import measure
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual
+from textual.widgets import Static
 
 
 class RenderedOnce(Visual):
@@ -59,3 +63,37 @@ class RenderedOnce(Visual):
             strips = self._strips[base] = [Strip([Segment(text, base + seg_style) for text, seg_style, _ in line])
                                            for line in self._lines]
         return strips if height is None else list(islice(strips, height))
+
+
+class SteadyStatic(Static):
+    """A Static drawn as a Rich renderable (tables) that asks for a layout of its screen only when its
+    height changes: a number arriving in a table of the same rows repaints it and nothing else.  Its
+    tables are rendered once per width (`RenderedOnce`); text is Textual's to wrap, as in any Static."""
+
+    DEFAULT_CSS = "SteadyStatic { height: auto; }"
+    _key: object = None
+    _laid_out: tuple[int, int] | None = None  # (width, height) of its content at the last layout
+
+    def __init__(self, content: RenderableType = "", **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.update(content, layout=False)
+
+    def update(self, content: RenderableType = "", *, layout: bool = True) -> None:  # type: ignore[override]
+        super().update(content if isinstance(content, (str, Text, Visual)) else RenderedOnce(content), layout=layout)
+
+    def show(self, content: RenderableType, key: object = None) -> None:
+        """`key`: what the content was made from, when that is cheaper to compare than the content (a pane
+        may compare it itself before making the content, and then show it with the same key)."""
+        if key is not None and key == self._key:
+            return
+        self._key = key
+        self.update(content, layout=False)
+        width = self.size.width
+        height = Static.get_content_height(self, self.size, self.size, width) if width else -1
+        if (width, height) != self._laid_out:
+            self.refresh(layout=True)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        height = super().get_content_height(container, viewport, width)
+        self._laid_out = (width, height)
+        return height

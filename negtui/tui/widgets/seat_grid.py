@@ -133,6 +133,9 @@ class SeatGrid(Widget, can_focus=True):
         self.show_cursor()
         self.refresh()
 
+    def on_resize(self) -> None:
+        self.show_cursor()  # a key that moved the cursor before the dialog was laid out scrolled nothing
+
     def show_cursor(self) -> None:
         """Scroll the list this grid is in so that the cursor's row shows."""
         parent = self.parent
