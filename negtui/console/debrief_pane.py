@@ -19,6 +19,7 @@ from negtui.classroom.db import ResultsDB
 from negtui.classroom.dbtypes import DBError
 from negtui.classroom.debrief import ClassDebrief, class_debrief
 from negtui.console.plot import strip_plot
+from negtui.tui.widgets.options import Options
 
 
 class DebriefLoaded(Message):
@@ -40,7 +41,7 @@ class DebriefPane(Horizontal):
         self.shown: ClassDebrief | None = None
 
     def compose(self) -> ComposeResult:
-        yield OptionList(*(ex.title for ex in self.course.course.exercises), id="class-exercises")
+        yield Options(*(ex.title for ex in self.course.course.exercises), id="class-exercises")
         with VerticalScroll(id="class-debrief"):
             yield Static("", id="cd-head")
             yield Static("", id="cd-plot")

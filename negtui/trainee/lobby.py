@@ -23,6 +23,7 @@ from negtui.trainee.table_picker import TableChoice, TablePicker
 from negtui.tui import palette
 from negtui.tui.labels import rules_words
 from negtui.tui.widgets.keybar import KeyBar
+from negtui.tui.widgets.options import Options
 from negtui.tui.widgets.rendered import SteadyStatic
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ class LobbyScreen(TrainingScreen):
         app = self.host
         yield Static(Text(f" {app.course.course.title} · {app.trainee} ", style="bold reverse"), id="topbar")
         with Horizontal(id="lobby"):
-            yield OptionList(id="exercises")
+            yield Options(id="exercises")
             with VerticalScroll(id="lobby-side"):
                 if app.course.course.description:
                     yield Static(Text(app.course.course.description.strip() + "\n", style="dim"), id="course-info")

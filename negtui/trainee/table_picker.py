@@ -19,6 +19,7 @@ from negtui.classroom.dbtypes import DBError, TableRow
 from negtui.tui import palette
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
+from negtui.tui.widgets.options import Options
 
 if TYPE_CHECKING:
     from negtui.classroom.course import Exercise
@@ -80,7 +81,7 @@ class TablePicker(Dialog[TableChoice | None]):
         ex = self.exercise
         with Vertical(id="dialog", classes="dialog wide"):
             yield Label(f"{ex.title} · a table of {self.room} people", classes="dialog-title")
-            yield OptionList(id="tables")
+            yield Options(id="tables")
             with Horizontal(classes="form-row"):
                 yield Label("your seat", classes="form-label")
                 yield Select([], allow_blank=True, id="seat")

@@ -18,6 +18,7 @@ from negtui.tui.keys import help_table
 from negtui.tui.labels import LEFT_COLUMN, WIDE
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
+from negtui.tui.widgets.options import Options
 from negtui.tui.widgets.rendered import SteadyStatic
 
 if TYPE_CHECKING:
@@ -110,7 +111,7 @@ class PartnerScreen(BesideTheMatrix, Dialog[int | tuple[int, list[int]] | None])
             note = Static(Text("an assessment: no suggestions until the debrief", style="dim"), id="assessment")
             note.display = not self.suggest
             yield note
-            yield OptionList(*self._items(), id="partners")
+            yield Options(*self._items(), id="partners")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.suggest if action == "load_best" else True

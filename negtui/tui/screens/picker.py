@@ -20,6 +20,7 @@ from negtui.names import shorten
 from negtui.scenario.library import catalogue
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
+from negtui.tui.widgets.options import Options
 
 if TYPE_CHECKING:
     from negtui.generator import GeneratorParams
@@ -80,7 +81,7 @@ class PickerScreen(Screen[None]):
             items.append(Option(t, id=f"record-{k}"))
         if not items:
             items.append(Option(f"no scenarios found under {self.root}", disabled=True))
-        yield OptionList(*items, id="scenario-list")
+        yield Options(*items, id="scenario-list")
         yield KeyBar()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
