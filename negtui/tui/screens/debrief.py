@@ -4,6 +4,7 @@ welfare optimum — with the costliest decisions, each a key to play again from 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from rich.console import Group
@@ -27,6 +28,14 @@ from negtui.tui.simultaneous import DEBRIEF_NOTE
 from negtui.tui.widgets.coach import summary
 from negtui.tui.widgets.rendered import SteadyStatic
 from negtui.welfare import WelfareResult
+
+AT_ONCE_SECONDS = 0.03  # of replays before the first frame, per person: past it, they go on in a worker
+
+
+def _after(seconds: float) -> Callable[[], bool]:
+    """Whether `seconds` have passed since this was made."""
+    deadline = time.perf_counter() + seconds
+    return lambda: time.perf_counter() > deadline
 
 
 class CounterfactualDone(Message):
@@ -65,13 +74,20 @@ class DebriefScreen(SummaryScreen):
         if lesson:
             yield Static(Text(f"lesson: {lesson}", style="italic"))
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def on_mount(self) -> None:  # Textual calls SummaryScreen's after this one (the welfare optimum)
         if self.closing is not None:
             self.told()
             return
+        ses = self.session
         for i in self.people:
-            self.run_worker(lambda i=i: self._counterfactual(i), thread=True, group="debrief")
+            # a small game's replays take milliseconds: done before the first frame, the debrief is drawn once,
+            # complete; past the budget they are left to a worker, and fill the table as they arrive
+            results = counterfactuals(ses.neg, ses.seating.seats, i, ses.start, information=self.information,
+                                      cancelled=_after(AT_ONCE_SECONDS))
+            if len(results) == len(CLOSED_FORM_LENSES):
+                self._counterfactual_known(i, results)
+            else:
+                self.run_worker(lambda i=i: self._counterfactual(i), thread=True, group="debrief")
 
     def told(self) -> None:
         """What the table has sent of the slow numbers so far (called again as more arrive)."""
@@ -113,8 +129,7 @@ class DebriefScreen(SummaryScreen):
             self._refresh(i)
         self._finished("welfare")
 
-    def on_welfare_failed(self, message) -> None:
-        super().on_welfare_failed(message)
+    def on_welfare_failed(self, message) -> None:  # and then SummaryScreen's, which says so
         self._finished("welfare")
 
     def _finished(self, part: object) -> None:
@@ -132,9 +147,8 @@ class DebriefScreen(SummaryScreen):
         self._report()
         super().action_close()
 
-    def on_unmount(self) -> None:
+    def on_unmount(self) -> None:  # and then SummaryScreen's, which stops a solve under way
         self._report()
-        super().on_unmount()
 
     def _refresh(self, player: int) -> None:
         """Numbers can arrive while the screen's widgets come or go (a table's debrief line races the screen

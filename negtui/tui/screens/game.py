@@ -83,6 +83,12 @@ class GameScreen(Screen[None]):
         matrix = view.matrix
         matrix.focus()
         view.focused_cell = matrix.focused_cell  # the cell under the cursor explains itself from the start
+        self.mounted()
+
+    def mounted(self) -> None:
+        """What a kind of game screen does once the game is on it.  Not `on_mount`: Textual calls the
+        `on_mount` of every class of a screen itself, so a subclass's own would run before this one, and
+        one calling `super().on_mount()` ran it twice (the snapshot drawn twice, a table's game three times)."""
 
     # --- drawing ---------------------------------------------------------------------------------------
     def show_snapshot(self) -> Snapshot:

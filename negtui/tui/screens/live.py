@@ -52,8 +52,8 @@ class LiveScreen(ExactSolving):
         self._coach_line: Text | None = None  # the coach's word on the last decision, until another turn ends
         self._dialogs: dict[type, PartnerScreen | RespondScreen] = {}  # see _kept
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def mounted(self) -> None:
+        super().mounted()
         lesson = self.game.scenario.lesson
         if lesson and self.source.state.t == 0 and self.host.lessons_in_game:
             self.set_status(f"lesson (l): {lesson.split('. ')[0].rstrip('.')}.")

@@ -25,8 +25,8 @@ class ReplayScreen(GameScreen):
         super().__init__(source)
         self.source: ReplaySource = source
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def mounted(self) -> None:
+        super().mounted()
         self.view.following = self.source.follow is not None
         if self.source.follow is not None:
             self.set_interval(FOLLOW_EVERY, self._follow_record)

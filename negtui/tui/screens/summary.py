@@ -1,5 +1,6 @@
 """End of game: payoffs against the No-Negotiation baseline, how each lens forecast the outcome, and
-the utilitarian welfare optimum (solved in the background)."""
+the utilitarian welfare optimum (solved in the background, or as the screen opens when a few thousand
+completions settle it: the screen is then drawn once, complete, rather than again as the number arrives)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
 from negtui.coach.closing import WELFARE_SECONDS
-from negtui.engine.completions import small_enough, utilitarian_optimum
+from negtui.engine.completions import free_cells, small_enough, utilitarian_optimum
 from negtui.engine.negotiation import Negotiation
 from negtui.engine.portable import PortableGame
 from negtui.names import player_names
@@ -25,6 +26,8 @@ from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.rendered import SteadyStatic
 from negtui.tui.workers import watch_welfare
 from negtui.welfare import WelfareJob, WelfareOptions, WelfareRequest, WelfareResult
+
+AT_ONCE_FREE_CELLS = 12  # at most 2^12 completions to enumerate: a few milliseconds, spent as the screen opens
 
 
 class SummaryScreen(Dialog[None]):
@@ -74,8 +77,12 @@ class SummaryScreen(Dialog[None]):
         yield
 
     def on_mount(self) -> None:
-        """The utilitarian optimum: enumerated at once on a small game, else a MILP in a worker process."""
+        """The utilitarian optimum: enumerated before the first frame on a tiny game, in a thread on a small
+        one, else a MILP in a worker process."""
         if not self.solve:
+            return
+        if len(free_cells(self.neg.game, 0)) <= AT_ONCE_FREE_CELLS:
+            self.show_welfare(self._enumerated())
             return
         if small_enough(self.neg.game):
             self.job = object()
@@ -88,9 +95,13 @@ class SummaryScreen(Dialog[None]):
 
     def _enumerate(self) -> None:
         started, job = time.perf_counter(), self.job
-        welfare, pay, bits = utilitarian_optimum(self.neg.game)
-        res = WelfareResult("utilitarian", "optimal", True, bits=bits, payoffs=[float(v) for v in pay], welfare=welfare)
+        res = self._enumerated()
         self.post_message(WelfareSolved(job, res, time.perf_counter() - started))
+
+    def _enumerated(self) -> WelfareResult:
+        welfare, pay, bits = utilitarian_optimum(self.neg.game)
+        return WelfareResult("utilitarian", "optimal", True, bits=bits, payoffs=[float(v) for v in pay],
+                             welfare=welfare)
 
     def on_welfare_failed(self, message: WelfareFailed) -> None:
         if message.job is not self.job:

@@ -44,8 +44,8 @@ class TableScreen(LiveScreen):
         yield GameView(coach=True, at_table=True)
         yield KeyBar()
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def mounted(self) -> None:
+        super().mounted()
         self.view.table = self.source.view
         self._listen()
 

@@ -1,0 +1,70 @@
+"""A small game's debrief opens complete (negtui/tui/screens/debrief.py, summary.py): the replays of the
+seat and the welfare optimum take milliseconds, worked out before the first frame; a larger game's are left
+to workers and fill the screen as they arrive."""
+
+from __future__ import annotations
+
+import pytest
+
+from negtui.agents import AgentOptions
+from negtui.engine import get_rules
+from negtui.engine.vocabulary import CLOSED_FORM_LENSES
+from negtui.play.live import LiveGame
+from negtui.play.sources import Ending
+from negtui.scenario import load_scenario
+from negtui.seats import Seat
+from negtui.tui.app import NegtuiApp
+from negtui.tui.screens import debrief as debrief_screen
+from negtui.tui.screens import summary
+from negtui.tui.screens.debrief import DebriefScreen
+from negtui.tui.widgets.rendered import SteadyStatic
+from tests.paths import PILL
+
+pytestmark = pytest.mark.asyncio
+
+
+def pill_ending() -> Ending:
+    """The poison pill played to its end by upper bots, B the person debriefed."""
+    sc = load_scenario(PILL)
+    game = LiveGame(sc, get_rules("paper"), {pid: Seat.lens("upper") for pid in sc.player_ids},
+                    options=AgentOptions())
+    while not game.over:
+        for move in game.think():
+            game.submit(move)
+    return Ending(game, [1], {lens: v[0] for lens, v in game.history.items()}, closing=None)
+
+
+async def debrief_opened(app: NegtuiApp, pilot) -> tuple[DebriefScreen, list[str], list[str]]:
+    """The debrief pushed: the screen, the workers it started and the welfare line as its first frame drew it."""
+    screen = DebriefScreen(pill_ending())
+    await app.push_screen(screen)
+    first = str(screen.query_one("#summary-welfare", SteadyStatic).content)
+    workers = [f"{w.group}:{w.name}" for w in app.workers if w.node is screen]
+    return screen, workers, [first]
+
+
+async def test_a_small_games_debrief_is_complete_before_its_first_frame(wait_until):
+    app = NegtuiApp(None, record=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        screen, workers, (welfare_line,) = await debrief_opened(app, pilot)
+        assert workers == []
+        d = screen.debriefs[1]
+        assert sorted(d.counterfactual) == sorted(CLOSED_FORM_LENSES)
+        assert d.welfare_optimum is not None and d.seat_at_optimum is not None
+        assert welfare_line.startswith("utilitarian optimum"), welfare_line
+        assert not screen._pending  # nothing left to arrive
+
+
+async def test_past_the_budget_the_numbers_arrive_from_workers(monkeypatch, wait_until):
+    monkeypatch.setattr(debrief_screen, "AT_ONCE_SECONDS", 0.0)
+    monkeypatch.setattr(summary, "AT_ONCE_FREE_CELLS", 0)
+    app = NegtuiApp(None, record=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        screen, workers, (welfare_line,) = await debrief_opened(app, pilot)
+        assert sorted(workers) == ["debrief:<lambda>", "welfare:_enumerate"], workers
+        assert "solving" in welfare_line
+        await wait_until(pilot, lambda: not screen._pending, "the replays and the optimum")
+        assert sorted(screen.debriefs[1].counterfactual) == sorted(CLOSED_FORM_LENSES)
+        assert "utilitarian optimum" in str(screen.query_one("#summary-welfare", SteadyStatic).content)
