@@ -17,15 +17,16 @@ whatever else changed on it is laid out by its own refresh, as before.
 A screen shown for the first time was laid out three times or more, each layout followed by a frame:
 as it resumed, again as its own first size reached it as a resize, and again for every request made
 while it was being composed.  Each new widget's first size set its virtual size, a reactive that asks
-for a layout although only a scrollbar (which asks for its own) depends on it; the requests made before
-the first layout, each posted as the widget idles, arrive after that layout and ask for another; and a
-layout made on resuming or on a resize leaves the screen's "layout required" flag as it was (only the
-update timer's layout clears it).  The guards set a widget's size without asking for a layout, note
-when a widget last asked for one and drop the requests its screen's first layout already covered, and
-clear the flag at every full layout.  Last, pushing a screen awaits its mounting and then asks for a layout
-of it, although by then it has been laid out with everything it composed (what its widgets mount or
-change later asks for its own): the guard asks only for a screen not laid out yet.  A dialog is laid out
-once as it opens.
+for a layout although only a scrollbar (which asks for its own) depends on it; a widget's request, sent
+to the screen as the widget idles, still asked for a layout when a full layout had been made since it
+was sent (the widget forgets its ancestors' arrangements as it sends it: any layout after that measures
+it); and a layout made on resuming or on a resize leaves the screen's "layout required" flag as it was
+(only the update timer's layout clears it).  The guards set a widget's size without asking for a layout,
+drop the requests sent before the screen's latest full layout, and clear the flag at every full layout.
+Last, pushing a screen awaits its mounting and then asks for a layout of it, although by then it has been
+laid out with everything it composed (what its widgets mount or change later asks for its own): the guard
+asks only for a screen not laid out yet.  A dialog is laid out once as it opens, a debrief whose
+scrollbar appears twice.
 
 Every app parses the CSS of each widget class it shows, and parses it all again when a screen with CSS
 of its own first shows (a fresh stylesheet, an empty cache): about 30 ms of every trainee's session went
@@ -51,10 +52,10 @@ The guard removes a screen as a node of no parent's layout.
 from __future__ import annotations
 
 from collections.abc import Callable
-from time import perf_counter
 from types import SimpleNamespace
 from typing import Any
 
+from textual._time import get_time
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode, NoScreen
@@ -94,33 +95,21 @@ def _sized_in_place(size_updated: Callable[..., Any]) -> Callable[..., Any]:
     return _size_updated
 
 
-def _asked_when(refresh: Callable[..., Any]) -> Callable[..., Any]:
-    def refresh_(self: Widget, *regions: Any, repaint: bool = True, layout: bool = False,
-                 recompose: bool = False) -> Any:
-        if layout:
-            self._negtui_layout_asked = perf_counter()  # type: ignore[attr-defined]
-        return refresh(self, *regions, repaint=repaint, layout=layout, recompose=recompose)
-
-    return refresh_
-
-
-def _first_layout_when(refresh_layout: Callable[..., Any]) -> Callable[..., Any]:
+def _laid_out_when(refresh_layout: Callable[..., Any]) -> Callable[..., Any]:
     def _refresh_layout(self: Screen, size: Size | None = None, scroll: bool = False) -> None:
         if not scroll:
-            if not self._compositor.size:  # nothing of this screen laid out yet
-                self._negtui_first_layout = perf_counter()  # type: ignore[attr-defined]
+            self._negtui_laid_out = get_time()  # type: ignore[attr-defined]  # the clock of Textual's messages
             self._layout_required = False  # what asked for a layout so far is laid out now (Textual keeps the flag)
         refresh_layout(self, size, scroll)
 
     return _refresh_layout
 
 
-def _covered_by_first_layout(on_layout: Callable[..., Any]) -> Callable[..., Any]:
+def _covered_by_a_layout(on_layout: Callable[..., Any]) -> Callable[..., Any]:
     async def _on_layout(self: Screen, message: Any) -> None:
-        first = getattr(self, "_negtui_first_layout", None)
-        asked = getattr(message.widget, "_negtui_layout_asked", None)
-        if first is not None and asked is not None and asked < first:
-            message.stop()  # asked before the screen was first laid out, which measured everything afresh
+        laid_out = getattr(self, "_negtui_laid_out", None)
+        if laid_out is not None and message.time < laid_out:
+            message.stop()  # sent, the arrangements it changed forgotten, before a full layout since
             message.prevent_default()
             return
         await on_layout(self, message)
@@ -208,7 +197,7 @@ def _laid_out_when_mounted(await_: Callable[..., Any]) -> Callable[..., Any]:
 async def _screen_mounted(screen: Screen) -> None:
     """Textual's wait for a pushed screen's mounting, without the layout of a screen laid out already."""
     await screen._mounted_event.wait()
-    if getattr(screen, "_negtui_first_layout", None) is None:
+    if getattr(screen, "_negtui_laid_out", None) is None:
         screen.refresh(layout=True)
     try:
         screen.app._update_mouse_over(screen)
@@ -232,9 +221,8 @@ GUARDS: tuple[tuple[type, str, tuple[str, ...], Callable[[Callable[..., Any]], C
     (ToastRack, "show", ("self", "notifications"), _nothing_to_toast),
     (Screen, "_screen_resized", ("self", "size"), _same_size_relayout),
     (Screen, "remove", ("self",), _removed_alone),
-    (Widget, "refresh", ("self", "regions", "repaint", "layout", "recompose"), _asked_when),
-    (Screen, "_refresh_layout", ("self", "size", "scroll"), _first_layout_when),
-    (Screen, "_on_layout", ("self", "message"), _covered_by_first_layout),
+    (Screen, "_refresh_layout", ("self", "size", "scroll"), _laid_out_when),
+    (Screen, "_on_layout", ("self", "message"), _covered_by_a_layout),
     (AwaitMount, "__await__", ("self",), _laid_out_when_mounted),
     (Widget, "_size_updated", ("self", "size", "virtual_size", "container_size", "layout"), _sized_in_place),
     (Stylesheet, "_parse_rules", ("self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"),

@@ -68,3 +68,25 @@ async def test_past_the_budget_the_numbers_arrive_from_workers(monkeypatch, wait
         await wait_until(pilot, lambda: not screen._pending, "the replays and the optimum")
         assert sorted(screen.debriefs[1].counterfactual) == sorted(CLOSED_FORM_LENSES)
         assert "utilitarian optimum" in str(screen.query_one("#summary-welfare", SteadyStatic).content)
+
+
+@pytest.mark.parametrize("guarded", [True, False])
+async def test_a_debrief_whose_scrollbar_appears_is_laid_out_twice(guarded, wait_until):
+    """Once as it opens and once for its scrollbar; unguarded, the scrollbar's request, sent before the
+    second layout, asked for a third."""
+    from contextlib import nullcontext
+
+    from textual.screen import Screen
+
+    from tests.tui.test_textual_guards import screens_laid_out, unguarded
+
+    app = NegtuiApp(None, record=False)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        with unguarded(Screen, "_on_layout") if not guarded else nullcontext(), screens_laid_out() as laid_out:
+            screen = DebriefScreen(pill_ending())
+            await app.push_screen(screen)
+            for _ in range(6):
+                await pilot.pause(0.05)
+        assert screen.query_one("#dialog").show_vertical_scrollbar
+    assert (laid_out.count("DebriefScreen") == 2) is guarded, laid_out

@@ -166,7 +166,7 @@ async def test_a_dialog_opening_is_laid_out_once(wait_until):
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize(("cls", "name"), [("Widget", "_size_updated"), ("Widget", "refresh"), ("Screen", "_on_layout"),
+@pytest.mark.parametrize(("cls", "name"), [("Widget", "_size_updated"), ("Screen", "_on_layout"),
                                            ("Screen", "_refresh_layout"), ("Screen", "_screen_resized"),
                                            ("AwaitMount", "__await__")])
 async def test_each_layout_guard_matters(cls, name, wait_until):

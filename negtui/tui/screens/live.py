@@ -6,12 +6,15 @@ checked once, by the rules), a snapshot comes out and the view redraws from it."
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any, TypeVar, cast
 
 from rich.text import Text
 from textual import on, work
 from textual.timer import Timer
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from negtui.engine.negotiation import IllegalMove, Phase
 from negtui.engine.turns import TurnEvent
@@ -391,6 +394,9 @@ class LiveScreen(ExactSolving):
                              done)
 
     def _show_ending(self) -> None:
+        if self._assessing():  # the last decisions judged first: the debrief's costliest are made from them
+            self._ending_once_assessed()
+            return
         ending = self.source.ending()
         if ending.people:
             retry = self._retry_from if self.host.may_retry() else None
@@ -402,6 +408,19 @@ class LiveScreen(ExactSolving):
         self.app.push_screen(SummaryScreen(game.neg, game.neg.returns(game.state), game.baseline,
                                            ending.first_forecasts, str(game.record_path) if game.record_path else None),
                              lambda _: self.host.after_game())
+
+    def _assessing(self) -> bool:
+        return self.source.has_unassessed or any(w.node is self and w.group == "coach" and not w.is_finished
+                                                 for w in self.app.workers)
+
+    @work(group="ending")
+    async def _ending_once_assessed(self) -> None:
+        for worker in [w for w in self.app.workers if w.node is self and w.group == "coach"]:
+            with suppress(WorkerCancelled, WorkerFailed):  # a failed assessment leaves its decision out
+                await worker.wait()
+        if self.source.has_unassessed:
+            await asyncio.to_thread(self.source.assess)
+        self._show_ending()
 
     def _retry_from(self, t: int) -> None:
         """Play again from before turn t, with the same seats (a fork of this game's record)."""
