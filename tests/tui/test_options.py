@@ -1,34 +1,40 @@
-"""A dialog with a list of options opens with one layout (negtui/tui/widgets/options.py): Textual's
-OptionList recorded its lines as a virtual size that asked for a second layout, and a second frame."""
+"""A list of options records its lines without a second layout (negtui/tui/widgets/options.py): Textual's
+OptionList recorded them as a virtual size that asked for a layout of the screen, and a second frame, as
+every dialog or lobby with a list opened."""
 
 from __future__ import annotations
 
 import pytest
+from textual.app import App, ComposeResult
 from textual.geometry import Size
-from textual.reactive import Reactive
+from textual.widgets import OptionList
 
-from negtui.seats import Seat
 from negtui.tui.widgets.options import Options
-from tests.tui.conftest import pill_app
 from tests.tui.test_textual_guards import screens_laid_out
 
 
-@pytest.mark.asyncio
-@pytest.mark.parametrize("steady", [True, False])
-async def test_the_partner_dialog_opens_with_one_layout(steady, monkeypatch, wait_until):
-    from negtui.tui.screens.dialogs import PartnerScreen
+class Listing(App):
+    def __init__(self, kind: type[OptionList]) -> None:
+        super().__init__()
+        self.kind = kind
 
-    if not steady:  # the virtual size asks for a layout, as Textual's own OptionList's does
-        monkeypatch.setattr(Options, "virtual_size", Reactive(Size(0, 0), layout=True))
-        Options.virtual_size.__set_name__(Options, "virtual_size")
-    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
-    with screens_laid_out() as laid_out:
-        async with app.run_test(size=(100, 32)) as pilot:
-            await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen) and app.screen.query("#partners"),
-                             "A's partner dialog")
-            partners = app.screen.query_one("#partners", Options)
-            await wait_until(pilot, lambda: partners.virtual_size.height >= partners.option_count > 0, "its lines")
-            for _ in range(4):
-                await pilot.pause(0.05)
-            dialog_layouts = laid_out.count("PartnerScreen")
-    assert (dialog_layouts == 1) is steady, laid_out
+    def compose(self) -> ComposeResult:
+        yield self.kind(*(f"option {k}" for k in range(30)), id="options")
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("kind", [Options, OptionList])
+async def test_recording_its_lines_asks_for_no_layout(kind):
+    app = Listing(kind)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        options = app.query_one("#options", OptionList)
+        assert options.virtual_size.height == 30 and options.show_vertical_scrollbar  # its lines recorded
+        with screens_laid_out() as laid_out:
+            options.virtual_size = Size(options.virtual_size.width, 31)  # as it records a line more
+            for _ in range(3):
+                await pilot.pause(0.02)
+        assert (laid_out == []) is (kind is Options), laid_out
+        await pilot.press("end")
+        await pilot.pause()
+        assert options.highlighted == 29 and options.scroll_y == options.max_scroll_y > 0  # it scrolls as before
