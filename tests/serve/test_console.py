@@ -183,7 +183,8 @@ async def test_the_trainer_keeps_a_seat_at_a_forming_table(server: Server, wait_
             await pilot.press("2")
             await wait_until(pilot, lambda: any("forming" in r for r in _cells(app, "#table-list")), "the table")
             await pilot.press("a")
-            await wait_until(pilot, lambda: isinstance(app.screen, AssignScreen), "the seat dialog")
+            await wait_until(pilot, lambda: isinstance(app.screen, AssignScreen)
+                             and [w.is_mounted for w in app.screen.query("Select")] == [True, True], "the seat dialog")
             app.screen.query_one("#seat").value = "B"
             app.screen.query_one("#trainee").value = "carol"
             await pilot.press("ctrl+s")

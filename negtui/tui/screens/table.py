@@ -68,7 +68,8 @@ class TableScreen(LiveScreen):
     def on_table_line(self, message: TableLine) -> None:
         src, line = self.source, message.line
         kind = line.get("type")
-        for ev in src.receive(line):
+        events = src.receive(line)
+        for ev in events:
             self._turn_ended(ev)
         if kind == "refused":
             self.set_status(Text(f"the table refused: {line.get('why')}", style=palette.NEGATIVE))
@@ -99,6 +100,8 @@ class TableScreen(LiveScreen):
             self._reveal(line["game"])
         self._clock()
         self.view.table = src.view
+        if kind == "clock" and not events:
+            return  # a countdown set or stopped: the table pane shows it, and the game is as it was
         self.advance()
 
     @work(thread=True, group="reveal", exclusive=True)
