@@ -191,6 +191,7 @@ async def test_the_console_shows_the_numbers_the_export_states(klass, wait_until
             assert s.n == 5 and s.mean is not None and s.sd is not None
         app = ClassApp(course, db, data_dir=data)
         async with app.run_test(size=(220, 70)) as pilot:
+            await wait_until(pilot, lambda: "3 Class debrief" in screen_text(app), "the console")
             await pilot.press("3")
             wanted = [s.summary for s in d.seats] + [d.share_summary, "no offer (time ran out)"]
             await wait_until(pilot, lambda: all(w in screen_text(app) for w in wanted), "the class debrief's numbers")
