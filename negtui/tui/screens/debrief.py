@@ -78,12 +78,10 @@ class DebriefScreen(SummaryScreen):
         if self.closing is not None:
             self.told()
             return
-        ses = self.session
         for i in self.people:
             # a small game's replays take milliseconds: done before the first frame, the debrief is drawn once,
             # complete; past the budget they are left to a worker, and fill the table as they arrive
-            results = counterfactuals(ses.neg, ses.seating.seats, i, ses.start, information=self.information,
-                                      cancelled=_after(AT_ONCE_SECONDS))
+            results = self._replays(i, _after(AT_ONCE_SECONDS))
             if len(results) == len(CLOSED_FORM_LENSES):
                 self._counterfactual_known(i, results)
             else:
@@ -108,11 +106,15 @@ class DebriefScreen(SummaryScreen):
 
     def _counterfactual(self, player: int) -> None:
         worker = get_current_worker()
-        ses = self.session
-        results = counterfactuals(ses.neg, ses.seating.seats, player, ses.start, cancelled=lambda: worker.is_cancelled,
-                                  information=self.information)
+        results = self._replays(player, lambda: worker.is_cancelled)
         if not worker.is_cancelled:
             self.post_message(CounterfactualDone(player, results))
+
+    def _replays(self, player: int, cancelled: Callable[[], bool]) -> dict[str, float]:
+        """The seat's payoff with each lens bot in it, the game replayed from its start; incomplete if cancelled."""
+        ses = self.session
+        return counterfactuals(ses.neg, ses.seating.seats, player, ses.start, cancelled=cancelled,
+                               information=self.information)
 
     def on_counterfactual_done(self, message: CounterfactualDone) -> None:
         self._counterfactual_known(message.player, message.results)
