@@ -90,3 +90,22 @@ async def test_a_debrief_whose_scrollbar_appears_is_laid_out_twice(guarded, wait
                 await pilot.pause(0.05)
         assert screen.query_one("#dialog").show_vertical_scrollbar
     assert (laid_out.count("DebriefScreen") == 2) is guarded, laid_out
+
+
+async def test_a_tables_numbers_told_before_the_debrief_opens_are_shown_as_it_opens():
+    """At a table the numbers come from the table; those that came before the debrief opened used to be left
+    out (told as it mounted, it was not yet counted mounted), and the welfare line said "solving …" for good."""
+    from negtui.coach.closing import Closing
+
+    ending = pill_ending()
+    closing = Closing(welfare=(60.0, [30.0, 30.0]), welfare_done=True,
+                      counterfactual={"B": {lens: 30.0 for lens in CLOSED_FORM_LENSES}})
+    app = NegtuiApp(None, record=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        screen = DebriefScreen(Ending(ending.game, ending.people, ending.first_forecasts, closing=closing))
+        await app.push_screen(screen)
+        await pilot.pause()
+        assert str(screen.query_one("#summary-welfare", SteadyStatic).content).startswith("utilitarian optimum 60.00")
+        assert screen.debriefs[1].counterfactual == {lens: 30.0 for lens in CLOSED_FORM_LENSES}
+        assert not screen._pending

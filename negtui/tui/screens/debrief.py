@@ -76,7 +76,7 @@ class DebriefScreen(SummaryScreen):
 
     def on_mount(self) -> None:  # Textual calls SummaryScreen's after this one (the welfare optimum)
         if self.closing is not None:
-            self.told()
+            self.told(mounting=True)
             return
         for i in self.people:
             # a small game's replays take milliseconds: done before the first frame, the debrief is drawn once,
@@ -87,10 +87,11 @@ class DebriefScreen(SummaryScreen):
             else:
                 self.run_worker(lambda i=i: self._counterfactual(i), thread=True, group="debrief")
 
-    def told(self) -> None:
-        """What the table has sent of the slow numbers so far (called again as more arrive)."""
+    def told(self, mounting: bool = False) -> None:
+        """What the table has sent of the slow numbers so far (called again as more arrive; `mounting`: by
+        the screen itself as it mounts, its widgets composed, before Textual counts it mounted)."""
         closing, ids = self.closing, self.session.neg.game.player_ids
-        if closing is None or not self.is_mounted:  # mounting, it reads them itself
+        if closing is None or not (mounting or self.is_mounted):  # not composed yet: it reads them as it mounts
             return
         for i in self.people:
             games = closing.counterfactual.get(ids[i])
