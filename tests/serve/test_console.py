@@ -180,8 +180,10 @@ async def test_the_trainer_keeps_a_seat_at_a_forming_table(server: Server, wait_
     try:
         app = ClassApp(course, db, data_dir=server.data)
         async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.press("2")
-            await wait_until(pilot, lambda: any("forming" in r for r in _cells(app, "#table-list")), "the table")
+            await wait_until(pilot, lambda: app.screen.query("#table-list"), "the console")
+            await pilot.press("2")  # a key pressed as the console started could be lost under load
+            await wait_until(pilot, lambda: app.screen.query_one("#table-list").is_on_screen
+                             and any("forming" in r for r in _cells(app, "#table-list")), "the table")
             await pilot.press("a")
             await wait_until(pilot, lambda: isinstance(app.screen, AssignScreen)
                              and [w.is_mounted for w in app.screen.query("Select")] == [True, True], "the seat dialog")
