@@ -247,9 +247,39 @@ def scenario_digest(scenario: Scenario) -> str:
 # --- loading ----------------------------------------------------------------------------------------------
 
 
-def load_course(path: str | os.PathLike[str]) -> LoadedCourse:
-    """Read, validate and check a course; raises CourseError listing every problem it holds."""
+# Courses checked with `kept=True` in this process, by path: each with the files it was read from, as they
+# were then.  The fork server checks the served course once, and every trainee's app forked from it finds it
+# here (about 20 ms of each session's start otherwise); a file edited since is read and checked anew.
+_checked: dict[Path, tuple[tuple[tuple[str, int, int, int], ...] | None, LoadedCourse]] = {}
+CHECKED_MOST = 16  # courses kept; beyond, the oldest goes
+
+
+def _as_they_are(files: list[Path]) -> tuple[tuple[str, int, int, int], ...] | None:
+    try:
+        return tuple((str(f), st.st_ino, st.st_size, st.st_mtime_ns) for f in files for st in (f.stat(),))
+    except OSError:
+        return None
+
+
+def load_course(path: str | os.PathLike[str], *, kept: bool = False) -> LoadedCourse:
+    """Read, validate and check a course; raises CourseError listing every problem it holds.  `kept`: the
+    course as checked before with `kept` in this process, if none of its files has changed since (a file's
+    time stamp moves in steps of a few milliseconds: for a server's course, not for one being written)."""
     p = Path(path)
+    key = p.absolute()  # the course as named (its LoadedCourse keeps the name given), wherever this runs
+    found = _checked.get(key) if kept else None
+    if found is not None and found[0] is not None and _as_they_are([Path(f[0]) for f in found[0]]) == found[0]:
+        return found[1]
+    loaded, read = _check_course(p)
+    if kept:
+        if len(_checked) >= CHECKED_MOST:
+            del _checked[next(iter(_checked))]
+        _checked[key] = (_as_they_are([p.resolve(), *read]), loaded)
+    return loaded
+
+
+def _check_course(p: Path) -> tuple[LoadedCourse, list[Path]]:
+    """The course checked, and the scenario files it read."""
     data = _read(p)
     problems: list[Problem] = []
     course: Course | None = None
@@ -274,7 +304,7 @@ def load_course(path: str | os.PathLike[str]) -> LoadedCourse:
             scenarios.setdefault(ex.id, sc)
     if problems or course is None:
         raise CourseError(str(p), problems)
-    return LoadedCourse(course, p, scenarios)
+    return LoadedCourse(course, p, scenarios), list(cache)
 
 
 def _get(item: object, key: str) -> object:

@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     from negtui.classroom.db import ResultsDB
 
     try:
-        course = load_course(args.course)
+        course = load_course(args.course, kept=True)
     except CourseError as err:
         print(err.render(), file=sys.stderr)
         return 2

@@ -362,7 +362,8 @@ class Hub:
         path = os.path.join(self._folder(), "zygote.sock")
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}  # they would freeze sizes
         self.zygote = await asyncio.create_subprocess_exec(
-            sys.executable, "-I", "-m", "negtui.serve.zygote", path, stdout=asyncio.subprocess.PIPE, env=env)
+            sys.executable, "-I", "-m", "negtui.serve.zygote", path, str(self.options.course),
+            stdout=asyncio.subprocess.PIPE, env=env)
         assert self.zygote.stdout is not None  # stdout=PIPE
         try:
             line = await asyncio.wait_for(self.zygote.stdout.readline(), 60)

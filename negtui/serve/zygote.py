@@ -5,6 +5,8 @@ dozens of trainees logging in at once that alone saturates a small machine.  The
 everything once and forks a ready child for each connection: the child shares the imported code
 copy-on-write and starts in milliseconds.
 
+`python -m negtui.serve.zygote SOCKET COURSE` also checks the course served before it forks.
+
 Protocol, on a Unix socket, one connection per child: the server sends one JSON line (`argv` for
 `negtui.serve.child`, `env`, `memory` limit) with the pseudo-terminal's slave end attached (SCM_RIGHTS);
 the zygote answers `{"pid": N}` once the child runs, and `{"exit": CODE}` (negative: killed by that
@@ -42,8 +44,9 @@ LATE_IMPORTS = ("textual.drivers.linux_driver", "textual._xterm_parser", "textua
                 "textual.pilot", "textual.drivers.headless_driver", "concurrent.futures.thread")
 
 
-def preload() -> None:
-    """What the app loads only as it runs, loaded once here too, not in every child."""
+def preload(course: str | None = None) -> None:
+    """What the app loads only as it runs, loaded once here too, not in every child; `course`, the course
+    served, is checked here once (each app checks it again only if its files change)."""
     for late in LATE_IMPORTS:
         importlib.import_module(late)
     from rich._unicode_data import load
@@ -55,6 +58,13 @@ def preload() -> None:
     load()  # the table of character widths, read on the first line drawn
     catalogue(bundled_root())  # the library by name: a course may name its scenarios so
     textual_guards.preparse(NegtuiApp(None, record=False))  # every widget's CSS, under the apps' theme
+    if course is not None:
+        from negtui.classroom.course import CourseError, load_course
+
+        try:
+            load_course(course, kept=True)
+        except CourseError:
+            pass  # each app says what is wrong with it
 
 
 def _child(slave: int, request: dict) -> None:
@@ -90,10 +100,10 @@ def _child(slave: int, request: dict) -> None:
     os._exit(code)
 
 
-def serve(path: str) -> None:
+def serve(path: str, course: str | None = None) -> None:
     import negtui.trainee.training  # noqa: F401 — the point: everything the app needs, imported once
 
-    preload()
+    preload(course)
 
     # what is imported now lives as long as every child: out of the collector's sight, a child's
     # collections neither walk it (CPU) nor write to its pages (which would un-share them)
@@ -188,4 +198,4 @@ def _send(conn: socket.socket, message: dict) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1])
+    serve(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)

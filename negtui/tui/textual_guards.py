@@ -47,6 +47,18 @@ frame after its first layout.  The guard leaves a rack with nothing to show and 
 A screen popped off the stack is removed from the app, and the removal asks its parent, the app, for a
 layout: the screen uncovered was laid out in full once more, although the dialog was never part of it.
 The guard removes a screen as a node of no parent's layout.
+
+A screen shown for the first time is laid out as it resumes, and that layout draws every cell; Textual
+then asks for a repaint of the whole screen all the same, and the next frame drew every cell again (a
+frame of 2 to 4 ms for each screen and dialog a trainee opens).  The guard withdraws that request when
+the layout has just drawn the screen.
+
+A screen under a dialog passes every region it repaints on to the dialog, and marks itself to be
+repainted there again; the dialog repaints the region, and the mark brings the same region back a frame
+later: a game under an answer dialog had the whole dialog repainted every tenth of a second for as long
+as its screen had messages to handle.  negtui's dialogs draw the screen below as it was last laid out
+(negtui/tui/screens/modal.py), so nothing it repaints shows: under such a dialog the guard lets the
+screen's repaints go.
 """
 
 from __future__ import annotations
@@ -161,6 +173,32 @@ def preparse(app: App) -> int:
     return len(sheet.source) + len(sources)
 
 
+def _drawn_by_its_layout(resume: Callable[..., Any]) -> Callable[..., Any]:
+    def _on_screen_resume(self: Screen, event: Any) -> None:
+        laid_out = getattr(self, "_negtui_laid_out", None)
+        resume(self, event)
+        if laid_out is None and getattr(self, "_negtui_laid_out", None) is not None and not self.app._batch_count:
+            # shown for the first time and drawn in full by that layout: the repaint asked for after it is moot
+            self._repaint_required = False
+            self._dirty_regions.clear()
+            self._repaint_regions.clear()
+
+    return _on_screen_resume
+
+
+def _under_a_kept_backdrop(compositor_refresh: Callable[..., Any]) -> Callable[..., Any]:
+    def _compositor_refresh(self: Screen) -> None:
+        app = self.app
+        top = app.screen
+        if top is not self and getattr(top, "draws_below_once", False) and self in app._background_screens:
+            self._compositor._dirty_regions.clear()  # the dialog above shows this screen as last laid out
+            self._dirty_widgets.clear()
+            return
+        compositor_refresh(self)
+
+    return _compositor_refresh
+
+
 def _nothing_to_toast(show: Callable[..., Any]) -> Callable[..., Any]:
     def show_(self: ToastRack, notifications: Any) -> None:
         if not notifications and not self.display and not self.children:
@@ -223,6 +261,8 @@ GUARDS: tuple[tuple[type, str, tuple[str, ...], Callable[[Callable[..., Any]], C
     (Screen, "remove", ("self",), _removed_alone),
     (Screen, "_refresh_layout", ("self", "size", "scroll"), _laid_out_when),
     (Screen, "_on_layout", ("self", "message"), _covered_by_a_layout),
+    (Screen, "_on_screen_resume", ("self", "event"), _drawn_by_its_layout),
+    (Screen, "_compositor_refresh", ("self",), _under_a_kept_backdrop),
     (AwaitMount, "__await__", ("self",), _laid_out_when_mounted),
     (Widget, "_size_updated", ("self", "size", "virtual_size", "container_size", "layout"), _sized_in_place),
     (Stylesheet, "_parse_rules", ("self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"),

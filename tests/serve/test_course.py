@@ -414,3 +414,26 @@ def test_validate_checks_courses_as_it_checks_scenarios(cli, tmp_path):
         out = cli("validate", str(path))
         assert out.exit_code == 2 and f"{path}: invalid course" in out.output and where in out.output
         assert "Traceback" not in out.output
+
+
+def test_a_kept_course_is_checked_once_until_one_of_its_files_changes(tmp_path):
+    """The fork server checks the served course and each app forked from it takes that check (`kept`); an
+    edit to the course or to a scenario it reads is checked anew, and without `kept` every load checks."""
+    shutil.copy(bundled_root() / "teaching" / "poison-pill.json", tmp_path / "pill.json")
+    path = tmp_path / "c.toml"
+    path.write_text(SMALL_TOML.replace('scenario = "poison-pill"', 'scenario = "pill.json"'))
+    first = load_course(path, kept=True)
+    assert load_course(path, kept=True) is first
+    assert load_course(path) is not first
+    scenario = json.loads((tmp_path / "pill.json").read_text())
+    scenario["name"] = "the pill, edited"
+    (tmp_path / "pill.json").write_text(json.dumps(scenario, indent=1))  # another size: another stamp
+    edited = load_course(path, kept=True)
+    assert edited is not first and edited.scenarios["pill"].name == "the pill, edited"
+    path.write_text(path.read_text().replace("A small course", "A small course, retitled"))
+    retitled = load_course(path, kept=True)
+    assert retitled is not edited and retitled.course.title == "A small course, retitled"
+    assert load_course(path, kept=True) is retitled
+    (tmp_path / "pill.json").unlink()
+    with pytest.raises(CourseError):  # a scenario gone: checked anew, and wrong
+        load_course(path, kept=True)

@@ -106,3 +106,28 @@ async def test_a_dialog_under_another_draws_its_backdrop_anew_only_when_it_is_on
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is partner and partner._backdrop is not None, "the partner on top")
         assert drawn[before:] == [game]
+
+
+async def test_a_kept_dialog_closed_draws_nothing_when_the_game_below_lays_out(wait_until):
+    """The partner dialog is kept for the game's next turn once closed; each layout of the game meanwhile (a
+    move is one) started its settling timer and repainted it, unseen.  Closed, it only forgets its backdrop,
+    and draws the game anew as it opens again."""
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
+        partner = app.screen
+        await settled(pilot, wait_until, partner)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is not partner, "the partner dialog closed")
+        game = app.screen
+        assert partner.is_attached and partner not in app.screen_stack  # kept
+        repainted: list[object] = []
+        partner.refresh = lambda *a, **k: repainted.append(a) or partner  # type: ignore[method-assign]
+        game.refresh(layout=True)
+        await wait_until(pilot, lambda: partner._backdrop is None, "the partner dialog to forget its backdrop")
+        assert partner._settling is None
+        await pilot.pause(modal.SETTLE * 1.5)
+        assert repainted == []
+        del partner.refresh
+        await pilot.press("p")  # the partner dialog again
+        await wait_until(pilot, lambda: app.screen is partner and partner._backdrop is not None, "the dialog reopened")

@@ -12,8 +12,14 @@ from contextlib import contextmanager, nullcontext
 
 import pytest
 
+from textual.message import Message
+
 from negtui.tui import textual_guards
 from tests.paths import PILL
+
+
+class Ping(Message):
+    """A message nobody handles: something for a screen's message loop to do."""
 
 
 def test_a_toast_made_as_its_notification_expires_does_not_freeze_the_app():
@@ -329,3 +335,75 @@ def test_css_parsed_once_is_not_parsed_again_by_a_second_stylesheet(monkeypatch)
         sheet.add_source(css, read_from=("test", "guarded"), is_default_css=True)
         assert len(sheet.rules) == 2
     assert len(calls) == 2
+
+
+@contextmanager
+def frames_drawn() -> Iterator[list[tuple[str, bool]]]:
+    """Each frame the app draws meanwhile: (the screen drawn, whether every cell of it was)."""
+    from textual._compositor import Compositor
+    from textual.screen import Screen
+
+    drawn: list[tuple[str, bool]] = []
+    real = Screen._compositor_refresh
+    real_full = Compositor.render_full_update
+
+    def spy(self):
+        if self is self.app.screen and self._compositor._dirty_regions:
+            drawn.append((type(self).__name__, self.size.region in self._compositor._dirty_regions))
+        return real(self)
+
+    Screen._compositor_refresh = spy  # type: ignore[method-assign]
+    try:
+        yield drawn
+    finally:
+        Screen._compositor_refresh = real  # type: ignore[method-assign]
+        assert Compositor.render_full_update is real_full
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("guarded", [True, False])
+async def test_a_screen_shown_for_the_first_time_is_drawn_in_full_once(guarded, wait_until):
+    """Its first layout draws every cell; unguarded, the repaint Textual asks for as it resumes drew them all
+    again a frame later."""
+    from textual.screen import Screen
+
+    from negtui.tui.screens.dialogs import ConfirmScreen
+
+    app = pill_app_of_a()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await partner_dialog_settled(app, pilot, wait_until)
+        question = ConfirmScreen("Sure?", "A question.")
+        with unguarded(Screen, "_on_screen_resume") if not guarded else nullcontext(), frames_drawn() as drawn:
+            app.push_screen(question)
+            await wait_until(pilot, lambda: app.screen is question and question._backdrop is not None, "the question")
+            for _ in range(6):
+                await pilot.pause(0.05)
+    full = [screen for screen, whole in drawn if whole]
+    assert full == (["ConfirmScreen"] if guarded else ["ConfirmScreen", "ConfirmScreen"]), drawn
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("guarded", [True, False])
+async def test_a_screen_under_a_dialog_repaints_nothing_through_it(guarded, wait_until):
+    """A line of the game below the partner dialog changes: the dialog shows the game as last laid out, so
+    nothing is drawn; unguarded, the dialog was repainted over the line, and again for each message the game
+    handled after (the game marked the line for a repaint once more each time it passed it on)."""
+    from textual.screen import Screen
+
+    app = pill_app_of_a()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await partner_dialog_settled(app, pilot, wait_until)
+        game = app.screen_stack[-2]
+        with unguarded(Screen, "_compositor_refresh") if not guarded else nullcontext(), frames_drawn() as drawn:
+            game.query_one("#status").refresh()
+            for _ in range(6):
+                await pilot.pause(0.05)
+                game.post_message(Ping())  # the game has messages to handle, as a running game does
+    assert drawn == [] if guarded else len(drawn) >= 3, drawn
+
+
+def pill_app_of_a():
+    from negtui.seats import Seat
+    from tests.tui.conftest import pill_app
+
+    return pill_app(A=Seat.human(), B=Seat.lens("upper"))

@@ -83,6 +83,7 @@ def tint_segments(tint: Color, base: RichStyle) -> Callable[[Strip], list[Segmen
 class Dialog(ModalScreen[R]):
     """A modal screen whose dimmed background is drawn once per terminal size."""
 
+    draws_below_once = True  # what the screen below repaints shows only once it is laid out (textual_guards)
     _backdrop: tuple[Size, Backdrop] | None = None
     _watching: Screen | None = None
     _settling: Timer | None = None
@@ -104,7 +105,14 @@ class Dialog(ModalScreen[R]):
     def _below_laid_out(self, _screen: Screen) -> None:
         """Drawn anew once the screen below has settled: a move behind the dialog lays it out several
         times in a few frames, and each drawing of the backdrop costs a full-screen redraw.  After a
-        resize every layout is drawn at once: a backdrop of the old size would show for a moment."""
+        resize every layout is drawn at once: a backdrop of the old size would show for a moment.  A dialog
+        kept for the game's next decision but closed now draws nothing: its backdrop is drawn as it opens."""
+        if not self.is_attached or self not in self.app.screen_stack:
+            self._backdrop = None
+            if self._settling is not None:
+                self._settling.stop()
+                self._settling = None
+            return
         if self._resizing:
             self._backdrop = None
             self.refresh()
