@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 
 import pytest
-
 from textual.message import Message
 
 from negtui.tui import textual_guards
