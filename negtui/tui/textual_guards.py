@@ -177,7 +177,8 @@ def _drawn_by_its_layout(resume: Callable[..., Any]) -> Callable[..., Any]:
     def _on_screen_resume(self: Screen, event: Any) -> None:
         laid_out = getattr(self, "_negtui_laid_out", None)
         resume(self, event)
-        if laid_out is None and getattr(self, "_negtui_laid_out", None) is not None and not self.app._batch_count:
+        if (laid_out is None and getattr(self, "_negtui_laid_out", None) is not None and self.is_current
+                and not self.app._batch_count):
             # shown for the first time and drawn in full by that layout: the repaint asked for after it is moot
             self._repaint_required = False
             self._dirty_regions.clear()
