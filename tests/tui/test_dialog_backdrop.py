@@ -5,6 +5,7 @@ screen below changes size."""
 from __future__ import annotations
 
 import pytest
+from textual.geometry import Region
 from textual.renderables.background_screen import BackgroundScreen
 from textual.visual import Visual, visualize
 
@@ -131,3 +132,28 @@ async def test_a_kept_dialog_closed_draws_nothing_when_the_game_below_lays_out(w
         del partner.refresh
         await pilot.press("p")  # the partner dialog again
         await wait_until(pilot, lambda: app.screen is partner and partner._backdrop is not None, "the dialog reopened")
+
+
+async def test_the_backdrop_drawn_anew_repaints_only_the_lines_that_changed(wait_until):
+    """The game below the partner dialog changes a line and lays out: the dialog draws its backdrop anew and
+    repaints that line, not the whole screen (a full frame, and a full screen sent to the terminal)."""
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
+        partner = app.screen
+        await settled(pilot, wait_until, partner)
+        game = app.screen_stack[-2]
+        before = partner._backdrop[1].strips
+        asked: list[tuple] = []
+        real = partner.refresh
+        partner.refresh = lambda *regions, **kw: asked.append(regions) or real(*regions, **kw)  # type: ignore[method-assign]
+        game.set_status("a status line of another length, to show through the dimming")
+        game.refresh(layout=True)
+        await wait_until(pilot, lambda: asked, "the backdrop drawn anew")
+        await pilot.pause()
+        after = partner._backdrop[1].strips
+        lines = [y for y, (a, b) in enumerate(zip(before, after)) if a != b]
+        assert 1 <= len(lines) <= 2, lines  # the status line (and what wraps of it)
+        assert asked == [tuple(Region(0, y, 100, 1) for y in lines)]
+        fresh = modal.dimmed(game, partner._below.color, partner.visual_style.rich_style, partner.size)
+        assert cells(after) == cells(fresh)

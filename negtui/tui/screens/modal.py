@@ -18,7 +18,7 @@ from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual.color import Color
 from textual.css.styles import RulesMap
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
@@ -86,6 +86,7 @@ class Dialog(ModalScreen[R]):
     draws_below_once = True  # what the screen below repaints shows only once it is laid out (textual_guards)
     _backdrop: tuple[Size, Backdrop] | None = None
     _watching: Screen | None = None
+    _below: BackgroundScreen | None = None  # what the backdrop was last drawn of
     _settling: Timer | None = None
     _resizing = False
 
@@ -97,6 +98,7 @@ class Dialog(ModalScreen[R]):
         if self._watching is not below.screen:  # its next layout (a resize, a pane appearing) is drawn anew
             self._watching = below.screen
             below.screen.screen_layout_refresh_signal.subscribe(self, self._below_laid_out)
+        self._below = below
         if self._backdrop is None or self._backdrop[0] != size:
             self._resizing = self._resizing or self._backdrop is not None  # drawn before at another size
             self._backdrop = (size, Backdrop(dimmed(below.screen, below.color, self.visual_style.rich_style, size)))
@@ -122,7 +124,19 @@ class Dialog(ModalScreen[R]):
             self._settling.reset()
 
     def _redraw_backdrop(self) -> None:
+        """The screen below drawn anew, and only its lines that changed repainted: a pane filled in beside
+        the dialog is a few lines, not a full-screen frame (nor a full screen sent to the terminal)."""
         self._settling = None
         self._resizing = False
-        self._backdrop = None
-        self.refresh()
+        old, self._backdrop = self._backdrop, None
+        stack, size = self.app.screen_stack, self.size
+        under = stack[stack.index(self) - 1] if self in stack[1:] else None
+        if (old is None or old[0] != size or self._below is None or self._below.screen is not under
+                or self.app.screen is not self):  # covered: drawn as it shows again
+            self.refresh()
+            return
+        strips = dimmed(under, self._below.color, self.visual_style.rich_style, size)
+        self._backdrop = (size, Backdrop(strips))
+        changed = [Region(0, y, size.width, 1) for y, (was, now) in enumerate(zip(old[1].strips, strips)) if was != now]
+        if changed:
+            self.refresh(*changed)
