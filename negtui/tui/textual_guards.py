@@ -56,9 +56,10 @@ the layout has just drawn the screen.
 A screen under a dialog passes every region it repaints on to the dialog, and marks itself to be
 repainted there again; the dialog repaints the region, and the mark brings the same region back a frame
 later: a game under an answer dialog had the whole dialog repainted every tenth of a second for as long
-as its screen had messages to handle.  negtui's dialogs draw the screen below as it was last laid out
-(negtui/tui/screens/modal.py), so nothing it repaints shows: under such a dialog the guard lets the
-screen's repaints go.
+as its screen had messages to handle.  negtui's dialogs draw the screen below themselves, dimmed once
+(negtui/tui/screens/modal.py): under such a dialog the guard tells the dialog what the screen below
+repainted, and the dialog draws it anew once it settles, repainting the lines that changed (a countdown
+beside it goes on ticking); what its own box hides shows when it closes.
 
 Textual works out each node's styles by checking every rule that could apply against the node and its
 ancestors, whenever the node mounts, changes class or state, or its screen resumes: 312 times in a
@@ -251,9 +252,12 @@ def _drawn_by_its_layout(resume: Callable[..., Any]) -> Callable[..., Any]:
 def _under_a_kept_backdrop(compositor_refresh: Callable[..., Any]) -> Callable[..., Any]:
     def _compositor_refresh(self: Screen) -> None:
         app = self.app
-        top = app.screen
+        top: Any = app.screen
         if top is not self and getattr(top, "draws_below_once", False) and self in app._background_screens:
-            self._compositor._dirty_regions.clear()  # the dialog above shows this screen as last laid out
+            changed = [w.region for w in self._dirty_widgets if w is not self and w.region]
+            if changed:  # a widget's content (the screen's own repaint, as it is covered, changes nothing)
+                top.below_changed(self, changed)
+            self._compositor._dirty_regions.clear()
             self._dirty_widgets.clear()
             return
         compositor_refresh(self)

@@ -383,22 +383,35 @@ async def test_a_screen_shown_for_the_first_time_is_drawn_in_full_once(guarded, 
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("guarded", [True, False])
-async def test_a_screen_under_a_dialog_repaints_nothing_through_it(guarded, wait_until):
-    """A line of the game below the partner dialog changes: the dialog shows the game as last laid out, so
-    nothing is drawn; unguarded, the dialog was repainted over the line, and again for each message the game
-    handled after (the game marked the line for a repaint once more each time it passed it on)."""
+async def test_a_screen_under_a_dialog_repaints_through_it_once_it_settles(guarded, wait_until):
+    """A line of the game below the partner dialog changes (a countdown's, say): guarded, nothing is drawn
+    while the game keeps handling messages, and once it settles the dialog draws the game anew, repainting
+    that line alone.  Unguarded, the dialog was repainted over the line at once and again for each message
+    the game handled after (the game marked the line for a repaint once more each time it passed it on)."""
     from textual.screen import Screen
+
+    from negtui.tui.screens import modal
 
     app = pill_app_of_a()
     async with app.run_test(size=(100, 32)) as pilot:
         await partner_dialog_settled(app, pilot, wait_until)
-        game = app.screen_stack[-2]
+        partner, game = app.screen, app.screen_stack[-2]
         with unguarded(Screen, "_compositor_refresh") if not guarded else nullcontext(), frames_drawn() as drawn:
-            game.query_one("#status").refresh()
+            game.set_status("a status line of another length, to show through the dimming")
             for _ in range(6):
                 await pilot.pause(0.05)
                 game.post_message(Ping())  # the game has messages to handle, as a running game does
-    assert drawn == [] if guarded else len(drawn) >= 3, drawn
+            at_once = list(drawn)
+            await pilot.pause(modal.SETTLE * 1.5)
+            await wait_until(pilot, lambda: partner._settling is None, "the backdrop drawn anew")
+            await pilot.pause()
+    if guarded:
+        assert at_once == [], at_once
+        assert drawn == [("PartnerScreen", False)], drawn  # the line, not the screen
+        assert "a status line of another length" in "".join(seg.text for strip in partner._backdrop[1].strips
+                                                             for seg in strip)
+    else:
+        assert len(at_once) >= 3, at_once
 
 
 def pill_app_of_a():

@@ -104,6 +104,14 @@ class Dialog(ModalScreen[R]):
             self._backdrop = (size, Backdrop(dimmed(below.screen, below.color, self.visual_style.rich_style, size)))
         return self._backdrop[1]
 
+    def below_changed(self, screen: Screen, regions: list[Region]) -> None:
+        """The screen below repainted `regions` (a countdown's line, a pane's), as textual_guards reports:
+        drawn anew once it settles, unless the dialog's own box hides them all (they show as it closes)."""
+        box = next(iter(self.query("#dialog")), None)
+        if box is not None and all(box.region.contains_region(region) for region in regions):
+            return
+        self._below_laid_out(screen)
+
     def _below_laid_out(self, _screen: Screen) -> None:
         """Drawn anew once the screen below has settled: a move behind the dialog lays it out several
         times in a few frames, and each drawing of the backdrop costs a full-screen redraw.  After a
