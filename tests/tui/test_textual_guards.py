@@ -405,11 +405,14 @@ async def test_a_screen_under_a_dialog_repaints_through_it_once_it_settles(guard
             await pilot.pause(modal.SETTLE * 1.5)
             await wait_until(pilot, lambda: partner._settling is None, "the backdrop drawn anew")
             await pilot.pause()
+        fresh = modal.dimmed(game, partner._below.color, partner.visual_style.rich_style, partner.size)
     if guarded:
         assert at_once == [], at_once
         assert drawn == [("PartnerScreen", False)], drawn  # the line, not the screen
-        assert "a status line of another length" in "".join(seg.text for strip in partner._backdrop[1].strips
-                                                             for seg in strip)
+        backdrop = partner._backdrop[1].strips
+        assert "a status line of another length" in "".join(seg.text for strip in backdrop for seg in strip)
+        assert [[(ch, seg.style) for seg in strip for ch in seg.text] for strip in backdrop] == \
+            [[(ch, seg.style) for seg in strip for ch in seg.text] for strip in fresh]  # as if drawn whole
     else:
         assert len(at_once) >= 3, at_once
 

@@ -54,6 +54,26 @@ def dimmed(screen: Screen, tint: Color, base: RichStyle, size: Size) -> list[Str
     return [Strip(blend(strip), strip.cell_length) for strip in screen._compositor.render_strips(size)]
 
 
+def dimmed_lines(screen: Screen, tint: Color, base: RichStyle, size: Size,
+                 lines: set[int]) -> dict[int, Strip] | None:
+    """Some lines of the screen as composed now, dimmed as `dimmed` does: only the widgets on those lines
+    render (a countdown's line, not the whole screen).  None if a line is not wholly covered by widgets."""
+    ys = sorted(y for y in lines if 0 <= y < size.height)
+    if not ys:
+        return {}
+    crop = Region(0, ys[0], size.width, ys[-1] - ys[0] + 1)
+    chops = screen._compositor._render_chops(crop, lines.__contains__)
+    blend = tint_segments(tint, base)
+    out = {}
+    for y in ys:
+        cuts = list(chops[y].values())
+        if any(cut is None for cut in cuts):
+            return None
+        strip = Strip.join(cuts)
+        out[y] = Strip(blend(strip), strip.cell_length)
+    return out
+
+
 def tint_segments(tint: Color, base: RichStyle) -> Callable[[Strip], list[Segment]]:
     """What Textual's `BackgroundScreen` does to each segment, done once per distinct style."""
     styles: dict[RichStyle | None, RichStyle] = {}
@@ -87,6 +107,7 @@ class Dialog(ModalScreen[R]):
     _backdrop: tuple[Size, Backdrop] | None = None
     _watching: Screen | None = None
     _below: BackgroundScreen | None = None  # what the backdrop was last drawn of
+    _lines: set[int] | None = None  # the lines of the screen below to draw anew (None: every line)
     _settling: Timer | None = None
     _resizing = False
 
@@ -102,21 +123,30 @@ class Dialog(ModalScreen[R]):
         if self._backdrop is None or self._backdrop[0] != size:
             self._resizing = self._resizing or self._backdrop is not None  # drawn before at another size
             self._backdrop = (size, Backdrop(dimmed(below.screen, below.color, self.visual_style.rich_style, size)))
+            self._lines = set()  # every line drawn now
         return self._backdrop[1]
 
     def below_changed(self, screen: Screen, regions: list[Region]) -> None:
         """The screen below repainted `regions` (a countdown's line, a pane's), as textual_guards reports:
         drawn anew once it settles, unless the dialog's own box hides them all (they show as it closes)."""
         box = next(iter(self.query("#dialog")), None)
-        if box is not None and all(box.region.contains_region(region) for region in regions):
+        shown = [r for r in regions if box is None or not box.region.contains_region(r)]
+        if not shown:
             return
-        self._below_laid_out(screen)
+        if self._lines is not None:
+            self._lines.update(y for r in shown for y in r.line_range)
+        self._settle()
 
     def _below_laid_out(self, _screen: Screen) -> None:
         """Drawn anew once the screen below has settled: a move behind the dialog lays it out several
         times in a few frames, and each drawing of the backdrop costs a full-screen redraw.  After a
-        resize every layout is drawn at once: a backdrop of the old size would show for a moment.  A dialog
-        kept for the game's next decision but closed now draws nothing: its backdrop is drawn as it opens."""
+        resize every layout is drawn at once: a backdrop of the old size would show for a moment."""
+        self._lines = None  # every line
+        self._settle()
+
+    def _settle(self) -> None:
+        """The backdrop drawn anew once the screen below has settled.  A dialog kept for the game's next
+        decision but closed now draws nothing: its backdrop is drawn as it opens."""
         if not self.is_attached or self not in self.app.screen_stack:
             self._backdrop = None
             if self._settling is not None:
@@ -136,6 +166,7 @@ class Dialog(ModalScreen[R]):
         the dialog is a few lines, not a full-screen frame (nor a full screen sent to the terminal)."""
         self._settling = None
         self._resizing = False
+        lines, self._lines = self._lines, set()
         old, self._backdrop = self._backdrop, None
         stack, size = self.app.screen_stack, self.size
         under = stack[stack.index(self) - 1] if self in stack[1:] else None
@@ -143,7 +174,14 @@ class Dialog(ModalScreen[R]):
                 or self.app.screen is not self):  # covered: drawn as it shows again
             self.refresh()
             return
-        strips = dimmed(under, self._below.color, self.visual_style.rich_style, size)
+        style = self.visual_style.rich_style
+        drawn = None if lines is None else dimmed_lines(under, self._below.color, style, size, lines)
+        if drawn is None:  # laid out anew: every line
+            strips = dimmed(under, self._below.color, style, size)
+        else:  # what widgets repainted: those lines
+            strips = list(old[1].strips)
+            for y, strip in drawn.items():
+                strips[y] = strip
         self._backdrop = (size, Backdrop(strips))
         changed = [Region(0, y, size.width, 1) for y, (was, now) in enumerate(zip(old[1].strips, strips)) if was != now]
         if changed:
