@@ -180,8 +180,10 @@ async def test_the_trainer_keeps_a_seat_at_a_forming_table(server: Server, wait_
     try:
         app = ClassApp(course, db, data_dir=server.data)
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_until(pilot, lambda: app.screen.query("#table-list"), "the console")
-            await pilot.press("2")  # a key pressed as the console started could be lost under load
+            # the People tab on show: its tabs are mounted (a tab chosen before that is set back to the first)
+            await wait_until(pilot, lambda: app.screen.query("#people-list")
+                             and app.screen.query_one("#people-list").is_on_screen, "the console")
+            await pilot.press("2")
             await wait_until(pilot, lambda: app.screen.query_one("#table-list").is_on_screen
                              and any("forming" in r for r in _cells(app, "#table-list")), "the table")
             await pilot.press("a")
