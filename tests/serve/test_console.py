@@ -62,6 +62,17 @@ def _seed_results(db: ResultsDB) -> None:
     _finished(db, "erin", "A", [12.0, 4.0], None, 0.5)
 
 
+async def show_tab(pilot, app: ClassApp, key: str, shown: str, wait_until) -> None:
+    """The console's tab of that key, and its list on screen.  Under a loaded CI the header has said the tab
+    while the People tab stayed on show (not understood): if the list does not show within 5 s, the keys are
+    pressed again, by way of the People tab."""
+    await pilot.press(key)
+    try:
+        await wait_until(pilot, lambda: app.screen.query_one(shown).is_on_screen, f"the tab of {key}", timeout=5)
+    except AssertionError:
+        await pilot.press("1", key)
+
+
 def _cells(app: ClassApp, table: str) -> list[str]:
     dt = app.screen.query_one(table)
     return [" | ".join(str(c) for c in dt.get_row_at(r)) for r in range(dt.row_count)]
@@ -93,7 +104,7 @@ async def test_the_console_lists_people_steers_a_table_and_debriefs_the_class(se
             assert any("carol" in r and "offline" in r for r in people)
             assert "2 online" in screen_text(app)
 
-            await pilot.press("2")
+            await show_tab(pilot, app, "2", "#table-list", wait_until)
             await wait_until(pilot, lambda: any(r.startswith(f"{table_id} ") and "playing" in r
                                                 for r in _cells(app, "#table-list")), "the table playing")
             row = next(r for r in _cells(app, "#table-list") if r.startswith(f"{table_id} "))
@@ -183,12 +194,7 @@ async def test_the_trainer_keeps_a_seat_at_a_forming_table(server: Server, wait_
             # the People tab on show: its tabs are mounted (a tab chosen before that is set back to the first)
             await wait_until(pilot, lambda: app.screen.query("#people-list")
                              and app.screen.query_one("#people-list").is_on_screen, "the console")
-            await pilot.press("2")
-            try:
-                await wait_until(pilot, lambda: app.screen.query_one("#table-list").is_on_screen, "the Tables tab",
-                                 timeout=5)
-            except AssertionError:  # under a loaded CI the header said Tables over the People tab: asked again
-                await pilot.press("1", "2")
+            await show_tab(pilot, app, "2", "#table-list", wait_until)
             await wait_until(pilot, lambda: app.screen.query_one("#table-list").is_on_screen
                              and any("forming" in r for r in _cells(app, "#table-list")), "the table")
             await pilot.press("a")
