@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from textual.geometry import Region
 from textual.renderables.background_screen import BackgroundScreen
+from textual.screen import Screen
 from textual.visual import Visual, visualize
 
 from negtui.seats import Seat
@@ -42,6 +43,15 @@ async def test_the_backdrop_is_textuals_translucent_background_cell_for_cell(siz
         assert len(ours) == size[1]
         assert cells(ours) == cells(textual)
         assert any(ch.strip() for line in cells(ours) for ch, _ in line)  # not a blank screen
+
+
+async def partner_dialog_settled(pilot, wait_until) -> tuple[PartnerScreen, Screen]:
+    """A's partner dialog, as A's first turn opens it, settled over the game: the dialog and the game."""
+    app = pilot.app
+    await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
+    partner = app.screen
+    await settled(pilot, wait_until, partner)
+    return partner, app.screen_stack[-2]
 
 
 async def settled(pilot, wait_until, dialog: modal.Dialog) -> None:
@@ -91,10 +101,7 @@ async def test_a_dialog_under_another_draws_its_backdrop_anew_only_when_it_is_on
     monkeypatch.setattr(modal, "dimmed", lambda *a: drawn.append(a[0]) or real(*a))
     app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
-        partner = app.screen
-        await settled(pilot, wait_until, partner)
-        game = app.screen_stack[-2]
+        partner, game = await partner_dialog_settled(pilot, wait_until)
         app.push_screen(HelpScreen("play"))
         await wait_until(pilot, lambda: drawn and drawn[-1] is partner, "Help's backdrop")
         before = len(drawn)
@@ -115,12 +122,9 @@ async def test_a_kept_dialog_closed_draws_nothing_when_the_game_below_lays_out(w
     and draws the game anew as it opens again."""
     app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
-        partner = app.screen
-        await settled(pilot, wait_until, partner)
+        partner, game = await partner_dialog_settled(pilot, wait_until)
         await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is not partner, "the partner dialog closed")
-        game = app.screen
+        await wait_until(pilot, lambda: app.screen is game, "the partner dialog closed")
         assert partner.is_attached and partner not in app.screen_stack  # kept
         repainted: list[object] = []
         partner.refresh = lambda *a, **k: repainted.append(a) or partner  # type: ignore[method-assign]
@@ -139,10 +143,7 @@ async def test_the_backdrop_drawn_anew_repaints_only_the_lines_that_changed(wait
     repaints that line, not the whole screen (a full frame, and a full screen sent to the terminal)."""
     app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog A's turn opens")
-        partner = app.screen
-        await settled(pilot, wait_until, partner)
-        game = app.screen_stack[-2]
+        partner, game = await partner_dialog_settled(pilot, wait_until)
         before = partner._backdrop[1].strips
         asked: list[tuple] = []
         real = partner.refresh
