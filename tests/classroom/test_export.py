@@ -22,6 +22,7 @@ from negtui.classroom.db import DB_NAME, ResultsDB
 from negtui.classroom.dbtypes import Decision, now_iso
 from negtui.classroom.debrief import class_debrief
 from negtui.classroom.export import BASELINE, COST, OPTIMUM, PERSON
+from tests.serve.test_console import show_tab
 
 COURSE = """\
 name = "class"
@@ -192,7 +193,7 @@ async def test_the_console_shows_the_numbers_the_export_states(klass, wait_until
         app = ClassApp(course, db, data_dir=data)
         async with app.run_test(size=(220, 70)) as pilot:
             await wait_until(pilot, lambda: "3 Class debrief" in screen_text(app), "the console")
-            await pilot.press("3")
+            await show_tab(pilot, app, "3", "#class-exercises", wait_until)
             wanted = [s.summary for s in d.seats] + [d.share_summary, "no offer (time ran out)"]
             await wait_until(pilot, lambda: all(w in screen_text(app) for w in wanted), "the class debrief's numbers")
             shown = screen_text(app)
