@@ -44,6 +44,15 @@ class ConsoleHost(Protocol):
     def watch_table(self, t: TableRow) -> None: ...
 
 
+class KeyedTabs(TabbedContent):
+    """Tabs that change only by the trainer's keys.  Textual opens the tab of any widget that takes the
+    focus, and defers a focus: the list of the tab just left, focused as that tab opened, brought it back
+    when the trainer pressed another tab's key in between (the header said one tab, the other stayed)."""
+
+    def on_tab_pane_focused(self, event: TabPane.Focused) -> None:
+        event.prevent_default()  # Textual's own handler opens the focused widget's tab; the screen refocuses
+
+
 REFRESH = 2.0  # seconds between readings of the database
 TABLE_KEYS = ("start", "pause", "end", "say", "assign", "time")
 
@@ -88,7 +97,7 @@ class ClassScreen(ClassWide, Screen[None]):
     def compose(self) -> ComposeResult:
         app = self.host
         yield Static(Text(f" {app.course.course.title} · the trainer's console ", style="bold reverse"), id="topbar")
-        with TabbedContent(initial="people"):
+        with KeyedTabs(initial="people"):
             with TabPane("1 People", id="people"):
                 yield DataTable(id="people-list", cursor_type="row", zebra_stripes=True)
             with TabPane("2 Tables", id="tables"):
@@ -236,6 +245,12 @@ class ClassScreen(ClassWide, Screen[None]):
     def on_tabbed_content_tab_activated(self) -> None:
         self.refresh_bindings()
         self.call_after_refresh(self._focus_tab)
+
+    def on_tab_pane_focused(self, event: TabPane.Focused) -> None:
+        """A list focused in a tab no longer open (a focus deferred past a tab key): the open tab's list
+        takes the keys."""
+        if event.tab_pane.id != self._tab():
+            self.call_after_refresh(self._focus_tab)
 
     def _focus_tab(self) -> None:
         """The list of the tab on show takes the keys (arrows, enter)."""
