@@ -114,27 +114,28 @@ class LobbyScreen(TrainingScreen):
             with VerticalScroll(id="lobby-side"):
                 if app.course.course.description:
                     yield Static(Text(app.course.course.description.strip() + "\n", style="dim"), id="course-info")
-                yield Static("", id="exercise-info")
+                yield SteadyStatic("", id="exercise-info")
                 yield SteadyStatic("", id="leaderboard")
         yield Static("enter: play the highlighted exercise (or resume a game) · q: quit", id="status")
         yield KeyBar()
 
-    _listed_on_mount = False
+    _listed = False  # listed since the lobby was last covered (as it mounted, or as a game closed over it)
     _listings = 0  # how many times the entries were listed
     _shown: tuple[int, int] | None = None  # the entry shown beside the list, and in which listing
 
     def on_mount(self) -> None:
         self.refresh_list()
-        self._listed_on_mount = True
         self.query_one(OptionList).focus()
 
+    def on_screen_suspend(self) -> None:
+        self._listed = False
+
     def on_screen_resume(self) -> None:
-        if self._listed_on_mount:  # shown for the first time: listed a moment ago, as it mounted
-            self._listed_on_mount = False
-            return
-        self.refresh_list()
+        if not self._listed:  # a lobby uncovered is listed once, not again for the game that closed over it
+            self.refresh_list()
 
     def refresh_list(self) -> None:
+        self._listed = True
         app = self.host
         app.abandon_left()
         items = []
@@ -200,8 +201,12 @@ class LobbyScreen(TrainingScreen):
         self._listings += 1
         lst = self.query_one(OptionList)
         keep = lst.highlighted
-        lst.clear_options()
-        lst.add_options(items)
+        if items and lst.option_count == len(items):  # the same entries, words changed (a play counted, a best)
+            for k, item in enumerate(items):  # in place: no layout, and the list stays scrolled where it was
+                lst.replace_option_prompt_at_index(k, item.prompt)
+        else:
+            lst.clear_options()
+            lst.add_options(items)
         if items:
             lst.highlighted = min(keep or 0, len(items) - 1)
             self._show(lst.highlighted)
@@ -230,8 +235,9 @@ class LobbyScreen(TrainingScreen):
             info.append("An assessment: no hints, suggestions or solver's numbers while you play; the debrief "
                         "coaches. Every game you start counts as an attempt; leaving one keeps it to resume, until "
                         "it is left longer than the server's idle timeout.\n", style=palette.ORANGE)
-        self.query_one("#exercise-info", Static).update(info)
-        self.query_one("#leaderboard", SteadyStatic).update(
+        # a layout only if their heights change: back from a game, the words are those of before but a number
+        self.query_one("#exercise-info", SteadyStatic).show(info)
+        self.query_one("#leaderboard", SteadyStatic).show(
             Text("The results of this exercise are held by the trainer until every table has played: under "
                  "private roles the other side's results would tell you its values.", style="dim")
             if ex.id in self.held else leaderboard(ex, self.boards[ex.id], app.trainee))

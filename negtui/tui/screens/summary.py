@@ -32,6 +32,9 @@ AT_ONCE_FREE_CELLS = 12  # at most 2^12 completions to enumerate: a few millisec
 
 class SummaryScreen(Dialog[None]):
     BINDINGS = [Binding("escape,enter,q", "close", "close")]
+    # the scrollbar's room kept: a debrief taller than the screen gets its scrollbar after the first layout,
+    # and without the room every table in it was rendered and drawn again one column narrower
+    DEFAULT_CSS = "SummaryScreen #dialog { scrollbar-gutter: stable; }"
 
     def __init__(self, neg: Negotiation, payoffs: np.ndarray, baseline: np.ndarray,
                  first_forecasts: dict[str, np.ndarray], record: str | None, solve: bool = True) -> None:
