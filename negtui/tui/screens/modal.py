@@ -105,8 +105,7 @@ class Dialog(ModalScreen[R]):
 
     draws_below_once = True  # what the screen below repaints shows only once it is laid out (textual_guards)
     _backdrop: tuple[Size, Backdrop] | None = None
-    _watching: Screen | None = None
-    _below: BackgroundScreen | None = None  # what the backdrop was last drawn of
+    _below: BackgroundScreen | None = None  # what the backdrop was last drawn of (its screen's layouts watched)
     _lines: set[int] | None = None  # the lines of the screen below to draw anew (None: every line)
     _settling: Timer | None = None
     _resizing = False
@@ -116,8 +115,8 @@ class Dialog(ModalScreen[R]):
         size = self.size
         if not isinstance(below, BackgroundScreen) or not size:  # opaque, or not laid out yet
             return below
-        if self._watching is not below.screen:  # its next layout (a resize, a pane appearing) is drawn anew
-            self._watching = below.screen
+        if self._below is None or self._below.screen is not below.screen:
+            # its next layout (a resize, a pane appearing) is drawn anew
             below.screen.screen_layout_refresh_signal.subscribe(self, self._below_laid_out)
         self._below = below
         if self._backdrop is None or self._backdrop[0] != size:
