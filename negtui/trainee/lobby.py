@@ -131,7 +131,9 @@ class LobbyScreen(TrainingScreen):
         self._listed = False
 
     def on_screen_resume(self) -> None:
-        if not self._listed:  # a lobby uncovered is listed once, not again for the game that closed over it
+        # listed once as it is uncovered, not again for the game that closed over it, and not at all when it
+        # is covered again at once (a briefing closing as its game opens)
+        if not self._listed and self.app.screen is self:
             self.refresh_list()
 
     def refresh_list(self) -> None:
