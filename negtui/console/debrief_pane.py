@@ -89,8 +89,8 @@ class DebriefPane(Horizontal):
         if d.left_out:
             head.append(f"; the {d.left_out} oldest left out", style="dim")
         if d.unfinished:
-            head.append(f"; {d.unfinished} game{'s' * (d.unfinished != 1)} unfinished or abandoned are not counted",
-                        style="dim")
+            head.append(f"; {d.unfinished} unfinished or abandoned game{'s' * (d.unfinished != 1)} not counted",
+                        style="dim")  # as the exported debrief says it
         self.query_one("#cd-head", Static).update(head)
         width = self.query_one("#class-debrief").size.width or 100
         self.query_one("#cd-plot", Static).update(strip_plot(d.seats, width - 2) if d.played else

@@ -203,6 +203,7 @@ async def test_the_console_shows_the_numbers_the_export_states(klass, wait_until
                 assert mean_sd in page  # the export's seat table: the same mean ± s.d.
             assert d.share_summary in shown and d.share_summary in page
             assert "no offer (time ran out)" in shown and "◆" in shown
+            assert f"{d.unfinished} unfinished or abandoned game not counted" in shown and d.unfinished == 1
 
 
 def _near(image: np.ndarray, colour: str, tolerance: float = 0.12) -> int:
