@@ -192,9 +192,10 @@ async def test_a_list_focused_as_its_tab_opens_never_brings_its_tab_back(server:
         screen.set_focus(None)
         screen.query_one("#people-list").focus()  # on its way, as the People tab opened…
         screen.action_tab("tables")  # …when the trainer pressed 2
-        await wait_until(pilot, lambda: app.focused is screen.query_one("#table-list"), "the tables list focused")
+        await wait_until(pilot, lambda: app.focused is screen.query_one("#table-list")
+                         and screen.query_one("#table-list").is_on_screen, "the tables list on show and focused")
         await pilot.pause(0.2)
-        assert screen.query_one(TabbedContent).active == "tables"
+        assert screen.query_one(TabbedContent).active == "tables" and app.focused is screen.query_one("#table-list")
         assert screen.query_one("#table-list").is_on_screen and not screen.query_one("#people-list").is_on_screen
 
 
