@@ -50,8 +50,7 @@ def dimmed(screen: Screen, tint: Color, base: RichStyle, size: Size) -> list[Str
     """The screen as last composed, every style tinted once and laid on the dialog's own style (`base`):
     the screen's own lines rather than Rich's rendering of them, and a few dozen styles blended rather
     than every cell's."""
-    blend = tint_segments(tint, base)
-    return [Strip(blend(strip), strip.cell_length) for strip in screen._compositor.render_strips(size)]
+    return _tinted(screen._compositor.render_strips(size), tint, base)
 
 
 def dimmed_lines(screen: Screen, tint: Color, base: RichStyle, size: Size,
@@ -63,15 +62,18 @@ def dimmed_lines(screen: Screen, tint: Color, base: RichStyle, size: Size,
         return {}
     crop = Region(0, ys[0], size.width, ys[-1] - ys[0] + 1)
     chops = screen._compositor._render_chops(crop, lines.__contains__)
-    blend = tint_segments(tint, base)
-    out = {}
+    joined = []
     for y in ys:
         cuts = list(chops[y].values())
         if any(cut is None for cut in cuts):
             return None
-        strip = Strip.join(cuts)
-        out[y] = Strip(blend(strip), strip.cell_length)
-    return out
+        joined.append(Strip.join(cuts))
+    return dict(zip(ys, _tinted(joined, tint, base)))
+
+
+def _tinted(strips: list[Strip], tint: Color, base: RichStyle) -> list[Strip]:
+    blend = tint_segments(tint, base)
+    return [Strip(blend(strip), strip.cell_length) for strip in strips]
 
 
 def tint_segments(tint: Color, base: RichStyle) -> Callable[[Strip], list[Segment]]:
