@@ -119,10 +119,28 @@ def _sized_in_place(size_updated: Callable[..., Any]) -> Callable[..., Any]:
 
 def _laid_out_when(refresh_layout: Callable[..., Any]) -> Callable[..., Any]:
     def _refresh_layout(self: Screen, size: Size | None = None, scroll: bool = False) -> None:
-        if not scroll:
-            self._negtui_laid_out = get_time()  # type: ignore[attr-defined]  # the clock of Textual's messages
-            self._layout_required = False  # what asked for a layout so far is laid out now (Textual keeps the flag)
-        refresh_layout(self, size, scroll)
+        if scroll:
+            refresh_layout(self, size, scroll)
+            return
+        first = getattr(self, "_negtui_laid_out", None) is None
+        self._negtui_laid_out = get_time()  # type: ignore[attr-defined]  # the clock of Textual's messages
+        self._layout_required = False  # what asked for a layout so far is laid out now (Textual keeps the flag)
+        if self._repaint_required:  # a repaint of the whole screen asked for too: made by this layout's paint
+            self._repaint_required = False
+            self._dirty_widgets.add(self)
+        if not (first and getattr(self, "PAINTED_AFTER_FIRST_SIZES", False) and self.is_current
+                and not self.app._batch_count):
+            refresh_layout(self, size, scroll)
+            return
+        # arranged, not painted: the regions to paint are kept, and the update timer's next tick paints them,
+        # after what the widgets drew at their first sizes (and the layout they asked for)
+        self._negtui_paint_held = True  # type: ignore[attr-defined]
+        try:
+            refresh_layout(self, size, scroll)
+        finally:
+            self._negtui_paint_held = False  # type: ignore[attr-defined]
+        self._negtui_paint_due = True  # type: ignore[attr-defined]
+        self.refresh()
 
     return _refresh_layout
 
@@ -240,7 +258,7 @@ def _drawn_by_its_layout(resume: Callable[..., Any]) -> Callable[..., Any]:
         laid_out = getattr(self, "_negtui_laid_out", None)
         resume(self, event)
         if (laid_out is None and getattr(self, "_negtui_laid_out", None) is not None and self.is_current
-                and not self.app._batch_count):
+                and not self.app._batch_count and not getattr(self, "_negtui_paint_due", False)):
             # shown for the first time and drawn in full by that layout: the repaint asked for after it is moot
             self._repaint_required = False
             self._dirty_regions.clear()
@@ -251,6 +269,9 @@ def _drawn_by_its_layout(resume: Callable[..., Any]) -> Callable[..., Any]:
 
 def _under_a_kept_backdrop(compositor_refresh: Callable[..., Any]) -> Callable[..., Any]:
     def _compositor_refresh(self: Screen) -> None:
+        if getattr(self, "_negtui_paint_held", False):
+            return  # its first layout, which paints nothing (PAINTED_AFTER_FIRST_SIZES)
+        self._negtui_paint_due = False  # type: ignore[attr-defined]
         app = self.app
         top: Any = app.screen
         if top is not self and getattr(top, "draws_below_once", False) and self in app._background_screens:

@@ -382,8 +382,10 @@ async def test_an_empty_offer_asks_before_it_passes_the_turn(screen_text, wait_u
 @pytest.mark.parametrize(("scenario", "size"), [("RIVER_BASIN", (160, 50)), ("CLASSIC", (80, 24))])
 async def test_the_matrix_keeps_its_layout_while_an_offer_is_built(screen_text, wait_until, play_screen, scenario,
                                                                    size):
-    """The offer's preview takes lines under the matrix: the list of named actions stays (and scrolls)
-    rather than turning into the grid of cells under the cursor, and the arrows keep walking the list."""
+    """The offer's preview takes lines under the matrix from the moment a partner is chosen: cells going
+    in and out of the offer leave the matrix's box as it is (no layout, nothing jumps), the list of named
+    actions stays (and scrolls) rather than turning into the grid of cells under the cursor, and the
+    arrows keep walking the list."""
     from tests import paths
 
     path = paths.RIVER_BASIN if scenario == "RIVER_BASIN" else paths.CLASSIC / "buyer-seller.json"
@@ -391,12 +393,16 @@ async def test_the_matrix_keeps_its_layout_while_an_offer_is_built(screen_text, 
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         ps = play_screen(app)
+        whole = ps.query_one("#matrix-box").size.height  # no offer being built
         me = app.game.neg.game.player_ids[app.game.proposer]
         ps.source.set_seats({me: Seat.human()})
         ps.advance()
         await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog")
         await pilot.press("down", "enter")
         await wait_until(pilot, lambda: ps.source.partner is not None, "a partner")
+        box = app.screen.query_one("#matrix-box")
+        await wait_until(pilot, lambda: box.size.height < whole, "the matrix's box leaving the preview its room")
+        drafting = box.size.height
         matrix = app.screen.query_one(CommitmentMatrix)
         listed = matrix.listed
         fitted: list[int] = []  # the heights of the box the matrix was laid out in, in turn
@@ -407,14 +413,19 @@ async def test_the_matrix_keeps_its_layout_while_an_offer_is_built(screen_text, 
             fit(width, height)
 
         matrix.fit = fitting  # type: ignore[method-assign]
-        whole = app.screen.query_one("#matrix-box").size.height
         matrix.cursor = (0, app.game.proposer)
-        await pilot.press("enter")  # the first cell of the offer: its preview appears under the matrix
+        preview = app.screen.query_one("#offer-panel")
+        await pilot.press("enter")  # the first cell of the offer: its preview fills the room kept for it
         await wait_until(pilot, lambda: bool(ps.source.cells), "a cell in the offer")
-        await wait_until(pilot, lambda: fitted and fitted[-1] < whole, "the matrix laid out above the preview")
+        await wait_until(pilot, lambda: any("lens" in preview.render_line(y).text for y in range(4)),
+                         "the preview's table")
+        await pilot.pause()
+        assert box.size.height == drafting and all(h == drafting for h in fitted)
         assert matrix.listed == listed
         await pilot.press("enter")  # out again
-        await wait_until(pilot, lambda: fitted[-1] == whole, "the matrix laid out in its whole box again")
+        await wait_until(pilot, lambda: not ps.source.cells, "the offer empty again")
+        await pilot.pause()
+        assert box.size.height == drafting and all(h == drafting for h in fitted)
         assert matrix.listed == listed
         if listed:
             await pilot.press("down")

@@ -347,7 +347,8 @@ def frames_drawn() -> Iterator[list[tuple[str, bool]]]:
     real_full = Compositor.render_full_update
 
     def spy(self):
-        if self is self.app.screen and self._compositor._dirty_regions:
+        if self is self.app.screen and self._compositor._dirty_regions and not getattr(self, "_negtui_paint_held",
+                                                                                          False):
             drawn.append((type(self).__name__, self.size.region in self._compositor._dirty_regions))
         return real(self)
 
@@ -477,3 +478,47 @@ async def test_styles_remembered_are_the_styles_textual_works_out(wait_until):
     assert min(len(step) for step in remembered) > 20
     assert remembered == textuals
     assert checked <= checked_by_textual * 0.85, (checked, checked_by_textual)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("held", [True, False])
+async def test_a_game_screen_is_painted_once_its_panes_have_drawn_at_their_first_sizes(held, monkeypatch,
+                                                                                       wait_until):
+    """The game screen's panes draw at the sizes its first layout gives them (the forecasts pane its table,
+    the matrix its list or grid for its box) and ask for a second layout: its first layout paints nothing,
+    and the screen's first frame shows them drawn.  Painted at once, the first frame showed empty panes and
+    the next drew the whole screen again."""
+    from negtui.seats import Seat
+    from negtui.tui.screens.game import GameScreen
+    from negtui.tui.widgets.panes import Forecasts
+    from tests.tui.conftest import pill_app
+
+    monkeypatch.setattr(GameScreen, "PAINTED_AFTER_FIRST_SIZES", held)
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    forecast_lines: list[int] = []  # the forecasts pane's lines at each frame of the game screen
+
+    with frames_drawn() as drawn:
+        from textual.screen import Screen
+
+        spied = Screen._compositor_refresh
+
+        def counting(self):
+            if isinstance(self, GameScreen) and self is self.app.screen and self._compositor._dirty_regions \
+                    and not getattr(self, "_negtui_paint_held", False):  # a layout that paints nothing
+                forecast_lines.append(len(self.query_one(Forecasts)._lines))
+            return spied(self)
+
+        Screen._compositor_refresh = counting  # type: ignore[method-assign]
+        try:
+            async with app.run_test(size=(100, 32)) as pilot:
+                await partner_dialog_settled(app, pilot, wait_until)
+        finally:
+            Screen._compositor_refresh = spied  # type: ignore[method-assign]
+    game = [whole for screen, whole in drawn if screen == "LiveScreen"]
+    assert game and game[0], drawn  # its first frame draws every cell
+    if held:
+        assert forecast_lines[0] > 3, forecast_lines  # a line per player under the heads, from the first frame
+        assert game.count(True) == 1, drawn
+    else:
+        assert forecast_lines[0] <= 1, forecast_lines  # drawn before the pane had its size: empty
+        assert game.count(True) >= 1 and len(game) >= 2, drawn

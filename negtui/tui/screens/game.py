@@ -52,6 +52,9 @@ class GameHost(Protocol):
 
 class GameScreen(Screen[None]):
     MODE = ""
+    # its panes draw at the sizes its first layout gives them (names cut to the width, the matrix's list or
+    # grid chosen for its box): painted only after that, the screen shows once, complete (textual_guards)
+    PAINTED_AFTER_FIRST_SIZES = True
 
     def __init__(self, source: GameSource) -> None:
         super().__init__()

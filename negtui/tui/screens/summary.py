@@ -34,7 +34,7 @@ class SummaryScreen(Dialog[None]):
     BINDINGS = [Binding("escape,enter,q", "close", "close")]
     # the scrollbar's room kept: a debrief taller than the screen gets its scrollbar after the first layout,
     # and without the room every table in it was rendered and drawn again one column narrower
-    DEFAULT_CSS = "SummaryScreen #dialog { scrollbar-gutter: stable; }"
+    DEFAULT_CSS = "SummaryScreen #dialog { overflow-y: scroll; }"
 
     def __init__(self, neg: Negotiation, payoffs: np.ndarray, baseline: np.ndarray,
                  first_forecasts: dict[str, np.ndarray], record: str | None, solve: bool = True) -> None:

@@ -6,12 +6,15 @@ from __future__ import annotations
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual.css.scalar import Scalar
 
 from negtui.names import player_names
 from negtui.narrate import offer_words
 from negtui.play.views import Preview
 from negtui.tui import palette
 from negtui.tui.widgets.pane import StaticPane
+
+HEAD_LINES = 2  # kept for the head ("offer to …: …" wraps once its commitments are named)
 
 
 class OfferPanel(StaticPane):
@@ -22,6 +25,7 @@ class OfferPanel(StaticPane):
         the partner changed (most snapshots come while no offer is built)."""
         snap = self.snapshot
         if snap is None or not snap.person_proposing or snap.partner is None:
+            self._keep_lines(0)
             self.show("", key=("none",))
             return
         key = (id(snap.game), snap.proposer, snap.partner, snap.offer_cells, snap.preview, snap.known, snap.withheld)
@@ -30,6 +34,8 @@ class OfferPanel(StaticPane):
         g, p, partner = snap.game, snap.proposer, snap.partner
         assert p is not None
         alone = partner == p
+        unforeseen = not snap.foresees(partner) and not alone  # a line under the table says so
+        self._keep_lines(HEAD_LINES + 1 + len(snap.forecasts) + unforeseen)
         names = player_names(g.scenario)
         head = Text(f"{names[p]} alone: " if alone else f"offer to {names[partner]}: ", style="bold")
         head.append(offer_words(g, sum(1 << c for c in snap.offer_cells), p, partner))
@@ -50,6 +56,13 @@ class OfferPanel(StaticPane):
             self.show(Group(head, table, note), key)
             return
         self.show(Group(head, table), key)
+
+    def _keep_lines(self, lines: int) -> None:
+        """From the first word of an offer, the room of its preview (the head's first lines, a row per lens):
+        the matrix above keeps its place while commitments are added, and the screen is not laid out anew."""
+        kept = Scalar.from_number(lines) if lines else None
+        if self.styles.min_height != kept:
+            self.styles.min_height = kept
 
 
 def _table(preview: Preview, partner: str, alone: bool) -> Table:

@@ -17,6 +17,7 @@ from rich.segment import Segment
 from rich.style import Style as RichStyle
 from rich.text import Text
 from textual._context import active_app
+from textual.css.scalar import Unit
 from textual.css.styles import RulesMap
 from textual.geometry import Size
 from textual.render import measure
@@ -89,11 +90,23 @@ class SteadyStatic(Static):
         self._key = key
         self.update(content, layout=False)
         width = self.size.width
-        height = Static.get_content_height(self, self.size, self.size, width) if width else -1
+        height = self._boxed(Static.get_content_height(self, self.size, self.size, width)) if width else -1
         if (width, height) != self._laid_out:
             self.refresh(layout=True)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         height = super().get_content_height(container, viewport, width)
-        self._laid_out = (width, height)
+        self._laid_out = (width, self._boxed(height))
+        return height
+
+    def _boxed(self, height: int) -> int:
+        """The lines its box gives content of this height: a content within its min- and max-height in cells
+        changes no layout (any other unit: every height counts)."""
+        styles = self.styles
+        low, high = styles.min_height, styles.max_height
+        gutter = styles.gutter.height if styles.box_sizing == "border-box" else 0
+        if low is not None and low.unit == Unit.CELLS:
+            height = max(height, int(low.value) - gutter)
+        if high is not None and high.unit == Unit.CELLS:
+            height = min(height, int(high.value) - gutter)
         return height
