@@ -53,21 +53,33 @@ then asks for a repaint of the whole screen all the same, and the next frame dre
 frame of 2 to 4 ms for each screen and dialog a trainee opens).  The guard withdraws that request when
 the layout has just drawn the screen.
 
+A screen whose widgets draw at the sizes its first layout gives them (the game screen's panes, its matrix
+choosing a list or a grid for its box) asks for a second layout at once: its first frame showed empty panes
+and the next drew the screen again.  A screen class with `PAINTED_AFTER_FIRST_SIZES` is arranged by its
+first layout and painted at the update timer's next tick, after its widgets have answered their first
+sizes: one frame, complete.  And a tick that both lays a screen out and repaints it whole (a focus set
+while it was composed asks for that) paints it once, not twice.
+
 A screen under a dialog passes every region it repaints on to the dialog, and marks itself to be
 repainted there again; the dialog repaints the region, and the mark brings the same region back a frame
 later: a game under an answer dialog had the whole dialog repainted every tenth of a second for as long
 as its screen had messages to handle.  negtui's dialogs draw the screen below themselves, dimmed once
 (negtui/tui/screens/modal.py): under such a dialog the guard tells the dialog what the screen below
 repainted, and the dialog draws it anew once it settles, repainting the lines that changed (a countdown
-beside it goes on ticking); what its own box hides shows when it closes.
+beside it goes on ticking); what its own box hides shows when it closes.  Pushing a dialog asks the screen
+below for a whole repaint, which its next frame makes in place of its widgets' own: a line changed in that
+frame never reached the dialog.  Under a kept backdrop the guard drops that whole repaint, which would show
+nothing.
 
 Textual works out each node's styles by checking every rule that could apply against the node and its
 ancestors, whenever the node mounts, changes class or state, or its screen resumes: 312 times in a
 `bench_serve.py` session, about 0.3 ms each.  A stylesheet now remembers what it worked out for a place
 and state in the tree (the types, ids, classes and pseudo-classes of the node and each ancestor, the
 only things a selector tests) and gives it to the next node in the same place and state, until it is
-parsed anew.  Nodes whose rules look at their siblings or descendants are worked out each time, as
-Textual's own cache does.
+parsed anew.  Of the pseudo-classes, only those the rules that may apply to the node test count: those
+tested on the node itself, and those tested on an ancestor (the app's focus, which the terminal reports after
+the first screen is styled, made every node styled before it a stranger).  Nodes whose rules look at their
+siblings or descendants are worked out each time, as Textual's own cache does.
 """
 
 from __future__ import annotations
@@ -78,6 +90,7 @@ from typing import Any
 
 from textual._time import get_time
 from textual.app import App
+from textual.css.model import CombinatorType
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode, NoScreen
 from textual.geometry import Size
@@ -125,7 +138,8 @@ def _laid_out_when(refresh_layout: Callable[..., Any]) -> Callable[..., Any]:
         first = getattr(self, "_negtui_laid_out", None) is None
         self._negtui_laid_out = get_time()  # type: ignore[attr-defined]  # the clock of Textual's messages
         self._layout_required = False  # what asked for a layout so far is laid out now (Textual keeps the flag)
-        if self._repaint_required:  # a repaint of the whole screen asked for too: made by this layout's paint
+        if self._repaint_required and self.is_current and not self.app._batch_count:
+            # a repaint of the whole screen asked for too: made by the paint that follows this layout
             self._repaint_required = False
             self._dirty_widgets.add(self)
         if not (first and getattr(self, "PAINTED_AFTER_FIRST_SIZES", False) and self.is_current
@@ -198,22 +212,73 @@ class _Kept(dict):
             self.outer[key] = rules
 
 
+def _pseudo_classes_tested(rules_map: dict[str, list[Any]], names: frozenset[str]) -> tuple[tuple[str, ...],
+                                                                                              tuple[str, ...]]:
+    """The pseudo-classes that the rules which may apply to a node (those whose last selector names one of
+    its types, classes or id, as Textual picks them) test on the node itself, and on its ancestors."""
+    own: set[str] = set()
+    above: set[str] = set()
+    for name in rules_map.keys() & names:
+        for rule in rules_map[name]:
+            for selector_set in rule.selector_set:
+                selectors = selector_set.selectors
+                k = len(selectors) - 1
+                while k > 0 and selectors[k].combinator == CombinatorType.SAME:  # a compound: the node's too
+                    k -= 1
+                for selector in selectors[k:]:
+                    own |= selector.pseudo_classes
+                for selector in selectors[:k]:
+                    above |= selector.pseudo_classes
+    excluded = Stylesheet._EXCLUDE_PSEUDO_CLASSES_FROM_CACHE  # a node whose rules test these is not remembered
+    return tuple(sorted(own - excluded)), tuple(sorted(above - excluded))
+
+
+# what a stylesheet remembers: the rules it was worked out under; for a node's selector names, the pseudo-classes
+# those rules test on the node and on its ancestors; for a node's place and state, its rules, flags and names
+_Memo = tuple[list, dict[frozenset[str], tuple[tuple[str, ...], tuple[str, ...]]],
+              dict[tuple, tuple[Any, tuple[bool, ...], frozenset[str]]]]
+
+
+def _carried_over(memo: _Memo | None, rules: list) -> _Memo:
+    """What still holds under `rules`.  An app parses its stylesheet anew for every widget class it shows
+    for the first time, adding that class's rules: a rule added can change only the nodes it may apply to
+    (its last selector names one of their types, classes or id, as Textual picks them), so what was worked
+    out for every other node carries over.  A rule gone (a theme changed, CSS read anew): nothing does."""
+    if memo is None:
+        return rules, {}, {}
+    before = {id(rule) for rule in memo[0]}
+    if not before <= {id(rule) for rule in rules}:
+        return rules, {}, {}
+    added: set[str] = set().union(*(rule.selector_names for rule in rules if id(rule) not in before))
+    if "*" in added:
+        return rules, {}, {}
+    tested = {names: pseudo for names, pseudo in memo[1].items() if names.isdisjoint(added)}
+    styled = {key: found for key, found in memo[2].items() if found[2].isdisjoint(added)}
+    return rules, tested, styled
+
+
 def _styled_from_memory(apply: Callable[..., Any]) -> Callable[..., Any]:
     def apply_(self: Stylesheet, node: DOMNode, *, animate: bool = False, cache: dict | None = None) -> None:
         rules = self.rules
-        memo: tuple[list, tuple[str, ...], dict[tuple, tuple[Any, tuple[bool, ...]]]] | None
-        memo = self.__dict__.get("_negtui_styled")
+        memo: _Memo | None = self.__dict__.get("_negtui_styled")
         if memo is None or memo[0] is not rules:  # parsed anew: what was worked out before may not hold
-            tested: set[str] = set().union(*(rule.pseudo_classes for rule in rules))
-            memo = (rules, tuple(sorted(tested - Stylesheet._EXCLUDE_PSEUDO_CLASSES_FROM_CACHE)), {})
+            memo = _carried_over(memo, rules)
             self._negtui_styled = memo  # type: ignore[attr-defined]
-        _, used, styled = memo
-        # everything a selector can test, from the app down to the node: types, ids, classes, pseudo-classes
-        key = tuple((type(n), n._id, frozenset(n._classes), tuple([n.has_pseudo_class(p) for p in used]))
-                    for n in node.css_path_nodes)
+        _, tested, styled = memo
+        names = frozenset(node._selector_names)
+        pseudo = tested.get(names)
+        if pseudo is None:
+            pseudo = tested[names] = _pseudo_classes_tested(self.rules_map, names)
+        own, above = pseudo
+        # everything a selector that may apply can test, from the app down to the node: types, ids, classes,
+        # and the pseudo-classes those selectors test on the node and on its ancestors
+        *path, last = node.css_path_nodes
+        key = (tuple((type(n), n._id, frozenset(n._classes), tuple([n.has_pseudo_class(p) for p in above]))
+                     for n in path),
+               (type(last), last._id, frozenset(last._classes), tuple([last.has_pseudo_class(p) for p in own])))
         found = styled.get(key)
         if found is not None:
-            node_rules, flags = found
+            node_rules, flags, _ = found
             node._has_hover_style, node._has_focus_within, node._has_order_style, node._has_odd_or_even = flags
             self.replace_rules(node, node_rules, animate=animate)
             self._process_component_classes(node)
@@ -224,7 +289,7 @@ def _styled_from_memory(apply: Callable[..., Any]) -> Callable[..., Any]:
             if len(styled) >= STYLED_MOST:
                 styled.clear()
             styled[key] = (kept.rules, (node._has_hover_style, node._has_focus_within, node._has_order_style,
-                                        node._has_odd_or_even))
+                                        node._has_odd_or_even), names)
 
     return apply_
 
@@ -284,6 +349,18 @@ def _under_a_kept_backdrop(compositor_refresh: Callable[..., Any]) -> Callable[.
         compositor_refresh(self)
 
     return _compositor_refresh
+
+
+def _covered_repaint_moot(on_timer_update: Callable[..., Any]) -> Callable[..., Any]:
+    def _on_timer_update(self: Screen) -> None:
+        top: Any = self.app.screen
+        if self._repaint_required and top is not self and getattr(top, "draws_below_once", False):
+            # its own repaint, asked for as the dialog was pushed, changes nothing under a kept backdrop; made,
+            # it would stand for its widgets' repaints in the same frame, and the dialog would not learn of them
+            self._repaint_required = False
+        on_timer_update(self)
+
+    return _on_timer_update
 
 
 def _nothing_to_toast(show: Callable[..., Any]) -> Callable[..., Any]:
@@ -350,6 +427,7 @@ GUARDS: tuple[tuple[type, str, tuple[str, ...], Callable[[Callable[..., Any]], C
     (Screen, "_on_layout", ("self", "message"), _covered_by_a_layout),
     (Screen, "_on_screen_resume", ("self", "event"), _drawn_by_its_layout),
     (Screen, "_compositor_refresh", ("self",), _under_a_kept_backdrop),
+    (Screen, "_on_timer_update", ("self",), _covered_repaint_moot),
     (AwaitMount, "__await__", ("self",), _laid_out_when_mounted),
     (Widget, "_size_updated", ("self", "size", "virtual_size", "container_size", "layout"), _sized_in_place),
     (Stylesheet, "_parse_rules", ("self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"),

@@ -397,6 +397,8 @@ async def test_a_screen_under_a_dialog_repaints_through_it_once_it_settles(guard
     async with app.run_test(size=(100, 32)) as pilot:
         await partner_dialog_settled(app, pilot, wait_until)
         partner, game = app.screen, app.screen_stack[-2]
+        if not guarded:  # Textual's frame too (the screen's update timer was made with the guarded hook)
+            game._update_timer._callback = textual_guards.original(Screen, "_on_timer_update").__get__(game)
         with unguarded(Screen, "_compositor_refresh") if not guarded else nullcontext(), frames_drawn() as drawn:
             game.set_status("a status line of another length, to show through the dimming")
             for _ in range(6):
@@ -416,6 +418,40 @@ async def test_a_screen_under_a_dialog_repaints_through_it_once_it_settles(guard
             [[(ch, seg.style) for seg in strip for ch in seg.text] for strip in fresh]  # as if drawn whole
     else:
         assert len(at_once) >= 3, at_once
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("guarded", [True, False])
+async def test_a_line_changed_under_a_dialog_shows_though_the_screen_was_asked_to_repaint_whole(guarded, wait_until):
+    """Pushing a dialog asks the screen below for a whole repaint, which its next frame makes in place of its
+    widgets' repaints: a status line changed in that frame never reached the dialog's backdrop.  Guarded,
+    that whole repaint (which shows nothing under a kept backdrop) is dropped, and the line shows."""
+    from textual.screen import Screen
+
+    from negtui.tui.screens import modal
+
+    app = pill_app_of_a()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await partner_dialog_settled(app, pilot, wait_until)
+        partner, game = app.screen, app.screen_stack[-2]
+        if not guarded:  # the screen's update timer was made with the guarded hook: Textual's own in its place
+            game._update_timer._callback = textual_guards.original(Screen, "_on_timer_update").__get__(game)
+        with frames_drawn() as drawn:
+            # in one step, as it happens when both come before the game's next frame: the status line changed
+            # and its repaint handed to the screen (as the line's idle and Screen._on_update do), the whole
+            # repaint pushing the dialog asked for still pending, and then that frame
+            game.set_status("a status line of another length, to show through the dimming")
+            status = game.query_one("#status")
+            status._repaint_required = False
+            game._dirty_widgets.add(status)
+            game._repaint_required = True
+            game._update_timer._callback()
+            await pilot.pause(modal.SETTLE * 1.5)
+            await wait_until(pilot, lambda: partner._settling is None, "the backdrop drawn anew")
+            await pilot.pause()
+    backdrop = "".join(seg.text for strip in partner._backdrop[1].strips for seg in strip)
+    assert ("a status line of another length" in backdrop) == guarded
+    assert drawn == ([("PartnerScreen", False)] if guarded else []), drawn
 
 
 def pill_app_of_a():
@@ -477,7 +513,9 @@ async def test_styles_remembered_are_the_styles_textual_works_out(wait_until):
     assert [len(step) for step in remembered] == [len(step) for step in textuals]
     assert min(len(step) for step in remembered) > 20
     assert remembered == textuals
-    assert checked <= checked_by_textual * 0.85, (checked, checked_by_textual)
+    assert checked <= checked_by_textual * 0.65, (checked, checked_by_textual)  # about 0.55 (0.72 before the
+    # pseudo-classes that count were narrowed to those the node's rules test, and what was worked out kept
+    # across the parses a new widget class brings)
 
 
 @pytest.mark.asyncio
@@ -522,3 +560,26 @@ async def test_a_game_screen_is_painted_once_its_panes_have_drawn_at_their_first
     else:
         assert forecast_lines[0] <= 1, forecast_lines  # drawn before the pane had its size: empty
         assert game.count(True) >= 1 and len(game) >= 2, drawn
+
+
+def test_what_a_stylesheet_worked_out_carries_over_the_rules_a_new_widget_class_adds():
+    """An app parses its stylesheet anew for each widget class it first shows: what was worked out for a node
+    holds still unless a rule added may apply to it (its last selector names one of the node's types,
+    classes or id); a rule gone, or one that applies to every node, leaves nothing."""
+    from types import SimpleNamespace
+
+    def rule(*names: str) -> SimpleNamespace:
+        return SimpleNamespace(selector_names=set(names))
+
+    static, button = frozenset({"*", "Static", "Widget"}), frozenset({"*", "Button", "Widget", ".-primary"})
+    old = [rule("Static"), rule("Widget")]
+    memo = (old, {static: (("focus",), ()), button: ((), ())},
+            {("static key",): ("static rules", (False,) * 4, static),
+             ("button key",): ("button rules", (False,) * 4, button)})
+    added = old + [rule("Button"), rule(".-primary")]
+    rules, tested, styled = textual_guards._carried_over(memo, added)
+    assert rules is added
+    assert list(tested) == [static] and list(styled) == [("static key",)]
+    assert textual_guards._carried_over(memo, [old[0], rule("Button")])[2] == {}  # a rule gone
+    assert textual_guards._carried_over(memo, old + [rule("*")])[2] == {}  # a rule for every node
+    assert textual_guards._carried_over(None, old) == (old, {}, {})
