@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from rich.table import Table
 from rich.text import Text
@@ -141,6 +142,7 @@ def never(c: KeyContext) -> bool:
     return False
 
 
+@cache
 def rule(action: str, mode: str, keys: tuple[Key, ...] = GAME_KEYS) -> Rule | None:
     """The enabling rule of a screen's action: never for a key of the other screen, None for an action
     the table does not know (Textual's own)."""

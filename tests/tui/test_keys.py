@@ -86,3 +86,33 @@ def test_each_key_works_when_its_rule_says():
     assert not rule("cancel_exact", LIVE)(KeyContext(LIVE))
     assert not rule("seats", REPLAY)(KeyContext(REPLAY))  # a live key on the replay screen: never
     assert rule("focus_next", LIVE) is None  # not the table's: Textual decides
+
+
+@pytest.mark.asyncio
+async def test_the_key_bar_reads_the_game_once_for_every_key_it_checks(wait_until, pill_app, monkeypatch):
+    """Textual checks each binding's action in turn as the key bar asks which keys work: the game is read once
+    for them all (a pass read it once per key, twenty times), and each key is judged as before."""
+    from negtui.seats import Seat
+
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: len(app.screen_stack) > 2, "A's partner dialog over the game")
+        game = app.screen_stack[-2]
+        assert isinstance(game, LiveScreen)
+        reads: list[KeyContext] = []
+        read = game.key_context
+
+        def counted() -> KeyContext:
+            reads.append(read())
+            return reads[-1]
+
+        monkeypatch.setattr(game, "key_context", counted)
+        active = game.active_bindings
+        assert len(reads) == 1
+        checked = [a for a in game._actions if rule(a, game.MODE) is not None]
+        assert len(checked) > 10
+        for action in checked:  # outside a pass: read for each, with the same verdicts
+            assert game.check_action(action, ()) == rule(action, game.MODE)(reads[0])
+        shown = {b.binding.action: b.enabled for b in active.values()}
+        assert all(enabled == rule(action, game.MODE)(reads[0]) for action, enabled in shown.items()
+                   if rule(action, game.MODE) is not None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, cast
 
 from textual.app import ComposeResult
+from textual.binding import ActiveBinding
 from textual.screen import Screen
 
 from negtui.narrate import commitment_words
@@ -63,6 +64,7 @@ class GameScreen(Screen[None]):
         self._redraw_due = False
         self._keys: tuple[bool, ...] = ()
         self._actions = tuple(k.action for k in keys_of(self.MODE) if k.action)
+        self._read_once: KeyContext | None = None  # the game read once while Textual checks every binding
 
     def compose(self) -> ComposeResult:
         yield GameView(coach=self.MODE != REPLAY)
@@ -128,7 +130,16 @@ class GameScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that work now, each by its rule in the key table."""
         when = rule(action, self.MODE)
-        return True if when is None else when(self.key_context())
+        return True if when is None else when(self._read_once or self.key_context())
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """Textual checks every binding's action in turn: the game is read once for them all, not once each."""
+        self._read_once = self.key_context()
+        try:
+            return super().active_bindings
+        finally:
+            self._read_once = None
 
     def sync_keys(self) -> None:
         """Re-render the footer only when the usable keys change (it is costly)."""
