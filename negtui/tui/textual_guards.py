@@ -76,7 +76,8 @@ ancestors, whenever the node mounts, changes class or state, or its screen resum
 `bench_serve.py` session, about 0.3 ms each.  A stylesheet now remembers what it worked out for a place
 and state in the tree (the types, ids, classes and pseudo-classes of the node and each ancestor, the
 only things a selector tests) and gives it to the next node in the same place and state, until it is
-parsed anew.  Of the pseudo-classes, only those the rules that may apply to the node test count: those
+parsed anew; a widget not yet in the tree (a button styles itself as it adds its classes) is left to be
+styled as it mounts.  Of the pseudo-classes, only those the rules that may apply to the node test count: those
 tested on the node itself, and those tested on an ancestor (the app's focus, which the terminal reports after
 the first screen is styled, made every node styled before it a stranger).  Nodes whose rules look at their
 siblings or descendants are worked out each time, as Textual's own cache does.
@@ -259,6 +260,8 @@ def _carried_over(memo: _Memo | None, rules: list) -> _Memo:
 
 def _styled_from_memory(apply: Callable[..., Any]) -> Callable[..., Any]:
     def apply_(self: Stylesheet, node: DOMNode, *, animate: bool = False, cache: dict | None = None) -> None:
+        if not node.is_attached:
+            return  # a widget being made (a Button adds its classes as it is made): styled as it is mounted
         rules = self.rules
         memo: _Memo | None = self.__dict__.get("_negtui_styled")
         if memo is None or memo[0] is not rules:  # parsed anew: what was worked out before may not hold

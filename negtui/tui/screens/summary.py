@@ -32,8 +32,8 @@ AT_ONCE_FREE_CELLS = 12  # at most 2^12 completions to enumerate: a few millisec
 
 class SummaryScreen(Dialog[None]):
     BINDINGS = [Binding("escape,enter,q", "close", "close")]
-    # the scrollbar's room kept: a debrief taller than the screen gets its scrollbar after the first layout,
-    # and without the room every table in it was rendered and drawn again one column narrower
+    # its scrollbar always there: a debrief taller than the screen got it after its first layout, and every
+    # table in it was rendered and drawn again one column narrower (with the room kept, laid out again)
     DEFAULT_CSS = "SummaryScreen #dialog { overflow-y: scroll; }"
 
     def __init__(self, neg: Negotiation, payoffs: np.ndarray, baseline: np.ndarray,
