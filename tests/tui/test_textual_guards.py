@@ -13,7 +13,7 @@ from contextlib import contextmanager, nullcontext
 import pytest
 from textual.message import Message
 
-from negtui.tui import textual_guards
+from negtui.tui import textual_guards, textual_styles
 from tests.paths import PILL
 
 
@@ -577,9 +577,9 @@ def test_what_a_stylesheet_worked_out_carries_over_the_rules_a_new_widget_class_
             {("static key",): ("static rules", (False,) * 4, static),
              ("button key",): ("button rules", (False,) * 4, button)})
     added = old + [rule("Button"), rule(".-primary")]
-    rules, tested, styled = textual_guards._carried_over(memo, added)
+    rules, tested, styled = textual_styles._carried_over(memo, added)
     assert rules is added
     assert list(tested) == [static] and list(styled) == [("static key",)]
-    assert textual_guards._carried_over(memo, [old[0], rule("Button")])[2] == {}  # a rule gone
-    assert textual_guards._carried_over(memo, old + [rule("*")])[2] == {}  # a rule for every node
-    assert textual_guards._carried_over(None, old) == (old, {}, {})
+    assert textual_styles._carried_over(memo, [old[0], rule("Button")])[2] == {}  # a rule gone
+    assert textual_styles._carried_over(memo, old + [rule("*")])[2] == {}  # a rule for every node
+    assert textual_styles._carried_over(None, old) == (old, {}, {})
