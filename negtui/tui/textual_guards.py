@@ -136,7 +136,6 @@ def _laid_out_when(refresh_layout: Callable[..., Any]) -> Callable[..., Any]:
             refresh_layout(self, size, scroll)
         finally:
             self._negtui_paint_held = False  # type: ignore[attr-defined]
-        self._negtui_paint_due = True  # type: ignore[attr-defined]
         self.refresh()
 
     return _refresh_layout
@@ -183,8 +182,9 @@ def _drawn_by_its_layout(resume: Callable[..., Any]) -> Callable[..., Any]:
         laid_out = getattr(self, "_negtui_laid_out", None)
         resume(self, event)
         if (laid_out is None and getattr(self, "_negtui_laid_out", None) is not None and self.is_current
-                and not self.app._batch_count and not getattr(self, "_negtui_paint_due", False)):
+                and not self.app._batch_count and not getattr(self, "PAINTED_AFTER_FIRST_SIZES", False)):
             # shown for the first time and drawn in full by that layout: the repaint asked for after it is moot
+            # (not so for a screen painted after its first sizes: that repaint is its first frame)
             self._repaint_required = False
             self._dirty_regions.clear()
             self._repaint_regions.clear()
@@ -196,7 +196,6 @@ def _under_a_kept_backdrop(compositor_refresh: Callable[..., Any]) -> Callable[.
     def _compositor_refresh(self: Screen) -> None:
         if getattr(self, "_negtui_paint_held", False):
             return  # its first layout, which paints nothing (PAINTED_AFTER_FIRST_SIZES)
-        self._negtui_paint_due = False  # type: ignore[attr-defined]
         app = self.app
         top: Any = app.screen
         if top is not self and getattr(top, "draws_below_once", False) and self in app._background_screens:
