@@ -112,3 +112,27 @@ async def test_a_tables_numbers_told_before_the_debrief_opens_are_shown_as_it_op
         assert str(screen.query_one("#summary-welfare", SteadyStatic).content).startswith("utilitarian optimum 60.00")
         assert screen.debriefs[1].counterfactual == {lens: 30.0 for lens in CLOSED_FORM_LENSES}
         assert not screen._pending
+
+
+async def test_a_debriefs_tables_are_rendered_at_one_width(monkeypatch):
+    """The debrief's body scrolls beside a scrollbar always shown: its tables are measured at the width they
+    are drawn at (Textual measured them at the whole width first, and every table was rendered twice)."""
+    from negtui.tui.widgets import rendered
+
+    widths: dict[int, set[int]] = {}
+    real = rendered.RenderedOnce._render_at
+
+    def render_at(self, width: int) -> None:
+        widths.setdefault(id(self), set()).add(width)
+        real(self, width)
+
+    monkeypatch.setattr(rendered.RenderedOnce, "_render_at", render_at)
+    app = NegtuiApp(None, record=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        screen, _, _ = await debrief_opened(app, pilot)
+        await pilot.pause()
+        body = screen.query_one("#dialog")
+        assert body.show_vertical_scrollbar
+        assert len(widths) >= 2
+        assert all(w == {body.scrollable_content_region.width} for w in widths.values()), widths

@@ -116,3 +116,38 @@ async def test_the_key_bar_reads_the_game_once_for_every_key_it_checks(wait_unti
         shown = {b.binding.action: b.enabled for b in active.values()}
         assert all(enabled == rule(action, game.MODE)(reads[0]) for action, enabled in shown.items()
                    if rule(action, game.MODE) is not None)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(160, 32), (60, 20)])
+async def test_the_key_bar_draws_its_line_as_textual_draws_its_text(wait_until, pill_app, size):
+    """The bar draws its line as segments (not through Textual's content pipeline): the same cells, a key
+    that clicks drawn as a link, as Textual draws its text; kept while nothing it shows changes."""
+    from textual.visual import Visual, visualize
+
+    from negtui.seats import Seat
+    from negtui.tui.widgets.keybar import KeyBar
+
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: len(app.screen_stack) > 2, "A's partner dialog over the game")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, LiveScreen), "the game screen")
+        await pilot.pause()
+        bar = app.screen.query_one(KeyBar)
+        width = bar.size.width
+        ours = bar.render_line(0)
+        textual = Visual.to_strips(bar, visualize(bar, bar.render()), width, 1, bar.visual_style)[0]
+        assert ours.cell_length <= width and "help" in ours.text
+
+        def look(strip) -> list[tuple[str, object, dict]]:
+            """Each cell and its style, the click it makes but not Textual's offsets (for selecting text)."""
+            return [(ch, seg.style.clear_meta_and_links() if seg.style else None,
+                     {k: v for k, v in (seg.style.meta if seg.style else {}).items() if k != "offset"})
+                    for seg in strip for ch in seg.text]
+
+        assert look(ours) == look(textual)
+        assert any("@click" in meta for _, _, meta in look(ours))
+        assert bar.render_line(0) is ours  # nothing changed: the line kept
+        bar._shown = bar._shown[:-1]
+        assert bar.render_line(0) is not ours

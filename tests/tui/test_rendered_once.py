@@ -11,7 +11,7 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widgets import Static
 
-from negtui.tui.widgets.rendered import SteadyStatic
+from negtui.tui.widgets.rendered import SteadyStatic, text_table
 
 
 class Counted:
@@ -79,3 +79,44 @@ async def test_a_table_is_rendered_once_for_its_height_its_frame_and_its_repaint
         app.query_one("#once", SteadyStatic).show(make())  # a new content is rendered anew, once
         await pilot.pause()
         assert tables[-1].renders == 1
+
+
+def cells(renderable, width: int) -> list[list[tuple[str, str]]]:
+    """Each line as (character, style) per cell, as a console of `width` renders it."""
+    console = Console(width=width, color_system="truecolor")
+    lines, line = [], []
+    for seg in console.render(renderable, console.options.update_width(width)):
+        for ch in seg.text:
+            if ch == "\n":
+                lines.append(line)
+                line = []
+            else:
+                line.append((ch, "" if seg.style is None or not seg.style else str(seg.style)))
+    return lines + ([line] if line else [])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_text_table_draws_as_richs_table_cell_for_cell(seed):
+    import random
+
+    rnd = random.Random(seed)
+    words = ["myopic", "upper ★", "you", "reject", "Bob", "+30.0", "-2.5", "0.0", "yes ◀", "no", "Alice", ""]
+    styles = ["", "bold", "green", "red", "dim", "#56b4e9"]
+    columns = [(rnd.choice(words[:5]) or "x", rnd.random() < 0.5) for _ in range(rnd.randint(1, 5))]
+    rows = [[Text(rnd.choice(words), style=rnd.choice(styles)) if rnd.random() < 0.7 else rnd.choice(words)
+             for _ in columns] for _ in range(rnd.randint(0, 5))]
+    table = Table(box=None, padding=(0, 1))
+    for header, right in columns:
+        table.add_column(header, justify="right" if right else "left")
+    for row in rows:
+        table.add_row(*row)
+    fast = text_table(columns, rows, 80)
+    assert fast is not None
+    assert cells(fast, 80) == cells(table, 80)
+
+
+def test_a_text_table_too_wide_or_of_several_lines_is_left_to_rich():
+    columns = [("lens", False), ("you", True)]
+    assert text_table(columns, [["myopic", "+30.0"]], 17) is not None  # " myopic  +30.0 " is 15 wide
+    assert text_table(columns, [["myopic", "+30.0"]], 14) is None
+    assert text_table(columns, [["two\nlines", "1"]], 80) is None

@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.geometry import Size
 from textual.widgets import Label, Static
 
 from negtui.coach.closing import WELFARE_SECONDS
@@ -28,6 +29,17 @@ from negtui.tui.workers import watch_welfare
 from negtui.welfare import WelfareJob, WelfareOptions, WelfareRequest, WelfareResult
 
 AT_ONCE_FREE_CELLS = 12  # at most 2^12 completions to enumerate: a few milliseconds, spent as the screen opens
+
+
+class Scrolled(VerticalScroll):
+    """The dialog's scrolling body, its scrollbar always shown (below), measured at the width its content gets:
+    Textual measures an auto-height container at its whole width, scrollbar included, and then lays its
+    children out beside the scrollbar, so every table was rendered at both widths."""
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if self.styles.overflow_y == "scroll":
+            width = max(0, width - self.styles.scrollbar_size_vertical)
+        return super().get_content_height(container, viewport, width)
 
 
 class SummaryScreen(Dialog[None]):
@@ -63,7 +75,7 @@ class SummaryScreen(Dialog[None]):
         t.add_section()
         t.add_row("sum", f"{self.payoffs.sum():z.2f}", f"{self.baseline.sum():z.2f}",
                   Text(f"{total:+z.2f}", style=palette.signed(total)), *["" for _ in self.first_forecasts])
-        with VerticalScroll(id="dialog", classes="dialog wide"):
+        with Scrolled(id="dialog", classes="dialog wide"):
             yield Label("Game over", classes="dialog-title")
             yield SteadyStatic(t)
             yield Static("payoff: what each player got; baseline: what each would get with no negotiation, everyone "

@@ -3,14 +3,18 @@
 Textual's Footer mounts a widget per key and rebuilds them all whenever the screen's bindings are
 recomputed (every focus change, every turn that changes what is usable): on a busy screen that was a
 fifth of the app's work, which over SSH is shared by every trainee on the machine.  This bar is one
-widget that repaints only when the keys it shows change; a click on a key presses it."""
+widget that repaints only when the keys it shows change; a click on a key presses it.  Its one line is
+drawn as segments, not through Textual's content pipeline (a few dozen styled spans made into a Textual
+Content and back cost ten times the line itself), and kept while the keys, width and styles stay."""
 
 from __future__ import annotations
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
+from textual.strip import Strip
 from textual.widget import Widget
 
 Shown = tuple[tuple[str, str, str, bool, str], ...]  # (key, how it is shown, description, enabled, action)
@@ -43,6 +47,7 @@ class KeyBar(Widget):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._shown: Shown = ()
+        self._drawn: tuple[object, Strip] | None = None  # (what it was drawn from, the line)
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -81,10 +86,36 @@ class KeyBar(Widget):
             self._shown = tuple(shown)
             self.refresh()
 
-    def render(self) -> Text:
+    def render_line(self, y: int) -> Strip:
+        """The bar's line: what `render` says, laid on the bar's own style as Textual lays a widget's content."""
+        if y:
+            return Strip.blank(self.size.width, self.visual_style.rich_style)
+        base = self.visual_style.rich_style
         key_style = self.get_component_rich_style("keybar--key")
         text_style = self.get_component_rich_style("keybar--description")
         width = max(1, self.size.width)
+        link = self.link_style if self.auto_links else None  # a key that clicks is drawn as a link, as Textual draws it
+        drawn_from = (self._shown, width, base, key_style, text_style, link)
+        if self._drawn is None or self._drawn[0] != drawn_from:
+            line = self._line(width, key_style, text_style)
+            segments = []
+            for text, style, _ in line.render(self.app.console, end=""):
+                if style is None:
+                    segments.append(Segment(text, base))
+                    continue
+                style = base + style
+                if link is not None and style._meta is not None and "@click" in style.meta:
+                    style += link
+                segments.append(Segment(text, style))
+            self._drawn = (drawn_from, Strip(segments, line.cell_len))
+        return self._drawn[1]
+
+    def render(self) -> Text:
+        """The line as text (what `render_line` draws)."""
+        return self._line(max(1, self.size.width), self.get_component_rich_style("keybar--key"),
+                          self.get_component_rich_style("keybar--description"))
+
+    def _line(self, width: int, key_style: Style, text_style: Style) -> Text:
         parts: list[tuple[Text, str]] = []
         for key, display, description, enabled, action in self._shown:
             click = Style(meta={"@click": f"app.simulate_key({key!r})"}) if enabled else Style()

@@ -13,6 +13,7 @@ from negtui.narrate import offer_words
 from negtui.play.views import Preview
 from negtui.tui import palette
 from negtui.tui.widgets.pane import StaticPane
+from negtui.tui.widgets.rendered import text_table
 
 HEAD_LINES = 2  # kept for the head ("offer to …: …" wraps once its commitments are named)
 
@@ -49,13 +50,23 @@ class OfferPanel(StaticPane):
             self.show(head, key)
             return
         secret = not snap.knows(partner)
-        table = _table(preview, names[partner], alone or not snap.foresees(partner))
+        columns, rows = _table(preview, names[partner], alone or not snap.foresees(partner))
+        parts: list[Text | Table] = [head]
+        fast = text_table(columns, rows, self.content_size.width)
+        if fast is not None:
+            parts.append(fast)
+        else:  # too narrow for every column: Rich's table wraps them
+            table = Table(box=None, padding=(0, 1))
+            for col, right in columns:
+                table.add_column(col, justify="right" if right else "left")
+            for row in rows:
+                table.add_row(*row)
+            parts.append(table)
         if not snap.foresees(partner) and not alone:
             why = "values are secret" if secret else "answer is for you to judge in an assessment"
-            note = Text(f"{names[partner]}'s {why}: only the answer will tell", style="dim")
-            self.show(Group(head, table, note), key)
-            return
-        self.show(Group(head, table), key)
+            parts.append(Text(f"{names[partner]}'s {why}: only the answer will tell", style="dim"))
+        texts = [p for p in parts if isinstance(p, Text)]
+        self.show(Text("\n").join(texts) if len(texts) == len(parts) else Group(*parts), key)
 
     def _keep_lines(self, lines: int) -> None:
         """From the first word of an offer, the room of its preview (the head's first lines, a row per lens):
@@ -65,13 +76,12 @@ class OfferPanel(StaticPane):
             self.styles.min_height = kept
 
 
-def _table(preview: Preview, partner: str, alone: bool) -> Table:
-    """`alone`: a commitment made alone (it needs nobody's yes), or a partner whose values are secret:
-    no partner columns."""
-    t = Table(box=None, padding=(0, 1))
+def _table(preview: Preview, partner: str, alone: bool) -> tuple[list[tuple[str, bool]], list[list[str | Text]]]:
+    """The preview's columns (header, right-justified) and rows.  `alone`: a commitment made alone (it needs
+    nobody's yes), or a partner whose values are secret: no partner columns."""
     them = partner if len(partner) <= 12 else "partner"  # the head names the partner; the column fits 40 columns
-    for col in ("lens", "you") if alone else ("lens", "you", them, "accepts?"):
-        t.add_column(col, justify="left" if col == "lens" else "right")
+    columns = [(col, col != "lens") for col in (("lens", "you") if alone else ("lens", "you", them, "accepts?"))]
+    rows: list[list[str | Text]] = []
     for lens in preview.proposer:
         mine, theirs = preview.proposer[lens].gain, preview.partner[lens].gain
         row: list[str | Text] = [lens, Text(f"{mine:+z.1f}", style=palette.signed(mine))]
@@ -82,5 +92,5 @@ def _table(preview: Preview, partner: str, alone: bool) -> Table:
                 mark += " ◀"
             row += [Text(f"{theirs:+z.1f}", style=palette.signed(theirs)),
                     Text(mark, style=palette.POSITIVE if ok else palette.NEGATIVE)]
-        t.add_row(*row)
-    return t
+        rows.append(row)
+    return columns, rows
