@@ -41,7 +41,7 @@ YOUNG = 10_000
 LATE_IMPORTS = ("textual.drivers.linux_driver", "textual._xterm_parser", "textual.layouts.factory",
                 "textual.layouts.horizontal", "textual.layouts.stream", "numpy.random", "statistics",
                 "negtui.engine.memory", "negtui.scenario.hnc", "negtui.scenario.scoresheets", "textual.scrollbar",
-                "textual.pilot", "textual.drivers.headless_driver", "concurrent.futures.thread")
+                "textual.pilot", "textual.drivers.headless_driver", "concurrent.futures.thread", "rich._emoji_codes")
 
 
 def preload(course: str | None = None) -> None:

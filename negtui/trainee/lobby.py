@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,6 +21,7 @@ from negtui.trainee.briefing import BriefingScreen
 from negtui.trainee.table_picker import TableChoice, TablePicker
 from negtui.tui import palette
 from negtui.tui.labels import rules_words
+from negtui.tui.widgets.fit_table import FitTable
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.options import Options
 from negtui.tui.widgets.rendered import SteadyStatic
@@ -296,11 +296,10 @@ class LobbyScreen(TrainingScreen):
         return ""
 
 
-def leaderboard(ex: Exercise, by_seat: dict[str, list[Standing]], reader: str, per_seat: int = 5) -> Table:
+def leaderboard(ex: Exercise, by_seat: dict[str, list[Standing]], reader: str, per_seat: int = 5) -> FitTable:
     """The exercise's best scores under its objective, seat by seat (roles are never ranked together);
     an anonymous board names only the trainee reading it."""
-    board = Table(title=f"leaderboard by seat (best {SHORT[ex.score]})", title_justify="left",
-                  caption_justify="left", box=None, padding=(0, 1))
+    board = FitTable(title=f"leaderboard by seat (best {SHORT[ex.score]})")
     for col in ("seat", "#", "trainee", "best", "plays"):
         board.add_column(col, justify="right" if col in ("#", "best", "plays") else "left")
     for seat, rows in by_seat.items():

@@ -11,7 +11,8 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widgets import Static
 
-from negtui.tui.widgets.rendered import SteadyStatic, text_table
+from negtui.tui.widgets.fit_table import FitTable
+from negtui.tui.widgets.rendered import SteadyStatic
 
 
 class Counted:
@@ -95,28 +96,47 @@ def cells(renderable, width: int) -> list[list[tuple[str, str]]]:
     return lines + ([line] if line else [])
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_a_text_table_draws_as_richs_table_cell_for_cell(seed):
+@pytest.mark.parametrize("seed", range(40))
+def test_a_fit_table_draws_as_richs_table_cell_for_cell(seed):
+    """Random tables of the kinds the panes and dialogs build: column styles, a minimum width, headers and
+    cells of several lines, sections, markup, a title and a caption; drawn as text where they fit, by Rich
+    where they do not, the same cells either way."""
     import random
 
     rnd = random.Random(seed)
-    words = ["myopic", "upper ★", "you", "reject", "Bob", "+30.0", "-2.5", "0.0", "yes ◀", "no", "Alice", ""]
-    styles = ["", "bold", "green", "red", "dim", "#56b4e9"]
-    columns = [(rnd.choice(words[:5]) or "x", rnd.random() < 0.5) for _ in range(rnd.randint(1, 5))]
-    rows = [[Text(rnd.choice(words), style=rnd.choice(styles)) if rnd.random() < 0.7 else rnd.choice(words)
-             for _ in columns] for _ in range(rnd.randint(0, 5))]
-    table = Table(box=None, padding=(0, 1))
-    for header, right in columns:
-        table.add_column(header, justify="right" if right else "left")
-    for row in rows:
-        table.add_row(*row)
-    fast = text_table(columns, rows, 80)
-    assert fast is not None
-    assert cells(fast, 80) == cells(table, 80)
+    words = ["myopic", "upper ★", "you", "reject", "Bob", "+30.0", "-2.5", "0.0", "yes ◀", "no", "Alice", "",
+             "[bold]marked[/bold]", "myopic\nsaid", "what your seat got in this game"]
+    styles = ["", "bold", "green", "red", "dim", "#56b4e9", "italic on #102030"]
+    table = FitTable(title=rnd.choice([None, "your game as B", "leaderboard by seat (best payoff)"]),
+                     caption=rnd.choice([None, "payoff: what each seat got", "a caption far too long to fit in a "
+                                         "narrow table of one short column, so Rich wraps it"]),
+                     show_header=rnd.random() < 0.8)
+    for _ in range(rnd.randint(1, 5)):
+        table.add_column(rnd.choice(words[:5] + words[-2:-1]), justify=rnd.choice(["left", "right"]),
+                         style=rnd.choice(styles), min_width=rnd.choice([None, None, 8]))
+    for _ in range(rnd.randint(0, 5)):
+        table.add_row(*[Text(rnd.choice(words), style=rnd.choice(styles)) if rnd.random() < 0.6
+                        else rnd.choice(words) for _ in table.columns])
+        if rnd.random() < 0.2:
+            table.add_section()
+    for width in (12, 40, 120):
+        assert cells(table, width) == cells(table.rich(), width), width
+    title, caption = table.title, table.caption
+    table.title = table.caption = None
+    bare = table.lines(120)
+    assert bare is not None  # drawn as text, not left to Rich
+    table.title, table.caption = title, caption
+    if all(len(note) <= max((line.cell_len for line in bare), default=0) for note in (title, caption) if note):
+        assert table.lines(120) is not None  # a title or caption as wide as the table at most: text too
 
 
-def test_a_text_table_too_wide_or_of_several_lines_is_left_to_rich():
-    columns = [("lens", False), ("you", True)]
-    assert text_table(columns, [["myopic", "+30.0"]], 17) is not None  # " myopic  +30.0 " is 15 wide
-    assert text_table(columns, [["myopic", "+30.0"]], 14) is None
-    assert text_table(columns, [["two\nlines", "1"]], 80) is None
+def test_a_fit_table_too_wide_or_justified_otherwise_is_left_to_rich():
+    table = FitTable()
+    table.add_column("lens")
+    table.add_column("you", justify="right")
+    table.add_row("myopic", "+30.0")
+    assert table.lines(15) is not None  # " myopic  +30.0 " is 15 wide
+    assert table.lines(14) is None
+    assert cells(table, 14) == cells(table.rich(), 14)  # Rich shares the width out and wraps
+    table.add_column("centred", justify="center")
+    assert table.lines(120) is None

@@ -8,7 +8,6 @@ import time
 from collections.abc import Callable
 
 from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -26,6 +25,7 @@ from negtui.tui import palette
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.simultaneous import DEBRIEF_NOTE
 from negtui.tui.widgets.coach import summary
+from negtui.tui.widgets.fit_table import FitTable
 from negtui.tui.widgets.rendered import SteadyStatic
 from negtui.welfare import WelfareResult
 
@@ -161,8 +161,7 @@ class DebriefScreen(SummaryScreen):
 
     def _debrief_view(self, player: int) -> Group:
         g, d = self.session.neg.game, self.debriefs[player]
-        t = Table(box=None, padding=(0, 1), title=f"your game as {player_label(g.scenario.players[player])}",
-                  title_justify="left")
+        t = FitTable(title=f"your game as {player_label(g.scenario.players[player])}")
         t.add_column("against")
         t.add_column("payoff", justify="right")
         t.add_column("yours − it", justify="right")

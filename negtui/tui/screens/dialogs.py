@@ -17,6 +17,7 @@ from negtui.tui import palette
 from negtui.tui.keys import help_table
 from negtui.tui.labels import LEFT_COLUMN, WIDE
 from negtui.tui.screens.modal import Dialog
+from negtui.tui.widgets.fit_table import FitTable
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.options import Options
 from negtui.tui.widgets.rendered import SteadyStatic
@@ -156,8 +157,8 @@ class RespondScreen(BesideTheMatrix, Dialog[bool | None]):
         self.query_one("#effects", SteadyStatic).update(self._effects())
         return self
 
-    def _effects(self) -> Table:
-        t = Table(box=None, padding=(0, 1), title=f"what it means for {self.partner}", title_justify="left")
+    def _effects(self) -> FitTable:
+        t = FitTable(title=f"what it means for {self.partner}")
         for col in ("lens", "if you accept", "if you reject", "change"):
             t.add_column(col, justify="left" if col == "lens" else "right")
         for lens, view in self.preview.partner.items():

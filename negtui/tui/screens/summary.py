@@ -7,7 +7,6 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -23,6 +22,7 @@ from negtui.names import player_names
 from negtui.tui import palette
 from negtui.tui.messages import WelfareFailed, WelfareSolved
 from negtui.tui.screens.modal import Dialog
+from negtui.tui.widgets.fit_table import FitTable
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.rendered import SteadyStatic
 from negtui.tui.workers import watch_welfare
@@ -62,7 +62,7 @@ class SummaryScreen(Dialog[None]):
 
     def compose(self) -> ComposeResult:
         yield KeyBar()  # this dialog's keys, not those of the screen under it
-        t = Table(box=None, padding=(0, 1), title="final payoffs", title_justify="left")
+        t = FitTable(title="final payoffs")
         cols = ["player", "payoff", "baseline", "Δ"] + [f"{lens}\nsaid" for lens in self.first_forecasts]
         for c in cols:
             t.add_column(c, justify="left" if c == "player" else "right")

@@ -4,7 +4,6 @@ bot and the exact solution would do, every choice valued under every lens for th
 from __future__ import annotations
 
 from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
 
@@ -17,9 +16,9 @@ from negtui.names import player_names
 from negtui.tui import palette
 from negtui.tui.labels import FORECASTS_NARROW
 from negtui.tui.simultaneous import COACH_NOTE
+from negtui.tui.widgets.fit_table import FitTable
 from negtui.tui.widgets.pane import StaticPane
 from negtui.tui.widgets.panes import LENS_SHORT
-from negtui.tui.widgets.rendered import text_table
 
 
 def summary(game: Game, a: Assessment, reason: bool = True, caveat: bool = True) -> str:
@@ -76,7 +75,7 @@ class CoachPane(StaticPane):
             self.show(text)
             return
         game = self.snapshot.game
-        parts: list[Text | Table] = []
+        parts: list[Text | FitTable] = []
         for a in assessments[-2:]:  # the last turn's decisions (a person may propose and answer in one turn)
             parts += self._one(game, a)
         # as text when the tables fit: the pane is drawn anew after every decision, and a Rich table costs ten
@@ -84,7 +83,7 @@ class CoachPane(StaticPane):
         texts = [p for p in parts if isinstance(p, Text)]
         self.show(Text("\n").join(texts) if len(texts) == len(parts) else Group(*parts))
 
-    def _one(self, game: Game, a: Assessment) -> list[Text | Table]:
+    def _one(self, game: Game, a: Assessment) -> list[Text | FitTable]:
         who = player_names(game.scenario)[a.player]
         what = "offer" if a.phase is Phase.PROPOSE else "answer"
         kind = "hint" if a.yours is None else "coach"
@@ -96,9 +95,12 @@ class CoachPane(StaticPane):
         # narrow, an offer's words go under the table, on lines that wrap at words: the column the values leave
         # them is about eight wide, and cut "Development Bank" into "Developm" and "ent Bank"
         below = narrow and max(map(len, words)) > SHORT_DECISION
-        columns = [("by" if narrow else "choice by", False)] + ([] if below else [("decision", False)])
-        columns += [(LENS_SHORT.get(lens, lens) if narrow else f"{lens} value", True) for lens in lenses]
-        rows: list[list[str | Text]] = []
+        t = FitTable()
+        t.add_column("by" if narrow else "choice by", no_wrap=True)
+        if not below:
+            t.add_column("decision", overflow="fold", min_width=SHORT_DECISION)
+        for lens in lenses:
+            t.add_column(LENS_SHORT.get(lens, lens) if narrow else f"{lens} value", justify="right", no_wrap=True)
         best = a.best
         decisions = Text()
         for c, said in zip(choices, words, strict=True):
@@ -106,12 +108,12 @@ class CoachPane(StaticPane):
             label = Text(c.who + (" ★" if c is best else ""), style=style)
             values = [Text(f"{c.values[lens]:z.1f}", style=palette.signed(c.values[lens])) for lens in lenses]
             if below:
-                rows.append([label, *values])
+                t.add_row(label, *values)
                 decisions.append("\n" if decisions else "")
                 decisions.append_text(label.copy().append(": "))
                 decisions.append(said)
             else:
-                rows.append([label, said, *values])
+                t.add_row(label, said, *values)
         ref = "exact" if a.reference == "exact" else "the mean of myopic, upper and lower"
         short = " (" + ", ".join(f"{LENS_SHORT.get(lens, lens)} = {lens}" for lens in lenses) + ")" if narrow else ""
         note = Text(f"values: {who}'s payoff forecast after the turn under each lens{short}; ★ best under {ref}",
@@ -119,15 +121,6 @@ class CoachPane(StaticPane):
         if game.simultaneous:
             note.append(f"; {COACH_NOTE}")
         caveat = [Text(a.caveat, style=palette.NEGATIVE)] if a.caveat else []
-        fast = text_table(columns, rows, self.content_size.width)
-        if fast is None:  # a long decision: Rich's table folds it in its column
-            t = Table(box=None, padding=(0, 1), show_edge=False)
-            for header, right in columns:
-                if header == "decision":
-                    t.add_column(header, overflow="fold", min_width=SHORT_DECISION)
-                else:
-                    t.add_column(header, justify="right" if right else "left", no_wrap=True)
-            for row in rows:
-                t.add_row(*row)
-        return [title, *caveat, fast if fast is not None else t, *([decisions] if below else []),
+        # as text when it fits (a long decision: Rich's table folds it in its column)
+        return [title, *caveat, t.text(self.content_size.width) or t, *([decisions] if below else []),
                 Text(summary(game, a, caveat=False)), note]

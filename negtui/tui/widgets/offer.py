@@ -4,7 +4,6 @@ the snapshot: the source works it out once per offer)."""
 from __future__ import annotations
 
 from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual.css.scalar import Scalar
 
@@ -12,8 +11,8 @@ from negtui.names import player_names
 from negtui.narrate import offer_words
 from negtui.play.views import Preview
 from negtui.tui import palette
+from negtui.tui.widgets.fit_table import FitTable
 from negtui.tui.widgets.pane import StaticPane
-from negtui.tui.widgets.rendered import text_table
 
 HEAD_LINES = 2  # kept for the head ("offer to …: …" wraps once its commitments are named)
 
@@ -50,18 +49,8 @@ class OfferPanel(StaticPane):
             self.show(head, key)
             return
         secret = not snap.knows(partner)
-        columns, rows = _table(preview, names[partner], alone or not snap.foresees(partner))
-        parts: list[Text | Table] = [head]
-        fast = text_table(columns, rows, self.content_size.width)
-        if fast is not None:
-            parts.append(fast)
-        else:  # too narrow for every column: Rich's table wraps them
-            table = Table(box=None, padding=(0, 1))
-            for col, right in columns:
-                table.add_column(col, justify="right" if right else "left")
-            for row in rows:
-                table.add_row(*row)
-            parts.append(table)
+        table = _table(preview, names[partner], alone or not snap.foresees(partner))
+        parts: list[Text | FitTable] = [head, table.text(self.content_size.width) or table]
         if not snap.foresees(partner) and not alone:
             why = "values are secret" if secret else "answer is for you to judge in an assessment"
             parts.append(Text(f"{names[partner]}'s {why}: only the answer will tell", style="dim"))
@@ -76,12 +65,13 @@ class OfferPanel(StaticPane):
             self.styles.min_height = kept
 
 
-def _table(preview: Preview, partner: str, alone: bool) -> tuple[list[tuple[str, bool]], list[list[str | Text]]]:
-    """The preview's columns (header, right-justified) and rows.  `alone`: a commitment made alone (it needs
-    nobody's yes), or a partner whose values are secret: no partner columns."""
+def _table(preview: Preview, partner: str, alone: bool) -> FitTable:
+    """`alone`: a commitment made alone (it needs nobody's yes), or a partner whose values are secret:
+    no partner columns."""
+    t = FitTable()
     them = partner if len(partner) <= 12 else "partner"  # the head names the partner; the column fits 40 columns
-    columns = [(col, col != "lens") for col in (("lens", "you") if alone else ("lens", "you", them, "accepts?"))]
-    rows: list[list[str | Text]] = []
+    for col in ("lens", "you") if alone else ("lens", "you", them, "accepts?"):
+        t.add_column(col, justify="left" if col == "lens" else "right")
     for lens in preview.proposer:
         mine, theirs = preview.proposer[lens].gain, preview.partner[lens].gain
         row: list[str | Text] = [lens, Text(f"{mine:+z.1f}", style=palette.signed(mine))]
@@ -92,5 +82,5 @@ def _table(preview: Preview, partner: str, alone: bool) -> tuple[list[tuple[str,
                 mark += " ◀"
             row += [Text(f"{theirs:+z.1f}", style=palette.signed(theirs)),
                     Text(mark, style=palette.POSITIVE if ok else palette.NEGATIVE)]
-        rows.append(row)
-    return columns, rows
+        t.add_row(*row)
+    return t

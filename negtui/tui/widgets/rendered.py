@@ -10,7 +10,6 @@ from them under each base style; a new content is a new `RenderedOnce`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import islice
 
 from rich.console import RenderableType
@@ -65,33 +64,6 @@ class RenderedOnce(Visual):
             strips = self._strips[base] = [Strip([Segment(text, base + seg_style) for text, seg_style, _ in line])
                                            for line in self._lines]
         return strips if height is None else list(islice(strips, height))
-
-
-def text_table(columns: Sequence[tuple[str, bool]], rows: Sequence[Sequence[str | Text]], width: int) -> Text | None:
-    """`columns` (header, right-justified) and `rows` of one-line cells drawn as Rich draws them in
-    `Table(box=None, padding=(0, 1))` (bold headers, a space either side of every cell), as text: a pane
-    redrawn every turn renders it in a tenth of the time.  None when it is wider than `width` or a cell
-    spans lines: Rich's table then shares the width out and wraps."""
-    cells = [[Text(h) for h, _ in columns]] + [[c if isinstance(c, Text) else Text(c) for c in row] for row in rows]
-    if any("\n" in c.plain for row in cells for c in row):
-        return None
-    widths = [max(row[k].cell_len for row in cells) for k in range(len(columns))]
-    if sum(widths) + 2 * len(widths) > width:
-        return None
-    lines = []
-    for n, row in enumerate(cells):
-        line = Text(style="bold" if n == 0 else "")  # the header: its padding bold too, as Rich draws it
-        for cell, w, (_, right) in zip(row, widths, columns, strict=True):
-            pad = " " * (w - cell.cell_len)  # in the cell's style, as Rich justifies it
-            line.append(" ")
-            if right:
-                line.append(pad, cell.style)
-            line.append_text(cell)
-            if not right:
-                line.append(pad, cell.style)
-            line.append(" ")
-        lines.append(line)
-    return Text("\n").join(lines)
 
 
 class SteadyStatic(Static):
