@@ -12,6 +12,7 @@ each column as wide as its widest cell, a space either side.  `FitTable` draws e
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -27,6 +28,12 @@ class _Column:
     style: str
     min_width: int | None
     rich: dict[str, Any] = field(default_factory=dict)  # what only Rich's table reads (no_wrap, overflow…)
+
+
+@cache
+def _wrapping() -> Console:
+    """A console to wrap lines at a width given: Rich's wrapping asks for one."""
+    return Console()
 
 
 def _text(cell: str | Text) -> Text:
@@ -70,24 +77,25 @@ class FitTable:
         return t
 
     def lines(self, width: int) -> list[Text] | None:
-        """The table's lines, or None if it is wider than `width`, a cell is justified other than left or
-        right, or a title or caption would wrap: Rich then lays it out."""
+        """The table's lines, or None if it is wider than `width` or a cell is justified other than left or
+        right: Rich then lays it out."""
         if not self.columns or any(c.justify not in ("left", "right") for c in self.columns):
             return None
         rows = [[_text(c.header) for c in self.columns]] if self.show_header else []
         rows += [[_text(cell) for cell in row] for row in self.rows]
+        if not rows:  # nothing to measure the columns by: Rich's own widths
+            return None
         split = [[cell.split("\n", allow_blank=True) for cell in row] for row in rows]
         widths = []
         for k, c in enumerate(self.columns):
             w = max((part.cell_len for row in split for part in row[k]), default=0)
             widths.append(max(w, c.min_width or 0))
         total = sum(widths) + 2 * len(widths)
-        if total > width or any(note is not None and ("\n" in note or _text(note).cell_len > total)
-                                for note in (self.title, self.caption)):
+        if total > width:
             return None
         out: list[Text] = []
         if self.title:
-            out.append(self._note(self.title, "table.title", total))
+            out += self._note(self.title, "table.title", total)
         for n, row in enumerate(split):
             header = self.show_header and n == 0
             height = max(len(parts) for parts in row)
@@ -112,14 +120,13 @@ class FitTable:
                     line.append_text(cell)
                 out.append(line)
         if self.caption:
-            out.append(self._note(self.caption, "table.caption", total))
+            out += self._note(self.caption, "table.caption", total)
         return out
 
     @staticmethod
-    def _note(note: str, style: str, width: int) -> Text:
-        text = Text.from_markup(note, style=style)
-        text.pad_right(width - text.cell_len)
-        return text
+    def _note(note: str, style: str, width: int) -> list[Text]:
+        """A title or caption, wrapped at the table's width and each line padded to it, as Rich draws it."""
+        return list(Text.from_markup(note, style=style).wrap(_wrapping(), width, justify="left"))
 
     def text(self, width: int) -> Text | None:
         """The table as one text (to join with other texts), or None as `lines` says."""
