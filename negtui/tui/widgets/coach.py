@@ -3,7 +3,6 @@ bot and the exact solution would do, every choice valued under every lens for th
 
 from __future__ import annotations
 
-from rich.console import Group
 from rich.text import Text
 from textual.reactive import reactive
 
@@ -16,7 +15,7 @@ from negtui.names import player_names
 from negtui.tui import palette
 from negtui.tui.labels import FORECASTS_NARROW
 from negtui.tui.simultaneous import COACH_NOTE
-from negtui.tui.widgets.fit_table import FitTable
+from negtui.tui.widgets.fit_table import FitTable, stacked
 from negtui.tui.widgets.pane import StaticPane
 from negtui.tui.widgets.panes import LENS_SHORT
 
@@ -78,10 +77,7 @@ class CoachPane(StaticPane):
         parts: list[Text | FitTable] = []
         for a in assessments[-2:]:  # the last turn's decisions (a person may propose and answer in one turn)
             parts += self._one(game, a)
-        # as text when the tables fit: the pane is drawn anew after every decision, and a Rich table costs ten
-        # times the same lines as text
-        texts = [p for p in parts if isinstance(p, Text)]
-        self.show(Text("\n").join(texts) if len(texts) == len(parts) else Group(*parts))
+        self.show(stacked(parts))  # as text when the tables fit: the pane is drawn anew after every decision
 
     def _one(self, game: Game, a: Assessment) -> list[Text | FitTable]:
         who = player_names(game.scenario)[a.player]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
@@ -34,6 +34,13 @@ class _Column:
 def _wrapping() -> Console:
     """A console to wrap lines at a width given: Rich's wrapping asks for one."""
     return Console()
+
+
+def stacked(parts: list[Text | FitTable]) -> RenderableType:
+    """Parts one under the other: one text when every table among them fitted as text (a widget draws text
+    without Rich's rendering), a Rich group otherwise."""
+    texts = [p for p in parts if isinstance(p, Text)]
+    return Text("\n").join(texts) if len(texts) == len(parts) else Group(*parts)
 
 
 def _text(cell: str | Text) -> Text:

@@ -3,7 +3,6 @@ the snapshot: the source works it out once per offer)."""
 
 from __future__ import annotations
 
-from rich.console import Group
 from rich.text import Text
 from textual.css.scalar import Scalar
 
@@ -11,7 +10,7 @@ from negtui.names import player_names
 from negtui.narrate import offer_words
 from negtui.play.views import Preview
 from negtui.tui import palette
-from negtui.tui.widgets.fit_table import FitTable
+from negtui.tui.widgets.fit_table import FitTable, stacked
 from negtui.tui.widgets.pane import StaticPane
 
 HEAD_LINES = 2  # kept for the head ("offer to …: …" wraps once its commitments are named)
@@ -54,8 +53,7 @@ class OfferPanel(StaticPane):
         if not snap.foresees(partner) and not alone:
             why = "values are secret" if secret else "answer is for you to judge in an assessment"
             parts.append(Text(f"{names[partner]}'s {why}: only the answer will tell", style="dim"))
-        texts = [p for p in parts if isinstance(p, Text)]
-        self.show(Text("\n").join(texts) if len(texts) == len(parts) else Group(*parts), key)
+        self.show(stacked(parts), key)
 
     def _keep_lines(self, lines: int) -> None:
         """From the first word of an offer, the room of its preview (the head's first lines, a row per lens):
