@@ -136,3 +136,27 @@ async def test_a_debriefs_tables_are_rendered_at_one_width(monkeypatch):
         assert body.show_vertical_scrollbar
         assert len(widths) >= 2
         assert all(w == {body.scrollable_content_region.width} for w in widths.values()), widths
+
+
+async def test_a_costly_decisions_words_wrap_under_themselves(pill_app, wait_until):
+    """At 80 columns the coach's words on a costly decision take several lines: each keeps under the first
+    word, none starts at the margin, and the number stands alone in its column."""
+    from negtui.seats import Seat
+    from negtui.tui.screens.dialogs import RespondScreen
+
+    app = pill_app(A=Seat.lens("myopic"), B=Seat.human())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")  # A (myopic) offers the poisoned bundle
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "A's offer")
+        await pilot.press("a")  # B accepts it: a decision the upper lens and the exact solution call costly
+        # (B's own turn then passes by itself: nothing of B's is left to offer)
+        await wait_until(pilot, lambda: isinstance(app.screen, DebriefScreen), "the debrief")
+        view = app.screen.query_one("#debrief-1", SteadyStatic)
+        await wait_until(pilot, lambda: "costliest" in "".join(s.text for s in view.render_lines(
+            view.region.reset_offset)), "the costliest decisions drawn")
+        lines = [s.text.rstrip() for s in view.render_lines(view.region.reset_offset)]
+        first = next(k for k, line in enumerate(lines) if line.startswith(" 1  turn 1, your answer: accept"))
+        said = lines[first + 1:]
+        said = said[:next((k for k, line in enumerate(said) if not line.startswith("    ")), len(said))]
+        assert said[0].startswith("    coach, turn 1:") and len(said) >= 3, lines[first:]
+        assert "".join(said).count("Why:") == 1  # the whole summary, under its words

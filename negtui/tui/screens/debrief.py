@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 
 from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -183,13 +184,17 @@ class DebriefScreen(SummaryScreen):
         parts: list = [t]
         if d.costliest:
             again = " (press the number to play again from that turn)" if self.retry is not None else ""
-            lines = Text(f"your costliest decisions{again}:\n", style="bold")
+            parts.append(Text(f"your costliest decisions{again}:", style="bold"))
+            decisions = Table.grid(padding=(0, 2))  # the numbers in a column: wrapped lines keep under the words
+            decisions.add_column(no_wrap=True)
+            decisions.add_column()
             for k, a in enumerate(d.costliest, start=1):
                 what = "offer" if a.phase.value == "propose" else "answer"
                 yours = choice_words(g, a.yours) if a.yours is not None else ""
-                lines.append(f" {k}  turn {shown_turn(a.t)}, your {what}: {yours}\n")
-                lines.append(f"    {summary(g, a)}\n", style="dim")
-            parts.append(lines)
+                words = Text(f"turn {shown_turn(a.t)}, your {what}: {yours}\n")
+                words.append(summary(g, a), style="dim")
+                decisions.add_row(f" {k}", words)
+            parts.append(decisions)
         elif self.session.assessments and g.simultaneous:  # no exact solution; the plain reading (DEBRIEF_NOTE)
             parts.append(Text("no decision of yours cost anything against the lens bots, each judged as its turn's "
                               "only deal", style=palette.POSITIVE))
