@@ -47,17 +47,24 @@ if TYPE_CHECKING:
 def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None,
           base_url: str | None = None) -> Fork:
     """The recorded game at a turn, with the seats asked for; refuses seats only a person could play.
-    Language-model seats go to `base_url` when given, not to the address the record names."""
+    A program or model the record names is played by a lens bot (said on stderr) unless `seat` names it
+    again; language-model seats go to `base_url` when given."""
+    from negtui.names import player_labels
     from negtui.record import Replay, fork, load_record
+    from negtui.record.fork import RecordedSeats, recorded_seats
     from negtui.seats import parse_seat, parse_seats
 
     replay = Replay(load_record(from_record))
     ids = replay.neg.game.player_ids
     t = recorded_turn(replay, turn, from_record)
-    recorded = replay.seats_at(t)
-    changes = {pid: parse_seat(lens, recorded.get(pid)) for pid in ids} if lens is not None else {}
-    changes.update(parse_seats(seat, ids, {**recorded, **changes}))
-    fk = fork(replay, t, changes)
+    stand_in = lens if lens is not None else regime_bots(replay.record.scenario)[0]
+    recorded = recorded_seats(replay, t, stand_in)
+    changes = {pid: parse_seat(lens, recorded.seats.get(pid)) for pid in ids} if lens is not None else {}
+    given = parse_seats(seat, ids, {**recorded.seats, **changes})
+    fk = fork(replay, t, {**changes, **given}, stand_in)
+    left = RecordedSeats(recorded.seats, {pid: s for pid, s in recorded.stood_in.items() if pid not in given})
+    if left.stood_in:
+        typer.echo(f"note: {left.notice(player_labels(replay.record.scenario))}", err=True)
     if fk.played_by_hand:
         fail(f"error: {', '.join(fk.played_by_hand)} played by hand in the record; give --seat NAME=LENS to continue")
     if base_url is not None:

@@ -32,6 +32,10 @@ def replay(
                                                            "(the data directory's record.key).")] = None,
     data_dir: DataDirOpt = None,
     llm_base_url: LlmUrlOpt = None,
+    seat: Annotated[list[str] | None, typer.Option(
+        "--seat", help="NAME=SEAT (repeatable): who plays a seat when you take the game over in the app (t), as "
+                       "in play. A program or model the record names is played by a lens bot unless given "
+                       "here.")] = None,
 ) -> None:
     """Replay a recorded game in the app, or print it (--print, --json); --verify re-runs every bot and
     checks everything the record states (and its signature, with --key)."""
@@ -46,10 +50,15 @@ def replay(
             fail("error: --key checks a signature: use it with --verify")
         secret = read_key(key) if key is not None else None
         rp = Replay(load_record(file))
-        if not (verify_bots or as_json or print_only) and sys.stdout.isatty() and sys.stdin.isatty():
-            from negtui.seats import Seat
+        opens_app = not (verify_bots or as_json or print_only)
+        if seat and not opens_app:
+            fail("error: --seat says who plays when you take a replay over in the app; it does nothing with "
+                 "--verify, --print or --json")
+        if opens_app and sys.stdout.isatty() and sys.stdin.isatty():
+            from negtui.seats import Seat, parse_seats
 
-            raise typer.Exit(open_app(replay=file, data_dir=data_dir, base=Seat(base_url=llm_base_url)))
+            seats = parse_seats(seat or [], rp.neg.game.player_ids)
+            raise typer.Exit(open_app(replay=file, data_dir=data_dir, seats=seats, base=Seat(base_url=llm_base_url)))
         checks = _check(rp, secret) if verify_bots else None
         if as_json:
             _emit(rp, checks)

@@ -264,3 +264,25 @@ def rules_from(value: str | dict) -> Rules:
         return TypeAdapter(Rules).validate_python(value)
     except ValidationError as err:
         raise ValueError(f"invalid rules: {first_problem(err, 'rules')}") from None
+
+
+# switches added after records were first written: a record of a rule set may have them off where the rule set
+# has them on today (it was played before they existed), never the other way round
+LATER_SWITCHES: tuple[str, ...] = ("offer_ties_realised", "exact_ties_realised")
+
+
+def name_mismatch(rules: Rules) -> str | None:
+    """Why a rule set's name does not say what its switches are, or None.  A record carries both, and
+    readers (`replay --print`, reports, comparisons) go by the name: a record named `reference` that plays
+    by the paper's switches would be taken for a reference game."""
+    try:
+        named = get_rules(rules.name)
+    except ValueError as err:
+        return str(err)
+    differ = [f.name for f in fields(Rules) if f.name != "name" and getattr(rules, f.name) != getattr(named, f.name)
+              and not (f.name in LATER_SWITCHES and getattr(rules, f.name) is False)]
+    if not differ:
+        return None
+    shown = ", ".join(f"{k}={getattr(rules, k)!r}" for k in differ[:4]) + (" …" if len(differ) > 4 else "")
+    return (f"the rule set is named {rules.name!r}, but its switches are not that rule set's ({shown}); the name "
+            "of a variant lists its switches, e.g. paper+lower_reference_credibility")

@@ -24,6 +24,7 @@ import numpy as np
 from negtui.engine.negotiation import IllegalMove, Negotiation, Phase, State
 from negtui.engine.offers import Offer
 from negtui.engine.simultaneous import Outcome, Settlement
+from negtui.scenario.untrusted import one_line
 
 
 class Agent(Protocol):
@@ -44,8 +45,17 @@ class Agent(Protocol):
     def respond(self, s: State) -> bool: ...
 
 
+FAULT_CHARS = 300  # of why an agent could not decide, as records, logs and screens repeat it
+
+
 class AgentFault(Exception):
-    """An agent could not decide (crashed, timed out, answered nonsense); the game goes on without it."""
+    """An agent could not decide (crashed, timed out, answered nonsense); the game goes on without it.
+
+    Its words often quote what an outside program or model server answered, so they are made printable
+    on one line here, once for every place that repeats them: a terminal must never act on them."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message, FAULT_CHARS))
 
 
 @dataclass(frozen=True)
@@ -189,7 +199,8 @@ class TurnDriver:
                     raise AgentFault(f"offered on behalf of {neg.game.player_ids[offer.proposer]}")
                 neg.check_offer(s, offer)  # here, so that an agent's illegal offer is played as a pass
             except IllegalMove as err:
-                return Move(s.t, i, Phase.PROPOSE, neg.pass_offer(s), fault=f"offered an illegal deal: {err}")
+                fault = one_line(f"offered an illegal deal: {err}", FAULT_CHARS)
+                return Move(s.t, i, Phase.PROPOSE, neg.pass_offer(s), fault=fault)
             except AgentFault as err:
                 return Move(s.t, i, Phase.PROPOSE, neg.pass_offer(s), fault=str(err))
             return Move(s.t, i, Phase.PROPOSE, offer)

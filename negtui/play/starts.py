@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from negtui.engine.negotiation import State
 from negtui.engine.rules import Rules
 from negtui.play.views import Earlier
-from negtui.record.fork import parent_at
+from negtui.record.fork import parent_at, recorded_seats
 from negtui.record.format import Parent
 from negtui.record.replay import Replay
 from negtui.scenario.model import Scenario
@@ -34,8 +34,9 @@ def earlier_of(replay: Replay, t: int) -> Earlier:
 
 
 def from_record(replay: Replay, t: int, seats: dict[str, Seat] | None = None) -> GameStart:
-    """A recorded game continued from before turn t: with the seats in force then, or those given."""
+    """A recorded game continued from before turn t: with the seats given, or those in force then (a lens
+    bot for every program or model the record names: a record never decides what runs)."""
     rec = replay.record
-    chosen = seats if seats is not None else replay.seats_at(t)
+    chosen = seats if seats is not None else recorded_seats(replay, t).seats
     return GameStart(rec.scenario, replay.neg.rules, chosen, start=replay.state_at(t), parent=parent_at(replay, t),
                      budget=rec.header.budget, earlier=earlier_of(replay, t))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from negtui.engine.rules import get_rules
+from negtui.engine.rules import get_rules, name_mismatch
 from negtui.record.format import FORMAT_1, KNOWN_FORMATS, Header, MessageLine, ResultLine, TurnLine
 from negtui.scenario import untrusted
 from negtui.scenario.io import ScenarioError, parse_scenario, problems_from_validation
@@ -107,6 +107,9 @@ def load_record(path: str | os.PathLike[str]) -> Record:
     if isinstance(head, dict) and head.get("format") == FORMAT_1:
         head = _from_format_1(head, src)
     header = _validate(Header, head, src, 1)
+    mismatch = name_mismatch(header.rules)
+    if mismatch is not None:
+        raise RecordError(src, 1, [("$.rules.name", mismatch)])
     try:
         scenario = parse_scenario(header.scenario, src)
     except ScenarioError as err:

@@ -270,7 +270,8 @@ class TrainingApp(Confined, NegtuiApp):
             self._refresh_lobby()
             return
         self.exercise, self.seat, self._continuing = ex, row.seat, row.id
-        self.start_game(from_record(rp, rp.last_turn))
+        # the course's seats, as a new play of the exercise has them (a record's seats are only a record's)
+        self.start_game(from_record(rp, rp.last_turn, self.course.seats_for(ex.id, row.seat)))
 
     def _refresh_lobby(self) -> None:
         if isinstance(self.screen, LobbyScreen):

@@ -216,10 +216,10 @@ def test_the_base_url_option_reaches_the_request_and_beats_the_environment(fake_
     assert res.returncode == 0, res.stderr
     assert chat.requests and not elsewhere.requests
     assert all(r["path"] == "/v1/chat/completions" for r in chat.requests)
-    chat.requests.clear()  # a fork of it, sent elsewhere by the option
+    chat.requests.clear()  # a fork of it, the model seat given again and sent elsewhere by the option
     res = subprocess.run([sys.executable, "-m", "negtui.cli", "autoplay", "--from-record", str(rec), "--turn", "1",
-                          "--llm-base-url", elsewhere.url, "--json"], capture_output=True, text=True, env=env,
-                         timeout=60)
+                          "--seat", "A=llm:m", "--llm-base-url", elsewhere.url, "--json"],
+                         capture_output=True, text=True, env=env, timeout=60)
     assert res.returncode == 0, res.stderr
     assert elsewhere.requests and not chat.requests
 

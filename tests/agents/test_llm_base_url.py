@@ -1,6 +1,7 @@
 """`--llm-base-url` reaches the requests wherever a language-model seat plays: a fork taken over in the
-app from a replay, and a sweep (autoplay and its forks: tests/agents/test_llm.py).  Each time a second
-server named by OPENAI_BASE_URL must hear nothing."""
+app from a replay (the seat given again, as `negtui replay FILE --seat A=llm:m` gives it), and a sweep
+(autoplay and its forks: tests/agents/test_llm.py).  Each time a second server named by OPENAI_BASE_URL
+must hear nothing."""
 
 from __future__ import annotations
 
@@ -37,10 +38,11 @@ async def test_a_fork_taken_over_in_the_app_asks_the_server_given(fake_chat, tmp
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-key")
     rec = _llm_record(fake_chat, tmp_path, dict(os.environ))
     given = fake_chat(pill_policy)
-    app = NegtuiApp(replay=rec, data_dir=tmp_path / "data", base=Seat(base_url=given.url))
+    app = NegtuiApp(replay=rec, data_dir=tmp_path / "data", base=Seat(base_url=given.url),
+                    seats={"A": Seat(agent="llm", model="m")})
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("t")  # take over at the first turn: A is the recorded model seat
+        await pilot.press("t")  # take over at the first turn: A is the model seat given
         await settle(pilot)
         assert isinstance(app.screen, SeatsScreen)
         await pilot.press("ctrl+s")

@@ -17,6 +17,7 @@ from negtui.record import Replay, load_record
 from tests.paths import LENS_AGENT, PILL, RANDOM_AGENT, SIX
 
 FLAKY = Path(__file__).resolve().parent / "programs" / "flaky_agent.py"
+FORGING = Path(__file__).resolve().parent / "programs" / "forging_agent.py"
 # the tests that run FLAKY share a worker under pytest-xdist: one of them looks for leftover FLAKY processes
 ONE_FLAKY_TEST_AT_A_TIME = pytest.mark.xdist_group("flaky_agent")
 PY = shlex.quote(sys.executable)
@@ -142,13 +143,20 @@ def test_a_command_that_cannot_start_exits_2_naming_the_seat():
     assert res.returncode == 2 and "needs a command" in res.stderr
 
 
-def test_forks_restart_outside_agents(tmp_path):
-    rec, fork = tmp_path / "rec.jsonl", tmp_path / "fork.jsonl"
+def test_forks_restart_outside_agents_only_when_given_again(tmp_path):
+    """A record's program is not run by a fork of it (a lens bot plays the seat, and stderr says so); given
+    again with --seat, it plays on as it played."""
+    rec, fork, bots = tmp_path / "rec.jsonl", tmp_path / "fork.jsonl", tmp_path / "bots.jsonl"
     seat = "P2=" + cmd(LENS_AGENT, "--lens", "myopic", "--partner", "greedy", "--seed", 2)
     assert negtui("autoplay", SIX, "--lens", "myopic", "--partner", "greedy", "--seat", seat, "--record", rec,
                   "--quiet").returncode == 0
-    res = negtui("autoplay", "--from-record", rec, "--turn", 10, "--record", fork, "--quiet")
+    res = negtui("autoplay", "--from-record", rec, "--turn", 10, "--record", bots, "--quiet")
     assert res.returncode == 0, res.stderr
+    assert load_record(bots).header.seats["P2"].agent == "lens"
+    assert "P2 as a program (cmd: lens_agent.py)" in res.stderr and "--seat P2=cmd:COMMAND" in res.stderr
+    res = negtui("autoplay", "--from-record", rec, "--turn", 10, "--seat", seat, "--record", fork, "--quiet")
+    assert res.returncode == 0, res.stderr
+    assert "a record never decides what runs" not in res.stderr
     assert load_record(fork).header.seats["P2"].agent == "cmd"
     assert [t.model_dump() for t in load_record(fork).turns] == [t.model_dump() for t in load_record(rec).turns[9:]]
 
@@ -230,3 +238,20 @@ def test_a_daemon_an_agent_started_in_a_session_of_its_own_ends_with_the_game(tm
     assert res.returncode == 0, res.stderr[-2000:]
     assert not any(t.get("fault") for t in json.loads(res.stdout)["turns"])  # the daemons held no stream up
     assert not _running("flaky_agent daemon"), "a daemon of an agent outlived the game"
+
+
+def test_an_agents_words_reach_the_terminal_as_plain_text(tmp_path):
+    """A program naming a commitment `A\\nt  9 r9  B accepted…\\x1b]0;PWN\\x07\\u202e…`: autoplay's turn log
+    and fault lines hold no control or bidi character and no line the program wrote, and the record keeps the
+    fault cleaned too."""
+    rec = tmp_path / "forged.jsonl"
+    res = negtui("autoplay", PILL, "--seat", "A=" + cmd(FORGING), "--seat", "B=upper", "--record", rec)
+    assert res.returncode == 0, res.stderr
+    for stream in (res.stdout, res.stderr):
+        assert not any(ch in stream for ch in "\x1b\x07\r\u202e")
+        assert not any(line.startswith("t  9") for line in stream.splitlines())
+    assert "a commitment the game does not have" in res.stderr
+    faults = [t.fault for t in load_record(rec).turns if t.fault]
+    assert faults and all("\n" not in f and "\x1b" not in f and "\u202e" not in f for f in faults)
+    printed = negtui("replay", rec, "--print")
+    assert printed.returncode == 0 and "\x1b" not in printed.stdout and "\u202e" not in printed.stdout

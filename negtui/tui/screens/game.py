@@ -37,6 +37,7 @@ class GameHost(Protocol):
     lessons_in_game: bool  # a scenario's lesson may be read before the game ends
     asks_before_leaving: bool  # q in a game asks first (where leaving is not the end of the app)
     base: Seat  # the seat new bots start from
+    seats: dict[str, Seat]  # seats the person gave on the command line (a take-over starts with them)
 
     def start_game(self, how: GameStart) -> None: ...
 

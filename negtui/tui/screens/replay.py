@@ -7,7 +7,8 @@ from negtui.engine import shown_turn
 from negtui.names import player_labels
 from negtui.narrate import turn_line
 from negtui.play.sources import ReplaySource
-from negtui.seats import Seat
+from negtui.record.fork import RecordedSeats, recorded_seats
+from negtui.seats import DEFAULT_LENS, Seat
 from negtui.tui.keys import REPLAY, bindings
 from negtui.tui.screens.dialogs import JumpScreen
 from negtui.tui.screens.game import GameScreen
@@ -82,11 +83,18 @@ class ReplayScreen(GameScreen):
         self.app.push_screen(JumpScreen(rp.first_turn, rp.last_turn), go)
 
     def action_take_over(self) -> None:
-        """Fork: continue the recorded game from the shown turn, with seats the user chooses."""
+        """Fork: continue the recorded game from the shown turn, with seats the user chooses.  The dialog
+        starts from the recorded seats, a lens bot for every program or model the record names (a record
+        never decides what runs), and the seats given on the command line."""
         src = self.source
-        recorded = src.replay.seats_at(src.pos)
-        base_url = self.host.base.base_url  # a model server given on the command line
-        seats = {pid: (recorded.get(pid) or Seat.human()).reaching(base_url) for pid in self.game.player_ids}
+        base = self.host.base
+        bot = base.propose_lens or DEFAULT_LENS
+        recorded = recorded_seats(src.replay, src.pos, bot)
+        given = {pid: s.reaching(base.base_url) for pid, s in self.host.seats.items()}
+        seats = {pid: given.get(pid) or recorded.seats.get(pid) or Seat.human() for pid in self.game.player_ids}
+        left = RecordedSeats(recorded.seats, {p: s for p, s in recorded.stood_in.items() if p not in given})
+        note = left.notice(player_labels(self.game.scenario), how="open the record with negtui replay FILE "
+                           "--seat NAME=cmd:COMMAND (or NAME=llm:MODEL) and take over again")
 
         def start(chosen: dict[str, Seat] | None) -> None:
             if chosen is not None:  # bots keep the recorded search settings (SeatsScreen keeps them)
@@ -95,4 +103,4 @@ class ReplayScreen(GameScreen):
         title = f"Take over from turn {shown_turn(src.pos)}"
         labels = player_labels(self.game.scenario)
         self.app.push_screen(SeatsScreen(seats, ("myopic", "upper", "lower"), title=title, base=self.host.base,
-                                         labels=labels), start)
+                                         labels=labels, note=note), start)
