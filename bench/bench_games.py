@@ -1,6 +1,7 @@
 """Seconds per game and states evaluated per second, on the paper's game sizes.
 
     .venv/bin/python bench/bench_games.py [--seeds 5] [--hnc] [--quick] [--information private] [--simultaneous]
+                                          [--long 2000,6000,20000]
 
 Large games: 10 players × 5 actions, 15 goals, 5 rounds (50 turns), budget 2, MCTS 50 simulations,
 for each rule set and lens.  With --hnc also a 22-player, 45-goal, 8-actions-each game of 198 turns.
@@ -8,6 +9,9 @@ With --information private every bot holds its guesses of the others' values (ag
 picture of the game, and states evaluated are summed over the bots' pictures.  With --simultaneous the
 same games under paper+simultaneous too (5 proposers a turn: 10 turns of the same 50 proposals), and
 each lens's time against its sequential game's (the anticipating lenses beside them).
+With --long, a 10-player game of 1 action each under paper+simultaneous, MCTS 50, at each number of turns
+given: milliseconds per turn should not grow with the length of the game (nothing a turn does may depend
+on the history before it).
 """
 
 from __future__ import annotations
@@ -80,6 +84,23 @@ def simultaneous(games: list, information: str) -> None:
               f"{statistics.median(x[0] for x in sim):>20.3f} {ratio:>6.2f} {searches:>15.2f}")
 
 
+def long_games(lengths: list[int]) -> None:
+    """Milliseconds per turn of one game played to each length (5 proposers a turn: rounds = turns / 2)."""
+    print(f"Long games: 10 players x 1 action, 15 goals, {SIMULTANEOUS.name} (5 proposers a turn), myopic, MCTS 50")
+    print(f"  {'turns':>7} {'seconds':>9} {'ms/turn':>8}")
+    for turns in lengths:
+        sc = generate(GeneratorParams(players=10, actions=1, goals=15, factors=5, structure="adversarial",
+                                      payoff="balanced", all_or_nothing=0.0, zipf=1.6, rounds=max(1, turns // 2),
+                                      budget=2, seed=0))
+        neg = Negotiation.from_scenario(sc, SIMULTANEOUS)
+        val = Valuation(neg)
+        bots = [LensBot(val, "myopic", "myopic", "mcts", 50, 10.0) for _ in neg.game.player_ids]
+        t0 = time.perf_counter()
+        TurnDriver(neg, bots).play()
+        secs = time.perf_counter() - t0
+        print(f"  {neg.game.T:>7} {secs:>9.2f} {1000 * secs / neg.game.T:>8.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", type=int, default=5)
@@ -89,7 +110,12 @@ def main() -> None:
                     help="private: each bot knows its own values and guesses the others' (default public)")
     ap.add_argument("--simultaneous", action="store_true",
                     help="also the paper games under paper+simultaneous, each lens against its sequential time")
+    ap.add_argument("--long", default=None, metavar="TURNS,…",
+                    help="only the long games: a 10-player simultaneous game played to each number of turns")
     args = ap.parse_args()
+    if args.long:
+        long_games([int(x) for x in args.long.split(",")])
+        return
     seeds = 1 if args.quick else args.seeds
     games = large_games(seeds)
     rows = []

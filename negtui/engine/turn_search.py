@@ -48,22 +48,22 @@ def mcts_turn(val: Valuation, s: State, lens_p: str, lens_q: str, sims: int, c_u
     desc = rules.mcts_expand_descending
     T = game.T
     inner_p, inner_q = split_anticipation(lens_p)[1], split_anticipation(lens_q)[1]
-    proposers = {t: game.proposers(t) for t in range(T)}
+    proposers = game.proposers  # read by turn as the tree reaches it (the whole schedule per search grew with T)
     flights: dict[int, Flight] = {}
     partners: dict[int, list[int]] = {}  # untried partners by proposer, in the order they are expanded
     me = neg.proposer(s)
-    mine = proposers[s.t].index(me)
-    start = _Point(s.t, s.bits, (mine, *(k for k in range(len(proposers[s.t])) if k != mine)))
+    mine = proposers(s.t).index(me)
+    start = _Point(s.t, s.bits, (mine, *(k for k in range(len(proposers(s.t))) if k != mine)))
 
     def at(point: _Point) -> State:
         """The state asking the proposer whose choice the point waits for."""
-        k = len(proposers[point.t])
+        k = len(proposers(point.t))
         if k not in flights:
             flights[k] = Flight.start(k)
         return State(point.t, point.bits, None, flights[k].focused(point.order[point.j]))
 
     def who(point: _Point) -> int:
-        return proposers[point.t][point.order[point.j]]
+        return proposers(point.t)[point.order[point.j]]
 
     def untried(point: _Point) -> list[int]:
         if point.t >= T:
@@ -92,7 +92,8 @@ def mcts_turn(val: Valuation, s: State, lens_p: str, lens_q: str, sims: int, c_u
         done = settled(point.bits, deals)
         if point.j + 1 < len(point.order):
             return _Point(point.t, point.bits, point.order, point.j + 1, deals, done)
-        return _Point(point.t + 1, done, tuple(range(len(proposers.get(point.t + 1, ())))))
+        nxt = point.t + 1
+        return _Point(nxt, done, tuple(range(len(proposers(nxt)))) if nxt < T else ())
 
     def leaf_value(point: _Point) -> np.ndarray:
         t, bits = (point.t, point.bits) if not point.deals else (point.t + 1, point.ends)

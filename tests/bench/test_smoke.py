@@ -16,6 +16,7 @@ pytestmark = pytest.mark.slow
 RUNS = {
     "bench_games.py": (["--quick", "--simultaneous"], ["Large games", "states/s", "paper      myopic",
                                                        "anticipate:lower", "searches ratio"]),
+    "bench_games.py long": (["--long", "20,40"], ["Long games", "ms/turn"]),
     "bench_games.py private": (["--quick", "--information", "private"], ["private information", "reference  lower"]),
     "bench_exact.py": (["--seeds", "1"], ["Exact solves", "paper          1", "reference      1"]),
     "bench_welfare.py": (["--seeds", "1"], ["utilitarian", "nash"]),
