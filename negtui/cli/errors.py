@@ -63,5 +63,7 @@ def user_errors() -> Iterator[None]:
 
 
 def _exit(message: str, code: int) -> NoReturn:
-    typer.echo(message, err=True)
+    from negtui.scenario.untrusted import plain
+
+    typer.echo(plain(message), err=True)  # it may quote a file or a program: nothing a terminal acts on
     raise typer.Exit(code)

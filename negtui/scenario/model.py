@@ -21,6 +21,7 @@ from pydantic import (
 )
 
 from negtui.scenario import limits as lim
+from negtui.scenario.untrusted import control_problem
 
 FORMAT: Final = "negtui-scenario/1"
 
@@ -31,10 +32,24 @@ def _finite_value(v: int | float) -> int | float:
     return v
 
 
+def _shown(keep: str = "", strict: bool = False) -> AfterValidator:
+    """Names and texts are shown on terminals (the app, autoplay's log, a trainee's SSH session), which act on
+    control characters: none may hold one (`keep`: line breaks and tabs of a paragraph)."""
+
+    def check(v: str) -> str:
+        problem = control_problem(v, keep, strict=strict)
+        if problem is not None:
+            raise ValueError(problem)
+        return v
+
+    return AfterValidator(check)
+
+
 Value = Annotated[int | float, AfterValidator(_finite_value)]
 GoalKind = Literal["linear", "all_or_nothing"]
-Id = Annotated[str, Field(min_length=1, max_length=lim.MAX_ID)]
-Text = Annotated[str, Field(max_length=lim.MAX_TEXT)]
+Id = Annotated[str, Field(min_length=1, max_length=lim.MAX_ID), _shown(strict=True)]
+Line = Annotated[str, Field(max_length=lim.MAX_TEXT), _shown()]  # a name or label: one line
+Text = Annotated[str, Field(max_length=lim.MAX_TEXT), _shown("\n\t")]  # a paragraph or more
 
 
 class _Strict(BaseModel):
@@ -43,12 +58,12 @@ class _Strict(BaseModel):
 
 class Action(_Strict):
     id: Id = Field(description="Unique within its player.")
-    label: Text = Field(default="", description="Human-readable description of the commitment.")
+    label: Line = Field(default="", description="Human-readable description of the commitment.")
 
 
 class Player(_Strict):
     id: Id = Field(description="Unique player id, used in goals, schedule and seats.")
-    name: Text = Field(default="", description="Display name; defaults to the id.")
+    name: Line = Field(default="", description="Display name; defaults to the id.")
     actions: list[Action] = Field(min_length=1, max_length=lim.MAX_ACTIONS,
                                   description="The commitments this player can make.")
 
@@ -66,8 +81,8 @@ class CellRef(_Strict):
 
 class Goal(_Strict):
     id: Id
-    label: Text = ""
-    public_label: Text = Field(
+    label: Line = ""
+    public_label: Line = Field(
         default="", description="What a seat that does not know every value reads instead of the label, under "
                                 "private information (default: the label); give one where the label says who "
                                 "gains or is harmed.")
@@ -119,7 +134,7 @@ class Protocol(_Strict):
 
 class Scenario(_Strict):
     format: Literal["negtui-scenario/1"] = FORMAT
-    name: Annotated[str, Field(min_length=1, max_length=lim.MAX_ID)]
+    name: Id
     description: Text = ""
     lesson: Text = Field(default="", description="Teaching note shown with the scenario.")
     players: list[Player] = Field(min_length=1, max_length=lim.MAX_PLAYERS)

@@ -39,6 +39,41 @@ def one_line(text: str, limit: int) -> str:
     return " ".join("".join(kept).split())[:limit]
 
 
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def control_problem(text: str, keep: str = "", *, strict: bool = False) -> str | None:
+    """What makes `text` unfit to be shown on a terminal, or None: a control character (ESC starts the
+    sequences a terminal acts on, CR and BS overwrite what was written) other than those in `keep`, or a
+    bidirectional control (it reorders what follows it on screen).  `strict` (ids): any character of
+    Unicode's "other" categories, format characters among them."""
+    if text.isprintable():  # the common case, in C: no control, format, unassigned or private-use character
+        return None
+    for i, ch in enumerate(text):
+        if ch in keep:
+            continue
+        cat = unicodedata.category(ch)
+        if cat == "Cc" or ch in BIDI_CONTROLS or cat == "Cs" or (strict and cat[0] == "C"):
+            what = "a bidirectional control" if ch in BIDI_CONTROLS else "a control character"
+            if strict and cat[0] == "C" and cat != "Cc" and ch not in BIDI_CONTROLS:
+                what = "an invisible or unassigned character"
+            return f"holds {what} (U+{ord(ch):04X}) at character {i + 1}: text is shown on terminals, which act on it"
+    return None
+
+
+def plain(text: str) -> str:
+    """Text a terminal shows as it is, its lines kept: every character `control_problem` objects to
+    dropped (tabs become spaces).  For messages that quote what a file or a program said."""
+    if text.isprintable():
+        return text
+    out = []
+    for line in text.split("\n"):
+        kept = (" " if ch == "\t" else ch for ch in line)
+        out.append("".join(ch for ch in kept if ch.isprintable() or not (
+            unicodedata.category(ch)[0] == "C" or ch in BIDI_CONTROLS)))
+    return "\n".join(out)
+
+
 def printable(text: str) -> str:
     """Text safe to print whatever it holds (lone surrogates become escapes)."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
