@@ -6,15 +6,14 @@ payoff at the welfare optimum, each table's total against the optimum, and the c
 
 Every figure is written as SVG (its text kept as text) and PNG under `figures/`, the numbers behind it as
 CSV under `data/`; every figure and table states its n, every mean its standard deviation.  Whatever the
-results database holds (trainees' names, and the course's titles and labels) is escaped in the page.
-An export takes bounded time and memory whatever the
+results database holds (trainees' names, and the course's titles and labels) is escaped in the page, and
+no CSV cell starts a spreadsheet formula (csvcells).  An export takes bounded time and memory whatever the
 class: the debrief cuts names and words (debrief.NAME, WORDS), a figure draws at most `SEATS_DRAWN` seats
 and `TABLES_DRAWN` tables and says what it left to the table beside it, and at most `MAX_TABLES` plays are
 read per exercise.  matplotlib is imported here only when an export is made, off-screen (Agg)."""
 
 from __future__ import annotations
 
-import csv
 import html
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
@@ -26,6 +25,7 @@ from negtui.classroom.course import LoadedCourse
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.dbtypes import now_iso
 from negtui.classroom.debrief import TABLES_SHOWN, ClassDebrief, class_debrief, mean_sd
+from negtui.csvcells import write_rows
 from negtui.names import cut
 
 if TYPE_CHECKING:
@@ -83,9 +83,7 @@ def _save(fig: Figure, path: Path) -> list[Path]:
 
 def _write_csv(path: Path, columns: Sequence[str], rows: list[dict[str, Any]]) -> Path:
     with path.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=list(columns), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+        write_rows(f, columns, rows)
     return path
 
 
