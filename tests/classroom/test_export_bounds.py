@@ -1,6 +1,7 @@
 """The class export in bounded time and memory whatever the class holds: a player named in 99,000 characters
 is cut (figures, page, CSV) and its figure stays a few hundred pixels wide; a scenario of many seats and a class
-of many tables are drawn up to a cap, the figures saying what they left to the page's tables and the CSVs."""
+of many tables are drawn up to a cap, the figures saying what they left to the page's tables and the CSVs; the
+console's plot cuts a label with the same '…'."""
 
 from __future__ import annotations
 
@@ -135,3 +136,12 @@ def test_the_export_reads_at_most_max_tables_plays_whatever_it_is_asked(tmp_path
         done = export_class(db, load_course(course), tmp_path / "out", tables=10**9)
     assert f"at most {MAX_TABLES} plays per exercise" in done.index.read_text(encoding="utf-8")
 
+
+
+def test_the_consoles_plot_cuts_a_seats_label_with_an_ellipsis() -> None:
+    from negtui.classroom.debrief import Outcome, SeatSpread
+    from negtui.console.plot import LABEL, strip_plot
+
+    seat = SeatSpread("A", "A · Alice of the long name", 0.0, (Outcome(1.0, "table 1", "ada"),), 2.0)
+    first = strip_plot([seat], 60).plain.splitlines()[0]
+    assert first.startswith("A · Alice of the…") and first[LABEL] == " "
