@@ -74,13 +74,13 @@ def shorten(text: str, width: int) -> str:
     """At most `width` characters, cut at a word with '…' where it is longer."""
     if len(text) <= width:
         return text
-    cut = text[: width - 1]
-    if " " in cut:
-        cut = cut[: cut.rindex(" ")]
-    return cut.rstrip(" ,;:-") + "…"
+    room = text[: width - 1]
+    if " " in room:
+        room = room[: room.rindex(" ")]
+    return room.rstrip(" ,;:-") + "…"
 
 
-def _cut(text: str, width: int) -> str:
+def cut(text: str, width: int) -> str:
     """At most `width` characters with '…': at a word's end (a space or `_`) where that keeps at least half
     the room ("Upstream…", not "Upstream_…"), else wherever the room ends."""
     if len(text) <= width:
@@ -97,7 +97,7 @@ def fit_unique(texts: list[str], width: int) -> list[str]:
     it can) where that keeps them distinct, else the start and the end around a middle '…'
     ("Beneficiar…handed_" and "Beneficiar…protect" rather than "Beneficiary_da" twice)."""
     width = max(width, 3)
-    out = [_cut(t, width) for t in texts]
+    out = [cut(t, width) for t in texts]
     if len(set(out)) < len(set(texts)):
         out = [t if len(t) <= width else t[: width - 1].rstrip() + "…" for t in texts]
     clashes = {o for o in out if out.count(o) > 1}

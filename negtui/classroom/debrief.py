@@ -4,7 +4,11 @@ alone), each table's total against the welfare optimum, and the costliest decisi
 Read from the results database once the games are filed; the baseline is worked out from the exercise's
 scenario, so a seat nobody played still has one.  The seat's payoff at the welfare optimum is the one the
 results filed (a seat only bots played has none).  At most `tables` plays are shown, the newest; the
-trainer's console and the class export (export.py) read the same debrief, so they show the same numbers."""
+trainer's console and the class export (export.py) read the same debrief, so they show the same numbers.
+
+Names and words are cut here, once, for both (at `NAME` and `WORDS` characters, with '…'): a scenario may
+name a player in 100,000 characters, and a name drawn whole makes a figure a million pixels wide.  Ids stay
+whole: the scenario's limits keep them short, and they are what the CSVs are read by."""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from negtui.classroom.dbtypes import GameRow
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.game import compile_game
 from negtui.engine.rules import get_rules
-from negtui.names import player_labels
+from negtui.names import cut, fit_unique, player_labels
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,8 @@ class Outcome:
 
 
 TABLES_SHOWN = 40  # plays (tables, games alone) of an exercise in the debrief: the newest
+NAME = 64  # characters of a seat's label or a trainee's name (every name `trainees add` accepts is whole)
+WORDS = 200  # characters of a decision, or its best alternative, in words
 
 
 def _sd(values: list[float]) -> float | None:
@@ -171,14 +177,18 @@ def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: in
         payoffs = rows[0].payoffs or []
         if len(payoffs) != len(ids):
             continue  # a result from another version of the scenario
-        by_seat = {g.seat: g.trainee for g in rows}
+        by_seat = {g.seat: cut(g.trainee, NAME) for g in rows}
         for pid, v in zip(ids, payoffs, strict=True):
             spreads[pid].append(Outcome(float(v), where, by_seat.get(pid)))
         totals.append(TableTotal(where, float(sum(payoffs)), rows[0].welfare_optimum,
-                                 tuple(f"{g.trainee} ({g.seat})" for g in rows)))
-    labels = player_labels(sc)
-    optima = {pid: Counter(round(g.seat_optimum, 9) for rows in plays.values() for g in rows
-                           if g.seat == pid and g.seat_optimum is not None) for pid in ids}
+                                 tuple(f"{cut(g.trainee, NAME)} ({g.seat})" for g in rows)))
+    whole = player_labels(sc)
+    labels = dict(zip(ids, fit_unique([whole[pid] for pid in ids], NAME), strict=True))
+    optima: dict[str, Counter[float]] = {pid: Counter() for pid in ids}
+    for rows in plays.values():  # one pass: seats × plays × people would be millions on a large class
+        for g in rows:
+            if g.seat in optima and g.seat_optimum is not None:
+                optima[g.seat][round(g.seat_optimum, 9)] += 1
     seats = tuple(SeatSpread(pid, labels[pid], baseline[i], tuple(spreads[pid]),
                              optima[pid].most_common(1)[0][0] if optima[pid] else None) for i, pid in enumerate(ids))
     shown = {g.id for rows in plays.values() for g in rows}
@@ -188,7 +198,7 @@ def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: in
 
 
 def _where(table: int | None, trainee: str, game: int) -> str:
-    return f"table {table}" if table is not None else f"{trainee} alone (game {game})"
+    return f"table {table}" if table is not None else f"{cut(trainee, NAME)} alone (game {game})"
 
 
 def costliest(db: ResultsDB, course: str, exercise: str, top: int = 10,
@@ -207,8 +217,9 @@ def _costliest(decisions: list[dict], top: int) -> tuple[Costly, ...]:
     for r in rows[:top]:
         if r["cost"] <= 0:
             break
-        out.append(Costly(r["trainee"], _where(r["table"], r["trainee"], r["game"]), r["seat"], int(r["turn"]),
-                          r["choice"], _better(r["numbers"]), float(r["cost"]), bool(r["timed_out"])))
+        out.append(Costly(cut(r["trainee"], NAME), _where(r["table"], r["trainee"], r["game"]), r["seat"],
+                          int(r["turn"]), cut(r["choice"], WORDS), cut(_better(r["numbers"]), WORDS), float(r["cost"]),
+                          bool(r["timed_out"])))
     return tuple(out)
 
 

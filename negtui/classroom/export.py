@@ -6,12 +6,14 @@ payoff at the welfare optimum, each table's total against the optimum, and the c
 
 Every figure is written as SVG (its text kept as text) and PNG under `figures/`, the numbers behind it as
 CSV under `data/`; every figure and table states its n, every mean its standard deviation.  Whatever the
-results database holds (trainees' names, and the course's titles and labels) is escaped in the page.
-matplotlib is imported here only when an export is made, off-screen (Agg)."""
+results database holds (trainees' names, and the course's titles and labels) is escaped in the page, and
+no CSV cell starts a spreadsheet formula (csvcells).  An export takes bounded time and memory whatever the
+class: the debrief cuts names and words (debrief.NAME, WORDS), a figure draws at most `SEATS_DRAWN` seats
+and `TABLES_DRAWN` tables and says what it left to the table beside it, and at most `MAX_TABLES` plays are
+read per exercise.  matplotlib is imported here only when an export is made, off-screen (Agg)."""
 
 from __future__ import annotations
 
-import csv
 import html
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
@@ -23,6 +25,8 @@ from negtui.classroom.course import LoadedCourse
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.dbtypes import now_iso
 from negtui.classroom.debrief import TABLES_SHOWN, ClassDebrief, class_debrief, mean_sd
+from negtui.csvcells import write_rows
+from negtui.names import cut
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -35,6 +39,11 @@ COST = "#d62728"  # a decision's cost
 MEAN = "#222222"
 RC: dict[str, Any] = {"svg.fonttype": "none", "text.parse_math": False, "font.size": 9}  # names: text, never math
 TOP = 10  # the costliest decisions shown per exercise
+MAX_TABLES = 200  # plays per exercise an export reads at most (`negtui class --tables`)
+SEATS_DRAWN = 30  # seats in a figure (a row each); the page's table and the CSV hold them all
+TABLES_DRAWN = 60  # tables in a figure (a bar each), the best shares; the page's table and the CSV hold them all
+TITLE = 80  # characters of an exercise's title in a figure's title
+LABEL = 120  # characters of a costly decision's label (who, seat, where, turn)
 
 
 @dataclass
@@ -74,17 +83,16 @@ def _save(fig: Figure, path: Path) -> list[Path]:
 
 def _write_csv(path: Path, columns: Sequence[str], rows: list[dict[str, Any]]) -> Path:
     with path.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=list(columns), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+        write_rows(f, columns, rows)
     return path
 
 
 def seats_figure(d: ClassDebrief, path: Path) -> list[Path]:
     """Each seat on a row: every play's payoff (a trainee's filled, a bot's hollow), the baseline, the seat's
     payoff at the welfare optimum, and the mean ± s.d."""
+    seats = d.seats[:SEATS_DRAWN]
     with _rc():
-        fig = _figure()(figsize=(8.0, 1.4 + 0.7 * len(d.seats)))
+        fig = _figure()(figsize=(8.0, 1.4 + 0.7 * len(seats)))
         ax = fig.subplots()
         labelled: set[str] = set()
 
@@ -94,8 +102,8 @@ def seats_figure(d: ClassDebrief, path: Path) -> list[Path]:
             labelled.add(what)
             return what
 
-        for k, s in enumerate(d.seats):
-            y = len(d.seats) - 1 - k
+        for k, s in enumerate(seats):
+            y = len(seats) - 1 - k
             xs = [o.payoff for o in s.outcomes]
             jitter = [((j * 7) % 11 - 5) * 0.025 for j in range(len(xs))]
             people = [(x, y + dy) for (x, dy, o) in zip(xs, jitter, s.outcomes) if o.person is not None]
@@ -114,18 +122,33 @@ def seats_figure(d: ClassDebrief, path: Path) -> list[Path]:
             if s.mean is not None:
                 ax.errorbar([s.mean], [y - 0.3], xerr=[s.sd or 0.0], fmt="s", markersize=5, color=MEAN, capsize=3,
                             label=label("mean ± s.d."))
-        ax.set_yticks(range(len(d.seats)), [f"{s.label} (n = {s.n})" for s in reversed(d.seats)])
-        ax.set_ylim(-0.8, len(d.seats) - 0.4)
+        ax.set_yticks(range(len(seats)), [f"{s.label} (n = {s.n})" for s in reversed(seats)])
+        ax.set_ylim(-0.8, len(seats) - 0.4)
         ax.set_xlabel("payoff")
         ax.grid(axis="x", alpha=0.3)
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, fontsize="small", frameon=False)
-        ax.set_title(f"{d.title}: each seat's payoff ({d.plays_summary})", fontsize="medium")
+        ax.set_title(f"{cut(d.title, TITLE)}: each seat's payoff ({d.plays_summary}){_drawn_seats(d, ', ')}",
+                     fontsize="medium")
         return _save(fig, path)
+
+
+def _drawn_seats(d: ClassDebrief, lead: str) -> str:
+    """What the seats figure leaves out, in words ('' when it draws every seat)."""
+    if len(d.seats) <= SEATS_DRAWN:
+        return ""
+    return f"{lead}the first {SEATS_DRAWN} of {len(d.seats)} seats drawn (every seat in the table and the CSV)"
+
+
+def _drawn_tables(d: ClassDebrief, lead: str) -> str:
+    """What the tables figure leaves out, in words ('' when it draws every table)."""
+    if d.played <= TABLES_DRAWN:
+        return ""
+    return f"{lead}the {TABLES_DRAWN} best shares of {d.played} drawn (every table in the table and the CSV)"
 
 
 def tables_figure(d: ClassDebrief, path: Path) -> list[Path]:
     """Each play's total (a bar) against its welfare optimum (a mark), best share first."""
-    rows = d.tables_by_share
+    rows = d.tables_by_share[:TABLES_DRAWN]
     with _rc():
         fig = _figure()(figsize=(8.0, 1.6 + 0.32 * len(rows)))
         ax = fig.subplots()
@@ -141,8 +164,8 @@ def tables_figure(d: ClassDebrief, path: Path) -> list[Path]:
         ax.grid(axis="x", alpha=0.3)
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.3 / max(len(rows), 1)), ncol=2,
                   fontsize="small", frameon=False)
-        ax.set_title(f"{d.title}: each table's total against the welfare optimum ({d.plays_summary})\n"
-                     f"{d.share_summary}", fontsize="medium")
+        ax.set_title(f"{cut(d.title, TITLE)}: each table's total against the welfare optimum ({d.plays_summary})\n"
+                     f"{d.share_summary}{_drawn_tables(d, '; ')}", fontsize="medium")
         return _save(fig, path)
 
 
@@ -158,11 +181,11 @@ def costly_figure(d: ClassDebrief, path: Path) -> list[Path]:
             if c.timed_out:
                 bar.set_hatch("//")
                 bar.set_edgecolor("white")
-        ax.set_yticks(ys, [f"{c.trainee} ({c.seat}), {c.where}, turn {c.turn}"
-                           + (", time ran out" if c.timed_out else "") for c in rows])
+        ax.set_yticks(ys, [cut(f"{c.trainee} ({c.seat}), {c.where}, turn {c.turn}"
+                               + (", time ran out" if c.timed_out else ""), LABEL) for c in rows])
         ax.set_xlabel("cost: what the best alternative was worth more")
         ax.grid(axis="x", alpha=0.3)
-        ax.set_title(f"{d.title}: the costliest decisions (n = {len(rows)} shown of {d.decided} "
+        ax.set_title(f"{cut(d.title, TITLE)}: the costliest decisions (n = {len(rows)} shown of {d.decided} "
                      f"decision{'s' * (d.decided != 1)} in {d.played} play{'s' * (d.played != 1)})",
                      fontsize="medium")
         return _save(fig, path)
@@ -236,7 +259,8 @@ def _section(k: int, d: ClassDebrief, figures: dict[str, str]) -> str:
     out.append(_figure_html(figures["seats"], f"{d.title}: each seat's payoff",
                             _e(f"Each seat's payoff over the plays ({d.plays_summary}): a trainee's outcome filled, a "
                                "bot's hollow; the orange bar is the No-Negotiation baseline, the green diamond the "
-                               "seat's payoff at the welfare optimum, the black square the mean ± s.d."),
+                               "seat's payoff at the welfare optimum, the black square the mean ± s.d."
+                               + _drawn_seats(d, "; ")),
                             figures["seats-csv"]))
     out.append(_table(("seat", "n", "mean ± s.d.", "baseline", "optimum"),
                       [[(_e(s.label), False), (str(s.n), True), (_e(mean_sd(s.mean, s.sd)), True),
@@ -244,7 +268,7 @@ def _section(k: int, d: ClassDebrief, figures: dict[str, str]) -> str:
                       _e(f"Each seat ({d.plays_summary})")))
     out.append(_figure_html(figures["tables"], f"{d.title}: each table's total",
                             _e(f"Each table's total against the most it could have made together ({d.plays_summary}; "
-                               f"{d.share_summary})."), figures["tables-csv"]))
+                               f"{d.share_summary}{_drawn_tables(d, '; ')})."), figures["tables-csv"]))
     out.append(_table(("where", "people", "total", "optimum", "share"),
                       [[(_e(t.where), False), (_e(", ".join(t.people)), False), (_e(_num(t.total)), True),
                         (_e(_num(t.optimum)), True), (_e(_num(t.efficiency, "z.0%")), True)]
@@ -270,8 +294,10 @@ def _section(k: int, d: ClassDebrief, figures: dict[str, str]) -> str:
 def export_class(db: ResultsDB, course: LoadedCourse, out: Path, tables: int = TABLES_SHOWN,
                  top: int = TOP) -> Exported:
     """Write the page, its figures and their CSVs into `out` (made if missing; files of an earlier export
-    replaced); at most the course's exercises, at most `tables` plays each (the newest)."""
+    replaced); at most the course's exercises, at most `tables` plays each (the newest; never more than
+    MAX_TABLES)."""
     out = Path(out)
+    tables = max(1, min(tables, MAX_TABLES))
     (out / "figures").mkdir(parents=True, exist_ok=True)
     (out / "data").mkdir(exist_ok=True)
     done = Exported(out / "index.html")

@@ -20,9 +20,9 @@ def class_(
     export: Annotated[Path | None, typer.Option("--export", help=(
         "Write the class debrief into this folder instead of opening the console: index.html (opens in any "
         "browser, no server), every figure as SVG and PNG, and the CSV behind each."))] = None,
-    tables: Annotated[int, typer.Option("--tables", min=1, help=(
+    tables: Annotated[int, typer.Option("--tables", min=1, max=200, help=(
         "With --export: at most this many tables (and games played alone) per exercise, the newest; the page "
-        "says how many were left out."))] = 40,  # debrief.TABLES_SHOWN, the console's too
+        "says how many were left out."))] = 40,  # debrief.TABLES_SHOWN, the console's too; export.MAX_TABLES
     data_dir: DataDirOpt = None,
 ) -> None:
     """The trainer's console: who is online and where, every table (start, pause, end, seats, messages,

@@ -241,12 +241,10 @@ def _decision_columns(columns: list[str]) -> list[str]:
 
 
 def _csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
-    import csv
+    from negtui.csvcells import write_rows
 
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
-    writer.writeheader()
-    writer.writerows(rows)
+    write_rows(buf, columns, rows)
     typer.echo(buf.getvalue(), nl=False)
 
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from negtui.classroom.debrief import SeatSpread
+from negtui.names import cut
 from negtui.tui import palette
 
 PERSON, BOT, BASE, OPTIMUM = "●", "○", "┊", "◆"
@@ -39,7 +40,7 @@ def strip_plot(spreads: Sequence[SeatSpread], width: int) -> Text:
             c = col(o.payoff)
             counts[c] += 1
             people[c] = people[c] or o.person is not None
-        line = Text(s.label[:LABEL].ljust(LABEL) + " ", style="bold")
+        line = Text(cut(s.label, LABEL).ljust(LABEL) + " ", style="bold")
         base = col(s.baseline)
         best = col(s.optimum) if s.optimum is not None else None
         for c in range(axis):

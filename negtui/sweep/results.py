@@ -16,6 +16,7 @@ from types import TracebackType
 
 import pyarrow as pa
 
+from negtui.csvcells import NUMBER, QUOTE, STARTS
 from negtui.locks import Busy, lock_or_close
 
 FORMATS = ("parquet", "csv")
@@ -111,7 +112,8 @@ def _filled(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:
 
 
 def _decoded(batch: pa.RecordBatch) -> pa.RecordBatch:
-    """A stored CSV batch with its payoffs parsed back into lists."""
+    """A stored CSV batch with its payoffs parsed back into lists and its texts as they were before
+    `_encoded` quoted them."""
     if batch.schema.field("payoffs").type != pa.string():
         return batch
     try:
@@ -119,8 +121,29 @@ def _decoded(batch: pa.RecordBatch) -> pa.RecordBatch:
                            type=pa.list_(pa.float64()))
     except (ValueError, pa.ArrowException, TypeError, RecursionError) as err:  # JSONDecodeError is a ValueError
         raise ResultsError(f"a payoffs cell is not a list of numbers ({err})") from None
-    return pa.RecordBatch.from_arrays([payoffs if n == "payoffs" else batch.column(n) for n in SCHEMA.names],
+    return pa.RecordBatch.from_arrays([payoffs if n == "payoffs" else _plain(batch.column(n)) for n in SCHEMA.names],
                                       schema=SCHEMA)
+
+
+def _cells(column: pa.Array) -> pa.Array:
+    """A text column as a spreadsheet may open it: csvcells' rule, on the whole column at once."""
+    if not pa.types.is_string(column.type):
+        return column
+    import pyarrow.compute as pc
+
+    quoted = pc.and_(pc.match_substring_regex(column, f"^{STARTS}"),
+                     pc.invert(pc.match_substring_regex(column, f"^{NUMBER}$")))
+    return pc.if_else(pc.fill_null(quoted, False), pc.utf8_replace_slice(column, 0, 0, QUOTE), column)
+
+
+def _plain(column: pa.Array) -> pa.Array:
+    """A text column read from CSV as it was before `_cells` (csvcells.plain, on the whole column)."""
+    if not pa.types.is_string(column.type):
+        return column
+    import pyarrow.compute as pc
+
+    quoted = pc.fill_null(pc.starts_with(column, QUOTE), False)
+    return pc.if_else(quoted, pc.utf8_slice_codeunits(column, 1), column)
 
 
 def read_table(path: Path | str, fmt: str | None = None, max_rows: int | None = None) -> pa.Table:
@@ -248,12 +271,13 @@ class _Writer:
 
 
 def _encoded(batch: pa.RecordBatch) -> pa.RecordBatch:
-    """A batch ready for CSV: payoffs as JSON text (a stored CSV batch already is)."""
+    """A batch ready for CSV: payoffs as JSON text, and no text a spreadsheet would run as a formula (a stored
+    CSV batch already is ready: it is copied as it was read)."""
     if batch.schema.field("payoffs").type == pa.string():
         return batch
     col = pa.array([None if v is None else json.dumps(v) for v in batch.column("payoffs").to_pylist()],
                    type=pa.string())
-    return pa.RecordBatch.from_arrays([col if n == "payoffs" else batch.column(n) for n in SCHEMA.names],
+    return pa.RecordBatch.from_arrays([col if n == "payoffs" else _cells(batch.column(n)) for n in SCHEMA.names],
                                       schema=CSV_SCHEMA)
 
 
