@@ -38,18 +38,17 @@ class RecordedSeats:
         if not self.stood_in:
             return ""
         parts, hints = [], []
-        for pid, seat in self.stood_in.items():
+        for k, (pid, seat) in enumerate(self.stood_in.items()):
             who = one_line((names or {}).get(pid) or pid, LABEL_CHARS)
-            kind = "a program" if seat.agent == "cmd" else "a language model"
-            parts.append(f"{who} as {kind} ({one_line(seat.label, LABEL_CHARS)})")
+            kind = "a program" if seat.agent == "cmd" else "a model"
+            parts.append(f"{who} {'was ' if k == 0 else ''}{kind} ({one_line(seat.label, LABEL_CHARS)})")
             spelled = one_line(pid, LABEL_CHARS)
             hints.append(f"{spelled}=cmd:COMMAND" if seat.agent == "cmd" else f"{spelled}=llm:MODEL")
-        bots = ", ".join(sorted({str(self.seats[pid].label) for pid in self.stood_in}))
-        plays = "plays it" if len(parts) == 1 else "play them"
+        bots = "/".join(sorted({str(self.seats[pid].label) for pid in self.stood_in}))
+        them = "it" if len(parts) == 1 else "them"
         give = " ".join(f"--seat {h}" for h in hints) if how == "--seat" else how
-        return (f"the record names {_and(parts)}; a record never decides what runs or where a key goes, so "
-                f"{'a lens bot' if len(parts) == 1 else 'lens bots'} ({bots}) {plays} here. "
-                f"To give {'it' if len(parts) == 1 else 'them'} again: {give}")
+        return (f"in the record, {_and(parts)}: {bots} bots play {them}, as a record never decides what runs; "
+                f"{give} gives {them} again")
 
 
 def _and(items: list[str]) -> str:

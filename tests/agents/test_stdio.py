@@ -153,7 +153,7 @@ def test_forks_restart_outside_agents_only_when_given_again(tmp_path):
     res = negtui("autoplay", "--from-record", rec, "--turn", 10, "--record", bots, "--quiet")
     assert res.returncode == 0, res.stderr
     assert load_record(bots).header.seats["P2"].agent == "lens"
-    assert "P2 as a program (cmd: lens_agent.py)" in res.stderr and "--seat P2=cmd:COMMAND" in res.stderr
+    assert "was a program (cmd: lens_agent.py)" in res.stderr and "--seat P2=cmd:COMMAND" in res.stderr
     res = negtui("autoplay", "--from-record", rec, "--turn", 10, "--seat", seat, "--record", fork, "--quiet")
     assert res.returncode == 0, res.stderr
     assert "a record never decides what runs" not in res.stderr

@@ -70,7 +70,7 @@ def test_continuing_a_crafted_record_runs_nothing_and_sends_no_key(tmp_path, fak
     out = json.loads(res.stdout)
     assert {s["agent"] for s in out["seats"].values()} == {"lens"}
     # the person is told which recorded seats were a program and a model, and how to give them again
-    assert "as a program (cmd: sh)" in res.stderr and "as a language model (llm: m)" in res.stderr
+    assert "A · Alice was a program (cmd: sh) and B · Bob a model (llm: m)" in res.stderr
     assert "--seat A=cmd:COMMAND --seat B=llm:MODEL" in res.stderr
 
 

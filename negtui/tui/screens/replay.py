@@ -93,8 +93,7 @@ class ReplayScreen(GameScreen):
         given = {pid: s.reaching(base.base_url) for pid, s in self.host.seats.items()}
         seats = {pid: given.get(pid) or recorded.seats.get(pid) or Seat.human() for pid in self.game.player_ids}
         left = RecordedSeats(recorded.seats, {p: s for p, s in recorded.stood_in.items() if p not in given})
-        note = left.notice(player_labels(self.game.scenario), how="open the record with negtui replay FILE "
-                           "--seat NAME=cmd:COMMAND (or NAME=llm:MODEL) and take over again")
+        note = left.notice(player_labels(self.game.scenario), how="negtui replay FILE --seat NAME=…")
 
         def start(chosen: dict[str, Seat] | None) -> None:
             if chosen is not None:  # bots keep the recorded search settings (SeatsScreen keeps them)
