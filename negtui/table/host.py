@@ -368,22 +368,6 @@ class TableHost(Serving, SimultaneousTurns):
             self.pause(kind == "pause")
         return None
 
-    async def _keep(self, name: str, pid: str) -> str | None:
-        """The trainer keeps a seat for `name`, if it may be theirs; why not, when not."""
-        started = "the game has started: seats are kept for the people in them"
-        if self.game is not None:
-            return started
-        if not name:
-            return "a seat is kept for a name"
-        async with self._joining:  # no one sits down between the check and the keeping
-            why = await self.events.may_keep(name, pid) if pid in self.spec.people else None
-            if self.game is not None:
-                return started
-            why = why or self.sitting.assign(name, pid)
-        if why is None:
-            self._people_changed()
-        return why
-
     def end(self, why: str) -> None:
         """Close the table before the game is over (its record stays as far as it got)."""
         if self._done.is_set():

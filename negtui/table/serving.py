@@ -149,6 +149,22 @@ class Serving:
             self._wake.set()
         return True
 
+    async def _keep(self, name: str, pid: str) -> str | None:
+        """The trainer keeps a seat for `name`, if it may be theirs; why not, when not."""
+        started = "the game has started: seats are kept for the people in them"
+        if self.game is not None:
+            return started
+        if not name:
+            return "a seat is kept for a name"
+        async with self._joining:  # no one sits down between the check and the keeping
+            why = await self.events.may_keep(name, pid) if pid in self.spec.people else None
+            if self.game is not None:
+                return started
+            why = why or self.sitting.assign(name, pid)
+        if why is None:
+            self._people_changed()
+        return why
+
     def _bot_holds(self) -> Callable[[str], bool] | None:
         """Before the start None; after it, whether a bot holds a seat (a person's seat is free while it does)."""
         game = self.game
