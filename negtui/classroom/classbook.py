@@ -76,13 +76,14 @@ class ClassBook:
                                     (now_iso(), why)).rowcount)
 
     def live_games(self) -> list[dict[str, Any]]:
-        """Games being played now, newest first: at a table still open, or alone in a session still open
-        (a game whose app went away without filing it is not live, whatever its row says)."""
+        """Games being played now, newest first: at a table whose game is under way, or alone in a session still
+        open (a game whose app went away without filing it is not live, whatever its row says; a seat taken at
+        a table waiting for people is filed as its game, not played yet)."""
         rows = self.db.rows(
             "SELECT t.name AS trainee, g.course, g.exercise, g.seat, g.started, g.record_path, g.table_id AS \"table\""
             " FROM games g JOIN trainees t ON t.id = g.trainee_id LEFT JOIN sessions s ON s.id = g.session_id"
             " LEFT JOIN tables tb ON tb.id = g.table_id WHERE g.status = 'playing' AND"
-            " (tb.status IN ('forming', 'playing') OR (g.table_id IS NULL AND s.id IS NOT NULL AND s.ended IS NULL))"
+            " (tb.status = 'playing' OR (g.table_id IS NULL AND s.id IS NOT NULL AND s.ended IS NULL))"
             " ORDER BY g.started DESC, g.id DESC")
         return [dict(r) for r in rows]
 

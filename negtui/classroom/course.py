@@ -129,6 +129,12 @@ class Exercise(_Strict):
         return self.mode != "assessment"
 
     @property
+    def one_role(self) -> bool:
+        """Whether a trainee may play one seat of it only: its roles are confidential (private information,
+        or a briefing per seat), and reading a second would tell them the other side's."""
+        return self.information == "private" or bool(self.roles)
+
+    @property
     def results_held(self) -> bool:
         """Whether trainees see no result of it until the trainer releases them (see `results`)."""
         return self.results == "held" or (self.results is None and self.information == "private")

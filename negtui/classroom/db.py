@@ -28,6 +28,7 @@ from negtui.classroom.gradebook import Allowance, GradeBook, attempt_numbers, ch
 from negtui.classroom.identity import check_name, code_hash, key_of
 from negtui.classroom.schema import MIGRATIONS, SCHEMA_VERSION, statements
 from negtui.classroom.scoring import score
+from negtui.classroom.seatbook import SeatBook
 from negtui.classroom.tablebook import TableBook
 
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ class ResultsDB:
         self.tables = TableBook(self)
         self.classroom = ClassBook(self)
         self.grades = GradeBook(self)
+        self.seats = SeatBook(self)
 
     @classmethod
     def open(cls, data_dir: Path) -> Self:

@@ -41,16 +41,17 @@ class Allowance:
     every_start: bool
 
 
-def _counted(every_start: bool) -> str:
-    """The statuses of the games that are attempts, as `counts` has it, in SQL."""
+def counted_statuses(every_start: bool) -> str:
+    """The statuses of the games that are attempts, as `counts` has it, in SQL (a constant: no parameter)."""
     return "('finished', 'playing', 'abandoned')" if every_start else "('finished')"
 
 
 def check_allowance(conn: sqlite3.Connection, trainee_id: int, course: str, exercise: str,
                     allowance: Allowance) -> None:
-    """Inside the write transaction that files a new game (so no other session's start can come between
-    the count and the game): NoAttempt when the plays are used up, or when an assessment's game is under way
-    already (to be resumed: a second one would be a second try at the same attempt)."""
+    """Inside the write transaction that files a new game played alone (so no other session's start can come
+    between the count and the game): NoAttempt when the plays are used up (a practice game under way counted
+    as one), or when an assessment's game is under way already (to be resumed: a second one would be a second
+    try at the same attempt).  A table's seat is checked where it is taken (seatbook.py)."""
     mine = "trainee_id = ? AND course = ? AND exercise = ?"
     args = (trainee_id, course, exercise)
     # a start whose session ended before its record was named (the app killed as it started) played nothing
@@ -62,9 +63,17 @@ def check_allowance(conn: sqlite3.Connection, trainee_id: int, course: str, exer
                         "that has it open)")
     if allowance.plays is None:
         return
-    used = int(conn.execute(f"SELECT COUNT(*) FROM games WHERE {mine} AND status IN {_counted(allowance.every_start)}",
-                            args).fetchone()[0])
-    if used >= allowance.plays:
+    used = int(conn.execute(
+        f"SELECT COUNT(*) FROM games WHERE {mine} AND status IN {counted_statuses(allowance.every_start)}",
+        args).fetchone()[0])
+    # a practice game counts once finished, so one under way (in another session, or left to resume) may become
+    # the last play: it is counted here too, or two sessions could each finish one more than allowed
+    under_way = 0 if allowance.every_start else int(conn.execute(
+        f"SELECT COUNT(*) FROM games WHERE {mine} AND status = 'playing' AND table_id IS NULL", args).fetchone()[0])
+    if used + under_way >= allowance.plays:
+        if under_way:
+            raise NoAttempt("your game of this exercise under way is your last play: resume it (from the lobby, or "
+                            "in the session that has it open)")
         raise NoAttempt(f"no plays of this exercise left ({used} of {allowance.plays} used)")
 
 
@@ -105,7 +114,7 @@ class GradeBook:
         """Plays used: finished games, or (`every_start`, an assessment) every game started."""
         return int(self.db.rows(
             "SELECT COUNT(*) FROM games g JOIN trainees t ON t.id = g.trainee_id WHERE t.name = ? AND g.course = ?"
-            f" AND g.exercise = ? AND g.status IN {_counted(every_start)}", (name, course, exercise))[0][0])
+            f" AND g.exercise = ? AND g.status IN {counted_statuses(every_start)}", (name, course, exercise))[0][0])
 
     def abandoned(self, name: str, course: str, exercise: str) -> int:
         return int(self.db.rows(

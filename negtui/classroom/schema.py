@@ -79,6 +79,15 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE games SET table_efficiency = efficiency, efficiency = NULL WHERE efficiency IS NOT NULL;
     ALTER TABLE decisions ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;
     """,
+    # the role (seat) each trainee has been shown of an exercise whose roles are confidential: the others' stay
+    # closed to them
+    """
+    CREATE TABLE roles_shown (
+        trainee_id INTEGER NOT NULL REFERENCES trainees(id) ON DELETE CASCADE, course TEXT NOT NULL,
+        exercise TEXT NOT NULL, seat TEXT NOT NULL, table_id INTEGER REFERENCES tables(id), shown TEXT NOT NULL,
+        PRIMARY KEY (trainee_id, course, exercise));
+    CREATE INDEX games_trainee_exercise ON games(trainee_id, course, exercise, status);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -23,6 +23,8 @@ class Store(Protocol):
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]: ...
 
 STATUSES = ("forming", "playing", "over", "closed")
+# a seat taken at a table whose game has not started (seatbook.py files it as the trainee's game at once)
+_UNPLAYED = "status = 'playing' AND table_id IN (SELECT id FROM tables WHERE started IS NULL)"
 
 
 class TableBook:
@@ -93,13 +95,15 @@ class TableBook:
         self._set(table_id, "status = 'over', ended = ?", (now_iso(),))
 
     def closed(self, table_id: int, why: str, abandon: bool = True) -> None:
-        """Closed before its game was over: the games played at it are abandoned.  `abandon` False: the game
-        was over and its results are being filed (a server stopped as a table worked out its debriefs)."""
+        """Closed before its game was over: the games played at it are abandoned (the seats taken at a table
+        whose game never started played nothing: no attempt).  `abandon` False: the game was over and its
+        results are being filed (a server stopped as a table worked out its debriefs)."""
         with self.db.write() as conn:
             conn.execute("UPDATE tables SET status = 'closed', ended = ?, end_reason = ? WHERE id = ?"
                          " AND status IN ('forming', 'playing')", (now_iso(), why, table_id))
             if not abandon:
                 return
+            conn.execute(f"DELETE FROM games WHERE table_id = ? AND {_UNPLAYED}", (table_id,))
             conn.execute("UPDATE games SET status = 'abandoned', finished = ? WHERE table_id = ?"
                          " AND status = 'playing'", (now_iso(), table_id))
 
@@ -107,8 +111,10 @@ class TableBook:
         """Tables a stopped server left open (their processes went with it), and the games at them; how
         many tables."""
         with self.db.write() as conn:
+            live = "(SELECT id FROM tables WHERE status IN ('forming', 'playing'))"
+            conn.execute(f"DELETE FROM games WHERE table_id IN {live} AND {_UNPLAYED}")
             conn.execute("UPDATE games SET status = 'abandoned', finished = ? WHERE status = 'playing' AND table_id"
-                         " IN (SELECT id FROM tables WHERE status IN ('forming', 'playing'))", (now_iso(),))
+                         f" IN {live}", (now_iso(),))
             return int(conn.execute("UPDATE tables SET status = 'closed', ended = ?, end_reason = ?"
                                     " WHERE status IN ('forming', 'playing')", (now_iso(), why)).rowcount)
 

@@ -18,10 +18,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from negtui.classroom.course import CourseError, LoadedCourse, load_course, scenario_digest
+from negtui.classroom.course import CourseError, LoadedCourse, load_course
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.dbtypes import DBError
 from negtui.classroom.results import keep
+from negtui.classroom.seatbook import seat_rules
 from negtui.coach.closing import Closing
 from negtui.coach.debrief import debrief
 from negtui.datadir import default_record_path
@@ -38,15 +39,26 @@ class TableResults(TableEvents):
     def __init__(self, db: ResultsDB, course: LoadedCourse, exercise: str, table_id: int,
                  log: Any = None) -> None:
         self.db, self.course, self.exercise, self.table_id = db, course, exercise, table_id
-        self.scenario = course.scenarios[exercise]
-        self.digest = scenario_digest(self.scenario)
         self.log = log or (lambda line: None)
+        self.rules = seat_rules(course, exercise)
         self.games: dict[str, int] = {}  # player id -> the game row of the person in that seat
         self.sitters: tuple[Occupant, ...] = ()
         self.game: LiveGame | None = None
+        self.record: str | None = None  # the record's path, once the game has started
         self.turn = -1
         self.started_at = 0.0
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-db")
+
+    async def _now(self, check: Any, *args: Any) -> str | None:
+        """A check in the database, on its thread after the writes queued before it: None, or why it refused."""
+        def run() -> str | None:
+            try:
+                check(*args)
+            except DBError as err:  # the rule that refuses, or a database that cannot say: no seat either way
+                return str(err)
+            return None
+
+        return await asyncio.get_running_loop().run_in_executor(self._db, run)
 
     def _later(self, write: Any, *args: Any) -> None:
         """A database write in order on the database's thread; a failure is logged, the table goes on."""
@@ -65,33 +77,43 @@ class TableResults(TableEvents):
     def listening(self) -> None:
         print(READY, flush=True)
 
+    async def admit(self, name: str, player: str) -> str | None:
+        """The seat is claimed as the trainee's game here, in the transaction that checks the exercise's rules
+        (seatbook.py): whatever their other sessions do, they get it only if it may be theirs."""
+        return await self._now(self._claim, name, player)
+
+    def _claim(self, name: str, player: str) -> None:
+        game_id = self.db.seats.claim(self.table_id, name, player, self.rules, self.record)
+        if self.record is not None:  # a seat taken after the start: their game is under way
+            self.games[player] = game_id
+
+    def gave_up(self, name: str, player: str) -> None:
+        self._later(self.db.seats.given_up, self.table_id, name)
+
+    async def may_keep(self, name: str, player: str) -> str | None:
+        return await self._now(self.db.seats.may_keep, self.table_id, name, player, self.rules)
+
     def people(self, people: list[dict[str, Any]]) -> None:
         self.sitters = who_sits(people)
         self._later(self.db.tables.seated, self.table_id, self.sitters)
-        if self.game is not None:
-            self._enter_games()
 
     def started(self, game: LiveGame) -> None:
         self.game, self.started_at = game, time.monotonic()
+        self.record = str(game.record_path) if game.record_path else ""
         ids = game.neg.game.player_ids
-        self._later(self.db.tables.started, self.table_id, str(game.record_path) if game.record_path else None,
+        self._later(self.db.tables.started, self.table_id, self.record or None,
                     game.neg.game.T, dict(zip(ids, (float(v) for v in game.baseline), strict=True)))
         self.moved(game)  # where everyone stands before the first move
-        self._enter_games()
+        seated = {s.player: s.name for s in self.sitters if s.name is not None and s.person_seat}
+        self._later(self._games_started, seated)
 
-    def _enter_games(self) -> None:
-        """A game row for every trainee seated at the game (also one who took a seat after the start)."""
-        game = self.game
-        assert game is not None
-        for s in self.sitters:
-            if s.name is None or s.player in self.games or not s.person_seat:
-                continue
-            self.games[s.player] = -1  # claimed now; the row's id comes from the database's thread
-            self._later(self._game_started, s.name, s.player, str(game.record_path))
-
-    def _game_started(self, name: str, player: str, record: str) -> None:
-        self.games[player] = self.db.game_started(name, self.course.course.name, self.exercise, self.scenario.name,
-                                                  self.digest, player, record, table_id=self.table_id)
+    def _games_started(self, seated: dict[str, str]) -> None:
+        """Every seat's game starts (a seat the trainer kept for someone not here yet: theirs too, when it may
+        be: they may come back to it)."""
+        games, refused = self.db.seats.started(self.table_id, self.record or "", seated, self.rules)
+        self.games.update(games)
+        for why in refused:
+            self.log(f"no game filed for {why}")
 
     def moved(self, game: LiveGame) -> None:
         if game.state.t != self.turn or game.over:
@@ -147,9 +169,10 @@ def run(data_dir: Path, course: LoadedCourse, exercise: str, table_id: int, sock
     data_dir_key(data_dir)
     spec = course.table_spec(exercise, title=f"{ex.title} · table {table_id}",
                              record=default_record_path(f"table{table_id}-{ex.id}", records),
-                             key_file=data_dir / KEY_FILE).model_copy(update={"reserved": reserved or {}})
+                             key_file=data_dir / KEY_FILE)
     log = lambda line: print(f"table {table_id}: {line}", file=sys.stderr, flush=True)  # noqa: E731
     with ResultsDB.open(data_dir) as db:
+        spec = spec.model_copy(update={"reserved": _keepable(db, course, exercise, table_id, reserved or {}, log)})
         results = TableResults(db, course, exercise, table_id, log)
         host = TableHost(spec, socket, log=log, events=results)
 
@@ -164,6 +187,22 @@ def run(data_dir: Path, course: LoadedCourse, exercise: str, table_id: int, sock
         finally:
             results.close()
     return host.ended
+
+
+def _keepable(db: ResultsDB, course: LoadedCourse, exercise: str, table_id: int, reserved: dict[str, str],
+              log: Any) -> dict[str, str]:
+    """The seats the trainer asked to keep that may be their trainees' (as a seat kept at the console must be);
+    each other one is left free, and the table's log says why."""
+    rules = seat_rules(course, exercise)
+    out = {}
+    for pid, name in reserved.items():
+        try:
+            db.seats.may_keep(table_id, name, pid, rules)
+        except DBError as err:
+            log(f"{pid} is not kept for {name}: {err}")
+            continue
+        out[pid] = name
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

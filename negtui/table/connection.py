@@ -22,6 +22,7 @@ class Person:
     online: bool = False
     left_at: float | None = None  # when they dropped (monotonic seconds)
     replaced: bool = False  # a bot holds their seat meanwhile
+    kept: bool = False  # the trainer kept this seat for them: theirs, whether they sit in it or not
 
     @property
     def joined(self) -> bool:

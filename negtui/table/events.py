@@ -14,6 +14,19 @@ class TableEvents:
     def listening(self) -> None:
         """The socket is open: people may join."""
 
+    async def admit(self, name: str, player: str) -> str | None:
+        """Whether `name` may take `player`'s seat (sitting down, or coming back to it): None, or why not,
+        told to them before they are shown anything of the seat.  A course's table checks its exercise's rules
+        here, where the seat is taken (attempts, confidential roles, seats kept)."""
+        return None
+
+    def gave_up(self, name: str, player: str) -> None:
+        """`name` left `player`'s seat before the start: they play nothing there."""
+
+    async def may_keep(self, name: str, player: str) -> str | None:
+        """Whether the trainer may keep `player`'s seat for `name`: None, or why not (told to the trainer)."""
+        return None
+
     def people(self, people: list[dict[str, Any]]) -> None:
         """Who sits where changed (the list the table sends its clients)."""
 

@@ -95,6 +95,7 @@ class TableHost(Serving, SimultaneousTurns):
         self._tasks: set[asyncio.Task[None]] = set()
         self._starting = False
         self._handlers: set[asyncio.Task[object]] = set()  # one per connection
+        self._joining = asyncio.Lock()
 
     # --- running --------------------------------------------------------------------------------------
     async def run(self) -> None:
@@ -353,13 +354,7 @@ class TableHost(Serving, SimultaneousTurns):
         elif kind == "end":
             self.end("the trainer ended the table")
         elif kind == "assign":
-            if self.game is not None:
-                return "the game has started: seats are kept for the people in them"
-            name = person_name(m.get("name"))
-            why = self.sitting.assign(name, str(m.get("seat") or "")) if name else "a seat is kept for a name"
-            if why:
-                return why
-            self._people_changed()
+            return await self._keep(person_name(m.get("name")), str(m.get("seat") or ""))
         elif kind == "time":
             seconds = m.get("seconds")
             if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds <= MAX_ROUND:

@@ -57,6 +57,7 @@ class Serving:
     _seat_changes: dict[str, Seat]
     _handlers: set[asyncio.Task[object]]
     _record_failure_logged: bool
+    _joining: asyncio.Lock  # joins (and the trainer's keeping of seats) one at a time
 
     if TYPE_CHECKING:  # the host's (the last four, of its simultaneous turns: negtui/table/simultaneous.py)
         async def start(self) -> None: ...
@@ -93,7 +94,7 @@ class Serving:
     async def _handle(self, client: Client, m: dict[str, Any]) -> None:
         kind = m["type"]
         if kind == "join":
-            self._join(client, m)
+            await self._join(client, m)
         elif client.person is None and not client.watcher:
             client.send({"type": "refused", "why": "join a seat first"})
         elif kind == "move":
@@ -106,36 +107,76 @@ class Serving:
         else:
             client.send({"type": "refused", "why": f"{kind!r} is not something a seat can ask"})
 
-    def _join(self, client: Client, m: dict[str, Any]) -> None:
+    async def _join(self, client: Client, m: dict[str, Any]) -> None:
         if client.person is not None or client.watcher:
             client.send({"type": "refused", "why": "already joined"})
             return
         if m.get("watch"):
             client.watcher = True
-        else:
-            name = person_name(m.get("name"))
-            if not name:
-                client.send({"type": "refused", "why": "a name is needed to sit down", "final": True})
-                client.finish()
-                return
-            game = self.game
-            bot_holds = None if game is None else (lambda pid: not game.is_human(game.neg.game.index_of(pid)))
-            person = self.sitting.seat_for(name, m.get("seat"), bot_holds)
-            if person is None:
-                client.send({"type": "refused", "why": "every seat for a person at this table is taken", "final": True})
-                client.finish()
-                return
-            for other in self.clients:  # the same person again (a new login): the old connection goes
-                if other.person is person:
-                    other.send({"type": "closed", "why": "you joined this table from another connection"})
-                    other.finish()
-                    other.person = None
-            client.person, person.online, person.left_at = person, True, None
-            self.log(f"{person.name} sits in {person.player}")
-            if person.replaced and self.game is not None:  # back: the seat is theirs again
-                person.replaced = False
-                self._seat_changes[person.player] = Seat.human(person.name)
-                self._wake.set()
+            self._welcome_in(client)
+            return
+        async with self._joining:  # one join at a time: the seat admitted is the seat taken
+            if await self._sit(client, m):
+                self._welcome_in(client)
+
+    async def _sit(self, client: Client, m: dict[str, Any]) -> bool:
+        """Seat the person, once whoever keeps the table's results admits them to the seat (nothing of it
+        is sent before); False, the client told why and let go, when they are not seated."""
+        name = person_name(m.get("name"))
+        if not name:
+            return self._turn_away(client, "a name is needed to sit down")
+        pid = self.sitting.seat_to_give(name, m.get("seat"), self._bot_holds())
+        if pid is None:
+            return self._turn_away(client, "every seat for a person at this table is taken")
+        why = await self.events.admit(name, pid)
+        if why is not None:
+            return self._turn_away(client, why)
+        person = self.sitting.seat_for(name, m.get("seat"), self._bot_holds())
+        if person is None or person.player != pid:  # the table started, or its seats changed, meanwhile
+            if self.game is None:
+                self.events.gave_up(name, pid)
+            return self._turn_away(client, "the seats changed as you sat down: try again")
+        for other in self.clients:  # the same person again (a new login): the old connection goes
+            if other.person is person:
+                other.send({"type": "closed", "why": "you joined this table from another connection"})
+                other.finish()
+                other.person = None
+        client.person, person.online, person.left_at = person, True, None
+        self.log(f"{person.name} sits in {person.player}")
+        if person.replaced and self.game is not None:  # back: the seat is theirs again
+            person.replaced = False
+            self._seat_changes[person.player] = Seat.human(person.name)
+            self._wake.set()
+        return True
+
+    async def _keep(self, name: str, pid: str) -> str | None:
+        """The trainer keeps a seat for `name`, if it may be theirs; why not, when not."""
+        started = "the game has started: seats are kept for the people in them"
+        if self.game is not None:
+            return started
+        if not name:
+            return "a seat is kept for a name"
+        async with self._joining:  # no one sits down between the check and the keeping
+            why = await self.events.may_keep(name, pid) if pid in self.spec.people else None
+            if self.game is not None:
+                return started
+            why = why or self.sitting.assign(name, pid)
+        if why is None:
+            self._people_changed()
+        return why
+
+    def _bot_holds(self) -> Callable[[str], bool] | None:
+        """Before the start None; after it, whether a bot holds a seat (a person's seat is free while it does)."""
+        game = self.game
+        return None if game is None else (lambda pid: not game.is_human(game.neg.game.index_of(pid)))
+
+    @staticmethod
+    def _turn_away(client: Client, why: str) -> bool:
+        client.send({"type": "refused", "why": why, "final": True})
+        client.finish()
+        return False
+
+    def _welcome_in(self, client: Client) -> None:
         self.clients.add(client)
         client.send(self._welcome(client))
         self._people_changed()
@@ -146,8 +187,11 @@ class Serving:
         self.clients.discard(client)
         person = client.person
         if person is not None and not any(c.person is person for c in self.clients):
-            self.sitting.left(person, self.clock(), started=self.game is not None)
+            started = self.game is not None
+            self.sitting.left(person, self.clock(), started=started)
             self.log(f"{person.name} left {person.player}")
+            if not started:
+                self.events.gave_up(person.name, person.player)
             self._people_changed()
 
     def _decision(self, client: Client, m: dict[str, Any]) -> None:

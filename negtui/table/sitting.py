@@ -1,6 +1,7 @@
 """Who holds which person's seat at a table: seats taken by name (the same name again is the same
-person) or kept for someone by the trainer, given up by leaving before the start, kept through a drop
-after it until the grace runs out, and the list of seats every client is sent."""
+person) or kept for someone by the trainer, given up by leaving before the start (a kept seat stays kept
+for its person), kept through a drop after it until the grace runs out, and the list of seats every client
+is sent."""
 
 from __future__ import annotations
 
@@ -22,20 +23,33 @@ class Sitting:
         """Everyone the table seats has sat down (a seat kept for someone who has not come does not count)."""
         return sum(p.joined for p in self.people.values()) >= self.spec.room
 
-    def seat_for(self, name: str, wanted: object, bot_holds: Callable[[str], bool] | None) -> Person | None:
-        """The person's seat: the one they hold, else the one asked for if free, else the first free.
-        After the start (`bot_holds` given) a person's seat is free while a bot holds it."""
+    def holding(self, name: str) -> Person | None:
+        return next((p for p in self.people.values() if p.name == name), None)
+
+    def seat_to_give(self, name: str, wanted: object, bot_holds: Callable[[str], bool] | None) -> str | None:
+        """The seat `name` would get (see `seat_for`), taking nothing."""
         if not name:
             return None
-        for person in self.people.values():
-            if person.name == name:
-                return person
+        held = self.holding(name)
+        if held is not None:
+            return held.player
         if len(self.people) >= self.spec.room:
             return None
         free = [pid for pid in self.spec.people if pid not in self.people and (bot_holds is None or bot_holds(pid))]
         if not free:
             return None
-        pid = wanted if isinstance(wanted, str) and wanted in free else free[0]
+        return wanted if isinstance(wanted, str) and wanted in free else free[0]
+
+    def seat_for(self, name: str, wanted: object, bot_holds: Callable[[str], bool] | None) -> Person | None:
+        """The person's seat: the one they hold (or the trainer kept for them), else the one asked for if
+        free, else the first free.  After the start (`bot_holds` given) a person's seat is free while a bot
+        holds it."""
+        pid = self.seat_to_give(name, wanted, bot_holds)
+        if pid is None:
+            return None
+        held = self.holding(name)
+        if held is not None:
+            return held
         person = Person(name, pid, replaced=bot_holds is not None)
         self.people[pid] = person
         return person
@@ -58,12 +72,18 @@ class Sitting:
             del self.people[mine.player]
         if holder is None and len(self.people) >= self.spec.room:
             return f"the table seats {self.spec.room} people"
-        self.people[pid] = Person(name, pid)
+        self.people[pid] = Person(name, pid, kept=True)
         return None
 
     def left(self, person: Person, now: float, started: bool) -> None:
+        """Before the start, leaving gives the seat up; a seat the trainer kept is theirs still, as if they
+        had not come yet (nobody else takes it)."""
         person.online, person.left_at = False, now
-        if not started:  # before the start, leaving gives the seat up
+        if started:
+            return
+        if person.kept:
+            person.left_at = None
+        else:
             del self.people[person.player]
 
     def due_for_bots(self, now: float) -> dict[str, Seat]:

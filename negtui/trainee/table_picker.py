@@ -75,6 +75,7 @@ class TablePicker(Dialog[TableChoice | None]):
         self.people_seats = exercise.people_seats(scenario.player_ids)
         self.room = exercise.room(scenario.player_ids)
         self.rows: list[TableRow] = []
+        self.role: str | None = None  # the seat whose confidential role they have been shown: theirs only
 
     def compose(self) -> ComposeResult:
         yield KeyBar()
@@ -107,6 +108,9 @@ class TablePicker(Dialog[TableChoice | None]):
         if ex.information == "private":
             parts.append("roles are private: each of you sees only your own values (and a confidential role "
                          "once seated) until the end reveals everyone's")
+        if ex.one_role:
+            parts.append("the first seat whose role you are shown is the only one you may take at this "
+                         "exercise's tables")
         parts.append(f"if you drop out your seat is kept {ex.grace:g} s, then "
                      + ("a bot takes it until you are back" if ex.on_drop == "bot" else "the table waits for you"))
         return "\n" + "; ".join(parts) + "."
@@ -119,12 +123,15 @@ class TablePicker(Dialog[TableChoice | None]):
     def action_look(self) -> None:
         try:
             rows = self.db.tables.live(self.course, self.exercise.id)
+            role = self.db.seats.role_seen(self.trainee, self.course, self.exercise.id) if self.exercise.one_role \
+                else None
         except DBError as err:
             self.notify(str(err), severity="error")
             return
         rows = [r for r in rows if r.free_seats(self.room) or r.holds(self.trainee)]
-        if rows == self.rows and self.query_one(OptionList).option_count:
+        if rows == self.rows and role == self.role and self.query_one(OptionList).option_count:
             return  # as shown
+        self.role = role
         lst = self.query_one(OptionList)
         # the highlight stays on what it was on (a table, or the new one) while tables come and go
         # (with no table listed before, "+ open a new table" was the only option, not a choice)
@@ -154,6 +161,8 @@ class TablePicker(Dialog[TableChoice | None]):
         row = self._highlighted()
         held = row.holds(self.trainee) if row is not None else None
         free = [held.player] if held else row.free_seats(self.room) if row is not None else self.people_seats
+        if self.role is not None:  # the table would refuse any other
+            free = [pid for pid in free if pid == self.role]
         select = self.query_one("#seat", Select)
         current = select.value
         select.set_options([(self.players.get(pid, pid), pid) for pid in free])
@@ -166,7 +175,9 @@ class TablePicker(Dialog[TableChoice | None]):
     def action_join(self) -> None:
         seat = self.query_one("#seat", Select).value
         if not isinstance(seat, str):
-            self.notify("no seat is free at that table", severity="error")
+            self.notify("no seat is free at that table" if self.role is None else
+                        f"{self.players.get(self.role, self.role)}'s seat is not free at that table: you have been "
+                        "shown that role, and may take no other", severity="error")
             return
         row = self._highlighted()
         self.dismiss(TableChoice(None if row is None else row.id, seat))

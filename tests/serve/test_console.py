@@ -300,7 +300,9 @@ def test_watch_lists_only_the_games_being_played_now(cli, tmp_path: Path) -> Non
         db.game_started("bob", "c", "solo", "s", "d", "A", "/bob.jsonl", session_id=gone)
         db.session_ended(gone, "connection lost")  # the app went without filing the game
         table = db.tables.opened("c", "pair", "-")
-        db.game_started("carol", "c", "pair", "s", "d", "B", "/carol.jsonl", table_id=table)
+        db.game_started("carol", "c", "pair", "s", "d", "B", "", table_id=table)  # her seat, taken
+        assert "carol" not in cli("watch", "--data-dir", data).output  # the table waits for people
+        db.tables.started(table, "/table.jsonl", 6, {})
         out = cli("watch", "--data-dir", data)
         assert out.exit_code == 0
         assert "alice" in out.output and "carol" in out.output and "at table 1" in out.output

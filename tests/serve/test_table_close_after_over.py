@@ -7,20 +7,22 @@ from types import SimpleNamespace
 
 import pytest
 
+from negtui.classroom.course import load_course
 from negtui.classroom.db import ResultsDB
-from negtui.scenario import load_scenario
-from negtui.scenario.library import find
 from negtui.serve.table_child import TableResults
+from tests.serve.conftest import COURSE
 
 
 @pytest.mark.parametrize(("over", "status"), [(True, "playing"), (False, "abandoned")])
 def test_a_table_closed_after_its_game_is_over_leaves_its_games_to_be_filed(tmp_path, over, status) -> None:
+    (tmp_path / "course.toml").write_text(COURSE)
+    course = load_course(tmp_path / "course.toml")
     with ResultsDB.open(tmp_path) as db:
         db.add_trainee("alice")
-        table = db.tables.opened("class", "trap", "-")
-        game = db.game_started("alice", "class", "trap", "coalition-trap", "d", "A", "r.jsonl", table_id=table)
-        course = SimpleNamespace(scenarios={"trap": load_scenario(find("coalition-trap"))})  # what it reads of one
-        results = TableResults(db, course, "trap", table)  # type: ignore[arg-type]
+        table = db.tables.opened("tables", "trap", "-")
+        db.tables.started(table, "r.jsonl", 6, {"A": 0.0})
+        game = db.game_started("alice", "tables", "trap", "coalition-trap", "d", "A", "r.jsonl", table_id=table)
+        results = TableResults(db, course, "trap", table)
         results.game = SimpleNamespace(over=over)
         results.closed("the training server stopped")
         results.close()  # the database's thread done
