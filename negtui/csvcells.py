@@ -19,16 +19,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TextIO
 
 QUOTE = "'"
-STARTS = r"[=+\-@\t\r']"  # the first characters a text cell is quoted for (the quote itself: reversible)
+STARTS = r"[=+\-@\t\r\n']"  # the first characters a text cell is quoted for (the quote itself: reversible)
 NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"  # a plain number, "-3.5", "1e-3"
 _STARTS = re.compile(STARTS)
 _NUMBER = re.compile(NUMBER)
 
 
 def cell(value: Any) -> Any:
-    """The value as a CSV cell may hold it: a text that a spreadsheet would run, quoted; anything else as
-    it is."""
-    if isinstance(value, str) and _STARTS.match(value) and not _NUMBER.fullmatch(value):
+    """The value as a CSV cell may hold it: a text that a spreadsheet would run, quoted; a carriage return
+    inside a text made a line break (Python's writer, ending lines with a line feed, leaves a field holding
+    one unquoted, and every reader then splits the row there); anything else as it is."""
+    if not isinstance(value, str):
+        return value
+    if "\r" in value:
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+    if _STARTS.match(value) and not _NUMBER.fullmatch(value):
         return QUOTE + value
     return value
 

@@ -72,8 +72,13 @@ def _rc() -> AbstractContextManager[None]:
 
 
 def _save(fig: Figure, path: Path) -> list[Path]:
+    import warnings
+
     out = []
-    with _rc():
+    with _rc(), warnings.catch_warnings():
+        # a name's emoji or script the font lacks is drawn as a box: said on the terminal once per glyph and
+        # figure, it would bury the export's own lines
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font", category=UserWarning)
         for suffix in (".svg", ".png"):
             p = path.with_suffix(suffix)
             fig.savefig(p, dpi=120, bbox_inches="tight")

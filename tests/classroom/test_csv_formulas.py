@@ -18,7 +18,7 @@ import pytest
 
 from negtui.classroom.db import DB_NAME, ResultsDB
 from negtui.classroom.dbtypes import Decision, now_iso
-from negtui.csvcells import NUMBER, cell, plain
+from negtui.csvcells import NUMBER, cell, plain, write_rows
 from tests.paths import PILL
 
 A = '=HYPERLINK("http://example.com/","click")'
@@ -103,7 +103,16 @@ def test_results_decisions_and_the_gradebook_write_no_formula(hostile, cli) -> N
 @pytest.mark.parametrize("text", [A, B, ADA, BEN, "\t=1", "\r=1", "'quoted", "''", "-", "=", "+x", "@"])
 def test_a_formula_is_quoted_and_given_back_whole(text: str) -> None:
     written = cell(text)
-    assert written.startswith("'") and plain(written) == text
+    assert written.startswith("'") and plain(written) == text.replace("\r", "\n")
+
+
+def test_a_carriage_return_in_a_text_cannot_split_a_row() -> None:
+    """Python's writer leaves a field holding a lone carriage return unquoted (its lines end with a line feed):
+    every reader then split the row there.  A carriage return is written as a line break, quoted."""
+    out = io.StringIO()
+    write_rows(out, ["name", "payoff"], [{"name": "Ada\rLovelace", "payoff": -1.5}, {"name": "x\r\ny", "payoff": 2}])
+    rows = list(csv.reader(io.StringIO(out.getvalue())))
+    assert rows == [["name", "payoff"], ["Ada\nLovelace", "-1.5"], ["x\ny", "2"]]
 
 
 @pytest.mark.parametrize("value", [-3.5, "-3.5", "+2", "-1e-3", ".5", 0, None, True, "plain", "a=b", ""])

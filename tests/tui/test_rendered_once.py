@@ -138,3 +138,19 @@ def test_a_fit_table_too_wide_or_justified_otherwise_is_left_to_rich():
     assert cells(table, 14) == cells(table.rich(), 14)  # Rich shares the width out and wraps
     table.add_column("centred", justify="center")
     assert table.lines(120) is None
+
+
+def test_a_fit_tables_strings_are_words_not_markup():
+    """A scenario's, a trainee's or a program's words in a table: `[/]` drew nothing (Rich's markup error ended
+    the app), `[link=…]` would send the terminal a hyperlink.  Drawn as they are, as text and by Rich."""
+    words = ["é[/]@SUM(A1)", "[link=http://example.com]x[/link]", "[bold]B[/bold]", ":smile:"]
+    table = FitTable(title="your game as [/]B", caption="[red]cap")
+    table.add_column("player [/]")
+    for w in words:
+        table.add_row(w)
+    for width in (12, 120):
+        drawn = cells(table, width)
+        assert drawn == cells(table.rich(), width)
+        text = "".join(ch for line in drawn for ch, _ in line)
+        for w in ("é[/]@SUM(A1)", "[link=http://example.com]x[/link]", ":smile:") if width == 120 else ():
+            assert w in text

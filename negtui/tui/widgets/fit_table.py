@@ -1,5 +1,6 @@
 """`FitTable`: the tables of panes and dialogs (`Table(box=None, padding=(0, 1))`), drawn as plain lines of
-text when every cell fits on its line, and by Rich's `Table` otherwise.
+text when every cell fits on its line, and by Rich's `Table` otherwise.  Strings (cells, headers, title,
+caption) are plain text, not markup.
 
 Rich lays a table out in general: it measures every cell, shares the width out among the columns, wraps
 cells and renders each through its own padding, which for the few short columns of a coach pane or an offer
@@ -44,10 +45,10 @@ def stacked(parts: list[Text | FitTable]) -> RenderableType:
 
 
 def _text(cell: str | Text) -> Text:
-    """A cell as Rich's table reads it: a string is console markup (and emoji codes)."""
-    if isinstance(cell, Text):
-        return cell
-    return Text(cell) if "[" not in cell and ":" not in cell else Text.from_markup(cell)
+    """A cell as drawn: a string is plain text, never console markup (where Rich's table reads markup and
+    emoji codes): its words are often a scenario's, a trainee's or a program's, and `[/]` in a name would
+    end the app, `[link=…]` send the terminal a hyperlink.  Style comes as a `Text`."""
+    return cell if isinstance(cell, Text) else Text(cell)
 
 
 class FitTable:
@@ -72,13 +73,15 @@ class FitTable:
 
     def rich(self) -> Table:
         """The same table as Rich's: drawn when a cell does not fit."""
-        t = Table(box=None, padding=(0, 1), title=self.title, caption=self.caption, title_justify="left",
+        title = None if self.title is None else Text(self.title, style="table.title")  # Rich styles a str so
+        caption = None if self.caption is None else Text(self.caption, style="table.caption")
+        t = Table(box=None, padding=(0, 1), title=title, caption=caption, title_justify="left",
                   caption_justify="left", show_header=self.show_header)
         for c in self.columns:
-            t.add_column(c.header, justify=c.justify, style=c.style or None, min_width=c.min_width,  # type: ignore[arg-type]
-                         **c.rich)
+            t.add_column(_text(c.header), justify=c.justify, style=c.style or None,  # type: ignore[arg-type]
+                         min_width=c.min_width, **c.rich)
         for k, row in enumerate(self.rows):
-            t.add_row(*row)
+            t.add_row(*(_text(cell) for cell in row))
             if k + 1 in self._sections:
                 t.add_section()
         return t
@@ -133,7 +136,7 @@ class FitTable:
     @staticmethod
     def _note(note: str, style: str, width: int) -> list[Text]:
         """A title or caption, wrapped at the table's width and each line padded to it, as Rich draws it."""
-        return list(Text.from_markup(note, style=style).wrap(_wrapping(), width, justify="left"))
+        return list(Text(note, style=style).wrap(_wrapping(), width, justify="left"))
 
     def text(self, width: int) -> Text | None:
         """The table as one text (to join with other texts), or None as `lines` says."""
