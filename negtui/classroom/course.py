@@ -23,7 +23,7 @@ from negtui.engine.portable import PortableGame
 from negtui.engine.rules import rule_set_name
 from negtui.scenario import Scenario, ScenarioError, load_scenario, untrusted
 from negtui.scenario.io import FileProblems, Problem, problems_from_validation
-from negtui.scenario.library import resolve
+from negtui.scenario.library import present, resolve
 from negtui.scenario.limits import MAX_TEXT
 from negtui.seats import Seat, SeatError, parse_seat
 from negtui.table.spec import TableSpec, seat_refusal
@@ -414,11 +414,14 @@ def _table_problems(ex: Exercise, at: str, players: list[str] | None) -> list[Pr
 def _scenario(text: str, at: str, base: Path, problems: list[Problem],
               cache: dict[Path, Scenario | list[str]]) -> Scenario | None:
     where = resolve(text, base=base)
-    if not os.path.lexists(where):
+    if not present(where):
         problems.append(Problem(f"{at}.scenario", f"no scenario {text!r}: not a file next to the course, "
                                                   "nor a bundled scenario (negtui scenarios lists them)"))
         return None
-    key = where.resolve()
+    try:
+        key = where.resolve()
+    except (OSError, RuntimeError):  # a loop of links (RuntimeError before Python 3.13): reading it says so
+        key = where.absolute()
     if key not in cache:
         try:
             cache[key] = load_scenario(where)

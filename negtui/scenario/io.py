@@ -26,6 +26,17 @@ class Problem:
     message: str
 
 
+MAX_LISTED = 50  # problems printed for one file; a hostile file can hold a hundred thousand
+
+
+def listed(lines: list[str], most: int = MAX_LISTED) -> list[str]:
+    """The first `most` lines of a list of problems, and a line saying how many more there are: every list
+    of problems negtui prints goes through here."""
+    if len(lines) <= most:
+        return lines
+    return [*lines[:most], f"  … and {len(lines) - most:,} more"]
+
+
 class FileProblems(Exception):
     """A file that cannot be used; carries every problem found, not just the first, each at its JSON path."""
 
@@ -38,8 +49,8 @@ class FileProblems(Exception):
 
     def render(self) -> str:
         n = len(self.problems)
-        lines = [f"{self.source}: invalid {self.kind} ({n} problem{'s' * (n != 1)})"]
-        lines += [f"  {p.path}: {p.message}" for p in self.problems]
+        lines = [f"{self.source}: invalid {self.kind} ({n:,} problem{'s' * (n != 1)})"]
+        lines += listed([f"  {p.path}: {p.message}" for p in self.problems])
         return printable("\n".join(lines))
 
 
