@@ -177,10 +177,12 @@ class Course(_Strict):
 
 
 def _duplicate_ids(ids: list[object]) -> list[Problem]:
-    seen: set[object] = set()
+    seen: set[str] = set()
     out = []
     for i, ex_id in enumerate(ids):
-        if isinstance(ex_id, str) and ex_id in seen:
+        if not isinstance(ex_id, str):  # not an id at all (a list, a table): reported as the wrong type
+            continue
+        if ex_id in seen:
             out.append(Problem(f"$.exercises[{i}].id", f"duplicate exercise id {ex_id!r}"))
         seen.add(ex_id)
     return out
@@ -294,7 +296,7 @@ def _check_course(p: Path) -> tuple[LoadedCourse, list[Path]]:
     # Exercises are checked one by one, so a mistake elsewhere in the file hides none of their problems.
     scenarios: dict[str, Scenario] = {}
     cache: dict[Path, Scenario | list[str]] = {}
-    for i, item in enumerate(items):
+    for i, item in enumerate(items[:MAX_EXERCISES]):  # past the limit the list is refused: check no more
         ex = _salvage(item)
         if ex is None:
             continue  # its problems are reported, with their paths, by the course's validation

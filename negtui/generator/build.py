@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from negtui.engine.game import round_robin
 from pydantic import ValidationError
 
+from negtui.engine.game import round_robin
 from negtui.generator.params import GeneratorError, GeneratorParams
 from negtui.generator.reference import BAIT_GOAL, POISON_GOAL, GameArrays, generate_game_config
 from negtui.scenario.io import first_problem

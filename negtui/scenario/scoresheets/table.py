@@ -88,8 +88,9 @@ def _points(sheet: Scoresheet, shown: str, rows: list[tuple[int, list[str]]]) ->
     if tuple(header[:2]) != KEYS:
         problems.append((f"{shown}:{line}", f"the first row starts issue,option, not {','.join(header[:2])[:80]}"))
     if len(header) < 2 or len(header) > 2 + lim.MAX_PLAYERS:
-        problems.append((f"{shown}:{line}", f"{len(header):,} column{'s' * (len(header) != 1)}: a points table has issue, option and a column "
-                                            f"for each party (at most {lim.MAX_PLAYERS})"))
+        columns = f"{len(header):,} column{'s' * (len(header) != 1)}"
+        problems.append((f"{shown}:{line}", f"{columns}: a points table has issue, option and a column for each "
+                                            f"party (at most {lim.MAX_PLAYERS})"))
         return {}, problems
     parties = header[2:]
     known = sheet.party_ids

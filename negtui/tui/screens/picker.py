@@ -182,11 +182,11 @@ class GenerateScreen(Dialog["GeneratorParams | None"]):
                                      poison_pill=self.query_one("#gen-poison", Switch).value,
                                      rules=cast("RuleName", self._choice("rules")))
         except GeneratorError as err:  # the field at fault, if one is, named as the form labels it
-            label = {key: label for key, label, _ in FIELDS}.get(err.option or "")
-            if label is None:
+            named = {key: label for key, label, _ in FIELDS}.get(err.option or "")
+            if named is None:
                 self._error(str(err))
             else:
-                self._error(f"{label}: {err.words}", self.query_one(f"#gen-{err.option}", Input))
+                self._error(f"{named}: {err.words}", self.query_one(f"#gen-{err.option}", Input))
             return
         except ValueError as err:
             self._error(str(err))
