@@ -31,12 +31,12 @@ _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 def number(text: str) -> int | float | None:
     """A cell's number (an integer where it is written as one), or None if it is not a finite number in
     range."""
-    if _INTEGER.fullmatch(text) and len(text) <= 20:  # longer: out of range, and not worth reading
+    if _INTEGER.fullmatch(text):  # a cell's length is bounded (limits.MAX_CELL): int() reads it at once
         whole = int(text)
         return whole if abs(whole) <= lim.MAX_ABS_VALUE else None
     if not _DECIMAL.fullmatch(text):
         return None
-    value = float(text)  # a digit string too long for an int reads as a float: out of range, or inf
+    value = float(text)  # past a float's range: inf
     return value if math.isfinite(value) and abs(value) <= lim.MAX_ABS_VALUE else None
 
 
