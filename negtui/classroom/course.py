@@ -23,7 +23,7 @@ from negtui.engine.portable import PortableGame
 from negtui.engine.rules import rule_set_name
 from negtui.scenario import Scenario, ScenarioError, load_scenario, untrusted
 from negtui.scenario.io import FileProblems, Problem, problems_from_validation
-from negtui.scenario.library import resolve
+from negtui.scenario.library import present, resolve
 from negtui.scenario.limits import MAX_TEXT
 from negtui.seats import Seat, SeatError, parse_seat
 from negtui.table.spec import TableSpec, seat_refusal
@@ -183,10 +183,12 @@ class Course(_Strict):
 
 
 def _duplicate_ids(ids: list[object]) -> list[Problem]:
-    seen: set[object] = set()
+    seen: set[str] = set()
     out = []
     for i, ex_id in enumerate(ids):
-        if isinstance(ex_id, str) and ex_id in seen:
+        if not isinstance(ex_id, str):  # not an id at all (a list, a table): reported as the wrong type
+            continue
+        if ex_id in seen:
             out.append(Problem(f"$.exercises[{i}].id", f"duplicate exercise id {ex_id!r}"))
         seen.add(ex_id)
     return out
@@ -300,7 +302,7 @@ def _check_course(p: Path) -> tuple[LoadedCourse, list[Path]]:
     # Exercises are checked one by one, so a mistake elsewhere in the file hides none of their problems.
     scenarios: dict[str, Scenario] = {}
     cache: dict[Path, Scenario | list[str]] = {}
-    for i, item in enumerate(items):
+    for i, item in enumerate(items[:MAX_EXERCISES]):  # past the limit the list is refused: check no more
         ex = _salvage(item)
         if ex is None:
             continue  # its problems are reported, with their paths, by the course's validation
@@ -420,11 +422,14 @@ def _table_problems(ex: Exercise, at: str, players: list[str] | None) -> list[Pr
 def _scenario(text: str, at: str, base: Path, problems: list[Problem],
               cache: dict[Path, Scenario | list[str]]) -> Scenario | None:
     where = resolve(text, base=base)
-    if not os.path.lexists(where):
+    if not present(where):
         problems.append(Problem(f"{at}.scenario", f"no scenario {text!r}: not a file next to the course, "
                                                   "nor a bundled scenario (negtui scenarios lists them)"))
         return None
-    key = where.resolve()
+    try:
+        key = where.resolve()
+    except (OSError, RuntimeError):  # a loop of links (RuntimeError before Python 3.13): reading it says so
+        key = where.absolute()
     if key not in cache:
         try:
             cache[key] = load_scenario(where)

@@ -9,8 +9,6 @@ reported at once, with its line, before any table opens."""
 
 from __future__ import annotations
 
-import csv
-import io
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -48,15 +46,18 @@ def read_roster(path: Path, course: LoadedCourse, trainees: set[str]) -> list[Ta
 
 
 def parse_roster(text: str, source: str, course: LoadedCourse, trainees: set[str]) -> list[TablePlan]:
-    rows = list(csv.reader(io.StringIO(text)))
+    try:
+        rows = untrusted.csv_rows(text)
+    except untrusted.BadTable as err:
+        raise RosterError(source, [Problem(err.path, str(err))]) from None
     problems: list[Problem] = []
-    if not rows or [c.strip().lower() for c in rows[0]] != list(COLUMNS):
+    if not rows or [c.strip().lower() for c in rows[0][1]] != list(COLUMNS):
         raise RosterError(source, [Problem("line 1", f"the header must be {','.join(COLUMNS)}")])
     if len(rows) - 1 > MAX_ROSTER_ROWS:
         raise RosterError(source, [Problem("$", f"{len(rows) - 1:,} rows; a roster holds at most {MAX_ROSTER_ROWS:,}")])
     plans: dict[tuple[str, str], TablePlan] = {}
     placed: dict[tuple[str, str], int] = {}  # (trainee, exercise) -> the line that seats them
-    for n, row in enumerate(rows[1:], start=2):
+    for n, row in rows[1:]:
         if not any(c.strip() for c in row):
             continue
         where = f"line {n}"
@@ -64,8 +65,9 @@ def parse_roster(text: str, source: str, course: LoadedCourse, trainees: set[str
             problems.append(Problem(where, f"{len(row)} columns; a row has {len(COLUMNS)}: {', '.join(COLUMNS)}"))
             continue
         trainee, exercise, label, seat = (untrusted.one_line(c, 200).strip() for c in row)
-        problems += _row_problems(where, trainee, exercise, label, seat, course, trainees)
-        if any(p.path.startswith(where) for p in problems):
+        found = _row_problems(where, trainee, exercise, label, seat, course, trainees)
+        if found:
+            problems += found
             continue
         if (trainee, exercise) in placed:
             problems.append(Problem(f"{where}, trainee", f"{trainee} is seated at {exercise!r} already, on line "

@@ -77,10 +77,10 @@ def locate(path: Path) -> Path:
     """Where the scenario named on the command line is (a file, or a bundled scenario by name); a name that
     is neither exits 2 saying so, with the bundled names it is close to: a typo of a library name would
     otherwise read as a missing file, with no word that library names work at all."""
-    from negtui.scenario.library import near_names, resolve
+    from negtui.scenario.library import near_names, present, resolve
 
     found = resolve(path)
-    if found.exists() or found.is_symlink() or len(path.parts) != 1:
+    if present(found) or len(path.parts) != 1:
         return found  # a path into a folder: its loading says what is wrong with it
     near = near_names(str(path))
     hint = (f"; bundled scenarios close to that name: {', '.join(near)}" if near else "")

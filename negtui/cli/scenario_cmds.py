@@ -13,7 +13,7 @@ from negtui.cli.errors import EXIT_INPUT, fail, user_errors
 from negtui.cli.root import app
 
 if TYPE_CHECKING:
-    from negtui.generator.params import Payoff, Structure
+    from negtui.generator.params import GeneratorError, Payoff, Structure
     from negtui.generator.params import Rules as GeneratorRules
     from negtui.scenario import Scenario
 
@@ -55,13 +55,18 @@ def _is_course(path: Path) -> bool:
     `exercises` (scenarios are JSON without it)."""
     from negtui.classroom.course import MAX_COURSE_BYTES
     from negtui.scenario import untrusted
-    from negtui.scenario.scoresheets import MAX_SHEET_BYTES, is_scoresheet
+    from negtui.scenario.scoresheets import MAX_SHEET_BYTES, is_scoresheet, says_scoresheet
 
+    limit = max(MAX_COURSE_BYTES, MAX_SHEET_BYTES)
     if path.suffix.lower() == ".toml":
         try:
-            return not is_scoresheet(untrusted.load_document(path, max(MAX_COURSE_BYTES, MAX_SHEET_BYTES), "a file"))
+            return not is_scoresheet(untrusted.load_document(path, limit, "a file"))
         except untrusted.Untrusted:
-            return True  # the course loader reports what is wrong with it
+            pass
+        try:  # not TOML: what its format line says it is loads it and reports what is wrong
+            return not says_scoresheet(untrusted.read_text(path, limit))
+        except untrusted.Untrusted:
+            return True  # not a file to read: the course loader says so
     try:
         data = untrusted.load(path, MAX_COURSE_BYTES)
     except untrusted.Untrusted:
@@ -157,9 +162,22 @@ def generate(
                                      rounds=rounds, budget=budget, seed=seed, rules=cast("GeneratorRules", rules),
                                      taste=_pair(taste, "--taste", float), values=_pair(values, "--values", int),
                                      zero_fraction=zero_fraction)
-        except (GeneratorError, ValueError, TypeError) as err:
+        except GeneratorError as err:
+            fail(_generator_error(err))
+        except (ValueError, TypeError) as err:
             fail(f"error: {err}")
-        output_scenario(gen(params), output, force, as_json)
+        try:
+            sc = gen(params)
+        except GeneratorError as err:
+            fail(_generator_error(err))
+        output_scenario(sc, output, force, as_json)
+
+
+def _generator_error(err: GeneratorError) -> str:
+    """The generator's refusal naming the option at fault as the command line spells it (--zero-fraction)."""
+    if err.option is None:
+        return f"error: {err}"
+    return f"error: --{err.option.replace('_', '-')}: {err.words}"
 
 
 def _pair(text: str | None, option: str, kind: type) -> tuple | None:

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 from negtui.engine.game import round_robin
-from negtui.generator.params import GeneratorParams
+from negtui.generator.params import GeneratorError, GeneratorParams
 from negtui.generator.reference import BAIT_GOAL, POISON_GOAL, GameArrays, generate_game_config
+from negtui.scenario.io import first_problem
 from negtui.scenario.model import Action, CellRef, Goal, Player, Protocol, Scenario
 
 
 def generate(params: GeneratorParams) -> Scenario:
-    """A random scenario for these parameters; the same parameters always give the same scenario."""
-    return build_scenario(params, game_arrays(params))
+    """A random scenario for these parameters; the same parameters always give the same scenario.  A draw
+    that breaks a scenario's rules all the same is a GeneratorError naming the rule, not a traceback."""
+    try:
+        return build_scenario(params, game_arrays(params))
+    except ValidationError as err:
+        raise GeneratorError(f"the game drawn is not a valid scenario: {first_problem(err)}") from None
 
 
 def game_arrays(params: GeneratorParams) -> GameArrays:

@@ -15,6 +15,8 @@ from typing import Literal
 
 import numpy as np
 
+from negtui.scenario import limits as lim
+
 Structure = Literal["cooperative", "adversarial"]
 Payoff = Literal["balanced", "positive", "negative"]
 Rules = Literal["paper", "reference"]
@@ -22,6 +24,7 @@ Rules = Literal["paper", "reference"]
 STRUCTURES: tuple[str, ...] = ("cooperative", "adversarial")
 PAYOFFS: tuple[str, ...] = ("balanced", "positive", "negative")
 RULES: tuple[str, ...] = ("paper", "reference")
+MAX_TASTE = 1e6  # latent tastes this large already make every value an extreme; larger ones overflow
 ACTION_DRAW = 0x41637473  # mixed with the seed for the draw of action counts, a stream of its own
 #: Target range [t_min, t_max] of G for each payoff shift (§2.3 step 1).
 SHIFT_RANGES: dict[str, tuple[int, int]] = {
@@ -32,7 +35,13 @@ SHIFT_RANGES: dict[str, tuple[int, int]] = {
 
 
 class GeneratorError(ValueError):
-    """Parameters the generator cannot turn into a game; the message is one line meant for the user."""
+    """Parameters the generator cannot turn into a game; the message is one line meant for the user.
+    `option` is the parameter at fault where one is (then the message reads "budget: must be …" and `words`
+    is what follows the name), so a command line and a form can each name it as they spell it."""
+
+    def __init__(self, message: str, option: str | None = None):
+        super().__init__(f"{option}: {message}" if option else message)
+        self.option, self.words = option, message
 
 
 @dataclass(frozen=True)
@@ -173,34 +182,66 @@ def check_profile(structure: str, payoff: str, binary_fraction: float, zipf_a: f
 
 
 def check_params(p: GeneratorParams) -> None:
-    """All checks for a parameter set; the generator's own checks first, in the reference's order."""
+    """All checks for a parameter set; the generator's own checks first, in the reference's order, except
+    that the sizes past negtui's limits are refused before anything is drawn for them."""
     if not _is_int(p.players) or p.players < 1:
         raise GeneratorError(f"players must be a positive integer (got {p.players!r})")
+    _within("players", p.players, 3, lim.MAX_PLAYERS, low_checked=True)
     ranged = p.actions_up_to is not None
     if ranged and not (_is_int(p.actions) and _is_int(p.actions_up_to) and 1 <= p.actions <= p.actions_up_to):  # type: ignore[operator]
         raise GeneratorError(f"a range of actions is LOW-HIGH with 1 <= LOW <= HIGH (got {p.actions_text})")
+    given = [p.actions, p.actions_up_to] if isinstance(p.actions, int) else list(p.actions)
+    for m in given:
+        if _is_int(m) and m > lim.MAX_ACTIONS:  # type: ignore[operator]
+            raise GeneratorError(f"must be between 1 and {lim.MAX_ACTIONS} per player (got {m})", "actions")
     counts = p.action_counts
     if len(counts) != p.players:
         raise GeneratorError(f"actions lists {len(counts)} counts but there are {p.players} players")
+    _within("goals", p.goals, 3, lim.MAX_GOALS, low_checked=True)
     check_counts(counts, p.goals, p.factors)
     check_profile(p.structure, p.payoff, p.all_or_nothing, p.zipf)
     if p.rules not in RULES:
         raise GeneratorError(f"rules must be one of {', '.join(RULES)} (got {p.rules!r})")
-    if not _is_int(p.rounds) or p.rounds < 1:
-        raise GeneratorError(f"rounds must be at least 1 (got {p.rounds!r})")
-    if not _is_int(p.budget) or p.budget < 1:
-        raise GeneratorError(f"budget must be at least 1 (got {p.budget!r})")
-    if not _is_int(p.seed) or p.seed < 0:
-        raise GeneratorError(f"seed must be a non-negative integer (got {p.seed!r})")
+    _within("rounds", p.rounds, 1, lim.MAX_ROUNDS)
+    _within("budget", p.budget, 1, lim.MAX_BUDGET)
+    if not _is_int(p.seed) or not 0 <= p.seed <= lim.MAX_SEED:
+        raise GeneratorError(f"must be a whole number from 0 to {lim.MAX_SEED} (got {p.seed!r})", "seed")
     check_shape(p.taste, p.values, p.zero_fraction)
+    check_size(counts, p.goals, p.rounds, p.budget)
+
+
+def _within(option: str, value: object, low: int, high: int, low_checked: bool = False) -> None:
+    """A whole number in [low, high], or a GeneratorError naming the option and the range (`low_checked`: a
+    value below is left to the reference's own check and message, which comes later)."""
+    if not _is_int(value) or value > high or (value < low and not low_checked):  # type: ignore[operator]
+        raise GeneratorError(f"must be between {low} and {high} (got {value!r})", option)
+
+
+def check_size(counts: Sequence[int], goals: int, rounds: int, budget: int) -> None:
+    """The limits that depend on several parameters (negtui.scenario.limits, as a scenario file is checked):
+    the game's length and the offer search's size, so that a game past them is refused before it is made."""
+    turns = rounds * len(counts)
+    if turns > lim.MAX_TURNS:
+        raise GeneratorError(f"{rounds} rounds of {len(counts)} players make {turns:,} turns; the limit is "
+                             f"{lim.MAX_TURNS:,}: fewer rounds or players", "rounds")
+    sets = lim.options(max(counts), budget)
+    if sets > lim.MAX_OPTIONS:
+        raise GeneratorError(f"{max(counts)} actions with a budget of {budget} give {sets:,} possible sets in one "
+                             f"offer; the limit is {lim.MAX_OPTIONS:,}: a smaller budget or fewer actions", "budget")
+    work = lim.offer_work(list(counts), budget, goals, exclusive=False)  # generated games have no exclusive sets
+    if work > lim.MAX_OFFER_WORK:
+        raise GeneratorError(f"the offer search would evaluate {work:,} offer × goal terms for one pair of players "
+                             f"(the limit is {lim.MAX_OFFER_WORK:,}): fewer actions, a smaller budget or fewer goals")
 
 
 def check_shape(taste: tuple[float, float] | None, values: tuple[int, int] | None, zero_fraction: float) -> None:
     """The parameters beyond the paper's axes."""
-    if taste is not None and (len(taste) != 2 or not all(math.isfinite(x) for x in taste) or not taste[1] > 0):
-        raise GeneratorError(f"taste is MEAN,SD of the players' latent tastes, with SD above 0 (got {taste})")
+    if taste is not None and (len(taste) != 2 or not all(math.isfinite(x) and abs(x) <= MAX_TASTE for x in taste)
+                              or not taste[1] > 0):
+        raise GeneratorError(f"MEAN,SD of the players' latent tastes, with SD above 0, both within ±{MAX_TASTE:g} "
+                             f"(got {taste})", "taste")
     if values is not None and (len(values) != 2 or not all(_is_int(v) for v in values) or not values[0] < values[1]
                                or max(abs(v) for v in values) > 10_000):
-        raise GeneratorError(f"values is LOW,HIGH, integers with LOW < HIGH, within ±10000 (got {values})")
+        raise GeneratorError(f"LOW,HIGH, integers with LOW < HIGH, within ±10000 (got {values})", "values")
     if not 0.0 <= zero_fraction < 1.0:  # also rejects NaN
-        raise GeneratorError(f"zero_fraction is the share of values set to zero, in [0, 1) (got {zero_fraction})")
+        raise GeneratorError(f"the share of values set to zero, in [0, 1) (got {zero_fraction})", "zero_fraction")

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from negtui.engine.rules import get_rules, name_mismatch
 from negtui.record.format import FORMAT_1, KNOWN_FORMATS, Header, MessageLine, ResultLine, TurnLine
 from negtui.scenario import untrusted
-from negtui.scenario.io import ScenarioError, parse_scenario, problems_from_validation
+from negtui.scenario.io import ScenarioError, listed, parse_scenario, problems_from_validation
 from negtui.scenario.limits import MAX_RECORD_BYTES
 from negtui.scenario.model import Scenario
 from negtui.scenario.untrusted import printable
@@ -27,7 +27,7 @@ class RecordError(Exception):
     def render(self) -> str:
         where = f"{self.source}" + (f", line {self.line}" if self.line else "")
         out = [f"{where}: invalid record"]
-        out += [f"  {path}: {msg}" for path, msg in self.problems]
+        out += listed([f"  {path}: {msg}" for path, msg in self.problems])
         return printable("\n".join(out))
 
 

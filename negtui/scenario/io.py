@@ -26,6 +26,17 @@ class Problem:
     message: str
 
 
+MAX_LISTED = 50  # problems printed for one file; a hostile file can hold a hundred thousand
+
+
+def listed(lines: list[str], most: int = MAX_LISTED) -> list[str]:
+    """The first `most` lines of a list of problems, and a line saying how many more there are: every list
+    of problems negtui prints goes through here."""
+    if len(lines) <= most:
+        return lines
+    return [*lines[:most], f"  … and {len(lines) - most:,} more"]
+
+
 class FileProblems(Exception):
     """A file that cannot be used; carries every problem found, not just the first, each at its JSON path."""
 
@@ -38,8 +49,8 @@ class FileProblems(Exception):
 
     def render(self) -> str:
         n = len(self.problems)
-        lines = [f"{self.source}: invalid {self.kind} ({n} problem{'s' * (n != 1)})"]
-        lines += [f"  {p.path}: {p.message}" for p in self.problems]
+        lines = [f"{self.source}: invalid {self.kind} ({n:,} problem{'s' * (n != 1)})"]
+        lines += listed([f"  {p.path}: {p.message}" for p in self.problems])
         return printable("\n".join(lines))
 
 
@@ -73,7 +84,7 @@ MISMATCH = frozenset({"int_parsing", "int_type", "int_from_float", "float_parsin
 
 
 def problems_from_validation(err: ValidationError) -> list[Problem]:
-    out: list[Problem] = []
+    out = _Problems()
     branches: dict[tuple, list[str]] = {}  # a union's failed branches, by the value's location
     decided: set[tuple] = set()  # unions whose value had the right type but failed a check
     for e in err.errors(include_url=False):
@@ -82,7 +93,7 @@ def problems_from_validation(err: ValidationError) -> list[Problem]:
             # our cross-reference check: the message carries its own path(s)
             for line in msg.removeprefix("Value error, ").splitlines():
                 path, _, text = line.partition(": ")
-                out.append(Problem(path, text))
+                out.add(Problem(path, text), again=True)
             continue
         if e["type"] == "extra_forbidden":
             msg = "unknown field"
@@ -91,7 +102,7 @@ def problems_from_validation(err: ValidationError) -> list[Problem]:
         if branch is not None and e["type"] not in MISMATCH:  # the value's branch, failing its own check: say that
             loc = loc[:-1]
             decided.add(loc)
-            out = [p for p in out if p.path != _json_path(loc)]
+            out.drop(_json_path(loc))
         elif branch is not None:  # a union's value (int | float, 'all' | 'linear' | int): one problem, not one each
             loc = loc[:-1]
             if loc in decided:
@@ -102,12 +113,37 @@ def problems_from_validation(err: ValidationError) -> list[Problem]:
                 seen.append(branch)
             kinds = ["a number"] if set(seen) <= {"a whole number", "a number"} else seen
             msg = f"should be {' or '.join(kinds)}, not {shown if len(shown) <= 40 else shown[:39] + '…'}"
-            path = _json_path(loc)
-            out = [p for p in out if p.path != path]
-        problem = Problem(_json_path(loc), msg.removeprefix("Value error, "))
-        if problem not in out:
-            out.append(problem)
-    return out
+            out.drop(_json_path(loc))
+        out.add(Problem(_json_path(loc), msg.removeprefix("Value error, ")))
+    return out.listed()
+
+
+class _Problems:
+    """Problems in the order found, each once, those at a path dropped at once: a hostile file can hold a
+    hundred thousand, so neither is a scan of the list."""
+
+    def __init__(self) -> None:
+        self._found: list[Problem | None] = []
+        self._at: dict[str, list[int]] = {}
+        self._kept: set[Problem] = set()
+
+    def add(self, problem: Problem, again: bool = False) -> None:
+        """Keep `problem`, unless it is kept already (`again`: keep it even so)."""
+        if problem in self._kept and not again:
+            return
+        self._kept.add(problem)
+        self._at.setdefault(problem.path, []).append(len(self._found))
+        self._found.append(problem)
+
+    def drop(self, path: str) -> None:
+        for k in self._at.pop(path, []):
+            found = self._found[k]
+            if found is not None:
+                self._kept.discard(found)
+                self._found[k] = None
+
+    def listed(self) -> list[Problem]:
+        return [p for p in self._found if p is not None]
 
 
 def _branch(tag: object) -> str | None:

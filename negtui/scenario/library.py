@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -102,6 +103,19 @@ def near_names(text: str, root: Path | None = None, most: int = 3) -> list[str]:
     return difflib.get_close_matches(stem, sorted(names), n=most, cutoff=0.6)
 
 
+def present(path: Path) -> bool:
+    """Whether there is something at `path` for reading to try (a dangling link too).  A name the system
+    will not look up (a part over 255 bytes, a NUL, a loop of links) counts as present: reading it then
+    says what is wrong, where "not found" would be false."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except (OSError, ValueError):
+        return True
+    return True
+
+
 def resolve(text: str | Path, base: Path | None = None) -> Path:
     """Where a scenario named on the command line or in a course is: an existing file (relative to
     `base` if given, else to the bundled library: `cases/….toml`), else a bundled scenario of that name;
@@ -110,10 +124,19 @@ def resolve(text: str | Path, base: Path | None = None) -> Path:
     candidates = [base / p, p] if base is not None and not p.is_absolute() else [p]
     library = [] if p.is_absolute() else [bundled_root() / p]
     for c in candidates + library:
-        if c.exists():
+        if _exists(c):
             return c
     if p.suffix != ".json" and len(p.parts) == 1:
         hit = find(str(p))
         if hit is not None:
             return hit
     return candidates[0]
+
+
+def _exists(path: Path) -> bool:
+    """Path.exists(), except that a name the system will not look up (too long, say) is taken as there:
+    reading it then says what is wrong."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return True

@@ -16,6 +16,7 @@ MAX_EXCLUSIVE = 10_000  # exclusive sets
 MAX_ROUNDS = 10_000
 MAX_TURNS = 100_000  # rounds × players, or the length of an explicit schedule
 MAX_BUDGET = 64
+MAX_SEED = 2**63 - 1  # a 64-bit integer, as numpy and every reader of a file take it
 MAX_ABS_VALUE = 1e12  # a goal's value to a player
 MAX_OPTIONS = 50_000  # one player's possible new-commitment sets in one offer
 # (offers between the two players with most options) × goals (× players with exclusive sets)
@@ -27,6 +28,8 @@ MAX_TEXT = 100_000  # characters of a name, label, description or lesson
 MAX_SCENARIO_BYTES = 32 * 2**20
 MAX_RECORD_BYTES = 512 * 2**20
 MAX_DEPTH = 64  # JSON nesting
+MAX_TABLE_BYTES = 4 * 2**20  # a CSV table beside a scoresheet (its points)
+MAX_CELL = 1_000  # characters of one cell of a CSV table (a points table, a roster): an id, a name, a number
 
 
 def options(actions: int, budget: int) -> int:

@@ -1,21 +1,29 @@
-"""Reading JSON files nobody vouches for (scenarios, topfiles, records).
+"""Reading files nobody vouches for: JSON and TOML (scenarios, topfiles, records, scoresheets, courses) and
+CSV tables (a scoresheet's points, a roster).
 
 Only regular files under a size limit are read (a FIFO, a device or /dev/zero would block or never
 end); the text must be UTF-8; JSON's own rules hold (no NaN or Infinity); nesting, Unicode and numbers
-are checked once, walking the decoded data, so a hostile file is an ordinary error with a JSON path."""
+are checked once, walking the decoded data, so a hostile file is an ordinary error with a JSON path.  A CSV
+table's cells are bounded and hold no control characters, and a mistake in one is named by its line."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 import os
+import re
 import stat
 import unicodedata
 from pathlib import Path
 
-from negtui.scenario.limits import MAX_DEPTH
+from negtui.scenario.limits import MAX_CELL, MAX_DEPTH
 
 MAX_INT = 2**63 - 1
+
+
+_UNSHOWN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # control characters but tab and newline
 
 
 class Untrusted(ValueError):
@@ -24,6 +32,23 @@ class Untrusted(ValueError):
     def __init__(self, message: str, path: str = "$"):
         super().__init__(message)
         self.path = path
+
+
+class BadTable(Untrusted):
+    """CSV text that cannot be read as a table; `line` (and `column`, from 1, where known) say where."""
+
+    def __init__(self, message: str, line: int, column: int | None = None):
+        super().__init__(message, f"line {line}" + (f", column {column}" if column is not None else ""))
+        self.line, self.column = line, column
+
+
+def size_text(limit: int) -> str:
+    """A size limit in the unit it is a round number of: 32 MiB, 256 KiB, 100 bytes."""
+    for unit, size in (("MiB", 2**20), ("KiB", 2**10)):
+        if limit >= size:
+            amount = limit / size
+            return f"{amount:.0f} {unit}" if amount == int(amount) else f"{amount:.1f} {unit}"
+    return f"{limit} bytes"
 
 
 def one_line(text: str, limit: int) -> str:
@@ -75,8 +100,10 @@ def plain(text: str) -> str:
 
 
 def printable(text: str) -> str:
-    """Text safe to print whatever it holds (lone surrogates become escapes)."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    """Text safe to print whatever it holds: lone surrogates and control characters but newline and tab
+    become escapes (a file name or a value in a message cannot move the cursor or hide what follows)."""
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return _UNSHOWN.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def read_text(path: Path, limit: int) -> str:
@@ -87,6 +114,8 @@ def read_text(path: Path, limit: int) -> str:
         raise Untrusted("file not found") from None
     except OSError as err:
         raise Untrusted(f"cannot read file: {err.strerror or err}") from None
+    except ValueError:  # a NUL in the name: no file can have it
+        raise Untrusted("cannot read file: its name holds a NUL character") from None
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
@@ -100,7 +129,7 @@ def read_text(path: Path, limit: int) -> str:
         except OSError as err:
             raise Untrusted(f"cannot read file: {err.strerror or err}") from None
     if len(data) > limit:
-        raise Untrusted(f"file is over the limit of {limit // 2**20} MiB")
+        raise Untrusted(f"file is over the limit of {size_text(limit)}")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -121,7 +150,7 @@ def loads(text: str) -> object:
     except RecursionError:
         raise Untrusted(f"nested too deeply (more than {MAX_DEPTH} levels)") from None
     except ValueError as err:  # NaN/Infinity, or an integer of thousands of digits
-        raise Untrusted(f"not valid JSON: {err}") from None
+        raise Untrusted(f"not valid JSON: {_too_long_integer(text) or err}") from None
     check(data)
     return data
 
@@ -188,5 +217,54 @@ def load_document(path: Path, limit: int, kind: str) -> object:
         raise Untrusted(f"not valid TOML: {err}") from None
     except RecursionError:
         raise Untrusted("nested too deeply") from None
+    except ValueError as err:  # an integer of thousands of digits: Python's int() refuses to read it
+        raise Untrusted(f"not valid TOML: {_too_long_integer(text) or err}") from None
     check(data)  # depth, Unicode and finite numbers (TOML allows nan and inf)
     return data
+
+
+# Python reads at most this many digits into an int (sys.get_int_max_str_digits(), 4300 unless changed); a
+# longer one is refused by json and tomllib with a message about Python, not about the file
+_LONG_DIGITS = re.compile(r"[0-9][0-9_]{4299,}")
+
+
+def _too_long_integer(text: str) -> str | None:
+    """Where text holds an integer of more digits than Python reads, in words (None: it holds none)."""
+    found = _LONG_DIGITS.search(text)
+    if found is None:
+        return None
+    line = text.count("\n", 0, found.start()) + 1
+    return f"an integer of {found.end() - found.start():,} digits at line {line} (a number is out of range long before)"
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # every control character but tab, LF and CR
+
+
+def csv_rows(text: str, cell_limit: int = MAX_CELL) -> list[tuple[int, list[str]]]:
+    """Every row of CSV text with the line it starts on (blank rows too, as []).  A byte-order mark at the
+    start is dropped (spreadsheets write one in "CSV UTF-8"); a control character anywhere (a NUL: a binary
+    file, or a name that would print wrongly) or a cell over `cell_limit` characters raises BadTable."""
+    text = text.removeprefix("\ufeff")
+    bad = _CONTROL.search(text)
+    if bad is not None:
+        line = text.count("\n", 0, bad.start()) + 1
+        at = bad.start() - text.rfind("\n", 0, bad.start())
+        raise BadTable(f"a control character (U+{ord(bad.group()):04X}) at character {at}, where text should be: "
+                       "is this a CSV file?", line)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows: list[tuple[int, list[str]]] = []
+    start = 1
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return rows
+        except csv.Error as err:  # csv's own limit on a cell (far above ours), or quoting it cannot follow
+            if "field larger than field limit" in str(err):
+                raise BadTable(f"a cell over the limit of {cell_limit:,} characters", start) from None
+            raise BadTable(f"not CSV: {err}", start) from None
+        for c, cell in enumerate(row, start=1):
+            if len(cell) > cell_limit:
+                raise BadTable(f"a cell over the limit of {cell_limit:,} characters", start, c)
+        rows.append((start, row))
+        start = reader.line_num + 1

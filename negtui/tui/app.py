@@ -143,9 +143,13 @@ class NegtuiApp(SizeGuard, App):
         self.choose_seats(sc)
 
     def open_generated(self, params: GeneratorParams) -> None:
-        from negtui.generator import generate
+        from negtui.generator import GeneratorError, generate
 
-        sc = generate(params)
+        try:
+            sc = generate(params)
+        except GeneratorError as err:  # the form checks every limit first: a draw that still fails is said here
+            self.notify(str(err), severity="error", timeout=10)
+            return
         folder = self.data_dir / "scenarios"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{sc.name}.json"

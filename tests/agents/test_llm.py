@@ -181,7 +181,7 @@ def _completion(content: str) -> bytes:
     (("raw", 200, b'{"choices": ' + b"9" * 5000 + b"}"), 5, "not a chat completion"),
     (("raw", 200, _completion("[" * 100_000 + "]" * 100_000)), 5, "nested too deeply"),
     (("raw", 200, _completion('{"partner": ' + "9" * 5000 + "}")), 5,
-     "the answer is not valid JSON: Exceeds the limit"),
+     "the answer is not valid JSON: an integer of 5,000 digits"),
     (("raw", 500, b"\x1b]0;owned\x07\x1b[2J the server broke"), 5, "answered 500: ]0;owned[2J the server broke"),
     (("flood",), 5, "answered with over 1,048,576 bytes"),
     (("drip", 0.3, _completion("{}")), 1, "no answer from m within 1 s"),

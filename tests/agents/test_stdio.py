@@ -198,7 +198,7 @@ def test_under_private_information_an_agent_is_sent_no_other_players_value(tmp_p
 @ONE_FLAKY_TEST_AT_A_TIME
 @pytest.mark.parametrize("mode, words", [
     ("deep", "nested too deeply"),
-    ("bigint", "not valid JSON: Exceeds the limit"),
+    ("bigint", "not valid JSON: an integer of 5,000 digits"),
     ("closed", "closed its output but did not exit"),
     ("endless", f"a line of over {1 << 20:,} characters"),
 ])

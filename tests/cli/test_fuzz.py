@@ -4,7 +4,6 @@ JSON path, never a traceback and never a hang."""
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import signal
@@ -13,55 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.mutations import mutate, text_mutation
 from tests.paths import COALITION_TRAP, HUMANITARIAN, PILL, SIX
-
-
-def _mutate(data: object, rng: random.Random) -> object:
-    """One random structural or value mutation somewhere in a JSON document."""
-    data = copy.deepcopy(data)
-    nodes = [data]
-    target = data
-    for _ in range(rng.randint(1, 6)):
-        children = list(target.items()) if isinstance(target, dict) else list(enumerate(target)) \
-            if isinstance(target, list) else []
-        if not children:
-            break
-        key, child = rng.choice(children)
-        if not isinstance(child, (dict, list)) or rng.random() < 0.3:
-            break
-        target = child
-        nodes.append(target)
-    if isinstance(target, dict) and target:
-        key = rng.choice(list(target))
-        op = rng.randrange(6)
-        if op == 0:
-            del target[key]
-        elif op == 1:
-            target[key] = rng.choice([None, -1, 0, 10**12, 1e300, "", "x" * 300, [], {}, True, 3.5, "P0"])
-        elif op == 2:
-            target[key + "_extra"] = 1
-        elif op == 3 and isinstance(target[key], list) and target[key]:
-            target[key] = target[key] * rng.randint(2, 3)
-        elif op == 4 and isinstance(target[key], str):
-            target[key] = target[key] + rng.choice([".", " ", "\u00e9", "\ud800"])
-        else:
-            target[key] = rng.choice([[], {}, -(2**70), 2**70])
-    elif isinstance(target, list) and target:
-        k = rng.randrange(len(target))
-        op = rng.randrange(3)
-        if op == 0:
-            del target[k]
-        elif op == 1:
-            target.insert(k, copy.deepcopy(target[k]))
-        else:
-            target[k] = rng.choice([None, "?", 7, -7, {}])
-    return data
-
-
-def _text_mutation(text: str, rng: random.Random) -> str:
-    k = rng.randrange(max(1, len(text)))
-    return rng.choice([text[:k], text[:k] + rng.choice(["}", "]", ",", '"', "\\", "\x00", "NaN"]) + text[k:],
-                       text[:k] + text[k + rng.randint(1, 20):]])
 
 
 def _bounded(seconds: float):
@@ -97,9 +49,9 @@ def test_fuzz_mutated_scenarios_and_records(cli, tmp_path, scenario_cases, recor
         src = scenarios[k % len(scenarios)]
         path = tmp_path / f"s{k}.json"
         if k % 5 == 4:
-            path.write_text(_text_mutation(src.read_text(), rng))
+            path.write_text(text_mutation(src.read_text(), rng))
         else:
-            path.write_text(json.dumps(_mutate(json.loads(src.read_text()), rng)))
+            path.write_text(json.dumps(mutate(json.loads(src.read_text()), rng)))
         old = _bounded(20)
         try:
             for args in (["validate", path], ["autoplay", path, "--partner", "greedy", "-q"])[:1 + (k % 4 == 0)]:
@@ -112,9 +64,9 @@ def test_fuzz_mutated_scenarios_and_records(cli, tmp_path, scenario_cases, recor
         lines = list(rec_lines)
         n = rng.randrange(len(lines))
         if k % 4 == 3:
-            lines[n] = _text_mutation(lines[n], rng)
+            lines[n] = text_mutation(lines[n], rng)
         else:
-            lines[n] = json.dumps(_mutate(json.loads(lines[n]), rng))
+            lines[n] = json.dumps(mutate(json.loads(lines[n]), rng))
         path = tmp_path / f"r{k}.jsonl"
         path.write_text("\n".join(lines) + "\n")
         old = _bounded(20)

@@ -33,6 +33,29 @@ def test_options_out_of_range_exit_2_with_a_message(cli, args, words):
     assert words in res.stderr and "Traceback" not in res.output, res.stderr
 
 
+@pytest.mark.parametrize("args, words", [
+    (["--budget", "65"], "--budget: must be between 1 and 64 (got 65)"),
+    (["--players", "501"], "--players: must be between 3 and 500 (got 501)"),
+    (["--actions", "65"], "--actions: must be between 1 and 64 per player (got 65)"),
+    (["--actions", "1-99999999999"], "--actions: must be between 1 and 64 per player (got 99999999999)"),
+    (["--goals", "5001"], "--goals: must be between 3 and 5000 (got 5001)"),
+    (["--rounds", "20000"], "--rounds: must be between 1 and 10000 (got 20000)"),
+    (["--players", "500", "--rounds", "201"], "--rounds: 201 rounds of 500 players make 100,500 turns; the limit "
+                                              "is 100,000"),
+    (["--actions", "30", "--budget", "30"], "--budget: 30 actions with a budget of 30 give 1,073,741,824 possible"),
+    (["--players", "500", "--actions", "64", "--goals", "5000", "--budget", "1"], "the offer search would evaluate"),
+    (["--seed", str(2**64)], "--seed: must be a whole number from 0 to 9223372036854775807"),
+    (["--taste", "0,1e308"], "--taste: MEAN,SD of the players' latent tastes"),
+])
+def test_generate_past_the_limits_names_the_option_and_its_range(cli, tmp_path, args, words):
+    out = tmp_path / "x.json"
+    res = cli("generate", *args, "-o", out)
+    assert res.exit_code == 2, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    assert f"error: {words}" in res.stderr and "Traceback" not in res.output, res.stderr
+    assert not out.exists()
+
+
 def _mapped(pid: int, library: str) -> bool:
     """Whether `library` is mapped into the process (False once the process is gone)."""
     try:

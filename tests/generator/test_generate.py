@@ -352,6 +352,14 @@ def test_paper_protocol_has_no_explicit_schedule() -> None:
         (dict(rounds=0), "rounds"),
         (dict(budget=0), "budget"),
         (dict(seed=-1), "seed"),
+        (dict(players=501), "players: must be between 3 and 500 \\(got 501\\)"),
+        (dict(players=3, actions=[1, 65, 1]), "actions: must be between 1 and 64 per player \\(got 65\\)"),
+        (dict(actions=1, actions_up_to=10**11), "actions: must be between 1 and 64 per player"),
+        (dict(goals=5001), "goals: must be between 3 and 5000"),
+        (dict(rounds=10**4 + 1), "rounds: must be between 1 and 10000"),
+        (dict(budget=65), "budget: must be between 1 and 64"),
+        (dict(players=500, rounds=201), "rounds: 201 rounds of 500 players make 100,500 turns"),
+        (dict(taste=(0.0, 1e308)), "taste"),
     ],
 )
 def test_invalid_parameters(kw: dict, match: str) -> None:

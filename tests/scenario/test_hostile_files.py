@@ -136,6 +136,17 @@ def test_a_file_over_the_size_limit_is_refused(cli, tmp_path):
     refused(cli("validate", big), big, "over the limit of 32 MiB")
 
 
+def test_tens_of_thousands_of_problems_are_found_in_linear_time_and_fifty_are_listed(cli, tmp_path):
+    data = pill()
+    data["goals"][0]["values"] = {f"p{k}": "x" for k in range(20_000)}
+    bad = write(tmp_path, data)
+    started = time.monotonic()
+    res = cli("validate", bad)
+    refused(res, bad, '$.goals[0].values.p0: should be a number, not "x"', "… and 19,950 more")
+    assert time.monotonic() - started < 10  # every problem compared with every other: minutes
+    assert len(res.stderr.splitlines()) == 1 + 50 + 1
+
+
 def test_bytes_that_are_not_utf8(cli, tmp_path):
     bad = tmp_path / "latin.json"
     bad.write_bytes(PILL.read_bytes().replace(b"Alice", b"Al\xefce"))

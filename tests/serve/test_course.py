@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 import tomllib
 from pathlib import Path
 
@@ -244,6 +245,23 @@ def test_a_duplicate_exercise_id_is_reported(tmp_path):
     ex = '[[exercises]]\nid = "same"\ntitle = "T"\nscenario = "poison-pill"\nseat = "B"\n'
     found = located(write(tmp_path, 'name = "c"\ntitle = "C"\n' + ex + ex))
     assert found == {"$.exercises[1].id": "duplicate exercise id 'same'"}
+
+
+def test_an_exercise_id_that_is_not_text_is_a_problem_of_its_type(tmp_path):
+    found = located(write(tmp_path, json.dumps({"name": "c", "title": "C", "exercises": [
+        {"id": [], "title": "T", "scenario": "poison-pill"}, {"id": {}, "title": "T", "scenario": "poison-pill"}]}),
+        "course.json"))
+    assert found == {"$.exercises[0].id": "Input should be a valid string",
+                     "$.exercises[1].id": "Input should be a valid string"}
+
+
+def test_exercises_past_the_limit_are_refused_without_checking_each(tmp_path):
+    exercises = [{"id": f"e{k}", "title": "T", "scenario": "poison-pill"} for k in range(15_000)]
+    path = write(tmp_path, json.dumps({"name": "c", "title": "C", "exercises": exercises}), "course.json")
+    started = time.monotonic()
+    found = located(path)
+    assert found == {"$.exercises": "List should have at most 200 items after validation, not 15000"}
+    assert time.monotonic() - started < 4  # each compiled: about ten seconds
 
 
 def test_a_broken_scenario_next_to_the_course_reports_its_own_problems(tmp_path):

@@ -168,3 +168,28 @@ async def test_the_console_seats_a_roster_starts_pauses_and_times_the_class(clas
         for s in people:
             s.client.close()
 
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("hostile, words", [
+    ('"' + "z" * 140_000 + '",pill,1,A\n', "line 2: a cell over the limit of 1,000 characters"),
+    ("b\x00ob,pill,1,A\n", "line 2: a control character (U+0000)"),
+])
+async def test_a_hostile_roster_is_shown_in_the_seating_dialog_and_the_console_stays_up(
+        server: Server, wait_until, tmp_path: Path, hostile: str, words: str) -> None:
+    bad, good = tmp_path / "bad.csv", tmp_path / "good.csv"
+    bad.write_text("trainee,exercise,table,seat\n" + hostile)
+    good.write_text("trainee,exercise,table,seat\nalice,pill,1,A\nbob,pill,1,B\n")
+    app = ClassApp(load_course(server.keeper.course_path), server.db, data_dir=server.data)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: getattr(app.screen, "class_read", False), "the class read")
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, SeatingScreen), "the seating dialog")
+        dialog = app.screen
+        dialog.query_one("#how", Select).value = "roster"
+        dialog.query_one("#detail", Input).value = str(bad)
+        await wait_until(pilot, lambda: words in str(dialog.query_one("#plan").render()), "the roster's mistake")
+        assert f"{bad}: invalid roster (1 problem)" in str(dialog.query_one("#plan").render())
+        assert app.is_running and app.screen is dialog
+        dialog.query_one("#detail", Input).value = str(good)
+        await wait_until(pilot, lambda: "table 1" in str(dialog.query_one("#plan").render()), "the good roster's plan")

@@ -10,8 +10,15 @@ scenario is read (and `load_scoresheet` one that must be a scoresheet).
 
 from negtui.scenario.scoresheets.compile import TooLarge, compile_sheet, reservation_shares, settlement_terms
 from negtui.scenario.scoresheets.load import SheetRefused, not_a_sheet, sheet_scenario, validate_sheet
-from negtui.scenario.scoresheets.model import FORMAT, MAX_SHEET_BYTES, Scoresheet, is_scoresheet, salvaged_problems
+from negtui.scenario.scoresheets.model import (
+    FORMAT,
+    MAX_SHEET_BYTES,
+    Scoresheet,
+    is_scoresheet,
+    salvaged_problems,
+    says_scoresheet,
+)
 
 __all__ = ["FORMAT", "MAX_SHEET_BYTES", "Scoresheet", "SheetRefused", "TooLarge", "compile_sheet", "is_scoresheet",
-           "not_a_sheet", "reservation_shares", "salvaged_problems", "settlement_terms", "sheet_scenario",
-           "validate_sheet"]
+           "not_a_sheet", "reservation_shares", "salvaged_problems", "says_scoresheet", "settlement_terms",
+           "sheet_scenario", "validate_sheet"]

@@ -10,6 +10,7 @@ become player, action and goal ids, and people type party ids in `--seat ID=LENS
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
@@ -18,7 +19,7 @@ from negtui.scenario import limits as lim
 from negtui.scenario.model import Protocol, Text, Value
 
 FORMAT: Final = "negtui-scoresheet/1"
-MAX_SHEET_BYTES: Final = 4 * 2**20  # a scoresheet is a page or two; a points table beside it as much
+MAX_SHEET_BYTES: Final = 4 * 2**20  # a scoresheet is a page or two (its points table: limits.MAX_TABLE_BYTES)
 MAX_ISSUES: Final = lim.MAX_ACTIONS  # every option of every issue is an action of every party
 SheetId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,64}$",
                                description="1 to 64 letters, digits, '-' or '_'.")]
@@ -70,8 +71,8 @@ class Scoresheet(_Strict):
     agreement: Agreement = Field(default_factory=Agreement)
     protocol: Protocol = Field(default_factory=Protocol)
     points_table: Annotated[str, Field(min_length=1, max_length=1000)] | None = Field(
-        default=None, description="A CSV file of the points (issue, option, one column per party), relative to "
-                                  "the scoresheet.")
+        default=None, description="A CSV file of the points (issue, option, one column per party), in the "
+                                  "scoresheet's folder or below it.")
 
     @model_validator(mode="after")
     def _check_parts(self) -> Scoresheet:
@@ -209,3 +210,12 @@ def salvaged_problems(data: object) -> list[tuple[str, str]]:
 def is_scoresheet(data: object) -> bool:
     """Whether decoded TOML or JSON is a scoresheet: recognised by its own format key, by content alone."""
     return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+_FORMAT_LINE = re.compile(r'^[ \t]*format[ \t]*=[ \t]*["\']negtui-scoresheet/1["\']', re.MULTILINE)
+
+
+def says_scoresheet(text: str) -> bool:
+    """Whether TOML text that does not decode means to be a scoresheet: it has the format line of one (so
+    that its mistakes are reported as a scoresheet's, not a course's)."""
+    return _FORMAT_LINE.search(text) is not None

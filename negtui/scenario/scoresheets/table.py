@@ -5,35 +5,56 @@ One row per option, one column per party:
     issue,option,region,city,upland,valley
     fares,flat,10,25,20,30
 
-The file is read under the same guards as every file nobody vouches for (a regular file, a size limit,
-UTF-8), and every mistake in it is reported at once with its line and column, beside the scoresheet's own.
+The file is read under the same guards as every file nobody vouches for (a regular file beside the sheet,
+a size limit, UTF-8, cells of bounded size), and every mistake in it is reported at once with its line and
+column, beside the scoresheet's own.
 """
 
 from __future__ import annotations
 
-import csv
 import math
-from pathlib import Path
+import re
+from pathlib import Path, PurePath
 
 from negtui.scenario import limits as lim
 from negtui.scenario import untrusted
-from negtui.scenario.scoresheets.model import MAX_SHEET_BYTES, Scoresheet
+from negtui.scenario.scoresheets.model import Scoresheet
 
 Points = dict[tuple[str, str], dict[str, int | float]]  # (issue id, option id) -> party id -> points
 KEYS = ("issue", "option")
+# numbers as a spreadsheet writes them: ASCII digits, no `_` (Python's int() reads 1_0 as 10, and other
+# scripts' digits), no nan or inf
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 def number(text: str) -> int | float | None:
     """A cell's number (an integer where it is written as one), or None if it is not a finite number in
     range."""
-    try:
-        value: int | float = int(text)
-    except ValueError:
-        try:
-            value = float(text)
-        except ValueError:
-            return None
+    if _INTEGER.fullmatch(text):  # a cell's length is bounded (limits.MAX_CELL): int() reads it at once
+        whole = int(text)
+        return whole if abs(whole) <= lim.MAX_ABS_VALUE else None
+    if not _DECIMAL.fullmatch(text):
+        return None
+    value = float(text)  # past a float's range: inf
     return value if math.isfinite(value) and abs(value) <= lim.MAX_ABS_VALUE else None
+
+
+def beside(name: str, base: Path) -> Path | str:
+    """The file a scoresheet names, in the scoresheet's folder `base` or below it; else why not (an
+    absolute path or `..` could make a sheet read any file the server may read)."""
+    parts = PurePath(name).parts
+    if PurePath(name).is_absolute() or ".." in parts:
+        return f"{name!r}: a points table is kept beside its scoresheet (a path in its folder or below)"
+    path = base / name
+    try:
+        inside = path.resolve().is_relative_to(base.resolve())
+    except (OSError, RuntimeError, ValueError):  # a loop of links, a name too long or holding a NUL: reading it
+        # says what is wrong
+        return path
+    if not inside:
+        return f"{name!r} links to a file outside the scoresheet's folder: keep the points table beside it"
+    return path
 
 
 def read_points_table(sheet: Scoresheet, base: Path | None) -> tuple[Points, list[tuple[str, str]]]:
@@ -41,19 +62,23 @@ def read_points_table(sheet: Scoresheet, base: Path | None) -> tuple[Points, lis
     problem found in it as (where, message)."""
     assert sheet.points_table is not None
     name = sheet.points_table
-    if base is None and not Path(name).is_absolute():
+    if base is None:
         return {}, [("$.points_table", "a points table is named relative to the scoresheet's file: read the sheet "
                                        "from its file")]
-    path = Path(name) if base is None else base / name
+    path = beside(name, base)
+    if isinstance(path, str):
+        return {}, [("$.points_table", path)]
+    shown = Path(name).name
     try:
-        text = untrusted.read_text(path, MAX_SHEET_BYTES)
+        found = untrusted.csv_rows(untrusted.read_text(path, lim.MAX_TABLE_BYTES))
+    except untrusted.BadTable as err:
+        return {}, [(f"{shown}:{err.line}", str(err))]
     except untrusted.Untrusted as err:
         return {}, [("$.points_table", f"{path}: {err}")]
-    rows = [(k, row) for k, row in enumerate(csv.reader(text.splitlines()), start=1)
-            if any(cell.strip() for cell in row)]
+    rows = [(k, row) for k, row in found if any(cell.strip() for cell in row)]
     if not rows:
         return {}, [("$.points_table", f"{path}: the table is empty; its first row is issue,option and the party ids")]
-    return _points(sheet, Path(name).name, rows)
+    return _points(sheet, shown, rows)
 
 
 def _points(sheet: Scoresheet, shown: str, rows: list[tuple[int, list[str]]]) -> tuple[Points, list[tuple[str, str]]]:
@@ -61,13 +86,19 @@ def _points(sheet: Scoresheet, shown: str, rows: list[tuple[int, list[str]]]) ->
     line, header = rows[0]
     header = [h.strip() for h in header]
     if tuple(header[:2]) != KEYS:
-        problems.append((f"{shown}:{line}", f"the first row starts issue,option, not {','.join(header[:2])}"))
+        problems.append((f"{shown}:{line}", f"the first row starts issue,option, not {','.join(header[:2])[:80]}"))
+    if len(header) < 2 or len(header) > 2 + lim.MAX_PLAYERS:
+        columns = f"{len(header):,} column{'s' * (len(header) != 1)}"
+        problems.append((f"{shown}:{line}", f"{columns}: a points table has issue, option and a column for each "
+                                            f"party (at most {lim.MAX_PLAYERS})"))
+        return {}, problems
     parties = header[2:]
     known = sheet.party_ids
+    first: dict[str, int] = {}
     for c, pid in enumerate(parties, start=3):
         if pid not in known:
             problems.append((f"{shown}:{line} column {c}", f"unknown party {pid!r}"))
-        elif parties.index(pid) != c - 3:
+        elif first.setdefault(pid, c) != c:
             problems.append((f"{shown}:{line} column {c}", f"party {pid!r} has two columns"))
     missing = [pid for pid in known if pid not in parties]
     if missing:

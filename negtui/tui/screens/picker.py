@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
@@ -113,33 +113,38 @@ class GenerateScreen(Dialog["GeneratorParams | None"]):
 
     def compose(self) -> ComposeResult:
         yield KeyBar()  # this dialog's keys, not those of the screen under it
-        with VerticalScroll(id="dialog", classes="dialog"):
+        with Vertical(id="dialog", classes="dialog"):
             yield Label("Generate a game", classes="dialog-title")
-            yield Static("Enter in any field (or Generate) makes the game with these settings; escape cancels.",
-                         classes="dialog-note")
-            for key, label, default in FIELDS:
-                with Horizontal(classes="form-row"):
-                    yield Label(label, classes="form-label")
-                    yield Input(default, id=f"gen-{key}", classes="form-input")
-            with Horizontal(classes="form-row"):
-                yield Label("structure", classes="form-label")
-                yield Select([("cooperative", "cooperative"), ("adversarial", "adversarial")], value="cooperative",
-                             allow_blank=False, id="gen-structure")
-            with Horizontal(classes="form-row"):
-                yield Label("payoffs", classes="form-label")
-                yield Select([(v, v) for v in ("balanced", "positive", "negative")], value="positive",
-                             allow_blank=False, id="gen-payoff")
-            with Horizontal(classes="form-row"):
-                yield Label("poison pill", classes="form-label")
-                yield Switch(False, id="gen-poison")
-            with Horizontal(classes="form-row"):
-                yield Label("rules", classes="form-label")
-                yield Select([("paper", "paper"), ("reference (the public implementation's)", "reference")],
-                             value="paper", allow_blank=False, id="gen-rules")
+            with VerticalScroll(id="gen-fields"):
+                yield from self._fields()
+            # below the fields, not among them: shown whatever field the form is scrolled to
             yield Static("", id="gen-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Generate", variant="primary", id="go")
                 yield Button("Cancel", id="cancel")
+
+    def _fields(self) -> ComposeResult:
+        yield Static("Enter in any field (or Generate) makes the game with these settings; escape cancels.",
+                     classes="dialog-note")
+        for key, label, default in FIELDS:
+            with Horizontal(classes="form-row"):
+                yield Label(label, classes="form-label")
+                yield Input(default, id=f"gen-{key}", classes="form-input")
+        with Horizontal(classes="form-row"):
+            yield Label("structure", classes="form-label")
+            yield Select([("cooperative", "cooperative"), ("adversarial", "adversarial")], value="cooperative",
+                         allow_blank=False, id="gen-structure")
+        with Horizontal(classes="form-row"):
+            yield Label("payoffs", classes="form-label")
+            yield Select([(v, v) for v in ("balanced", "positive", "negative")], value="positive",
+                         allow_blank=False, id="gen-payoff")
+        with Horizontal(classes="form-row"):
+            yield Label("poison pill", classes="form-label")
+            yield Switch(False, id="gen-poison")
+        with Horizontal(classes="form-row"):
+            yield Label("rules", classes="form-label")
+            yield Select([("paper", "paper"), ("reference (the public implementation's)", "reference")],
+                         value="paper", allow_blank=False, id="gen-rules")
 
     def on_mount(self) -> None:
         self.query_one(f"#gen-{FIELDS[0][0]}", Input).focus()
@@ -176,7 +181,14 @@ class GenerateScreen(Dialog["GeneratorParams | None"]):
                                      payoff=cast("Payoff", self._choice("payoff")),
                                      poison_pill=self.query_one("#gen-poison", Switch).value,
                                      rules=cast("RuleName", self._choice("rules")))
-        except (ValueError, GeneratorError) as err:
+        except GeneratorError as err:  # the field at fault, if one is, named as the form labels it
+            named = {key: label for key, label, _ in FIELDS}.get(err.option or "")
+            if named is None:
+                self._error(str(err))
+            else:
+                self._error(f"{named}: {err.words}", self.query_one(f"#gen-{err.option}", Input))
+            return
+        except ValueError as err:
             self._error(str(err))
             return
         self.dismiss(params)
