@@ -63,7 +63,7 @@ def user_errors() -> Iterator[None]:
 
 
 def _exit(message: str, code: int) -> NoReturn:
-    from negtui.scenario.untrusted import plain
+    from negtui.scenario.untrusted import printable
 
-    typer.echo(plain(message), err=True)  # it may quote a file or a program: nothing a terminal acts on
+    typer.echo(printable(message), err=True)  # it may quote a file or a program: nothing a terminal acts on
     raise typer.Exit(code)

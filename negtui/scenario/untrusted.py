@@ -23,7 +23,8 @@ from negtui.scenario.limits import MAX_CELL, MAX_DEPTH
 MAX_INT = 2**63 - 1
 
 
-_UNSHOWN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # control characters but tab and newline
+# control characters but tab and newline, and the bidirectional controls (they reorder what follows on screen)
+_UNSHOWN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 class Untrusted(ValueError):
@@ -86,24 +87,12 @@ def control_problem(text: str, keep: str = "", *, strict: bool = False) -> str |
     return None
 
 
-def plain(text: str) -> str:
-    """Text a terminal shows as it is, its lines kept: every character `control_problem` objects to
-    dropped (tabs become spaces).  For messages that quote what a file or a program said."""
-    if text.isprintable():
-        return text
-    out = []
-    for line in text.split("\n"):
-        kept = (" " if ch == "\t" else ch for ch in line)
-        out.append("".join(ch for ch in kept if ch.isprintable() or not (
-            unicodedata.category(ch)[0] == "C" or ch in BIDI_CONTROLS)))
-    return "\n".join(out)
-
-
 def printable(text: str) -> str:
     """Text safe to print whatever it holds: lone surrogates and control characters but newline and tab
     become escapes (a file name or a value in a message cannot move the cursor or hide what follows)."""
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return _UNSHOWN.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return _UNSHOWN.sub(lambda m: f"\\x{ord(m.group()):02x}" if m.group() < "\u0100" else f"\\u{ord(m.group()):04x}",
+                        text)
 
 
 def read_text(path: Path, limit: int) -> str:

@@ -1,7 +1,7 @@
 """Names and texts of a scenario are shown on terminals (the app, autoplay's log, a trainee's SSH session):
 none may hold what a terminal acts on.  Each kind of field refuses escapes, carriage returns and bidi
 controls, with its JSON path; a paragraph keeps its line breaks and tabs; an id refuses invisible characters
-too.  And whatever an error quotes reaches the terminal as plain text."""
+too.  And whatever an error quotes reaches the terminal as plain text, escapes spelled out."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from negtui.scenario.io import ScenarioError, parse_scenario
-from negtui.scenario.untrusted import control_problem, plain
+from negtui.scenario.untrusted import control_problem, printable
 from tests.paths import PILL
 
 BASE = json.loads(PILL.read_text())
@@ -72,6 +72,6 @@ def test_autoplay_of_a_hostile_scenario_exits_2_and_prints_plain_text(tmp_path):
     assert control_problem(res.stderr, "\n") is None and control_problem(res.stdout, "\n") is None
 
 
-def test_plain_drops_what_a_terminal_acts_on_and_keeps_the_lines():
-    assert plain("a\x1b[2Jb\n\tc\u202ed\r") == "a[2Jb\n cd"
-    assert plain("Zürich — 30\u00a0%") == "Zürich — 30\u00a0%"
+def test_printable_shows_what_a_terminal_would_act_on_as_escapes_and_keeps_the_lines():
+    assert printable("a\x1b[2Jb\n\tc\u202ed\r") == "a\\x1b[2Jb\n\tc\\u202ed\\x0d"
+    assert printable("Zürich — 30\u00a0%") == "Zürich — 30\u00a0%"
