@@ -55,7 +55,8 @@ def _is_course(path: Path) -> bool:
     `exercises` (scenarios are JSON without it)."""
     from negtui.classroom.course import MAX_COURSE_BYTES
     from negtui.scenario import untrusted
-    from negtui.scenario.scoresheets import MAX_SHEET_BYTES, is_scoresheet, says_scoresheet
+    from negtui.scenario.io import begins_as_scoresheet
+    from negtui.scenario.scoresheets import MAX_SHEET_BYTES, is_scoresheet
 
     limit = max(MAX_COURSE_BYTES, MAX_SHEET_BYTES)
     if path.suffix.lower() == ".toml":
@@ -63,10 +64,9 @@ def _is_course(path: Path) -> bool:
             return not is_scoresheet(untrusted.load_document(path, limit, "a file"))
         except untrusted.Untrusted:
             pass
-        try:  # not TOML: what its format line says it is loads it and reports what is wrong
-            return not says_scoresheet(untrusted.read_text(path, limit))
-        except untrusted.Untrusted:
-            return True  # not a file to read: the course loader says so
+        # not TOML, or over a limit: what its format line says it is loads it and reports what is wrong (a file
+        # that cannot be read at all is the course loader's to report)
+        return not begins_as_scoresheet(path)
     try:
         data = untrusted.load(path, MAX_COURSE_BYTES)
     except untrusted.Untrusted:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -242,7 +243,26 @@ def _read_json(p: Path) -> object:
     try:
         return untrusted.load(p, MAX_SCENARIO_BYTES)
     except untrusted.Untrusted as err:
-        raise ScenarioError(str(p), [Problem(err.path, str(err))]) from None
+        kind = ScoresheetError if begins_as_scoresheet(p) else ScenarioError  # named for what it means to be
+        raise kind(str(p), [Problem(err.path, str(err))]) from None
+
+
+def begins_as_scoresheet(p: Path) -> bool:
+    """Whether a file that could not be read as JSON begins as a scoresheet does (its first 64 KiB)."""
+    from negtui.scenario.scoresheets import says_scoresheet
+
+    try:
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block the error's wording
+    except (OSError, ValueError):
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        return says_scoresheet(os.read(fd, 1 << 16).decode("utf-8", "replace"))
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def dump_scenario(sc: Scenario) -> str:

@@ -90,6 +90,20 @@ def test_a_broken_scoresheet_is_called_a_scoresheet(cli, tmp_path):
 
 # --- the points table ---------------------------------------------------------------------------------------
 
+def test_a_scoresheet_over_its_limit_or_in_broken_json_is_called_a_scoresheet(cli, tmp_path):
+    """Said from its format line, read from the file's first 64 KiB: a TOML sheet over 4 MiB was called an
+    invalid course, a JSON sheet that does not decode an invalid scenario."""
+    big = tmp_path / "big.toml"
+    big.write_text('format = "negtui-scoresheet/1"\nname = "x"\n' + "#" * (5 << 20))
+    refused(cli("validate", big), f"{big}: invalid scoresheet (1 problem)", "over the limit of 4 MiB")
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "negtui-scoresheet/1", "name": ')
+    refused(cli("validate", broken), f"{broken}: invalid scoresheet (1 problem)", "not valid JSON")
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text('{"format": "negtui-scenario/1", "name": ')
+    refused(cli("validate", scenario), f"{scenario}: invalid scenario (1 problem)", "not valid JSON")
+
+
 def test_a_cell_past_the_limit_is_refused_at_its_line(cli, tmp_path):
     good = tabled(tmp_path).with_name("points.csv").read_text()
     huge = good + 'fares,flat,"' + "9" * 140_000 + '",1,1,1\n'  # past csv's own limit of 131,072

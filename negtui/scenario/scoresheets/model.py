@@ -212,10 +212,13 @@ def is_scoresheet(data: object) -> bool:
     return isinstance(data, dict) and data.get("format") == FORMAT
 
 
-_FORMAT_LINE = re.compile(r'^[ \t]*format[ \t]*=[ \t]*["\']negtui-scoresheet/1["\']', re.MULTILINE)
+# a TOML line `format = "negtui-scoresheet/1"`, or JSON's `"format": "negtui-scoresheet/1"`
+_FORMAT_LINE = re.compile(r'^[ \t]*format[ \t]*=[ \t]*["\']negtui-scoresheet/1["\']|"format"\s*:\s*"negtui-scoresheet/1"',
+                          re.MULTILINE)
 
 
 def says_scoresheet(text: str) -> bool:
-    """Whether TOML text that does not decode means to be a scoresheet: it has the format line of one (so
-    that its mistakes are reported as a scoresheet's, not a course's)."""
+    """Whether TOML or JSON text that does not decode (or is over a limit) means to be a scoresheet: it has
+    the format line of one (so that its mistakes are reported as a scoresheet's, not a course's or a
+    scenario's)."""
     return _FORMAT_LINE.search(text) is not None
