@@ -213,8 +213,8 @@ def is_scoresheet(data: object) -> bool:
 
 
 # a TOML line `format = "negtui-scoresheet/1"`, or JSON's `"format": "negtui-scoresheet/1"`
-_FORMAT_LINE = re.compile(r'^[ \t]*format[ \t]*=[ \t]*["\']negtui-scoresheet/1["\']|"format"\s*:\s*"negtui-scoresheet/1"',
-                          re.MULTILINE)
+_FORMAT_LINE = re.compile(r'^[ \t]*format[ \t]*=[ \t]*["\']negtui-scoresheet/1["\']'
+                          r'|"format"\s*:\s*"negtui-scoresheet/1"', re.MULTILINE)
 
 
 def says_scoresheet(text: str) -> bool:
