@@ -3,6 +3,7 @@ own and every trainee's app its client: key-to-screen latency, CPU and memory, a
 results, record and messages are there.
 
     .venv/bin/python bench/bench_class.py [--tables 8] [--people 5] [--think 2] [--ramp 40] [--keep]
+                                          [--information private] [--game-time S]
 
 Starts `negtui serve` on a free loopback port with a one-exercise course: the six-party generated game
 (`generated-N6-J10-cooperative-positive-seed7`, 24 turns) played by `--people` trainees at a table, a
@@ -13,6 +14,11 @@ trainee, before every key, reads the screen for `--think` seconds on average (0.
 same draws every run): on their first turn to propose they close the partner dialog, say hello to the
 table (`m`), reopen it (`p`) and pass (`x`); later they pass, and they answer the bot's offers,
 accepting every other one. At the end they read the debrief and quit.
+
+With `--information private` every seat knows only its own values (confidential roles) and the end reveals
+them; with `--game-time S` each table's round ends by its clock after S seconds (paused time not counted),
+as it stands, if its turns have not run out first: a timed confidential role-play, the standard exercise.
+Every trainee must see the end (the debrief) either way.
 
 Key-to-screen latency is the time from a key leaving the client to the first screen update coming back.
 Memory is the proportional set size of the server and everything it started (fork server, apps, table
@@ -52,7 +58,8 @@ humans = {people}
 bots = "upper"
 partner = "greedy"
 wait = 180
-"""
+information = "{information}"
+{game_time}"""
 T = TypeVar("T")
 TURN = re.compile(r"turn (\d+)/\d+")  # the headline's turn counter
 ESCAPE_GAP = 0.3  # seconds after an escape before the next key (a person never types faster)
@@ -162,6 +169,7 @@ async def trainee(k: int, port: int, key: asyncssh.SSHKey, delay: float, opener:
                 await press("p", PROPOSE, "reopen the partner dialog")
             await press("x", None, "pass the turn")
         await term.wait_for("upper bot in your seat", timeout=300)
+        out["saw_end"] += 1
         await press("\x1b", "Six parties", "close the debrief")
         chan.write("q")
         await asyncio.wait_for(term.closed.wait(), 60)
@@ -174,10 +182,11 @@ async def main_async(args) -> int:
 
     data = Path(tempfile.mkdtemp(prefix="negtui-bench-class-"))
     course = data / "course.toml"
-    course.write_text(COURSE.format(scenario=SCENARIO, people=args.people))
+    course.write_text(COURSE.format(scenario=SCENARIO, people=args.people, information=args.information,
+                                    game_time=f"game_time = {args.game_time:g}\n" if args.game_time else ""))
     n = args.tables * args.people
     server, port, keys = start_class(course, data, n)
-    out: dict = {"latency": [], "by_key": {}, "done": 0}
+    out: dict = {"latency": [], "by_key": {}, "done": 0, "saw_end": 0}
     sampler = Sampler(server.pid)
     started = time.monotonic()
     # the groups spread over the ramp, each opener a few seconds before the others, who sit at the first
@@ -203,10 +212,13 @@ async def main_async(args) -> int:
         said += len(rec.messages)
     lat = sorted(out["latency"])
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")  # noqa: E731
-    print(f"negtui serve, a class of {n}: {args.tables} tables of {args.people} people ({SCENARIO}, 24 turns), "
-          f"logins over {args.ramp:g} s, {args.think:g} s to read each screen (0.5-1.5x), {os.cpu_count()} cores")
+    timed = f", {args.game_time:g} s a round" if args.game_time else ""
+    print(f"negtui serve, a class of {n}: {args.tables} tables of {args.people} people ({SCENARIO}, 24 turns, "
+          f"{args.information} information{timed}), logins over {args.ramp:g} s, {args.think:g} s to read each "
+          f"screen (0.5-1.5x), {os.cpu_count()} cores")
     print(f"  trainees completed     {out['done']}/{n} in {wall:.1f} s" + (f"; failures: {failures[:3]}" if failures
                                                                          else ""))
+    print(f"  saw the end            {out['saw_end']}/{n} (the debrief on their screen)")
     print(f"  key-to-screen          median {p(0.5):.0f} ms, p99 {p(0.99):.0f} ms, max {lat[-1] * 1000:.0f} ms "
           f"over {len(lat)} keys" if lat else "  no keys measured")
     for what, values in out["by_key"].items():
@@ -218,13 +230,14 @@ async def main_async(args) -> int:
           f"{cpu:.0f} s in all over {wall:.0f} s of {os.cpu_count()} cores)")
     print(f"  results rows finished  {len(rows)}; tables {len(tables)}, complete records {complete}, "
           f"messages kept {said}")
-    ok = out["done"] == n and len(rows) == n and complete == args.tables == len(records) == len(tables) and said == n
+    ok = out["done"] == out["saw_end"] == n and len(rows) == n and complete == args.tables == len(records) == len(tables) and said == n
     print("nothing lost" if ok else "SOMETHING IS MISSING")
     if args.keep:
         print(f"data kept in {data}")
     else:
         shutil.rmtree(data, ignore_errors=True)
-    json.dump({"trainees": n, "think": args.think, "wall": wall, "median_ms": p(0.5), "p99_ms": p(0.99),
+    json.dump({"trainees": n, "think": args.think, "information": args.information, "game_time": args.game_time,
+               "saw_end": out["saw_end"], "wall": wall, "median_ms": p(0.5), "p99_ms": p(0.99),
                "mib_per_trainee": peak / max(1, n) / 2**20, "cpu_per_trainee": cpu / max(1, n), "ok": ok},
               sys.stderr)
     sys.stderr.write("\n")
@@ -238,9 +251,15 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds a trainee reads before a key")
     parser.add_argument("--ramp", type=float, default=40.0, help="seconds over which the class logs in")
     parser.add_argument("--keep", action="store_true", help="keep the data directory")
+    parser.add_argument("--information", choices=("public", "private"), default="public",
+                        help="private: confidential roles, each seat knows its own values only")
+    parser.add_argument("--game-time", type=float, default=None, metavar="S",
+                        help="seconds a table's round lasts before its clock ends it (default: no clock)")
     args = parser.parse_args()
     if not 1 <= args.people <= 6 or args.tables < 1:
         parser.error("--people 1..6 and --tables ≥ 1")
+    if args.game_time is not None and args.game_time <= 0:
+        parser.error("--game-time is a number of seconds above 0")
     return asyncio.run(main_async(args))
 
 

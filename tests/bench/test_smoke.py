@@ -26,6 +26,8 @@ RUNS = {
     "bench_sweep.py": (["--cells", "1", "--workers", "1"], ["paper-small      1 games", "full grid"]),
     "bench_serve.py": (["--sessions", "2", "--ramp", "0.2", "--think", "0"], ["sessions completed     2/2",
                                                                               "nothing lost"]),
+    "bench_class.py private": (["--tables", "1", "--people", "2", "--think", "0", "--ramp", "0", "--information",
+                                "private"], ["private information", "saw the end            2/2", "nothing lost"]),
     "bench_class.py": (["--tables", "1", "--people", "2", "--think", "0", "--ramp", "0"],
                        ["trainees completed     2/2", "messages kept 2", "nothing lost"]),
 }
