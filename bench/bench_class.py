@@ -230,8 +230,8 @@ async def main_async(args) -> int:
           f"{cpu:.0f} s in all over {wall:.0f} s of {os.cpu_count()} cores)")
     print(f"  results rows finished  {len(rows)}; tables {len(tables)}, complete records {complete}, "
           f"messages kept {said}")
-    ok = (out["done"] == out["saw_end"] == n and len(rows) == n and complete == args.tables == len(records) == len(tables)
-          and said == n)
+    ok = (out["done"] == out["saw_end"] == n and len(rows) == n
+          and complete == args.tables == len(records) == len(tables) and said == n)
     print("nothing lost" if ok else "SOMETHING IS MISSING")
     if args.keep:
         print(f"data kept in {data}")
