@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from negtui.classroom import db as dbmod
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.dbtypes import Decision
 from negtui.classroom.gradebook import GRADEBOOK_COLUMNS
@@ -137,9 +139,13 @@ def test_one_row_per_trainee_with_grades_flags_and_student_ids(klass, cli, tmp_p
     assert list(some.columns) == WIDE[:2] + WIDE[10:] and list(some["trainee"]) == ["cy"]
 
 
-def test_without_the_ending_column_the_trainers_end_is_not_known(tmp_path: Path, cli) -> None:
-    """A results file from before tables kept how their game ended: the flag is blank at tables (not False), and
-    known False for games played alone, which only their player ends."""
+def test_without_the_ending_column_the_trainers_end_is_not_known(tmp_path: Path, cli,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A results file without the column that says how a table's game ended: the flag is blank at tables (not
+    False), and known False for games played alone, which only their player ends."""
+    lacking = tuple(script for script in dbmod.MIGRATIONS if not re.search(r"\bending\b", script))
+    monkeypatch.setattr(dbmod, "MIGRATIONS", lacking)  # the schema as it is but for that column, if it has it
+    monkeypatch.setattr(dbmod, "SCHEMA_VERSION", len(lacking))
     course = tmp_path / "course.toml"
     course.write_text(COURSE)
     data = tmp_path / "data"
@@ -147,9 +153,6 @@ def test_without_the_ending_column_the_trainers_end_is_not_known(tmp_path: Path,
         db.add_trainee("ada")
         _finish(db, "ada", "solo", 37.0)
         _finish(db, "ada", "pair", 24.0, seat_optimum=30.0, table=db.tables.opened("reg", "pair", "-"))
-        if has_ending(db):  # a newer schema keeps it: take it away as an older file lacks it
-            with db.write() as conn:
-                conn.execute("ALTER TABLE tables DROP COLUMN ending")
         assert not has_ending(db)
     book = _wide(cli, course, data)
     assert not book.loc[0, "solo_ended_by_trainer"] and pd.isna(book.loc[0, "pair_ended_by_trainer"])
@@ -186,3 +189,16 @@ def test_a_wrong_option_is_said(klass, cli, args: tuple[str, ...], said: str) ->
     course, data = klass
     out = cli("results", *args, "--course", course, "--data-dir", data)
     assert out.exit_code == 2 and said in out.stderr and "Traceback" not in out.output
+
+
+def test_no_two_exercises_columns_can_share_a_name() -> None:
+    """An exercise's column is its id and a suffix; ids are any letters, digits, '-' and '_', so two exercises'
+    columns could only meet if one suffix ended another (`a` + `_x_y` is `a_x` + `_y`)."""
+    from negtui.classroom.course import Exercise
+    from negtui.classroom.scoring import OBJECTIVES
+    from negtui.classroom.wide_gradebook import COUNTS, FIRST_COLUMNS, columns_of
+
+    suffixes = {column.removeprefix("e") for score in OBJECTIVES for count in COUNTS
+                for column in columns_of(Exercise(id="e", title="E", scenario="s", score=score), count)}
+    assert not [(a, b) for a in suffixes for b in suffixes if a != b and a.endswith(b)]
+    assert not [c for c in FIRST_COLUMNS for s in suffixes if c.endswith(s)]
