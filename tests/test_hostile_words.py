@@ -246,7 +246,7 @@ def test_no_csv_cell_starts_a_formula_and_the_export_stays_small(tmp_path: Path,
             db.game_finished(game, payoff=[-3.5, 30.0][k], payoffs=[-3.5, 30.0], baseline=-2.0, counterfactuals={},
                              welfare_optimum=60.0, efficiency=-0.1, duration=60.0, seat_optimum=30.0,
                              table_efficiency=0.44, bot_turns=0, mode="practice", decisions=[])
-    for extra in ((), ("--decisions",), ("--gradebook",)):
+    for extra in ((), ("--decisions",), ("--gradebook",), ("--gradebook", "--wide")):
         res = cli("results", "--csv", "--course", course, "--data-dir", store, *extra)
         assert res.exit_code == 0, res.output
         assert formulas(res.stdout) == [], extra

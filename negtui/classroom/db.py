@@ -29,6 +29,7 @@ from negtui.classroom.identity import check_name, code_hash, key_of
 from negtui.classroom.schema import MIGRATIONS, SCHEMA_VERSION, statements
 from negtui.classroom.scoring import score
 from negtui.classroom.seatbook import SeatBook
+from negtui.classroom.studentbook import StudentBook
 from negtui.classroom.tablebook import TableBook
 
 if TYPE_CHECKING:
@@ -53,6 +54,7 @@ class ResultsDB:
         self.classroom = ClassBook(self)
         self.grades = GradeBook(self)
         self.seats = SeatBook(self)
+        self.students = StudentBook(self)
 
     @classmethod
     def open(cls, data_dir: Path) -> Self:
@@ -173,12 +175,12 @@ class ResultsDB:
         for r in self.rows("SELECT trainee_id, fingerprint, comment, added FROM keys ORDER BY added, id"):
             keys.setdefault(r["trainee_id"], []).append(Key(r["fingerprint"], r["comment"], r["added"]))
         rows = self.rows(
-            "SELECT t.id, t.name, t.created, t.trainer,"
+            "SELECT t.id, t.name, t.created, t.trainer, t.student_id,"
             " EXISTS (SELECT 1 FROM invites i WHERE i.trainee_id = t.id AND i.used IS NULL AND i.expires > ?) AS inv,"
             " (SELECT COUNT(*) FROM games g WHERE g.trainee_id = t.id) AS n FROM trainees t ORDER BY t.name",
             (now,))
-        return [Trainee(r["name"], r["created"], keys.get(r["id"], []), bool(r["inv"]), r["n"], bool(r["trainer"]))
-                for r in rows]
+        return [Trainee(r["name"], r["created"], keys.get(r["id"], []), bool(r["inv"]), r["n"], bool(r["trainer"]),
+                        r["student_id"]) for r in rows]
 
     def add_keys(self, name: str, key_texts: Sequence[str | SSHKey], *, create: bool = False) -> list[Key]:
         """All the keys or none: an admin adding a file of keys never ends up with half of it."""

@@ -39,6 +39,7 @@ class Trainee:
     invite_pending: bool = False
     games: int = 0
     trainer: bool = False  # a trainer's account: the console over SSH
+    student_id: str | None = None  # the registrar's id for them (the wide gradebook's key)
 
 
 @dataclass(frozen=True)

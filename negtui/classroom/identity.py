@@ -1,5 +1,5 @@
-"""Who a trainee is to `negtui serve`: a name usable as an SSH user name, OpenSSH public keys, and the
-one-time invite codes (stored only as salted hashes)."""
+"""Who a trainee is to `negtui serve`: a name usable as an SSH user name, OpenSSH public keys, the
+one-time invite codes (stored only as salted hashes), and the student id a registrar knows them by."""
 
 from __future__ import annotations
 
@@ -23,6 +23,26 @@ def check_name(name: str) -> str:
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise DBError(f"trainee name {name!r} is not allowed: {NAME_RULE}")
     return name
+
+
+MAX_STUDENT_ID = 64
+STUDENT_ID_RULE = f"1–{MAX_STUDENT_ID} characters on one line, no control or invisible character"
+
+
+def check_student_id(text: str) -> str:
+    """A registrar's id as the gradebook carries it: any visible text (ids are "S-0042", "2024/117",
+    "ab123"), so only what would move a terminal's cursor, hide text or break a CSV row is refused; the
+    spaces round it, which a copied cell brings along, are dropped."""
+    from negtui.scenario.untrusted import control_problem
+
+    sid = text.strip() if isinstance(text, str) else ""
+    problem = control_problem(sid, strict=True)
+    if problem is not None:
+        raise DBError(f"student id {sid!r} {problem}")
+    if not 1 <= len(sid) <= MAX_STUDENT_ID:
+        raise DBError(f"student id {sid[:MAX_STUDENT_ID]!r}{'…' if len(sid) > MAX_STUDENT_ID else ''} is not "
+                      f"allowed: {STUDENT_ID_RULE}")
+    return sid
 
 
 def parse_public_key(text: str) -> SSHKey:

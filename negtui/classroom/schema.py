@@ -88,6 +88,12 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (trainee_id, course, exercise));
     CREATE INDEX games_trainee_exercise ON games(trainee_id, course, exercise, status);
     """,
+    # each trainee's student id, the registrar's key for them in the gradebook (none until the trainer gives one;
+    # two trainees never share one)
+    """
+    ALTER TABLE trainees ADD COLUMN student_id TEXT;
+    CREATE UNIQUE INDEX trainees_student_id ON trainees(student_id) WHERE student_id IS NOT NULL;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -1,4 +1,4 @@
-"""Trainees of `negtui serve` (add, list, remove, invite) and their results."""
+"""Trainees of `negtui serve` (add, set, import, list, remove, invite) and their results."""
 
 from __future__ import annotations
 
@@ -18,12 +18,15 @@ from negtui.cli.root import app
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from negtui.classroom.course import LoadedCourse
+    from negtui.classroom.course import Course, LoadedCourse
     from negtui.classroom.db import ResultsDB
 
 trainees_app = typer.Typer(no_args_is_help=True,
                            help="Trainees of negtui serve: who may connect over SSH, with which keys.")
 app.add_typer(trainees_app, name="trainees")
+
+StudentIdOpt = Annotated[str | None, typer.Option("--student-id", help=(
+    "The registrar's id for the trainee, the key of the wide gradebook (results --gradebook --wide)."))]
 
 @contextmanager
 def db_errors() -> Iterator[None]:
@@ -79,23 +82,79 @@ def add(
     keyfile: Annotated[Path, typer.Argument(help="OpenSSH public key file (one key per line, e.g. id_ed25519.pub).")],
     trainer: Annotated[bool, typer.Option("--trainer", help=(
         "A trainer's account: logging in over SSH opens the trainer's console (negtui class), not the lobby"))] = False,
+    student_id: StudentIdOpt = None,
     data_dir: DataDirOpt = None,
 ) -> None:
     """Add a trainee (or more keys to one) from a public key file; every key or none is added."""
-    from negtui.classroom.identity import check_name
+    from negtui.classroom.identity import check_name, check_student_id
 
     with user_errors():
         with db_errors():
             check_name(name)
+            if student_id is not None:
+                check_student_id(student_id)  # before any key is added: all of it or nothing
         lines = read_keys(keyfile)
         with opened(data_dir) as db:
+            if student_id is not None:
+                holder = next((t.name for t in db.trainees() if t.student_id == student_id.strip()), None)
+                if holder not in (None, name):
+                    fail(f"error: student id {student_id.strip()!r} is {holder}'s already")
             keys = db.add_keys(name, lines, create=True)
             if trainer:
                 db.classroom.set_trainer(name)
+            if student_id is not None:
+                db.students.set(name, student_id)
     for k in keys:
         typer.echo(f"added key {k.fingerprint} {k.comment}".rstrip() + f" for {name}")
     if trainer:
         typer.echo(f"{name} is a trainer: logging in opens the trainer's console")
+    if student_id is not None:
+        typer.echo(f"{name}'s student id is {student_id.strip()}")
+
+
+@trainees_app.command("set")
+def set_(
+    name: Annotated[str, typer.Argument(help="Trainee to change.")],
+    student_id: StudentIdOpt = None,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Set what the trainer knows of a trainee: their student id (--student-id '' takes it away)."""
+    with user_errors():
+        if student_id is None:
+            fail("error: nothing to set: give --student-id ID (or --student-id '' to take it away)")
+        with opened(data_dir) as db:
+            db.students.set(name, student_id)
+    typer.echo(f"{name}'s student id is {student_id.strip()}" if student_id.strip()
+               else f"{name} has no student id now")
+
+
+@trainees_app.command("import")
+def import_(
+    class_list: Annotated[Path, typer.Argument(help=(
+        "A CSV file whose header names the columns trainee and student_id (any others are left alone)."))],
+    create: Annotated[bool, typer.Option("--create", help=(
+        "Add the trainees the list names that are not known yet (without a key: invite them then)."))] = False,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Set trainees' student ids from a class list (the registrar's): every row or none."""
+    from negtui.classroom.classlist import ClassListError, read_class_list
+    from negtui.classroom.dbtypes import DBError
+
+    with user_errors():
+        try:
+            given = read_class_list(class_list)
+        except ClassListError as err:
+            fail(err.render())
+        with opened(data_dir) as db:
+            try:
+                filed = db.students.set_all(given, create=create)
+            except DBError as err:
+                fail(f"error: {class_list}: {err}")
+    if filed.created:
+        typer.echo(f"added {len(filed.created)} trainee(s) without a key: {', '.join(filed.created)} "
+                   "(negtui trainees invite NAME gives each a code to enrol their key)")
+    typer.echo(f"student ids of {len(given)} trainee(s): {len(filed.changed) + len(filed.created)} set, "
+               f"{len(filed.same)} as they were")
 
 
 @trainees_app.command("list")
@@ -111,7 +170,8 @@ def list_(data_dir: DataDirOpt = None, as_json: JsonOpt = False) -> None:
     for t in trainees:
         invite = "  invite pending" if t.invite_pending else ""
         role = "  trainer (logs in to the console)" if t.trainer else ""
-        typer.echo(f"{t.name:<24} {len(t.keys)} key(s) {t.games:>4} game(s)  since {t.created}{role}{invite}")
+        sid = f"  student id {t.student_id}" if t.student_id else ""
+        typer.echo(f"{t.name:<24} {len(t.keys)} key(s) {t.games:>4} game(s)  since {t.created}{sid}{role}{invite}")
         for k in t.keys:
             typer.echo(f"    {k.fingerprint} {k.comment}".rstrip())
 
@@ -174,6 +234,13 @@ def results(
     gradebook: Annotated[bool, typer.Option("--gradebook", help=(
         "One row per trainee and exercise of the course (--course FILE): mode, attempts used and allowed, "
         "status, best and last score by the exercise's score, turns bots played in the trainee's seat."))] = False,
+    wide: Annotated[bool, typer.Option("--wide", help=(
+        "With --gradebook: one row per trainee, for a registrar — student_id, then per exercise the points of the "
+        "game that counts, the same score at the welfare optimum, the grade (percent of that optimum, 0–100), "
+        "status, attempts used and flags (a bot played, every decision timed out, the trainer ended it)."))] = False,
+    count: Annotated[str | None, typer.Option("--count", metavar="best|last", help=(
+        "With --wide: which finished game counts, the best by the exercise's score or the last  [default: best]"))
+    ] = None,
     as_json: JsonOpt = False,
     as_csv: Annotated[bool,
                       typer.Option("--csv", help="Print CSV with a header row (pandas.read_csv reads it).")] = False,
@@ -185,12 +252,20 @@ def results(
     from negtui.classroom.dbtypes import RESULT_COLUMNS
     from negtui.classroom.gradebook import GRADEBOOK_COLUMNS
     from negtui.classroom.gradebook import gradebook as grades
+    from negtui.classroom.wide_gradebook import wide_gradebook
 
     with user_errors():
         if as_json and as_csv:
             fail("error: give --json or --csv, not both")
         if gradebook and decisions:
             fail("error: give --gradebook or --decisions, not both")
+        if wide and not gradebook:
+            fail("error: --wide is a shape of the gradebook: give --gradebook --wide")
+        if count is not None and not wide:
+            fail("error: --count picks the game of the wide gradebook (--gradebook --wide); the long form gives "
+                 "best_score and last_score both")
+        if count not in (None, "best", "last"):
+            fail(f"error: --count is best or last, not {count!r}")
         loaded = _course_file(course)
         if gradebook and loaded is None:
             fail("error: --gradebook needs the course file (--course path/to/course.toml): it lists the "
@@ -198,8 +273,16 @@ def results(
         name = loaded.course.name if loaded is not None else course
         settings: dict[tuple[str, str], tuple[str, str]] | None = None if loaded is None else {
             (loaded.course.name, ex.id): (ex.mode, ex.score) for ex in loaded.course.exercises}
+        if wide and exercise is not None and loaded is not None and exercise not in {
+                ex.id for ex in loaded.course.exercises}:
+            fail(f"error: no exercise {exercise!r} in course {loaded.course.name!r}")
         with opened(data_dir) as db:
-            if gradebook:
+            if wide:
+                assert loaded is not None
+                columns, rows = wide_gradebook(db, loaded.course, count or "best",
+                                               None if exercise is None else [exercise])
+                rows = [r for r in rows if trainee in (None, r["trainee"])]
+            elif gradebook:
                 assert loaded is not None
                 rows = [r for r in grades(db, loaded.course)
                         if trainee in (None, r["trainee"]) and exercise in (None, r["exercise"])]
@@ -211,8 +294,12 @@ def results(
     if as_json:
         emit_json(rows)
     elif as_csv:
-        _csv(rows, list(GRADEBOOK_COLUMNS) if gradebook else _decision_columns(decision_columns(rows)) if decisions
-             else list(RESULT_COLUMNS))
+        if not wide:
+            columns = list(GRADEBOOK_COLUMNS) if gradebook else _decision_columns(decision_columns(rows)) if decisions \
+                else list(RESULT_COLUMNS)
+        _csv(rows, columns)
+    elif wide:
+        _wide(rows, loaded.course if loaded is not None else None, count or "best", exercise)
     elif gradebook:
         _gradebook(rows)
     elif decisions:
@@ -292,6 +379,37 @@ def _gradebook(rows: list[dict[str, Any]]) -> None:
         table.add_row(r["trainee"], r["exercise"], r["mode"], r["status"], f"{r['attempts_used']}{allowed}",
                       r["score_by"], num(r["best_score"]), num(r["last_score"]),
                       "" if r["bot_turns"] is None else str(r["bot_turns"]))
+    _print_wide(table)
+
+
+def _wide(rows: list[dict[str, Any]], course: Course | None, count: str, exercise: str | None) -> None:
+    """Per exercise one column: the grade and the points, and a mark for each flag the caption spells."""
+    from rich import box
+    from rich.table import Table
+
+    from negtui.classroom.wide_gradebook import columns_of
+
+    assert course is not None
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True, padding=(0, 1),
+                  title=f"{len(rows)} trainee(s), the {count} game of each exercise", caption=(
+                      "grade: percent of the score at the welfare optimum, 0–100 (points in brackets); B: a bot played "
+                      "the seat wholly, b: partly; T: every decision timed out; E: the trainer ended it; --csv "
+                      "gives every column"))
+    table.add_column("trainee", overflow="fold")
+    table.add_column("student id", overflow="fold")
+    exercises = [ex for ex in course.exercises if exercise in (None, ex.id)]
+    for ex in exercises:
+        table.add_column(f"{ex.id}\n{ex.score}", justify="right", overflow="fold")
+    for r in rows:
+        cells = []
+        for ex in exercises:
+            points, _, pct, status, _, bots, clock, trainer = (r[c] for c in columns_of(ex, count))
+            if points is None:
+                cells.append(status)
+                continue
+            marks = {"wholly": "B", "partly": "b"}.get(bots or "", "") + "T" * bool(clock) + "E" * bool(trainer)
+            cells.append(("" if pct is None else f"{pct:z.1f}% ") + f"({points:z.2f})" + (f" {marks}" if marks else ""))
+        table.add_row(r["trainee"], r["student_id"] or "", *cells)
     _print_wide(table)
 
 

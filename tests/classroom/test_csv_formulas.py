@@ -1,8 +1,8 @@
 """No CSV negtui writes hands a spreadsheet a formula: a class whose scenario names its players
 `=HYPERLINK(…)` and `@SUM(…)`, whose trainees' names (put straight into the database) start with `-` and `+`,
 filed under a scenario named like a command, exported by every command that writes CSV (`class --export`,
-`results --csv`, `--decisions --csv`, `--gradebook --csv`).  Each cell that would start a formula starts with
-a quote and keeps the whole text after it; negative numbers stay numbers for pandas."""
+`results --csv`, `--decisions --csv`, `--gradebook --csv`, with `--wide` too).  Each cell that would start a
+formula starts with a quote and keeps the whole text after it; negative numbers stay numbers for pandas."""
 
 from __future__ import annotations
 
@@ -83,9 +83,9 @@ def test_the_class_export_writes_no_formula(hostile, cli) -> None:
     assert set(costly["choice"]) == {"'-0+1 " + A, "'-1+1 " + A}
 
 
-def test_results_decisions_and_the_gradebook_write_no_formula(hostile, cli) -> None:
+def test_results_decisions_and_the_gradebooks_write_no_formula(hostile, cli) -> None:
     course, data = hostile
-    for extra in ((), ("--decisions",), ("--gradebook",)):
+    for extra in ((), ("--decisions",), ("--gradebook",), ("--gradebook", "--wide")):
         res = cli("results", "--csv", "--course", course, "--data-dir", data, *extra)
         assert res.exit_code == 0, res.output
         assert _formulas(res.stdout) == [], extra
