@@ -79,7 +79,7 @@ def role_sheet(neg: Negotiation, player: int, sheet: SeatSheet | None = None) ->
     for goal, known in zip(sc.goals, seen["goals"], strict=True):
         published = [(who[pid], _range(low, high)) for pid, (low, high) in known.get("ranges", {}).items()]
         if you in goal.ranges:
-            published.insert(0, ("yours, as the others are told", _range(*goal.ranges[you])))
+            published.insert(0, ("you", _range(*goal.ranges[you])))
         values.append(ValueRow(cut(known["label"] or goal.id, GOAL), takes(sc, goal), known["values"].get(you, 0.0),
                                published))
     return replace(page, values=values)

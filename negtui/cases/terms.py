@@ -38,11 +38,11 @@ def check_size(sc: Scenario, sheet: bool = False) -> None:
 
 
 def number(v: float) -> str:
-    """A value as a sheet prints it: an integer as one, else to 4 significant places (no float noise)."""
+    """A value as a sheet prints it: an integer as one, else to 6 significant places (no float noise)."""
     v = float(v)
     if v == int(v) and abs(v) < 1e15:
         return str(int(v))
-    return f"{v:z.4g}"
+    return f"{v:z.6g}"
 
 
 def share(part: float, whole: float | None) -> str:

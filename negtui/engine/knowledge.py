@@ -22,13 +22,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from negtui.engine.negotiation import Negotiation
 from negtui.scenario.leaks import tells
 from negtui.scenario.model import Goal, Scenario
-from negtui.scenario.scoresheets.model import Scoresheet
-from negtui.scenario.scoresheets.table import Points
+
+if TYPE_CHECKING:
+    from negtui.scenario.scoresheets.model import Scoresheet
+    from negtui.scenario.scoresheets.table import Points
 
 INFORMATION: Final = ("public", "private")
 
