@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from negtui.cli.common import InformationOpt, RulesOpt, information_of, locate, negotiation
+from negtui.cli.common import RulesOpt, information_of, locate, negotiation
 from negtui.cli.errors import user_errors
 from negtui.cli.root import app
 
@@ -21,17 +21,21 @@ def sheets(
     output: Annotated[Path, typer.Option("-o", "--output", help="Folder to write the pages into (made if missing).")],
     pdf: Annotated[bool, typer.Option("--pdf", help="Print each page to PDF too, with a headless chromium (where "
                                                     "none is installed, the HTML pages are written alone).")] = False,
-    information: InformationOpt = "private",
+    information: Annotated[str, typer.Option("--information", help=(
+        "How the teaching note's lens bots play: private (each knows its own values and the published ranges, "
+        "as a confidential role-play is played) or public (every value known). A role sheet always holds what "
+        "its seat knows under private information."))] = "private",
     rules: RulesOpt = "paper",
     force: Annotated[bool, typer.Option("--force", help="Write into a folder that is not empty (files of the same "
                                                         "names are replaced).")] = False,
 ) -> None:
-    """Write one printable page per role, to hand out (that role's confidential instructions and values, what
-    its seat knows under private information, nothing of the others'), a teaching note for the trainer (every
-    role, the welfare optimum, the No-Negotiation baseline, the exact solution where the game is small enough,
-    and the game each lens bot plays in every seat) and index.html linking them. --information says how the
-    lens bots of the teaching note play (default private, as confidential roles are played); a scoresheet's
-    pages read in its own terms: issues, options, points and reservation values."""
+    """Role sheets to hand out, one page per role, and the teaching note.
+
+    A role's page holds that role's confidential instructions and values (what its seat knows under private
+    information, nothing of the others'); the teaching note holds every role, the welfare optimum, the
+    No-Negotiation baseline, the exact solution where the game is small enough and the game each lens bot
+    plays in every seat; index.html links them. A scoresheet's pages read in its own terms: issues, options,
+    points and reservation values."""
     from negtui.cases.note import teaching_note
     from negtui.cases.pages import ready, write_pages
     from negtui.cases.roles import role_sheet
