@@ -14,6 +14,7 @@ from negtui.cli.root import app
 
 # each command, and the module that registers it (tests/cli/test_commands.py checks it against the modules)
 MODULES: dict[str, str] = {
+    "case": "case_cmds",
     "class": "class_cmd",
     "describe": "describe_cmd",
     "autoplay": "game_cmds", "solve": "game_cmds", "baseline": "game_cmds",

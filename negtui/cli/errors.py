@@ -34,7 +34,7 @@ SAID = (("negtui.engine.game", "GameError"), ("negtui.engine.exact", "ExactTooLa
         ("negtui.generator.params", "GeneratorError"), ("negtui.engine.negotiation", "IllegalMove"),
         ("negtui.welfare.options", "WelfareError"), ("negtui.seats", "SeatError"),
         ("negtui.record.writer", "CannotWrite"), ("negtui.record.signing", "SigningKeyError"),
-        ("negtui.scenario.io", "WriteError"))
+        ("negtui.scenario.io", "WriteError"), ("negtui.cases.terms", "TooLarge"))
 
 
 def _one_of(err: BaseException, where: tuple[tuple[str, str], ...]) -> bool:

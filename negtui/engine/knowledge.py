@@ -11,17 +11,26 @@ estimate (the middle of the published range, or 0: neither for nor against).  A 
 that picture has the same players, cells and turn order as the real one, so states and offers pass
 between the two unchanged, and every number computed on it (forecasts, offer previews, the coach, a
 bot's choices) is computed from what the seat knows and nothing more.
+
+A case written as a scoresheet is read by people in its own terms (issues, options, points, a reservation
+value), which its scenario holds only inside goal values: `seat_sheet` is the same rule for the sheet, a
+party's own points and reservation value and nothing of another party's (a sheet publishes no ranges).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Final
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
 
 from negtui.engine.negotiation import Negotiation
 from negtui.scenario.leaks import tells
 from negtui.scenario.model import Goal, Scenario
+
+if TYPE_CHECKING:
+    from negtui.scenario.scoresheets.model import Scoresheet
+    from negtui.scenario.scoresheets.table import Points
 
 INFORMATION: Final = ("public", "private")
 
@@ -104,3 +113,49 @@ def picture(neg: Negotiation, player: int, estimates: Mapping[tuple[str, str], f
 def knows(information: str, seat: int | None, player: int) -> bool:
     """Whether `seat` (None: an onlooker after the game, or the whole table's owner) knows `player`'s values."""
     return information == "public" or seat is None or seat == player
+
+
+@dataclass(frozen=True)
+class SeatOption:
+    id: str
+    label: str
+    points: int | float  # to the seat alone
+
+
+@dataclass(frozen=True)
+class SeatIssue:
+    id: str
+    label: str
+    options: tuple[SeatOption, ...]
+
+    @property
+    def best(self) -> int | float:
+        return max(o.points for o in self.options)
+
+
+@dataclass(frozen=True)
+class SeatSheet:
+    """A scoresheet as one party knows it: what every party reads (the parties, the issues and their options,
+    the agreement rule) and this party's points and reservation value."""
+
+    title: str
+    party: str
+    parties: tuple[tuple[str, str], ...]  # (id, name) of every party, in the sheet's order
+    reservation: int | float
+    issues: tuple[SeatIssue, ...]
+    quorum: int
+    vetoes: tuple[str, ...]
+
+    @property
+    def best_package(self) -> int | float:
+        """The most points the party can have: its best option settled on every issue."""
+        return sum(issue.best for issue in self.issues)
+
+
+def seat_sheet(sheet: Scoresheet, points: Points, seat: str) -> SeatSheet:
+    """The scoresheet as party `seat` knows it under private information."""
+    issues = tuple(SeatIssue(i.id, i.label, tuple(SeatOption(o.id, o.label, points[(i.id, o.id)][seat])
+                                                  for o in i.options)) for i in sheet.issues)
+    reservation = next(p.reservation for p in sheet.parties if p.id == seat)
+    return SeatSheet(sheet.title, seat, tuple((p.id, p.name or p.id) for p in sheet.parties), reservation, issues,
+                     sheet.quorum, tuple(sheet.agreement.vetoes))

@@ -19,6 +19,8 @@ from negtui.scenario.untrusted import printable
 
 if TYPE_CHECKING:
     from negtui.scenario.hnc import HncTopfile
+    from negtui.scenario.scoresheets.model import Scoresheet
+    from negtui.scenario.scoresheets.table import Points
 
 
 @dataclass(frozen=True)
@@ -206,16 +208,44 @@ def parse_scoresheet(data: object, source: str = "<scoresheet>", base: Path | No
 def load_scoresheet(path: str | os.PathLike[str]) -> Scenario:
     """A scoresheet file (TOML or JSON, under the scoresheet's size limit) compiled; one that is not a
     scoresheet is refused, saying what it is."""
+    p = Path(path)
+    return parse_scoresheet(_sheet_document(p), str(p), p.parent)
+
+
+def _sheet_document(p: Path) -> object:
     from negtui.scenario.scoresheets import MAX_SHEET_BYTES, is_scoresheet, not_a_sheet
 
-    p = Path(path)
     try:
         data = untrusted.load_document(p, MAX_SHEET_BYTES, "a scoresheet")
     except untrusted.Untrusted as err:
         raise ScoresheetError(str(p), [Problem(err.path, str(err))]) from None
     if not is_scoresheet(data):
         raise ScoresheetError(str(p), [Problem("$.format", not_a_sheet(data))])
-    return parse_scoresheet(data, str(p), p.parent)
+    return data
+
+
+@dataclass(frozen=True)
+class Case:
+    """A scenario as its file gives it, and the scoresheet it compiles from where the file is one: what is
+    written for people in a sheet's own terms needs its issues, options and points, which the scenario holds
+    only inside goal values."""
+
+    scenario: Scenario
+    sheet: Scoresheet | None = None
+    points: Points | None = None
+
+
+def load_case(path: str | os.PathLike[str]) -> Case:
+    """A scenario file read as `load_scenario` reads it, a scoresheet kept beside its scenario."""
+    from negtui.scenario.scoresheets import is_scoresheet, validate_sheet
+
+    p = Path(path)
+    data = _sheet_document(p) if p.suffix.lower() == ".toml" else _read_json(p)
+    if not is_scoresheet(data):
+        return Case(parse_scenario(data, str(p), p.parent))
+    sc = parse_scoresheet(data, str(p), p.parent)  # every problem of the sheet reported, as everywhere
+    sheet, points = validate_sheet(data, p.parent)
+    return Case(sc, sheet, points)
 
 
 def load_topfile(path: str | os.PathLike[str]) -> HncTopfile:
@@ -298,6 +328,11 @@ def write_json(obj: object, path: str | os.PathLike[str], force: bool = False) -
     _write_new(path, json.dumps(obj, indent=1, ensure_ascii=False) + "\n", force)
 
 
-__all__ = ["Problem", "ScenarioError", "ScoresheetError", "WriteError", "dump_scenario", "load_scenario",
-           "load_scoresheet", "load_topfile", "parse_scenario", "parse_scoresheet", "reference_problems", "write_json",
-           "write_scenario"]
+def write_text(text: str, path: str | os.PathLike[str], force: bool = False) -> None:
+    """Any other output file (a page), written as scenarios are."""
+    _write_new(path, text, force)
+
+
+__all__ = ["Case", "Problem", "ScenarioError", "ScoresheetError", "WriteError", "dump_scenario", "load_case",
+           "load_scenario", "load_scoresheet", "load_topfile", "parse_scenario", "parse_scoresheet",
+           "reference_problems", "write_json", "write_scenario", "write_text"]

@@ -37,6 +37,8 @@ THIRD_PARTY: dict[str, tuple[str, ...]] = {
     # the class export draws with matplotlib, imported inside the export alone (`negtui serve` never loads it)
     "classroom": UI_AND_SOLVER + ("distributed", "dask", "pyarrow", "httpx"),
     "console": RESEARCH + ("pulp", "highspy", "asyncssh", "httpx"),  # its plot is text
+    # role sheets and teaching notes: the engine, the bots and the welfare solver (through negtui.welfare), Jinja2
+    "cases": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
 }
 
 

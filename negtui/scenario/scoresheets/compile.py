@@ -128,15 +128,27 @@ def _term_label(issue: Issue, option_label: str, term: Term, sheet: Scoresheet, 
     return text
 
 
-def _rule(sheet: Scoresheet) -> str:
-    n, k = len(sheet.parties), sheet.quorum
-    display = {p.id: p.name or p.id for p in sheet.parties}
-    who = "every party backs it" if k == n else f"{k} of the {n} parties back it"
-    vetoes = sheet.agreement.vetoes
-    if not vetoes or k == n:
+COMPILED = "Compiled from the scoresheet"  # the start of what compiling adds to a scenario's description
+
+
+def settled_when(quorum: int, parties: list[str], vetoes: list[str]) -> str:
+    """The agreement rule in words, the parties by name: "An issue is settled on an option once 3 of the 4
+    parties back it, the Authority among them." """
+    n = len(parties)
+    who = "every party backs it" if quorum == n else f"{quorum} of the {n} parties back it"
+    if not vetoes or quorum == n:
         return f"An issue is settled on an option once {who}."
-    return (f"An issue is settled on an option once {who}, {_names(vetoes, display)} among them: each option has "
-            "several goals, some valued with the opposite sign, which add up to its value exactly when that holds.")
+    names = vetoes[0] if len(vetoes) == 1 else ", ".join(vetoes[:-1]) + " and " + vetoes[-1]
+    return f"An issue is settled on an option once {who}, {names} among them."
+
+
+def _rule(sheet: Scoresheet) -> str:
+    display = {p.id: p.name or p.id for p in sheet.parties}
+    said = settled_when(sheet.quorum, sheet.party_ids, [display[v] for v in sheet.agreement.vetoes])
+    if not sheet.agreement.vetoes or sheet.quorum == len(sheet.parties):
+        return said
+    return (said.removesuffix(".") + ": each option has several goals, some valued with the opposite sign, which "
+            "add up to its value exactly when that holds.")
 
 
 def compile_sheet(sheet: Scoresheet, points: Points) -> Scenario:
@@ -171,7 +183,7 @@ def compile_sheet(sheet: Scoresheet, points: Points) -> Scenario:
     exclusive = [[CellRef(player=pid, action=f"{i.id}.{o.id}") for o in i.options] for pid in ids
                  for i in sheet.issues]
     description = "\n\n".join(x for x in (sheet.description.strip(), (
-        f"Compiled from the scoresheet “{sheet.title}”: {n} parties, {len(sheet.issues)} issues. "
+        f"{COMPILED} “{sheet.title}”: {n} parties, {len(sheet.issues)} issues. "
         f"Each party backs at most one option of each issue. {_rule(sheet)} A payoff is the points of the "
         "options settled above the party's reservation value: 0 is walking away.")) if x)
     built = Scenario.model_construct(name=sheet.name or _slug(sheet.title), players=players, goals=goals,
