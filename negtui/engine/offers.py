@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from negtui.engine import issues
 from negtui.engine.exclusion import exclusions
 from negtui.engine.game import Game, GoalView
-from negtui.engine import issues
 from negtui.engine.lenses import Owing, effective_lens, issue_lens, lens_core, lens_sum, lens_terms, owing_all
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import REFERENCE_SLACK, VALUE_TIE, Rules
@@ -336,16 +336,16 @@ def _issue_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, l
                   ) -> np.ndarray:
     """`candidate_values` on a game that declares its issues: every goal's arrays after each offer (an issue's
     value reads all of its options' goals, not only those the pair of players touches)."""
-    J, O = cand.goals.index, len(cand)
-    counts = np.repeat(info.counts[None], O, axis=0)
+    J, rows = cand.goals.index, len(cand)
+    counts = np.repeat(info.counts[None], rows, axis=0)
     counts[:, J] = cand.counts
-    lost = np.repeat(info.lost[None], O, axis=0)
+    lost = np.repeat(info.lost[None], rows, axis=0)
     lost[:, J] = cand.lost
     if lens == "myopic":
         return (scaled_satisfaction(game.all_goals, counts) * g).sum(axis=-1) / game.scale
     owes = None
     if lens == "lower":
-        owes = np.repeat(info.owes[None], O, axis=0)
+        owes = np.repeat(info.owes[None], rows, axis=0)
         if cand.owes_all is not None:
             owes[:, :, J] = cand.owes_all
         else:
@@ -354,19 +354,19 @@ def _issue_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, l
 
 
 def _exits(game: Game, info: StateInfo, cand: Candidates, i: int) -> np.ndarray:
-    """(O,) player i's exit after each offer (issues.exit_state): taken by the offer, or blocked by a cell it
-    commits that shares an exclusive set with it."""
+    """Player i's exit after each offer (issues.exit_state): taken by the offer, or blocked by a cell it commits
+    that shares an exclusive set with it."""
     assert game.issues is not None
     x = int(game.issues.exit_cell[i])
-    O = len(cand)
+    rows = len(cand)
     if x < 0:
-        return np.zeros(O, dtype=np.int8)
-    committed = np.full(O, bool(info.bits >> x & 1))
-    blocked = np.full(O, bool(info.blocked >> x & 1))
+        return np.zeros(rows, dtype=np.int8)
+    committed = np.full(rows, bool(info.bits >> x & 1))
+    blocked = np.full(rows, bool(info.blocked >> x & 1))
     rivals = exclusions(game).rivals.get(x, 0)
     owner, a = int(game.owner[x]), x - int(game.offset[game.owner[x]])
-    for who, rows in ((cand.p, cand.ip),) + (((cand.q, cand.iq),) if cand.q != cand.p else ()):
-        local = game.options[who].local[rows]
+    for who, picked in ((cand.p, cand.ip),) + (((cand.q, cand.iq),) if cand.q != cand.p else ()):
+        local = game.options[who].local[picked]
         if who == owner:
             committed |= ((local >> a) & 1).astype(bool)
         blocked |= (local & game.row(rivals, who)) != 0

@@ -151,3 +151,19 @@ def _option_problems(option: IssueOption, where: str, what: str, goals: Mapping[
                                   "is worth its coefficient times the option's value"))
                 break
     return out
+
+
+def values_as_read(goals: Sequence[tuple[str, Mapping[str, float]]], issues: Sequence[Issue],
+                   exits: Sequence[Exit]) -> list[float]:
+    """Every value as the lenses read a scenario's goals (`goals`: each goal's id and values): an option's value
+    to each player once (its first goal's over its coefficient), not once per goal that settles it with its
+    sign; goals of no option or exit as they are; the goals that keep an exit's payoff fixed not at all."""
+    values = dict(goals)
+    out: list[float] = []
+    covered: set[str] = {gid for ex in exits for gid in ex.goals}
+    for issue in issues:
+        for option in issue.options:
+            covered |= set(option.goals)
+            gid, c = next(iter(option.goals.items()))
+            out += [v / c for v in values.get(gid, {}).values()]
+    return out + [v for gid, vs in goals if gid not in covered for v in vs.values()]
