@@ -126,8 +126,8 @@ class Sheet:
         return "; ".join(parts)
 
     def effects(self, before: int, after: int, player: int) -> list[str]:
-        """What going from `before` to `after` does on each issue, seen by the player: what it settles and
-        what it leaves the player unable to have (its best option there no longer open)."""
+        """What going from `before` to `after` does on each issue, seen by the player: what it settles, the
+        worst option for the player it rules out (a threat gone) and the best it puts out of reach."""
         out = []
         was, now = self.issues(before, player), self.issues(after, player)
         for old, new in zip(was, now, strict=True):
@@ -135,10 +135,15 @@ class Sheet:
             if done is not None and old.outcome is None:
                 out.append(f"settles {done.phrase}: {_points(done)}")
                 continue
-            if done is None and old.best_open is not None and (new.best_open is None or
-                                                               new.best_open.value < old.best_open.value):
-                lost = old.best_open
-                out.append(f"puts {lost.phrase} out of reach: {_points(lost)}")
+            if done is not None:
+                continue
+            gone = [o for o, n in zip(old.options, new.options, strict=True) if o.open and not n.open]
+            worst = min(gone, key=lambda o: o.value, default=None)
+            if worst is not None and worst.value < 0:
+                out.append(f"rules out {worst.phrase}: {_points(worst)}")
+            best = max(gone, key=lambda o: o.value, default=None)
+            if best is not None and best.value > 0 and best is old.best_open:
+                out.append(f"puts {best.phrase} out of reach: {_points(best)}")
         if self.can_leave(before, player) and not self.can_leave(after, player) and not self.left(after, player):
             out.append("ends your chance to walk away")
         return out
@@ -161,12 +166,18 @@ class Sheet:
             return kept + f"What was settled is worth {value:+z.4g} to you above your reservation value."
         got, given = sum(p for p in points if p is not None), sum(x for x in shares if x is not None)
         open_ = [i.label for i in issues if i.outcome is None]
-        left = f" {', '.join(open_)} stayed open: {'its' if len(open_) == 1 else 'their'} share kept." if open_ else ""
-        return (kept + f"The {len(done)} issue{'s' * (len(done) != 1)} settled gave you {got:z.4g} points for "
-                f"{given:z.4g} of it: a payoff of {value:+z.4g}.{left}")
+        left = (f" {_listed(open_)} stayed open: {'its' if len(open_) == 1 else 'their'} share of your reservation "
+                "value is kept." if open_ else "")
+        carries = "it carries" if len(done) == 1 else "they carry"
+        return (kept + f"Settled: {_listed([i.label for i, _ in done])}, {got:z.4g} points against the {given:z.4g} "
+                f"of your reservation value {carries}: a payoff of {value:+z.4g}.{left}")
 
 
 def _points(o: OptionState) -> str:
     """'0 points to you (-10 net of the issue's share of your reservation value)'."""
     net = f"{o.value:+z.4g} net of the issue's share of your reservation value"
     return net + " to you" if o.points is None else f"{o.points:z.4g} points to you ({net})"
+
+
+def _listed(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

@@ -101,7 +101,8 @@ def test_what_was_agreed_reads_issue_by_issue_with_points_and_the_reservation_va
     assert issues[0].outcome.backers == (AUTHORITY, CITY, VALLEY)
     agreed = "Network: grid (25 points); Fares: zones (0 points); Deficit: open; Service: open"
     assert sheet.agreed(bits, CITY) == agreed
-    assert sheet.summary(bits, CITY) == ("Your reservation value is 50 points. The 2 issues settled gave you 25 points "
-                                         "for 23 of it: a payoff of +2. Deficit, Service stayed open: their share "
-                                         "kept.")
+    assert sheet.summary(bits, CITY) == (
+        "Your reservation value is 50 points. Settled: Network and Fares, 25 points against the 23 of your reservation "
+        "value they carry: a payoff of +2. Deficit and Service stayed open: their share of your reservation value is "
+        "kept.")
     assert float(neg.returns(State(g.T, bits))[CITY]) == 2
