@@ -73,9 +73,11 @@ def _goal(raw: object) -> Goal | None:
         return None
     values = raw.get("values")
     kind = raw.get("kind", "linear")
+    known: dict[str, Any] = {"kind": kind if kind in ("linear", "all_or_nothing") else None}  # None: not known
+    # (scenario/issues.py judges nothing of a goal of no known kind)
     return Goal.model_construct(id=gid, requires=_valid(_REFS, raw.get("requires")) or [], threshold=None,
                                 values=dict.fromkeys(values, 0) if isinstance(values, dict) else {}, ranges={},
-                                kind=kind if kind in ("linear", "all_or_nothing") else None)
+                                **known)
 
 
 def salvaged_topfile_problems(data: object) -> list[tuple[str, str]]:

@@ -225,8 +225,10 @@ def test_declared_issues_are_checked_against_the_goals_with_their_paths():
     assert found["$.exits[0].action"] == "player 'a' has no action 'fly'"
     assert found["$.exits[1].player"] == "unknown player 'q'"
     data["protocol"]["rounds"] = "many"  # a field that does not validate: the issues are still checked
+    data["goals"][5]["kind"] = "bogus"  # ... except against a goal of no known kind (its own problem is said)
     found = {p.path: p.message for p in _problems_of(data)}
     assert "$.protocol.rounds" in found and found["$.exits[1].player"] == "unknown player 'q'"
+    assert "$.goals[5].kind" in found and not any(path.endswith("goals.i.o2.3") for path in found)
 
 
 def _problems_of(data: dict):
