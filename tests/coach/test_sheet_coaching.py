@@ -13,7 +13,7 @@ from negtui.coach.words import primer, why
 from negtui.engine import PAPER, Negotiation, State, Valuation
 from negtui.engine.offers import Offer
 from negtui.narrate import offer_words
-from negtui.scenario import load_scenario
+from negtui.scenario import load_scenario, parse_scenario
 from tests.paths import SCENARIOS
 
 BUS = SCENARIOS / "cases" / "regional-bus-network.toml"
@@ -106,3 +106,17 @@ def test_what_was_agreed_reads_issue_by_issue_with_points_and_the_reservation_va
         "value they carry: a payoff of +2. Deficit and Service stayed open: their share of your reservation value is "
         "kept.")
     assert float(neg.returns(State(g.T, bits))[CITY]) == 2
+
+
+def test_a_walk_away_reads_as_one():
+    sheet = {"format": "negtui-scoresheet/1", "title": "Walk", "agreement": {"quorum": 2},
+             "parties": [{"id": "a"}, {"id": "b"}, {"id": "c", "reservation": 5, "walk_away": True}],
+             "issues": [{"id": "x", "options": [{"id": "x1", "points": {"a": 1, "b": 1, "c": 0}},
+                                                {"id": "x2", "points": {"a": 0, "b": 0, "c": 9}}]}]}
+    neg = Negotiation.from_scenario(parse_scenario(sheet), PAPER)
+    g = neg.game
+    assert offer_words(g, g.bits_of([("a", "x.x1"), ("c", "walk-away")]), 2, 0) == "c walks away; a backs x1 on x"
+    assert "c may walk away before backing any option, and then keeps the reservation value" in primer(neg, 2)
+    assert Sheet(g).summary(g.bits_of([("c", "walk-away")]), 2) == (
+        "Your reservation value is 5 points. You walked away: you keep your reservation value, a payoff of 0, "
+        "whatever was settled.")

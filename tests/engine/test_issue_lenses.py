@@ -14,7 +14,7 @@ import pytest
 from negtui.engine import PAPER, Negotiation, State
 from negtui.engine.game import Game
 from negtui.engine.lenses import adaptive_lens
-from negtui.engine.offers import candidate_values, candidates
+from negtui.engine.offers import candidate_values, candidate_values_as, candidates
 from negtui.engine.payoff import payoffs, state_info
 from negtui.engine.valuation import Valuation
 from negtui.scenario import load_scenario, parse_scenario
@@ -148,6 +148,9 @@ def test_the_offer_search_values_an_offer_as_the_forecast_of_its_successor(name:
                     values = candidate_values(game, PAPER, info, cand, 1, lens, i)
                     children = [val.forecast(State(1, bits | cand.bits(game, o)), lens)[i] for o in range(len(cand))]
                     assert np.allclose(values, children), (name, lens, p, q, i)
+                    # a belief's particle holding i's true values reads the same (agents.beliefs)
+                    particles = candidate_values_as(game, PAPER, info, cand, 1, lens, i, game.G[:, i][None])
+                    assert np.allclose(particles[0], values), (name, lens, p, q, i)
 
 
 def test_a_party_that_walked_away_forecasts_its_reservation_value_and_one_that_can_is_never_below_it() -> None:
