@@ -49,11 +49,12 @@ def outvoted(walk: bool) -> Ending:
 @pytest.mark.parametrize("walk", [False, True])
 async def test_the_debrief_says_what_was_agreed_on_each_issue_in_points(walk, wait_until, screen_text):
     app = NegtuiApp(None, record=False)
-    async with app.run_test(size=(100, 70)) as pilot:
+    async with app.run_test(size=(100, 90)) as pilot:
         await pilot.pause()
         screen = DebriefScreen(outvoted(walk))
         await app.push_screen(screen)
-        await wait_until(pilot, lambda: "what was agreed on each issue" in screen_text(app), "the issues' table")
+        await wait_until(pilot, lambda: not screen._pending, "the replays and the optimum")
+        await pilot.pause()
         text = " ".join(re.sub("[▊█▎▔▁▄▀]", " ", screen_text(app)).split())  # the words, line breaks aside
     assert "what was agreed on each issue issue settled on backed by yours best for you" in text
     assert "Harbour x1 you, b 10 this Fees open y1 (1)" in text  # Ann's
