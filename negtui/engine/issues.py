@@ -66,14 +66,14 @@ def compile_issues(sc: Scenario, cell: dict[tuple[str, str], int], G: np.ndarray
             if k == 0:
                 lead[e], lead_coef[e] = index[gid], c
     V = G[lead] / lead_coef[:, None] if options else np.zeros((0, N))
-    starts = np.cumsum([0] + [len(issue.options) for issue in sc.issues[:-1]]).astype(np.int64)
+    starts = np.cumsum([0] + [len(issue.options) for issue in sc.issues])[:len(sc.issues)].astype(np.int64)
     covered = (C != 0).any(axis=1)
     for ex in sc.exits:
         covered[[index[gid] for gid in ex.goals]] = True
-    option_of = np.where((C != 0).any(axis=1), np.argmax(C != 0, axis=1), -1)
     willing = np.ones((N, J), dtype=bool)
-    settling = option_of >= 0
-    willing[:, settling] = (V[option_of[settling]] >= 0).T
+    if options:
+        settling = (C != 0).any(axis=1)
+        willing[:, settling] = (V[np.argmax(C[settling] != 0, axis=1)] >= 0).T
     players = [p.id for p in sc.players]
     exit_cell = np.full(N, -1, dtype=np.int64)
     for ex in sc.exits:

@@ -7,6 +7,7 @@ read goal by goal, the same games' forecasts break the bound (the lenses' readin
 from __future__ import annotations
 
 import itertools
+import json
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from negtui.engine.payoff import payoffs, state_info
 from negtui.engine.valuation import Valuation
 from negtui.scenario import load_scenario, parse_scenario
 from negtui.scenario.model import Scenario
-from tests.paths import SCENARIOS
+from tests.paths import PILL, SCENARIOS
 
 BUS = SCENARIOS / "cases" / "regional-bus-network.toml"
 
@@ -182,3 +183,16 @@ def test_the_adaptive_lens_reads_an_options_value_once_not_its_signed_goals() ->
     v = game.issues.V[:, 0]
     assert (v[v > 0].sum(), -v[v < 0].sum()) == (38, 65)
     assert adaptive_lens(game, 0, 0) == "upper" and adaptive_lens(plain, 0, 0) == "lower"
+
+
+def test_a_scenario_with_an_exit_and_no_issue_keeps_the_paper_terms_for_its_goals() -> None:
+    """The poison pill with A's side action declared an exit: no goal is any issue's, so upper and lower read
+    every goal as the paper does; A's forecasts are floored by what taking the exit leaves it."""
+    data = json.loads(PILL.read_text())
+    data["exits"] = [{"player": "A", "action": data["players"][0]["actions"][1]["id"]}]
+    neg = Negotiation.from_scenario(parse_scenario(data), PAPER)
+    plain = Negotiation.from_scenario(load_scenario(PILL), PAPER)
+    assert neg.game.issues is not None and neg.game.issues.starts.size == 0
+    for lens in ("upper", "lower"):
+        ours, theirs = Valuation(neg).forecast(State(0, 0), lens), Valuation(plain).forecast(State(0, 0), lens)
+        assert ours[1] == theirs[1] and ours[0] >= theirs[0]
