@@ -42,6 +42,29 @@ def action_names(sc: Scenario) -> list[list[str]]:
     return _once(sc, "action_names", lambda s: [_player_names(p) for p in s.players])
 
 
+def option_phrases(sc: Scenario) -> list[list[str]]:
+    """Per player, per action: for a scenario that declares its issues (scenario/issues.py), what backing it
+    says in the issue's terms ("grid on Network"; the option's label where its id only counts), "" for an
+    action that backs no option; "walk away" for an exit (a scoresheet's walk-away).  Empty lists else."""
+    return _once(sc, "option_phrases", _option_phrases)
+
+
+def _option_phrases(sc: Scenario) -> list[list[str]]:
+    if not sc.issues and not sc.exits:
+        return [[] for _ in sc.players]
+    requires = {g.id: g.requires for g in sc.goals}
+    said: dict[tuple[str, str], str] = {}
+    for issue in sc.issues:
+        for option in issue.options:
+            name = option.id if not OPAQUE.match(option.id) or not option.label.strip() else option.label
+            for gid in option.goals:
+                for ref in requires.get(gid, []):
+                    said.setdefault((ref.player, ref.action), f"{name} on {issue.label or issue.id}")
+    for ex in sc.exits:
+        said[(ex.player, ex.action)] = "walk away"
+    return [[said.get((p.id, a.id), "") for a in p.actions] for p in sc.players]
+
+
 def action_texts(sc: Scenario) -> list[list[str]]:
     """Per player, per action: the whole readable text (its id, or its label where the id only counts)."""
     return _once(sc, "action_texts", lambda s: [[_readable(p, a.id, a.label) for a in p.actions] for p in s.players])

@@ -12,7 +12,7 @@ from negtui.engine.negotiation import shown_turn
 from negtui.engine.observation import outcome_json
 from negtui.engine.simultaneous import Outcome, void_count
 from negtui.engine.turns import TurnEvent
-from negtui.names import action_names, action_texts, player_names
+from negtui.names import action_names, action_texts, option_phrases, player_names
 from negtui.scenario.untrusted import one_line
 
 FAULT_CHARS = 500  # of an agent's failure, as a turn's line says it
@@ -39,10 +39,17 @@ def _commits(game: Game, bits: int, players: Iterable[int], whole: bool = False)
     cells = game.cells_of(bits)
     names = player_names(game.scenario)
     texts = action_texts(game.scenario) if whole else None
+    phrases = option_phrases(game.scenario)
     parts = []
     for i in players:
-        own = [texts[i][c - int(game.offset[i])] if texts else cell_label(game, c) for c in cells
-               if int(game.owner[c]) == i]
+        mine = [c - int(game.offset[i]) for c in cells if int(game.owner[c]) == i]
+        said = [phrases[i][a] for a in mine] if phrases[i] else []
+        if mine and said and all(said):  # a case of issues: what the player backs, in the issues' terms
+            backs = [x for x in said if x != "walk away"]
+            parts.append(f"{names[i]} " + " and ".join(
+                (["backs " + ", ".join(backs)] if backs else []) + (["walks away"] if len(backs) < len(said) else [])))
+            continue
+        own = [texts[i][a] if texts else cell_label(game, int(game.offset[i]) + a) for a in mine]
         if own:
             parts.append(f"{names[i]} commits {', '.join(own)}")
     return "; ".join(parts) or "nothing"

@@ -16,10 +16,12 @@ from collections import Counter
 from dataclasses import dataclass
 from statistics import fmean, stdev
 
+from negtui.classroom.agreements import Agreement, agreement
 from negtui.classroom.classbook import Filters, choice_text, valued
 from negtui.classroom.course import LoadedCourse
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.dbtypes import GameRow
+from negtui.coach.sheet import Sheet
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.game import compile_game
 from negtui.engine.rules import get_rules
@@ -121,6 +123,9 @@ class ClassDebrief:
     unfinished: int  # games still being played or abandoned: not in the figures
     left_out: int = 0  # plays finished but not shown (the oldest, past `tables`)
     decided: int = 0  # the trainees' decisions filed in the plays shown (the costliest are among them)
+    # a case of issues (a compiled scoresheet): its issues' labels, and what each play agreed on them
+    issues: tuple[str, ...] = ()
+    agreements: tuple[Agreement, ...] = ()
 
     @property
     def played(self) -> int:
@@ -161,7 +166,8 @@ def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: in
     ex = course.exercise(exercise_id)
     sc = course.scenarios[ex.id]
     rules = get_rules(ex.rules)
-    baseline = [float(v) for v in no_negotiation(compile_game(sc, rules), rules).payoffs]
+    game = compile_game(sc, rules)
+    baseline = [float(v) for v in no_negotiation(game, rules).payoffs]
     name = course.course.name
     games = db.games(name, ex.id)
     unfinished = len(db.games(name, ex.id, "playing")) + len(db.games(name, ex.id, "abandoned"))
@@ -193,8 +199,13 @@ def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: in
                              optima[pid].most_common(1)[0][0] if optima[pid] else None) for i, pid in enumerate(ids))
     shown = {g.id for rows in plays.values() for g in rows}
     decided = _decisions(db, name, ex.id, shown)
+    issues: tuple[str, ...] = ()
+    agreed: tuple[Agreement, ...] = ()
+    if Sheet.of(game) is not None:  # what each play agreed, issue by issue
+        issues = tuple(cut(i.label or i.id, NAME) for i in sc.issues)
+        agreed = tuple(agreement(game, where, rows[0].record_path or None) for where, rows in plays.items())
     return ClassDebrief(ex.id, ex.title, seats, tuple(totals), _costliest(decided, top), unfinished,
-                        everything - len(plays), len(decided))
+                        everything - len(plays), len(decided), issues, agreed)
 
 
 def _where(table: int | None, trainee: str, game: int) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from negtui.scenario.issues import values_as_read
 from negtui.scenario.model import Scenario
 
 POSITIVE_SHARE = (0.35, 0.65)  # below: negative-dominated; above: positive-dominated; between: balanced
@@ -10,9 +11,11 @@ POSITIVE_SHARE = (0.35, 0.65)  # below: negative-dominated; above: positive-domi
 def suggested_lens(sc: Scenario) -> tuple[str, str]:
     """The lens the paper finds best for the scenario's payoff regime, and why in one line: upper where
     negative goals dominate (a threat is worth blocking), lower where positive goals dominate (only
-    what partners will complete counts), myopic (the paper's Reward) where they balance."""
-    pos = sum(v for g in sc.goals for v in g.values.values() if v > 0)
-    neg = -sum(v for g in sc.goals for v in g.values.values() if v < 0)
+    what partners will complete counts), myopic (the paper's Reward) where they balance.  A case of issues is
+    read by its options' values, as its lenses read it (scenario/issues.py)."""
+    values = values_as_read([(g.id, g.values) for g in sc.goals], sc.issues, sc.exits)
+    pos = sum(v for v in values if v > 0)
+    neg = -sum(v for v in values if v < 0)
     share = pos / (pos + neg) if pos + neg else 0.5
     low, high = POSITIVE_SHARE
     measured = "negative" if share < low else "positive" if share > high else "balanced"

@@ -9,6 +9,7 @@ read off the states the two choices lead to."""
 from __future__ import annotations
 
 from negtui.coach.assess import Assessment, Choice, choice_words
+from negtui.coach.sheet import Sheet
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.game import Game
 from negtui.engine.negotiation import Negotiation, Phase
@@ -54,6 +55,9 @@ def why(game: Game, a: Assessment) -> str:
     else:
         text = (f"Why: {mine} takes {now_yours:z.1f} now (no less than {theirs}, {now_best:z.1f}), but leaves only "
                 f"{later_yours:+z.1f} to come against {later_best:+z.1f}: it closes doors for later")
+    sheet = Sheet.of(game)
+    if sheet is not None:  # a case of issues: what each choice settles, and what it puts out of reach
+        return text + _issue_effects(sheet, yours.after.bits, best.after.bits, p) + "."
     closed = state_info(game, yours.after.bits).blocked & ~state_info(game, best.after.bits).blocked
     extra = yours.after.bits & ~best.after.bits
     if closed:
@@ -64,6 +68,13 @@ def why(game: Game, a: Assessment) -> str:
     if missing:
         text += f"; the better choice gets {actions(game, missing)} committed"
     return text + "."
+
+
+def _issue_effects(sheet: Sheet, yours: int, best: int, player: int) -> str:
+    common = yours & best  # both choices start from the same commitments
+    mine, better = sheet.effects(common, yours, player), sheet.effects(common, best, player)
+    text = f"; it {' and '.join(mine)}" if mine else ""
+    return text + (f"; the better choice {' and '.join(better)}" if better else "")
 
 
 def actions(game: Game, bits: int) -> str:
@@ -87,8 +98,35 @@ def primer(neg: Negotiation, player: int) -> str:
     if abs(base - nothing) > EPS:
         text += (f" It is not the same as no deal at all: with no commitment by anyone {who} gets {nothing:z.1f}, "
                  f"so the baseline already counts {base - nothing:+z.1f} that {who} can have without asking anyone.")
+    sheet = Sheet.of(game)
+    if sheet is not None:
+        return text + "\n" + _sheet_primer(sheet, player, who, forecasts)
     text += (f"\nA lens is a way to forecast the rest of the game from where it stands: myopic counts only what is "
              f"already committed, upper expects every goal still in reach to be completed, lower only what those "
              f"who must act can be relied on to complete. At the start {who}'s forecasts are {forecasts}; the bots "
              f"play by them, and the coach values every choice under all three.")
     return text
+
+
+def _sheet_primer(sheet: Sheet, player: int, who: str, forecasts: str) -> str:
+    """The primer's second half on a case of issues: payoffs as points above the reservation value, the best
+    package the sheet allows, and the lenses read issue by issue."""
+    reservation = sheet.reservation(player)
+    kept = "" if reservation is None else f" ({reservation:z.4g} points)"
+    bests = []
+    for issue in sheet.issues(0, player):
+        top = issue.best
+        if top.value > 0:
+            bests.append(f"{top.phrase}" + ("" if top.points is None else f", {top.points:z.4g} points"))
+    package = "; ".join(bests) or "nothing: no option is worth more to you than leaving its issue open"
+    text = (f"A payoff here is points above {who}'s reservation value{kept}, what {who} keeps if nothing is "
+            f"agreed: an issue settled adds its option's points less the issue's share of that value, an issue "
+            f"left open adds nothing. The most the sheet allows {who} is {sheet.best_package(player):z.1f} above it: "
+            f"{package}.")
+    if int(sheet.table.exit_cell[player]) >= 0:
+        text += (f" {who} may walk away before backing any option, and then keeps the reservation value (a payoff "
+                 "of 0) whatever the others settle.")
+    return text + (f"\nA lens forecasts the rest of the game issue by issue: myopic counts only what is settled, upper "
+                   f"expects each open issue to be settled on the best option for you still in reach, lower expects "
+                   f"the worst one the others can settle without you. At the start {who}'s forecasts are "
+                   f"{forecasts}; the bots play by them, and the coach values every choice under all three.")

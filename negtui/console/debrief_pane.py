@@ -46,6 +46,7 @@ class DebriefPane(Horizontal):
             yield Static("", id="cd-head")
             yield Static("", id="cd-plot")
             yield Static("", id="cd-tables")
+            yield Static("", id="cd-agreed")
             yield Static("", id="cd-costly")
 
     def on_mount(self) -> None:
@@ -96,6 +97,7 @@ class DebriefPane(Horizontal):
         self.query_one("#cd-plot", Static).update(strip_plot(d.seats, width - 2) if d.played else
                                                    Text("No table has finished this exercise yet.", style="dim"))
         self.query_one("#cd-tables", Static).update(_tables(d))
+        self.query_one("#cd-agreed", Static).update(agreed(d))
         self.query_one("#cd-costly", Static).update(_costly(d))
 
 
@@ -118,6 +120,27 @@ def _tables(d: ClassDebrief) -> Table | Text:
         t.add_row(Text(row.where), Text(", ".join(row.people)), _num(row.total), _num(row.optimum),
                   "" if eff is None else f"{eff:z.0%}")  # names and labels as text, never markup
     return t
+
+
+def agreed(d: ClassDebrief) -> Text:
+    """A case of issues: what each table settled each issue on (or left open), and who walked away; a line per
+    table, each issue named whole (a table's columns would cut the issues' names in a narrow pane)."""
+    if not d.issues or not d.agreements:
+        return Text("")
+    out = Text("\nWhat each table agreed, issue by issue\n", style="bold")
+    for a in d.agreements:
+        out.append(f" {a.where}: ")
+        if a.settled is None:
+            out.append("not known (no result in its record)\n", style="dim")
+            continue
+        for k, (label, option) in enumerate(zip(d.issues, a.settled, strict=True)):
+            out.append(" · " if k else "")
+            out.append(f"{label} ")
+            out.append(option or "open", style="" if option else "dim")
+        if a.walked:
+            out.append(f" · walked away: {', '.join(a.walked)}")
+        out.append("\n")
+    return out
 
 
 def _costly(d: ClassDebrief) -> Table | Text:

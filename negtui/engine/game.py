@@ -18,6 +18,7 @@ from itertools import combinations, pairwise
 import numpy as np
 
 from negtui.engine.cache import MB, BoundedCache, nbytes
+from negtui.engine.issues import IssueTable, compile_issues
 from negtui.engine.rules import Rules
 from negtui.scenario.model import Scenario
 
@@ -98,6 +99,8 @@ class Game:
     # simultaneous turns (engine/simultaneous.py): where each turn's proposers begin in `schedule`, and the end;
     # None: one proposer a turn
     starts: np.ndarray | None = field(default=None, repr=False)
+    # the issues the goals settle (engine/issues.py), read by the lenses; None: the scenario declares none
+    issues: IssueTable | None = field(default=None, repr=False)
 
     @property
     def n(self) -> int:
@@ -386,5 +389,5 @@ def compile_game(sc: Scenario, rules: Rules, budget: int | None = None) -> Game:
     return Game(
         scenario=sc, player_ids=pid, m=m, offset=offset, G=G, inc=inc, d=d, tau=tau, binary=binary,
         groups=groups, schedule=np.array(sched, dtype=np.int64), budget=k, unilateral=proto.unilateral,
-        options=options, starts=starts,
+        options=options, starts=starts, issues=compile_issues(sc, cell, G),
     )

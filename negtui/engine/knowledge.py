@@ -66,8 +66,11 @@ def seat_scenario(sc: Scenario, seat: str, estimates: Mapping[tuple[str, str], f
     # description that says who gains or is harmed
     meta = {k: v for k, v in sc.meta.items() if k != "poison_pill"}
     description = "" if tells(sc, sc.description) else sc.description
-    return unseeded(sc.model_copy(update={"goals": goals, "lesson": "", "meta": meta, "description": description}),
-                    schedule)
+    # an issue's share of each reservation value is a value too: the seat's own only
+    issues = [issue.model_copy(update={"reservation": {p: v for p, v in issue.reservation.items() if p == seat}})
+              for issue in sc.issues]
+    return unseeded(sc.model_copy(update={"goals": goals, "lesson": "", "meta": meta, "description": description,
+                                          "issues": issues}), schedule)
 
 
 def unseeded(sc: Scenario, schedule: list[str] | None = None) -> Scenario:

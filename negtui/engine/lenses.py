@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from negtui.engine import issues
 from negtui.engine.game import Game, GoalView
 from negtui.engine.payoff import StateInfo, payoffs_from_counts, scaled_satisfaction
 from negtui.engine.rules import Rules
@@ -30,7 +31,11 @@ def adaptive_lens(game: Game, i: int, t: int) -> str:
     there)."""
     if game.position(t) >= len(game.schedule) - game.n:
         return "myopic"
-    g = game.G[:, i]
+    g, binary_goals = game.G[:, i], game.binary
+    if game.issues is not None:  # an option's value once, not once per goal that settles it (with its sign)
+        table = game.issues
+        g = np.concatenate([table.V[:, i], g[~table.covered]])
+        binary_goals = np.concatenate([np.ones(len(table.V), dtype=bool), binary_goals[~table.covered]])
     positive, negative = float(g[g > 0].sum()), float(-g[g < 0].sum())
     mass = positive + negative
     if mass == 0:
@@ -39,7 +44,7 @@ def adaptive_lens(game: Game, i: int, t: int) -> str:
         return "upper"
     if positive >= SIGN_SHARE * mass:
         return "lower"
-    binary = float(np.abs(g)[game.binary].sum())
+    binary = float(np.abs(g)[binary_goals].sum())
     return "lower" if binary >= ALL_OR_NOTHING_SHARE * mass else "myopic"
 
 
@@ -156,5 +161,60 @@ def lens_vector(game: Game, rules: Rules, lens: str, info: StateInfo, t: int, ex
     s_counts = info.counts[None, :]
     if t >= game.T or lens == "myopic":
         return payoffs_from_counts(game, info.counts)
+    if game.issues is not None:
+        return _issue_vector(game, rules, lens, info)
     owing = owing_all(game, info) if lens == "lower" else None
     return lens_core(game.all_goals, rules, lens, s_counts, info.lost[None, :], game.G.T, owing)
+
+
+def _issue_vector(game: Game, rules: Rules, lens: str, info: StateInfo) -> np.ndarray:
+    assert game.issues is not None
+    table, out = game.issues, np.empty(game.n)
+    owes = info.owes[None] if lens == "lower" else None
+    for i in range(game.n):
+        x = int(table.exit_cell[i])
+        exit_of = issues.exit_state(table, i, np.array([x >= 0 and bool(info.bits >> x & 1)]),
+                                    np.array([x >= 0 and bool(info.blocked >> x & 1)]))
+        out[i] = issue_lens(game, rules, lens, info.counts[None], info.lost[None], owes, game.G[:, i], i, exit_of)[0]
+    return out
+
+
+def issue_lens(game: Game, rules: Rules, lens: str, counts: np.ndarray, lost: np.ndarray, owes: np.ndarray | None,
+               g: np.ndarray, i: int, exit_of: np.ndarray) -> np.ndarray:
+    """Player i's `upper` or `lower` value on a game that declares its issues (engine/issues.py) of states
+    with goal counts `counts` and required cells ruled out `lost` (O, J), every player's cells still owed
+    `owes` (O, N, J; the lower lens only); `g`: i's goal values (J,), or rows of them (K, 1, J) (a belief's
+    particles); `exit_of`: i's exit in each state (issues.exit_state).  (O,), or (K, O)."""
+    table, goals = game.issues, game.all_goals
+    assert table is not None
+    L = goals.scale
+    s = scaled_satisfaction(goals, counts)
+    realised = (s * g).sum(axis=-1)
+    value = realised
+    if not table.covered.all():  # goals of no option or exit: the paper's terms
+        owing = _owing_of(game, owes, i) if lens == "lower" else None
+        _, second, factor = lens_terms(goals, rules, lens, counts, lost, g, owing, {"s": s})
+        assert second is not None
+        value = lens_sum(realised, (second * ~table.covered).sum(axis=-1), factor)
+    holds = issues.settled(table, s, L)
+    if lens == "upper":
+        counted = issues.reachable(table, goals.d, goals.tau, lost)
+    else:
+        assert owes is not None
+        counted = issues.credible(table, goals.tau, counts, owes, i)
+    out = (value + L * issues.remainder(table, lens, holds, counted, issues.option_values(table, g))) / L
+    if (exit_of == issues.NONE).all():
+        return out
+    x = int(table.exit_cell[i])
+    left = (scaled_satisfaction(goals, counts + game.inc[x]) * g).sum(axis=-1) / L  # what leaving leaves it
+    out = np.where(exit_of == issues.FREE, np.maximum(out, left), out)
+    return np.where(exit_of == issues.LEFT, realised / L, out)
+
+
+def _owing_of(game: Game, owes: np.ndarray | None, i: int) -> Owing:
+    """Owing seen by player i from every player's owed cells (O, N, J)."""
+    assert owes is not None
+    owing = owes > 0
+    hostile = owing & (game.G.T < 0)
+    return Owing(owes[:, i], owes.sum(axis=1) - owes[:, i], owing.sum(axis=1) - owing[:, i],
+                 hostile.sum(axis=1) - hostile[:, i])

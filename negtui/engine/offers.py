@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from negtui.engine import issues
 from negtui.engine.exclusion import exclusions
 from negtui.engine.game import Game, GoalView
-from negtui.engine.lenses import Owing, effective_lens, lens_core, lens_sum, lens_terms, owing_all
+from negtui.engine.lenses import Owing, effective_lens, issue_lens, lens_core, lens_sum, lens_terms, owing_all
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import REFERENCE_SLACK, VALUE_TIE, Rules
 
@@ -295,6 +296,8 @@ def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates
     if t_next >= game.T:
         lens = "myopic"  # every lens is the realised payoff at the end of the game
     lens = effective_lens(game, rules, lens)
+    if game.issues is not None and lens != "myopic":
+        return _issue_values(game, rules, info, cand, lens, i, game.G[:, i])
     g = cand.goals.G[:, i]
     const = _constant_part(game, rules, info, cand, lens, i)
     if lens == "myopic":
@@ -312,6 +315,8 @@ def candidate_values_as(game: Game, rules: Rules, info: StateInfo, cand: Candida
     if t_next >= game.T:
         lens = "myopic"
     lens = effective_lens(game, rules, lens)
+    if game.issues is not None:
+        return _issue_values(game, rules, info, cand, lens, i, values[:, None, :])
     J, rest = cand.goals.index, cand.rest.index
     owing = owing_after(game, info, cand, i) if lens == "lower" else None
     first, second, factor = lens_terms(cand.goals, rules, lens, cand.counts, cand.lost, values[:, None, J], owing,
@@ -325,6 +330,47 @@ def candidate_values_as(game: Game, rules: Rules, info: StateInfo, cand: Candida
         const = lens_sum(f0[:, rest].sum(axis=-1), None if s0 is None else s0[:, rest].sum(axis=-1), factor)
         total = total + const[:, None]
     return total / game.scale
+
+
+def _issue_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, lens: str, i: int, g: np.ndarray,
+                  ) -> np.ndarray:
+    """`candidate_values` on a game that declares its issues: every goal's arrays after each offer (an issue's
+    value reads all of its options' goals, not only those the pair of players touches)."""
+    J, rows = cand.goals.index, len(cand)
+    counts = np.repeat(info.counts[None], rows, axis=0)
+    counts[:, J] = cand.counts
+    lost = np.repeat(info.lost[None], rows, axis=0)
+    lost[:, J] = cand.lost
+    if lens == "myopic":
+        return (scaled_satisfaction(game.all_goals, counts) * g).sum(axis=-1) / game.scale
+    owes = None
+    if lens == "lower":
+        owes = np.repeat(info.owes[None], rows, axis=0)
+        if cand.owes_all is not None:
+            owes[:, :, J] = cand.owes_all
+        else:
+            owes[:, cand.p, J], owes[:, cand.q, J] = cand.owes_p, cand.owes_q
+    return issue_lens(game, rules, lens, counts, lost, owes, g, i, _exits(game, info, cand, i))
+
+
+def _exits(game: Game, info: StateInfo, cand: Candidates, i: int) -> np.ndarray:
+    """Player i's exit after each offer (issues.exit_state): taken by the offer, or blocked by a cell it commits
+    that shares an exclusive set with it."""
+    assert game.issues is not None
+    x = int(game.issues.exit_cell[i])
+    rows = len(cand)
+    if x < 0:
+        return np.zeros(rows, dtype=np.int8)
+    committed = np.full(rows, bool(info.bits >> x & 1))
+    blocked = np.full(rows, bool(info.blocked >> x & 1))
+    rivals = exclusions(game).rivals.get(x, 0)
+    owner, a = int(game.owner[x]), x - int(game.offset[game.owner[x]])
+    for who, picked in ((cand.p, cand.ip),) + (((cand.q, cand.iq),) if cand.q != cand.p else ()):
+        local = game.options[who].local[picked]
+        if who == owner:
+            committed |= ((local >> a) & 1).astype(bool)
+        blocked |= (local & game.row(rivals, who)) != 0
+    return issues.exit_state(game.issues, i, committed, blocked)
 
 
 def choose(rules: Rules, v_p: np.ndarray, v_q: np.ndarray, n_cells: np.ndarray,

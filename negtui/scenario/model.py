@@ -7,13 +7,9 @@ of the offending value, so that a broken file is reported before any game starts
 
 from __future__ import annotations
 
-import math
-from typing import Annotated, Final, Literal
+from typing import Final, Literal
 
 from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
     model_serializer,
@@ -21,39 +17,14 @@ from pydantic import (
 )
 
 from negtui.scenario import limits as lim
-from negtui.scenario.untrusted import control_problem
+from negtui.scenario.fields import GoalKind, Id, Line, Text, Value
+from negtui.scenario.fields import Strict as _Strict
+from negtui.scenario.issues import Exit, Issue, issue_problems
+
+__all__ = ["FORMAT", "Action", "CellRef", "Exit", "Goal", "GoalKind", "Id", "Issue", "Line", "Player", "Protocol",
+           "Scenario", "Text", "Value", "limit_problems", "reference_problems"]
 
 FORMAT: Final = "negtui-scenario/1"
-
-
-def _finite_value(v: int | float) -> int | float:
-    if not math.isfinite(v) or abs(v) > lim.MAX_ABS_VALUE:
-        raise ValueError(f"a value must be a finite number between -{lim.MAX_ABS_VALUE:g} and {lim.MAX_ABS_VALUE:g}")
-    return v
-
-
-def _shown(keep: str = "", strict: bool = False) -> AfterValidator:
-    """Names and texts are shown on terminals (the app, autoplay's log, a trainee's SSH session), which act on
-    control characters: none may hold one (`keep`: line breaks and tabs of a paragraph)."""
-
-    def check(v: str) -> str:
-        problem = control_problem(v, keep, strict=strict)
-        if problem is not None:
-            raise ValueError(problem)
-        return v
-
-    return AfterValidator(check)
-
-
-Value = Annotated[int | float, AfterValidator(_finite_value)]
-GoalKind = Literal["linear", "all_or_nothing"]
-Id = Annotated[str, Field(min_length=1, max_length=lim.MAX_ID), _shown(strict=True)]
-Line = Annotated[str, Field(max_length=lim.MAX_TEXT), _shown()]  # a name or label: one line
-Text = Annotated[str, Field(max_length=lim.MAX_TEXT), _shown("\n\t")]  # a paragraph or more
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class Action(_Strict):
@@ -144,9 +115,25 @@ class Scenario(_Strict):
         description="Sets of commitments of which at most one may ever be made."
     )
     protocol: Protocol = Field(default_factory=Protocol)
+    issues: list[Issue] = Field(
+        default_factory=list, max_length=lim.MAX_GOALS,
+        description="The issues the goals settle, each on at most one of its options (issues.py): the lenses "
+                    "read an issue as one goal whose options exclude one another.")
+    exits: list[Exit] = Field(default_factory=list, max_length=lim.MAX_PLAYERS,
+                              description="Actions after which a player's payoff no longer changes (a walk-away).")
     meta: dict[str, object] = Field(
         default_factory=dict, description="Free-form provenance, e.g. generator parameters."
     )
+
+    @model_serializer(mode="wrap")
+    def _without_empty_additions(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        """No issues or exits, no key: a scenario without them dumps (and digests) as it did before they
+        existed."""
+        data = handler(self)
+        for key in ("issues", "exits"):
+            if not data.get(key, True):
+                data.pop(key, None)
+        return data
 
     @model_validator(mode="after")
     def _check_references(self) -> Scenario:
@@ -233,6 +220,9 @@ def reference_problems(sc: Scenario, unsure: frozenset[str] = frozenset()) -> li
             if (ref.player, ref.action) in listed:
                 out.append((f"$.exclusive[{x}][{r}]", "listed twice in this set"))
             listed.add((ref.player, ref.action))
+    if sc.issues or sc.exits:
+        facts = {g.id: (g.kind, g.values) for g in sc.goals if g is not None}
+        out.extend(issue_problems(sc.issues, sc.exits, players, facts, unsure))
     if sc.protocol.schedule is not None:
         if not sc.protocol.schedule:
             out.append(("$.protocol.schedule", "schedule is empty"))

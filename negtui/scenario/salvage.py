@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from negtui.scenario.model import CellRef, Goal, Id, Player, Protocol, Scenario, reference_problems
+from negtui.scenario.model import CellRef, Exit, Goal, Id, Issue, Player, Protocol, Scenario, reference_problems
 
 _REFS: TypeAdapter[list[CellRef]] = TypeAdapter(list[CellRef])
 _ID: TypeAdapter[str] = TypeAdapter(Id)
@@ -22,6 +22,8 @@ _PLAYER: TypeAdapter[Player] = TypeAdapter(Player)
 _GOAL: TypeAdapter[Goal] = TypeAdapter(Goal)
 _PROTOCOL: TypeAdapter[Protocol] = TypeAdapter(Protocol)
 _STRINGS: TypeAdapter[list[str]] = TypeAdapter(list[str])
+_ISSUE: TypeAdapter[Issue] = TypeAdapter(Issue)
+_EXIT: TypeAdapter[Exit] = TypeAdapter(Exit)
 
 
 def salvaged_problems(data: object) -> list[tuple[str, str]]:
@@ -40,7 +42,11 @@ def salvaged_problems(data: object) -> list[tuple[str, str]]:
         raw = data.get("protocol")
         schedule = _valid(_SCHEDULE, raw.get("schedule")) if isinstance(raw, dict) else None
         protocol = Protocol.model_construct(schedule=schedule)
-    parts = Scenario.model_construct(name="", players=players, goals=goals, exclusive=exclusive, protocol=protocol)
+    # the issues and exits that validate alone (None where one does not: it is reported already)
+    issues = [_valid(_ISSUE, x) for x in _list(data.get("issues"))]
+    exits = [_valid(_EXIT, x) for x in _list(data.get("exits"))]
+    parts = Scenario.model_construct(name="", players=players, goals=goals, exclusive=exclusive, protocol=protocol,
+                                     issues=issues, exits=exits)
     return reference_problems(parts, unsure)
 
 
@@ -66,8 +72,12 @@ def _goal(raw: object) -> Goal | None:
     if gid is None:
         return None
     values = raw.get("values")
+    kind = raw.get("kind", "linear")
+    known: dict[str, Any] = {"kind": kind if kind in ("linear", "all_or_nothing") else None}  # None: not known
+    # (scenario/issues.py judges nothing of a goal of no known kind)
     return Goal.model_construct(id=gid, requires=_valid(_REFS, raw.get("requires")) or [], threshold=None,
-                                values=dict.fromkeys(values, 0) if isinstance(values, dict) else {}, ranges={})
+                                values=dict.fromkeys(values, 0) if isinstance(values, dict) else {}, ranges={},
+                                **known)
 
 
 def salvaged_topfile_problems(data: object) -> list[tuple[str, str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from negtui.coach.regime import suggested_lens
-from negtui.scenario import load_scenario
+from negtui.scenario import load_scenario, parse_scenario
 from negtui.seats import default_seats
 from tests.paths import TEACHING
 
@@ -40,3 +40,16 @@ def test_a_generated_game_whose_share_belies_its_regime_says_why():
     balanced = generate(GeneratorParams(players=10, actions=1, goals=15, payoff="balanced", seed=1))
     lens, why = suggested_lens(balanced)
     assert lens == "myopic" and "generated as" not in why
+
+
+def test_a_case_of_issues_is_read_by_its_options_values_not_its_signed_goals():
+    """Options worth 24 in all above the reservation values and 3 below: mostly positive, lower.  Each option's
+    goals under a veto (coefficients +1, +1, -1) would read 51 positive against 30: a balance, myopic."""
+    points = {"o1": {"a": 4, "b": 2, "c": 1, "d": 9}, "o2": {"a": 0, "b": 6, "c": 5, "d": 0}}
+    sc = parse_scenario({"format": "negtui-scoresheet/1", "title": "Veto", "agreement": {"quorum": 3, "vetoes": ["a"]},
+                         "parties": [{"id": p, **({"reservation": 3} if p == "d" else {})} for p in "abcd"],
+                         "issues": [{"id": "i", "options": [{"id": o, "points": v} for o, v in points.items()]}]})
+    assert suggested_lens(sc) == ("lower", "positive goals dominate (89% of the value is positive): lower bots count "
+                                           "only what partners will complete")
+    plain = sc.model_copy(update={"issues": [], "exits": []})
+    assert suggested_lens(plain)[0] == "myopic"

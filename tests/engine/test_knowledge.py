@@ -17,7 +17,7 @@ from negtui.engine.observation import observation, observation_text
 from negtui.engine.payoff import state_info
 from negtui.scenario import ScenarioError, load_scenario, parse_scenario
 from negtui.seats import Seat
-from tests.paths import CLASSIC, TEACHING
+from tests.paths import CLASSIC, SCENARIOS, TEACHING
 from tests.secrets import leaks, secret_scenario
 
 CAR = TEACHING / "private-car-sale.json"
@@ -125,3 +125,17 @@ def test_the_debriefs_counterfactual_bots_know_what_the_seat_knew() -> None:
     s = neg.initial_state()
     assert counterfactuals(neg, seats, 0, s)["myopic"] == 6.0
     assert counterfactuals(neg, seats, 0, s, information="private")["myopic"] == 5.0
+
+
+def test_a_seat_of_a_scoresheet_case_reads_its_own_share_of_the_reservation_value_only() -> None:
+    """An issue's share of a party's reservation value is a value: under private information the other seats
+    read neither it nor anything it could be worked out from."""
+    sc = load_scenario(SCENARIOS / "cases" / "regional-bus-network.toml")
+    assert all(len(issue.reservation) == 4 for issue in sc.issues)
+    city = seat_scenario(sc, "city")
+    assert [issue.reservation for issue in city.issues] == [{"city": issue.reservation["city"]} for issue in sc.issues]
+    assert sum(issue.reservation["city"] for issue in city.issues) == 50
+    # the picture compiles, with its options' values as the seat knows them: its own, the others' unknown (0)
+    picture = seat_negotiation(_neg(sc), 1, "private").game
+    assert picture.issues is not None and not picture.issues.V[:, [0, 2, 3]].any()
+    assert picture.issues.V[:, 1].tolist() == _neg(sc).game.issues.V[:, 1].tolist()

@@ -13,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from negtui.engine import PAPER, compile_game
+from negtui.engine import PAPER, Negotiation, State, compile_game
+from negtui.engine.exact import solve
+from negtui.engine.negotiation import IllegalMove
+from negtui.engine.offers import Offer
 from negtui.engine.payoff import payoffs
 from negtui.scenario import ScenarioError, load_scenario, parse_scenario
 from negtui.scenario.io import ScoresheetError
@@ -136,6 +139,102 @@ def test_the_agreement_rule_goals_equal_the_rule_for_every_set_of_backers(n: int
                 backers = {p for p, b in zip(parties, bits, strict=True) if b}
                 rule = set(parties[:v]) <= backers and len(backers) >= k
                 assert sum(c * (len(backers & set(members)) >= t) for c, members, t in terms) == rule, (v, k, bits)
+
+
+def test_the_scenario_declares_its_issues_options_goals_and_reservation_shares():
+    sc = parse_scenario(four(quorum=3, vetoes=["a"]))
+    assert [(i.id, [(o.id, o.goals) for o in i.options], i.reservation) for i in sc.issues] == [
+        ("i", [("o1", {"i.o1": 1, "i.o1.2": 1, "i.o1.3": -1}), ("o2", {"i.o2": 1, "i.o2.2": 1, "i.o2.3": -1})],
+         {"a": 0, "b": 0, "c": 0, "d": 3})]
+    assert sc.exits == []
+
+
+def outvoted(**c: object) -> dict:
+    """a and b settle x on x1 (2 of 3 parties) against c, whose reservation value is 5: x1 leaves c 5 below it."""
+    return {"format": "negtui-scoresheet/1", "title": "Outvoted", "agreement": {"quorum": 2},
+            "protocol": {"rounds": 2},
+            "parties": [{"id": "a"}, {"id": "b"}, {"id": "c", "reservation": 5, **c}],
+            "issues": [{"id": "x", "options": [{"id": "x1", "points": {"a": 10, "b": 10, "c": 0}},
+                                               {"id": "x2", "points": {"a": 0, "b": 0, "c": 10}}]}]}
+
+
+def test_a_walk_away_is_an_action_before_any_backing_that_keeps_the_reservation_value():
+    sc = parse_scenario(outvoted(walk_away=True))
+    assert [a.id for a in sc.players[2].actions] == ["x.x1", "x.x2", "walk-away"]
+    assert [(r.player, r.action) for r in sc.exclusive[2]] == [("c", "x.x1"), ("c", "x.x2"), ("c", "walk-away")]
+    # for each option, a goal that takes its value back from c once c has walked away and a and b settle it
+    assert [(e.player, e.action, e.goals) for e in sc.exits] == [("c", "walk-away", ["x.x1.c-left", "x.x2.c-left"])]
+    left = next(g for g in sc.goals if g.id == "x.x1.c-left")
+    assert ([(r.player, r.action) for r in left.requires], left.threshold, left.values) == (
+        [("a", "x.x1"), ("b", "x.x1"), ("c", "walk-away")], None, {"c": 5})
+    assert "c may walk away before backing any option" in sc.description
+    # walked away: 0 whatever a and b settle, before or after; a and b keep what they settle
+    assert payoff(sc, {"a": ["x.x1"], "b": ["x.x1"]}) == {"a": 10, "b": 10, "c": -5}
+    assert payoff(sc, {"a": ["x.x1"], "b": ["x.x1"], "c": ["walk-away"]}) == {"a": 10, "b": 10, "c": 0}
+    assert payoff(sc, {"c": ["walk-away"]}) == {"a": 0, "b": 0, "c": 0}
+    game = compile_game(sc, PAPER)  # having backed an option, c cannot walk away
+    with pytest.raises(IllegalMove):
+        Negotiation(game, PAPER).apply(State(0, game.bits_of([("c", "x.x2")])), Offer(2, 2, game.bits_of(
+            [("c", "walk-away")])))
+
+
+@pytest.mark.parametrize("rule", [{"quorum": 3, "vetoes": ["a"]}, {"quorum": 3}, {"quorum": 2, "vetoes": ["b"]}])
+def test_a_party_that_walked_away_has_its_reservation_value_whatever_the_others_back(rule: dict):
+    data = four(**rule)
+    for p in data["parties"]:
+        p["walk_away"] = True
+    sc = parse_scenario(data)
+    game = compile_game(sc, PAPER)
+    for walker in "abcd":
+        others = [p for p in "abcd" if p != walker]
+        for backing in itertools.product(("", "i.o1", "i.o2"), repeat=3):
+            acts = {p: [b] for p, b in zip(others, backing, strict=True) if b}
+            with_walk = payoff(sc, {**acts, walker: ["walk-away"]})
+            alone = payoff(sc, acts)  # the others' payoffs as if the walker had not been there to back anything
+            assert with_walk[walker] == 0, (walker, backing)
+            assert {p: with_walk[p] for p in others} == {p: alone[p] for p in others}
+    # a party every settlement needs (a veto, unanimity) needs no goal to keep its reservation value
+    needed = set(rule.get("vetoes", []))
+    assert [(e.player, bool(e.goals)) for e in sc.exits] == [(p, p not in needed) for p in "abcd"]
+    assert game.issues is not None
+
+
+def test_the_exact_solution_of_a_walk_away_leaves_the_party_outvoted_its_reservation_value():
+    for walk, c in ((False, -5), (True, 0)):
+        game = compile_game(parse_scenario(outvoted(walk_away=walk)), PAPER)
+        sol = solve(game, PAPER)
+        assert list(sol.payoffs) == [10, 10, c]
+        assert any(("c", "walk-away") in map(tuple, game.pairs_of(step.bits)) for step in sol.path()) == walk
+
+
+def test_declared_issues_are_checked_against_the_goals_with_their_paths():
+    data = json.loads(json.dumps(parse_scenario(four(quorum=3, vetoes=["a"])).model_dump(mode="json")))
+    data["issues"][0]["options"][0]["goals"] = {"i.o1": 1, "i.o1.2": 2, "nope": 1, "i.o2": 1}
+    data["issues"][0]["options"].append({"id": "o2", "goals": {"i.o2.2": 0}})
+    data["issues"][0]["reservation"]["zed"] = 1
+    data["exits"] = [{"player": "a", "action": "fly"}, {"player": "q", "action": "x"}]
+    data["goals"][0]["kind"] = "linear"
+    found = {p.path: p.message for p in _problems_of(data)}
+    assert "is linear: an option is settled by all-or-nothing goals" in found["$.issues[0].options[0].goals.i.o1"]
+    assert "with coefficients 2 and 1" in found["$.issues[0].options[0].goals.i.o1.2"]
+    assert found["$.issues[0].options[0].goals.nope"] == "unknown goal 'nope'"
+    assert "a coefficient of 0" in found["$.issues[0].options[2].goals.i.o2.2"]
+    assert found["$.issues[0].options[2].id"] == "duplicate option id 'o2'"
+    assert "part of option 'o1' of issue 'i' already" in found["$.issues[0].options[1].goals.i.o2"]
+    assert found["$.issues[0].reservation.zed"] == "unknown player 'zed'"
+    assert found["$.exits[0].action"] == "player 'a' has no action 'fly'"
+    assert found["$.exits[1].player"] == "unknown player 'q'"
+    data["protocol"]["rounds"] = "many"  # a field that does not validate: the issues are still checked
+    data["goals"][5]["kind"] = "bogus"  # ... except against a goal of no known kind (its own problem is said)
+    found = {p.path: p.message for p in _problems_of(data)}
+    assert "$.protocol.rounds" in found and found["$.exits[1].player"] == "unknown player 'q'"
+    assert "$.goals[5].kind" in found and not any(path.endswith("goals.i.o2.3") for path in found)
+
+
+def _problems_of(data: dict):
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario(data, "scenario")
+    return err.value.problems
 
 
 def test_reservation_shares_follow_the_stakes_in_whole_numbers_summing_to_the_reservation():

@@ -26,6 +26,18 @@ The mapping, exactly:
   left open is worth neither its points nor its share, as if walked away from on its own; with shares in
   proportion to stakes, a party's best option on an issue is worth settling exactly when its best package
   beats walking away (up to the rounding of the shares).
+- Walking away: a party with `walk_away = true` also owns the action `walk-away`, in each of its exclusive
+  sets, so it may walk away only before it backs any option (backing binds: a party that has backed an
+  option is in the deal) and backs nothing after.  Once it has walked away its payoff is 0, its reservation
+  value, whatever the others settle: for each option, goals worth minus its value to it alone and
+  satisfied exactly when it has walked away and the others settle the option without it (the agreement
+  rule among the others with the walk-away as one more vetoer, `leaving_terms`) cancel the option's value
+  to it.  A party every settlement needs (a veto, or unanimity) needs none: after it walks away nothing is
+  settled, and it has backed nothing settled before.
+- The scenario declares its issues (negtui.scenario.issues): each option's goals with their coefficients,
+  and each issue's share of every reservation value; and each walk-away as an exit with its cancelling
+  goals.  The lenses read an issue as one goal whose options exclude one another (negtui.engine.issues);
+  people read the state as issues, options and points (negtui.coach.sheet).
 - A quorum of more than half the parties, or a veto, keeps an issue from being settled two ways at once
   (the sheet is refused otherwise).  The protocol (rounds, budget, seed, schedule, unilateral) is the
   sheet's.  Reservation values and points appear nowhere but in the goals' values, so under private
@@ -39,11 +51,16 @@ from collections import defaultdict
 from fractions import Fraction
 
 from negtui.scenario import limits as lim
+from negtui.scenario.issues import Exit, IssueOption
+from negtui.scenario.issues import Issue as Settled
 from negtui.scenario.model import Action, CellRef, Goal, Player, Scenario, limit_problems
 from negtui.scenario.scoresheets.model import Issue, Scoresheet
 from negtui.scenario.scoresheets.table import Points
 
 Term = tuple[int, tuple[str, ...], int]  # coefficient, the parties counted (in sheet order), threshold
+WALK = "walk-away"  # the action of a party that may walk away (no option's action: those hold a dot)
+WALK_LABEL = "Walk away and keep the reservation value"
+LEAVES = " walks away"  # in leaving_terms, the walk-away as a member of the rule (no party id holds a space)
 
 
 class TooLarge(ValueError):
@@ -151,6 +168,16 @@ def _rule(sheet: Scoresheet) -> str:
             "add up to its value exactly when that holds.")
 
 
+def leaving_terms(sheet: Scoresheet, party: str) -> list[Term]:
+    """The terms of "`party` has walked away and the others settle the option without it" (the agreement rule
+    among the others, with the walk-away as one more vetoer: `LEAVES` stands for it); none for a party every
+    settlement needs (a veto, or unanimity), after whose walk-away nothing is settled."""
+    if party in sheet.agreement.vetoes or sheet.quorum == len(sheet.parties):
+        return []
+    others = [p for p in sheet.party_ids if p != party]
+    return settlement_terms(others + [LEAVES], list(sheet.agreement.vetoes) + [LEAVES], sheet.quorum + 1)
+
+
 def compile_sheet(sheet: Scoresheet, points: Points) -> Scenario:
     """The scenario of a validated scoresheet (its points given, by the options or a points table).
     Raises TooLarge where the game would break negtui's limits (limits.py), naming the limit."""
@@ -158,40 +185,74 @@ def compile_sheet(sheet: Scoresheet, points: Points) -> Scenario:
     display = {p.id: p.name or p.id for p in sheet.parties}
     options = sum(len(i.options) for i in sheet.issues)
     terms = settlement_terms(ids, list(sheet.agreement.vetoes), sheet.quorum)
-    if options * len(terms) > lim.MAX_GOALS:
-        raise TooLarge(f"{options} options × {len(terms)} goals each (for the agreement rule) make "
-                       f"{options * len(terms):,} goals; the limit is {lim.MAX_GOALS:,}")
+    leaving = {p.id: leaving_terms(sheet, p.id) for p in sheet.parties if p.walk_away}
+    count = options * (len(terms) + sum(map(len, leaving.values())))
+    if count > lim.MAX_GOALS:
+        walks = f" and {len(leaving)} walk-aways" if leaving else ""
+        raise TooLarge(f"{options} options × the goals of the agreement rule{walks} make {count:,} goals; the limit "
+                       f"is {lim.MAX_GOALS:,}")
     if n * len(sheet.issues) > lim.MAX_EXCLUSIVE:
         raise TooLarge(f"{n} parties × {len(sheet.issues)} issues make {n * len(sheet.issues):,} exclusive sets; "
                        f"the limit is {lim.MAX_EXCLUSIVE:,}")
     shares = reservation_shares(sheet, points)
     players = [Player(id=p.id, name=p.name, actions=[
         Action(id=f"{i.id}.{o.id}", label=f"Back {o.label or o.id} on {i.label or i.id}")
-        for i in sheet.issues for o in i.options]) for p in sheet.parties]
-    goals = []
+        for i in sheet.issues for o in i.options] + ([Action(id=WALK, label=WALK_LABEL)] if p.walk_away else []))
+        for p in sheet.parties]
+    goals: list[Goal] = []
+    issues = []
+    voids: dict[str, list[str]] = {pid: [] for pid in leaving}
     for issue in sheet.issues:
+        settles = []
         for option in issue.options:
             net = {pid: points[(issue.id, option.id)][pid] - shares[pid][issue.id] for pid in ids}
+            oid = f"{issue.id}.{option.id}"
+            coefficients: dict[str, int] = {}
             for j, term in enumerate(terms, start=1):
                 c, members, t = term
+                coefficients[oid + (f".{j}" if j > 1 else "")] = c
                 goals.append(Goal(
-                    id=f"{issue.id}.{option.id}" + (f".{j}" if j > 1 else ""),
+                    id=oid + (f".{j}" if j > 1 else ""),
                     label=_term_label(issue, option.label or option.id, term, sheet, display),
                     kind="all_or_nothing", threshold=None if t == len(members) else t,
-                    requires=[CellRef(player=pid, action=f"{issue.id}.{option.id}") for pid in members],
+                    requires=[CellRef(player=pid, action=oid) for pid in members],
                     values={pid: c * v for pid, v in net.items()}))
-    exclusive = [[CellRef(player=pid, action=f"{i.id}.{o.id}") for o in i.options] for pid in ids
-                 for i in sheet.issues]
+            settles.append(IssueOption(id=option.id, label=option.label, goals=coefficients))
+            for pid, parts in leaving.items():
+                for j, (c, members, t) in enumerate(parts, start=1):
+                    gid = f"{oid}.{pid}-left" + (f".{j}" if len(parts) > 1 else "")
+                    voids[pid].append(gid)
+                    goals.append(Goal(
+                        id=gid, label=_left_label(issue, option.label or option.id, display[pid], c, j, len(parts)),
+                        kind="all_or_nothing", threshold=None if t == len(members) else t,
+                        requires=[CellRef(player=pid, action=WALK) if m == LEAVES else CellRef(player=m, action=oid)
+                                  for m in members],
+                        values={pid: -c * net[pid]}))
+        issues.append(Settled(id=issue.id, label=issue.label, options=settles,
+                            reservation={pid: shares[pid][issue.id] for pid in ids}))
+    exits = [Exit(player=pid, action=WALK, goals=voids[pid]) for pid in leaving]
+    exclusive = [[CellRef(player=pid, action=f"{i.id}.{o.id}") for o in i.options]
+                 + ([CellRef(player=pid, action=WALK)] if any(p.id == pid and p.walk_away for p in sheet.parties)
+                    else []) for pid in ids for i in sheet.issues]
+    walkers = [p.id for p in sheet.parties if p.walk_away]
     description = "\n\n".join(x for x in (sheet.description.strip(), (
         f"{COMPILED} “{sheet.title}”: {n} parties, {len(sheet.issues)} issues. "
         f"Each party backs at most one option of each issue. {_rule(sheet)} A payoff is the points of the "
-        "options settled above the party's reservation value: 0 is walking away.")) if x)
+        "options settled above the party's reservation value: 0 is walking away." + (
+            f" {_names(walkers, display)} may walk away before backing any option, and then keep "
+            f"{'its' if len(walkers) == 1 else 'their'} reservation value whatever the others settle."
+            if walkers else ""))) if x)
     built = Scenario.model_construct(name=sheet.name or _slug(sheet.title), players=players, goals=goals,
                                      exclusive=exclusive, protocol=sheet.protocol)
     for path, message in limit_problems(built):
         raise TooLarge(f"the game it makes is too large for the offer search: {message}",
                        path if path.startswith("$.protocol") else "$")
     return Scenario(name=sheet.name or _slug(sheet.title), description=description, lesson=sheet.lesson,
-                    players=players, goals=goals, exclusive=exclusive, protocol=sheet.protocol,
-                    meta={"scoresheet": {"title": sheet.title, "issues": len(sheet.issues), "quorum": sheet.quorum,
-                                         "vetoes": list(sheet.agreement.vetoes)}})
+                    players=players, goals=goals, exclusive=exclusive, protocol=sheet.protocol, issues=issues,
+                    exits=exits, meta={"scoresheet": {"title": sheet.title, "issues": len(sheet.issues),
+                                                      "quorum": sheet.quorum, "vetoes": list(sheet.agreement.vetoes)}})
+
+
+def _left_label(issue: Issue, option_label: str, who: str, c: int, j: int, parts: int) -> str:
+    part = f" (part {j} of {parts}, counts {c:+d})" if parts > 1 else ""
+    return f"{issue.label or issue.id}: {option_label} — settled after {who} walked away: nothing to {who}{part}"

@@ -34,6 +34,8 @@ class Party(_Strict):
     id: SheetId = Field(description="The party's id: its player id in the game.")
     name: Label = Field(default="", description="Display name; defaults to the id.")
     reservation: Value = Field(default=0, description="Points the party has if there is no deal (its BATNA).")
+    walk_away: bool = Field(default=False, description="Whether the party may leave the table, before it backs "
+                                                       "any option, and take its reservation value.")
 
 
 class Option(_Strict):

@@ -18,6 +18,7 @@ from textual.worker import get_current_worker
 
 from negtui.coach.assess import choice_words
 from negtui.coach.debrief import Debrief, counterfactuals, debrief
+from negtui.coach.sheet import OptionState, Sheet
 from negtui.engine import shown_turn
 from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.names import player_label
@@ -182,6 +183,9 @@ class DebriefScreen(SummaryScreen):
                 "the game replayed with that bot in your seat, against the same opponents" if k == 0 else "")
         row("welfare optimum", d.seat_at_optimum, "your payoff in the completion with the largest sum of payoffs")
         parts: list = [t]
+        sheet = Sheet.of(g)
+        if sheet is not None:  # a case of issues: what was agreed, in its own terms
+            parts += self._agreed(sheet, player)
         if d.costliest:
             again = " (press the number to play again from that turn)" if self.retry is not None else ""
             parts.append(Text(f"your costliest decisions{again}:", style="bold"))
@@ -203,6 +207,22 @@ class DebriefScreen(SummaryScreen):
                               style=palette.POSITIVE))
         return Group(*parts)
 
+    def _agreed(self, sheet: Sheet, player: int) -> list:
+        """Each issue: the option settled (or open), who backed it, its points to the seat, and the best the
+        seat could have had there; then the payoff in points."""
+        bits = self.session.state.bits
+        names = sheet.names
+        t = FitTable(title="what was agreed on each issue")
+        for col in ("issue", "settled on", "backed by", "yours", "best for you"):
+            t.add_column(col, justify="right" if col == "yours" else "left")
+        for issue in sheet.issues(bits, player):
+            done, top = issue.outcome, issue.best
+            who = ", ".join("you" if k == player else names[k] for k in done.backers) if done else ""
+            top_words = f"{top.id} ({_pts(top)})" if top is not done else "this"
+            t.add_row(issue.label, done.id if done else Text("open", style="dim"), who,
+                      _pts(done) if done else "", top_words)
+        return [t, Text(sheet.summary(bits, player))]
+
     def action_retry(self, k: int) -> None:
         picks = [a for i in self.people for a in self.debriefs[i].costliest]
         if self.retry is None or k >= len(picks):
@@ -210,3 +230,8 @@ class DebriefScreen(SummaryScreen):
         app, retry = self.app, self.retry
         self.action_close()
         app.call_after_refresh(retry, picks[k].t)  # once this dialog is gone
+
+
+def _pts(o: OptionState) -> str:
+    """An option's points to the seat ('25'), or its value above the issue's share where the points are not known."""
+    return f"{o.value:+z.4g} net" if o.points is None else f"{o.points:z.4g}"
