@@ -213,6 +213,8 @@ class TableSource(LiveSource):
         for pid, seat in old.seats.items():
             if game.seats[pid] != seat:
                 game.set_seat(pid, seat)
+        if old.ended is not None:  # the clock or the trainer ended it before its last turn: over as it stood
+            game.end_now(old.ended)
         game.assess_pending()
         return game
 
