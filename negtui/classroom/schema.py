@@ -88,6 +88,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (trainee_id, course, exercise));
     CREATE INDEX games_trainee_exercise ON games(trainee_id, course, exercise, status);
     """,
+    # how a table's game ended: played to its last turn, or as it stood when the round's clock ran out or the
+    # trainer called time (NULL: not over, or filed before negtui kept it)
+    """
+    ALTER TABLE tables ADD COLUMN ending TEXT CHECK (ending IN ('turns', 'clock', 'trainer'));
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from negtui.console.screen import ConsoleHost
 
 OPENING = 60.0  # seconds the console waits for the server to open a table it asked for
+CALL_TIME_ALL = ("Every game under way ends as it stands: the commitments made bind, the results are filed with the "
+                 "payoffs they give, and every trainee sees the end and the debrief. Tables still waiting for people "
+                 "close, and nothing is filed for them. y calls time, n keeps them going.")
 
 
 class ClassWide:
@@ -102,11 +105,9 @@ class ClassWide:
     def action_end_all(self) -> None:
         def answered(yes: bool | None) -> None:
             if yes:
-                self._every({"type": "end"}, lambda t: t.live, "ended")
+                self._every({"type": "end"}, lambda t: t.live, "told: time is called")
 
-        self.app.push_screen(ConfirmScreen("End every open table?", "Every game stops where it is; its record stays "
-                                           "as far as it got and the games count as abandoned. y ends them, n keeps "
-                                           "them going."), answered)
+        self.app.push_screen(ConfirmScreen("Call time at every open table?", CALL_TIME_ALL), answered)
 
     def action_time(self) -> None:
         t = self._table()

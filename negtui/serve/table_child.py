@@ -29,6 +29,7 @@ from negtui.datadir import default_record_path
 from negtui.play.live import LiveGame
 from negtui.record.signing import KEY_FILE, data_dir_key
 from negtui.serve.tables import READY
+from negtui.table.endings import ending_of
 from negtui.table.events import TableEvents
 from negtui.table.host import TableHost
 from negtui.table.source import who_sits
@@ -131,6 +132,7 @@ class TableResults(TableEvents):
     async def over(self, game: LiveGame, closing: Closing) -> None:
         """Every trainee's result, with the debrief's numbers (the table's), then the table's row: over."""
         duration = time.monotonic() - self.started_at
+        self.moved(game)  # the turn it ended at, and the payoffs as it stood
         await asyncio.get_running_loop().run_in_executor(self._db, self._keep_all, game, closing, duration)
 
     def _keep_all(self, game: LiveGame, closing: Closing, duration: float) -> None:
@@ -148,7 +150,7 @@ class TableResults(TableEvents):
             except DBError as err:
                 self.log(f"results: {pid}: {err}")
         try:
-            self.db.tables.over(self.table_id)
+            self.db.tables.over(self.table_id, ending_of(game.ended))
         except DBError as err:
             self.log(f"results: {err}")
 

@@ -26,3 +26,14 @@ def ended_words(ended: str | None, played: int, turns: int) -> str:
 def ending_of(ended: str | None) -> HowEnded:
     """A game's ending as the results database files it: the game's `ended`, or played to its last turn."""
     return "clock" if ended == "clock" else "trainer" if ended == "trainer" else "turns"
+
+
+def how_ended(ending: str | None, played: int, turns: int | None) -> str:
+    """A finished table in a list: 'all 12 turns', 'by the clock after 3 of 12 turns', 'by the trainer after 3 of 12
+    turns'; empty when not known (a game played alone, a table filed before negtui kept it)."""
+    if ending == "turns":
+        return f"all {turns} turns" if turns else "every turn"
+    by = ENDED_SHORT.get(ending or "")
+    if by is None:
+        return ""
+    return f"{by} after {played} of {turns} turns" if turns else f"{by} after {played} turns"

@@ -39,6 +39,7 @@ from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
 from negtui.table.clock import DecisionClock, RoundClock, expired
 from negtui.table.connection import Client
+from negtui.table.endings import ENDED_BY
 from negtui.table.events import TableEvents
 from negtui.table.moves import move_to_wire
 from negtui.table.serving import Serving, person_name
@@ -221,7 +222,7 @@ class TableHost(Serving, SimultaneousTurns):
             payoffs = [float(v) for v in game.neg.returns(game.state)]
             over: dict[str, Any] = {"type": "over", "payoffs": payoffs}
             if game.ended:
-                over["ended"] = game.ended  # "clock": the round's time ran out, the game ended as it stood
+                over["ended"] = game.ended  # the clock ran out, or the trainer called time: over as it stood
             if self.spec.information == "private":
                 over["game"] = self.spec.game  # the end reveals everyone's values
             self._broadcast(over)
@@ -331,12 +332,21 @@ class TableHost(Serving, SimultaneousTurns):
 
     def time_up(self) -> None:
         """The round's time ran out: the game ends as it stands."""
+        self._end_game("clock")
+
+    def call_time(self) -> None:
+        """The trainer calls time: the game ends as it stands, its results filed with the payoffs it gives."""
+        self._end_game("trainer")
+
+    def _end_game(self, why: str) -> None:
+        """End the game before its last turn as it stands (the commitments made bind): the play loop then tells
+        everyone it is over and files it, as at its last turn."""
         game = self.game
         if game is None or game.over:
             return
-        game.end_now("clock")
+        game.end_now(why)
         self.note_recording()
-        self.log(f"the round's time ran out at turn {game.state.t + 1}: the game ends as it stands")
+        self.log(f"{ENDED_BY[why]} at turn {game.state.t + 1}: the game ends as it stands")
         self._wake.set()
 
     def set_time(self, seconds: float, extend: bool) -> None:
@@ -351,8 +361,11 @@ class TableHost(Serving, SimultaneousTurns):
             if self.game is not None:
                 return "the game has started already"
             await self.start()
-        elif kind == "end":
-            self.end("the trainer ended the table")
+        elif kind == "end":  # call time: a game under way ends as it stands; a table nobody played at closes
+            if self.game is None:
+                self.end("the trainer closed the table before its game started")
+            else:
+                self.call_time()  # a game over already stays as it ended
         elif kind == "assign":
             return await self._keep(person_name(m.get("name")), str(m.get("seat") or ""))
         elif kind == "time":
