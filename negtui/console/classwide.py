@@ -92,7 +92,8 @@ class ClassWide:
 
     # --- every table at once --------------------------------------------------------------------------------
     def action_start_all(self) -> None:
-        self._every({"type": "start"}, lambda t: t.status == "forming", "started (bots take the empty seats)")
+        self._every({"type": "start"}, lambda t: t.status == "forming",
+                    "started (bots play the empty seats; a kept seat is its trainee's when they come)")
 
     def action_pause_all(self) -> None:
         # a forming table too: one started a moment ago may not be filed as playing yet, and a table paused

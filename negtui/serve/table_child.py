@@ -105,12 +105,13 @@ class TableResults(TableEvents):
         self._later(self.db.tables.started, self.table_id, self.record or None,
                     game.neg.game.T, dict(zip(ids, (float(v) for v in game.baseline), strict=True)))
         self.moved(game)  # where everyone stands before the first move
-        seated = {s.player: s.name for s in self.sitters if s.name is not None and s.person_seat}
+        # the people sitting down: a seat kept for someone not here yet is a bot's, and no game of theirs until
+        # they come (then it is filed as they sit down, `_claim`)
+        seated = {s.player: s.name for s in self.sitters if s.name is not None and s.person_seat and s.online}
         self._later(self._games_started, seated)
 
     def _games_started(self, seated: dict[str, str]) -> None:
-        """Every seat's game starts (a seat the trainer kept for someone not here yet: theirs too, when it may
-        be: they may come back to it)."""
+        """The game of every person sitting at the table starts."""
         games, refused = self.db.seats.started(self.table_id, self.record or "", seated, self.rules)
         self.games.update(games)
         for why in refused:

@@ -160,10 +160,14 @@ class TableHost(Serving, SimultaneousTurns):
                     self._done.set()
 
     # --- the game ---------------------------------------------------------------------------------------
-    async def start(self) -> None:
-        """Seat everyone and play: the people who have joined in theirs, bots in the others'."""
+    async def start(self) -> str | None:
+        """Seat everyone and play: the people who have joined in theirs, bots in the others' (a seat kept for
+        someone not here yet is theirs when they come, and their game from then).  A table nobody has sat down
+        at does not start (bots playing every seat teach nobody): why not, then."""
         if self.game is not None or self.ended or self._starting:
-            return
+            return None
+        if not self.sitting.anyone_joined:
+            return self.sitting.nobody_yet()
         self._starting = True  # the game is made in a worker: a join meanwhile must not start a second one
         seats = self.sitting.seats_at_start()
         key = read_key(self.spec.key_file) if self.spec.key_file else None
@@ -175,7 +179,7 @@ class TableHost(Serving, SimultaneousTurns):
                 record_key=key, options=options))
         except (OSError, ValueError) as err:  # its record cannot be made, a seat cannot play: the table says why
             self.end(f"the game could not start: {err}")
-            return
+            return None
         for said in self._unwritten:
             self.game.keep_message(said.sender, said.to, said.text)
         self._unwritten = []
@@ -187,6 +191,7 @@ class TableHost(Serving, SimultaneousTurns):
         self.events.started(self.game)
         self.log("the game starts: " + ", ".join(f"{pid} {seat.person or seat.label}" for pid, seat in seats.items()))
         self._spawn(self._play())
+        return None
 
     async def _play(self) -> None:
         try:
@@ -360,7 +365,7 @@ class TableHost(Serving, SimultaneousTurns):
         if kind == "start":
             if self.game is not None:
                 return "the game has started already"
-            await self.start()
+            return await self.start()
         elif kind == "end":  # call time: a game under way ends as it stands; a table nobody played at closes
             if self.game is None:
                 self.end("the trainer closed the table before its game started")
