@@ -39,9 +39,9 @@ from negtui.scenario.io import parse_scenario
 from negtui.seats import Seat
 from negtui.table.clock import DecisionClock, RoundClock, expired
 from negtui.table.connection import Client
-from negtui.table.endings import ENDED_BY
 from negtui.table.events import TableEvents
 from negtui.table.moves import move_to_wire
+from negtui.table.rounds import RoundTime
 from negtui.table.serving import Serving, person_name
 from negtui.table.simultaneous import SimultaneousTurns
 from negtui.table.sitting import Sitting
@@ -53,7 +53,7 @@ EMPTY_FOR = 60.0  # seconds a table nobody has sat down at stays open
 MAX_ROUND = 7 * 86_400.0  # seconds a trainer may give a round
 
 
-class TableHost(Serving, SimultaneousTurns):
+class TableHost(Serving, SimultaneousTurns, RoundTime):
     def __init__(self, spec: TableSpec, socket_path: Path, *, clock: Callable[[], float] = time.monotonic,
                  log: Callable[[str], None] | None = None, events: TableEvents | None = None) -> None:
         """`log` hears of the table's life (joins, drops, the start, the end) in a line each; `events`
@@ -83,6 +83,9 @@ class TableHost(Serving, SimultaneousTurns):
         self._seat_changes: dict[str, Seat] = {}
         self.decision_clock = DecisionClock(spec.decision_time, clock)
         self.round_clock = RoundClock(spec.game_time, clock)
+        self._round_waits: str | None = None
+        self._notices_due: list[float] = []
+        self.notices: list[dict[str, Any]] = []
         self._held: tuple[int, str] | None = None  # the decision whose clock is held for an absent person
         # a simultaneous turn: the moves made so far (each with the players who may see it), each person's clock,
         # and what each person was last told they are asked
@@ -149,6 +152,7 @@ class TableHost(Serving, SimultaneousTurns):
                 self._wake.set()
             if self.game is not None and not self.game.over and self.round_clock.due():
                 self.time_up()
+            self._give_notices()
             if self.clients:
                 self._last_client = now
             elif now - self._last_client >= (self.spec.abandon_after if self.sitting.people or self.game is not None
@@ -184,9 +188,9 @@ class TableHost(Serving, SimultaneousTurns):
             self.game.keep_message(said.sender, said.to, said.text)
         self._unwritten = []
         self._broadcast({"type": "started", "seats": self._seats()})
-        if not self.paused:
-            self.round_clock.run()
-        self._round_changed()
+        self._arm_notices()
+        if not self._sync_round():
+            self._round_changed()
         self._people_changed()  # the seats nobody took are bots' now
         self.events.started(self.game)
         self.log("the game starts: " + ", ".join(f"{pid} {seat.person or seat.label}" for pid, seat in seats.items()))
@@ -205,6 +209,7 @@ class TableHost(Serving, SimultaneousTurns):
         loop = asyncio.get_running_loop()
         while not game.over and not self.ended:
             self._change_seats()
+            self._sync_round()  # a person away or back: whether the round's clock runs
             if self.paused:
                 await self._sleep()
                 continue
@@ -319,44 +324,13 @@ class TableHost(Serving, SimultaneousTurns):
             self.decision_clock.restart()
             for clock in self._clocks.values():
                 clock.restart()
-            if paused:
-                self.round_clock.stop()
-            elif self.game is not None:
-                self.round_clock.run()
             self._broadcast({"type": "paused", "paused": paused})
             if paused:
                 self._broadcast({"type": "clock", "seconds": None})  # no countdown on any screen while paused
-            self._round_changed()
+            if not self._sync_round():
+                self._round_changed()
             self.events.paused(paused)
             self._wake.set()
-
-    def _round_changed(self) -> None:
-        clock = self.round_clock
-        self._broadcast(clock.line())
-        self.events.round(clock.left(), clock.running)
-
-    def time_up(self) -> None:
-        """The round's time ran out: the game ends as it stands."""
-        self._end_game("clock")
-
-    def call_time(self) -> None:
-        """The trainer calls time: the game ends as it stands, its results filed with the payoffs it gives."""
-        self._end_game("trainer")
-
-    def _end_game(self, why: str) -> None:
-        """End the game before its last turn as it stands (the commitments made bind): the play loop then tells
-        everyone it is over and files it, as at its last turn."""
-        game = self.game
-        if game is None or game.over:
-            return
-        game.end_now(why)
-        self.note_recording()
-        self.log(f"{ENDED_BY[why]} at turn {game.state.t + 1}: the game ends as it stands")
-        self._wake.set()
-
-    def set_time(self, seconds: float, extend: bool) -> None:
-        self.round_clock.set(seconds, extend)
-        self._round_changed()
 
     async def _steer(self, kind: str, m: dict[str, Any]) -> str | None:
         """The trainer's request; why it cannot be done, if it cannot."""

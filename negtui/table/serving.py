@@ -66,6 +66,8 @@ class Serving:
         def _spawn(self, coro: Coroutine[Any, Any, object]) -> None: ...
         def _flight_for(self, client: Client) -> list[dict[str, Any]]: ...
         def _asked_line(self, i: int) -> dict[str, Any]: ...
+        def _round_line(self) -> dict[str, Any]: ...
+        notices: list[dict[str, Any]]
         _clocks: dict[int, DecisionClock]
         _awaiting: dict[str, Any]
 
@@ -268,7 +270,7 @@ class Serving:
                 "guided": self.spec.guided or client.player is None,
                 "seats": self._seats(), "people": self._people(), "moves": list(self.moves),
                 "said": [s.as_dict() for s in self.said if s.reaches(client.player)],
-                "clock": self._clock_for(client), "round": self.round_clock.line(),
+                "clock": self._clock_for(client), "round": self._round_line(), "notices": list(self.notices),
                 **self._turn_for(client), **({"debrief": self._closing_for(client)} if over else {})}
 
     def _clock_for(self, client: Client) -> dict[str, Any]:

@@ -48,10 +48,10 @@ async def test_a_round_timer_at_a_private_table_ends_the_game_on_both_screens(op
         for app in apps:
             assert app.table.game.known is None and app.table.over  # every value revealed, over as it stood
             assert app.table.game.state == table.host.game.state and app.table.game.ended == "clock"
-            text = screen_text(app)
-            assert "Game over" in text
-            assert f"the round's time ran out after {played} of 6 turns: the game ended as it stood" in text
-            assert "every player's values are shown now" in text
+            said = ("Game over", f"the round's time ran out after {played} of 6 turns: the game ended as it stood",
+                    "every player's values are shown now")
+            await wait_until(pilot, lambda app=app: all(words in screen_text(app) for words in said),
+                             "the end said on the screen")
 
 
 async def test_a_decision_whose_time_ran_out_closes_its_dialog_and_says_so(open_table, person, wait_until,

@@ -84,8 +84,10 @@ class TableScreen(LiveScreen):
             paused = "the trainer paused the table" if src.view.trainer else "the table is paused"
             self.set_status(f"{paused}: every clock stops" if line.get("paused") else "the table goes on")
         elif kind == "round" and src.view.round is not None and src.view.started:
-            self.set_status(f"the round's time is {clock_words(src.view.round[0])} from now"
-                            + ("" if src.view.round[2] else " (stopped while the table is paused)"))
+            self.set_status(f"the round's time is {clock_words(src.view.round[0])} from now" + self._round_stopped())
+        elif kind == "notice" and src.view.notices:
+            self.set_status(Text(src.view.notices[-1], style=f"bold {palette.NEGATIVE}"))
+            self.notify(src.view.notices[-1], timeout=30)
         elif kind == "clock" and line.get("held"):
             self.set_status(f"{line['held']}'s person is away: their clock waits for them")
         elif kind == "closed":
@@ -105,6 +107,17 @@ class TableScreen(LiveScreen):
         if kind == "clock" and not events:
             return  # a countdown set or stopped: the table pane shows it, and the game is as it was
         self.advance()
+
+    def _round_stopped(self) -> str:
+        """Why the round's clock stands still, when it does."""
+        view = self.source.view
+        if view.round is None or view.round[2]:
+            return ""
+        if view.round_waits:
+            occupant = view.occupant(view.round_waits)
+            who = occupant.name if occupant is not None and occupant.name else view.round_waits
+            return f" (stopped while the table waits for {who}, who is away)"
+        return " (stopped while the table is paused)"
 
     def _over(self, line: dict) -> None:
         """The game is over: a dialog asking a decision goes (none is asked any more); a game the clock or the
