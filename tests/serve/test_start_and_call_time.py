@@ -1,7 +1,7 @@
 """The console starts and ends a class's tables as a trainer expects: `S` starts only the tables someone sits
 at (a table whose kept seats nobody has come to waits, and the status line names who it waits for), a seat
-kept for someone who has not come is a bot's and no game of theirs; `E` calls time at every table, each game
-under way ending as it stands and filed as finished (ended by the trainer), never abandoned."""
+kept for someone who has not come is a bot's and no game of theirs until they sit down; `E` calls time at every
+table, each game under way ending as it stands and filed as finished (ended by the trainer), never abandoned."""
 
 from __future__ import annotations
 
@@ -46,6 +46,12 @@ async def test_start_all_skips_a_table_nobody_sits_at_and_call_time_files_the_ga
             await wait_until(pilot, lambda: db.tables.get(playing).status == "playing", "the table playing")
             filed = [(r["trainee"], r["status"]) for r in db.results("tables")]
             assert filed == [("alice", "playing")]  # no game of bob's, nor of dave's
+            bob = await asyncio.to_thread(sit, socket, "bob")  # late: his kept seat, taken from the bot
+            _listen(bob)
+            people.append(bob)
+            assert bob.view.you == "B"
+            await wait_until(pilot, lambda: sorted(r["trainee"] for r in db.results("tables")) == ["alice", "bob"],
+                             "bob's game filed as he sat down")
 
             await pilot.press("E")
             await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked before calling time")
@@ -55,8 +61,9 @@ async def test_start_all_skips_a_table_nobody_sits_at_and_call_time_files_the_ga
             await wait_until(pilot, lambda: db.tables.get(playing).status == "over", "the table filed", timeout=60)
             assert db.tables.get(playing).ending == "trainer"
             await wait_until(pilot, lambda: db.tables.get(empty).status == "closed", "the empty table closed")
-            filed = [(r["trainee"], r["status"], r["payoff"]) for r in db.results("tables")]
-            assert filed == [("alice", "finished", float(alice.game.neg.returns(alice.game.state)[0]))]
+            payoffs = [float(v) for v in alice.game.neg.returns(alice.game.state)]
+            filed = sorted((r["trainee"], r["status"], r["payoff"]) for r in db.results("tables"))
+            assert filed == [("alice", "finished", payoffs[0]), ("bob", "finished", payoffs[1])]
     finally:
         for source in people:
             source.close()
