@@ -183,7 +183,8 @@ def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: in
         for pid, v in zip(ids, payoffs, strict=True):
             spreads[pid].append(Outcome(float(v), where, by_seat.get(pid)))
         totals.append(TableTotal(where, float(sum(payoffs)), rows[0].welfare_optimum,
-                                 tuple(f"{cut(g.trainee, NAME)} ({g.seat})" for g in rows), _ended(db, rows[0].table_id)))
+                                 tuple(f"{cut(g.trainee, NAME)} ({g.seat})" for g in rows),
+                                 _ended(db, rows[0].table_id)))
     whole = player_labels(sc)
     labels = dict(zip(ids, fit_unique([whole[pid] for pid in ids], NAME), strict=True))
     optima: dict[str, Counter[float]] = {pid: Counter() for pid in ids}

@@ -109,10 +109,11 @@ class RoundTime:
         if not passed:
             return
         self._notices_due = [s for s in self._notices_due if left > s]
-        notice = {"type": "notice", "text": round_notice(min(passed)), "t": self.game.state.t}
+        text = round_notice(min(passed))
+        notice = {"type": "notice", "text": text, "t": self.game.state.t}
         self.notices.append(notice)
         self._broadcast(notice)
-        self.log(notice["text"])
+        self.log(text)
 
     # --- the end before the last turn -----------------------------------------------------------------------
     def time_up(self) -> None:

@@ -45,11 +45,11 @@ async def test_a_round_timer_at_a_private_table_ends_the_game_on_both_screens(op
         await wait_until(pilot, lambda: all(isinstance(app.screen, DebriefScreen) for app in apps),
                          "the debrief on both screens", timeout=30)
         played = table.host.game.state.t
+        said = ("Game over", f"the round's time ran out after {played} of 6 turns: the game ended as it stood",
+                "every player's values are shown now")
         for app in apps:
             assert app.table.game.known is None and app.table.over  # every value revealed, over as it stood
             assert app.table.game.state == table.host.game.state and app.table.game.ended == "clock"
-            said = ("Game over", f"the round's time ran out after {played} of 6 turns: the game ended as it stood",
-                    "every player's values are shown now")
             await wait_until(pilot, lambda app=app: all(words in screen_text(app) for words in said),
                              "the end said on the screen")
 
