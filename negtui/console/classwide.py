@@ -150,7 +150,8 @@ class ClassWide:
             except TableGone as err:
                 failed.append(f"table {t.id}: {err}")
         n = len(tables) - len(failed)
-        text = Text(f"{n} table{'s' * (n != 1)} {done}")
+        # none done: what was not done, without the words about what doing it does
+        text = Text(f"{n} table{'s' * (n != 1)} {done}" if n else f"no table {done.split(' (')[0]}")
         if failed:
             text.append("; " + "; ".join(failed), style=palette.NEGATIVE)
         self.app.call_from_thread(self.set_status, text)

@@ -40,6 +40,8 @@ def state_of(t: TableRow, room: int) -> Text:
         left = t.time_left()
         if left is not None:  # the round's time, as the table's seats see it
             out.append(f" · {clock_words(left)} left", style=palette.NEGATIVE if left < 60 else "")
+            if t.round_ends is None and not t.paused:  # waiting for someone away: the round's clock stands still
+                out.append(" (stopped)", style="dim")
         return out
     if t.status == "over":
         by = ENDED_SHORT.get(t.ending or "")

@@ -55,9 +55,8 @@ class KeyedTabs(TabbedContent):
 
 
 REFRESH = 2.0  # seconds between readings of the database
-CALL_TIME = ("A game under way ends as it stands: the commitments made bind, the results are filed with the payoffs "
-             "they give, and every trainee at it sees the end and the debrief. A table still waiting for people "
-             "closes, and nothing is filed for it. y calls time, n keeps it going.")
+CALL_TIME = ("Its game ends as it stands: the commitments made bind, the results are filed with the payoffs they "
+             "give, and every trainee at it sees the end and the debrief. y calls time, n keeps it going.")
 TABLE_KEYS = ("start", "pause", "end", "say", "assign", "time")
 
 
@@ -289,7 +288,12 @@ class ClassScreen(ClassWide, Screen[None]):
                 self._ask(t, {"type": "end"}, "ended: the trainer called time" if t.status == "playing" else
                           "closed before its game started")
 
-        self.app.push_screen(ConfirmScreen(f"Call time at table {t.id}?", CALL_TIME), answered)
+        if t.status == "forming":
+            question = ConfirmScreen(f"Close table {t.id}?", "Its game has not started: the table closes, and nothing "
+                                     "is filed for anyone at it. y closes it, n keeps it open.")
+        else:
+            question = ConfirmScreen(f"Call time at table {t.id}?", CALL_TIME)
+        self.app.push_screen(question, answered)
 
     def action_say(self) -> None:
         t = self._table()

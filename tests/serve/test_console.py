@@ -320,3 +320,14 @@ def test_watch_lists_only_the_games_being_played_now(cli, tmp_path: Path) -> Non
         assert "bob" not in out.output
         db.tables.closed(table, "the trainer ended the table")
         assert "carol" not in cli("watch", "--data-dir", data).output
+
+
+def test_a_tables_row_says_its_round_stands_still_while_it_waits_for_someone() -> None:
+    from negtui.classroom.dbtypes import TableRow
+    from negtui.console.rows import state_of
+
+    waiting = TableRow(1, "c", "e", "-", "playing", "", None, None, None, (), 0, None, round_left=500.0)
+    assert state_of(waiting, 2).plain == "playing · 8:20 left (stopped)"
+    running = TableRow(1, "c", "e", "-", "playing", "", None, None, None, (), 0, None, round_left=500.0,
+                       round_ends="2999-01-01T00:00:00.000Z")
+    assert "stopped" not in state_of(running, 2).plain

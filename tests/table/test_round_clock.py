@@ -82,3 +82,20 @@ async def test_a_notice_stays_on_the_table_screen(open_table, person, wait_until
             await pilot.press("6")
             await pilot.pause(0.1)
         assert "⏱ 5 minutes left in the round" in screen_text(app)
+
+
+@pytest.mark.asyncio
+async def test_a_screen_says_whom_the_stopped_round_waits_for(open_table, person, wait_until, screen_text) -> None:
+    table = open_table(game_time=600, on_drop="wait", grace=0.0)
+    bob = person(table.path, "bob", "A")  # C, the bot, offers A a deal first: bob's decision
+    client = TableClient(table.path)
+    client.send({"type": "join", "name": "alice", "seat": "B"})
+    welcome = client.receive(30)
+    assert welcome is not None
+    app = TableApp(TableSource(client, welcome))
+    async with app.run_test(size=(160, 50)) as pilot:
+        bob.expect("move", lambda m: m["move"]["player"] == "C")
+        bob.close()
+        await wait_until(pilot, lambda: "bob (A · Finance) is away: the table waits, and no clock runs against them"
+                         in screen_text(app), "the table waiting for bob, in words")
+        assert app.table.view.round_waits == "A" and "left (stopped)" in screen_text(app).splitlines()[0]

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.timer import Timer
 
 from negtui.engine.turns import TurnEvent
-from negtui.names import player_label
+from negtui.names import player_label, player_labels
 from negtui.table.client import TableGone
 from negtui.table.clock import RAN_OUT
 from negtui.table.endings import ENDED_BY
@@ -89,7 +89,7 @@ class TableScreen(LiveScreen):
             self.set_status(Text(src.view.notices[-1], style=f"bold {palette.NEGATIVE}"))
             self.notify(src.view.notices[-1], timeout=30)
         elif kind == "clock" and line.get("held"):
-            self.set_status(f"{line['held']}'s person is away: their clock waits for them")
+            self.set_status(f"{self._who(str(line['held']))} is away: the table waits, and no clock runs against them")
         elif kind == "closed":
             self._table_closed(str(line.get("why") or "its host ended it"))
         elif kind == "started":
@@ -104,8 +104,8 @@ class TableScreen(LiveScreen):
             self._timed_out(line)
         self._clock()
         self.view.table = src.view
-        if kind == "clock" and not events:
-            return  # a countdown set or stopped: the table pane shows it, and the game is as it was
+        if kind in ("clock", "round", "notice") and not events:
+            return  # a countdown set or stopped, a word of the time: shown, and the game is as it was
         self.advance()
 
     def _round_stopped(self) -> str:
@@ -114,10 +114,15 @@ class TableScreen(LiveScreen):
         if view.round is None or view.round[2]:
             return ""
         if view.round_waits:
-            occupant = view.occupant(view.round_waits)
-            who = occupant.name if occupant is not None and occupant.name else view.round_waits
-            return f" (stopped while the table waits for {who}, who is away)"
+            return f" (stopped while the table waits for {self._who(view.round_waits)}, who is away)"
         return " (stopped while the table is paused)"
+
+    def _who(self, player: str) -> str:
+        """A seat as the people at the table know it: 'alice (B · Buyer)', or the seat's label alone."""
+        labels = player_labels(self.game.scenario)
+        occupant = self.source.view.occupant(player)
+        label = labels.get(player, player)
+        return f"{occupant.name} ({label})" if occupant is not None and occupant.name else label
 
     def _over(self, line: dict) -> None:
         """The game is over: a dialog asking a decision goes (none is asked any more); a game the clock or the
