@@ -52,6 +52,7 @@ async def test_a_round_timer_at_a_private_table_ends_the_game_on_both_screens(op
             assert app.table.game.state == table.host.game.state and app.table.game.ended == "clock"
             await wait_until(pilot, lambda app=app: all(words in screen_text(app) for words in said),
                              "the end said on the screen")
+            assert "game over" in screen_text(app).splitlines()[0]  # the headline: nobody is to move any more
 
 
 async def test_a_decision_whose_time_ran_out_closes_its_dialog_and_says_so(open_table, person, wait_until,
