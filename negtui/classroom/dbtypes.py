@@ -102,6 +102,7 @@ class TableRow:
     paused: bool = False  # the trainer paused it
     round_left: float | None = None  # seconds of the round's time left when its clock last stopped (or started)
     round_ends: str | None = None  # while the round's clock runs: when it runs out (now_iso's spelling)
+    ending: str | None = None  # once over: 'turns' (its last turn played), 'clock' or 'trainer' (ended as it stood)
 
     @property
     def live(self) -> bool:

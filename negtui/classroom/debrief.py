@@ -26,6 +26,7 @@ from negtui.engine.baseline import no_negotiation
 from negtui.engine.game import compile_game
 from negtui.engine.rules import get_rules
 from negtui.names import cut, fit_unique, player_labels
+from negtui.table.endings import how_ended
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,7 @@ class TableTotal:
     total: float
     optimum: float | None  # the welfare optimum (the most the table could have made together)
     people: tuple[str, ...]
+    ended: str = ""  # how a table's game ended ("by the clock after 3 of 12 turns"); empty: a game alone, or not known
 
     @property
     def efficiency(self) -> float | None:
@@ -187,7 +189,8 @@ def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: in
         for pid, v in zip(ids, payoffs, strict=True):
             spreads[pid].append(Outcome(float(v), where, by_seat.get(pid)))
         totals.append(TableTotal(where, float(sum(payoffs)), rows[0].welfare_optimum,
-                                 tuple(f"{cut(g.trainee, NAME)} ({g.seat})" for g in rows)))
+                                 tuple(f"{cut(g.trainee, NAME)} ({g.seat})" for g in rows),
+                                 _ended(db, rows[0].table_id)))
     whole = player_labels(sc)
     labels = dict(zip(ids, fit_unique([whole[pid] for pid in ids], NAME), strict=True))
     optima: dict[str, Counter[float]] = {pid: Counter() for pid in ids}
@@ -206,6 +209,12 @@ def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: in
         agreed = tuple(agreement(game, where, rows[0].record_path or None) for where, rows in plays.items())
     return ClassDebrief(ex.id, ex.title, seats, tuple(totals), _costliest(decided, top), unfinished,
                         everything - len(plays), len(decided), issues, agreed)
+
+
+def _ended(db: ResultsDB, table: int | None) -> str:
+    """How the table's game ended, in words ("" for a game played alone)."""
+    row = None if table is None else db.tables.get(table)
+    return "" if row is None else how_ended(row.ending, row.turn, row.turns)
 
 
 def _where(table: int | None, trainee: str, game: int) -> str:

@@ -197,7 +197,7 @@ def costly_figure(d: ClassDebrief, path: Path) -> list[Path]:
 
 
 SEAT_COLUMNS = ("exercise", "seat", "label", "where", "trainee", "payoff", "baseline", "optimum")
-TABLE_COLUMNS = ("exercise", "where", "people", "total", "optimum", "share")
+TABLE_COLUMNS = ("exercise", "where", "people", "total", "optimum", "share", "ended")
 COSTLY_COLUMNS = ("exercise", "rank", "trainee", "seat", "where", "turn", "choice", "timed_out", "better", "cost")
 
 
@@ -208,7 +208,7 @@ def _seat_rows(d: ClassDebrief) -> list[dict[str, Any]]:
 
 def _table_rows(d: ClassDebrief) -> list[dict[str, Any]]:
     return [{"exercise": d.exercise, "where": t.where, "people": "; ".join(t.people), "total": t.total,
-             "optimum": t.optimum, "share": t.efficiency} for t in d.tables_by_share]
+             "optimum": t.optimum, "share": t.efficiency, "ended": t.ended} for t in d.tables_by_share]
 
 
 def _costly_rows(d: ClassDebrief) -> list[dict[str, Any]]:
@@ -274,9 +274,9 @@ def _section(k: int, d: ClassDebrief, figures: dict[str, str]) -> str:
     out.append(_figure_html(figures["tables"], f"{d.title}: each table's total",
                             _e(f"Each table's total against the most it could have made together ({d.plays_summary}; "
                                f"{d.share_summary}{_drawn_tables(d, '; ')})."), figures["tables-csv"]))
-    out.append(_table(("where", "people", "total", "optimum", "share"),
+    out.append(_table(("where", "people", "total", "optimum", "share", "ended"),
                       [[(_e(t.where), False), (_e(", ".join(t.people)), False), (_e(_num(t.total)), True),
-                        (_e(_num(t.optimum)), True), (_e(_num(t.efficiency, "z.0%")), True)]
+                        (_e(_num(t.optimum)), True), (_e(_num(t.efficiency, "z.0%")), True), (_e(t.ended), False)]
                        for t in d.tables_by_share],
                       _e(f"Each table, best share first (n = {d.played}; {d.share_summary})")))
     if not d.costliest:

@@ -94,6 +94,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE trainees ADD COLUMN student_id TEXT;
     CREATE UNIQUE INDEX trainees_student_id ON trainees(student_id) WHERE student_id IS NOT NULL;
     """,
+    # how a table's game ended: played to its last turn, or as it stood when the round's clock ran out or the
+    # trainer called time (NULL: not over, or filed before negtui kept it)
+    """
+    ALTER TABLE tables ADD COLUMN ending TEXT CHECK (ending IN ('turns', 'clock', 'trainer'));
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

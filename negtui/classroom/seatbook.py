@@ -93,10 +93,10 @@ class SeatBook:
 
     def started(self, table_id: int, record: str, seated: dict[str, str],
                 rules: SeatRules) -> tuple[dict[str, int], list[str]]:
-        """The game at the table starts with `seated` (player id -> trainee: those who sat down, and those
-        the trainer kept a seat for): each one's game, its record named and its start now; a seat kept for
-        someone who has not come is claimed for them as if they had sat down.  Returns the games by seat
-        and, for a kept seat that could not be theirs, why (its bot plays with no game filed)."""
+        """The game at the table starts with `seated` (player id -> trainee: those sitting at it): each one's
+        game, its record named and its start now (a seat kept for someone who has not come is filed as theirs
+        only when they sit down).  Returns the games by seat and, for a seat that could not be theirs, why
+        (its bot plays with no game filed)."""
         games: dict[str, int] = {}
         refused: list[str] = []
         with self.db.write() as conn:

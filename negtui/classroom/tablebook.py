@@ -12,6 +12,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from negtui.classroom.dbtypes import DBError, TableRow, now_iso
+from negtui.table.endings import HowEnded
 from negtui.table.views import Occupant
 
 
@@ -91,8 +92,10 @@ class TableBook:
         """The turn under way and what everyone would get were the game to end now."""
         self._set(table_id, "turn = ?, payoffs = ?", (t, json.dumps(payoffs)))
 
-    def over(self, table_id: int) -> None:
-        self._set(table_id, "status = 'over', ended = ?", (now_iso(),))
+    def over(self, table_id: int, ending: HowEnded = "turns") -> None:
+        """The game is over and its results filed: played to its last turn, or ended as it stood by the clock
+        or the trainer (`ending`)."""
+        self._set(table_id, "status = 'over', ended = ?, ending = ?", (now_iso(), ending))
 
     def closed(self, table_id: int, why: str, abandon: bool = True) -> None:
         """Closed before its game was over: the games played at it are abandoned (the seats taken at a table

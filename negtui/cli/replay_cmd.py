@@ -130,6 +130,7 @@ def _emit(rp: Replay, checks: _Checks | None) -> None:
 def _print(rp: Replay, checks: _Checks | None) -> None:
     from negtui.engine import shown_turn
     from negtui.narrate import turn_line
+    from negtui.table.endings import ended_words
 
     rec, game = rp.record, rp.neg.game
     typer.echo(f"{rec.scenario.name} — rules {rec.header.rules.name}, recorded {rec.header.started}")
@@ -144,8 +145,8 @@ def _print(rp: Replay, checks: _Checks | None) -> None:
         typer.echo(turn_line(game, ev, deciders=True))
     for message in said[k:]:  # said after the last turn
         typer.echo(_said(game, message))
-    if rec.result is not None and rec.result.ended == "clock":
-        typer.echo(f"the round's time ran out after {len(rec.turns)} of {game.T} turns: the game ended as it stood")
+    if rec.result is not None and rec.result.ended is not None:
+        typer.echo(ended_words(rec.result.ended, len(rec.turns), game.T))
     typer.echo("payoffs: " + ", ".join(f"{p} {v:z.2f}" for p, v in zip(game.player_ids, rp.neg.returns(rp.final))))
     if rec.stopped:
         typer.echo(f"note: {rec.stopped}")

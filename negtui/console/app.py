@@ -88,9 +88,11 @@ KEYS = (
     ("arrows", "move in a list"),
     ("w, enter", "watch the highlighted table (on the people tab: the table that person sits at) as it is "
                  "played: every value, every message; q comes back here"),
-    ("s", "start a forming table now: bots take the seats nobody took"),
+    ("s", "start a forming table now: bots take the seats nobody took (a table nobody sits at does not start)"),
     ("p", "pause a table (decisions wait, the clock stops), or let it go on"),
-    ("e", "end a table (asks first): the record stays as far as it got, its games count as abandoned"),
+    ("e", "call time at a table (asks first): its game ends as it stands and is filed with its payoffs, every "
+          "trainee gets the debrief; a table nobody has played at closes"),
+    ("S P G E T", "the same for every table: start, pause, go on, call time, the round's time"),
     ("m", "a message to one table: everyone, or one seat; kept in its record"),
     ("a", "keep a seat at a forming table for a trainee: the table waits for them"),
     ("b", "tell the whole class: everyone online sees it, wherever they are"),

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from negtui.console.screen import ConsoleHost
 
 OPENING = 60.0  # seconds the console waits for the server to open a table it asked for
+CALL_TIME_ALL = ("Every game under way ends as it stands: the commitments made bind, the results are filed with the "
+                 "payoffs they give, and every trainee sees the end and the debrief. Tables still waiting for people "
+                 "close, and nothing is filed for them. y calls time, n keeps them going.")
 
 
 class ClassWide:
@@ -89,7 +92,8 @@ class ClassWide:
 
     # --- every table at once --------------------------------------------------------------------------------
     def action_start_all(self) -> None:
-        self._every({"type": "start"}, lambda t: t.status == "forming", "started (bots take the empty seats)")
+        self._every({"type": "start"}, lambda t: t.status == "forming",
+                    "started (bots play the empty seats; a kept seat is its trainee's when they come)")
 
     def action_pause_all(self) -> None:
         # a forming table too: one started a moment ago may not be filed as playing yet, and a table paused
@@ -102,11 +106,9 @@ class ClassWide:
     def action_end_all(self) -> None:
         def answered(yes: bool | None) -> None:
             if yes:
-                self._every({"type": "end"}, lambda t: t.live, "ended")
+                self._every({"type": "end"}, lambda t: t.live, "told: time is called")
 
-        self.app.push_screen(ConfirmScreen("End every open table?", "Every game stops where it is; its record stays "
-                                           "as far as it got and the games count as abandoned. y ends them, n keeps "
-                                           "them going."), answered)
+        self.app.push_screen(ConfirmScreen("Call time at every open table?", CALL_TIME_ALL), answered)
 
     def action_time(self) -> None:
         t = self._table()
@@ -148,7 +150,8 @@ class ClassWide:
             except TableGone as err:
                 failed.append(f"table {t.id}: {err}")
         n = len(tables) - len(failed)
-        text = Text(f"{n} table{'s' * (n != 1)} {done}")
+        # none done: what was not done, without the words about what doing it does
+        text = Text(f"{n} table{'s' * (n != 1)} {done}" if n else f"no table {done.split(' (')[0]}")
         if failed:
             text.append("; " + "; ".join(failed), style=palette.NEGATIVE)
         self.app.call_from_thread(self.set_status, text)

@@ -115,10 +115,11 @@ def _tables(d: ClassDebrief) -> Table | Text:
     t.add_column("people")
     for col in ("total", "optimum", "share"):
         t.add_column(col, justify="right")
+    t.add_column("ended")
     for row in d.tables_by_share:
         eff = row.efficiency
         t.add_row(Text(row.where), Text(", ".join(row.people)), _num(row.total), _num(row.optimum),
-                  "" if eff is None else f"{eff:z.0%}")  # names and labels as text, never markup
+                  "" if eff is None else f"{eff:z.0%}", Text(row.ended, style="dim"))  # text, never markup
     return t
 
 

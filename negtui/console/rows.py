@@ -7,6 +7,7 @@ from rich.text import Text
 
 from negtui.classroom.classbook import Present
 from negtui.classroom.dbtypes import TableRow, Trainee
+from negtui.table.endings import ENDED_SHORT
 from negtui.tui import palette
 from negtui.tui.labels import clock_words
 
@@ -39,16 +40,20 @@ def state_of(t: TableRow, room: int) -> Text:
         left = t.time_left()
         if left is not None:  # the round's time, as the table's seats see it
             out.append(f" · {clock_words(left)} left", style=palette.NEGATIVE if left < 60 else "")
+            if t.round_ends is None and not t.paused:  # waiting for someone away: the round's clock stands still
+                out.append(" (stopped)", style="dim")
         return out
     if t.status == "over":
-        return Text("over")
+        by = ENDED_SHORT.get(t.ending or "")
+        return Text(f"over, ended {by}", style=palette.ORANGE) if by else Text("over")
     return Text("closed", style="dim")  # why: in the table's detail
 
 
 def turn_of(t: TableRow) -> str:
+    """The turn under way (over: the last; ended before it by the clock or the trainer, the one it ended at)."""
     if t.turns is None:
         return ""
-    if t.status == "over":
+    if t.status == "over" and t.ending not in ENDED_SHORT:
         return f"{t.turns}/{t.turns}"
     return f"{min(t.turn + 1, t.turns)}/{t.turns}"
 

@@ -27,6 +27,7 @@ from negtui.console.dialogs import AssignScreen
 from negtui.console.rows import person_row, seats_of, standing_of, state_of, turn_of
 from negtui.names import player_label, player_labels
 from negtui.table.client import TableGone
+from negtui.table.endings import how_ended
 from negtui.table.steer import steer
 from negtui.table.views import Occupant
 from negtui.tui import palette
@@ -54,6 +55,8 @@ class KeyedTabs(TabbedContent):
 
 
 REFRESH = 2.0  # seconds between readings of the database
+CALL_TIME = ("Its game ends as it stands: the commitments made bind, the results are filed with the payoffs they "
+             "give, and every trainee at it sees the end and the debrief. y calls time, n keeps it going.")
 TABLE_KEYS = ("start", "pause", "end", "say", "assign", "time")
 
 
@@ -68,10 +71,10 @@ class ClassScreen(ClassWide, Screen[None]):
         Binding("1", "tab('people')", "people"), Binding("2", "tab('tables')", "tables"),
         Binding("3", "tab('debrief')", "debrief"),
         Binding("w", "watch", "watch"), Binding("s", "start", "start"), Binding("p", "pause", "pause/resume"),
-        Binding("e", "end", "end"), Binding("m", "say", "message"), Binding("a", "assign", "keep a seat"),
+        Binding("e", "end", "call time"), Binding("m", "say", "message"), Binding("a", "assign", "keep a seat"),
         Binding("t", "time", "round time"), Binding("o", "seat", "seat the class"),
         Binding("S", "start_all", "start all"), Binding("P", "pause_all", "pause all"),
-        Binding("G", "resume_all", "all go on"), Binding("E", "end_all", "end all"),
+        Binding("G", "resume_all", "all go on"), Binding("E", "end_all", "call time for all"),
         Binding("T", "time_all", "time for all"), Binding("l", "release", "release results"),
         Binding("b", "broadcast", "tell the class"), Binding("r", "refresh", "refresh"),
         Binding("q", "app.quit", "quit"),
@@ -221,6 +224,8 @@ class ClassScreen(ClassWide, Screen[None]):
             text.append(f"table {t.id} · {self._title(t)[0]}", style="bold")
             if t.status == "closed" and t.end_reason:
                 text.append(f" · closed: {t.end_reason}", style="dim")
+            elif t.status == "over" and (ended := how_ended(t.ending, t.turn, t.turns)):
+                text.append(f" · over, {ended}", style="dim")
             text.append("\n")
             text.append("seats  ", style="dim")
             text.append_text(seats_of(t))
@@ -280,11 +285,15 @@ class ClassScreen(ClassWide, Screen[None]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self._ask(t, {"type": "end"}, "ended")
+                self._ask(t, {"type": "end"}, "ended: the trainer called time" if t.status == "playing" else
+                          "closed before its game started")
 
-        self.app.push_screen(ConfirmScreen(f"End table {t.id}?", "The game stops where it is; its record stays as "
-                                           "far as it got and the games at it count as abandoned. y ends it, n "
-                                           "keeps it going."), answered)
+        if t.status == "forming":
+            question = ConfirmScreen(f"Close table {t.id}?", "Its game has not started: the table closes, and nothing "
+                                     "is filed for anyone at it. y closes it, n keeps it open.")
+        else:
+            question = ConfirmScreen(f"Call time at table {t.id}?", CALL_TIME)
+        self.app.push_screen(question, answered)
 
     def action_say(self) -> None:
         t = self._table()

@@ -155,7 +155,7 @@ class LiveSource:
                         history, self.neg.blocked(s), cells, partner, self.mode, person, preview, known=ses.known,
                         guided=ses.guided, withheld=withheld, yours=self.own_seats(),
                         focus=self.proposer if g.simultaneous and person else None, in_flight=in_flight,
-                        awaited=awaited(self.neg, s, self.own_seats()))
+                        awaited=awaited(self.neg, s, self.own_seats()), ended=ses.ended is not None)
 
     def own_seats(self) -> frozenset[int]:
         """The seats people play at this app."""

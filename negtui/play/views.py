@@ -90,6 +90,7 @@ class Snapshot:
     in_flight: tuple[Offer, ...] = ()
     awaited: str = ""
     waiting_on: frozenset[int] | None = None  # at a table, the seats a simultaneous turn waits for, as far as told
+    ended: bool = False  # ended before its last turn as it stood (the round's clock ran out, or time was called)
 
     def knows(self, i: int) -> bool:
         """Whether player i's values (and so its payoffs and forecasts) may be shown here."""
@@ -134,7 +135,7 @@ class Snapshot:
 
     @property
     def over(self) -> bool:
-        return self.state.t >= self.game.T
+        return self.ended or self.state.t >= self.game.T
 
     @property
     def phase(self) -> Phase:

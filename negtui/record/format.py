@@ -124,6 +124,7 @@ class ResultLine(_Line):
     commitments: list[Cell]
     baseline: list[float] | None = None
     welfare: dict[str, float | None] | None = None  # sum, min, product, log_product of the payoffs
-    # the game ended before its last turn, as it stood: "clock", the round's time ran out (a table's game_time)
-    ended: Literal["clock"] | None = None
+    # the game ended before its last turn, as it stood: "clock", the round's time ran out (a table's game_time);
+    # "trainer", the trainer called time
+    ended: Literal["clock", "trainer"] | None = None
     mac: str | None = None

@@ -174,7 +174,8 @@ class RecordWriter:
     def result(self, s: State, ended: str | None = None) -> None:
         """The result line, worked out here from the final state alone, so that every writer (the app, the
         command line, a table) writes the same bytes for the same game.  `ended`: why the game stopped before
-        its last turn ("clock": the round's time ran out), the commitments standing as they were."""
+        its last turn ("clock": the round's time ran out; "trainer": the trainer called time), the commitments
+        standing as they were."""
         game, rules = self.neg.game, self.neg.rules
         pay = self.neg.returns(s)
         self._write(ResultLine(payoffs=rounded(pay), commitments=game.pairs_of(s.bits),

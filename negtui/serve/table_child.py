@@ -29,6 +29,7 @@ from negtui.datadir import default_record_path
 from negtui.play.live import LiveGame
 from negtui.record.signing import KEY_FILE, data_dir_key
 from negtui.serve.tables import READY
+from negtui.table.endings import ending_of
 from negtui.table.events import TableEvents
 from negtui.table.host import TableHost
 from negtui.table.source import who_sits
@@ -104,12 +105,13 @@ class TableResults(TableEvents):
         self._later(self.db.tables.started, self.table_id, self.record or None,
                     game.neg.game.T, dict(zip(ids, (float(v) for v in game.baseline), strict=True)))
         self.moved(game)  # where everyone stands before the first move
-        seated = {s.player: s.name for s in self.sitters if s.name is not None and s.person_seat}
+        # the people sitting down: a seat kept for someone not here yet is a bot's, and no game of theirs until
+        # they come (then it is filed as they sit down, `_claim`)
+        seated = {s.player: s.name for s in self.sitters if s.name is not None and s.person_seat and s.online}
         self._later(self._games_started, seated)
 
     def _games_started(self, seated: dict[str, str]) -> None:
-        """Every seat's game starts (a seat the trainer kept for someone not here yet: theirs too, when it may
-        be: they may come back to it)."""
+        """The game of every person sitting at the table starts."""
         games, refused = self.db.seats.started(self.table_id, self.record or "", seated, self.rules)
         self.games.update(games)
         for why in refused:
@@ -131,6 +133,7 @@ class TableResults(TableEvents):
     async def over(self, game: LiveGame, closing: Closing) -> None:
         """Every trainee's result, with the debrief's numbers (the table's), then the table's row: over."""
         duration = time.monotonic() - self.started_at
+        self.moved(game)  # the turn it ended at, and the payoffs as it stood
         await asyncio.get_running_loop().run_in_executor(self._db, self._keep_all, game, closing, duration)
 
     def _keep_all(self, game: LiveGame, closing: Closing, duration: float) -> None:
@@ -148,7 +151,7 @@ class TableResults(TableEvents):
             except DBError as err:
                 self.log(f"results: {pid}: {err}")
         try:
-            self.db.tables.over(self.table_id)
+            self.db.tables.over(self.table_id, ending_of(game.ended))
         except DBError as err:
             self.log(f"results: {err}")
 

@@ -34,8 +34,10 @@ class DecisionClock:
         return True
 
     def restart(self) -> None:
-        """The decision under way gets its whole time again (after a pause)."""
+        """The decision under way gets its whole time again (after a pause, or once its absent person is back);
+        meanwhile no countdown is told (a screen joining then would count down a deadline nobody keeps)."""
         self._key = None
+        self.deadline = None
 
     def left(self) -> float | None:
         return None if self.deadline is None else max(0.0, self.deadline - self.clock())

@@ -41,6 +41,7 @@ from negtui.table.clock import DecisionClock, RoundClock, expired
 from negtui.table.connection import Client
 from negtui.table.events import TableEvents
 from negtui.table.moves import move_to_wire
+from negtui.table.rounds import RoundTime
 from negtui.table.serving import Serving, person_name
 from negtui.table.simultaneous import SimultaneousTurns
 from negtui.table.sitting import Sitting
@@ -52,7 +53,7 @@ EMPTY_FOR = 60.0  # seconds a table nobody has sat down at stays open
 MAX_ROUND = 7 * 86_400.0  # seconds a trainer may give a round
 
 
-class TableHost(Serving, SimultaneousTurns):
+class TableHost(Serving, SimultaneousTurns, RoundTime):
     def __init__(self, spec: TableSpec, socket_path: Path, *, clock: Callable[[], float] = time.monotonic,
                  log: Callable[[str], None] | None = None, events: TableEvents | None = None) -> None:
         """`log` hears of the table's life (joins, drops, the start, the end) in a line each; `events`
@@ -82,6 +83,9 @@ class TableHost(Serving, SimultaneousTurns):
         self._seat_changes: dict[str, Seat] = {}
         self.decision_clock = DecisionClock(spec.decision_time, clock)
         self.round_clock = RoundClock(spec.game_time, clock)
+        self._round_waits: str | None = None
+        self._notices_due: list[float] = []
+        self.notices: list[dict[str, Any]] = []
         self._held: tuple[int, str] | None = None  # the decision whose clock is held for an absent person
         # a simultaneous turn: the moves made so far (each with the players who may see it), each person's clock,
         # and what each person was last told they are asked
@@ -148,6 +152,7 @@ class TableHost(Serving, SimultaneousTurns):
                 self._wake.set()
             if self.game is not None and not self.game.over and self.round_clock.due():
                 self.time_up()
+            self._give_notices()
             if self.clients:
                 self._last_client = now
             elif now - self._last_client >= (self.spec.abandon_after if self.sitting.people or self.game is not None
@@ -159,10 +164,14 @@ class TableHost(Serving, SimultaneousTurns):
                     self._done.set()
 
     # --- the game ---------------------------------------------------------------------------------------
-    async def start(self) -> None:
-        """Seat everyone and play: the people who have joined in theirs, bots in the others'."""
+    async def start(self) -> str | None:
+        """Seat everyone and play: the people who have joined in theirs, bots in the others' (a seat kept for
+        someone not here yet is theirs when they come, and their game from then).  A table nobody has sat down
+        at does not start (bots playing every seat teach nobody): why not, then."""
         if self.game is not None or self.ended or self._starting:
-            return
+            return None
+        if not self.sitting.anyone_joined:
+            return self.sitting.nobody_yet()
         self._starting = True  # the game is made in a worker: a join meanwhile must not start a second one
         seats = self.sitting.seats_at_start()
         key = read_key(self.spec.key_file) if self.spec.key_file else None
@@ -174,18 +183,19 @@ class TableHost(Serving, SimultaneousTurns):
                 record_key=key, options=options))
         except (OSError, ValueError) as err:  # its record cannot be made, a seat cannot play: the table says why
             self.end(f"the game could not start: {err}")
-            return
+            return None
         for said in self._unwritten:
             self.game.keep_message(said.sender, said.to, said.text)
         self._unwritten = []
         self._broadcast({"type": "started", "seats": self._seats()})
-        if not self.paused:
-            self.round_clock.run()
-        self._round_changed()
+        self._arm_notices()
+        if not self._sync_round():
+            self._round_changed()
         self._people_changed()  # the seats nobody took are bots' now
         self.events.started(self.game)
         self.log("the game starts: " + ", ".join(f"{pid} {seat.person or seat.label}" for pid, seat in seats.items()))
         self._spawn(self._play())
+        return None
 
     async def _play(self) -> None:
         try:
@@ -199,6 +209,7 @@ class TableHost(Serving, SimultaneousTurns):
         loop = asyncio.get_running_loop()
         while not game.over and not self.ended:
             self._change_seats()
+            self._sync_round()  # a person away or back: whether the round's clock runs
             if self.paused:
                 await self._sleep()
                 continue
@@ -221,7 +232,7 @@ class TableHost(Serving, SimultaneousTurns):
             payoffs = [float(v) for v in game.neg.returns(game.state)]
             over: dict[str, Any] = {"type": "over", "payoffs": payoffs}
             if game.ended:
-                over["ended"] = game.ended  # "clock": the round's time ran out, the game ended as it stood
+                over["ended"] = game.ended  # the clock ran out, or the trainer called time: over as it stood
             if self.spec.information == "private":
                 over["game"] = self.spec.game  # the end reveals everyone's values
             self._broadcast(over)
@@ -313,35 +324,13 @@ class TableHost(Serving, SimultaneousTurns):
             self.decision_clock.restart()
             for clock in self._clocks.values():
                 clock.restart()
-            if paused:
-                self.round_clock.stop()
-            elif self.game is not None:
-                self.round_clock.run()
             self._broadcast({"type": "paused", "paused": paused})
             if paused:
                 self._broadcast({"type": "clock", "seconds": None})  # no countdown on any screen while paused
-            self._round_changed()
+            if not self._sync_round():
+                self._round_changed()
             self.events.paused(paused)
             self._wake.set()
-
-    def _round_changed(self) -> None:
-        clock = self.round_clock
-        self._broadcast(clock.line())
-        self.events.round(clock.left(), clock.running)
-
-    def time_up(self) -> None:
-        """The round's time ran out: the game ends as it stands."""
-        game = self.game
-        if game is None or game.over:
-            return
-        game.end_now("clock")
-        self.note_recording()
-        self.log(f"the round's time ran out at turn {game.state.t + 1}: the game ends as it stands")
-        self._wake.set()
-
-    def set_time(self, seconds: float, extend: bool) -> None:
-        self.round_clock.set(seconds, extend)
-        self._round_changed()
 
     async def _steer(self, kind: str, m: dict[str, Any]) -> str | None:
         """The trainer's request; why it cannot be done, if it cannot."""
@@ -350,9 +339,12 @@ class TableHost(Serving, SimultaneousTurns):
         if kind == "start":
             if self.game is not None:
                 return "the game has started already"
-            await self.start()
-        elif kind == "end":
-            self.end("the trainer ended the table")
+            return await self.start()
+        elif kind == "end":  # call time: a game under way ends as it stands; a table nobody played at closes
+            if self.game is None:
+                self.end("the trainer closed the table before its game started")
+            else:
+                self.call_time()  # a game over already stays as it ended
         elif kind == "assign":
             return await self._keep(person_name(m.get("name")), str(m.get("seat") or ""))
         elif kind == "time":

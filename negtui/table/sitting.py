@@ -23,6 +23,16 @@ class Sitting:
         """Everyone the table seats has sat down (a seat kept for someone who has not come does not count)."""
         return sum(p.joined for p in self.people.values()) >= self.spec.room
 
+    @property
+    def anyone_joined(self) -> bool:
+        """Someone has sat down (a seat the trainer kept for someone who has not come does not count)."""
+        return any(p.joined for p in self.people.values())
+
+    def nobody_yet(self) -> str:
+        """Why a table nobody has sat down at does not start, naming whom its kept seats wait for."""
+        kept = [f"{p.player} for {p.name}" for p in self.people.values() if not p.joined]
+        return "nobody has sat down at this table yet" + (f" (kept: {', '.join(kept)})" if kept else "")
+
     def holding(self, name: str) -> Person | None:
         return next((p for p in self.people.values() if p.name == name), None)
 

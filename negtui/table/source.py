@@ -67,6 +67,8 @@ class TableSource(LiveSource):
                                   said=tuple(Said.from_dict(s) for s in welcome["said"]))
         self._clock(welcome["clock"])
         self._round(welcome.get("round"))
+        for notice in welcome.get("notices") or ():
+            self._notice(notice)
         for wire in welcome["moves"]:
             self._move(wire)
         self._settled = game.state
@@ -126,6 +128,8 @@ class TableSource(LiveSource):
             self._clock(message)
         elif kind == "round":
             self._round(message)
+        elif kind == "notice":
+            self._notice(message)
         elif kind == "over" and message.get("ended"):  # the round's time ran out: over as it stands
             self.game.end_now(str(message["ended"]))
             self.view = self.view.but(clock=None, round=None)
@@ -213,6 +217,8 @@ class TableSource(LiveSource):
         for pid, seat in old.seats.items():
             if game.seats[pid] != seat:
                 game.set_seat(pid, seat)
+        if old.ended is not None:  # the clock or the trainer ended it before its last turn: over as it stood
+            game.end_now(old.ended)
         game.assess_pending()
         return game
 
@@ -241,11 +247,17 @@ class TableSource(LiveSource):
 
     def _round(self, message: dict[str, Any] | None) -> None:
         message = message or {}
-        seconds = message.get("seconds")
+        seconds, waits = message.get("seconds"), message.get("waiting")
         if isinstance(seconds, bool) or not isinstance(seconds, int | float):
-            self.view = self.view.but(round=None)
+            self.view = self.view.but(round=None, round_waits=None)
             return
-        self.view = self.view.but(round=(float(seconds), time.monotonic(), bool(message.get("running"))))
+        self.view = self.view.but(round=(float(seconds), time.monotonic(), bool(message.get("running"))),
+                                  round_waits=str(waits) if waits else None)
+
+    def _notice(self, message: dict[str, Any]) -> None:
+        text = clean(str(message.get("text") or ""))
+        if text:
+            self.view = self.view.but(notices=(*self.view.notices, text)[-self.view.KEPT:])
 
     def own_seats(self) -> frozenset[int]:
         return frozenset() if self.me is None else frozenset({self.me})

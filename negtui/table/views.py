@@ -40,6 +40,8 @@ class TableView:
     private: bool = False  # each person knows only their own values until the game is over
     trainer: bool = True  # a course's table, which a trainer steers; False: one opened with `negtui table open`
     starts_anyway: bool = False  # after a time set when it opened, bots take the seats nobody has taken
+    notices: tuple[str, ...] = ()  # what the table's round timer told everyone ("5 minutes left in the round")
+    round_waits: str | None = None  # the absent person's seat the round's clock is stopped for
 
     def but(self, **changes: object) -> TableView:
         return replace(self, **changes)  # type: ignore[arg-type]

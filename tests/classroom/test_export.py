@@ -55,10 +55,13 @@ def _numbers(cost: float) -> dict:
 
 
 def _table(db: ResultsDB, seats: dict[str, str], payoffs: list[float], costs: dict[str, float],
-           timed_out: str | None = None) -> None:
-    """A finished table of the pill: `seats` maps a seat to the trainee in it (a seat left out: a bot)."""
+           timed_out: str | None = None, ending: str = "turns", turn: int = 6) -> None:
+    """A finished table of the pill: `seats` maps a seat to the trainee in it (a seat left out: a bot); `ending`
+    how its game ended, at `turn` of 6."""
     table = db.tables.opened("class", "pill", "-")
-    db.tables.over(table)
+    db.tables.started(table, None, 6, {"A": 0.0, "B": 0.0})
+    db.tables.progress(table, turn, dict(zip("AB", payoffs, strict=True)))
+    db.tables.over(table, ending)
     for seat, name in seats.items():
         i = "AB".index(seat)
         game = db.game_started(name, "class", "pill", "poison-pill", "d", seat, "/r.jsonl", table_id=table)
@@ -84,8 +87,9 @@ def klass(tmp_path: Path) -> tuple[LoadedCourse, Path, Path]:
     with ResultsDB.open(data) as db:
         _table(db, {"A": "dave", "B": "carol"}, [10.0, -23.0], {"A": 5.0})  # the oldest: left out at --tables 4
         _table(db, {"A": "alice", "B": "bob"}, [30.0, 30.0], {"B": 1.0})
-        _table(db, {"A": "carol"}, [40.0, 7.0], {"A": 2.0})  # a bot in B
-        _table(db, {"A": MARKUP, "B": "dave"}, [0.0, 0.0], {"A": 30.0, "B": 3.0}, timed_out="A")
+        _table(db, {"A": "carol"}, [40.0, 7.0], {"A": 2.0}, ending="trainer", turn=4)  # a bot in B; time called
+        _table(db, {"A": MARKUP, "B": "dave"}, [0.0, 0.0], {"A": 30.0, "B": 3.0}, timed_out="A", ending="clock",
+               turn=2)
         _table(db, {"A": "bob", "B": "alice"}, [30.0, 30.0], {})
         table = db.tables.opened("class", "pill", "-")  # a game under way: counted apart
         db.game_started("bob", "class", "pill", "poison-pill", "d", "A", "/r.jsonl", table_id=table)
@@ -166,13 +170,17 @@ def test_the_export_holds_every_figure_its_numbers_and_escapes_names(klass, cli)
     assert seats["trainee"].isna().sum() == 1 and (seats["optimum"] == 30.0).all()
     tables = pd.read_csv(out / "data" / "01-pill-tables.csv")
     assert len(tables) == 4 and tables["share"].max() == pytest.approx(1.0)
+    # how each table's game ended: the clock's and the trainer's at the turn they ended it
+    assert sorted(tables["ended"]) == ["all 6 turns", "all 6 turns", "by the clock after 2 of 6 turns",
+                                       "by the trainer after 4 of 6 turns"]
+    assert "by the clock after 2 of 6 turns" in page.cells and "by the trainer after 4 of 6 turns" in page.cells
     costly = pd.read_csv(out / "data" / "01-pill-costly.csv")
     first = costly.iloc[0]
     assert (first["trainee"], first["cost"], bool(first["timed_out"]), first["choice"]) == (MARKUP, 30.0, True,
                                                                                            "no offer")
     assert 5.0 not in set(costly["cost"])  # the oldest table's decision is left out with it
     with (out / "data" / "01-pill-tables.csv").open() as f:
-        assert next(csv.reader(f)) == ["exercise", "where", "people", "total", "optimum", "share"]
+        assert next(csv.reader(f)) == ["exercise", "where", "people", "total", "optimum", "share", "ended"]
     assert not list((out / "figures").glob("02-*"))  # the trap: nothing played, nothing drawn
 
 
@@ -204,6 +212,7 @@ async def test_the_console_shows_the_numbers_the_export_states(klass, wait_until
             assert d.share_summary in shown and d.share_summary in page
             assert "no offer (time ran out)" in shown and "◆" in shown
             assert f"{d.unfinished} unfinished or abandoned game not counted" in shown and d.unfinished == 1
+            assert "by the clock after 2 of 6 turns" in shown and "by the trainer after 4 of 6 turns" in shown
 
 
 def _near(image: np.ndarray, colour: str, tolerance: float = 0.12) -> int:

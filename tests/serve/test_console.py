@@ -142,15 +142,26 @@ async def test_the_console_lists_people_steers_a_table_and_debriefs_the_class(se
             await wait_until(pilot, lambda: isinstance(app.screen, ClassScreen), "back at the console")
             assert app.live is None and watched.client.closed
 
-            await pilot.press("e")
-            await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked before ending")
+            await pilot.press("e")  # call time: the game ends as it stands, filed as the trainer ended it
+            await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked before calling time")
+            assert "Call time at table" in screen_text(app)
             await pilot.press("y")
-            await wait_until(pilot, lambda: "trainer ended" in alice.view.closed, "the table ended")
+            await wait_until(pilot, lambda: alice.game.over and bob.game.over, "the game over for both")
+            assert alice.game.ended == bob.game.ended == "trainer" and not alice.view.closed
+            await wait_until(pilot, lambda: db.tables.get(table_id).status == "over", "the table filed", timeout=60)
+            row = db.tables.get(table_id)
+            assert row.ending == "trainer" and row.turn < row.turns
+            assert {g.status for g in db.games("tables", "pill") if g.table_id == table_id} == {"finished"}
+            await pilot.press("r")
+            await wait_until(pilot, lambda: any(r.startswith(f"{table_id} ") and "ended by the trainer" in r
+                                                for r in _cells(app, "#table-list")), "the console saying so")
+            listed = next(r for r in _cells(app, "#table-list") if r.startswith(f"{table_id} "))
+            assert f"{row.turn + 1}/{row.turns}" in listed  # the turn it ended at, not the last
 
             await pilot.press("3")
             await wait_until(pilot, lambda: "outcome" in screen_text(app), "the class debrief")
             text = screen_text(app)
-            assert "3 tables (or games alone) finished" in text
+            assert "4 tables (or games alone) finished" in text
             assert "A · Alice" in text and "B · Bob" in text and "●" in text and "baseline" in text
             assert "table 1" in text or f"table {table_id}" in text
             assert "A takes the bait (upper)" in text  # the costliest decision and its better alternative
@@ -309,3 +320,14 @@ def test_watch_lists_only_the_games_being_played_now(cli, tmp_path: Path) -> Non
         assert "bob" not in out.output
         db.tables.closed(table, "the trainer ended the table")
         assert "carol" not in cli("watch", "--data-dir", data).output
+
+
+def test_a_tables_row_says_its_round_stands_still_while_it_waits_for_someone() -> None:
+    from negtui.classroom.dbtypes import TableRow
+    from negtui.console.rows import state_of
+
+    waiting = TableRow(1, "c", "e", "-", "playing", "", None, None, None, (), 0, None, round_left=500.0)
+    assert state_of(waiting, 2).plain == "playing · 8:20 left (stopped)"
+    running = TableRow(1, "c", "e", "-", "playing", "", None, None, None, (), 0, None, round_left=500.0,
+                       round_ends="2999-01-01T00:00:00.000Z")
+    assert "stopped" not in state_of(running, 2).plain

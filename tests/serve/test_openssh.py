@@ -34,3 +34,14 @@ def test_three_trainees_share_a_table_over_openssh_talk_drop_and_come_back(root)
     assert res.returncode == 0, f"{res.stdout}\n{res.stderr}"
     assert "OK: three trainees at one table over ssh, a message, a drop and a return, nothing lost" in res.stdout
     assert "messages ['hello table, let us talk before we commit']" in res.stdout
+
+
+@pytest.mark.tmux
+@pytest.mark.openssh
+@pytest.mark.slow
+def test_a_timed_private_round_over_openssh_ends_reveals_and_debriefs_on_both_screens(root):
+    res = subprocess.run([sys.executable, str(SCRIPTS / "tmux_timed_private_table.py")], capture_output=True,
+                         text=True, timeout=300, cwd=root)
+    assert res.returncode == 0, f"{res.stdout}\n{res.stderr}"
+    assert "OK: a timed private round over ssh ended, revealed and debriefed on both screens" in res.stdout
+    assert "table ended by the clock" in res.stdout

@@ -176,8 +176,9 @@ def test_a_table_waits_then_seats_bots_in_empty_seats_and_the_trainer_steers_it(
     alice.expect("paused", lambda m: m["paused"] is False)
     alice.send({"type": "say", "text": "to the room"})
     assert trainer.expect("said")["said"]["text"] == "to the room"  # the trainer reads everything
-    trainer.send({"type": "end"})
-    assert "trainer ended" in alice.expect("closed")["why"]
+    trainer.send({"type": "end"})  # call time: the game ends as it stands
+    over = alice.expect("over")
+    assert over["ended"] == "trainer" and table.host.game.ended == "trainer" and table.host.ended is None
 
 
 def _let_go(client: TableClient) -> bool:
@@ -285,8 +286,8 @@ def test_the_trainer_keeps_seats_for_people_and_steer_says_what_the_table_answer
     assert (said["sender"], said["to"], said["text"]) == ("trainer", None, "ten minutes left")
     steer(table.path, {"type": "resume"})
     steer(table.path, {"type": "end"})
-    assert "trainer ended" in alice.expect("closed")["why"]
-    with pytest.raises(TableGone):
+    assert alice.expect("over")["ended"] == "trainer"
+    with pytest.raises(TableGone, match="the game is over"):
         steer(table.path, {"type": "pause"})
 
 

@@ -23,6 +23,7 @@ from negtui.engine import shown_turn
 from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.names import player_label
 from negtui.play.sources import Ending
+from negtui.table.endings import ended_words
 from negtui.tui import palette
 from negtui.tui.screens.summary import SummaryScreen
 from negtui.tui.simultaneous import DEBRIEF_NOTE
@@ -66,6 +67,10 @@ class DebriefScreen(SummaryScreen):
         self._pending = set(self.people) | {"welfare"}
 
     def more(self) -> ComposeResult:
+        session = self.session
+        ended = ended_words(session.ended, session.state.t, session.neg.game.T)
+        if ended:  # before its last turn, as it stood: the numbers below are of that game
+            yield Static(Text(ended, style=palette.NEGATIVE))
         if self.score:
             yield Static(Text(self.score, style="bold"))
         for i in self.people:

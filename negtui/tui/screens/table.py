@@ -14,8 +14,10 @@ from textual.app import ComposeResult
 from textual.timer import Timer
 
 from negtui.engine.turns import TurnEvent
-from negtui.names import player_label
+from negtui.names import player_label, player_labels
 from negtui.table.client import TableGone
+from negtui.table.clock import RAN_OUT
+from negtui.table.endings import ENDED_BY
 from negtui.table.source import TableSource
 from negtui.table.wire import WireError
 from negtui.tui import palette
@@ -23,6 +25,7 @@ from negtui.tui.keys import TABLE, bindings
 from negtui.tui.labels import clock_words
 from negtui.tui.messages import Revealed, TableLine, TableLost
 from negtui.tui.screens.debrief import DebriefScreen
+from negtui.tui.screens.dialogs import PartnerScreen, RespondScreen
 from negtui.tui.screens.live import LiveScreen
 from negtui.tui.screens.say import SayScreen
 from negtui.tui.widgets.game_view import GameView
@@ -81,12 +84,12 @@ class TableScreen(LiveScreen):
             paused = "the trainer paused the table" if src.view.trainer else "the table is paused"
             self.set_status(f"{paused}: every clock stops" if line.get("paused") else "the table goes on")
         elif kind == "round" and src.view.round is not None and src.view.started:
-            self.set_status(f"the round's time is {clock_words(src.view.round[0])} from now"
-                            + ("" if src.view.round[2] else " (stopped while the table is paused)"))
-        elif kind == "over" and line.get("ended") == "clock":
-            self.set_status(Text("the round's time ran out: the game ends as it stands", style=palette.NEGATIVE))
+            self.set_status(f"the round's time is {clock_words(src.view.round[0])} from now" + self._round_stopped())
+        elif kind == "notice" and src.view.notices:
+            self.set_status(Text(src.view.notices[-1], style=f"bold {palette.NEGATIVE}"))
+            self.notify(src.view.notices[-1], timeout=30)
         elif kind == "clock" and line.get("held"):
-            self.set_status(f"{line['held']}'s person is away: their clock waits for them")
+            self.set_status(f"{self._who(str(line['held']))} is away: the table waits, and no clock runs against them")
         elif kind == "closed":
             self._table_closed(str(line.get("why") or "its host ended it"))
         elif kind == "started":
@@ -95,14 +98,76 @@ class TableScreen(LiveScreen):
             for screen in self.app.screen_stack:
                 if isinstance(screen, DebriefScreen) and screen.closing is src.closing:
                     screen.told()
-        elif kind == "over" and src.to_reveal and isinstance(line.get("game"), dict):
-            self.set_status("the game is over: the table reveals everyone's values …")
-            self._reveal(line["game"])
+        elif kind == "over":
+            self._over(line)
+        if kind in ("move", "flight", "turn"):
+            self._timed_out(line)
         self._clock()
         self.view.table = src.view
-        if kind == "clock" and not events:
-            return  # a countdown set or stopped: the table pane shows it, and the game is as it was
+        if kind in ("clock", "round", "notice") and not events:
+            return  # a countdown set or stopped, a word of the time: shown, and the game is as it was
         self.advance()
+
+    def _round_stopped(self) -> str:
+        """Why the round's clock stands still, when it does."""
+        view = self.source.view
+        if view.round is None or view.round[2]:
+            return ""
+        if view.round_waits:
+            return f" (stopped while the table waits for {self._who(view.round_waits)}, who is away)"
+        return " (stopped while the table is paused)"
+
+    def _who(self, player: str) -> str:
+        """A seat as the people at the table know it: 'alice (B · Buyer)', or the seat's label alone."""
+        labels = player_labels(self.game.scenario)
+        occupant = self.source.view.occupant(player)
+        label = labels.get(player, player)
+        return f"{occupant.name} ({label})" if occupant is not None and occupant.name else label
+
+    def _over(self, line: dict) -> None:
+        """The game is over: a dialog asking a decision goes (none is asked any more); a game the clock or the
+        trainer ended says so; under private roles the end reveals everyone's values, then the debrief."""
+        src = self.source
+        self._withdraw_dialogs()
+        ended = ENDED_BY.get(str(line.get("ended")))
+        if ended is not None:
+            self.set_status(Text(f"{ended}: the game ends as it stands", style=palette.NEGATIVE))
+        if src.to_reveal and isinstance(line.get("game"), dict):
+            over = f"{ended}, the game ended as it stood" if ended else "the game is over"
+            self.set_status(Text(f"{over}: the table reveals everyone's values …",
+                                 style=palette.NEGATIVE if ended else ""))
+            self._reveal(line["game"])
+
+    def _timed_out(self, line: dict) -> None:
+        """This person's decision the table made for them (their time ran out): its dialog goes, and the status
+        line says what the table decided."""
+        src = self.source
+        you = src.view.you
+        wires = line.get("moves") if line.get("type") == "turn" else [line.get("move")]
+        mine = [w for w in wires or () if isinstance(w, dict) and w.get("player") == you and w.get("fault") == RAN_OUT]
+        if you is None or not mine:
+            return
+        self._withdraw_dialogs()
+        proposed = any(w.get("phase") == "propose" for w in mine)
+        answered = sum(w.get("phase") == "respond" for w in mine)
+        did = [*(["passed your turn"] if proposed else []),
+               *([f"rejected the offer{'s' * (answered > 1)} to you"] if answered else [])]
+        words = f"your time ran out: the table {' and '.join(did)}"
+        self.set_status(Text(words, style=palette.NEGATIVE))
+        self.notify(words, severity="warning", timeout=10)  # the next prompt takes the status line at once
+
+    def _withdraw_dialogs(self) -> None:
+        """The dialogs asking this person a decision the table no longer asks close (with whatever was opened
+        over them)."""
+        stack = self.app.screen_stack
+        if self not in stack:
+            return
+        asking = [s for s in stack[stack.index(self) + 1:] if isinstance(s, (PartnerScreen, RespondScreen))]
+        while asking and self.app.screen is not self:
+            top = self.app.screen
+            self.app.pop_screen()
+            if top in asking:
+                asking.remove(top)
 
     @work(thread=True, group="reveal", exclusive=True)
     def _reveal(self, true_game: dict) -> None:
@@ -115,7 +180,9 @@ class TableScreen(LiveScreen):
 
     def on_revealed(self, message: Revealed) -> None:
         self.source.revealed(message.game)
-        self.set_status("the game is over: every player's values are shown now")
+        ended = ENDED_BY.get(message.game.ended or "")
+        over = f"{ended}, the game ended as it stood" if ended else "the game is over"
+        self.set_status(f"{over}: every player's values are shown now")
         self.advance()
 
     def on_table_lost(self, message: TableLost) -> None:

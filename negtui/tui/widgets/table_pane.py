@@ -102,6 +102,8 @@ class TablePane(Drawn, Widget):
             head.append("\npaused by the trainer" if view.trainer else "\npaused", style=palette.NEGATIVE)
         elif not view.started:
             head.append("\n" + waiting_words(view), style="dim")
+        elif view.notices and not snap.over:  # the round timer's latest word, until the game ends
+            head.append(f"\n⏱ {view.notices[-1]}", style=f"bold {palette.NEGATIVE}")
         if view.you is None:
             head.append(f"\nyou are watching{' as the trainer' if view.trainer else ''}: every value and every "
                         "message; q goes back", style="dim")
