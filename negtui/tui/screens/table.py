@@ -89,7 +89,7 @@ class TableScreen(LiveScreen):
             self.set_status(Text(src.view.notices[-1], style=f"bold {palette.NEGATIVE}"))
             self.notify(src.view.notices[-1], timeout=30)
         elif kind == "clock" and line.get("held"):
-            self.set_status(f"{self._who(str(line['held']))} is away: the table waits, and no clock runs against them")
+            self.set_status(self._away_words(str(line["held"])))
         elif kind == "closed":
             self._table_closed(str(line.get("why") or "its host ended it"))
         elif kind == "started":
@@ -116,6 +116,9 @@ class TableScreen(LiveScreen):
         if view.round_waits:
             return f" (stopped while the table waits for {self._who(view.round_waits)}, who is away)"
         return " (stopped while the table is paused)"
+
+    def _away_words(self, player: str) -> str:
+        return f"{self._who(player)} is away: the table waits, and no clock runs against them"
 
     def _who(self, player: str) -> str:
         """A seat as the people at the table know it: 'alice (B · Buyer)', or the seat's label alone."""
@@ -240,6 +243,9 @@ class TableScreen(LiveScreen):
             super().action_step()
         elif not src.over and src.deciding is not None:
             occupant = src.view.occupant(src.deciding)
+            if occupant is not None and occupant.is_person and not occupant.online:  # away: said so, whenever
+                self.set_status(self._away_words(src.deciding))  # this step comes (before or after the table's word)
+                return
             who = occupant.name if occupant and occupant.is_person and occupant.name else src.deciding
             self.set_status(f"waiting for {who} to decide")
 
