@@ -33,6 +33,7 @@ import os
 import random
 import re
 import shutil
+import collections
 import statistics
 import sys
 import tempfile
@@ -228,8 +229,9 @@ async def main_async(args) -> int:
     print(f"  memory per trainee     {peak / max(1, n) / 2**20:.0f} MiB (peak {peak / 2**30:.2f} GiB for all)")
     print(f"  CPU per trainee        {cpu / max(1, n):.2f} s (server, apps, tables and bots, sampled every 0.25 s; "
           f"{cpu:.0f} s in all over {wall:.0f} s of {os.cpu_count()} cores)")
+    endings = collections.Counter(t.ending or "not over" for t in tables)
     print(f"  results rows finished  {len(rows)}; tables {len(tables)}, complete records {complete}, "
-          f"messages kept {said}")
+          f"messages kept {said}; games ended by " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
     ok = (out["done"] == out["saw_end"] == n and len(rows) == n
           and complete == args.tables == len(records) == len(tables) and said == n)
     print("nothing lost" if ok else "SOMETHING IS MISSING")

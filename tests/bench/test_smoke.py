@@ -26,8 +26,10 @@ RUNS = {
     "bench_sweep.py": (["--cells", "1", "--workers", "1"], ["paper-small      1 games", "full grid"]),
     "bench_serve.py": (["--sessions", "2", "--ramp", "0.2", "--think", "0"], ["sessions completed     2/2",
                                                                               "nothing lost"]),
-    "bench_class.py private": (["--tables", "1", "--people", "2", "--think", "0", "--ramp", "0", "--information",
-                                "private"], ["private information", "saw the end            2/2", "nothing lost"]),
+    "bench_class.py private": (["--tables", "1", "--people", "2", "--think", "0.3", "--ramp", "0", "--information",
+                                "private", "--game-time", "4"],
+                               ["private information, 4 s a round", "saw the end            2/2", "ended by clock 1",
+                                "nothing lost"]),
     "bench_class.py": (["--tables", "1", "--people", "2", "--think", "0", "--ramp", "0"],
                        ["trainees completed     2/2", "messages kept 2", "nothing lost"]),
 }
