@@ -108,8 +108,7 @@ class TableHost(Serving, SimultaneousTurns):
             os.umask(old)
         self._spawn(self._watch_time())
         self.events.listening()
-        if self.spec.reserved:
-            self._people_changed()  # the seats kept from the opening, in the table's row for the lobby
+        self._people_changed()  # every seat, free or kept, in the table's row: the pickers list it from there
         try:
             async with server:
                 await self._done.wait()
