@@ -88,6 +88,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (trainee_id, course, exercise));
     CREATE INDEX games_trainee_exercise ON games(trainee_id, course, exercise, status);
     """,
+    # a table's own name (a roster's: north, south), asked for with the table and kept with it
+    """
+    ALTER TABLE tables ADD COLUMN name TEXT;
+    ALTER TABLE table_requests ADD COLUMN name TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from negtui.classroom.course import CourseError, LoadedCourse, load_course
 from negtui.classroom.db import ResultsDB
-from negtui.classroom.dbtypes import DBError
+from negtui.classroom.dbtypes import DBError, table_called
 from negtui.classroom.results import keep
 from negtui.classroom.seatbook import seat_rules
 from negtui.coach.closing import Closing
@@ -167,11 +167,13 @@ def run(data_dir: Path, course: LoadedCourse, exercise: str, table_id: int, sock
     records = data_dir / "records" / "tables"
     records.mkdir(parents=True, exist_ok=True)
     data_dir_key(data_dir)
-    spec = course.table_spec(exercise, title=f"{ex.title} · table {table_id}",
-                             record=default_record_path(f"table{table_id}-{ex.id}", records),
-                             key_file=data_dir / KEY_FILE)
     log = lambda line: print(f"table {table_id}: {line}", file=sys.stderr, flush=True)  # noqa: E731
     with ResultsDB.open(data_dir) as db:
+        row = db.tables.get(table_id)
+        called = row.called if row is not None else table_called(table_id, None)  # the trainer's name for it
+        spec = course.table_spec(exercise, title=f"{ex.title} · {called}",
+                                 record=default_record_path(f"table{table_id}-{ex.id}", records),
+                                 key_file=data_dir / KEY_FILE)
         spec = spec.model_copy(update={"reserved": _keepable(db, course, exercise, table_id, reserved or {}, log)})
         results = TableResults(db, course, exercise, table_id, log)
         host = TableHost(spec, socket, log=log, events=results)

@@ -127,8 +127,9 @@ def test_each_game_says_its_mode_attempt_and_score(graded, cli) -> None:
 def test_an_older_results_file_keeps_the_tables_efficiency_apart(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     with monkeypatch.context() as m:  # a file from before the seat's own efficiency
-        m.setattr(dbmod, "MIGRATIONS", dbmod.MIGRATIONS[:-1])
-        m.setattr(dbmod, "SCHEMA_VERSION", len(dbmod.MIGRATIONS) - 1)
+        before = 4  # schema version 4: the migration after it moves `efficiency` to `table_efficiency`
+        m.setattr(dbmod, "MIGRATIONS", dbmod.MIGRATIONS[:before])
+        m.setattr(dbmod, "SCHEMA_VERSION", before)
         with ResultsDB.open(tmp_path) as db:
             db.add_trainee("ada")
             game = db.game_started("ada", "c", "e", "s", "d", "A", "/r.jsonl")
