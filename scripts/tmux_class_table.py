@@ -135,13 +135,13 @@ def run(data: Path) -> None:
         carol.close()  # the connection drops mid-game, at a decision of hers
         del panes["carol"]
         alice.keys("6")  # the table pane: who sits where, who is online
-        show("carol away", alice.wait_for(r"carol · offline", step="carol shown offline", timeout=30))
+        show("carol away", alice.wait_for(r"carol ○ away", step="carol shown away", timeout=30))
         time.sleep(AWAY)  # her decision's time passes while she is away: the table waits for her, no clock runs
         panes["carol"] = carol = login("carol", port, data, tag="-again")
         carol.wait_for("back to your table", step="carol's lobby offers her seat back")
         carol.keys("Home", "Enter")
         show("carol back", carol.wait_for(r"turn \d+/\d+", "hello table, let us talk", step="carol back at the table"))
-        alice.wait_for(r"carol · online", step="carol shown online again")
+        alice.wait_for(r"carol ● online", step="carol shown online again")
         played = play_until_over(panes, time.monotonic() + 240)
         for name, t in panes.items():
             show(f"{name}'s debrief", t.wait_for("your game as", step=f"{name}'s debrief"))

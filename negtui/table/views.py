@@ -40,6 +40,7 @@ class TableView:
     private: bool = False  # each person knows only their own values until the game is over
     trainer: bool = True  # a course's table, which a trainer steers; False: one opened with `negtui table open`
     starts_anyway: bool = False  # after a time set when it opened, bots take the seats nobody has taken
+    notices: tuple[tuple[str, str], ...] = ()  # the trainer's messages to the whole class: (when, text), oldest first
 
     def but(self, **changes: object) -> TableView:
         return replace(self, **changes)  # type: ignore[arg-type]

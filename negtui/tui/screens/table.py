@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.timer import Timer
 
 from negtui.engine.turns import TurnEvent
-from negtui.names import player_label
+from negtui.names import player_label, player_labels
 from negtui.table.client import TableGone
 from negtui.table.source import TableSource
 from negtui.table.wire import WireError
@@ -173,7 +173,8 @@ class TableScreen(LiveScreen):
             super().action_step()
         elif not src.over and src.deciding is not None:
             occupant = src.view.occupant(src.deciding)
-            who = occupant.name if occupant and occupant.is_person and occupant.name else src.deciding
+            who = occupant.name if occupant and occupant.is_person and occupant.name else \
+                player_labels(self.game.scenario).get(src.deciding, src.deciding)
             self.set_status(f"waiting for {who} to decide")
 
     def advance(self) -> None:
