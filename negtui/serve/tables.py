@@ -159,6 +159,7 @@ class TableKeeper:
 
     async def _open(self, exercise: str, opener: str, reserved: dict[str, str] | None = None,
                     name: str | None = None) -> OpenTable:
+        """The table's process, started; `reserved` (seats kept, maybe none) for a table the trainer asked for."""
         private_folder(self.folder)
         table_id = await self.db_call(lambda db: db.tables.opened(self.course.course.name, exercise, "-", name))
         path = self._socket_path(table_id)
@@ -171,6 +172,7 @@ class TableKeeper:
                 sys.executable, "-I", "-m", "negtui.serve.table_child", "--data-dir", str(self.data_dir),
                 "--course", str(self.course_path), "--exercise", exercise, "--table", str(table_id),
                 "--socket", str(path), "--reserve", json.dumps(reserved or {}),
+                *(["--by-trainer"] if reserved is not None else []),  # a trainer's table waits for people
                 stdout=asyncio.subprocess.PIPE, stderr=log, stdin=asyncio.subprocess.DEVNULL,
                 cwd=str(self.data_dir), start_new_session=True)
         finally:

@@ -48,7 +48,7 @@ from negtui.table.spec import TableSpec
 from negtui.table.talk import KEPT, RateLimit, Said
 from negtui.table.wire import FROM_CLIENT
 
-EMPTY_FOR = 60.0  # seconds a table nobody has sat down at stays open
+EMPTY_FOR = 60.0  # seconds a table nobody has sat down at stays open (one the trainer opened: `abandon_after`)
 MAX_ROUND = 7 * 86_400.0  # seconds a trainer may give a round
 
 
@@ -150,6 +150,7 @@ class TableHost(Serving, SimultaneousTurns):
             if self.clients:
                 self._last_client = now
             elif now - self._last_client >= (self.spec.abandon_after if self.sitting.people or self.game is not None
+                                             or self.spec.opened_by_trainer
                                              else min(self.spec.abandon_after, EMPTY_FOR)):
                 self.end("nobody was at the table")
             if self.game is not None and self.game.over and self.settled:

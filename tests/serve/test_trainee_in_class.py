@@ -72,6 +72,8 @@ async def test_the_empty_tables_the_trainer_opens_are_listed_and_taken(classroom
     db = classroom.db
     first = await _opened(db, db.tables.request("tables", "pill", {}, "tom"))
     second = await _opened(db, db.tables.request("tables", "pill", {}, "tom"))
+    args = Path(f"/proc/{classroom.keeper.open[first].process.pid}/cmdline").read_bytes().split(b"\0")
+    assert b"--by-trainer" in args  # it waits for people past the minute an empty table a trainee left has
     course = load_course(classroom.keeper.course_path)
     app = TrainingApp(course, db, "alice", data_dir=classroom.data, hub=classroom.path)
     async with app.run_test(size=(120, 40)) as pilot:
