@@ -28,6 +28,7 @@ from negtui.tui.labels import clock_words
 from negtui.tui.widgets.pane import Drawn, TextPane
 
 SAID_SHOWN = 200  # the latest messages on the pane
+NOTICES_SHOWN = 5  # the trainer's newest messages to the class under them (the lobby lists every one)
 PERSON_CHARS = 16  # a person's name on a seat's line (cut with '…'; the seat's name gives way first)
 
 
@@ -159,20 +160,23 @@ class TablePane(Drawn, Widget):
 
     @staticmethod
     def _talk(view: TableView, names: Mapping[str, str]) -> Text:
-        talk = Text()
-        if view.notices:
-            talk.append("the trainer to the whole class", style=f"bold {palette.ORANGE}")
-            for at, text in view.notices[-SAID_SHOWN:]:
-                talk.append(f"\n{at} ", style="dim")
-                talk.append(text)
-            talk.append("\n\n")
-        talk.append("said at the table", style="bold")
+        """What was said at the table, then the trainer's newest messages to the whole class: the newest of
+        both at the bottom, where the pane scrolls to."""
+        talk = Text("said at the table", style="bold")
         talk.append("  (m to say something; bots do not read messages)", style="dim")
         if not view.said:
             talk.append("\nnothing yet", style="dim")
         for said in view.said[-SAID_SHOWN:]:
             talk.append("\n")
             talk.append_text(said_line(said, view.you, names))
+        if view.notices:
+            talk.append("\n\nthe trainer to the whole class", style=f"bold {palette.ORANGE}")
+            earlier = len(view.notices) - NOTICES_SHOWN
+            if earlier > 0:
+                talk.append(f"  ({earlier} earlier: m in the lobby lists them)", style="dim")
+            for at, text in view.notices[-NOTICES_SHOWN:]:
+                talk.append(f"\n{at} ", style="dim")
+                talk.append(text)
         return talk
 
     @staticmethod
