@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import random
 import re
 import shutil
-import collections
 import statistics
 import sys
 import tempfile

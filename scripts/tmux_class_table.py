@@ -3,8 +3,9 @@
 to `negtui serve` (one tmux session each), sit down at a table of the coalition trap from the lobby,
 alice says hello to the table, the game starts when the third sits down, carol's connection drops
 mid-game at a decision of hers and stays away longer than a decision's time (the table waits for people
-who drop: no clock runs against her), she comes back through the lobby to the same seat, and all three play to
-the debrief.  The
+who drop: no clock runs against her), the trainer's message to the class stays on alice's table pane, she
+comes back through the lobby to the same seat, and all three play to the debrief (the lobby keeping the
+message).  The
 table's record then verifies with the server's key and holds the message; the results hold a finished
 game for each of them.
 
@@ -134,19 +135,26 @@ def run(data: Path) -> None:
         show("carol asked", carol.capture())
         carol.close()  # the connection drops mid-game, at a decision of hers
         del panes["carol"]
-        alice.keys("6")  # the table pane: who sits where, who is online
-        show("carol away", alice.wait_for(r"carol · offline", step="carol shown offline", timeout=30))
+        from negtui.classroom.db import ResultsDB
+
+        with ResultsDB.open(server_dir) as db:  # the trainer's console, b: a message to the whole class
+            db.classroom.notice("ten minutes left in this round")
+        alice.keys("6")  # the table pane: who sits where, who is online, the trainer's messages
+        show("carol away", alice.wait_for(r"carol ○ away", "ten minutes left in this round",
+                                          step="carol shown away, the trainer's message on the table pane",
+                                          timeout=30))
         time.sleep(AWAY)  # her decision's time passes while she is away: the table waits for her, no clock runs
         panes["carol"] = carol = login("carol", port, data, tag="-again")
         carol.wait_for("back to your table", step="carol's lobby offers her seat back")
         carol.keys("Home", "Enter")
         show("carol back", carol.wait_for(r"turn \d+/\d+", "hello table, let us talk", step="carol back at the table"))
-        alice.wait_for(r"carol · online", step="carol shown online again")
+        alice.wait_for(r"carol ● online", step="carol shown online again")
         played = play_until_over(panes, time.monotonic() + 240)
         for name, t in panes.items():
             show(f"{name}'s debrief", t.wait_for("your game as", step=f"{name}'s debrief"))
             t.keys("Escape")
-            t.wait_for("A class of three", step=f"{name} back in the lobby")
+            t.wait_for("A class of three", "ten minutes left in this round",
+                       step=f"{name} back in the lobby, the trainer's message kept there")
             t.keys("q")
             t.wait_for(EXIT_MARK + "0", step=f"{name}'s ssh ended")
         res = subprocess.run([*negtui, "results", "--json", "--data-dir", str(server_dir)], check=True,

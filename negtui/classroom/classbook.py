@@ -102,9 +102,18 @@ class ClassBook:
     def last_notice(self) -> int:
         return int(self.db.rows("SELECT COALESCE(MAX(id), 0) FROM notices")[0][0])
 
-    def notices_after(self, notice_id: int) -> list[tuple[int, str]]:
-        return [(r["id"], r["text"]) for r in
-                self.db.rows("SELECT id, text FROM notices WHERE id > ? ORDER BY id", (notice_id,))]
+    def notices_after(self, notice_id: int, limit: int = NOTICES_KEPT) -> list[tuple[int, str, str]]:
+        """(id, when sent, text) of the notices sent after notice `notice_id`, oldest first (the newest `limit`)."""
+        rows = self.db.rows("SELECT id, sent, text FROM notices WHERE id > ? ORDER BY id DESC LIMIT ?",
+                            (notice_id, limit))
+        return [(int(r["id"]), r["sent"], r["text"]) for r in reversed(rows)]
+
+    def notices_since(self, sent: str, limit: int) -> list[tuple[int, str, str]]:
+        """(id, when sent, text) of the newest `limit` notices sent at or after `sent` (now_iso's spelling),
+        oldest first."""
+        rows = self.db.rows("SELECT id, sent, text FROM notices WHERE sent >= ? ORDER BY id DESC LIMIT ?",
+                            (sent, limit))
+        return [(int(r["id"]), r["sent"], r["text"]) for r in reversed(rows)]
 
     # --- results the trainer holds until released ---------------------------------------------------------------
     def release(self, course: str, exercise: str) -> None:

@@ -103,6 +103,12 @@ class TableRow:
     round_left: float | None = None  # seconds of the round's time left when its clock last stopped (or started)
     round_ends: str | None = None  # while the round's clock runs: when it runs out (now_iso's spelling)
     ending: str | None = None  # once over: 'turns' (its last turn played), 'clock' or 'trainer' (ended as it stood)
+    name: str | None = None  # the trainer's name for it (a roster's); None: it goes by its number
+
+    @property
+    def called(self) -> str:
+        """How everyone names the table: "table north" (a roster's name), or "table 3"."""
+        return table_called(self.id, self.name)
 
     @property
     def live(self) -> bool:
@@ -129,3 +135,11 @@ def now_iso(delta: float = 0.0) -> str:
     """UTC, fixed width (milliseconds always present), so text order is time order in SQL comparisons."""
     t = datetime.now(UTC) + timedelta(seconds=delta)
     return t.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+TABLE_NAME_CHARS = 40  # a table's name as it is kept and shown (a roster's cell may be longer)
+
+
+def table_called(table_id: int, name: str | None) -> str:
+    """A table as every screen and message names it: by the trainer's name for it where it has one."""
+    return f"table {name}" if name else f"table {table_id}"

@@ -20,7 +20,7 @@ from negtui.classroom.agreements import Agreement, agreement
 from negtui.classroom.classbook import Filters, choice_text, valued
 from negtui.classroom.course import LoadedCourse
 from negtui.classroom.db import ResultsDB
-from negtui.classroom.dbtypes import GameRow
+from negtui.classroom.dbtypes import GameRow, table_called
 from negtui.coach.sheet import Sheet
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.game import compile_game
@@ -173,6 +173,7 @@ def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: in
     name = course.course.name
     games = db.games(name, ex.id)
     unfinished = len(db.games(name, ex.id, "playing")) + len(db.games(name, ex.id, "abandoned"))
+    called = db.tables.names(name)
     plays: dict[str, list[GameRow]] = {}  # one entry per table (or game alone): the rows of its people
     for g in games:
         plays.setdefault(_where(g.table_id, g.trainee, g.id), []).append(g)
@@ -181,7 +182,8 @@ def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: in
     ids = sc.player_ids
     spreads: dict[str, list[Outcome]] = {pid: [] for pid in ids}
     totals: list[TableTotal] = []
-    for where, rows in plays.items():
+    for key, rows in plays.items():
+        where = _called(rows[0].table_id, called) or key
         payoffs = rows[0].payoffs or []
         if len(payoffs) != len(ids):
             continue  # a result from another version of the scenario
@@ -206,8 +208,9 @@ def class_debrief(db: ResultsDB, course: LoadedCourse, exercise_id: str, top: in
     agreed: tuple[Agreement, ...] = ()
     if Sheet.of(game) is not None:  # what each play agreed, issue by issue
         issues = tuple(cut(i.label or i.id, NAME) for i in sc.issues)
-        agreed = tuple(agreement(game, where, rows[0].record_path or None) for where, rows in plays.items())
-    return ClassDebrief(ex.id, ex.title, seats, tuple(totals), _costliest(decided, top), unfinished,
+        agreed = tuple(agreement(game, _called(rows[0].table_id, called) or key, rows[0].record_path or None)
+                       for key, rows in plays.items())
+    return ClassDebrief(ex.id, ex.title, seats, tuple(totals), _costliest(decided, top, called), unfinished,
                         everything - len(plays), len(decided), issues, agreed)
 
 
@@ -217,27 +220,32 @@ def _ended(db: ResultsDB, table: int | None) -> str:
     return "" if row is None else how_ended(row.ending, row.turn, row.turns)
 
 
-def _where(table: int | None, trainee: str, game: int) -> str:
-    return f"table {table}" if table is not None else f"{cut(trainee, NAME)} alone (game {game})"
+def _where(table: int | None, trainee: str, game: int, called: dict[int, str] | None = None) -> str:
+    """A play as the debrief names it: its table (by the trainer's name for it), or the game alone."""
+    return _called(table, called or {}) or f"{cut(trainee, NAME)} alone (game {game})"
+
+
+def _called(table: int | None, called: dict[int, str]) -> str:
+    return "" if table is None else table_called(table, called.get(table))
 
 
 def costliest(db: ResultsDB, course: str, exercise: str, top: int = 10,
               games: set[int] | None = None) -> tuple[Costly, ...]:
     """The costliest decisions of the exercise (of these games only, when given), a time-out marked."""
-    return _costliest(_decisions(db, course, exercise, games), top)
+    return _costliest(_decisions(db, course, exercise, games), top, db.tables.names(course))
 
 
 def _decisions(db: ResultsDB, course: str, exercise: str, games: set[int] | None) -> list[dict]:
     return [r for r in db.decisions(Filters(course=course, exercise=exercise)) if games is None or r["game"] in games]
 
 
-def _costliest(decisions: list[dict], top: int) -> tuple[Costly, ...]:
+def _costliest(decisions: list[dict], top: int, called: dict[int, str]) -> tuple[Costly, ...]:
     rows = sorted(decisions, key=lambda r: -r["cost"])
     out = []
     for r in rows[:top]:
         if r["cost"] <= 0:
             break
-        out.append(Costly(cut(r["trainee"], NAME), _where(r["table"], r["trainee"], r["game"]), r["seat"],
+        out.append(Costly(cut(r["trainee"], NAME), _where(r["table"], r["trainee"], r["game"], called), r["seat"],
                           int(r["turn"]), cut(r["choice"], WORDS), cut(_better(r["numbers"]), WORDS), float(r["cost"]),
                           bool(r["timed_out"])))
     return tuple(out)

@@ -99,6 +99,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE tables ADD COLUMN ending TEXT CHECK (ending IN ('turns', 'clock', 'trainer'));
     """,
+    # a table's own name (a roster's: north, south), asked for with the table and kept with it
+    """
+    ALTER TABLE tables ADD COLUMN name TEXT;
+    ALTER TABLE table_requests ADD COLUMN name TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

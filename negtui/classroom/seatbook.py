@@ -7,8 +7,9 @@ trainer's seating gets round the exercise's rules.
   tables at a time.  A seat given up before the start, or at a table that closes before it, files nothing.
 - Confidential roles (private information, or a briefing per seat): the first seat of an exercise a trainee
   is shown is the only one of its tables they may take, at any table, ever (`roles_shown`).
-- A seat the trainer keeps for a trainee binds them: while it is kept at a table waiting for people, no other
-  table of the exercise seats them, and the trainer cannot keep them a second one.
+- A seat the trainer keeps for a trainee binds them: while it is kept (at a table waiting for people, or a seat a
+  bot plays at a table under way, given to a latecomer), no other table of the exercise seats them, and the
+  trainer cannot keep them a second one.
 
 The same checks answer the trainer keeping a seat (`may_keep`), in words for the trainer."""
 
@@ -18,7 +19,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from negtui.classroom.dbtypes import DBError, now_iso
+from negtui.classroom.dbtypes import DBError, now_iso, table_called
 from negtui.classroom.gradebook import Allowance, NoAttempt, counted_statuses
 from negtui.classroom.tablebook import Store
 
@@ -155,25 +156,30 @@ def _check(conn: sqlite3.Connection, tid: int, table_id: int, seat: str, rules: 
                     (table_id, tid)).fetchone():
         return  # their seat at this table already: the attempt was counted when they took it
     mine = (tid, rules.course, rules.exercise)
+    # a seat kept for them they have not sat in: at a table waiting for people, or one under way (a latecomer's,
+    # a bot playing it meanwhile; a seat they sat in and left is theirs by its game, below)
     kept = conn.execute(
-        "SELECT t.id, json_extract(p.value, '$.player') FROM tables t, json_each(t.people) p WHERE t.course = ?"
-        " AND t.exercise = ? AND t.status = 'forming' AND t.id != ? AND json_extract(p.value, '$.name') = ?"
-        " AND NOT json_extract(p.value, '$.online') ORDER BY t.id LIMIT 1",
-        (rules.course, rules.exercise, table_id, who.name)).fetchone()
+        "SELECT t.id, json_extract(p.value, '$.player'), t.name FROM tables t, json_each(t.people) p"
+        " WHERE t.course = ? AND t.exercise = ? AND t.status IN ('forming', 'playing') AND t.id != ?"
+        " AND json_extract(p.value, '$.name') = ? AND NOT json_extract(p.value, '$.online') AND NOT EXISTS"
+        " (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.trainee_id = ? AND g.status = 'playing')"
+        " ORDER BY t.id LIMIT 1", (rules.course, rules.exercise, table_id, who.name, tid)).fetchone()
     if kept is not None:
+        at = table_called(kept[0], kept[2])
         raise SeatClosed(who.say(
-            f"the trainer keeps {rules.seat(kept[1])} at table {kept[0]} for you: your seat of this exercise is "
+            f"the trainer keeps {rules.seat(kept[1])} at {at} for you: your seat of this exercise is "
             "there (first in your lobby)",
-            f"{rules.seat(kept[1])} at table {kept[0]} is kept for {who.name} already"))
+            f"{rules.seat(kept[1])} at {at} is kept for {who.name} already"))
     elsewhere = conn.execute(
-        "SELECT g.table_id FROM games g JOIN tables t ON t.id = g.table_id WHERE g.trainee_id = ? AND g.course = ?"
-        " AND g.exercise = ? AND g.status = 'playing' AND g.table_id != ? AND t.status IN ('forming', 'playing')"
-        " ORDER BY g.table_id LIMIT 1", (*mine, table_id)).fetchone()
+        "SELECT g.table_id, t.name FROM games g JOIN tables t ON t.id = g.table_id WHERE g.trainee_id = ?"
+        " AND g.course = ? AND g.exercise = ? AND g.status = 'playing' AND g.table_id != ?"
+        " AND t.status IN ('forming', 'playing') ORDER BY g.table_id LIMIT 1", (*mine, table_id)).fetchone()
     if elsewhere is not None:
+        at = table_called(elsewhere[0], elsewhere[1])
         raise SeatClosed(who.say(
-            f"you sit at table {elsewhere[0]} of this exercise already (in this session or another): go back to it "
+            f"you sit at {at} of this exercise already (in this session or another): go back to it "
             "from the lobby, or leave it before its game starts to give the seat up",
-            f"{who.name} sits at table {elsewhere[0]} of this exercise"))
+            f"{who.name} sits at {at} of this exercise"))
     plays = rules.allowance.plays
     if plays is None:
         return

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from negtui.classroom.course import LoadedCourse
+from negtui.classroom.dbtypes import TABLE_NAME_CHARS
 from negtui.scenario import untrusted
 from negtui.scenario.io import FileProblems, Problem
 
@@ -34,6 +35,12 @@ class TablePlan:
     exercise: str
     label: str
     seats: dict[str, str] = field(default_factory=dict)  # player id -> trainee
+    named: bool = False  # the label is the roster's name for the table, which the table keeps (else a count)
+
+    @property
+    def name(self) -> str | None:
+        """The name the table is opened with (None: it goes by its number)."""
+        return self.label if self.named else None
 
 
 def read_roster(path: Path, course: LoadedCourse, trainees: set[str]) -> list[TablePlan]:
@@ -73,7 +80,7 @@ def parse_roster(text: str, source: str, course: LoadedCourse, trainees: set[str
             problems.append(Problem(f"{where}, trainee", f"{trainee} is seated at {exercise!r} already, on line "
                                                           f"{placed[(trainee, exercise)]}"))
             continue
-        plan = plans.setdefault((exercise, label), TablePlan(exercise, label))
+        plan = plans.setdefault((exercise, label), TablePlan(exercise, label, named=True))
         if seat in plan.seats:
             problems.append(Problem(f"{where}, seat", f"table {label!r} gives {seat} to {plan.seats[seat]} already"))
             continue
@@ -102,6 +109,9 @@ def _row_problems(where: str, trainee: str, exercise: str, label: str, seat: str
         return [*out, Problem(f"{where}, exercise", f"{exercise!r} is played alone, not at a table")]
     if not label:
         out.append(Problem(f"{where}, table", "a table's name (any word; rows with the same name share a table)"))
+    elif len(label) > TABLE_NAME_CHARS:
+        out.append(Problem(f"{where}, table", f"a table's name of {len(label)} characters; at most {TABLE_NAME_CHARS}"
+                                              " (every screen names the table by it)"))
     people = ex.people_seats(course.scenarios[ex.id].player_ids)
     if seat not in people:
         out.append(Problem(f"{where}, seat", f"{seat!r} is not a person's seat of {exercise!r}: {', '.join(people)}"))

@@ -9,6 +9,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from negtui.classroom.dbtypes import DBError, TableRow, now_iso
@@ -24,6 +25,17 @@ class Store(Protocol):
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]: ...
 
 STATUSES = ("forming", "playing", "over", "closed")
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """A table the trainer's console asked the server to open."""
+
+    id: int
+    exercise: str
+    reserved: dict[str, str]  # seats kept: player id -> trainee
+    by: str  # who asked
+    name: str | None  # the trainer's name for the table (a roster's)
 # a seat taken at a table whose game has not started (seatbook.py files it as the trainee's game at once)
 _UNPLAYED = "status = 'playing' AND table_id IN (SELECT id FROM tables WHERE started IS NULL)"
 
@@ -32,10 +44,11 @@ class TableBook:
     def __init__(self, db: Store) -> None:
         self.db = db
 
-    def opened(self, course: str, exercise: str, socket: str) -> int:
+    def opened(self, course: str, exercise: str, socket: str, name: str | None = None) -> int:
+        """A table the server opens; `name` the trainer's for it (a roster's), if any."""
         with self.db.write() as conn:
-            cur = conn.execute("INSERT INTO tables (course, exercise, socket, opened) VALUES (?, ?, ?, ?)",
-                               (course, exercise, socket, now_iso()))
+            cur = conn.execute("INSERT INTO tables (course, exercise, socket, opened, name) VALUES (?, ?, ?, ?, ?)",
+                               (course, exercise, socket, now_iso(), name or None))
             return int(cur.lastrowid or 0)
 
     def _set(self, table_id: int, sql: str, params: tuple[Any, ...]) -> None:
@@ -63,18 +76,21 @@ class TableBook:
                   (left, now_iso(left) if running and left is not None else None))
 
     # --- tables the trainer asks the server to open ---------------------------------------------------------
-    def request(self, course: str, exercise: str, reserved: dict[str, str], by: str) -> int:
-        """Ask the server to open a table of `exercise` with `reserved` seats (player id -> trainee); its id."""
+    def request(self, course: str, exercise: str, reserved: dict[str, str], by: str, name: str | None = None) -> int:
+        """Ask the server to open a table of `exercise` with `reserved` seats (player id -> trainee), called `name`
+        (a roster's name for it) if given; the request's id."""
         with self.db.write() as conn:
-            cur = conn.execute("INSERT INTO table_requests (course, exercise, reserved, requested_by, requested)"
-                               " VALUES (?, ?, ?, ?, ?)", (course, exercise, json.dumps(reserved), by, now_iso()))
+            cur = conn.execute("INSERT INTO table_requests (course, exercise, reserved, requested_by, requested, name)"
+                               " VALUES (?, ?, ?, ?, ?, ?)",
+                               (course, exercise, json.dumps(reserved), by, now_iso(), name or None))
             return int(cur.lastrowid or 0)
 
-    def waiting_requests(self, course: str) -> list[tuple[int, str, dict[str, str], str]]:
-        """(id, exercise, reserved seats, who asked) of the requests not answered yet, oldest first."""
-        rows = self.db.rows("SELECT id, exercise, reserved, requested_by FROM table_requests WHERE course = ?"
+    def waiting_requests(self, course: str) -> list[TableRequest]:
+        """The requests not answered yet, oldest first."""
+        rows = self.db.rows("SELECT id, exercise, reserved, requested_by, name FROM table_requests WHERE course = ?"
                             " AND status = 'waiting' ORDER BY id", (course,))
-        return [(int(r["id"]), r["exercise"], json.loads(r["reserved"]), r["requested_by"]) for r in rows]
+        return [TableRequest(int(r["id"]), r["exercise"], json.loads(r["reserved"]), r["requested_by"], r["name"])
+                for r in rows]
 
     def answered(self, request_id: int, table_id: int | None, why: str | None = None) -> None:
         with self.db.write() as conn:
@@ -139,6 +155,11 @@ class TableBook:
         rows = self.db.rows("SELECT * FROM tables WHERE course = ? ORDER BY status IN ('forming', 'playing') DESC,"
                             " id DESC LIMIT ?", (course, limit))
         return [self._row(r) for r in rows]
+
+    def names(self, course: str) -> dict[int, str]:
+        """The trainer's names of the course's tables that have one (a roster's), by table id."""
+        rows = self.db.rows("SELECT id, name FROM tables WHERE course = ? AND name IS NOT NULL", (course,))
+        return {int(r["id"]): str(r["name"]) for r in rows}
 
     def live(self, course: str, exercise: str | None = None) -> list[TableRow]:
         """Tables forming or playing, oldest first."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual import work
 
-from negtui.classroom.dbtypes import DBError, TableRow
+from negtui.classroom.dbtypes import DBError, TableRow, table_called
 from negtui.classroom.seating import TablePlan
 from negtui.console.seating import SeatingScreen, TimeScreen
 from negtui.table.client import TableGone
@@ -64,7 +64,7 @@ class ClassWide:
     def _request(self, plans: list[TablePlan]) -> None:
         db, course = self.host.db, self.host.course.course.name
         try:
-            ids = [db.tables.request(course, p.exercise, p.seats, "console") for p in plans]
+            ids = [db.tables.request(course, p.exercise, p.seats, "console", p.name) for p in plans]
         except DBError as err:
             self.app.call_from_thread(self.set_status, Text(str(err), style=palette.NEGATIVE))
             return
@@ -77,11 +77,12 @@ class ClassWide:
                     if status != "waiting":
                         answers[r] = (status, table, why)
             time.sleep(0.2)
-        opened = [a[1] for a in answers.values() if a[0] == "opened"]
+        names = {r: p.name for r, p in zip(ids, plans, strict=True)}
+        opened = [table_called(a[1], names[r]) for r, a in answers.items() if a[0] == "opened" and a[1] is not None]
         refused = sorted({str(a[2]) for a in answers.values() if a[0] == "refused"})
         waiting = len(ids) - len(answers)
         text = Text(f"{len(opened)} table{'s' * (len(opened) != 1)} opened"
-                    + (f" ({', '.join(str(t) for t in opened)})" if opened else "") + ", their seats kept")
+                    + (f" ({', '.join(opened)})" if opened else "") + ", their seats kept")
         if refused:
             text.append(f"; refused: {'; '.join(refused)}", style=palette.NEGATIVE)
         if waiting:
@@ -113,7 +114,7 @@ class ClassWide:
     def action_time(self) -> None:
         t = self._table()
         if t is not None and t.live:
-            self.app.push_screen(TimeScreen(f"table {t.id}"), lambda got: self._set_time(got, [t]))
+            self.app.push_screen(TimeScreen(t.called), lambda got: self._set_time(got, [t]))
 
     def action_time_all(self) -> None:
         self.app.push_screen(TimeScreen("every open table"), lambda got: self._set_time(got, None))
@@ -148,7 +149,7 @@ class ClassWide:
             try:
                 steer(Path(t.socket), request)
             except TableGone as err:
-                failed.append(f"table {t.id}: {err}")
+                failed.append(f"{t.called}: {err}")
         n = len(tables) - len(failed)
         # none done: what was not done, without the words about what doing it does
         text = Text(f"{n} table{'s' * (n != 1)} {done}" if n else f"no table {done.split(' (')[0]}")

@@ -3,19 +3,23 @@ everyone stands so far against the baseline).  Pure: the screen only puts them i
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 
 from negtui.classroom.classbook import Present
 from negtui.classroom.dbtypes import TableRow, Trainee
 from negtui.table.endings import ENDED_SHORT
+from negtui.table.views import Occupant
 from negtui.tui import palette
 from negtui.tui.labels import clock_words
 
 ONLINE, AWAY = "●", "○"
 
 
-def person_row(trainee: Trainee, present: list[Present], tables: list[TableRow]) -> tuple[Text, ...]:
-    """(who, online, since, where) of one trainee."""
+def person_row(trainee: Trainee, present: list[Present], tables: list[TableRow],
+               labels: Callable[[str], dict[str, str]] | None = None) -> tuple[Text, ...]:
+    """(who, online, since, where) of one trainee; `labels(exercise)`: its seats' names by player id."""
     who = Text(trainee.name, style="bold")
     if trainee.trainer:
         who.append(" (trainer)", style="dim")
@@ -27,7 +31,8 @@ def person_row(trainee: Trainee, present: list[Present], tables: list[TableRow])
         online, where, since = Text(f"{AWAY} offline", style="dim"), Text(""), Text("")
         kept = next(((t, s) for t in tables if t.live for s in t.people if s.name == trainee.name), None)
         if kept is not None:
-            where = Text(f"a seat kept at table {kept[0].id} as {kept[1].player}", style="dim")
+            seat = (labels(kept[0].exercise) if labels else {}).get(kept[1].player, kept[1].player)
+            where = Text(f"a seat kept at {kept[0].called} as {seat}", style="dim")
     return who, online, since, where
 
 
@@ -58,12 +63,13 @@ def turn_of(t: TableRow) -> str:
     return f"{min(t.turn + 1, t.turns)}/{t.turns}"
 
 
-def seats_of(t: TableRow) -> Text:
+def seats_of(t: TableRow, names: dict[str, str] | None = None) -> Text:
+    """Every seat: its player (`names`: each player's name by id, names.player_names) and who holds it."""
     out = Text()
     for k, s in enumerate(t.people):
         if k:
             out.append("  ")
-        out.append(f"{s.player} ", style="bold")
+        out.append(f"{(names or {}).get(s.player, s.player)} ", style="bold")
         if s.is_person and s.name:
             out.append(s.name, style=palette.POSITIVE if s.online else "dim")
             out.append(ONLINE if s.online else AWAY, style=palette.POSITIVE if s.online else "dim")
@@ -79,13 +85,13 @@ def seats_of(t: TableRow) -> Text:
     return out
 
 
-def standing_of(t: TableRow) -> Text:
+def standing_of(t: TableRow, names: dict[str, str] | None = None) -> Text:
     """Each player's payoff so far, and its difference from the No-Negotiation baseline; a person's seat
-    by the person's name, the way the trainer knows the class."""
+    by the person's name, the way the trainer knows the class, a bot's by its player's (`names`)."""
     out = Text()
     if not t.payoffs:
         return out
-    people = {s.player: s.name for s in t.people if s.person_seat and s.name}
+    people = {**(names or {}), **{s.player: s.name for s in t.people if s.person_seat and s.name}}
     for k, (pid, v) in enumerate(t.payoffs.items()):
         if k:
             out.append("  ")
@@ -95,3 +101,11 @@ def standing_of(t: TableRow) -> Text:
             d = v - base
             out.append(f" ({d:+z.2f})", style=palette.POSITIVE if d > 0 else palette.NEGATIVE if d < 0 else "dim")
     return out
+
+
+def bot_seats(t: TableRow) -> list[Occupant]:
+    """The seats for people a bot plays at a table under way with nobody holding them: a latecomer may be
+    given one (the trainer keeps it for them, or they pick it)."""
+    if t.status != "playing":
+        return []
+    return [s for s in t.people if s.person_seat and not s.is_person and s.name is None]

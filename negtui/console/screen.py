@@ -24,8 +24,8 @@ from negtui.classroom.dbtypes import DBError, TableRow, Trainee
 from negtui.console.classwide import ClassWide
 from negtui.console.debrief_pane import DebriefPane
 from negtui.console.dialogs import AssignScreen
-from negtui.console.rows import person_row, seats_of, standing_of, state_of, turn_of
-from negtui.names import player_label, player_labels
+from negtui.console.rows import bot_seats, person_row, seats_of, standing_of, state_of, turn_of
+from negtui.names import player_label, player_labels, player_names
 from negtui.table.client import TableGone
 from negtui.table.endings import how_ended
 from negtui.table.steer import steer
@@ -147,7 +147,7 @@ class ClassScreen(ClassWide, Screen[None]):
             by_name.setdefault(p.name, []).append(p)
         order = sorted(message.trainees, key=lambda t: (t.name not in by_name, t.name))
         _fill(self.query_one("#people-list", DataTable), [
-            (t.name, person_row(t, by_name.get(t.name, []), message.tables))
+            (t.name, person_row(t, by_name.get(t.name, []), message.tables, self._labels))
             for t in order])
         course = self.host.course
         rows = []
@@ -155,7 +155,7 @@ class ClassScreen(ClassWide, Screen[None]):
             title, room = self._title(t)
             names = ", ".join(s.name for s in t.people if s.name) or (
                 "nobody yet" if t.status == "forming" else "nobody")
-            rows.append((str(t.id), (Text(str(t.id), style="bold"), state_of(t, room), Text(turn_of(t)),
+            rows.append((str(t.id), (Text(t.name or str(t.id), style="bold"), state_of(t, room), Text(turn_of(t)),
                                      Text(names), Text(title))))
         _fill(self.query_one("#table-list", DataTable), rows)
         self._detail()
@@ -165,6 +165,16 @@ class ClassScreen(ClassWide, Screen[None]):
         self.query_one("#topbar", Static).update(Text(
             f" {course.course.title} · the trainer's console · {people} online · {live} table{'s' * (live != 1)} "
             "open ", style="bold reverse"))
+
+    def _labels(self, exercise: str) -> dict[str, str]:
+        """The exercise's seats as dialogs name them (names.player_labels), by player id."""
+        sc = self.host.course.scenarios.get(exercise)
+        return player_labels(sc) if sc is not None else {}
+
+    def _names(self, exercise: str) -> dict[str, str]:
+        """The exercise's players in a word each (names.player_names), by player id."""
+        sc = self.host.course.scenarios.get(exercise)
+        return dict(zip(sc.player_ids, player_names(sc), strict=True)) if sc is not None else {}
 
     def _title(self, t: TableRow) -> tuple[str, int]:
         """The table's exercise as the course names it, and how many people it seats."""
@@ -199,7 +209,7 @@ class ClassScreen(ClassWide, Screen[None]):
             t = self._table()
             if self._tab() != "tables" or t is None or not t.live:
                 return False
-            return {"start": t.status == "forming", "assign": t.status == "forming",
+            return {"start": t.status == "forming", "assign": t.status == "forming" or bool(bot_seats(t)),
                     "pause": t.status == "playing"}.get(action, True)
         if action == "release":
             t = self._table()
@@ -221,15 +231,16 @@ class ClassScreen(ClassWide, Screen[None]):
         t = self.tables.get(int(key)) if key else None
         text = Text()
         if t is not None:
-            text.append(f"table {t.id} · {self._title(t)[0]}", style="bold")
+            text.append(f"{t.called} · {self._title(t)[0]}", style="bold")
             if t.status == "closed" and t.end_reason:
                 text.append(f" · closed: {t.end_reason}", style="dim")
             elif t.status == "over" and (ended := how_ended(t.ending, t.turn, t.turns)):
                 text.append(f" · over, {ended}", style="dim")
             text.append("\n")
             text.append("seats  ", style="dim")
-            text.append_text(seats_of(t))
-            standing = standing_of(t)
+            names = self._names(t.exercise)
+            text.append_text(seats_of(t, names))
+            standing = standing_of(t, names)
             if standing:
                 text.append("\nso far ", style="dim")
                 text.append_text(standing)
@@ -267,7 +278,7 @@ class ClassScreen(ClassWide, Screen[None]):
     def action_watch(self) -> None:
         t = self._table()
         if t is not None:
-            self.set_status(f"joining table {t.id} to watch…")
+            self.set_status(f"joining {t.called} to watch…")
             self.host.watch_table(t)
 
     def action_start(self) -> None:
@@ -289,10 +300,10 @@ class ClassScreen(ClassWide, Screen[None]):
                           "closed before its game started")
 
         if t.status == "forming":
-            question = ConfirmScreen(f"Close table {t.id}?", "Its game has not started: the table closes, and nothing "
+            question = ConfirmScreen(f"Close {t.called}?", "Its game has not started: the table closes, and nothing "
                                      "is filed for anyone at it. y closes it, n keeps it open.")
         else:
-            question = ConfirmScreen(f"Call time at table {t.id}?", CALL_TIME)
+            question = ConfirmScreen(f"Call time at {t.called}?", CALL_TIME)
         self.app.push_screen(question, answered)
 
     def action_say(self) -> None:
@@ -307,33 +318,34 @@ class ClassScreen(ClassWide, Screen[None]):
                 to, text = result
                 self._ask(t, {"type": "say", "to": to, "text": text}, "told")
 
-        self.app.push_screen(SayScreen(others, title=f"A message to table {t.id}", note=(
+        self.app.push_screen(SayScreen(others, title=f"A message to {t.called}", note=(
             "Everyone it is for reads it at once, from the trainer; it is kept in the game's record.")), send)
 
     def action_assign(self) -> None:
         t = self._table()
         if t is None:
             return
-        sc = self.host.course.scenarios.get(t.exercise)
-        labels = player_labels(sc) if sc is not None else {}
+        labels = self._labels(t.exercise)
 
         def seat(s: Occupant) -> str:
             who = "" if not s.name else f" ({s.name} sits in it)" if s.online else f" (kept for {s.name})"
-            return labels.get(s.player, s.player) + who
+            return labels.get(s.player, s.player) + who + (f" (the {s.seat} bot plays it)" if not s.is_person else "")
 
-        seats = [(s.player, seat(s)) for s in t.people if s.person_seat]
+        # before the start every person's seat; once under way, the seats a bot plays that nobody holds
+        seats = [(s.player, seat(s)) for s in (t.people if t.status == "forming" else bot_seats(t)) if s.person_seat]
         online = {p.name for p in self.online}
         names = [(tr.name, tr.name + ("" if tr.name in online else " (offline)") +
-                  (f" (at table {self.at_table[tr.name]})" if tr.name in self.at_table else ""))
+                  (f" (at {self.tables[self.at_table[tr.name]].called})" if tr.name in self.at_table else ""))
                  for tr in sorted(self.trainees, key=lambda tr: (tr.name not in online, tr.name))
                  if not tr.trainer]
 
         def chosen(result: tuple[str, str] | None) -> None:
             if result is not None:
                 name, seat = result
-                self._ask(t, {"type": "assign", "name": name, "seat": seat}, f"keeps {seat} for {name}")
+                self._ask(t, {"type": "assign", "name": name, "seat": seat},
+                          f"keeps {labels.get(seat, seat)} for {name}")
 
-        self.app.push_screen(AssignScreen(t.id, seats, names), chosen)
+        self.app.push_screen(AssignScreen(t.called, seats, names, under_way=t.status == "playing"), chosen)
 
     def action_broadcast(self) -> None:
         def send(result: tuple[str | None, str] | None) -> None:
@@ -352,15 +364,15 @@ class ClassScreen(ClassWide, Screen[None]):
 
     def _ask(self, t: TableRow | None, request: dict, done: str) -> None:
         if t is not None:
-            self.set_status(f"asking table {t.id}…")
-            self._steer(t.id, Path(t.socket), request, f"table {t.id} {done}")
+            self.set_status(f"asking {t.called}…")
+            self._steer(t.called, Path(t.socket), request, f"{t.called} {done}")
 
     @work(thread=True, group="steer")
-    def _steer(self, table_id: int, socket: Path, request: dict, done: str) -> None:
+    def _steer(self, called: str, socket: Path, request: dict, done: str) -> None:
         try:
             steer(socket, request)
         except TableGone as err:
-            self.app.call_from_thread(self.set_status, Text(f"table {table_id}: {err}", style=palette.NEGATIVE))
+            self.app.call_from_thread(self.set_status, Text(f"{called}: {err}", style=palette.NEGATIVE))
             return
         self.app.call_from_thread(self.set_status, done)
         self.app.call_from_thread(self.action_refresh)

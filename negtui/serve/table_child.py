@@ -20,7 +20,7 @@ from typing import Any
 
 from negtui.classroom.course import CourseError, LoadedCourse, load_course
 from negtui.classroom.db import ResultsDB
-from negtui.classroom.dbtypes import DBError
+from negtui.classroom.dbtypes import DBError, table_called
 from negtui.classroom.results import keep
 from negtui.classroom.seatbook import seat_rules
 from negtui.coach.closing import Closing
@@ -163,19 +163,22 @@ class TableResults(TableEvents):
 
 
 def run(data_dir: Path, course: LoadedCourse, exercise: str, table_id: int, socket: Path,
-        reserved: dict[str, str] | None = None) -> str | None:
+        reserved: dict[str, str] | None = None, by_trainer: bool = False) -> str | None:
     """Run one table to its end; why it closed early, if it did.  `reserved`: seats the trainer kept (player
-    id -> trainee) from the moment it opens."""
+    id -> trainee) from the moment it opens; `by_trainer`: the trainer opened it (it waits for people)."""
     ex = course.exercise(exercise)
     records = data_dir / "records" / "tables"
     records.mkdir(parents=True, exist_ok=True)
     data_dir_key(data_dir)
-    spec = course.table_spec(exercise, title=f"{ex.title} · table {table_id}",
-                             record=default_record_path(f"table{table_id}-{ex.id}", records),
-                             key_file=data_dir / KEY_FILE)
     log = lambda line: print(f"table {table_id}: {line}", file=sys.stderr, flush=True)  # noqa: E731
     with ResultsDB.open(data_dir) as db:
-        spec = spec.model_copy(update={"reserved": _keepable(db, course, exercise, table_id, reserved or {}, log)})
+        row = db.tables.get(table_id)
+        called = row.called if row is not None else table_called(table_id, None)  # the trainer's name for it
+        spec = course.table_spec(exercise, title=f"{ex.title} · {called}",
+                                 record=default_record_path(f"table{table_id}-{ex.id}", records),
+                                 key_file=data_dir / KEY_FILE)
+        spec = spec.model_copy(update={"reserved": _keepable(db, course, exercise, table_id, reserved or {}, log),
+                                       "opened_by_trainer": by_trainer})
         results = TableResults(db, course, exercise, table_id, log)
         host = TableHost(spec, socket, log=log, events=results)
 
@@ -216,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", type=int, required=True)
     parser.add_argument("--socket", type=Path, required=True)
     parser.add_argument("--reserve", default="{}", help="seats kept for trainees, as JSON: {player id: name}")
+    parser.add_argument("--by-trainer", action="store_true", help="the trainer opened it: it waits for people")
     args = parser.parse_args(argv)
     try:
         course = load_course(args.course)
@@ -230,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, TypeError) as err:
         print(f"--reserve: {err}", file=sys.stderr)
         return 2
-    run(args.data_dir, course, args.exercise, args.table, args.socket, reserved)
+    run(args.data_dir, course, args.exercise, args.table, args.socket, reserved, args.by_trainer)
     return 0
 
 

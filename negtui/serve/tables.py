@@ -129,14 +129,15 @@ class TableKeeper:
                 waiting = await self.db_call(lambda db: db.tables.waiting_requests(course))
             except DBError:
                 waiting = []
-            for request_id, exercise, reserved, by in waiting:
-                table_id, why = await self.open_for(exercise, f"trainer {by}", reserved)
+            for r in waiting:
+                table_id, why = await self.open_for(r.exercise, f"trainer {r.by}", r.reserved, r.name)
                 with contextlib.suppress(DBError):
-                    await self.db_call(partial(_answer, request_id=request_id, table_id=table_id, why=why))
+                    await self.db_call(partial(_answer, request_id=r.id, table_id=table_id, why=why))
             await asyncio.sleep(every)
 
-    async def open_for(self, exercise: str, opener: str, reserved: dict[str, str]) -> tuple[int | None, str | None]:
-        """A table the trainer asked for: (its id, None), or (None, why not)."""
+    async def open_for(self, exercise: str, opener: str, reserved: dict[str, str],
+                       name: str | None = None) -> tuple[int | None, str | None]:
+        """A table the trainer asked for (called `name`, if given): (its id, None), or (None, why not)."""
         try:
             ex = self.course.exercise(exercise)
         except KeyError as err:
@@ -151,14 +152,16 @@ class TableKeeper:
             if len(self.open) >= self.max_tables:
                 return None, f"the server runs {self.max_tables} tables already"
             try:
-                t = await self._open(exercise, opener, reserved)
+                t = await self._open(exercise, opener, reserved, name)
             except (OSError, DBError, TimeoutError) as err:
                 return None, f"the table could not open: {err}"
         return t.id, None
 
-    async def _open(self, exercise: str, opener: str, reserved: dict[str, str] | None = None) -> OpenTable:
+    async def _open(self, exercise: str, opener: str, reserved: dict[str, str] | None = None,
+                    name: str | None = None) -> OpenTable:
+        """The table's process, started; `reserved` (seats kept, maybe none) for a table the trainer asked for."""
         private_folder(self.folder)
-        table_id = await self.db_call(lambda db: db.tables.opened(self.course.course.name, exercise, "-"))
+        table_id = await self.db_call(lambda db: db.tables.opened(self.course.course.name, exercise, "-", name))
         path = self._socket_path(table_id)
         await self.db_call(lambda db: db.tables.set_socket(table_id, str(path)))
         with contextlib.suppress(FileNotFoundError):
@@ -169,6 +172,7 @@ class TableKeeper:
                 sys.executable, "-I", "-m", "negtui.serve.table_child", "--data-dir", str(self.data_dir),
                 "--course", str(self.course_path), "--exercise", exercise, "--table", str(table_id),
                 "--socket", str(path), "--reserve", json.dumps(reserved or {}),
+                *(["--by-trainer"] if reserved is not None else []),  # a trainer's table waits for people
                 stdout=asyncio.subprocess.PIPE, stderr=log, stdin=asyncio.subprocess.DEVNULL,
                 cwd=str(self.data_dir), start_new_session=True)
         finally:
@@ -190,7 +194,7 @@ class TableKeeper:
         t = OpenTable(table_id, exercise, opener, path, proc)
         self.open[table_id] = t
         t.done = asyncio.get_running_loop().create_task(self._reap(t))
-        self.log(f"table {table_id} ({exercise}) opened by {opener}")
+        self.log(f"table {table_id}{f' ({name})' if name else ''} ({exercise}) opened by {opener}")
         return t
 
     async def _reap(self, t: OpenTable) -> None:

@@ -49,7 +49,7 @@ from negtui.table.spec import TableSpec
 from negtui.table.talk import KEPT, RateLimit, Said
 from negtui.table.wire import FROM_CLIENT
 
-EMPTY_FOR = 60.0  # seconds a table nobody has sat down at stays open
+EMPTY_FOR = 60.0  # seconds a table nobody has sat down at stays open (one the trainer opened: `abandon_after`)
 MAX_ROUND = 7 * 86_400.0  # seconds a trainer may give a round
 
 
@@ -112,8 +112,7 @@ class TableHost(Serving, SimultaneousTurns, RoundTime):
             os.umask(old)
         self._spawn(self._watch_time())
         self.events.listening()
-        if self.spec.reserved:
-            self._people_changed()  # the seats kept from the opening, in the table's row for the lobby
+        self._people_changed()  # every seat, free or kept, in the table's row: the pickers list it from there
         try:
             async with server:
                 await self._done.wait()
@@ -156,6 +155,7 @@ class TableHost(Serving, SimultaneousTurns, RoundTime):
             if self.clients:
                 self._last_client = now
             elif now - self._last_client >= (self.spec.abandon_after if self.sitting.people or self.game is not None
+                                             or self.spec.opened_by_trainer
                                              else min(self.spec.abandon_after, EMPTY_FOR)):
                 self.end("nobody was at the table")
             if self.game is not None and self.game.over and self.settled:

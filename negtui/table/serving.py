@@ -152,17 +152,17 @@ class Serving:
         return True
 
     async def _keep(self, name: str, pid: str) -> str | None:
-        """The trainer keeps a seat for `name`, if it may be theirs; why not, when not."""
-        started = "the game has started: seats are kept for the people in them"
-        if self.game is not None:
-            return started
+        """The trainer keeps a seat for `name`, if it may be theirs; why not, when not.  Once the game is under
+        way, only a person's seat a bot plays and nobody holds: a latecomer's, the bot playing on until they
+        sit down."""
         if not name:
             return "a seat is kept for a name"
+        started = self.game is not None
         async with self._joining:  # no one sits down between the check and the keeping
             why = await self.events.may_keep(name, pid) if pid in self.spec.people else None
-            if self.game is not None:
-                return started
-            why = why or self.sitting.assign(name, pid)
+            if (self.game is not None) != started:
+                return "the game started meanwhile: ask again"
+            why = why or self.sitting.assign(name, pid, self._bot_holds())
         if why is None:
             self._people_changed()
         return why

@@ -64,12 +64,15 @@ class Sitting:
         self.people[pid] = person
         return person
 
-    def assign(self, name: str, pid: str) -> str | None:
-        """Keep a person's seat for `name` before the start (the trainer's seating); why not, when not.
-        Someone the seat was kept for and who has not come yet may be given another; a person who sat
-        down keeps their seat."""
+    def assign(self, name: str, pid: str, bot_holds: Callable[[str], bool] | None = None) -> str | None:
+        """Keep a person's seat for `name` (the trainer's seating); why not, when not.  Before the start
+        someone the seat was kept for and who has not come yet may be given another; a person who sat
+        down keeps their seat.  After it (`bot_holds` given) a latecomer may be given a seat a bot plays
+        that nobody holds, the bot playing on until they sit down."""
         if pid not in self.spec.people:
             return f"{pid} is not a seat for a person"
+        if bot_holds is not None:
+            return self._give_latecomer(name, pid, bot_holds)
         holder = self.people.get(pid)
         if holder is not None and holder.name == name:
             return None
@@ -83,6 +86,20 @@ class Sitting:
         if holder is None and len(self.people) >= self.spec.room:
             return f"the table seats {self.spec.room} people"
         self.people[pid] = Person(name, pid, kept=True)
+        return None
+
+    def _give_latecomer(self, name: str, pid: str, bot_holds: Callable[[str], bool]) -> str | None:
+        held = self.holding(name)
+        if held is not None:
+            return f"{name} holds {held.player} at this table already"
+        holder = self.people.get(pid)
+        if holder is not None:
+            return f"{pid} is {holder.name}'s seat"
+        if not bot_holds(pid):
+            return f"a person plays {pid}"
+        if len(self.people) >= self.spec.room:
+            return f"the table seats {self.spec.room} people"
+        self.people[pid] = Person(name, pid, kept=True, replaced=True)  # the bot plays on until they sit down
         return None
 
     def left(self, person: Person, now: float, started: bool) -> None:

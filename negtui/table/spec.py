@@ -56,6 +56,9 @@ class TableSpec(BaseModel):
     information: Literal["public", "private"] = "public"  # private: each person sees their own values only
     roles: dict[str, str] = Field(default_factory=dict)  # a confidential briefing per player id
     abandon_after: float = Field(default=3_600.0, gt=0.0, le=7 * 86_400.0)  # seconds with nobody connected
+    # the trainer opened it for trainees to pick: it waits for its first person as long (not a minute, as an empty
+    # table a trainee opened and left does)
+    opened_by_trainer: bool = False
     linger: float = Field(default=60.0, ge=0.0, le=3_600.0)  # seconds a finished table stays for its clients
 
     @model_validator(mode="after")

@@ -42,6 +42,7 @@ class TableView:
     starts_anyway: bool = False  # after a time set when it opened, bots take the seats nobody has taken
     notices: tuple[str, ...] = ()  # what the table's round timer told everyone ("5 minutes left in the round")
     round_waits: str | None = None  # the absent person's seat the round's clock is stopped for
+    class_messages: tuple[tuple[str, str], ...] = ()  # the trainer's to the whole class: (when, text), oldest first
 
     def but(self, **changes: object) -> TableView:
         return replace(self, **changes)  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ from negtui.classroom.course import Exercise
 from negtui.coach.words import primer
 from negtui.engine.negotiation import Negotiation
 from negtui.engine.rules import get_rules
+from negtui.names import player_label
 from negtui.scenario.model import Scenario
 from negtui.tui.screens.dialogs import ConfirmScreen
 from negtui.tui.screens.modal import Dialog
@@ -39,11 +40,11 @@ class BriefingScreen(Dialog[str | None]):
                 yield Button("Start (ctrl+s)", variant="primary", id="start")
                 yield Button("Back (escape)", id="back")
             if ex.seat == "any":
-                yield Select([(f"{p.id} — {p.display}", p.id) for p in sc.players], value=sc.players[0].id,
+                yield Select([(player_label(p), p.id) for p in sc.players], value=sc.players[0].id,
                              allow_blank=False, id="seat")
             else:
                 you = next(p for p in sc.players if p.id == ex.seat)
-                yield Static(Text(f"you play {you.id} ({you.display})", style="bold"))
+                yield Static(Text(f"you play {player_label(you)}", style="bold"))
             with VerticalScroll(classes="briefing"):
                 yield Static(ex.briefing or sc.description)  # not the lesson: it tells the answer
                 yield Static(self._primer(ex.seat if ex.seat != "any" else sc.players[0].id), id="primer")

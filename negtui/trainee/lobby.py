@@ -17,7 +17,10 @@ from textual.widgets.option_list import Option
 from negtui.classroom.course import Exercise
 from negtui.classroom.dbtypes import DBError, GameRow, TableRow
 from negtui.classroom.scoring import OBJECTIVES, SHORT, Standing, personal_best, standings
+from negtui.names import player_names
 from negtui.trainee.briefing import BriefingScreen
+from negtui.trainee.feed import LobbyState, Message, lobby_state, messages_text
+from negtui.trainee.messages import MessagesScreen
 from negtui.trainee.table_picker import TableChoice, TablePicker
 from negtui.tui import palette
 from negtui.tui.labels import rules_words
@@ -55,6 +58,14 @@ class LobbyHost(Protocol):
     def start_exercise(self, exercise_id: str, seat: str) -> None: ...
 
     def enter_table(self, exercise: Exercise, choice: TableChoice) -> None: ...
+
+    def seat_label(self, exercise_id: str, seat: str) -> str: ...
+
+    @property
+    def rooms(self) -> dict[str, int]: ...
+
+    @property
+    def messages(self) -> list[Message]: ...
 
 
 class TrainingScreen(Screen[None]):
@@ -103,8 +114,10 @@ class EnrolScreen(TrainingScreen):
 
 
 class LobbyScreen(TrainingScreen):
-    BINDINGS = [Binding("enter", "open", "play", show=False), Binding("q", "app.quit", "quit"),
-                Binding("question_mark", "app.help", "help")]
+    BINDINGS = [Binding("enter", "open", "play", show=False), Binding("m", "messages", "messages"),
+                Binding("q", "app.quit", "quit"), Binding("question_mark", "app.help", "help")]
+    MESSAGES_SHOWN = 3  # the newest of the trainer's messages beside the list (m: every one)
+    state: LobbyState | None = None  # what of the class the entries were last listed from
 
     def compose(self) -> ComposeResult:
         app = self.host
@@ -112,6 +125,7 @@ class LobbyScreen(TrainingScreen):
         with Horizontal(id="lobby"):
             yield Options(id="exercises")
             with VerticalScroll(id="lobby-side"):
+                yield SteadyStatic("", id="messages")
                 if app.course.course.description:
                     yield Static(Text(app.course.course.description.strip() + "\n", style="dim"), id="course-info")
                 yield SteadyStatic("", id="exercise-info")
@@ -125,7 +139,21 @@ class LobbyScreen(TrainingScreen):
 
     def on_mount(self) -> None:
         self.refresh_list()
+        self.show_messages()
         self.query_one(OptionList).focus()
+
+    def show_messages(self) -> None:
+        """The trainer's newest messages at the top of the side pane (m lists every one)."""
+        messages = self.host.messages
+        shown = messages_text(messages[-self.MESSAGES_SHOWN:])
+        if len(messages) > self.MESSAGES_SHOWN:
+            shown.append(f"\n(m: all {len(messages)} messages)", style="dim")
+        if shown:
+            shown.append("\n")
+        self.query_one("#messages", SteadyStatic).show(shown)
+
+    def action_messages(self) -> None:
+        self.app.push_screen(MessagesScreen(self.host.messages))
 
     def on_screen_suspend(self) -> None:
         self._listed = False
@@ -155,15 +183,20 @@ class LobbyScreen(TrainingScreen):
             tables = app.db.tables.live(app.course.course.name)
         except DBError:
             tables = []
+        self.state = lobby_state(tables, released, app.trainee, app.rooms)
         for table in tables:
             held = table.holds(app.trainee)
             if held is None:
                 continue
             title = app.exercise_title(table.exercise)
-            kept = table.status == "forming" and not held.online  # the trainer's seating: not sat down yet
+            # the trainer's seating, not sat down yet (at a table under way: a bot plays the seat meanwhile)
+            kept = not held.online and (table.status == "forming" or not held.is_person)
             items.append(Option(Text.assemble((("your seat, kept for you  " if kept else "back to your table  "),
-                                               f"bold {palette.ORANGE}"), f"{title} as {held.player}",
-                                              (f"  (table {table.id})", "dim"))))
+                                               f"bold {palette.ORANGE}"),
+                                              f"{title} as {app.seat_label(table.exercise, held.player)}",
+                                              (f"  ({table.called}"
+                                               + (", under way: a bot plays it until you sit down" if kept and
+                                                  table.status == "playing" else "") + ")", "dim"))))
             self.entries.append(table)
         for row in app.db.unfinished_games(app.trainee):
             if row.course != app.course.course.name or row.table_id is not None:
@@ -174,7 +207,8 @@ class LobbyScreen(TrainingScreen):
                 app.db.game_abandoned(row.id)
                 continue
             title = app.exercise_title(row.exercise)
-            items.append(Option(Text.assemble(("resume  ", f"bold {palette.ORANGE}"), f"{title} as {row.seat}",
+            items.append(Option(Text.assemble(("resume  ", f"bold {palette.ORANGE}"),
+                                              f"{title} as {app.seat_label(row.exercise, row.seat)}",
                                               (f"  (started {row.started[:16].replace('T', ' ')})", "dim"))))
             self.entries.append(row)
         for k, ex in enumerate(app.course.course.exercises, start=1):
@@ -188,9 +222,10 @@ class LobbyScreen(TrainingScreen):
                 lost = app.db.grades.abandoned(app.trainee, app.course.course.name, ex.id)
                 status += f" ({lost} abandoned)" if lost else ""
             if ex.is_table:
-                waiting = sum(1 for r in tables if r.exercise == ex.id and r.status == "forming")
-                status = (f"a table of {ex.room(app.course.scenarios[ex.id].player_ids)} people · "
-                          + (f"{waiting} waiting for people · " if waiting else "") + status)
+                waiting, under_way = self.state.waiting(ex.id)
+                status = (f"a table of {app.rooms[ex.id]} people · "
+                          + (f"{waiting} waiting for people · " if waiting else "")
+                          + (f"{under_way} under way with a seat open · " if under_way else "") + status)
             if ex.id in self.held:
                 status += " · results held by the trainer"
             elif best is not None:
@@ -242,7 +277,8 @@ class LobbyScreen(TrainingScreen):
         self.query_one("#leaderboard", SteadyStatic).show(
             Text("The results of this exercise are held by the trainer until every table has played: under "
                  "private roles the other side's results would tell you its values.", style="dim")
-            if ex.id in self.held else leaderboard(ex, self.boards[ex.id], app.trainee))
+            if ex.id in self.held else leaderboard(ex, self.boards[ex.id], app.trainee,
+                                                   names=dict(zip(sc.player_ids, player_names(sc), strict=True))))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_open(event.option_index)
@@ -258,7 +294,8 @@ class LobbyScreen(TrainingScreen):
         if isinstance(item, TableRow):
             held = item.holds(self.host.trainee)
             if held is not None:
-                self.host.enter_table(self.host.course.exercise(item.exercise), TableChoice(item.id, held.player))
+                self.host.enter_table(self.host.course.exercise(item.exercise),
+                                      TableChoice(item.id, held.player, item.called))
             return
         busy = self._unfinished(item)
         if busy:
@@ -296,9 +333,10 @@ class LobbyScreen(TrainingScreen):
         return ""
 
 
-def leaderboard(ex: Exercise, by_seat: dict[str, list[Standing]], reader: str, per_seat: int = 5) -> FitTable:
-    """The exercise's best scores under its objective, seat by seat (roles are never ranked together);
-    an anonymous board names only the trainee reading it."""
+def leaderboard(ex: Exercise, by_seat: dict[str, list[Standing]], reader: str, per_seat: int = 5,
+                names: dict[str, str] | None = None) -> FitTable:
+    """The exercise's best scores under its objective, seat by seat (roles are never ranked together, each
+    named as `names` has it: names.player_names); an anonymous board names only the trainee reading it."""
     board = FitTable(title=f"leaderboard by seat (best {SHORT[ex.score]})")
     for col in ("seat", "#", "trainee", "best", "plays"):
         board.add_column(col, justify="right" if col in ("#", "best", "plays") else "left")
@@ -308,7 +346,8 @@ def leaderboard(ex: Exercise, by_seat: dict[str, list[Standing]], reader: str, p
         for k, r in enumerate(shown):
             you = r.trainee == reader
             name = r.trainee if ex.leaderboard == "named" else "you" if you else "·"
-            board.add_row(seat if k == 0 else "", str(r.rank), Text(name, style="bold" if you else ""),
+            board.add_row((names or {}).get(seat, seat) if k == 0 else "", str(r.rank),
+                          Text(name, style="bold" if you else ""),
                           f"{r.best:z.1f}", str(r.plays))
     if not by_seat:
         board.add_row("", "", "nobody has finished it yet", "", "")

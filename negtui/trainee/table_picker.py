@@ -1,5 +1,6 @@
 """A table exercise before play: its briefing, the tables of it waiting for people (who has joined,
-which seats are free) and a new table; the trainee picks one and a seat, and the app sits them there.
+which seats are free), those under way with a seat a bot plays open to a latecomer, and a new table; the
+trainee picks one and a seat, and the app sits them there.
 
 The list is read again every second, so a table that fills up, starts or closes meanwhile is seen."""
 
@@ -33,12 +34,14 @@ REFRESH = 1.0  # seconds between looks at the tables
 class TableChoice:
     table: int | None  # None: a new table
     seat: str
+    called: str = ""  # how the table is named ("table north"), when it is one already open
 
 
 def table_line(row: TableRow, players: dict[str, str], you: str) -> Text:
-    """One table as the picker lists it: its number, state, and every seat with who holds it."""
-    t = Text(f"table {row.id}", style="bold")
-    t.append(f"  {'waiting for people' if row.status == 'forming' else f'playing, turn {row.turn + 1}'}\n   ",
+    """One table as the picker lists it: its name, state, and every seat with who holds it (a seat a bot plays
+    at a table under way, nobody holding it, is open: a latecomer sitting down takes it over)."""
+    t = Text(row.called, style="bold")
+    t.append(f"  {'waiting for people' if row.status == 'forming' else f'under way, turn {row.turn + 1}'}\n   ",
              style="dim")
     for k, s in enumerate(row.people):
         if k:
@@ -51,6 +54,9 @@ def table_line(row: TableRow, players: dict[str, str], you: str) -> Text:
                 t.append(" (kept by the trainer)" if row.status == "forming" else " (away)", style="dim")
         elif s.is_person:
             t.append("free", style=palette.POSITIVE)
+        elif s.person_seat and row.status == "playing":
+            t.append(f"{s.seat} bot", style="dim")
+            t.append(" · open: sit down to take it over", style=palette.POSITIVE)
         else:
             t.append(f"{s.seat} bot", style="dim")
     return t
@@ -180,7 +186,7 @@ class TablePicker(Dialog[TableChoice | None]):
                         "shown that role, and may take no other", severity="error")
             return
         row = self._highlighted()
-        self.dismiss(TableChoice(None if row is None else row.id, seat))
+        self.dismiss(TableChoice(None if row is None else row.id, seat, "" if row is None else row.called))
 
     def action_new_table(self) -> None:
         """Sit down at a new table whatever is highlighted (the seat as chosen, if a new table has it)."""

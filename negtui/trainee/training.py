@@ -11,18 +11,20 @@ from typing import TYPE_CHECKING
 from negtui.agents.options import AgentOptions
 from negtui.classroom.course import Exercise, LoadedCourse, scenario_digest
 from negtui.classroom.db import ResultsDB
-from negtui.classroom.dbtypes import DBError, GameRow
+from negtui.classroom.dbtypes import DBError, GameRow, table_called
 from negtui.classroom.gradebook import Allowance, NoAttempt
 from negtui.classroom.results import keep
 from negtui.classroom.scoring import OBJECTIVES, score
 from negtui.coach.debrief import Debrief
 from negtui.engine.rules import get_rules
+from negtui.names import player_label
 from negtui.play.sources import Ending
 from negtui.play.starts import GameStart, from_record
 from negtui.record import Replay, load_record
 from negtui.record.reader import RecordError
 from negtui.table.client import TableGone
 from negtui.table.source import TableSource, sit
+from negtui.trainee.feed import KEPT, Message, lobby_state, since_login, table_rooms
 from negtui.trainee.hub import ask
 from negtui.trainee.lobby import EnrolScreen, LobbyHost, LobbyScreen
 from negtui.trainee.table_picker import TableChoice
@@ -30,7 +32,8 @@ from negtui.tui.app import NegtuiApp
 from negtui.tui.confined import Confined
 from negtui.tui.screens.table import TableScreen
 
-CLASS_TICK = 2.0  # seconds between telling the trainer's console where this app is
+CLASS_TICK = 2.0  # seconds between telling the trainer's console where this app is (and hearing the class)
+NOTICE_SECONDS = 15.0  # a message of the trainer's shows as a notice this long (then it is kept to read again)
 
 
 class TrainingApp(Confined, NegtuiApp):
@@ -55,21 +58,24 @@ class TrainingApp(Confined, NegtuiApp):
         self.game_id: int | None = None
         self.game_started_at = 0.0
         self.table_id: int | None = None  # the table being played at
+        self.table_called = ""  # how that table is named ("table north", "table 3")
         self._place = ""  # where this app last told the trainer's console it is
         self._notice = 0  # the last of the trainer's notices shown
-        self._seats: set[int] = set()  # the live tables holding a seat of theirs, as the lobby last listed them
+        self._messages: list[Message] = []  # the trainer's messages to the class, to read again
+        self.rooms = table_rooms(course)
         self.autoplay = True  # the bots' turns play on their own; the game waits for the trainee
         # over SSH an animated frame costs every trainee on the machine, and the tab underline's glide
         # under a dialog repaints the whole dimmed screen behind it each frame
         self.animation_level = "none"
 
     def open_first(self) -> None:
+        try:  # the messages of the last hours, for a latecomer to read; none of them is news
+            self._notice = self.db.classroom.last_notice()
+            self._messages = [Message(*m) for m in self.db.classroom.notices_since(since_login(), KEPT)]
+        except DBError:
+            pass
         self.push_screen(EnrolScreen() if self.enrol_key else LobbyScreen())
         if self.session_id is not None:
-            try:
-                self._notice = self.db.classroom.last_notice()  # what was said before this login is not news
-            except DBError:
-                pass
             self.set_interval(CLASS_TICK, self._in_class)
 
     # --- the class around -----------------------------------------------------------------------------
@@ -81,12 +87,24 @@ class TrainingApp(Confined, NegtuiApp):
         if live is None or ex is None:
             return "in the lobby"
         g = live.game
-        at = f"table {self.table_id}: " if self.table_id is not None else ""
+        at = f"{self.table_called}: " if self.table_id is not None else ""
         when = "the game is over" if g.over else f"turn {min(g.state.t + 1, g.neg.game.T)}/{g.neg.game.T}"
-        return f"{at}{ex.title} as {self.seat}, {when}"
+        return f"{at}{ex.title} as {self.seat_label(ex.id, self.seat)}, {when}"
+
+    def seat_label(self, exercise_id: str, seat: str) -> str:
+        """A seat as people read it (names.player_label): "A · Alice", "UN Humanitarian Coordinator"."""
+        sc = self.course.scenarios.get(exercise_id)
+        player = next((p for p in sc.players if p.id == seat), None) if sc is not None else None
+        return player_label(player) if player is not None else seat
+
+    @property
+    def messages(self) -> list[Message]:
+        return self._messages
 
     def _in_class(self) -> None:
-        """Tell the console where this app is (when it changed) and show the trainer's new notices."""
+        """Tell the console where this app is (when it changed), list the lobby again when what it shows of
+        the class changed (a seat kept, a table opened or closed, results released), and hear the trainer's
+        new messages."""
         assert self.session_id is not None  # the tick runs only for a session
         try:
             place = self.place()
@@ -94,15 +112,35 @@ class TrainingApp(Confined, NegtuiApp):
                 self.db.classroom.place(self.session_id, place)
                 self._place = place
             if isinstance(self.screen, LobbyScreen):
-                seats = {t.id for t in self.db.tables.live(self.course.course.name) if t.holds(self.trainee)}
-                if seats != self._seats:  # the trainer kept a seat for them (or a table closed)
-                    self._seats = seats
+                course = self.course.course.name
+                state = lobby_state(self.db.tables.live(course), self.db.classroom.released(course), self.trainee,
+                                    self.rooms)
+                if state != self.screen.state:
                     self.screen.refresh_list()
-            for notice, text in self.db.classroom.notices_after(self._notice):
-                self._notice = notice
-                self.notify(text, title="from the trainer", timeout=30)
+            news = [Message(*m) for m in self.db.classroom.notices_after(self._notice, KEPT)]
         except DBError:
-            pass  # the next tick tries again
+            return  # the next tick tries again
+        if news:
+            self._heard(news)
+
+    def _heard(self, news: list[Message]) -> None:
+        """The trainer's new messages: a notice each, and kept where the trainee reads them again (the lobby,
+        the table pane)."""
+        self._notice = news[-1].id
+        self._messages = (self._messages + news)[-KEPT:]
+        at_table = isinstance(self.live, TableSource)
+        again = "the table pane (6) keeps it" if at_table else "m in the lobby shows it again"
+        for m in news:
+            self.notify(f"{m.text}\n({again})", title="from the trainer", timeout=NOTICE_SECONDS)
+        for screen in self.screen_stack:
+            if isinstance(screen, LobbyScreen):
+                screen.show_messages()
+            elif isinstance(screen, TableScreen) and isinstance(self.live, TableSource):
+                self.live.view = self.live.view.but(class_messages=self._notices())
+                screen.view.table = self.live.view
+
+    def _notices(self) -> tuple[tuple[str, str], ...]:
+        return tuple((m.at, m.text) for m in self._messages)
 
     @property
     def records_dir(self) -> Path:
@@ -211,7 +249,7 @@ class TrainingApp(Confined, NegtuiApp):
         if choice.table is None and self.hub is None:
             self.notify("tables are opened by the training server (negtui serve)", severity="error")
             return
-        where = "a new table" if choice.table is None else f"table {choice.table}"
+        where = "a new table" if choice.table is None else choice.called or f"table {choice.table}"
         self.notify(f"sitting down at {where}…")
         self.run_worker(lambda: self._sit(exercise, choice), thread=True, group="table", exclusive=True)
 
@@ -222,11 +260,13 @@ class TrainingApp(Confined, NegtuiApp):
             socket = str(answer.get("socket", "")) if answer.get("ok") else None
             why = str(answer.get("why", ""))
             table_id = answer.get("table")
+            called = table_called(table_id, None) if isinstance(table_id, int) else "a new table"
         else:
             row = self.db.tables.get(choice.table)
             socket = row.socket if row is not None and row.live else None
             why = "that table has closed"
             table_id = choice.table
+            called = row.called if row is not None else table_called(choice.table, None)
         try:
             if socket is None:
                 raise TableGone(why)
@@ -234,13 +274,16 @@ class TrainingApp(Confined, NegtuiApp):
         except TableGone as err:
             self.call_from_thread(self.notify, f"could not sit down: {err}", severity="error", timeout=8)
             return
-        self.call_from_thread(self._seated, exercise, source, table_id if isinstance(table_id, int) else None)
+        self.call_from_thread(self._seated, exercise, source, table_id if isinstance(table_id, int) else None,
+                              called)
 
-    def _seated(self, exercise: Exercise, source: TableSource, table_id: int | None) -> None:
+    def _seated(self, exercise: Exercise, source: TableSource, table_id: int | None, called: str) -> None:
         if self.live is not None:  # a game meanwhile (it cannot be: the lobby was on screen)
             source.close()
             return
         self.exercise, self.seat, self.game_id, self.table_id = exercise, source.view.you or "", None, table_id
+        self.table_called = called
+        source.view = source.view.but(class_messages=self._notices())  # the class's messages, on the table pane too
         self.live = source
         self.clear_notifications()  # "sitting down …" is done: the table's screen says where you are
         self.push_screen(TableScreen(source))
@@ -287,7 +330,7 @@ class TrainingApp(Confined, NegtuiApp):
         value = score(ex.score, payoffs[i], payoffs, float(game.baseline[i]))
         if value is None:
             return None
-        seat = game.neg.game.player_ids[i]
+        seat = self.seat_label(ex.id, game.neg.game.player_ids[i])
         return (f"score: {value:z.2f}, {OBJECTIVES[ex.score]} (the leaderboard ranks everyone who played {seat} "
                 "by it)")
 

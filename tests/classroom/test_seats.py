@@ -147,6 +147,23 @@ def test_a_seat_kept_for_a_trainee_binds_them_and_no_second_one_is_kept(tmp_path
         db.seats.claim(kept, "alice", "A", ONCE)  # her kept seat
 
 
+def test_a_bots_seat_given_to_a_latecomer_binds_them_and_a_table_is_named_by_its_name(tmp_path: Path) -> None:
+    with ResultsDB.open(tmp_path) as db:
+        db.add_trainee("dave")
+        north = db.tables.opened("seats", "pair", "/north.sock", "north")
+        other = db.tables.opened("seats", "pair", "/other.sock")
+        db.tables.started(north, "/r.jsonl", 2, {"A": 0.0, "B": 0.0})  # under way, nobody in a person's seat
+        db.tables.seated(north, (Occupant("A", "upper", "dave", False, True),  # given to dave, a bot plays it
+                                 Occupant("B", "upper", None, False, True)))
+        with pytest.raises(SeatClosed, match="the trainer keeps A at table north for you"):
+            db.seats.claim(other, "dave", "A", ONCE)
+        with pytest.raises(SeatClosed, match="A at table north is kept for dave already"):
+            db.seats.may_keep(other, "dave", "A", ONCE)
+        db.seats.claim(north, "dave", "A", ONCE, "/r.jsonl")  # he sits down: his game there
+        with pytest.raises(SeatClosed, match="you sit at table north of this exercise already"):
+            db.seats.claim(other, "dave", "B", ONCE)
+
+
 def test_a_practice_game_under_way_in_one_session_is_the_last_play_for_another(tmp_path: Path) -> None:
     once = Allowance(1, every_start=False)
     with ResultsDB.open(tmp_path) as first, ResultsDB.open(tmp_path) as second:

@@ -130,7 +130,7 @@ async def test_the_console_lists_people_steers_a_table_and_debriefs_the_class(se
             await wait_until(pilot, lambda: isinstance(app.screen, SayScreen), "the notice dialog")
             await pilot.press(*"back at ten", "enter")
             await wait_until(pilot, lambda: db.classroom.notices_after(0) != [], "the notice filed")
-            assert db.classroom.notices_after(0)[0][1] == "back at ten"
+            assert db.classroom.notices_after(0)[0][2] == "back at ten"
 
             await pilot.press("w")  # watch the table live
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen), "the table watched")
@@ -257,7 +257,7 @@ async def test_a_trainees_app_says_where_it_is_and_shows_the_trainers_notices(se
         await wait_until(pilot, lambda: any("10:30" in n.message for n in app._notifications), "the notice")
         assert not any("before alice" in n.message for n in app._notifications)
         await pilot.press("end", "enter", "ctrl+s")  # the exercise played alone, past its briefing
-        await wait_until(pilot, lambda: "Alone as B, turn" in db.classroom.online()[0].place, "the game's place",
+        await wait_until(pilot, lambda: "Alone as B · Bob, turn" in db.classroom.online()[0].place, "the game's place",
                          timeout=30)
 
 
@@ -277,6 +277,21 @@ def test_the_class_debrief_counts_each_table_once_and_each_seat_against_its_base
     assert sorted(t.total for t in d.tables) == [4.0, 16.0, 16.0]
     assert [c.cost for c in d.costliest] == [3.0, 1.5, 0.5]  # the costless decision is not listed
     assert d.costliest[0].turn == 1 and d.costliest[0].better == "to B: A takes the bait (upper)"
+
+
+def test_the_class_debrief_names_a_table_by_the_trainers_name_for_it(tmp_path: Path) -> None:
+    from tests.serve.conftest import COURSE
+
+    (tmp_path / "course.toml").write_text(COURSE)
+    course = load_course(tmp_path / "course.toml")
+    with ResultsDB.open(tmp_path / "data") as db:
+        db.add_trainee("dave")
+        north, other = db.tables.opened("tables", "pill", "-", "north"), db.tables.opened("tables", "pill", "-")
+        _finished(db, "dave", "A", [10.0, 6.0], north, 3.0)
+        _finished(db, "dave", "B", [2.0, 2.0], other, 1.5)
+        d = class_debrief(db, course, "pill")
+    assert sorted(t.where for t in d.tables) == sorted(["table north", f"table {other}"])
+    assert [c.where for c in d.costliest] == ["table north", f"table {other}"]
 
 
 def test_results_decisions_exports_every_decision_with_its_coaching_numbers(tmp_path: Path) -> None:

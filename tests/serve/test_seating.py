@@ -65,6 +65,8 @@ def test_a_roster_names_every_mistake_with_its_line(tmp_path: Path) -> None:
     assert "line 4, seat: 'Q' is not a person's seat of 'trio'" in text
     assert "line 6, seat: table 'red' gives A to alice already" in text
     assert "line 7, trainee: alice is seated at 'trio' already, on line 5" in text
+    with pytest.raises(RosterError, match="line 2, table: a table's name of 41 characters; at most 40"):
+        parse_roster(f"trainee,exercise,table,seat\nalice,trio,{'n' * 41},A\n", "r.csv", loaded, set(CLASS))
     with pytest.raises(RosterError, match="the header must be trainee,exercise,table,seat"):
         parse_roster("name,seat\n", "r.csv", loaded, set(CLASS))
 
@@ -117,10 +119,11 @@ async def test_the_console_seats_a_roster_starts_pauses_and_times_the_class(clas
             assert "table red" in plan and "alice" in plan and "frank" in plan
             await pilot.press("ctrl+s")
             await wait_until(pilot, lambda: "2 tables opened" in screen_text(app), "the two tables opened", timeout=90)
+            assert "2 tables opened (table red, table blue)" in screen_text(app)  # the roster's names for them
             await wait_until(pilot, lambda: sorted(o.name for t in db.tables.live("tables", "trio") for o in t.people
                                                    if o.name) == sorted(CLASS), "every seat kept in the tables' rows")
             tables = db.tables.live("tables", "trio")
-            assert len(tables) == 2
+            assert len(tables) == 2 and [t.name for t in tables] == ["red", "blue"]
             assert {(o.player, o.name) for o in tables[0].people} | {(o.player, o.name) for o in tables[1].people} == {
                 ("A", "alice"), ("B", "bob"), ("C", "carol"), ("A", "dave"), ("B", "erin"), ("C", "frank")}
             assert "results held by the trainer" not in screen_text(app)  # the trainer sees everything
@@ -132,6 +135,8 @@ async def test_the_console_seats_a_roster_starts_pauses_and_times_the_class(clas
                     _listen(source)
                     people.append(source)
             await pilot.press("2")
+            await wait_until(pilot, lambda: " red " in screen_text(app) and " blue " in screen_text(app),
+                             "the tables listed by their names")
             await pilot.press("S")
             await wait_until(pilot, lambda: all(s.view.started for s in people), "every table started")
             await wait_until(pilot, lambda: all(s.view.round is not None and s.view.round[2] for s in people),

@@ -73,7 +73,7 @@ async def test_ctrl_n_in_the_picker_opens_a_new_table_whatever_is_highlighted(se
                              screen_text(app), "the picker, carol's table listed and highlighted")
             assert "^n open a new table" in screen_text(app)
             await pilot.press("ctrl+n")
-            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen) and "alice" in screen_text(app),
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen) and "Bob  you" in screen_text(app),
                              "alice at a new table", timeout=60)
             assert app.table_id is not None and app.table_id != first
             assert sorted(r.id for r in db.tables.live("tables", "pill")) == [first, app.table_id]

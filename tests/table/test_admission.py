@@ -4,6 +4,7 @@ keeping of a seat asks the same keeper first (`may_keep`)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,39 @@ def test_a_person_the_keeper_refuses_is_shown_nothing_of_the_seat(tmp_path: Path
         assert doorman.gone == [("alice", "B")]  # left before the start: the seat given up
     finally:
         table.stop()
+
+
+def test_the_trainer_gives_a_latecomer_a_seat_a_bot_plays_once_the_game_is_under_way(open_table, person,
+                                                                                     tmp_path: Path) -> None:
+    table = open_table(table_spec(tmp_path, people=("A", "B")))
+    alice = person(table.path, "alice", "A")
+    alice.expect("welcome")
+    steer(table.path, {"type": "start"})
+    assert alice.expect("started")["seats"]["B"]["agent"] == "lens"  # nobody came for B: a bot plays it
+    with pytest.raises(TableGone, match="A is alice's seat"):
+        steer(table.path, {"type": "assign", "name": "carol", "seat": "A"})
+    steer(table.path, {"type": "assign", "name": "carol", "seat": "B"})  # carol is late: B is kept for her
+    kept = alice.expect("people", lambda m: m["people"][1]["name"] == "carol")["people"][1]
+    assert (kept["online"], kept["seat"]["agent"]) == (False, "lens")  # the bot plays on until she sits down
+    with pytest.raises(TableGone, match="carol holds B at this table already"):
+        steer(table.path, {"type": "assign", "name": "carol", "seat": "B"})
+    dave = person(table.path, "dave", "B")
+    assert dave.expect("refused")["why"] == "every seat for a person at this table is taken"
+    carol = person(table.path, "carol")
+    assert carol.expect("welcome")["you"] == "B"
+    alice.expect("people", lambda m: m["people"][1]["seat"]["agent"] == "human" and m["people"][1]["online"])
+
+
+def test_an_empty_table_the_trainer_opened_waits_for_people_where_a_trainees_closes(open_table, wait_for,
+                                                                                   tmp_path: Path) -> None:
+    from tests.table.conftest import FakeClock
+
+    clock = FakeClock()
+    kept = open_table(spec=table_spec(tmp_path, opened_by_trainer=True), clock=clock)
+    left = open_table(clock=clock)  # a table a trainee opened and left before anyone else came
+    clock.advance(61)  # past a minute with nobody at either
+    wait_for(lambda: left.host.ended == "nobody was at the table", "the trainee's empty table closed")
+    time.sleep(0.6)  # three of the trainer's table's looks at its clocks (every 0.2 s) past the minute
+    assert kept.host.ended is None
+    clock.advance(3_600)  # the course's hour with nobody connected: then it closes too
+    wait_for(lambda: kept.host.ended == "nobody was at the table", "the trainer's empty table closed at last")

@@ -45,7 +45,7 @@ async def test_a_person_plays_a_whole_table_game_in_the_app(open_table, person, 
         assert bob.expect("move", lambda m: m["move"]["player"] == "A")["move"]["cells"] == []
         await wait_until(pilot, lambda: "coach, turn 2" in screen_text(app), "alice's pass coached")
         await pilot.press("6")  # the coach pane came up with alice's coaching: back to the table's
-        await wait_until(pilot, lambda: "B · Operations  bob · online" in screen_text(app), "bob on the table pane")
+        await wait_until(pilot, lambda: "B · Operations  bob ● online" in screen_text(app), "bob on the table pane")
         bob.send({"type": "say", "text": "hello alice"})
         await wait_until(pilot, lambda: "B · Operations (bob) → everyone: hello alice" in screen_text(app),
                          "bob's message")

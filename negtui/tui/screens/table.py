@@ -246,7 +246,8 @@ class TableScreen(LiveScreen):
             if occupant is not None and occupant.is_person and not occupant.online:  # away: said so, whenever
                 self.set_status(self._away_words(src.deciding))  # this step comes (before or after the table's word)
                 return
-            who = occupant.name if occupant and occupant.is_person and occupant.name else src.deciding
+            who = occupant.name if occupant and occupant.is_person and occupant.name else \
+                player_labels(self.game.scenario).get(src.deciding, src.deciding)
             self.set_status(f"waiting for {who} to decide")
 
     def advance(self) -> None:
