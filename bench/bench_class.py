@@ -116,7 +116,8 @@ async def trainee(k: int, port: int, key: asyncssh.SSHKey, delay: float, opener:
         chan, term = await conn.create_session(Terminal, term_type="xterm-256color", term_size=(120, 36))
         await term.wait_for("Six parties")
 
-        async def press(keys: str, expect: str | None = None, what: str = "", *, at_once: bool = False) -> None:
+        async def press(keys: str, expect: str | None = None, what: str = "", *, at_once: bool = False,
+                        playing: bool = True) -> None:
             await asyncio.sleep(0.1 if at_once or not think else rng.uniform(0.5, 1.5) * think)
             term.mark()
             term.received.clear()
@@ -126,8 +127,8 @@ async def trainee(k: int, port: int, key: asyncssh.SSHKey, delay: float, opener:
             lag = time.monotonic() - sent
             out["latency"].append(lag)
             out["by_key"].setdefault(what or expect or repr(keys), []).append(lag)
-            if expect is not None:
-                await term.wait_for(expect)
+            if expect is not None and await look(term, (expect, OVER) if playing else (expect,), 180) == OVER:
+                raise RoundOver  # the round's clock (or the trainer) ended the game under this key
             if keys == "\x1b":  # an escape the app reads together with the next key is one alt+key to it
                 await asyncio.sleep(ESCAPE_GAP)
 
@@ -144,37 +145,52 @@ async def trainee(k: int, port: int, key: asyncssh.SSHKey, delay: float, opener:
             await asyncio.sleep(rng.uniform(0.5, 2.0))
         else:
             raise RuntimeError(f"t{k} found no seat")
-        said = answered = 0
-        turn = 1  # the turn the headline last showed
-        while True:  # each key marks the screen before it goes: what is looked at next came after it
-            seen = await look(term, (PROPOSE, ANSWER, OVER), 900)
-            if seen == OVER:
-                break
-            if seen == ANSWER:
-                turn = max([int(n) for n in TURN.findall("".join(term.chunks))] + [turn])
-                await press("a" if answered % 2 == 0 else "x", None, "answer an offer")
-                answered += 1
-                # an answer ends the turn; the dialog may be drawn once more as it goes, so read on only from
-                # a later turn's headline (or the end)
-                later = await turn_after(term, turn)
-                if later is None:
-                    break
-                turn = later
-                continue
-            if not said:
-                await press("\x1b", None, "close the partner dialog")
-                await press("m", "enter sends it", "open the message dialog")
-                chan.write(f"hello from t{k}")
-                await press("\r", None, "send a message")  # the records say whether it arrived
-                said = 1
-                await press("p", PROPOSE, "reopen the partner dialog")
-            await press("x", None, "pass the turn")
+        try:
+            await play_on(press, term, k, chan, out["sent"])
+        except RoundOver:
+            pass
         await term.wait_for("upper bot in your seat", timeout=300)
         out["saw_end"] += 1
-        await press("\x1b", "Six parties", "close the debrief")
+        await press("\x1b", "Six parties", "close the debrief", playing=False)
         chan.write("q")
         await asyncio.wait_for(term.closed.wait(), 60)
         out["done"] += 1
+
+
+class RoundOver(Exception):
+    """The game ended while a trainee was in the middle of something (a timed round runs out at any key)."""
+
+
+async def play_on(press: Callable, term: Terminal, k: int, chan: asyncssh.SSHClientChannel,
+                  sent: list[int]) -> None:
+    """A trainee's moves until the game is over: pass, answer every other offer with yes, say hello once (and
+    note it in `sent`: a round's clock may end the game first)."""
+    said = answered = 0
+    turn = 1  # the turn the headline last showed
+    while True:  # each key marks the screen before it goes: what is looked at next came after it
+        seen = await look(term, (PROPOSE, ANSWER, OVER), 900)
+        if seen == OVER:
+            break
+        if seen == ANSWER:
+            turn = max([int(n) for n in TURN.findall("".join(term.chunks))] + [turn])
+            await press("a" if answered % 2 == 0 else "x", None, "answer an offer")
+            answered += 1
+            # an answer ends the turn; the dialog may be drawn once more as it goes, so read on only from
+            # a later turn's headline (or the end)
+            later = await turn_after(term, turn)
+            if later is None:
+                break
+            turn = later
+            continue
+        if not said:
+            await press("\x1b", None, "close the partner dialog")
+            await press("m", "enter sends it", "open the message dialog")
+            chan.write(f"hello from t{k}")
+            await press("\r", None, "send a message")  # the records say whether it arrived
+            said = 1
+            sent.append(k)
+            await press("p", PROPOSE, "reopen the partner dialog")
+        await press("x", None, "pass the turn")
 
 
 async def main_async(args) -> int:
@@ -187,7 +203,7 @@ async def main_async(args) -> int:
                                     game_time=f"game_time = {args.game_time:g}\n" if args.game_time else ""))
     n = args.tables * args.people
     server, port, keys = start_class(course, data, n)
-    out: dict = {"latency": [], "by_key": {}, "done": 0, "saw_end": 0}
+    out: dict = {"latency": [], "by_key": {}, "done": 0, "saw_end": 0, "sent": []}
     sampler = Sampler(server.pid)
     started = time.monotonic()
     # the groups spread over the ramp, each opener a few seconds before the others, who sit at the first
@@ -229,11 +245,13 @@ async def main_async(args) -> int:
     print(f"  memory per trainee     {peak / max(1, n) / 2**20:.0f} MiB (peak {peak / 2**30:.2f} GiB for all)")
     print(f"  CPU per trainee        {cpu / max(1, n):.2f} s (server, apps, tables and bots, sampled every 0.25 s; "
           f"{cpu:.0f} s in all over {wall:.0f} s of {os.cpu_count()} cores)")
-    endings = collections.Counter(t.ending or "not over" for t in tables)
+    ended = collections.Counter(t.ending or "not over" for t in tables)
+    endings = ", ".join(f"{k} {v}" for k, v in sorted(ended.items()))
     print(f"  results rows finished  {len(rows)}; tables {len(tables)}, complete records {complete}, "
-          f"messages kept {said}; games ended by " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
+          f"messages kept {said} of {len(out['sent'])} sent; games ended by {endings}")
     ok = (out["done"] == out["saw_end"] == n and len(rows) == n
-          and complete == args.tables == len(records) == len(tables) and said == n)
+          and complete == args.tables == len(records) == len(tables) and said == len(out["sent"])
+          and (args.game_time is not None or said == n))
     print("nothing lost" if ok else "SOMETHING IS MISSING")
     if args.keep:
         print(f"data kept in {data}")

@@ -31,7 +31,7 @@ RUNS = {
                                ["private information, 4 s a round", "saw the end            2/2", "ended by clock 1",
                                 "nothing lost"]),
     "bench_class.py": (["--tables", "1", "--people", "2", "--think", "0", "--ramp", "0"],
-                       ["trainees completed     2/2", "messages kept 2", "nothing lost"]),
+                       ["trainees completed     2/2", "messages kept 2 of 2 sent", "nothing lost"]),
 }
 
 
