@@ -104,6 +104,8 @@ class TableRow:
     round_ends: str | None = None  # while the round's clock runs: when it runs out (now_iso's spelling)
     ending: str | None = None  # once over: 'turns' (its last turn played), 'clock' or 'trainer' (ended as it stood)
     name: str | None = None  # the trainer's name for it (a roster's); None: it goes by its number
+    deciding: str | None = None  # while its game is under way: the player whose decision it waits for
+    deciding_since: str | None = None  # since when (now_iso's spelling)
 
     @property
     def called(self) -> str:
@@ -120,6 +122,13 @@ class TableRow:
             end = datetime.fromisoformat(self.round_ends.replace("Z", "+00:00"))
             return max(0.0, (end - (now or datetime.now(UTC))).total_seconds())
         return self.round_left
+
+    def idle(self, now: datetime | None = None) -> float | None:
+        """Seconds the game has waited for `deciding`'s decision (None: it waits for nobody)."""
+        if self.deciding is None or self.deciding_since is None or self.status != "playing":
+            return None
+        since = datetime.fromisoformat(self.deciding_since.replace("Z", "+00:00"))
+        return max(0.0, ((now or datetime.now(UTC)) - since).total_seconds())
 
     def holds(self, name: str) -> Occupant | None:
         return next((s for s in self.people if s.name == name), None)

@@ -104,6 +104,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tables ADD COLUMN name TEXT;
     ALTER TABLE table_requests ADD COLUMN name TEXT;
     """,
+    # whose decision a table's game waits for, and since when (the trainer's live view: who is to move, who has
+    # been idle longest)
+    """
+    ALTER TABLE tables ADD COLUMN deciding TEXT;
+    ALTER TABLE tables ADD COLUMN deciding_since TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

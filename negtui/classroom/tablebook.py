@@ -108,10 +108,15 @@ class TableBook:
         """The turn under way and what everyone would get were the game to end now."""
         self._set(table_id, "turn = ?, payoffs = ?", (t, json.dumps(payoffs)))
 
+    def deciding(self, table_id: int, player: str | None) -> None:
+        """The game now waits for `player`'s decision (None: for nobody's, the game is over)."""
+        self._set(table_id, "deciding = ?, deciding_since = ?", (player, now_iso() if player is not None else None))
+
     def over(self, table_id: int, ending: HowEnded = "turns") -> None:
         """The game is over and its results filed: played to its last turn, or ended as it stood by the clock
         or the trainer (`ending`)."""
-        self._set(table_id, "status = 'over', ended = ?, ending = ?", (now_iso(), ending))
+        self._set(table_id, "status = 'over', ended = ?, ending = ?, deciding = NULL, deciding_since = NULL",
+                  (now_iso(), ending))
 
     def closed(self, table_id: int, why: str, abandon: bool = True) -> None:
         """Closed before its game was over: the games played at it are abandoned (the seats taken at a table

@@ -4,6 +4,7 @@ everyone stands so far against the baseline).  Pure: the screen only puts them i
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
 from rich.text import Text
 
@@ -15,6 +16,54 @@ from negtui.tui import palette
 from negtui.tui.labels import clock_words
 
 ONLINE, AWAY = "●", "○"
+IDLE_WARN, IDLE_ALARM = 60.0, 180.0  # seconds a person has kept their table waiting: worth a look, then a word
+
+
+def to_move_of(t: TableRow, names: dict[str, str] | None = None, now: datetime | None = None) -> Text:
+    """Whose decision the table's game waits for, and for how long: a person by name (their seat when nobody
+    holds it), a bot by its player; a person's wait turns orange after a minute and red after three."""
+    idle = t.idle(now)
+    if idle is None or t.deciding is None:
+        return Text("")
+    seat = next((s for s in t.people if s.player == t.deciding), None)
+    player = (names or {}).get(t.deciding, t.deciding)
+    if seat is None or not seat.is_person:
+        return Text(f"{player} (bot)", style="dim")
+    style = palette.NEGATIVE if idle >= IDLE_ALARM else palette.ORANGE if idle >= IDLE_WARN else ""
+    out = Text(seat.name or player, style=f"bold {style}".strip())
+    out.append(f" {clock_words(idle)}", style=style or "dim")
+    if not seat.online:
+        out.append(f" {AWAY} away", style=palette.NEGATIVE)
+    return out
+
+
+def absent_of(t: TableRow) -> Text:
+    """The people a table is missing: away from their seat, or not come to the seat kept for them."""
+    out = Text()
+    if not t.live:
+        return out
+    for s in t.people:
+        if s.name is None or not s.person_seat or s.online:
+            continue
+        if out:
+            out.append(", ")
+        out.append(f"{s.name} {AWAY}", style=palette.NEGATIVE if s.is_person else palette.ORANGE)
+        out.append(" away" if s.is_person else " not here yet", style="dim")
+    return out
+
+
+def longest_idle(tables: list[TableRow], now: datetime | None = None) -> tuple[str, TableRow, float] | None:
+    """The person who has kept a table waiting longest now: (name, table, seconds), or None."""
+    waits = []
+    for t in tables:
+        idle = t.idle(now)
+        seat = next((s for s in t.people if s.player == t.deciding), None)
+        if idle is not None and seat is not None and seat.is_person and seat.name:
+            waits.append((idle, seat.name, t))
+    if not waits:
+        return None
+    idle, name, t = max(waits, key=lambda w: w[0])
+    return name, t, idle
 
 
 def person_row(trainee: Trainee, present: list[Present], tables: list[TableRow],

@@ -24,13 +24,26 @@ from negtui.classroom.dbtypes import DBError, TableRow, Trainee
 from negtui.console.classwide import ClassWide
 from negtui.console.debrief_pane import DebriefPane
 from negtui.console.dialogs import AssignScreen
-from negtui.console.rows import bot_seats, person_row, seats_of, standing_of, state_of, turn_of
+from negtui.console.rows import (
+    IDLE_ALARM,
+    IDLE_WARN,
+    absent_of,
+    bot_seats,
+    longest_idle,
+    person_row,
+    seats_of,
+    standing_of,
+    state_of,
+    to_move_of,
+    turn_of,
+)
 from negtui.names import player_label, player_labels, player_names
 from negtui.table.client import TableGone
 from negtui.table.endings import how_ended
 from negtui.table.steer import steer
 from negtui.table.views import Occupant
 from negtui.tui import palette
+from negtui.tui.labels import clock_words
 from negtui.tui.screens.dialogs import ConfirmScreen
 from negtui.tui.screens.say import SayScreen
 from negtui.tui.widgets.keybar import KeyBar
@@ -115,7 +128,7 @@ class ClassScreen(ClassWide, Screen[None]):
         people = self.query_one("#people-list", DataTable)
         people.add_columns("who", "online", "since", "where")
         tables = self.query_one("#table-list", DataTable)
-        tables.add_columns("table", "state", "turn", "people", "exercise")
+        tables.add_columns("table", "state", "turn", "to move", "missing", "people", "exercise")
         self.set_status("1 people · 2 tables · 3 class debrief · ? every key")
         self.action_refresh()
         self.set_interval(REFRESH, self.action_refresh)
@@ -155,16 +168,22 @@ class ClassScreen(ClassWide, Screen[None]):
             title, room = self._title(t)
             names = ", ".join(s.name for s in t.people if s.name) or (
                 "nobody yet" if t.status == "forming" else "nobody")
+            players = self._names(t.exercise)
             rows.append((str(t.id), (Text(t.name or str(t.id), style="bold"), state_of(t, room), Text(turn_of(t)),
-                                     Text(names), Text(title))))
+                                     to_move_of(t, players), absent_of(t), Text(names), Text(title))))
         _fill(self.query_one("#table-list", DataTable), rows)
         self._detail()
         self.refresh_bindings()
         people = len({p.name for p in message.online})
         live = sum(t.live for t in message.tables)
-        self.query_one("#topbar", Static).update(Text(
-            f" {course.course.title} · the trainer's console · {people} online · {live} table{'s' * (live != 1)} "
-            "open ", style="bold reverse"))
+        top = Text(f" {course.course.title} · the trainer's console · {people} online · {live} "
+                   f"table{'s' * (live != 1)} open ", style="bold reverse")
+        waiting = longest_idle(message.tables)
+        if waiting is not None and waiting[2] >= IDLE_WARN:  # who has kept a table waiting longest
+            name, t, idle = waiting
+            top.append(f" longest wait: {name} at {t.called}, {clock_words(idle)} ",
+                       style=f"bold reverse {palette.NEGATIVE if idle >= IDLE_ALARM else palette.ORANGE}")
+        self.query_one("#topbar", Static).update(top)
 
     def _labels(self, exercise: str) -> dict[str, str]:
         """The exercise's seats as dialogs name them (names.player_labels), by player id."""

@@ -47,6 +47,7 @@ class TableResults(TableEvents):
         self.game: LiveGame | None = None
         self.record: str | None = None  # the record's path, once the game has started
         self.turn = -1
+        self.deciding: str | None = None  # the player whose decision the game waits for, as last filed
         self.started_at = 0.0
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-db")
 
@@ -118,11 +119,15 @@ class TableResults(TableEvents):
             self.log(f"no game filed for {why}")
 
     def moved(self, game: LiveGame) -> None:
+        ids = game.neg.game.player_ids
         if game.state.t != self.turn or game.over:
             self.turn = game.state.t
-            ids = game.neg.game.player_ids
             payoffs = dict(zip(ids, (float(v) for v in game.neg.returns(game.state)), strict=True))
             self._later(self.db.tables.progress, self.table_id, self.turn, payoffs)
+        deciding = None if game.over else ids[game.deciding]
+        if deciding != self.deciding:  # who the game waits for, and since when (the trainer's live view)
+            self.deciding = deciding
+            self._later(self.db.tables.deciding, self.table_id, deciding)
 
     def paused(self, paused: bool) -> None:
         self._later(self.db.tables.paused, self.table_id, paused)

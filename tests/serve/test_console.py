@@ -105,6 +105,12 @@ async def test_the_console_lists_people_steers_a_table_and_debriefs_the_class(se
                                                 for r in _cells(app, "#table-list")), "the table playing")
             row = next(r for r in _cells(app, "#table-list") if r.startswith(f"{table_id} "))
             assert "alice, bob" in row and "1/" in row
+            # the live view: whose decision the table waits for (A proposes first: alice), and since when
+            await wait_until(pilot, lambda: db.tables.get(table_id).deciding == "A", "the table filing who moves")
+            assert db.tables.get(table_id).idle() is not None
+            await pilot.press("r")
+            await wait_until(pilot, lambda: any(r.startswith(f"{table_id} ") and " alice 0:0" in r
+                                                for r in _cells(app, "#table-list")), "alice to move, in the list")
             screen = app.screen
             assert isinstance(screen, ClassScreen)
             dt = screen.query_one("#table-list")
@@ -346,3 +352,35 @@ def test_a_tables_row_says_its_round_stands_still_while_it_waits_for_someone() -
     running = TableRow(1, "c", "e", "-", "playing", "", None, None, None, (), 0, None, round_left=500.0,
                        round_ends="2999-01-01T00:00:00.000Z")
     assert "stopped" not in state_of(running, 2).plain
+
+
+def test_the_live_view_says_who_is_to_move_who_is_missing_and_who_has_waited_longest() -> None:
+    """A table's row in the console: the person its game waits for, by name, and for how long (orange after a
+    minute, red after three); a bot to move by its player; who is away from their seat or has not come to the
+    seat kept for them; across the class, who has kept a table waiting longest."""
+    from datetime import UTC, datetime, timedelta
+
+    from negtui.classroom.dbtypes import TableRow
+    from negtui.console.rows import absent_of, longest_idle, to_move_of
+    from negtui.table.views import Occupant
+
+    now = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+    ago = lambda s: (now - timedelta(seconds=s)).isoformat(timespec="milliseconds").replace("+00:00", "Z")  # noqa: E731
+    people = (Occupant("B", "human", "alice", True, True), Occupant("S", "human", "bob", False, True),
+              Occupant("C", "upper", "dave", False, True), Occupant("D", "upper", None, False, False))
+    north = TableRow(1, "c", "e", "-", "playing", "", None, None, None, people, 3, None, deciding="B",
+                     deciding_since=ago(75), name="north")
+    south = TableRow(2, "c", "e", "-", "playing", "", None, None, None, people, 3, None, deciding="S",
+                     deciding_since=ago(200), name="south")
+    bots = TableRow(3, "c", "e", "-", "playing", "", None, None, None, people, 3, None, deciding="D",
+                    deciding_since=ago(500))
+    names = {"B": "Buyer", "S": "Seller", "D": "Dealer"}
+    assert to_move_of(north, names, now).plain == "alice 1:15"
+    assert to_move_of(south, names, now).plain == "bob 3:20 ○ away"
+    assert to_move_of(bots, names, now).plain == "Dealer (bot)"
+    assert absent_of(north).plain == "bob ○ away, dave ○ not here yet"
+    name, table, idle = longest_idle([north, south, bots], now)
+    assert (name, table.called, round(idle)) == ("bob", "table south", 200)  # a bot's wait is nobody's
+    over = TableRow(4, "c", "e", "-", "over", "", None, None, None, people, 3, None, deciding="B",
+                    deciding_since=ago(999))
+    assert to_move_of(over, names, now).plain == "" and absent_of(over).plain == ""
