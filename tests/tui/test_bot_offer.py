@@ -110,3 +110,22 @@ async def test_an_outside_program_in_a_seat_offers_to_a_person(play_screen, pill
         assert ev.accepted and ev.decided_by == "B (human)" and payoffs(app) == [40.0, 7.0]
         assert ev.offer.cells == (A_BAIT, B_BAIT, B_POISON) and ev.fault is None
         assert app.game.seats["A"].label.startswith("cmd: ")
+
+
+async def test_an_offer_put_aside_stays_aside_until_asked_for(settle, wait_until, pill_app, bot_offer_to_human_b,
+                                                              screen_text):
+    """Escape puts the answer dialog aside; whatever comes meanwhile (at a table: someone leaves, a message
+    arrives, and each redraws the game) must not bring it back in the person's face; n brings it back."""
+    app = pill_app(A=Seat.lens("myopic"), B=Seat.human())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await bot_offer_to_human_b(pilot, app)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), "the dialog put aside")
+        assert "it waits for your answer" in screen_text(app)
+        for _ in range(3):  # what a table line does: the screen goes on from where the game is
+            app.screen.advance()
+            await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.game.events == []
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, RespondScreen), "the offer asked for again")

@@ -54,6 +54,7 @@ class LiveScreen(ExactSolving):
         self._record_failure_shown = False
         self._coach_line: Text | None = None  # the coach's word on the last decision, until another turn ends
         self._dialogs: dict[type, PartnerScreen | RespondScreen] = {}  # see _kept
+        self._aside: tuple[int, int, int, int] | None = None  # the offer the person put aside with escape
 
     def mounted(self) -> None:
         super().mounted()
@@ -173,7 +174,8 @@ class LiveScreen(ExactSolving):
         else:
             self.show_snapshot()
         if src.person_to_move() and not src.person_proposing:
-            self._ask_person()
+            if self._aside != self._offer_key():  # put aside, it stays aside until asked for (n, space)
+                self._ask_person()
         elif src.person_proposing:
             self._prompt_proposer()
         elif src.phase is Phase.RESPOND:
@@ -235,13 +237,19 @@ class LiveScreen(ExactSolving):
             words += respond_note(*offers_to_answer(src.state, offer.partner), k)
 
         def answer(accept: bool | None) -> None:
-            if accept is None:  # escape: the offer waits; n or space shows it again
+            if accept is None:  # escape: the offer waits; n or space shows it again (nothing else does)
+                self._aside = self._offer_key()
                 self.set_status(f"{title}: it waits for your answer — n (or space) shows it again")
                 return
             self._decide(src.answer, accept)
 
         if not any(isinstance(s, RespondScreen) for s in self.app.screen_stack):
             self.app.push_screen(self._kept(RespondScreen, title, words, preview, names[offer.partner]), answer)
+
+    def _offer_key(self) -> tuple[int, int, int, int] | None:
+        """The pending offer, told apart from any other (the turn, who offers whom, what)."""
+        offer = self.source.pending
+        return None if offer is None else (self.source.state.t, offer.proposer, offer.partner, offer.bits)
 
     # --- a person's offer ----------------------------------------------------------------------------
     def action_partner(self) -> None:
