@@ -207,9 +207,11 @@ class DebriefScreen(SummaryScreen):
         elif self.session.assessments and g.simultaneous:  # no exact solution; the plain reading (DEBRIEF_NOTE)
             parts.append(Text("no decision of yours cost anything against the lens bots, each judged as its turn's "
                               "only deal", style=palette.POSITIVE))
-        elif self.session.assessments:
-            parts.append(Text("no decision of yours cost anything against the lens bots and the exact solution",
-                              style=palette.POSITIVE))
+        elif self.session.assessments:  # judged by the exact solution only where the game was small enough for it
+            exact = all(a.reference == "exact" for a in self.session.assessments)
+            against = "the lens bots and the exact solution" if exact else "the lens bots (the game is too large to " \
+                "solve exactly)"
+            parts.append(Text(f"no decision of yours cost anything against {against}", style=palette.POSITIVE))
         return Group(*parts)
 
     def _agreed(self, sheet: Sheet, player: int) -> list:
