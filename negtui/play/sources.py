@@ -325,9 +325,11 @@ class ReplaySource:
         labels = [seats[pid].label if pid in seats else "human" for pid in self.neg.game.player_ids]
         forecasts: dict[str, np.ndarray] = rp.forecasts_at(self.pos)
         partner = rp.events[k - 1].partner if k > 0 else None  # the last turn's, marked on the matrix
+        result = rp.record.result  # a game the clock or the trainer ended before its last turn: over at its end
+        ended = self.at_end and result is not None and result.ended is not None
         return Snapshot(self.neg.game, self.neg.rules.name, s, rp.events[:k], labels, forecasts,
                         self._payoffs[:k + 1], self.neg.blocked(s), partner=partner, mode=self.mode,
-                        position=(rp.first_turn, self.pos, rp.last_turn))
+                        position=(rp.first_turn, self.pos, rp.last_turn), ended=ended)
 
     def last_turn_shown(self) -> TurnEvent | None:
         k = self.pos - self.replay.first_turn
