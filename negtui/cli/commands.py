@@ -26,7 +26,7 @@ MODULES: dict[str, str] = {
     "serve": "serve_cmds", "watch": "serve_cmds",
     "sweep": "sweep_cmds", "report": "sweep_cmds",
     "table": "table_cmds",
-    "trainees": "trainee_cmds", "results": "trainee_cmds",
+    "trainees": "trainee_cmds", "results": "results_cmd",
     "welfare": "welfare_cmd",
 }
 
