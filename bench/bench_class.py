@@ -119,6 +119,8 @@ async def trainee(k: int, port: int, key: asyncssh.SSHKey, delay: float, opener:
         async def press(keys: str, expect: str | None = None, what: str = "", *, at_once: bool = False,
                         playing: bool = True) -> None:
             await asyncio.sleep(0.1 if at_once or not think else rng.uniform(0.5, 1.5) * think)
+            if playing and OVER in "".join(term.chunks):  # the round's clock ended the game as they read
+                raise RoundOver
             term.mark()
             term.received.clear()
             sent = time.monotonic()
