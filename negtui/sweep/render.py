@@ -67,7 +67,8 @@ def table1_markdown(t: Table1) -> str:
     n = sorted({c.n for c in t.cells.values()})
     lines.append(f"Mean ± sd of the improvement over the No-Negotiation baseline (sum of payoffs), over "
                  f"{'/'.join(map(str, n))} games per cell. The best method per column in bold, with every method "
-                 "tied with it: the same games played by both, their mean difference under two standard errors.")
+                 "tied with it: the same games played by both, their paired difference not clear of zero (seeds "
+                 "resampled, 95 %).")
     return "\n".join(lines)
 
 

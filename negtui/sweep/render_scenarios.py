@@ -49,8 +49,8 @@ def scenario_markdown(st: ScenarioTable) -> str:
         over = (f"mean ± sd over {seeds} seeds of the partner search (no ± where every seed gave the same)")
     lines += ["", f"Improvement of the sum of payoffs over the No-Negotiation baseline (the baseline column), {over}"
                   "; in brackets the median welfare efficiency (negotiated ÷ the utilitarian "
-                  "optimum). The best method per scenario in bold, with every method tied with it (a mean paired "
-                  "difference under two standard errors)."]
+                  "optimum). The best method per scenario in bold, with every method tied with it (their paired "
+                  "difference over the scenario's plays not clear of zero)."]
     return "\n".join(lines)
 
 

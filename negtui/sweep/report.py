@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,6 @@ TABLE_REGIMES = ("balanced", "negative-pp", "negative", "positive")  # the paper
 REGIME_TITLES = {"balanced": "balanced", "negative-pp": "negative + poison pill", "negative": "negative",
                  "positive": "positive"}
 TIE = 1e-9  # means this close are equal
-TIE_SE = 2.0  # a method trailing the best by less than this many standard errors of their paired difference ties
 LENS_NAMES = {"myopic": "Reward (myopic)", "upper": "Upper", "lower": "Lower"}
 
 
@@ -44,11 +43,14 @@ def _value(r: dict, column: str) -> float | None:
     return float(v)
 
 
-def tied_best(values: dict[str, dict[str, float]]) -> set[str]:
+def tied_best(values: dict[str, dict[str, float]], clusters: Mapping[str, object] | None = None) -> set[str]:
     """The method with the best mean improvement, and every method that cannot be told apart from it.
-    `values`: method -> {task: improvement}.  Every method plays the same games, so methods are compared
-    game by game: a method ties with the best when the mean of their per-game differences is under
-    TIE_SE standard errors of those differences (about a 95% test), or within TIE with one game."""
+    `values`: method -> {game: improvement}; `clusters`: game -> its seed (default: each game its own).  Every
+    method plays the same games, so methods are compared game by game, resampling seeds (stats.py): a method
+    ties with the best unless the best is ahead of it with its interval clear of zero (or they are within TIE
+    with one game)."""
+    from negtui.sweep.stats import HOLDS, paired_difference, stable_seed
+
     means = {m: statistics.fmean(v.values()) for m, v in values.items() if v}
     if not means:
         return set()
@@ -58,14 +60,15 @@ def tied_best(values: dict[str, dict[str, float]]) -> set[str]:
         if m == top:
             continue
         common = sorted(values[m].keys() & values[top].keys())
-        diffs = [values[top][k] - values[m][k] for k in common]
-        if means[top] - means[m] <= TIE or _within_noise(diffs):
+        if means[top] - means[m] <= TIE or len(common) < 2:
+            out.add(m)
+            continue
+        seeds = [k if clusters is None else clusters.get(k, k) for k in common]
+        e = paired_difference([values[top][k] for k in common], [values[m][k] for k in common], seeds,
+                              stable_seed("tied-best", top, m, len(common)))
+        if e.verdict() != HOLDS:
             out.add(m)
     return out
-
-
-def _within_noise(diffs: list[float]) -> bool:
-    return len(diffs) >= 2 and statistics.fmean(diffs) <= TIE_SE * statistics.stdev(diffs) / math.sqrt(len(diffs))
 
 
 def game_key(r: dict) -> str:
@@ -90,10 +93,12 @@ class Table1:
     cells: dict[tuple[str, str, str], Cell]  # (structure, regime, method)
     games: dict[tuple[str, str, str], dict[str, float]]  # the same, per game (task)
     least: dict[tuple[str, str, str], float] = field(default_factory=dict)  # mean least gain of any player
+    seeds: dict[str, object] = field(default_factory=dict)  # per game, its seed (the cluster it is drawn with)
 
     def best(self, structure: str, regime: str, among: list[str] | None = None) -> set[str]:
         """The best method in a column and those tied with it (`tied_best`), among `among` (default all)."""
-        return tied_best({m: v for m in (among or self.methods) if (v := self.games.get((structure, regime, m)))})
+        return tied_best({m: v for m in (among or self.methods) if (v := self.games.get((structure, regime, m)))},
+                         self.seeds)
 
 
 @dataclass
@@ -190,14 +195,16 @@ def table1(rows: list[dict]) -> Table1:
     methods = methods_of(rows)
     games: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
     least: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    seeds: dict[str, object] = {}
     for r in rows:
         if r["method"] in methods and r["structure"] and r["payoff"]:
             games[(r["structure"], r["payoff"], r["method"])][game_key(r)] = float(r["improvement"])
+            seeds[game_key(r)] = r.get("seed")
             if (v := _value(r, "improvement_min")) is not None:
                 least[(r["structure"], r["payoff"], r["method"])].append(v)
     cells = {k: c for k, v in games.items() if (c := _cell(list(v.values()))) is not None}
     return Table1(rows[0]["sweep"], rows[0]["rules"], methods, cells, dict(games),
-                  {k: statistics.fmean(v) for k, v in least.items()})
+                  {k: statistics.fmean(v) for k, v in least.items()}, seeds)
 
 
 def mean_by(rows: list[dict], key: str, column: str, methods: list[str]) -> dict[tuple[Any, str], Cell]:
