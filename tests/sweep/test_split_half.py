@@ -1,0 +1,45 @@
+"""scripts/split_half.py, the intervals' calibration check, run as its users run it: on a small results file
+it splits the seeds, measures every claim's comparisons on each half and reports the mean z²; a file that is
+not results is refused with its name and status 2."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from negtui.sweep.results import SCHEMA
+from tests.paths import SCRIPTS
+from tests.sweep.test_claims import small_rows
+
+
+def run(*args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPTS / "split_half.py"), *map(str, args)], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_the_split_half_script_reports_mean_z_squared(tmp_path):
+    rows = small_rows(seeds=8, noise=1.0)
+    full = [{f.name: r.get(f.name) for f in SCHEMA} | {"sweep": "small", "scenario": "s", "negtui": "0",
+                                                         "players": 2, "sum": 0.0, "baseline_sum": 0.0}
+            for r in rows]
+    path = tmp_path / "small.parquet"
+    pq.write_table(pa.Table.from_pylist(full, schema=SCHEMA), path)
+    res = run(path, "--splits", 2, "--json", tmp_path / "z.json")
+    assert res.returncode == 0, res.stderr
+    assert "small · paper: mean z² " in res.stdout and "halves of 4 seeds" in res.stdout
+    assert "split 2/2" in res.stderr  # progress
+    found = json.loads((tmp_path / "z.json").read_text())["sections"]["small · paper"]
+    assert found["splits"] == 2 and found["seeds_per_half"] == 4 and found["comparisons"] > 20
+    assert math.isfinite(found["mean_z2"]) and len(found["per_split"]) == 2
+
+
+def test_a_file_that_is_not_results_is_refused_by_name(tmp_path):
+    bad = tmp_path / "notes.csv"
+    bad.write_text("a,b\n1,2\n")
+    res = run(bad)
+    assert res.returncode == 2 and str(bad) in res.stderr and "Traceback" not in res.stderr
