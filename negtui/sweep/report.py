@@ -157,12 +157,42 @@ def scenario_table(rows: list[dict]) -> ScenarioTable | None:
                          dict(gains), structure)
 
 
+LLM_COLUMNS = ("llm_model", "llm_prompt", "llm_offers", "llm_responder", "llm_samples", "llm_temperature")
+
+
+def llm_text(r: dict) -> str:
+    """A row's language-model settings in words ("" for a sweep without a model): part of what a result is."""
+    if not r.get("llm_model"):
+        return ""
+    temperature = "the server's temperature" if r.get("llm_temperature") is None \
+        else f"temperature {r['llm_temperature']:g}"
+    answers = "the model answers offers" if r.get("llm_responder") in (None, "model") \
+        else f"{r['llm_responder']} answers offers"
+    return (f"llm {r['llm_model']}: {r.get('llm_prompt')} prompt, offers {r.get('llm_offers')}, {answers}, "
+            f"{r.get('llm_samples')} samples, {temperature}")
+
+
 def groups(rows: Iterable[dict]) -> dict[tuple[str, str], list[dict]]:
-    """Rows by (sweep, rules): each is reported on its own."""
+    """Rows by (sweep, rules): each is reported on its own.  A sweep played with a language model under
+    several settings is a section per setting ("table2 (llm m: paper prompt, …)"): its games are others."""
     out: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for r in rows:
-        out[(r["sweep"], r["rules"])].append(r)
+        llm = llm_text(r)
+        out[(f"{r['sweep']} ({llm})" if llm else r["sweep"], r["rules"])].append(r)
     return dict(sorted(out.items()))
+
+
+def void_games(rows: list[dict]) -> tuple[list[dict], dict[str, int]]:
+    """(the rows but the void games', void games by method): a game in which a model's seat never got an
+    answer from its server is no game of the model's and is counted in nothing."""
+    void: dict[str, int] = defaultdict(int)
+    kept = []
+    for r in rows:
+        if r.get("game_void"):
+            void[r["method"]] += 1
+        else:
+            kept.append(r)
+    return kept, dict(void)
 
 
 def by_information(rows: list[dict]) -> tuple[list[dict], list[dict]]:
