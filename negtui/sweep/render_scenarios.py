@@ -33,7 +33,15 @@ def scenario_markdown(st: ScenarioTable) -> str:
             text = _improvement(st, f, m) + (f" ({e})" if (e := _efficiency(st, f, m)) else "")
             cells.append(f"**{text}**" if m in best else text)
         rows.append([md(name), str(players), f"{st.baseline[f]:z.2f}", *cells])
-    if len(st.scenarios) > 1:
+    if st.split:  # the hand-written games stand apart: the mean is over the generated ones alone
+        made = st.files(generated=True)
+        rows = [r for (f, _, _), r in zip(st.scenarios, rows) if f not in made] + \
+            [r for (f, _, _), r in zip(st.scenarios, rows) if f in made]
+        if len(made) > 1:
+            rows.append([f"**mean ± sd over the {len(made)} generated games**", "", "",
+                         *("" if (c := st.over_scenarios(m, made)) is None else f"{c.mean:+z.2f} ± {c.sd:z.2f}"
+                           for m in st.methods)])
+    elif len(st.scenarios) > 1:
         rows.append([f"**mean ± sd over the {len(st.scenarios)} games**", "", "",
                      *("" if (c := st.over_scenarios(m)) is None else f"{c.mean:+z.2f} ± {c.sd:z.2f}"
                        for m in st.methods)])
@@ -50,8 +58,20 @@ def scenario_markdown(st: ScenarioTable) -> str:
     lines += ["", f"Improvement of the sum of payoffs over the No-Negotiation baseline (the baseline column), {over}"
                   "; in brackets the median welfare efficiency (negotiated ÷ the utilitarian "
                   "optimum). The best method per scenario in bold, with every method tied with it (their paired "
-                  "difference over the scenario's plays not clear of zero)."]
+                  "difference over the scenario's plays not clear of zero)."
+              + _apart(st)]
     return "\n".join(lines)
+
+
+def _apart(st: ScenarioTable) -> str:
+    """What the table says of its hand-written games where it holds generated ones too."""
+    if not st.split:
+        return ""
+    hand = [md(n) for f, n, _ in st.scenarios if f in st.files(generated=False)]
+    one = len(hand) == 1
+    return (f" The hand-written game{'' if one else 's'} ({', '.join(hand)}) stand{'s' if one else ''} apart from "
+            "the games the generator made to stand in for it: the mean is over the generated games alone, and the "
+            "claims below are judged on them.")
 
 
 def structure_markdown(st: ScenarioTable) -> str:

@@ -117,6 +117,18 @@ class ScenarioTable:
     # by file: negative value mass, mixed-sign goals, sign agreement (negtui.scenario.shape); None before the
     # sweep measured them
     structure: dict[str, tuple[float, float, float] | None] = field(default_factory=dict)
+    generated: dict[str, bool | None] = field(default_factory=dict)  # by file: made by the generator (None: unknown)
+
+    @property
+    def split(self) -> bool:
+        """Both hand-written and generated games: reported apart, the claims judged on the generated ones
+        (a sample of one shape), the hand-written game beside them (one game, not a sample)."""
+        kinds = set(self.generated.values())
+        return True in kinds and False in kinds
+
+    def files(self, generated: bool | None = None) -> list[str]:
+        """The scenario files, or those of one kind."""
+        return [f for f, _, _ in self.scenarios if generated is None or self.generated.get(f) is generated]
 
     def best(self, scenario: str) -> set[str]:
         return tied_best({m: v for m in self.methods if (v := self.games.get((scenario, m)))})
@@ -125,9 +137,11 @@ class ScenarioTable:
         """The method's mean improvement per scenario (over its seeds)."""
         return {f: c.mean for f, _, _ in self.scenarios if (c := self.cells.get((f, method))) is not None}
 
-    def over_scenarios(self, method: str) -> Cell | None:
-        """Mean ± sd over the scenarios of the method's per-scenario mean improvement (Table 2's figure)."""
-        return _cell(list(self.by_scenario(method).values()))
+    def over_scenarios(self, method: str, files: list[str] | None = None) -> Cell | None:
+        """Mean ± sd over the scenarios (or `files`) of the method's per-scenario mean improvement (Table 2's
+        figure)."""
+        by = self.by_scenario(method)
+        return _cell([v for f, v in by.items() if files is None or f in files])
 
 
 def scenario_table(rows: list[dict]) -> ScenarioTable | None:
@@ -139,6 +153,7 @@ def scenario_table(rows: list[dict]) -> ScenarioTable | None:
     scenarios: dict[str, tuple[str, str, int]] = {}
     baseline: dict[str, float] = {}
     structure: dict[str, tuple[float, float, float] | None] = {}
+    generated: dict[str, bool | None] = {}
     gains: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
     ratios: dict[tuple[str, str], list[float]] = defaultdict(list)
     for r in mine:
@@ -147,6 +162,7 @@ def scenario_table(rows: list[dict]) -> ScenarioTable | None:
         baseline[f] = float(r["baseline_sum"])
         shape = [r.get(k) for k in ("negative_mass", "mixed_sign_goals", "sign_agreement")]
         structure[f] = None if None in shape else (float(shape[0]), float(shape[1]), float(shape[2]))  # type: ignore[arg-type]
+        generated[f] = r.get("generated")
         if r["method"] in methods:
             gains[(f, r["method"])][game_key(r)] = float(r["improvement"])
             if (e := _value(r, "efficiency")) is not None:
@@ -154,7 +170,7 @@ def scenario_table(rows: list[dict]) -> ScenarioTable | None:
     cells = {k: c for k, v in gains.items() if (c := _cell(list(v.values()))) is not None}
     eff = {k: c for k, v in ratios.items() if (c := _cell(v)) is not None}
     return ScenarioTable(mine[0]["sweep"], mine[0]["rules"], methods, list(scenarios.values()), baseline, cells, eff,
-                         dict(gains), structure)
+                         dict(gains), structure, generated)
 
 
 LLM_COLUMNS = ("llm_model", "llm_prompt", "llm_offers", "llm_responder", "llm_samples", "llm_temperature")

@@ -17,9 +17,11 @@ from negtui.sweep.stats import mean_of, paired_difference
 
 
 def scenario_games(st: ScenarioTable, methods: list[str]) -> Games:
-    """Per scenario, each method's mean improvement (the scenarios every one of them played)."""
+    """Per scenario, each method's mean improvement (the scenarios every one of them played): the generated
+    ones where the table holds hand-written games too (those are one game each, not a sample of a shape)."""
     by = {m: st.by_scenario(m) for m in methods}
-    files = sorted(f for f, _, _ in st.scenarios if all(f in by[m] for m in methods))  # an order of its own
+    judged = st.files(generated=True) if st.split else st.files()
+    files = sorted(f for f in judged if all(f in by[m] for m in methods))  # an order of its own
     values = np.array([[by[m][f] for m in methods] for f in files], dtype=float).reshape(len(files), len(methods))
     return Games(files, values, list(methods), clusters=np.arange(len(files)), unit="scenario")
 
@@ -36,8 +38,10 @@ def table2_claims(st: ScenarioTable) -> list[Claim]:
 
 
 def _claim(claim: str, text: str, parts: tuple[Part, ...], missing: str, st: ScenarioTable) -> Claim:
-    return Claim(claim, text, "improvement", f"the {len(st.scenarios)} scenarios, one observation each", "table2",
-                 parts, missing=missing, rules=st.rules)
+    n = len(st.files(generated=True)) if st.split else len(st.scenarios)
+    which = f"the {n} generated scenarios (the hand-written one apart)" if st.split else f"the {n} scenarios"
+    return Claim(claim, text, "improvement", f"{which}, one observation each", "table2", parts, missing=missing,
+                 rules=st.rules)
 
 
 def _best(st: ScenarioTable, lenses: list[str]) -> Claim:
