@@ -43,3 +43,29 @@ def test_a_file_that_is_not_results_is_refused_by_name(tmp_path):
     bad.write_text("a,b\n1,2\n")
     res = run(bad)
     assert res.returncode == 2 and str(bad) in res.stderr and "Traceback" not in res.stderr
+
+
+def results_file(path, seeds: range):
+    rows = [r | {"seed": r["seed"] + seeds.start, "task": f"{r['task']}@{seeds.start}"}
+            for r in small_rows(seeds=len(seeds), noise=0.2)]
+    full = [{f.name: r.get(f.name) for f in SCHEMA} | {"sweep": "small", "scenario": "s", "negtui": "0",
+                                                         "players": 2, "sum": 0.0, "baseline_sum": 0.0}
+            for r in rows]
+    pq.write_table(pa.Table.from_pylist(full, schema=SCHEMA), path)
+    return path
+
+
+def test_the_replication_script_sets_two_seed_ranges_side_by_side(tmp_path):
+    first = results_file(tmp_path / "a.parquet", range(0, 6))
+    second = results_file(tmp_path / "b.parquet", range(100, 106))
+    res = subprocess.run([sys.executable, str(SCRIPTS / "replication.py"), str(first), str(second), "--json",
+                          str(tmp_path / "r.json")], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "**small · paper rules**: seeds 0–5 (6) against seeds 100–105 (6)" in res.stdout
+    assert "| Upper's advantage is largest with the poison pill | holds: +" in res.stdout
+    found = json.loads((tmp_path / "r.json").read_text())
+    assert found["claims"] == 9 and found["same"] == 9  # the same games' shape on both ranges
+    overlap = results_file(tmp_path / "c.parquet", range(3, 9))
+    res = subprocess.run([sys.executable, str(SCRIPTS / "replication.py"), str(first), str(overlap)],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and "share seeds (3, e.g. 3)" in res.stderr
