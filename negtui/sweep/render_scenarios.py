@@ -49,7 +49,7 @@ def scenario_markdown(st: ScenarioTable) -> str:
     n = sorted({c.n for c in st.cells.values()})
     seeds = "/".join(map(str, n))
     if n == [1]:
-        over = "one seed of the partner search"
+        over = "one seed of the partner search (one play each: the best is the highest, alone in bold)"
     elif all(c.sd == 0 for c in st.cells.values()):
         over = (f"the same on each of {seeds} seeds (these games and methods are deterministic: no seed changes "
                 "them)")

@@ -47,8 +47,8 @@ def tied_best(values: dict[str, dict[str, float]], clusters: Mapping[str, object
     """The method with the best mean improvement, and every method that cannot be told apart from it.
     `values`: method -> {game: improvement}; `clusters`: game -> its seed (default: each game its own).  Every
     method plays the same games, so methods are compared game by game, resampling seeds (stats.py): a method
-    ties with the best unless the best is ahead of it with its interval clear of zero (or they are within TIE
-    with one game)."""
+    ties with the best unless the best is ahead of it with its interval clear of zero.  One play each is not a
+    sample to resample (a deterministic scenario played at one seed): there only means within TIE tie."""
     from negtui.sweep.stats import HOLDS, paired_difference, stable_seed
 
     means = {m: statistics.fmean(v.values()) for m, v in values.items() if v}
@@ -60,8 +60,10 @@ def tied_best(values: dict[str, dict[str, float]], clusters: Mapping[str, object
         if m == top:
             continue
         common = sorted(values[m].keys() & values[top].keys())
-        if means[top] - means[m] <= TIE or len(common) < 2:
+        if means[top] - means[m] <= TIE:
             out.add(m)
+            continue
+        if len(common) < 2:
             continue
         seeds = [k if clusters is None else clusters.get(k, k) for k in common]
         e = paired_difference([values[top][k] for k in common], [values[m][k] for k in common], seeds,

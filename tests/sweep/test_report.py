@@ -297,6 +297,8 @@ def test_a_difference_within_the_noise_of_the_same_games_is_a_tie():
     assert statistics.stdev(myopic.values()) > 50
     assert tied_best({"myopic": myopic, "lower": steady, "upper": {t: 0.0 for t in tasks}}) == {"lower"}
     assert tied_best({"a": {"g0": 1.0}, "b": {"g0": 1.0 - 1e-12}}) == {"a", "b"}  # one game: equal means tie
+    # one play each (a deterministic scenario at one seed) is not a sample: the higher is the best alone
+    assert tied_best({"a": {"g0": 759.7}, "b": {"g0": -176.8}, "c": {"g0": 572.7}}) == {"a"}
     assert tied_best({}) == set()
 
 
