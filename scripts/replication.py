@@ -8,7 +8,9 @@ The two files are the same sweep played at two disjoint seed ranges (`negtui swe
 (sweep, rule set) both hold, every claim `negtui report` judges is given with its verdict and deciding effect
 [95 % interval] on each, and whether the verdicts agree; then every part of every claim likewise, so a
 sentence that states a direction can cite both intervals.  A claim replicates when its verdict is the same
-on both ranges.  Exit status 0, or 2 for a file that cannot be read or seed ranges that overlap.
+on both ranges.  Where a sweep played one proposer a turn and several at once, each change between the
+protocols (regime, method, metric) and each regime's best methods are set side by side too.  Exit status 0,
+or 2 for a file that cannot be read or seed ranges that overlap.
 """
 
 from __future__ import annotations
@@ -30,10 +32,7 @@ def load(path: Path) -> list[dict]:
 
 
 def effect_text(x) -> str:  # a judge.Comparison
-    e = x.effect
-    if not math.isfinite(e.low):
-        return f"{e.estimate:+.2f} (no interval)"
-    return f"{e.estimate:+.2f} [{e.low:+.2f}, {e.high:+.2f}]"
+    return effect_text_of(x.effect)
 
 
 def num(x: float) -> float | None:
@@ -56,6 +55,56 @@ def seeds(rows: list[dict]) -> str:
     from negtui.sweep.render import seed_range
 
     return seed_range(rows)
+
+
+def simultaneous(a: list[dict], b: list[dict], name_a: str, name_b: str) -> tuple[list[str], list[dict], int, int]:
+    """Every sequential/simultaneous pair both files played: each change (simultaneous − sequential) with its
+    reading on each range, and each regime's best methods under each protocol on each range."""
+    from negtui.sweep.simultaneous import TITLES, comparison, lens_order, pairs
+
+    lines: list[str] = []
+    record: list[dict] = []
+    same_n = total = 0
+    for sweep, seq, sim in sorted(set(pairs(a)) & set(pairs(b))):
+        fa = {(f["regime"], f["method"], f["column"]): f for f in comparison(a, sweep, seq, sim)}
+        fb = {(f["regime"], f["method"], f["column"]): f for f in comparison(b, sweep, seq, sim)}
+        body = []
+        for key in [k for k in fa if k in fb]:
+            x, y = fa[key], fb[key]
+            agree = x["reading"] == y["reading"]
+            total += 1
+            same_n += agree
+            regime, method, column = key
+            body.append(f"| {TITLES[regime]} | {method} | {column} | {x['reading']}: {effect_text_of(x['effect'])} | "
+                        f"{y['reading']}: {effect_text_of(y['effect'])} | {'yes' if agree else '**no**'} |")
+            record.append({"sweep": sweep, "sequential": seq, "simultaneous": sim, "regime": regime, "method": method,
+                           "metric": column, "first": [x["reading"], *figures(x["effect"])],
+                           "second": [y["reading"], *figures(y["effect"])]})
+        order = []
+        best = {(rules, side): lens_order(rows, sweep, rules) for rules in (seq, sim) for side, rows in
+                (("a", a), ("b", b))}
+        for regime in TITLES:
+            cells = [" = ".join(sorted(best[(rules, side)].get(regime, ()))) or "—" for rules in (seq, sim)
+                     for side in ("a", "b")]
+            if any(c != "—" for c in cells):
+                order.append(f"| {TITLES[regime]} | " + " | ".join(cells) + " |")
+        lines += [f"**{sweep}: {seq} against {sim}** (simultaneous − sequential, paired game by game): {name_a} "
+                  f"against {name_b}", "",
+                  f"| regime | method | metric | {name_a} | {name_b} | same reading |", "|---|---|---|---|---|---|",
+                  *body, "", "The best methods by improvement (every method not told apart from the best):", "",
+                  f"| regime | {seq}, {name_a} | {seq}, {name_b} | {sim}, {name_a} | {sim}, {name_b} |",
+                  "|---|---|---|---|---|", *order, ""]
+    return lines, record, same_n, total
+
+
+def figures(e) -> list[float | None]:  # a stats.Effect: estimate, low, high
+    return [num(e.estimate), num(e.low), num(e.high)]
+
+
+def effect_text_of(e) -> str:  # a stats.Effect
+    if not math.isfinite(e.low):
+        return f"{e.estimate:+.2f} (no interval)"
+    return f"{e.estimate:+.2f} [{e.low:+.2f}, {e.high:+.2f}]"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,7 +168,12 @@ def main(argv: list[str] | None = None) -> int:
         lines += ["", "<details><summary>every comparison</summary>", "",
                   f"| claim | part | comparison | {name_a} | {name_b} | same |", "|---|---|---|---|---|---|",
                   *parts_lines, "", "</details>", ""]
-    lines.insert(0, f"{same_n} of {total} claims have the same verdict on both seed ranges.\n")
+    protocol_lines, protocol_record, protocol_same, protocol_total = simultaneous(a, b, name_a, name_b)
+    lines += protocol_lines
+    record += protocol_record
+    lines.insert(0, f"{same_n} of {total} claims have the same verdict on both seed ranges."
+                    + (f" {protocol_same} of {protocol_total} changes between one proposer a turn and several at once "
+                       "read the same on both." if protocol_total else "") + "\n")
     print("\n".join(lines))
     if args.json:
         args.json.write_text(json.dumps({"first": str(args.first), "second": str(args.second), "same": same_n,

@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 from negtui.sweep.results import SCHEMA
 from tests.paths import SCRIPTS
 from tests.sweep.test_claims import small_rows
+from tests.sweep.tiny import TINY_GAMES
 
 
 def run(*args: object) -> subprocess.CompletedProcess[str]:
@@ -69,3 +70,41 @@ def test_the_replication_script_sets_two_seed_ranges_side_by_side(tmp_path):
     res = subprocess.run([sys.executable, str(SCRIPTS / "replication.py"), str(first), str(overlap)],
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and "share seeds (3, e.g. 3)" in res.stderr
+
+
+SIMULTANEOUS = """
+name = "tiny-sim"
+seeds = 3
+rules = ["paper", "paper+simultaneous"]
+methods = ["myopic", "upper"]
+partner = "greedy"
+
+[grid]
+""" + TINY_GAMES.replace("players = [4]", "players = [6]") + """structure = ["adversarial"]
+all_or_nothing = [0.0]
+payoff = ["balanced", "positive"]
+"""
+
+
+def test_the_replication_script_sets_the_protocols_changes_side_by_side(cli, tmp_path):
+    """A sweep played one proposer a turn and several at once: each change between the protocols, and each
+    regime's best methods, are given on both seed ranges."""
+    spec = tmp_path / "sim.toml"
+    spec.write_text(SIMULTANEOUS)
+    for start in (0, 100):
+        cli("sweep", str(spec), "--seed-start", str(start), "-o", str(tmp_path / f"sim-{start}.parquet"),
+            "--workers", "1")
+    res = subprocess.run([sys.executable, str(SCRIPTS / "replication.py"), str(tmp_path / "sim-0.parquet"),
+                          str(tmp_path / "sim-100.parquet"), "--json", str(tmp_path / "r.json")],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "**tiny-sim: paper against paper+simultaneous** (simultaneous − sequential, paired game by game): " \
+           "seeds 0–2 (3) against seeds 100–102 (3)" in res.stdout
+    assert "| balanced | upper | improvement | " in res.stdout and "| positive | myopic | regret | " in res.stdout
+    assert "changes between one proposer a turn and several at once read the same on both" in res.stdout
+    assert "| regime | paper, seeds 0–2 (3) | paper, seeds 100–102 (3) | paper+simultaneous, seeds 0–2 (3) |" \
+           in res.stdout
+    found = [f for f in json.loads((tmp_path / "r.json").read_text())["found"] if f.get("metric")]
+    assert {(f["regime"], f["method"], f["metric"]) for f in found} == {
+        (g, m, c) for g in ("balanced", "positive") for m in ("myopic", "upper")
+        for c in ("improvement", "efficiency", "regret")}
