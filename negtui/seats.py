@@ -7,6 +7,7 @@ Spelled on the command line as:
     NAME=human                 a person at the app
     NAME=LENS                  a lens bot (myopic, upper, lower, exact, adaptive) proposing and responding
     NAME=PROPOSE/RESPOND       a lens bot with one lens per role, e.g. upper/lower
+    NAME=learned[:MODEL.npz]   a lens bot valuing states with a model trained on exact solutions (negtui learn)
     NAME=utilitarian           a welfare-minded bot: the sum of everyone's (myopic) values decides
     NAME=maximin:LENS          a fairness-minded bot: the least of everyone's LENS values decides
     NAME=cmd:COMMAND           an outside program speaking the agent protocol on stdin/stdout
@@ -22,7 +23,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
 
-from negtui.engine.vocabulary import CRITERIA, LENSES, PARTNER_METHODS, check_judge, split_judge
+from negtui.engine.lens_model import short_name
+from negtui.engine.vocabulary import CRITERIA, LENSES, PARTNER_METHODS, check_judge, split_judge, split_roles
 from negtui.scenario.io import problems_from_validation
 
 DEFAULT_LENS = "upper"
@@ -139,8 +141,8 @@ class Seat(BaseModel):
     def label(self) -> str:
         """Short: 'human', 'upper', 'upper/lower', 'cmd: agent.py', 'llm: MODEL'."""
         if self.agent == "lens":
-            p, r = self.propose_lens, self.respond_lens
-            return str(p) if p == r else f"{p}/{r}"
+            p, r = short_name(self.propose_lens or ""), short_name(self.respond_lens or "")
+            return p if p == r else f"{p}/{r}"
         if self.agent == "cmd":
             return f"cmd: {self.program}"
         if self.agent == "llm":
@@ -216,13 +218,14 @@ def parse_seat(text: str, base: Seat | None = None) -> Seat:
                         prompt=base.prompt, temperature=base.temperature, seed=base.seed)
         if text == "human":
             return Seat.human()
-        propose, _, respond = text.partition("/")
-        return base.with_lenses(propose.strip(), respond.strip() or None)
+        propose, respond = split_roles(text)
+        return base.with_lenses(propose, respond)
     except ValidationError as err:
         raise SeatError(problems_from_validation(err)[0].message) from None
 
 
-SPELLINGS = ("human", *LENSES, "PROPOSE/RESPOND (e.g. upper/lower)", "utilitarian[:LENS]", "maximin[:LENS]",
+SPELLINGS = ("human", *LENSES, "learned[:MODEL.npz]", "PROPOSE/RESPOND (e.g. upper/lower)", "utilitarian[:LENS]",
+             "maximin[:LENS]",
              "cmd:COMMAND", "llm:MODEL")
 
 

@@ -18,6 +18,7 @@ MODULES: dict[str, str] = {
     "class": "class_cmd",
     "describe": "describe_cmd",
     "autoplay": "game_cmds", "solve": "game_cmds", "baseline": "game_cmds",
+    "learn": "learn_cmd",
     "play": "play_cmd",
     "replay": "replay_cmd",
     "validate": "scenario_cmds", "schema": "scenario_cmds", "generate": "scenario_cmds",

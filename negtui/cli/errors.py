@@ -34,7 +34,8 @@ SAID = (("negtui.engine.game", "GameError"), ("negtui.engine.exact", "ExactTooLa
         ("negtui.generator.params", "GeneratorError"), ("negtui.engine.negotiation", "IllegalMove"),
         ("negtui.welfare.options", "WelfareError"), ("negtui.seats", "SeatError"),
         ("negtui.record.writer", "CannotWrite"), ("negtui.record.signing", "SigningKeyError"),
-        ("negtui.scenario.io", "WriteError"), ("negtui.cases.terms", "TooLarge"))
+        ("negtui.scenario.io", "WriteError"), ("negtui.cases.terms", "TooLarge"),
+        ("negtui.engine.lens_model", "LensModelError"))
 
 
 def _one_of(err: BaseException, where: tuple[tuple[str, str], ...]) -> bool:

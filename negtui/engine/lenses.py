@@ -192,7 +192,7 @@ def issue_lens(game: Game, rules: Rules, lens: str, counts: np.ndarray, lost: np
     realised = (s * g).sum(axis=-1)
     value = realised
     if not table.covered.all():  # goals of no option or exit: the paper's terms
-        owing = _owing_of(game, owes, i) if lens == "lower" else None
+        owing = owing_of(game, owes, i) if lens == "lower" else None
         _, second, factor = lens_terms(goals, rules, lens, counts, lost, g, owing, {"s": s})
         assert second is not None
         value = lens_sum(realised, (second * ~table.covered).sum(axis=-1), factor)
@@ -211,7 +211,7 @@ def issue_lens(game: Game, rules: Rules, lens: str, counts: np.ndarray, lost: np
     return np.where(exit_of == issues.LEFT, realised / L, out)
 
 
-def _owing_of(game: Game, owes: np.ndarray | None, i: int) -> Owing:
+def owing_of(game: Game, owes: np.ndarray | None, i: int) -> Owing:
     """Owing seen by player i from every player's owed cells (O, N, J)."""
     assert owes is not None
     owing = owes > 0

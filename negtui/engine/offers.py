@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from negtui.engine import issues
+from negtui.engine import issues, learned
 from negtui.engine.exclusion import exclusions
 from negtui.engine.game import Game, GoalView
+from negtui.engine.lens_model import load_model, model_path, split_learned
 from negtui.engine.lenses import Owing, effective_lens, issue_lens, lens_core, lens_sum, lens_terms, owing_all
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import REFERENCE_SLACK, VALUE_TIE, Rules
@@ -295,6 +296,11 @@ def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates
         return exact_values(t_next, cand.child_masks(game, info.bits))[:, i]
     if t_next >= game.T:
         lens = "myopic"  # every lens is the realised payoff at the end of the game
+    learned_lens, _ = split_learned(lens)
+    if learned_lens:
+        counts, lost, owes = full_arrays(game, info, cand, owed=True)
+        assert owes is not None
+        return learned.values(game, rules, load_model(model_path(lens)), i, t_next, counts, lost, owes)
     lens = effective_lens(game, rules, lens)
     if game.issues is not None and lens != "myopic":
         return _issue_values(game, rules, info, cand, lens, i, game.G[:, i])
@@ -336,21 +342,29 @@ def _issue_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, l
                   ) -> np.ndarray:
     """`candidate_values` on a game that declares its issues: every goal's arrays after each offer (an issue's
     value reads all of its options' goals, not only those the pair of players touches)."""
+    counts, lost, owes = full_arrays(game, info, cand, owed=lens == "lower")
+    if lens == "myopic":
+        return (scaled_satisfaction(game.all_goals, counts) * g).sum(axis=-1) / game.scale
+    return issue_lens(game, rules, lens, counts, lost, owes, g, i, _exits(game, info, cand, i))
+
+
+def full_arrays(game: Game, info: StateInfo, cand: Candidates, owed: bool,
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Every goal's counts and lost cells (O, J) after each offer, and (if `owed`) every player's cells still
+    owed (O, N, J): what a value reading all goals needs, not only those the pair of players touches."""
     J, rows = cand.goals.index, len(cand)
     counts = np.repeat(info.counts[None], rows, axis=0)
     counts[:, J] = cand.counts
     lost = np.repeat(info.lost[None], rows, axis=0)
     lost[:, J] = cand.lost
-    if lens == "myopic":
-        return (scaled_satisfaction(game.all_goals, counts) * g).sum(axis=-1) / game.scale
-    owes = None
-    if lens == "lower":
-        owes = np.repeat(info.owes[None], rows, axis=0)
-        if cand.owes_all is not None:
-            owes[:, :, J] = cand.owes_all
-        else:
-            owes[:, cand.p, J], owes[:, cand.q, J] = cand.owes_p, cand.owes_q
-    return issue_lens(game, rules, lens, counts, lost, owes, g, i, _exits(game, info, cand, i))
+    if not owed:
+        return counts, lost, None
+    owes = np.repeat(info.owes[None], rows, axis=0)
+    if cand.owes_all is not None:
+        owes[:, :, J] = cand.owes_all
+    else:
+        owes[:, cand.p, J], owes[:, cand.q, J] = cand.owes_p, cand.owes_q
+    return counts, lost, owes
 
 
 def _exits(game: Game, info: StateInfo, cand: Candidates, i: int) -> np.ndarray:

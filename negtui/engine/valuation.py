@@ -18,9 +18,11 @@ from collections.abc import Callable
 
 import numpy as np
 
+from negtui.engine import learned
 from negtui.engine.cache import MB, BoundedCache, nbytes
 from negtui.engine.exact import ExactSolution, solve
 from negtui.engine.game import Game
+from negtui.engine.lens_model import load_model, model_path, split_learned
 from negtui.engine.lenses import combine, concrete_lens, lens_vector
 from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.offers import Candidates, Offer, candidate_values, candidates, choose, realised_values
@@ -36,6 +38,11 @@ _TURN_CACHE_BYTES = 16 * MB  # simultaneous turns: the predicted deals of a turn
 
 def _candidate_bytes(c: Candidates) -> int:
     return nbytes(c.ip, c.iq, c.counts, c.lost, c.n_cells, c.owes_p, c.owes_q, c.owes_all)
+
+
+def _by_turn(lens: str) -> bool:
+    """Whether a lens's value of a state depends on the turn, not only on whether the game has ended."""
+    return lens == "exact" or split_learned(lens)[0]
 
 
 class Valuation:
@@ -88,7 +95,8 @@ class Valuation:
         p = self.neg.proposer(s)
         lens_p, lens_q = self._reading(lens_p), self._reading(lens_q)
         lens_p, lens_q = self._concrete(lens_p, p, s.t), self._concrete(lens_q, q, s.t)
-        when = s.t if "exact" in (split_judge(lens_p)[1], split_judge(lens_q)[1]) else s.t + 1 >= self.game.T
+        # the exact and learned values depend on the turn; the closed forms only on whether the game ends
+        when = s.t if any(_by_turn(split_judge(x)[1]) for x in (lens_p, lens_q)) else s.t + 1 >= self.game.T
         ahead = split_anticipation(lens_p)[0] or split_anticipation(lens_q)[0]
         key = (when, p, s.bits, q, lens_p, lens_q) + ((self.game.proposers(s.t),) if ahead else ())
         hit = self._offers.get(key)
@@ -171,11 +179,16 @@ class Valuation:
             out = np.full(self.game.n, float(combine(criterion, np.asarray(self.forecast(s, inner)))))
             out.flags.writeable = False
             return out
-        key = (s.t if lens == "exact" else s.t >= self.game.T, s.bits, lens)  # the turn matters only there
+        key = (s.t if _by_turn(lens) else s.t >= self.game.T, s.bits, lens)  # the turn matters only there
         hit = self._forecasts.get(key)
         if hit is not None:
             return hit
         check_lens(lens)
+        if split_learned(lens)[0]:
+            out = learned.state_vector(self.game, self.rules, load_model(model_path(lens)),
+                                       state_info(self.game, s.bits), s.t)
+            out.flags.writeable = False
+            return self._forecasts.put(key, out)
         out = lens_vector(self.game, self.rules, lens, state_info(self.game, s.bits), s.t,
                           self._exact_lookup if lens == "exact" else None)
         out.flags.writeable = False

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from negtui.engine.lens_model import LEARNED, canonical_name, split_learned
+
 Lens = Literal["myopic", "upper", "lower", "exact", "adaptive"]
 LENSES: tuple[str, ...] = ("myopic", "upper", "lower", "exact", "adaptive")
 CLOSED_FORM_LENSES: tuple[str, ...] = ("myopic", "upper", "lower")  # cheap at any size: what forecasts show
@@ -46,6 +48,10 @@ def split_anticipation(name: str) -> tuple[bool, str]:
 
 
 def check_lens(name: str) -> str:
+    """A lens in its canonical spelling; `learned:PATH` with PATH absolute, its model read and checked now
+    (lens_model.LensModelError, a ValueError, says what is wrong with the file)."""
+    if split_learned(name)[0]:
+        return canonical_name(name)
     ahead, inner = split_anticipation(name)
     if ahead:
         if inner not in (*CLOSED_FORM_LENSES, ADAPTIVE):
@@ -53,9 +59,26 @@ def check_lens(name: str) -> str:
                              f"not {inner!r}")
         return name
     if name not in LENSES:
-        raise ValueError(f"unknown lens {name!r}; choose from {', '.join(LENSES)}, or {ANTICIPATE}:LENS under "
-                         "simultaneous rules")
+        raise ValueError(f"unknown lens {name!r}; choose from {', '.join(LENSES)}, {LEARNED}[:MODEL.npz], or "
+                         f"{ANTICIPATE}:LENS under simultaneous rules")
     return name
+
+
+def split_roles(text: str) -> tuple[str, str | None]:
+    """PROPOSE/RESPOND as (proposing lens, responding lens or None).  A model's path may hold slashes, so a
+    `learned:PATH` proposing lens runs to the end of its `.npz` (`learned:m/a.npz/lower`); without that
+    ending, the whole text is the one lens."""
+    text = text.strip()
+    if split_learned(text)[0]:
+        end = text.find(".npz")
+        if end < 0 or end + 4 == len(text):
+            return text, None
+        propose, rest = text[:end + 4], text[end + 4:]
+        if not rest.startswith("/"):
+            return text, None
+        return propose, rest[1:].strip() or None
+    propose, _, respond = text.partition("/")
+    return propose.strip(), respond.strip() or None
 
 
 PARTNER_METHODS = ("mcts", "greedy", "random")

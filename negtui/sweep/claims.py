@@ -25,6 +25,7 @@ from negtui.sweep.spec import EXACT
 from negtui.sweep.stats import Effect, paired_difference, resample, slope, slope_difference
 
 LENSES = tuple(LENS_NAMES)
+LEARNED = "learned"  # the sweep method the learned lens's claims read (a method of that name)
 MATCH_MARGIN = 0.05  # "myopic matches": within 5 % of the best lens's mean improvement
 WORD = {"l1_exact": "L1", "improvement": "improvement"}
 
@@ -42,6 +43,8 @@ def over_exact_limit(rows: list[dict]) -> tuple[int, int]:
 
 def claims(rows: list[dict]) -> list[Claim]:
     found = small_claims(rows) if is_small(rows) else large_claims(rows)
+    if any(r["method"] == LEARNED for r in rows):
+        found += learned_claims(rows)
     rules = rows[0]["rules"] if rows else ""
     return [replace(c, rules=rules) for c in found]
 
@@ -297,6 +300,41 @@ def myopic_sometimes_matches(rows: list[dict]) -> Claim:
                         "of the best lens's mean improvement, in at least one regime)", "improvement",
                  "large games · cooperative · each regime", "large", tuple(parts), any_part=True,
                  missing="myopic and another lens in cooperative games are not all in these results")
+
+
+# --- the learned lens (docs/learned-lens.md): a sweep method named `learned` ----------------------------------
+
+def learned_claims(rows: list[dict]) -> list[Claim]:
+    """Judged as the hand lenses are, against every one of them: on small games its L1 error below each hand
+    lens's and its improvement at least the best hand lens's, per regime; on large games (no exact values) its
+    improvement against each hand lens, per regime.  Only seeds the model was not trained on say anything of
+    it: the report's caller picks the seeds (`negtui sweep --seed-start`)."""
+    regimes = tuple(regimes_in(rows))
+    if is_small(rows):
+        return [lens_best("learned.l1-below-every-hand-lens", "The learned lens's L1 error is below every hand "
+                          "lens's (each regime)", LEARNED, regimes, rows, "l1_exact", "small"),
+                learned_at_least_best("learned.improvement-at-least-best-hand-lens", rows, regimes, "small")]
+    return [lens_best("learned.improvement-over-every-hand-lens", "The learned lens improves on No-Negotiation "
+                      "more than every hand lens (each regime)", LEARNED, regimes, rows, "improvement", "large")]
+
+
+def learned_at_least_best(claim: str, rows: list[dict], regimes: tuple[str, ...], grid: str) -> Claim:
+    """The learned lens's improvement minus the best hand lens's in each regime (the hand lens of the highest mean
+    improvement there), claimed at least zero: a tie is reported as a tie (indistinguishable), not as a pass."""
+    hand = lenses_in(rows)
+    parts = []
+    for regime in regimes:
+        g = games(rows, "improvement", [LEARNED, *hand], payoff=regime)
+        if not len(g) or not hand:
+            continue
+        best = hand[int(np.argmax(g.values[:, 1:].mean(axis=0)))]
+        parts.append(Part(REGIME_TITLES[regime], (Comparison(
+            f"improvement {LEARNED} − {best} (the best hand lens here)",
+            paired_difference(g.column(LEARNED), g.column(best), g.clusters, seed_for(claim, regime)), 1),),
+            _means(g)))
+    return Claim(claim, "The learned lens's improvement over No-Negotiation is at least the best hand lens's (each "
+                 "regime)", "improvement", f"{grid} games · each regime", grid, tuple(parts),
+                 missing="the learned lens and a hand lens are not both in these results")
 
 
 def _simultaneous(rules: str) -> bool:

@@ -3,19 +3,21 @@ cluster (`--scheduler ADDRESS`).  Rows are kept as tasks finish; progress, rate 
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO, TypeVar
 
 from negtui.children import exit_with_parent
 from negtui.sweep.results import Results
 from negtui.sweep.spec import SweepSpec
 from negtui.sweep.tasks import Task, run_task
 
+Item = TypeVar("Item")
 FLUSH_SECONDS = 5.0  # the results file is rewritten at most this often (and at the end)
 
 
@@ -108,25 +110,32 @@ def run_sweep(spec: SweepSpec, all_tasks: list[Task], results: Results, *, worke
 
 def _pool(spec: SweepSpec, todo: list[Task], workers: int | None) -> Iterator[list[dict]]:
     """A local process pool; at most two tasks per worker are queued, so Ctrl-C loses little."""
-    if not todo:
+    for task, fut in pooled(functools.partial(run_task, spec=spec), todo, workers):
+        yield _result(fut, task)
+
+
+def pooled(work: Callable[[Item], Any], items: list[Item], workers: int | None) -> Iterator[tuple[Item, Future]]:
+    """`work` of every item on a local process pool, as (item, finished future) in the order they finish; at
+    most two items per worker are queued, so Ctrl-C loses little, and stopping the iteration ends the pool."""
+    if not items:
         return
     workers = workers or os.cpu_count() or 1
     # a worker ends when the sweep's own process is gone (kill -9 included), instead of idling forever
     pool = ProcessPoolExecutor(max_workers=workers, initializer=exit_with_parent)
-    pending: dict[Future, Task] = {}
-    queue = iter(todo)
+    pending: dict[Future, Item] = {}
+    queue = iter(items)
     try:
         while True:
             while len(pending) < 2 * workers:
-                task = next(queue, None)
-                if task is None:
+                item = next(queue, None)
+                if item is None:
                     break
-                pending[pool.submit(run_task, task, spec)] = task
+                pending[pool.submit(work, item)] = item
             if not pending:
                 break
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in finished:
-                yield _result(fut, pending.pop(fut))
+                yield pending.pop(fut), fut
     finally:
         for fut in pending:
             fut.cancel()

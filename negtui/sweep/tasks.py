@@ -185,6 +185,11 @@ def _scenario(task: Task) -> Scenario:
     return generate(_params(p, task.seed, task.rules))
 
 
+def scenario_of(task: Task) -> Scenario:
+    """The task's game: its scenario file, or the generator's game at its grid point and seed."""
+    return _scenario(task)
+
+
 def _params(p: dict[str, Any], seed: int, rules: str) -> GeneratorParams:
     """The generator's parameters at a grid point (the spec has checked every value)."""
     from negtui.generator import GeneratorParams

@@ -2,7 +2,7 @@
 never beside it.  One table, read by both the source check (test_import_graph.py) and the run-time check
 (test_imports_at_run_time.py).
 
-    cli  >  serve  >  trainee, console  >  tui, classroom, cases  >  table  >  play, sweep  >  coach
+    cli  >  serve  >  trainee, console  >  tui, classroom, cases  >  table, learn  >  play, sweep  >  coach
          >  agents, record, welfare  >  seats, narrate, generator  >  engine, names  >  scenario
          >  datadir, locks, children, lazy, csvcells
 """
@@ -14,7 +14,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("serve",),
     ("trainee", "console"),
     ("tui", "classroom", "cases"),
-    ("table",),
+    ("table", "learn"),
     ("play", "sweep"),
     ("coach",),
     ("agents", "record", "welfare"),

@@ -23,7 +23,8 @@ UI_AND_SOLVER = ("textual", "pulp", "highspy")
 RESEARCH = ("distributed", "dask", "pyarrow", "matplotlib")
 THIRD_PARTY: dict[str, tuple[str, ...]] = {
     "scenario": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
-    "engine": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx", "networkx"),
+    # the learned lens's model is arrays the engine reads in numpy; scikit-learn trains it (negtui.learn) alone
+    "engine": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx", "networkx", "sklearn"),
     "generator": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
     "seats": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
     "record": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
@@ -32,7 +33,8 @@ THIRD_PARTY: dict[str, tuple[str, ...]] = {
     "play": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
     "table": UI_AND_SOLVER + RESEARCH + ("asyncssh", "httpx"),
     "welfare": ("textual",) + RESEARCH + ("asyncssh", "httpx"),
-    "sweep": ("textual", "asyncssh", "httpx"),
+    "sweep": ("textual", "asyncssh", "httpx", "sklearn"),
+    "learn": UI_AND_SOLVER + ("asyncssh", "httpx", "distributed", "dask", "matplotlib"),
     "tui": RESEARCH + ("asyncssh", "pulp", "highspy"),  # the MILP runs in a worker process
     # the class export draws with matplotlib, imported inside the export alone (`negtui serve` never loads it)
     "classroom": UI_AND_SOLVER + ("distributed", "dask", "pyarrow", "httpx"),

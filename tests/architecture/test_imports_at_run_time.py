@@ -23,7 +23,8 @@ RESEARCH = ("distributed", "dask", "pyarrow", "matplotlib")  # the sweep's, load
 EXTRA: dict[str, tuple[str, ...]] = {
     "negtui.scenario": UI_AND_SOLVER,
     "negtui.generator": UI_AND_SOLVER,
-    "negtui.engine": UI_AND_SOLVER,
+    "negtui.engine": UI_AND_SOLVER + ("sklearn",),
+    "negtui.engine.learned": UI_AND_SOLVER + RESEARCH + ("sklearn",),  # the learned lens reads its model in numpy
     "negtui.seats": UI_AND_SOLVER,
     "negtui.narrate": UI_AND_SOLVER,
     "negtui.agents": UI_AND_SOLVER + ("httpx",),  # a language model's client is imported when one sits
@@ -59,6 +60,9 @@ EXTRA: dict[str, tuple[str, ...]] = {
     # a table's process runs the game and its bots: no app, no server, no research stack
     "negtui.table.host": UI_AND_SOLVER + RESEARCH + ("asyncssh",),
     "negtui.table.source": UI_AND_SOLVER + RESEARCH + ("asyncssh",),
+    # drawing the training set solves games; scikit-learn is loaded by the fit alone
+    "negtui.learn.data": UI_AND_SOLVER + ("sklearn", "matplotlib", "distributed"),
+    "negtui.learn.train": UI_AND_SOLVER + ("sklearn", "matplotlib", "distributed"),
     "negtui.datadir": UI_AND_SOLVER + ("numpy", "negtui.engine"),
     "negtui.tui": ("pulp", "highspy") + RESEARCH,
     "negtui.trainee.training": ("pulp", "highspy"),
@@ -93,6 +97,7 @@ def test_the_command_line_starts_without_the_app_the_solver_or_the_agents():
     """Heavy imports happen inside the commands that need them, so `negtui validate` starts fast."""
     loaded = imported_by("negtui.cli")
     bad = sorted(m for m in loaded for f in UI_AND_SOLVER + ("negtui.tui", "negtui.agents", "negtui.play",
-                                                             "rich.table", "httpx", "negtui.sweep") + RESEARCH
+                                                             "rich.table", "httpx", "negtui.sweep", "negtui.learn",
+                                                             "sklearn") + RESEARCH
                  if m == f or m.startswith(f + "."))
     assert bad == [], f"negtui.cli imports {bad}"

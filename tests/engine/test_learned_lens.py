@@ -1,0 +1,114 @@
+"""The learned lens in the engine: model files refused with a clear error, the same values whichever way a
+state is asked for, and seats that spell it (docs/learned-lens.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from negtui.engine import Negotiation, Valuation, get_rules
+from negtui.engine.lens_model import FEATURES, FORMAT, MAX_MODEL_BYTES
+from negtui.engine.negotiation import State
+from negtui.generator import GeneratorParams, generate
+
+SMALL_GAME = "scenarios/generated/small-negative.json"
+
+
+def network_arrays(seed: int = 0, hidden: int = 8) -> dict[str, np.ndarray]:
+    """A model file's arrays: a random network over the features this negtui computes."""
+    rng = np.random.default_rng(seed)
+    F = len(FEATURES)
+    return {"format": np.array(FORMAT), "features": np.array(FEATURES), "mean": np.zeros(F), "std": np.ones(F),
+            "layers": np.array(2), "w0": rng.normal(size=(F, hidden)) * 0.3, "b0": rng.normal(size=hidden) * 0.1,
+            "w1": rng.normal(size=(hidden, 1)) * 0.3, "b1": np.zeros(1), "meta": np.array("{}")}
+
+
+@pytest.fixture
+def model_file(tmp_path: Path) -> Path:
+    path = tmp_path / "models" / "m.npz"
+    path.parent.mkdir()
+    np.savez(path, **network_arrays())
+    return path
+
+
+def _refused(cli, root: Path, lens: str) -> str:
+    result = cli("autoplay", root / SMALL_GAME, "--lens", lens)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    return result.output
+
+
+def test_a_model_expecting_other_features_is_refused(cli, root: Path, tmp_path: Path) -> None:
+    arrays = network_arrays()
+    arrays["features"] = np.array(FEATURES[:-1] + ("share_of_the_pie",))
+    path = tmp_path / "other.npz"
+    np.savez(path, **arrays)
+    out = _refused(cli, root, f"learned:{path}")
+    assert "other.npz" in out and "features" in out
+    assert "missing negative_progress" in out and "unknown share_of_the_pie" in out
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    ({"format": np.array("negtui-learned-lens/0")}, "model format"),
+    ({"w1": np.zeros((3, 1))}, "'w1'"),
+    ({"std": np.zeros(len(FEATURES))}, "'std'"),
+    ({"mean": np.full(len(FEATURES), np.nan)}, "not finite"),
+])
+def test_a_damaged_model_is_refused_naming_what_is_wrong(cli, root: Path, tmp_path: Path, change, said) -> None:
+    path = tmp_path / "damaged.npz"
+    np.savez(path, **(network_arrays() | change))
+    out = _refused(cli, root, f"learned:{path}")
+    assert "damaged.npz" in out and said in out
+
+
+def test_files_that_are_no_model_are_refused(cli, root: Path, tmp_path: Path) -> None:
+    text = tmp_path / "notes.npz"
+    text.write_text("not arrays")
+    assert "a model is a numpy .npz file" in _refused(cli, root, f"learned:{text}")
+    pickled = tmp_path / "pickled.npz"
+    np.savez(pickled, **(network_arrays() | {"meta": np.array([{"x": 1}], dtype=object)}))
+    assert "running code from the file" in _refused(cli, root, f"learned:{pickled}")
+    big = tmp_path / "big.npz"
+    big.write_bytes(b"PK\x03\x04" + b"\0" * MAX_MODEL_BYTES)
+    assert "at most 5,242,880" in _refused(cli, root, f"learned:{big}")
+    assert "cannot read the model file" in _refused(cli, root, f"learned:{tmp_path / 'missing.npz'}")
+    assert "no model file after the colon" in _refused(cli, root, "learned:")
+
+
+def test_autoplay_plays_with_a_learned_lens_and_records_its_model(cli, root: Path, model_file: Path,
+                                                                tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    result = cli("autoplay", root / SMALL_GAME, "--lens", f"learned:{model_file}", "--record", record)
+    assert result.exit_code == 0, result.output
+    assert "learned:m.npz" in result.stdout  # the table names the model by its file
+    assert f"learned:{model_file}" in record.read_text().splitlines()[0]
+
+
+def test_a_seat_splits_a_learned_lens_from_its_responding_lens(model_file: Path) -> None:
+    from negtui.seats import parse_seat
+
+    seat = parse_seat(f"learned:{model_file}/lower")
+    assert seat.lenses == (f"learned:{model_file}", "lower")
+    seat = parse_seat(f"upper/learned:{model_file}")
+    assert seat.lenses == ("upper", f"learned:{model_file}")
+
+
+def test_offer_search_and_forecasts_value_a_state_alike(model_file: Path) -> None:
+    """A candidate's successor valued in the offer search's batch is what the forecast of that state says, and
+    at the end of the game the learned value is the realised payoff."""
+    sc = generate(GeneratorParams(players=5, actions=1, goals=8, factors=3, rounds=2, seed=4, payoff="balanced"))
+    neg = Negotiation.from_scenario(sc, get_rules("paper"))
+    val = Valuation(neg)
+    lens = f"learned:{model_file}"
+    s = neg.initial_state()
+    for q in range(1, neg.game.n):
+        cand = val.candidates(s, q)
+        batch = val.values(s, cand, lens, 0)
+        assert len(cand) > 1
+        for o in range(len(cand)):
+            child = State(s.t + 1, s.bits | cand.bits(neg.game, o))
+            assert batch[o] == pytest.approx(val.forecast(child, lens)[0], abs=1e-9)
+    end = State(neg.game.T, 0b1011)
+    np.testing.assert_allclose(val.forecast(end, lens), val.forecast(end, "myopic"))
