@@ -5,7 +5,7 @@ describe a seat with this model, so a seat written by one is read the same by ev
 Spelled on the command line as:
 
     NAME=human                 a person at the app
-    NAME=LENS                  a lens bot (myopic, upper, lower, exact, adaptive) proposing and responding
+    NAME=LENS                  a lens bot (myopic, upper, lower, exact, adaptive, learned) proposing and responding
     NAME=PROPOSE/RESPOND       a lens bot with one lens per role, e.g. upper/lower
     NAME=learned[:MODEL.npz]   a lens bot valuing states with a model trained on exact solutions (negtui learn)
     NAME=utilitarian           a welfare-minded bot: the sum of everyone's (myopic) values decides

@@ -27,8 +27,9 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on 
 DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Where the records, results and keys are "
                                                                     "(default: the user data directory).")]
 SeatOpt = Annotated[list[str] | None, typer.Option(
-    "--seat", help="NAME=SEAT for one seat (repeatable): human, a lens (myopic, upper, lower, exact, adaptive), "
-                   "PROPOSE/RESPOND lenses, cmd:COMMAND (an outside program) or llm:MODEL.")]
+    "--seat", help="NAME=SEAT for one seat (repeatable): human, a lens (myopic, upper, lower, exact, adaptive, "
+                   "learned or learned:MODEL.npz), PROPOSE/RESPOND lenses, cmd:COMMAND (an outside program) or "
+                   "llm:MODEL.")]
 AgentTimeoutOpt = Annotated[float | None, typer.Option(
     "--agent-timeout", help="Seconds an outside program or language model may take per decision (default 30).")]
 LlmUrlOpt = Annotated[str | None, typer.Option(

@@ -75,7 +75,8 @@ def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None
 @app.command()
 def autoplay(
     scenario: Annotated[Path | None, typer.Argument(help="Scenario file (omit with --from-record).")] = None,
-    lens: Annotated[str | None, typer.Option(help="Lens of every seat: myopic, upper, lower, exact or adaptive "
+    lens: Annotated[str | None, typer.Option(help="Lens of every seat: myopic, upper, lower, exact, adaptive, "
+                                                  "learned or learned:MODEL.npz (a model from negtui learn) "
                                                   "(PROPOSE/RESPOND to split roles); default: the lens the paper "
                                                   "finds best for the scenario's payoff regime (said first).")] = None,
     seat: SeatOpt = None,

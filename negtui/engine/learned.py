@@ -41,12 +41,14 @@ def features(game: Game, rules: Rules, i: int, t: int | np.ndarray, counts: np.n
     goals, L = game.all_goals, game.scale
     g = game.G[:, i]
     mass = float(np.abs(g).sum()) or 1.0
-    s = scaled_satisfaction(goals, counts) / L  # (O, J)
+    scaled = scaled_satisfaction(goals, counts)
+    s = scaled / L  # (O, J)
     myopic = s @ g
-    upper = lens_core(goals, rules, "upper", counts, lost, g, None)
+    memo = {"s": scaled}  # the lenses' own satisfaction, computed once
+    upper = lens_core(goals, rules, "upper", counts, lost, g, None, memo=memo)
     lower_name = effective_lens(game, rules, "lower")
     lower = myopic if lower_name == "myopic" else lens_core(goals, rules, "lower", counts, lost, g,
-                                                            owing_of(game, owes, i))
+                                                            owing_of(game, owes, i), memo=memo)
     reachable = (goals.d - lost) >= goals.tau
     open_ = (1.0 - s)
     pos, neg = np.maximum(g, 0.0), np.maximum(-g, 0.0)

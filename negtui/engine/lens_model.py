@@ -120,6 +120,16 @@ def canonical_name(name: str) -> str:
 
 _models: dict[tuple[str, int, int], LensModel] = {}
 _models_lock = threading.Lock()
+_by_name: dict[str, LensModel] = {}
+
+
+def model_for(name: str) -> LensModel:
+    """The model a lens name reads, looked up by name after its first read: a search asks for it thousands of
+    times a game, and a process plays with the file as it was when it first read it."""
+    hit = _by_name.get(name)
+    if hit is None:
+        hit = _by_name[name] = load_model(model_path(name))
+    return hit
 
 
 def load_model(path: str | os.PathLike[str]) -> LensModel:

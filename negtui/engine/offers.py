@@ -15,7 +15,7 @@ import numpy as np
 from negtui.engine import issues, learned
 from negtui.engine.exclusion import exclusions
 from negtui.engine.game import Game, GoalView
-from negtui.engine.lens_model import load_model, model_path, split_learned
+from negtui.engine.lens_model import model_for, split_learned
 from negtui.engine.lenses import Owing, effective_lens, issue_lens, lens_core, lens_sum, lens_terms, owing_all
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import REFERENCE_SLACK, VALUE_TIE, Rules
@@ -300,7 +300,7 @@ def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates
     if learned_lens:
         counts, lost, owes = full_arrays(game, info, cand, owed=True)
         assert owes is not None
-        return learned.values(game, rules, load_model(model_path(lens)), i, t_next, counts, lost, owes)
+        return learned.values(game, rules, model_for(lens), i, t_next, counts, lost, owes)
     lens = effective_lens(game, rules, lens)
     if game.issues is not None and lens != "myopic":
         return _issue_values(game, rules, info, cand, lens, i, game.G[:, i])

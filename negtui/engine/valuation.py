@@ -22,7 +22,7 @@ from negtui.engine import learned
 from negtui.engine.cache import MB, BoundedCache, nbytes
 from negtui.engine.exact import ExactSolution, solve
 from negtui.engine.game import Game
-from negtui.engine.lens_model import load_model, model_path, split_learned
+from negtui.engine.lens_model import model_for, split_learned
 from negtui.engine.lenses import combine, concrete_lens, lens_vector
 from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.offers import Candidates, Offer, candidate_values, candidates, choose, realised_values
@@ -185,7 +185,7 @@ class Valuation:
             return hit
         check_lens(lens)
         if split_learned(lens)[0]:
-            out = learned.state_vector(self.game, self.rules, load_model(model_path(lens)),
+            out = learned.state_vector(self.game, self.rules, model_for(lens),
                                        state_info(self.game, s.bits), s.t)
             out.flags.writeable = False
             return self._forecasts.put(key, out)

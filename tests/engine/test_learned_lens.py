@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from negtui.engine import Negotiation, Valuation, get_rules
-from negtui.engine.lens_model import FEATURES, FORMAT, MAX_MODEL_BYTES
+from negtui.engine.lens_model import FEATURES, FORMAT, MAX_MODEL_BYTES, default_model_path, load_model
 from negtui.engine.negotiation import State
 from negtui.generator import GeneratorParams, generate
 
@@ -95,6 +95,12 @@ def test_a_seat_splits_a_learned_lens_from_its_responding_lens(model_file: Path)
     assert seat.lenses == ("upper", f"learned:{model_file}")
 
 
+def test_the_shipped_model_loads() -> None:
+    model = load_model(default_model_path())
+    assert model.features == FEATURES
+    assert default_model_path().stat().st_size <= MAX_MODEL_BYTES
+
+
 def test_offer_search_and_forecasts_value_a_state_alike(model_file: Path) -> None:
     """A candidate's successor valued in the offer search's batch is what the forecast of that state says, and
     at the end of the game the learned value is the realised payoff."""
@@ -112,3 +118,9 @@ def test_offer_search_and_forecasts_value_a_state_alike(model_file: Path) -> Non
             assert batch[o] == pytest.approx(val.forecast(child, lens)[0], abs=1e-9)
     end = State(neg.game.T, 0b1011)
     np.testing.assert_allclose(val.forecast(end, lens), val.forecast(end, "myopic"))
+
+
+def test_the_shipped_model_plays_a_game_on_its_own_name(cli, root: Path) -> None:
+    result = cli("autoplay", root / SMALL_GAME, "--lens", "learned")
+    assert result.exit_code == 0, result.output
+    assert "learned" in result.stdout

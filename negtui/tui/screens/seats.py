@@ -10,14 +10,16 @@ from textual.geometry import Region, Size
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, OptionList, Static
 
+from negtui.engine.lens_model import short_name
 from negtui.names import fit_unique
 from negtui.seats import Seat
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.seat_grid import EVERY, NAME_WIDTH, PLAYS, SeatGrid, SeatRow, header, name_width
 
-SEAT_CHOICES = ("human", "myopic", "upper", "lower", "exact", "adaptive", "utilitarian", "maximin")
-ANY_GAME = ("adaptive", "utilitarian", "maximin")  # bots any game can seat (not forecasts the game shows)
+SEAT_CHOICES = ("human", "myopic", "upper", "lower", "exact", "adaptive", "learned", "utilitarian", "maximin")
+# bots any game can seat (not forecasts the game shows); `learned` is the model shipped with negtui
+ANY_GAME = ("adaptive", "learned", "utilitarian", "maximin")
 AS_IS = "as-is"  # keep an outside agent (cmd:, llm:) in its seat
 SAME = "same"  # a lens bot answers offers with the lens it proposes with
 DIALOG_WIDTH = 70  # .dialog's width in app.tcss, with the grid's narrowest name column
@@ -62,11 +64,11 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
         value, answer = self._value(seat), self._answer(seat)
         plays = [(c, c) for c in self.choices]
         if value not in self.choices:
-            plays.append((seat.label if value == AS_IS else value, value))
+            plays.append((seat.label if value == AS_IS else short_name(value), value))
         bots = [c for c in self.choices if c != "human"]
         answers = [("its own lens", SAME)] + [(c, c) for c in bots]
         if answer not in {v for _, v in answers}:
-            answers.append((answer, answer))
+            answers.append((short_name(answer), answer))
         return tuple(plays), tuple(answers)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -1,0 +1,70 @@
+"""What the learned lens costs beside the hand lenses: seconds per game played by lens bots (MCTS, 50
+simulations) on the paper's small or large games, each lens on the same games, and per offer search (the
+issue's budget: a search at most 2× the upper lens's).  The learned value depends on the turn, so a state met
+again a round later is searched again where a closed-form lens looks its offer up: more searches a game.
+
+    .venv/bin/python bench/bench_learned.py [--seeds 5] [--model learned:PATH] [--large]
+
+Each game gets a fresh valuation (no cache shared between lenses); the figures are mean ± sd over the games,
+with n.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from negtui.agents import AgentOptions, Seating
+from negtui.engine import Negotiation, TurnDriver, Valuation, get_rules
+from negtui.generator import GeneratorParams, generate
+from negtui.seats import parse_seat
+
+LENSES = ("myopic", "upper", "lower")
+
+
+def play(sc, lens: str) -> tuple[float, int]:
+    """(seconds, offer searches) of one game with every seat a `lens` bot."""
+    neg = Negotiation.from_scenario(sc, get_rules("paper"))
+    val = Valuation(neg)
+    seats = [parse_seat(lens).model_copy(update={"seed": i}) for i in range(neg.game.n)]
+    t0 = time.perf_counter()
+    with Seating(neg, seats, AgentOptions(remote_bots=False), val) as seating:
+        TurnDriver(neg, seating.agents).play_out()
+    return time.perf_counter() - t0, max(1, val.searches)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--model", default="learned", help="the learned lens to time (learned, or learned:PATH)")
+    ap.add_argument("--large", action="store_true", help="10 players × 5 actions instead of × 1")
+    args = ap.parse_args()
+    actions = 5 if args.large else 1
+    print(f"Lens bots, seconds per game: 10 players x {actions} action(s), 15 goals, 5 rounds, MCTS 50")
+    times: dict[str, list[float]] = {lens: [] for lens in (*LENSES, args.model)}
+    per_search: dict[str, list[float]] = {lens: [] for lens in times}
+    for seed in range(args.seeds):
+        sc = generate(GeneratorParams(players=10, actions=actions, goals=15, factors=5, all_or_nothing=0.3,
+                                      zipf=1.6, payoff=("balanced", "negative", "positive")[seed % 3], rounds=5,
+                                      budget=2, seed=seed))
+        for lens in times:
+            secs, searches = play(sc, lens)
+            times[lens].append(secs)
+            per_search[lens].append(secs / searches * 1e3)
+    name = "learned" if args.model == "learned" else args.model.rsplit("/", 1)[-1]
+    for lens, secs in times.items():
+        sd = statistics.stdev(secs) if len(secs) > 1 else 0.0
+        ms = per_search[lens]
+        print(f"  {lens if lens in LENSES else name:<24} {statistics.mean(secs):8.3f} s ± {sd:.3f} a game, "
+              f"{statistics.mean(ms):6.3f} ms a search  n={len(secs)}")
+    for what, figures in (("a game", times), ("a search", per_search)):
+        ratio = np.array(figures[args.model]) / np.array(figures["upper"])
+        sd = float(ratio.std(ddof=1)) if len(ratio) > 1 else 0.0
+        print(f"  learned / upper ratio, {what:<9} {ratio.mean():6.2f} ± {sd:.2f}  n={len(ratio)}")
+
+
+if __name__ == "__main__":
+    main()
