@@ -58,20 +58,20 @@ def fit(table: pa.Table, hidden: tuple[int, ...] = DEFAULT_HIDDEN, max_rows: int
     seeds = table.column("seed").to_numpy()
     train_seeds, held_seeds = split_seeds(seeds, held_out_share, random_state)
     train = np.isin(seeds, train_seeds) & (table.column("mass").to_numpy() > 0)
-    x, mass, exact, myopic = _matrix(table)
     rows = np.flatnonzero(train)
     if len(rows) == 0:
         raise ValueError("no training rows: every player of these games values nothing")
     if len(rows) > max_rows:
         rows = np.sort(np.random.default_rng(random_state).choice(rows, size=max_rows, replace=False))
-    y = (exact[rows] - myopic[rows]) / mass[rows]
-    mean = x[rows].mean(axis=0)
-    std = x[rows].std(axis=0)
+    x, mass, exact, myopic = _matrix(table.take(pa.array(rows)))  # the rows fitted on alone, not the whole set
+    y = (exact - myopic) / mass
+    mean = x.mean(axis=0)
+    std = x.std(axis=0)
     std[std < 1e-9] = 1.0
     net = MLPRegressor(hidden_layer_sizes=hidden, activation="relu", alpha=1e-4, learning_rate_init=1e-3,
                        max_iter=200, early_stopping=len(rows) >= 200, n_iter_no_change=10,
                        random_state=random_state)
-    net.fit((x[rows] - mean) / std, y)
+    net.fit((x - mean) / std, y)
     info = {"trained_rows": len(rows), "trained_seeds": [int(s) for s in train_seeds],
             "held_out_seeds": [int(s) for s in held_seeds], "hidden": list(hidden), "iterations": int(net.n_iter_),
             **(meta or {})}
