@@ -4,6 +4,7 @@ is known, holding, failing and tied, with a method named `learned` in the sweep.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from negtui.sweep.claims import claims
 from negtui.sweep.stats import FAILS, HOLDS, INDISTINGUISHABLE
@@ -70,3 +71,27 @@ def test_large_games_judge_its_improvement_against_each_hand_lens() -> None:
     judged = by_id(rows)
     assert judged["learned.improvement-over-every-hand-lens"].verdict == HOLDS
     assert "learned.l1-below-every-hand-lens" not in judged
+
+
+@pytest.mark.slow  # a sweep of 12 games and its report
+def test_a_sweep_with_the_learned_lens_reports_its_claims(cli, tmp_path) -> None:
+    """`negtui sweep` plays a method named learned (the shipped model) beside the hand lenses, and `negtui report`
+    judges it against each of them."""
+    import json
+
+    spec = tmp_path / "spec.toml"
+    spec.write_text('format = "negtui-sweep/1"\nname = "tiny"\nseeds = 3\nwelfare = "none"\nsims = 5\n'
+                    'methods = ["myopic", "upper", "lower", "learned"]\n'
+                    '[grid]\nplayers = [4]\nactions = [1]\ngoals = [5]\nrounds = [2]\nfactors = [2]\n'
+                    'structure = ["adversarial"]\nall_or_nothing = [0.0]\nzipf = [1.6]\n'
+                    'payoff = ["balanced", "positive"]\n')
+    results = tmp_path / "r.parquet"
+    ran = cli("sweep", spec, "-o", results, "--workers", "1")
+    assert ran.exit_code == 0, ran.output
+    out = cli("report", results, "-o", tmp_path / "report")
+    assert out.exit_code == 0, out.output
+    found = {c["id"]: c for c in json.loads((tmp_path / "report" / "claims.json").read_text())["claims"]}
+    claim = found["learned.l1-below-every-hand-lens"]
+    assert claim["verdict"] in (HOLDS, FAILS, INDISTINGUISHABLE, "identical play")
+    assert "learned.improvement-at-least-best-hand-lens" in found
+    assert "learned" in (tmp_path / "report" / "report.md").read_text()
