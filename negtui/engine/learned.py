@@ -14,7 +14,7 @@ import numpy as np
 
 from negtui.engine.game import Game
 from negtui.engine.lens_model import LensModel
-from negtui.engine.lenses import effective_lens, lens_core, owing_of
+from negtui.engine.lenses import Owing, effective_lens, lens_core
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import Rules
 
@@ -24,72 +24,103 @@ def player_mass(game: Game) -> np.ndarray:
     return np.abs(game.G).sum(axis=0)
 
 
-def own_turns_left(game: Game, i: int, turn: np.ndarray) -> np.ndarray:
-    """Player i's proposals from each turn in `turn` to the end of the game."""
-    mine = np.concatenate([[0], np.cumsum(np.asarray(game.schedule) == i)])
+def own_turns_left(game: Game, players: np.ndarray, turn: np.ndarray) -> np.ndarray:
+    """(P, O) each player's proposals from each turn in `turn` to the end of the game."""
+    mine = np.zeros((len(game.schedule) + 1, len(players)))
+    mine[1:] = np.cumsum(np.asarray(game.schedule)[:, None] == players[None], axis=0)
     if game.starts is None:
         positions = np.minimum(turn, len(game.schedule))
     else:
         positions = np.asarray(game.starts)[np.minimum(turn, len(game.starts) - 1)]
-    return (mine[-1] - mine[positions]).astype(float)
+    return (mine[-1][:, None] - mine[positions].T).astype(float)
+
+
+def features_of(game: Game, rules: Rules, players: np.ndarray, t: int | np.ndarray, counts: np.ndarray,
+                lost: np.ndarray, owes: np.ndarray) -> np.ndarray:
+    """(P, O, F) the features of each of `players` at states with goal counts `counts` and required cells
+    ruled out `lost` (O, J), and every player's cells still owed `owes` (O, N, J), at turn t < T (one for
+    all, or one per row).  What does not depend on the player is computed once for all of them: an offer
+    search reads its proposer's and its partner's values of the same successors, a forecast every player's."""
+    goals, L = game.all_goals, game.scale
+    g = game.G[:, players].T  # (P, J)
+    mass = np.abs(g).sum(axis=1)
+    mass = np.where(mass == 0, 1.0, mass)[:, None]  # (P, 1)
+    scaled = scaled_satisfaction(goals, counts)
+    s = scaled / L  # (O, J)
+    myopic = (s @ g.T).T  # (P, O)
+    memo = {"s": scaled}  # the lenses' own satisfaction, computed once
+    gp = g[:, None, :]  # (P, 1, J): the lenses' values broadcast over the states
+    upper = lens_core(goals, rules, "upper", counts, lost, gp, None, memo=memo)
+    owing = owes > 0  # (O, N, J)
+    own_owes, own_owing = owes[:, players].transpose(1, 0, 2), owing[:, players].transpose(1, 0, 2)  # (P, O, J)
+    others_owing = owing.sum(axis=1)[None] - own_owing
+    if effective_lens(game, rules, "lower") == "myopic":
+        lower = myopic
+    else:
+        hostile = owing & (game.G.T < 0)
+        lower = lens_core(goals, rules, "lower", counts, lost, gp,
+                          Owing(own_owes, owes.sum(axis=1)[None] - own_owes, others_owing,
+                                hostile.sum(axis=1)[None] - hostile[:, players].transpose(1, 0, 2)), memo=memo)
+    reachable = (goals.d - lost) >= goals.tau
+    open_ = (1.0 - s)
+    pos, neg = np.maximum(g, 0.0), np.maximum(-g, 0.0)  # (P, J)
+    liking = owing & (game.G.T[None] > 0)
+    others_liking = liking.sum(axis=1)[None] - liking[:, players].transpose(1, 0, 2)
+    support = np.where(others_owing > 0, others_liking / np.maximum(others_owing, 1), 0.0)  # (P, O, J)
+    own_only = (others_owing == 0) & own_owing
+    progress = np.minimum(counts, goals.tau) / goals.tau
+    binary = goals.binary
+    reach_open = open_ * reachable  # (O, J)
+
+    def by(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """(P, O): x (O, J) or (P, O, J) weighted by each player's w (P, J), over the mass."""
+        out = (x @ w.T).T if x.ndim == 2 else np.einsum("poj,pj->po", x, w)
+        return out / mass
+
+    T, n = game.T, game.n
+    rows = counts.shape[0]
+    P = len(players)
+    turn = np.broadcast_to(np.asarray(t, dtype=np.int64), (rows,))
+    left = np.broadcast_to((T - turn) / T, (P, rows))
+    cols = [
+        myopic / mass, (upper - myopic) / mass, (lower - myopic) / mass,
+        left, np.broadcast_to((T - turn) / n, (P, rows)), own_turns_left(game, players, turn),
+        np.full((P, rows), float(game.budget)), np.full((P, rows), float(n)),
+        by(open_, pos), by(open_ * ~reachable, pos), by(reach_open, neg),
+        by(reach_open * own_only, pos), by(reach_open * own_only, neg),
+        by(reach_open * support, pos), by(reach_open * support, neg),
+        by(reach_open * binary, pos), by(reach_open * binary, neg),
+        by(reach_open * progress, pos), by(reach_open * progress, neg),
+    ]
+    return np.stack(cols, axis=-1)
 
 
 def features(game: Game, rules: Rules, i: int, t: int | np.ndarray, counts: np.ndarray, lost: np.ndarray,
              owes: np.ndarray) -> np.ndarray:
-    """(O, F) player i's features at states with goal counts `counts` and required cells ruled out `lost`
-    (O, J), and every player's cells still owed `owes` (O, N, J), at turn t < T (one for all, or one per row)."""
-    goals, L = game.all_goals, game.scale
-    g = game.G[:, i]
-    mass = float(np.abs(g).sum()) or 1.0
-    scaled = scaled_satisfaction(goals, counts)
-    s = scaled / L  # (O, J)
-    myopic = s @ g
-    memo = {"s": scaled}  # the lenses' own satisfaction, computed once
-    upper = lens_core(goals, rules, "upper", counts, lost, g, None, memo=memo)
-    lower_name = effective_lens(game, rules, "lower")
-    lower = myopic if lower_name == "myopic" else lens_core(goals, rules, "lower", counts, lost, g,
-                                                            owing_of(game, owes, i), memo=memo)
-    reachable = (goals.d - lost) >= goals.tau
-    open_ = (1.0 - s)
-    pos, neg = np.maximum(g, 0.0), np.maximum(-g, 0.0)
-    owing = owes > 0  # (O, N, J)
-    others_owing = owing.sum(axis=1) - owing[:, i]
-    liking = owing & (game.G.T[None] > 0)
-    others_liking = liking.sum(axis=1) - liking[:, i]
-    support = np.where(others_owing > 0, others_liking / np.maximum(others_owing, 1), 0.0)
-    own_only = (others_owing == 0) & (owing[:, i])
-    progress = np.minimum(counts, goals.tau) / goals.tau
-    binary = goals.binary
-    reach_open = open_ * reachable
-    T, n = game.T, game.n
-    rows = counts.shape[0]
-    turn = np.broadcast_to(np.asarray(t, dtype=np.int64), (rows,))
-    cols = [
-        myopic / mass, (upper - myopic) / mass, (lower - myopic) / mass,
-        (T - turn) / T, (T - turn) / n, own_turns_left(game, i, turn),
-        np.full(rows, float(game.budget)), np.full(rows, float(n)),
-        (open_ @ pos) / mass, ((open_ * ~reachable) @ pos) / mass, (reach_open @ neg) / mass,
-        ((reach_open * own_only) @ pos) / mass, ((reach_open * own_only) @ neg) / mass,
-        ((reach_open * support) @ pos) / mass, ((reach_open * support) @ neg) / mass,
-        ((reach_open * binary) @ pos) / mass, ((reach_open * binary) @ neg) / mass,
-        ((reach_open * progress) @ pos) / mass, ((reach_open * progress) @ neg) / mass,
-    ]
-    return np.stack(cols, axis=1)
+    """(O, F) player i's features (`features_of`), as the training set holds them."""
+    return features_of(game, rules, np.array([i]), t, counts, lost, owes)[0]
+
+
+def values_of(game: Game, rules: Rules, model: LensModel, players: np.ndarray, t: int, counts: np.ndarray,
+              lost: np.ndarray, owes: np.ndarray) -> np.ndarray:
+    """(P, O) each player's learned value of each state, in one forward pass of the network; at the end of
+    the game, the realised payoff."""
+    realised = ((scaled_satisfaction(game.all_goals, counts) @ game.G[:, players]) / game.scale).T
+    if t >= game.T:
+        return realised
+    mass = np.abs(game.G[:, players]).sum(axis=0)
+    x = features_of(game, rules, players, t, counts, lost, owes)
+    gap = model.predict(x.reshape(-1, x.shape[-1])).reshape(x.shape[:2])
+    return np.where(mass[:, None] == 0, realised, realised + mass[:, None] * gap)
 
 
 def values(game: Game, rules: Rules, model: LensModel, i: int, t: int, counts: np.ndarray, lost: np.ndarray,
            owes: np.ndarray) -> np.ndarray:
     """(O,) player i's learned value of each state; at the end of the game, the realised payoff."""
-    realised = (scaled_satisfaction(game.all_goals, counts) @ game.G[:, i]) / game.scale
-    if t >= game.T:
-        return realised
-    mass = float(np.abs(game.G[:, i]).sum())
-    if mass == 0:
-        return realised
-    return realised + mass * model.predict(features(game, rules, i, t, counts, lost, owes))
+    return values_of(game, rules, model, np.array([i]), t, counts, lost, owes)[0]
 
 
 def state_vector(game: Game, rules: Rules, model: LensModel, info: StateInfo, t: int) -> np.ndarray:
     """(N,) every player's learned value of one state."""
-    counts, lost, owes = info.counts[None], info.lost[None], info.owes[None]
-    return np.array([values(game, rules, model, i, t, counts, lost, owes)[0] for i in range(game.n)])
+    return values_of(game, rules, model, np.arange(game.n), t, info.counts[None], info.lost[None],
+                     info.owes[None])[:, 0]

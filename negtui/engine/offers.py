@@ -287,6 +287,15 @@ def realised_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates,
     return (cand.scaled()[rows] @ g + const) / game.scale
 
 
+def learned_candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, t_next: int, lens: str,
+                             players: np.ndarray) -> np.ndarray:
+    """(P, O) each of `players`' learned value of each candidate's successor at turn t_next < T, in one pass:
+    the successors' arrays are built once, and the network reads every player's rows together."""
+    counts, lost, owes = full_arrays(game, info, cand, owed=True)
+    assert owes is not None
+    return learned.values_of(game, rules, model_for(lens), players, t_next, counts, lost, owes)
+
+
 def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, t_next: int, lens: str,
                      i: int, exact_values=None) -> np.ndarray:
     """(O,) player i's lens value of each candidate's successor state at turn t_next."""
@@ -296,11 +305,8 @@ def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates
         return exact_values(t_next, cand.child_masks(game, info.bits))[:, i]
     if t_next >= game.T:
         lens = "myopic"  # every lens is the realised payoff at the end of the game
-    learned_lens, _ = split_learned(lens)
-    if learned_lens:
-        counts, lost, owes = full_arrays(game, info, cand, owed=True)
-        assert owes is not None
-        return learned.values(game, rules, model_for(lens), i, t_next, counts, lost, owes)
+    if split_learned(lens)[0]:
+        return learned_candidate_values(game, rules, info, cand, t_next, lens, np.array([i]))[0]
     lens = effective_lens(game, rules, lens)
     if game.issues is not None and lens != "myopic":
         return _issue_values(game, rules, info, cand, lens, i, game.G[:, i])

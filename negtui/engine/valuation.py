@@ -25,7 +25,15 @@ from negtui.engine.game import Game
 from negtui.engine.lens_model import model_for, split_learned
 from negtui.engine.lenses import combine, concrete_lens, lens_vector
 from negtui.engine.negotiation import IllegalMove, Negotiation, State
-from negtui.engine.offers import Candidates, Offer, candidate_values, candidates, choose, realised_values
+from negtui.engine.offers import (
+    Candidates,
+    Offer,
+    candidate_values,
+    candidates,
+    choose,
+    learned_candidate_values,
+    realised_values,
+)
 from negtui.engine.payoff import state_info
 from negtui.engine.rules import Rules
 from negtui.engine.vocabulary import ADAPTIVE, ANTICIPATE, check_lens, split_anticipation, split_judge
@@ -111,9 +119,14 @@ class Valuation:
         cand = self.candidates_at(s, q) if self.game.simultaneous else self.candidates(s, q)
         self.searches += 1
         self.evaluated += len(cand)
-        v_p = self.values(s, cand, lens_p, p)
         same = lens_q == lens_p and (q == p or split_judge(lens_p)[0] is not None)  # a criterion is everyone's
-        v_q = v_p if same else self.values(s, cand, lens_q, q)
+        if lens_q == lens_p and not same and split_learned(lens_p)[0] and s.t + 1 < self.game.T:
+            # one forward pass of the network for both players' values of the same successors
+            v_p, v_q = learned_candidate_values(self.game, self.rules, state_info(self.game, s.bits), cand,
+                                                s.t + 1, lens_p, np.array([p, q]))
+        else:
+            v_p = self.values(s, cand, lens_p, p)
+            v_q = v_p if same else self.values(s, cand, lens_q, q)
         realised = None if lens_p == "myopic" or not self.rules.offer_ties_realised else (
             lambda rows: self.realised(s, cand, lens_p, p, rows))
         o = choose(self.rules, v_p, v_q, cand.n_cells, realised)

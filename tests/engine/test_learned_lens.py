@@ -124,3 +124,43 @@ def test_the_shipped_model_plays_a_game_on_its_own_name(cli, root: Path) -> None
     result = cli("autoplay", root / SMALL_GAME, "--lens", "learned")
     assert result.exit_code == 0, result.output
     assert "learned" in result.stdout
+
+
+def test_a_search_reads_both_players_in_one_forward_pass(model_file: Path, monkeypatch) -> None:
+    """The proposer's and the partner's values of an offer search's successors come from one pass of the
+    network (what keeps a search near the closed forms' cost), and are what each player's own pass says; a
+    forecast reads every player in one pass too."""
+    from negtui.engine import learned
+    from negtui.engine.lens_model import LensModel, model_for
+    from negtui.engine.payoff import state_info
+
+    sc = generate(GeneratorParams(players=5, actions=2, goals=8, factors=3, rounds=2, seed=7, payoff="negative"))
+    neg = Negotiation.from_scenario(sc, get_rules("paper"))
+    lens = f"learned:{model_file}"
+    passes: list[int] = []
+    predict = LensModel.predict
+
+    def counted(self: LensModel, x: np.ndarray) -> np.ndarray:
+        passes.append(len(x))
+        return predict(self, x)
+
+    monkeypatch.setattr(LensModel, "predict", counted)
+    s = neg.initial_state()
+    p = neg.proposer(s)
+    val = Valuation(neg)
+    for q in (k for k in range(neg.game.n) if k != p):
+        passes.clear()
+        offer = val.best_offer(s, q, lens, lens)
+        cand = val.candidates(s, q)
+        assert passes == [2 * len(cand)]
+        v_p, v_q = val.values(s, cand, lens, p), val.values(s, cand, lens, q)  # one player a pass
+        assert offer.value_proposer == pytest.approx(v_p[offer.index], abs=1e-9)
+        assert offer.value_partner == pytest.approx(v_q[offer.index], abs=1e-9)
+    passes.clear()
+    vector = val.forecast(s, lens)
+    assert passes == [neg.game.n]
+    info = state_info(neg.game, s.bits)
+    for i in range(neg.game.n):
+        alone = learned.values(neg.game, neg.rules, model_for(lens), i, s.t, info.counts[None], info.lost[None],
+                               info.owes[None])
+        assert vector[i] == pytest.approx(alone[0], abs=1e-9)
