@@ -5,7 +5,10 @@ A choice is valued by the state it leads to at the end of the turn, seen by the 
 each lens (`Valuation.forecast`): the proposer's offer with the answer it got (or, for a bot's offer,
 the answer it would get), the partner's accept or reject.  The cost of a decision is how much the best
 alternative is worth more than it, under the exact solution where the game is small enough, otherwise
-under the mean of the three closed-form lenses (none of them alone is the truth)."""
+under the mean of the three closed-form lenses (none of them alone is the truth).  The learned lens (the
+model shipped with negtui) reads beside them, and its bot's choice is one more alternative; it is left out of
+the mean, which stays what the hand-written lenses say (docs/learned-lens.md: its values fit exact solutions
+best, its play does not beat theirs everywhere)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from negtui.engine.game import Game
+from negtui.engine.lens_model import LEARNED
 from negtui.engine.negotiation import Negotiation, Phase, State
 from negtui.engine.offers import Offer
 from negtui.engine.search import greedy_partner
@@ -24,6 +28,12 @@ from negtui.names import player_names
 from negtui.narrate import offer_words
 
 YOU = "you"
+
+
+def coach_lenses(game: Game) -> tuple[str, ...]:
+    """The lenses the coach reads a decision with: the hand-written ones and the learned one, except on a case
+    of issues, whose options and exits the learned model was not trained to read (it learned from goals)."""
+    return CLOSED_FORM_LENSES + (() if game.issues is not None else (LEARNED,))
 
 
 @dataclass(frozen=True)
@@ -36,6 +46,11 @@ class Choice:
     accept: bool | None = None  # respond: the answer; propose: the answer it got or would get
     after: State = field(default_factory=State)
     values: dict[str, float] = field(default_factory=dict)  # deciding player's value of `after`, per lens
+
+    @property
+    def whose(self) -> str:
+        """Who decided so, in a sentence: `upper's choice`, `the learned bot's choice`."""
+        return "the learned bot's" if self.who == LEARNED else f"{self.who}'s"
 
 
 @dataclass(frozen=True)
@@ -96,7 +111,7 @@ class Coach:
     @property
     def lenses(self) -> tuple[str, ...]:
         exact = self._exact() if callable(self._exact) else self._exact
-        return CLOSED_FORM_LENSES + (("exact",) if exact else ())
+        return coach_lenses(self.neg.game) + (("exact",) if exact else ())
 
     def _values(self, after: State, player: int) -> dict[str, float]:
         return {lens: float(self.valuation.forecast(after, lens)[player]) for lens in self.lenses}
@@ -114,7 +129,7 @@ class Coach:
 
     def _proposals(self, s: State, p: int) -> tuple[Choice, ...]:
         val, out = self.valuation, []
-        for lens in CLOSED_FORM_LENSES:
+        for lens in coach_lenses(self.neg.game):
             lens_of = self._model(lens)
             q = greedy_partner(val, s, lens, lens_of)
             offer = val.best_offer(s, q, lens, lens_of(q))

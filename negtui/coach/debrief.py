@@ -10,11 +10,10 @@ from dataclasses import dataclass, field
 
 from negtui.agents.options import AgentOptions
 from negtui.agents.seating import Seating
-from negtui.coach.assess import Assessment
+from negtui.coach.assess import Assessment, coach_lenses
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.negotiation import Negotiation, State
 from negtui.engine.turns import TurnDriver
-from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.seats import DEFAULT_LENS, Seat
 
 COSTLIEST = 3
@@ -50,14 +49,14 @@ def counterfactual_seats(seats: list[Seat], player: int, lens: str) -> list[Seat
 
 
 def counterfactuals(neg: Negotiation, seats: list[Seat], player: int, start: State,
-                    lenses: tuple[str, ...] = CLOSED_FORM_LENSES,
+                    lenses: tuple[str, ...] | None = None,
                     cancelled: Callable[[], bool] = lambda: False, information: str = "public") -> dict[str, float]:
     """The seat's payoff when each lens bot plays it from `start` against the same opponents; under
     private information every bot (the lens bot in the seat too) decides on what its seat knows, as the
-    bots of the game played did."""
+    bots of the game played did.  `lenses`: the coach's (`coach_lenses`) unless given."""
     out: dict[str, float] = {}
     options = AgentOptions(information=information)
-    for lens in lenses:
+    for lens in coach_lenses(neg.game) if lenses is None else lenses:
         # a seating of its own, with its own valuation: the game played keeps its caches
         with Seating(neg, counterfactual_seats(seats, player, lens), options) as seating:
             driver = TurnDriver(neg, seating.agents, State(start.t, start.bits))

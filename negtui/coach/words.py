@@ -8,19 +8,18 @@ read off the states the two choices lead to."""
 
 from __future__ import annotations
 
-from negtui.coach.assess import Assessment, Choice, choice_words
+from negtui.coach.assess import Assessment, Choice, choice_words, coach_lenses
 from negtui.coach.sheet import Sheet
 from negtui.engine.baseline import no_negotiation
 from negtui.engine.game import Game
 from negtui.engine.negotiation import Negotiation, Phase
 from negtui.engine.payoff import payoffs, state_info
 from negtui.engine.valuation import Valuation
-from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.names import player_names
 from negtui.narrate import cell_label
 
 REFERENCE_WORDS = {"exact": "the exact solution (what perfect play by everyone leads to)",
-                   "mean": "the average of the three lens forecasts"}
+                   "mean": "the average of the three hand-written lens forecasts (myopic, upper, lower)"}
 EPS = 0.05  # differences under this are not worth a word
 
 
@@ -46,7 +45,7 @@ def why(game: Game, a: Assessment) -> str:
     value_yours, value_best = a.value(yours), a.value(best)
     now_yours, now_best = _now(game, yours, p), _now(game, best, p)
     later_yours, later_best = value_yours - now_yours, value_best - now_best
-    mine, theirs = _choice(yours), f"{best.who}'s choice ({choice_words(game, best)})"
+    mine, theirs = _choice(yours), f"{best.whose} choice ({choice_words(game, best)})"
     if now_yours + EPS < now_best:
         text = (f"Why: {mine} leaves you {now_yours:z.1f} once the turn ends, {theirs} {now_best:z.1f}: it gives up "
                 f"{now_best - now_yours:z.1f} at once")
@@ -92,7 +91,7 @@ def primer(neg: Negotiation, player: int) -> str:
     nothing = float(payoffs(game, 0)[player])
     val = Valuation(neg)
     start = neg.initial_state()
-    forecasts = ", ".join(f"{lens} {float(val.forecast(start, lens)[player]):z.1f}" for lens in CLOSED_FORM_LENSES)
+    forecasts = ", ".join(f"{lens} {float(val.forecast(start, lens)[player]):z.1f}" for lens in coach_lenses(game))
     text = (f"The baseline is what a seat gets with no negotiation: everyone commits only what pays on its own. "
             f"Here it is {base:z.1f} for {who}; every result is measured against it.")
     if abs(base - nothing) > EPS:
@@ -103,8 +102,9 @@ def primer(neg: Negotiation, player: int) -> str:
         return text + "\n" + _sheet_primer(sheet, player, who, forecasts)
     text += (f"\nA lens is a way to forecast the rest of the game from where it stands: myopic counts only what is "
              f"already committed, upper expects every goal still in reach to be completed, lower only what those "
-             f"who must act can be relied on to complete. At the start {who}'s forecasts are {forecasts}; the bots "
-             f"play by them, and the coach values every choice under all three.")
+             f"who must act can be relied on to complete, and learned is a forecast fitted to how small games end "
+             f"when everyone plays perfectly. At the start {who}'s forecasts are {forecasts}; the bots play by them, "
+             f"and the coach values every choice under each of them.")
     return text
 
 

@@ -28,15 +28,17 @@ def test_accepting_the_pill_is_told_that_upper_and_exact_would_have_rejected_it(
     assert ses.pending.bits == (1 << A_BAIT) | (1 << B_BAIT) | (1 << B_POISON)
     hint = ses.hint()
     assert hint.yours is None and {c.who: c.accept for c in hint.others} == {
-        "myopic": True, "upper": False, "lower": True, "exact": False}
+        "myopic": True, "upper": False, "lower": True, "learned": False, "exact": False}
     ses.submit(ses.answer(True))
     (a,) = ses.assess_pending()
     assert (a.t, a.player, a.phase, a.reference) == (0, 1, Phase.RESPOND, "exact")
     assert a.yours.who == YOU and a.yours.accept is True
-    assert a.yours.values == {"myopic": 7.0, "upper": 7.0, "lower": 7.0, "exact": 7.0}
+    assert a.yours.values | {"learned": 7.0} == dict.fromkeys(("myopic", "upper", "lower", "learned", "exact"), 7.0)
     by = {c.who: c for c in a.others}
     assert by["upper"].accept is False and by["exact"].accept is False
-    assert by["upper"].values == by["exact"].values == {"myopic": 0.0, "upper": 30.0, "lower": 0.0, "exact": 30.0}
+    assert by["upper"].values == by["exact"].values
+    assert by["exact"].values | {"learned": 30.0} == {"myopic": 0.0, "upper": 30.0, "lower": 0.0, "learned": 30.0,
+                                                      "exact": 30.0}
     assert by["myopic"].accept is True and by["lower"].accept is True
     assert a.agreeing() == ["myopic", "lower"] and a.best.who in ("upper", "exact")
     assert a.cost == pytest.approx(23.0)  # 30 under exact for rejecting, 7 for accepting
@@ -51,7 +53,7 @@ def test_rejecting_the_pill_costs_nothing():
         ses.submit(move)
     ses.submit(ses.answer(False))
     (a,) = ses.assess_pending()
-    assert a.cost == 0.0 and sorted(a.agreeing()) == ["exact", "upper"]
+    assert a.cost == 0.0 and sorted(a.agreeing()) == ["exact", "learned", "upper"]
     ses.close()
 
 
@@ -80,7 +82,7 @@ def test_counterfactual_games_put_each_lens_bot_in_the_seat_against_the_same_opp
     seats = [Seat.lens("myopic", partner="greedy"), Seat.human()]
     out = counterfactuals(neg, seats, 1, neg.initial_state())
     # against a myopic A offering the bundle: myopic and lower Bs accept it (7), an upper B refuses (30)
-    assert out == {"myopic": 7.0, "upper": 30.0, "lower": 7.0}
+    assert out == {"myopic": 7.0, "upper": 30.0, "lower": 7.0, "learned": 30.0}
     cf = counterfactual_seats(seats, 1, "upper")
     assert cf[0] == seats[0] and cf[1].lenses == ("upper", "upper") and cf[1].partner == "greedy"
     # the same, by hand
@@ -146,3 +148,43 @@ def test_the_coach_says_why_in_plain_words_and_the_primer_names_baseline_lenses_
     assert "At the start B's forecasts are myopic 0.0, upper 30.0, lower 0.0" in words
     ses.close()
     ok.close()
+
+
+def test_the_learned_lens_reads_the_pill_as_the_exact_solution_does():
+    """The learned lens's reading beside the hand lenses': its bot rejects the pill as upper's and the exact
+    solution's do, the coach names it among those who would not have accepted, values each choice under it
+    (the project's 30 in sight after a rejection), its bot gets 30 in the seat, and the primer says what it is."""
+    from negtui.coach.words import primer
+    from negtui.tui.widgets.coach import summary
+
+    ses = pill_session(A=Seat.lens("myopic"), B=Seat.human())
+    for move in ses.think():
+        ses.submit(move)
+    ses.submit(ses.answer(True))
+    (a,) = ses.assess_pending()
+    by = {c.who: c for c in a.others}
+    assert by["learned"].accept is False
+    assert by["learned"].values["learned"] > a.yours.values["learned"] + 20  # 29.6 against 6.9 (exact: 30, 7)
+    said = summary(ses.neg.game, a)
+    assert "upper, learned, exact would not" in said, said
+    words = primer(ses.neg, 1)
+    assert "learned is a forecast fitted to how small games end" in words and ", learned 2" in words, words
+    neg = ses.neg
+    out = counterfactuals(neg, [Seat.lens("myopic", partner="greedy"), Seat.human()], 1, neg.initial_state())
+    assert out["learned"] == 30.0
+    ses.close()
+
+
+def test_a_choice_the_learned_bot_would_make_reads_as_the_learned_bots():
+    from negtui.coach.assess import Assessment, Choice
+    from negtui.tui.widgets.coach import summary
+
+    ses = pill_session(A=Seat.lens("myopic"), B=Seat.human())
+    values = {"myopic": 0.0, "upper": 30.0, "lower": 0.0, "learned": 29.6}
+    mine = Choice(YOU, Phase.RESPOND, accept=True, values=dict.fromkeys(values, 7.0))
+    theirs = Choice("learned", Phase.RESPOND, accept=False, values=values)
+    a = Assessment(0, 1, Phase.RESPOND, mine, (theirs,), "mean")
+    said = summary(ses.neg.game, a)
+    assert "your choice is worth 7.0, the learned bot's 10.0 (cost 3.0)" in said, said
+    assert "no less than the learned bot's choice (reject)" in said, said
+    ses.close()

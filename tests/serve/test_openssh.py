@@ -21,7 +21,7 @@ def test_a_trainee_plays_over_openssh_and_the_result_is_kept(root):
     assert res.returncode == 0, f"{res.stdout}\n{res.stderr}"
     out = res.stdout
     assert "OK: logged in over ssh, played, coached, debriefed, results kept" in out
-    assert "coach, turn 1: upper, exact would have done the same" in out
+    assert "coach, turn 1: upper, learned, exact would have done the same" in out
     assert "results row: alice poison-pill payoff 30.0 decisions 2 efficiency 1.0" in out
 
 

@@ -53,7 +53,7 @@ async def test_a_small_games_debrief_is_complete_before_its_first_frame(monkeypa
         screen, workers, (welfare_line,) = await debrief_opened(app, pilot)
         assert workers == []
         d = screen.debriefs[1]
-        assert sorted(d.counterfactual) == sorted(CLOSED_FORM_LENSES)
+        assert sorted(d.counterfactual) == sorted((*CLOSED_FORM_LENSES, "learned"))
         assert d.welfare_optimum is not None and d.seat_at_optimum is not None
         assert welfare_line.startswith("utilitarian optimum"), welfare_line
         assert not screen._pending  # nothing left to arrive
@@ -69,7 +69,7 @@ async def test_past_the_budget_the_numbers_arrive_from_workers(monkeypatch, wait
         assert sorted(workers) == ["debrief:<lambda>", "welfare:_enumerate"], workers
         assert "solving" in welfare_line
         await wait_until(pilot, lambda: not screen._pending, "the replays and the optimum")
-        assert sorted(screen.debriefs[1].counterfactual) == sorted(CLOSED_FORM_LENSES)
+        assert sorted(screen.debriefs[1].counterfactual) == sorted((*CLOSED_FORM_LENSES, "learned"))
         assert "utilitarian optimum" in str(screen.query_one("#summary-welfare", SteadyStatic).content)
 
 

@@ -16,11 +16,10 @@ from textual.message import Message
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from negtui.coach.assess import choice_words
+from negtui.coach.assess import choice_words, coach_lenses
 from negtui.coach.debrief import Debrief, counterfactuals, debrief
 from negtui.coach.sheet import OptionState, Sheet
 from negtui.engine import shown_turn
-from negtui.engine.vocabulary import CLOSED_FORM_LENSES
 from negtui.names import player_label
 from negtui.play.sources import Ending
 from negtui.table.endings import ended_words
@@ -89,7 +88,7 @@ class DebriefScreen(SummaryScreen):
             # a small game's replays take milliseconds: done before the first frame, the debrief is drawn once,
             # complete; past the budget they are left to a worker, and fill the table as they arrive
             results = self._replays(i, _after(AT_ONCE_SECONDS))
-            if len(results) == len(CLOSED_FORM_LENSES):
+            if len(results) == len(coach_lenses(self.session.neg.game)):
                 self._counterfactual_known(i, results)
             else:
                 self.run_worker(lambda i=i: self._counterfactual(i), thread=True, group="debrief")
@@ -183,7 +182,7 @@ class DebriefScreen(SummaryScreen):
 
         t.add_row("your payoff", f"{d.payoff:z.2f}", "", "what your seat got in this game")
         row("no negotiation", d.baseline, "everyone commits only what is best for itself alone")
-        for k, lens in enumerate(CLOSED_FORM_LENSES):
+        for k, lens in enumerate(coach_lenses(g)):
             row(f"{lens} bot in your seat", d.counterfactual.get(lens),
                 "the game replayed with that bot in your seat, against the same opponents" if k == 0 else "")
         row("welfare optimum", d.seat_at_optimum, "your payoff in the completion with the largest sum of payoffs")

@@ -25,7 +25,7 @@ from negtui.tui.widgets.pane import Drawn, TextPane
 BAR = 10
 
 
-LENS_SHORT = {"myopic": "myo", "upper": "up", "lower": "low", "exact": "ex"}  # headers of narrow panes
+LENS_SHORT = {"myopic": "myo", "upper": "up", "lower": "low", "learned": "lrn", "exact": "ex"}  # narrow headers
 
 
 def _bar(fraction: float, width: int = BAR) -> str:
