@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
 
-from negtui.engine.lens_model import short_name
+from negtui.engine.lens_model import based, short_name
 from negtui.engine.vocabulary import CRITERIA, LENSES, PARTNER_METHODS, check_judge, split_judge, split_roles
 from negtui.scenario.io import problems_from_validation
 
@@ -201,6 +201,16 @@ class Seat(BaseModel):
         """This seat as a lens bot with other lenses, keeping its search parameters."""
         return Seat(**{**self.model_dump(include={"partner", "sims", "ucb", "seed"}),
                        "agent": "lens", "propose_lens": propose, "respond_lens": respond or propose})
+
+
+def spelling_from(text: str, folder: Path) -> str:
+    """A seat's spelling with each `learned:PATH` lens's relative PATH read from `folder` (a file that names a
+    model, such as a course, names it from where that file is, not from where negtui runs)."""
+    kind, colon, _ = text.strip().partition(":")
+    if colon and kind in ("cmd", "llm"):
+        return text
+    propose, respond = split_roles(text)
+    return based(propose, folder) + ("" if respond is None else f"/{based(respond, folder)}")
 
 
 def parse_seat(text: str, base: Seat | None = None) -> Seat:

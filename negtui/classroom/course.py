@@ -25,7 +25,7 @@ from negtui.scenario import Scenario, ScenarioError, load_scenario, untrusted
 from negtui.scenario.io import FileProblems, Problem, problems_from_validation
 from negtui.scenario.library import present, resolve
 from negtui.scenario.limits import MAX_TEXT
-from negtui.seats import Seat, SeatError, parse_seat
+from negtui.seats import Seat, SeatError, parse_seat, spelling_from
 from negtui.table.spec import TableSpec, seat_refusal
 
 FORMAT: Final = "negtui-course/1"
@@ -288,7 +288,7 @@ def load_course(path: str | os.PathLike[str], *, kept: bool = False) -> LoadedCo
 
 def _check_course(p: Path) -> tuple[LoadedCourse, list[Path]]:
     """The course checked, and the scenario files it read."""
-    data = _read(p)
+    data = _models_from(_read(p), p.parent)
     problems: list[Problem] = []
     course: Course | None = None
     raw = data.get("exercises") if isinstance(data, dict) else None
@@ -313,6 +313,19 @@ def _check_course(p: Path) -> tuple[LoadedCourse, list[Path]]:
     if problems or course is None:
         raise CourseError(str(p), problems)
     return LoadedCourse(course, p, scenarios), list(cache)
+
+
+def _models_from(data: object, folder: Path) -> object:
+    """The course with its bots' `learned:PATH` models read from the course's folder, as its scenarios are
+    (a course that passes its shape check is seated from these spellings, wherever the server runs)."""
+    exercises = data.get("exercises") if isinstance(data, dict) else None
+    for item in exercises if isinstance(exercises, list) else ():
+        bots = item.get("bots") if isinstance(item, dict) else None
+        if isinstance(bots, str):
+            item["bots"] = spelling_from(bots, folder)
+        elif isinstance(bots, dict):
+            item["bots"] = {k: spelling_from(v, folder) if isinstance(v, str) else v for k, v in bots.items()}
+    return data
 
 
 def _get(item: object, key: str) -> object:

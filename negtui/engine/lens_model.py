@@ -107,6 +107,15 @@ def model_path(name: str) -> Path:
     return default_model_path() if path is None else Path(path)
 
 
+def based(name: str, base: Path) -> str:
+    """`learned:PATH` with a relative PATH read from `base` (a course's folder, as its scenarios are);
+    any other lens as it is."""
+    _, path = split_learned(name)
+    if not path or not path.strip() or Path(path).expanduser().is_absolute():
+        return name
+    return f"{LEARNED}:{base / path.strip()}"
+
+
 def canonical_name(name: str) -> str:
     """`learned:PATH` with PATH absolute, so a bot process or a sweep worker reads the same file wherever
     it runs; the model is read (and refused if it cannot be used) here, before any game starts."""

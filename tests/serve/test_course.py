@@ -455,3 +455,31 @@ def test_a_kept_course_is_checked_once_until_one_of_its_files_changes(tmp_path):
     (tmp_path / "pill.json").unlink()
     with pytest.raises(CourseError):  # a scenario gone: checked anew, and wrong
         load_course(path, kept=True)
+
+
+def test_a_learned_bots_model_is_read_from_the_courses_folder(tmp_path: Path, monkeypatch, cli) -> None:
+    """`learned:models/m.npz` in a course names the model beside the course file, as its scenarios are named,
+    wherever negtui runs; a model missing there is refused naming the exercise and where it was looked for."""
+    import numpy as np
+
+    from tests.engine.test_learned_lens import network_arrays
+
+    folder = tmp_path / "course"
+    (folder / "models").mkdir(parents=True)
+    model = folder / "models" / "m.npz"
+    np.savez(model, **network_arrays())
+    path = course_with(folder, 'scenario = "poison-pill"\nseat = "B"\nbots = "learned:models/m.npz/lower"')
+    per_player = course_with(folder, 'scenario = "coalition-trap"\nseat = "A"\n'
+                                     'bots = { "*" = "upper/learned:models/m.npz" }', name="per-player.toml")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    seats = load_course(path).seats_for("e", "B")
+    assert seats["A"].lenses == (f"learned:{model.resolve()}", "lower")
+    seats = load_course(per_player).seats_for("e", "A")
+    assert seats["B"].lenses == ("upper", f"learned:{model.resolve()}")
+    assert cli("validate", path).exit_code == 0
+    model.unlink()
+    result = cli("validate", path)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "$.exercises[0].bots" in result.output and str(folder / "models" / "m.npz") in result.output, result.output
