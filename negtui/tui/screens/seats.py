@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -10,7 +12,7 @@ from textual.geometry import Region, Size
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, OptionList, Static
 
-from negtui.engine.lens_model import short_name
+from negtui.engine.lens_model import split_learned
 from negtui.names import fit_unique
 from negtui.seats import Seat
 from negtui.tui.screens.modal import Dialog
@@ -23,6 +25,13 @@ ANY_GAME = ("adaptive", "learned", "utilitarian", "maximin")
 AS_IS = "as-is"  # keep an outside agent (cmd:, llm:) in its seat
 SAME = "same"  # a lens bot answers offers with the lens it proposes with
 DIALOG_WIDTH = 70  # .dialog's width in app.tcss, with the grid's narrowest name column
+
+
+def _label(lens: str) -> str:
+    """A lens in a seat's cell: a model of one's own by its file's name (`lens.npz`: the cell is 13 characters,
+    and `learned:` would leave two models' names cut alike), any other lens by its name."""
+    learned, path = split_learned(lens)
+    return PurePath(path).name if learned and path else lens
 
 
 class SeatsScreen(Dialog[dict[str, Seat] | None]):
@@ -64,11 +73,11 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
         value, answer = self._value(seat), self._answer(seat)
         plays = [(c, c) for c in self.choices]
         if value not in self.choices:
-            plays.append((seat.label if value == AS_IS else short_name(value), value))
+            plays.append((seat.label if value == AS_IS else _label(value), value))
         bots = [c for c in self.choices if c != "human"]
         answers = [("its own lens", SAME)] + [(c, c) for c in bots]
         if answer not in {v for _, v in answers}:
-            answers.append((short_name(answer), answer))
+            answers.append((_label(answer), answer))
         return tuple(plays), tuple(answers)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
