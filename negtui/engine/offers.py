@@ -287,13 +287,28 @@ def realised_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates,
     return (cand.scaled()[rows] @ g + const) / game.scale
 
 
+_DISTINCT_FROM = 24  # candidates from which a search looks for repeated successors first (below, it costs more)
+
+
 def learned_candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, t_next: int, lens: str,
                              players: np.ndarray) -> np.ndarray:
     """(P, O) each of `players`' learned value of each candidate's successor at turn t_next < T, in one pass:
     the successors' arrays are built once, and the network reads every player's rows together."""
     counts, lost, owes = full_arrays(game, info, cand, owed=True)
     assert owes is not None
-    return learned.values_of(game, rules, model_for(lens), players, t_next, counts, lost, owes)
+    model = model_for(lens)
+    rows = len(counts)
+    if rows < _DISTINCT_FROM:
+        return learned.values_of(game, rules, model, players, t_next, counts, lost, owes)
+    # offers of cells that feed the same goals leave the same arrays: each distinct successor is read once
+    # (about a third of a large game's candidates are distinct)
+    key = np.ascontiguousarray(np.concatenate([counts.reshape(rows, -1), lost.reshape(rows, -1),
+                                               owes.reshape(rows, -1)], axis=1, dtype=np.float64))
+    _, first, back = np.unique(key.view(np.dtype((np.void, key.shape[1] * 8))).ravel(), return_index=True,
+                               return_inverse=True)
+    if len(first) == rows:
+        return learned.values_of(game, rules, model, players, t_next, counts, lost, owes)
+    return learned.values_of(game, rules, model, players, t_next, counts[first], lost[first], owes[first])[:, back]
 
 
 def candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, t_next: int, lens: str,

@@ -164,3 +164,35 @@ def test_a_search_reads_both_players_in_one_forward_pass(model_file: Path, monke
         alone = learned.values(neg.game, neg.rules, model_for(lens), i, s.t, info.counts[None], info.lost[None],
                                info.owes[None])
         assert vector[i] == pytest.approx(alone[0], abs=1e-9)
+
+
+def test_a_search_reads_each_distinct_successor_once(model_file: Path, monkeypatch) -> None:
+    """Offers whose cells feed the same goals leave the same successor arrays: the network reads each distinct
+    one once, and every candidate gets the value it would get read alone."""
+    from negtui.engine import offers
+    from negtui.engine.lens_model import LensModel
+    from negtui.engine.payoff import state_info
+
+    sc = generate(GeneratorParams(players=6, actions=4, goals=6, factors=3, rounds=2, seed=3, payoff="balanced"))
+    neg = Negotiation.from_scenario(sc, get_rules("paper"))
+    lens = f"learned:{model_file}"
+    s = neg.initial_state()
+    p = neg.proposer(s)
+    q = (p + 1) % neg.game.n
+    val = Valuation(neg)
+    cand = val.candidates(s, q)
+    assert len(cand) >= offers._DISTINCT_FROM
+    passes: list[int] = []
+    predict = LensModel.predict
+
+    def counted(self: LensModel, x: np.ndarray) -> np.ndarray:
+        passes.append(len(x))
+        return predict(self, x)
+
+    monkeypatch.setattr(LensModel, "predict", counted)
+    info = state_info(neg.game, s.bits)
+    both = offers.learned_candidate_values(neg.game, neg.rules, info, cand, s.t + 1, lens, np.array([p, q]))
+    assert len(passes) == 1 and passes[0] < 2 * len(cand)  # fewer rows than candidates: repeats read once
+    monkeypatch.setattr(offers, "_DISTINCT_FROM", 10**9)
+    alone = np.stack([val.values(s, cand, lens, k) for k in (p, q)])
+    np.testing.assert_allclose(both, alone, rtol=0, atol=1e-9)
