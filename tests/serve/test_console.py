@@ -379,6 +379,8 @@ def test_the_live_view_says_who_is_to_move_who_is_missing_and_who_has_waited_lon
     assert to_move_of(south, names, now).plain == "bob 3:20 ○ away"
     assert to_move_of(bots, names, now).plain == "Dealer (bot)"
     assert absent_of(north).plain == "bob ○ away, dave ○ not here yet"
+    forming = TableRow(5, "c", "e", "-", "forming", "", None, None, None, people, 0, None)
+    assert absent_of(forming).plain == "bob ○ not here yet, dave ○ not here yet"  # nobody has left a seat yet
     name, table, idle = longest_idle([north, south, bots], now)
     assert (name, table.called, round(idle)) == ("bob", "table south", 200)  # a bot's wait is nobody's
     over = TableRow(4, "c", "e", "-", "over", "", None, None, None, people, 3, None, deciding="B",
