@@ -79,10 +79,10 @@ class InviteBook:
                 out.append(Issued(name, code, expires, created))
         return out
 
-    def redeem_web(self, name: str, code: str) -> Redeemed:
-        """Use `name`'s pending invite if `code` is its code.  As `ResultsDB.redeem`: the slow hash outside the
-        write lock, then a conditional claim, so of two browsers following one link at once exactly one is
-        enrolled."""
+    def redeem_web(self, name: str, code: str, use: bool = True) -> Redeemed:
+        """Use `name`'s pending invite if `code` is its code (`use` False: only say whether it would do).  As
+        `ResultsDB.redeem`: the slow hash outside the write lock, then a conditional claim, so of two browsers
+        following one link at once exactly one is enrolled."""
         rows = self.db.rows("SELECT i.id, i.code_hash, i.salt, i.expires, i.used FROM invites i"
                             " JOIN trainees t ON t.id = i.trainee_id WHERE t.name = ? ORDER BY i.id DESC LIMIT 1",
                             (name,))
@@ -95,7 +95,15 @@ class InviteBook:
             return Redeemed.USED
         if row["expires"] <= now_iso():
             return Redeemed.EXPIRED
+        if not use:
+            return Redeemed.ENROLLED
         with self.db.write() as conn:
             claimed = conn.execute("UPDATE invites SET used = ? WHERE id = ? AND used IS NULL AND expires > ?",
                                    (now_iso(), row["id"], now_iso())).rowcount
         return Redeemed.ENROLLED if claimed == 1 else Redeemed.USED
+
+    def member(self, name: str) -> tuple[str, bool] | None:
+        """When `name` was made a trainee and whether they are a trainer; None: no such trainee.  A browser's
+        session is checked against the first (a trainee made again under the name is someone else)."""
+        rows = self.db.rows("SELECT created, trainer FROM trainees WHERE name = ?", (name,))
+        return (str(rows[0]["created"]), bool(rows[0]["trainer"])) if rows else None
