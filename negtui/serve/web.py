@@ -36,7 +36,7 @@ from negtui.classroom.invitebook import Redeemed
 from negtui.serve import web_pages, web_session
 from negtui.serve.links import JOIN
 from negtui.serve.pipe_child import PipeChild
-from negtui.serve.pty_child import in_background
+from negtui.serve.pty_child import GRACE, in_background
 from negtui.serve.web_protocol import MAX_TYPED, Packets, TooLarge, from_browser
 
 if TYPE_CHECKING:
@@ -102,9 +102,9 @@ class WebDoor:
         app.router.add_get("/ws", self.socket)
         app.router.add_get("/static/{path:.+}", self.static)
         self.runner = web.AppRunner(app, access_log=None, handler_cancellation=True, keepalive_timeout=30,
-                                    max_line_size=8190, max_field_size=8190)
+                                    max_line_size=8190, max_field_size=8190, shutdown_timeout=5)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, self.host, self.port, shutdown_timeout=5)
+        site = web.TCPSite(self.runner, self.host, self.port)
         await site.start()
         server = getattr(site, "_server", None)
         sockets = getattr(server, "sockets", None) or []
@@ -242,6 +242,7 @@ class WebSession:
         self.queued = 0
         self.ended = asyncio.Event()
         self.said: str | None = None  # why the session ended, shown on the terminal
+        self.exiting = False  # the app said it is ending (a trainee's q): it is let end on its own
 
     async def run(self, size: tuple[int, int]) -> None:
         hub = self.hub
@@ -294,7 +295,9 @@ class WebSession:
                 self.out.put_nowait(payload)
                 self.queued += len(payload)
             elif kind == b"M" and b'"exit"' in payload:
-                self.out.put_nowait(b"")  # the app has ended: the socket closes after what it drew
+                self.exiting = True
+                if self.said is None:  # the app has ended: the socket closes after what it drew
+                    self.out.put_nowait(b"")  # (or after the word why it was ended, `_close`)
         if self.queued > OUTPUT_QUEUED and self.child is not None:
             self.child.pause_reading()
 
@@ -350,6 +353,11 @@ class WebSession:
         await self._end(reason)
 
     async def _end(self, reason: str) -> None:
+        if self.exiting:
+            try:
+                await asyncio.wait_for(self.ended.wait(), GRACE)
+            except TimeoutError:
+                pass
         if self.child is not None:
             await self.child.stop()
         self._close(reason)

@@ -78,6 +78,18 @@ async def server(tmp_path, request):
     db.close()
 
 
+def classmates(hub: Hub, n: int) -> list[tuple[str, asyncssh.SSHKey]]:
+    """`n` more trainees (t0, t1, …), each with a key: a trainee has one app at a time, so sessions counted
+    together are different trainees'."""
+    out = []
+    with ResultsDB.open(hub.options.data_dir) as db:
+        for k in range(n):
+            key = asyncssh.generate_private_key("ssh-ed25519")
+            db.add_keys(f"t{k}", [key.export_public_key().decode()], create=True)
+            out.append((f"t{k}", key))
+    return out
+
+
 def connect(port: int, key=None, username: str = "alice", **kw):
     return asyncssh.connect("127.0.0.1", port, username=username, client_keys=[key] if key else None,
                             known_hosts=None, agent_path=None, **kw)
@@ -113,8 +125,8 @@ async def test_logins_at_the_same_moment_get_no_more_apps_than_max_sessions(serv
     """Eight trainees' terminals opened at once against a limit of three: three apps, five told the server
     is full (the count is taken as a session starts, not once the database has answered). A race:
     test_the_session_limit_refuses_with_a_message checks the same count in a fixed order."""
-    hub, port, alice = server
-    conns = [await connect(port, alice).__aenter__() for _ in range(8)]
+    hub, port, _alice = server
+    conns = [await connect(port, key, name).__aenter__() for name, key in classmates(hub, 8)]
     try:
         opened = await asyncio.gather(*(open_terminal(c) for c in conns))
         terms = [term for _chan, term in opened]
@@ -374,7 +386,8 @@ async def test_the_session_limit_refuses_with_a_message(server):
     start, while the database has not yet answered for any of them (held here), so logins at the same
     moment cannot all pass the check; and once their apps run, a fourth is refused all the same."""
     hub, port, alice = server
-    conns = [await connect(port, alice) for _ in range(4)]  # logged in: the database answered for the keys
+    others = classmates(hub, 4)
+    conns = [await connect(port, key, name) for name, key in others]  # logged in: the database answered for the keys
     held = asyncio.Event()
     db_call = hub.db_call
 
@@ -398,7 +411,7 @@ async def test_the_session_limit_refuses_with_a_message(server):
         held.set()
         for term in terms:
             await term.wait_for("The poison pill")
-        async with connect(port, alice) as extra:
+        async with connect(port, others[3][1], others[3][0]) as extra:
             await refused(extra)
     finally:
         held.set()
