@@ -242,6 +242,7 @@ class WebSession:
         self.queued = 0
         self.ended = asyncio.Event()
         self.said: str | None = None  # why the session ended, shown on the terminal
+        self.ending: str | None = None  # why the server is ending the session (idle, …), once it is
         self.exiting = False  # the app said it is ending (a trainee's q): it is let end on its own
 
     async def run(self, size: tuple[int, int]) -> None:
@@ -322,7 +323,7 @@ class WebSession:
         if code not in (0, 129, -1, -9, 137) and self.child is not None and self.child.stderr_tail:
             print(f"web door: {self.name}'s app exited with status {code}:\n"
                   f"{self.child.stderr_tail.decode('utf-8', 'replace')[-2000:]}", file=sys.stderr)
-        self._close("app exited" if code == 0 else f"app exited with status {code}")
+        self._close(self.ending or ("app exited" if code == 0 else f"app exited with status {code}"))
 
     def _close(self, reason: str) -> None:
         if self.ended.is_set():
@@ -353,6 +354,8 @@ class WebSession:
         await self._end(reason)
 
     async def _end(self, reason: str) -> None:
+        if not self.exiting:  # (an app that is ending on its own says why: it exited)
+            self.ending = self.ending or reason
         if self.exiting:
             try:
                 await asyncio.wait_for(self.ended.wait(), GRACE)
