@@ -14,7 +14,9 @@ HEADERS = {
                                 "frame-ancestors 'none'; base-uri 'none'"),
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",  # an invite link holds its code
+    # an invite link holds its code: never sent to another site (and "no-referrer" would make the join form's
+    # Origin "null", refused as another site's)
+    "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
 

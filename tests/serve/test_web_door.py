@@ -135,7 +135,7 @@ async def test_the_link_shows_a_join_button_and_uses_the_code_only_when_pressed(
     async with http.get(door.link("alice")) as res:
         page = await res.text()
     assert res.status == 200 and "Join as alice" in page and 'method="post"' in page
-    assert res.headers["Referrer-Policy"] == "no-referrer" and "frame-ancestors 'none'" in res.headers[
+    assert res.headers["Referrer-Policy"] == "same-origin" and "frame-ancestors 'none'" in res.headers[
         "Content-Security-Policy"]
     assert pending(door, "alice")
     res = await join(http, door)
