@@ -161,7 +161,7 @@ async def run(data: Path, pairs: int) -> None:
             await guest.keys("C-s")
             show(f"{w} sits down: the game starts", await guest.wait_for(r"turn \d+/\d+", s, step=f"{w} seated"))
         await play_until_over(list(people.values()), time.monotonic() + 240)
-        for s, w in names:
+        for _, w in names:
             show(f"{w}'s debrief in the browser", people[w].shown())
             shot = data / f"{w}-debrief.png"
             assert people[w].page is not None

@@ -385,7 +385,7 @@ async def test_the_session_limit_refuses_with_a_message(server):
     """Three sessions of three, then a fourth: refused with the reason. The three are counted as they
     start, while the database has not yet answered for any of them (held here), so logins at the same
     moment cannot all pass the check; and once their apps run, a fourth is refused all the same."""
-    hub, port, alice = server
+    hub, port, _alice = server
     others = classmates(hub, 4)
     conns = [await connect(port, key, name) for name, key in others]  # logged in: the database answered for the keys
     held = asyncio.Event()
@@ -417,6 +417,20 @@ async def test_the_session_limit_refuses_with_a_message(server):
         held.set()
         for conn in conns:
             conn.close()
+
+
+async def test_a_second_login_of_a_trainee_ends_the_first(server):
+    """One app per trainee: a second login (another laptop, a forgotten window) takes over, the first is told
+    why; the games are the trainee's either way."""
+    hub, port, alice = server
+    async with connect(port, alice) as first, connect(port, alice) as second:
+        _chan, one = await open_terminal(first)
+        await one.wait_for("The poison pill")
+        _chan, two = await open_terminal(second)
+        await two.wait_for("The poison pill")
+        await asyncio.wait_for(one.closed.wait(), 30)
+        assert "session ended: you opened negtui again elsewhere (your games are kept)" in one.output
+        assert [s.name for s in hub.sessions] == ["alice"] and not two.closed.is_set()
 
 
 # --- one app per connection, on its own terminal -------------------------------------------------------------
