@@ -51,6 +51,8 @@ WRONG_CODES = 10  # wrong codes for one trainee within WRONG_WINDOW seconds, the
 WRONG_CODES_ALL = 200  # and for everyone together (each check is a slow hash)
 WRONG_WINDOW = 600.0
 SUBMITTED_MAX = 4096  # bytes of a join form's body
+TRAINER = ("A trainer's account opens the trainer's console, over SSH (the invite's code at the enrolment screen) "
+           "or with negtui class, not in a browser.")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 FULL = "the training server is full ({n} sessions); try again later"
 
@@ -148,8 +150,7 @@ class WebDoor:
             return None, _refuse(401, "Not signed in", "Open the link in your invitation: it signs this browser in. "
                                                        "If it was used already, ask your trainer for a new one.")
         if member is not None and member[1]:
-            return None, _refuse(403, "A trainer's account", "A trainer's account opens the trainer's console, over "
-                                                             "SSH or with negtui class, not in a browser.")
+            return None, _refuse(403, "A trainer's account", TRAINER)
         return claim.trainee, None
 
     # --- invites --------------------------------------------------------------------------------------
@@ -187,6 +188,9 @@ class WebDoor:
         trainee, code = request.match_info["trainee"], request.match_info["code"]
         if not self._same_site(request):  # a form on another site signing this browser in as someone else
             return _refuse(403, "Refused", "This form can only be sent from the invitation's own page.")
+        member = await self.hub.db_call(lambda db: db.invites.member(trainee))
+        if member is not None and member[1]:  # the code is kept for the enrolment screen over SSH
+            return _refuse(403, "A trainer's account", TRAINER)
         problem = await self._invite_problem(request, trainee, code, use=True)
         if problem is not None:
             return problem

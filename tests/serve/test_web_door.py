@@ -171,6 +171,13 @@ async def test_a_bad_code_answers_with_a_plain_page_and_signs_nobody_in(door, ht
     assert pending(door, "bob")  # nobody else's invite touched
 
 
+async def test_a_trainers_invite_does_not_open_the_app_in_a_browser(door, http):
+    with ResultsDB.open(door.hub.options.data_dir) as db:
+        db.classroom.set_trainer("bob")
+    res = await join(http, door, "bob")
+    assert res.status == 403 and "Set-Cookie" not in res.headers and pending(door, "bob")
+
+
 async def test_a_form_sent_from_another_site_is_refused_and_the_code_kept(door, http):
     """Login CSRF: a page elsewhere posting a code would sign the visitor's browser in as someone else."""
     for origin in ("http://evil.example", None):
