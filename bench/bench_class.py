@@ -317,9 +317,11 @@ async def main_async(args) -> int:
         if not count:
             continue
         lags = sorted(out["door_latency"][door])
+        apps = sampler.apps[door]
+        spread = f" (sd {statistics.stdev(apps):.2f} s over {len(apps)} apps)" if len(apps) > 1 else ""
         print(f"  {door} trainees {count:>3}        key-to-screen median {quantile(lags, 0.5):.0f} ms, p99 "
               f"{quantile(lags, 0.99):.0f} ms over {len(lags)} keys; their app's CPU "
-              f"{sampler.by_door.get(door, 0.0) / count:.2f} s each")
+              f"{sampler.by_door.get(door, 0.0) / count:.2f} s each{spread}")
     if all(doors.values()):
         each = {door: sampler.by_door.get(door, 0.0) / count for door, count in doors.items()}
         ratio = each["web"] / max(1e-9, each["ssh"])

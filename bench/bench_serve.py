@@ -231,8 +231,12 @@ class Sampler:
         for k, name in names.items():
             print(f"    {ticks[k] / tick:6.2f} s  {k[0]} {name}")
         self.by_door: dict[str, float] = {}
+        self.apps: dict[str, list[float]] = {"ssh": [], "web": []}  # each app's CPU seconds, by door
         for k, used in ticks.items():
-            self.by_door[doors.get(k, "server")] = self.by_door.get(doors.get(k, "server"), 0.0) + used / tick
+            door = doors.get(k, "server")
+            self.by_door[door] = self.by_door.get(door, 0.0) + used / tick
+            if door in self.apps:
+                self.apps[door].append(used / tick)
         return peak, sum(ticks.values()) / tick
 
 

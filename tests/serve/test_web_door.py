@@ -310,3 +310,22 @@ async def test_an_idle_browser_is_signed_off_with_a_word(tmp_path, http):
         acceptor.close()
         await door.hub.stop()
         db.close()
+
+
+async def test_behind_a_proxy_only_pages_of_its_public_address_open_the_app(tmp_path, http):
+    """--web-url: the browser's Origin is the proxy's address, not the loopback one the door listens on."""
+    door, db, acceptor = await start(tmp_path, web_url="https://class.example.org")
+    try:
+        res = await join(http, door, origin="https://class.example.org")
+        assert res.status == 303 and "Secure" in res.headers["Set-Cookie"]
+        cookie = res.cookies[web_session.COOKIE].value
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await open_app(http, door, cookie)  # the loopback address's own page: not the one trainees use
+        assert refused.value.status == 403
+        screen = await open_app(http, door, cookie, origin="https://class.example.org")
+        await screen.wait_for("The poison pill")
+        await screen.ws.close()
+    finally:
+        acceptor.close()
+        await door.hub.stop()
+        db.close()
