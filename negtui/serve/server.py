@@ -20,18 +20,32 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import asyncssh
 
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.dbtypes import DBError
 from negtui.serve.lock import FOLDER_PREFIX
-from negtui.serve.pty_child import PtyChild, in_background
+from negtui.serve.pty_child import PtyChild, clamp, in_background
 from negtui.serve.tables import TableKeeper
 
 if TYPE_CHECKING:  # loaded by whoever starts the server: the server itself runs no game
     from negtui.classroom.course import LoadedCourse
+    from negtui.serve.web import WebDoor
+
+
+class AppSession(Protocol):
+    """A connection's app, SSH's (_Session) or a browser's (web.WebSession)."""
+
+    name: str
+
+    @property
+    def child(self) -> PtyChild | None: ...
+
+    async def end_for(self, said: str, reason: str) -> None: ...
+
+    async def _end(self, reason: str) -> None: ...
 
 T = TypeVar("T")
 HOST_KEY = "ssh_host_ed25519_key"
@@ -59,6 +73,8 @@ class ServeOptions:
     idle_timeout: float = 1800.0
     child_memory: int | None = 4 * 2**30  # bytes of address space per child
     fork_server: bool = True  # fork each app from a process that has imported everything (zygote.py)
+    web: tuple[str, int] | None = None  # the browser door's address (web.py), if it has one
+    web_url: str | None = None  # where browsers reach the door, when a reverse proxy stands before it
 
 
 def host_key(data_dir: Path) -> asyncssh.SSHKey:
@@ -222,20 +238,16 @@ class _Session(asyncssh.SSHServerSession):
             return
         assert self.term is not None  # shell_requested refuses a session without a terminal
         name = self.name = self.chan.get_extra_info("username")
+        hub.take_over(self)
         self.session_id = await hub.db_call(lambda db: db.session_started(name, conn.peer, conn.fingerprint))
         trainer = await hub.db_call(lambda db: db.classroom.is_trainer(name))
         if self.chan is None:  # gone while the database answered
             self._close("disconnected", 0)
             return
-        args = ["--data-dir", str(hub.options.data_dir), "--course", str(hub.options.course), "--trainee", name,
-                "--session", str(self.session_id), "--idle-timeout", str(hub.options.idle_timeout)]
-        args += ["--trainer"] if trainer else []
-        if hub.tables is not None and hub.folder is not None:
-            args += ["--hub", os.path.join(hub.folder, HUB_SOCKET)]
+        args = hub.app_args(name, self.session_id, trainer=trainer)
         if conn.enrol_key:
             args += ["--enrol-key", conn.enrol_key]
-        env = {"TERM": self.term, "COLORTERM": "truecolor", "LANG": os.environ.get("LANG", "C.UTF-8"),
-               "HOME": os.environ.get("HOME", "/"), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        env = {**hub.app_env(), "TERM": self.term}
         self.child = PtyChild(args, env, self.cols, self.rows, hub.options.child_memory, self._output, self._exited,
                               zygote=hub.zygote_path)
         try:
@@ -273,9 +285,13 @@ class _Session(asyncssh.SSHServerSession):
         self.idle = asyncio.get_running_loop().call_later(self.hub.options.idle_timeout, self._idle_out)
 
     def _idle_out(self) -> None:
+        in_background(self.end_for("session ended: idle too long (your games are kept)", "idle"))
+
+    async def end_for(self, said: str, reason: str) -> None:
+        """End the session with a word on the client's terminal (idle, or the trainee's newer session)."""
         if self.chan is not None:
-            self.chan.write_stderr(b"\r\nsession ended: idle too long (your games are kept)\r\n")
-        in_background(self._end("idle"))
+            self.chan.write_stderr(f"\r\n{said}\r\n".encode())
+        await self._end(reason)
 
     async def _end(self, reason: str) -> None:
         if self.child is not None:
@@ -306,7 +322,7 @@ class Hub:
 
     def __init__(self, options: ServeOptions, db: ResultsDB, course: LoadedCourse | None = None):
         self.options, self.db = options, db
-        self.sessions: set[_Session] = set()
+        self.sessions: set[AppSession] = set()  # over SSH and from browsers, counted together
         self.not_logged_in: dict[str, int] = {}  # connections waiting to log in, by address
         self._refusals: dict[str, int] = {}  # refused before login since the last line about it
         self._refusals_shown = -REFUSALS_SHOWN_EVERY  # the first refusal is said, however long the machine has been up
@@ -322,6 +338,9 @@ class Hub:
                                       max_tables=options.max_sessions, memory=options.child_memory)
         self.zygote: asyncio.subprocess.Process | None = None
         self.zygote_path: str | None = None
+        self.web: WebDoor | None = None
+        self.web_port: int | None = None  # the browser door's port, once it listens
+        self.course_title = course.course.title if course is not None else ""
         # the database is shared with every app, each writing its results; waiting for its lock in the
         # event loop would freeze every trainee's screen, so the server's queries run on one thread of
         # their own, in order
@@ -352,6 +371,38 @@ class Hub:
         if self.folder is None:
             self.folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX)  # a short path: Unix socket paths are limited
         return self.folder
+
+    def take_over(self, session: AppSession) -> None:
+        """A trainee has one app at a time, whichever door: a new session ends their others (a second tab, an
+        SSH login beside a browser), as a second login to a website signs out the first."""
+        for other in list(self.sessions):
+            if other is not session and other.name == session.name:
+                self.sessions.discard(other)
+                in_background(other.end_for("session ended: you opened negtui again elsewhere (your games are "
+                                            "kept)", "opened again elsewhere"))
+
+    def app_args(self, name: str, session_id: int, *, trainer: bool = False, web: bool = False) -> list[str]:
+        """The arguments of a connection's app (negtui.serve.child), whichever door it came through."""
+        o = self.options
+        args = ["--data-dir", str(o.data_dir), "--course", str(o.course), "--trainee", name,
+                "--session", str(session_id), "--idle-timeout", str(o.idle_timeout)]
+        args += ["--trainer"] if trainer else []
+        args += ["--web"] if web else []
+        if self.tables is not None and self.folder is not None:
+            args += ["--hub", os.path.join(self.folder, HUB_SOCKET)]
+        return args
+
+    @staticmethod
+    def app_env(cols: int | None = None, rows: int | None = None) -> dict[str, str]:
+        """A connection's app's environment: colours SSH does not forward; a browser's first size (the web
+        driver reads it there, then from the protocol's resizes; a terminal's comes from its pty, and
+        COLUMNS/LINES would freeze it)."""
+        env = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "LANG": os.environ.get("LANG", "C.UTF-8"),
+               "HOME": os.environ.get("HOME", "/"), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        if cols is not None and rows is not None:
+            cols, rows = clamp(cols, rows)
+            env |= {"COLUMNS": str(cols), "ROWS": str(rows)}
+        return env
 
     def _trainee_of(self, pid: int) -> str | None:
         """The trainee whose app runs as process `pid`."""
@@ -385,6 +436,11 @@ class Hub:
             await self.start_fork_server()
         if self.graded is not None and self._sweeper is None:
             self._sweeper = asyncio.ensure_future(self._sweep_left_games(*self.graded))
+        if self.options.web is not None and self.web is None:
+            from negtui.serve.web import WebDoor
+
+            self.web = WebDoor(self, *self.options.web, public_url=self.options.web_url)
+            self.web_port = await self.web.start(self.course_title)
         return await asyncssh.create_server(
             lambda: _Connection(self), self.options.host, self.options.port, server_host_keys=[key],
             encoding=None, line_editor=False, agent_forwarding=False, x11_forwarding=False, allow_scp=False,
@@ -406,7 +462,10 @@ class Hub:
             self._sweeper.cancel()
         if self._requests is not None:
             self._requests.cancel()
-        await asyncio.gather(*(session._end("server stopped") for session in list(self.sessions)))
+        await asyncio.gather(*(session.end_for("the training server stopped (your games are kept)", "server stopped")
+                               for session in list(self.sessions)))
+        if self.web is not None:
+            await self.web.stop()
         if self.tables is not None:
             await self.tables.stop()
         if self.zygote is not None and self.zygote.returncode is None:

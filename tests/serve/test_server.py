@@ -78,6 +78,18 @@ async def server(tmp_path, request):
     db.close()
 
 
+def classmates(hub: Hub, n: int) -> list[tuple[str, asyncssh.SSHKey]]:
+    """`n` more trainees (t0, t1, …), each with a key: a trainee has one app at a time, so sessions counted
+    together are different trainees'."""
+    out = []
+    with ResultsDB.open(hub.options.data_dir) as db:
+        for k in range(n):
+            key = asyncssh.generate_private_key("ssh-ed25519")
+            db.add_keys(f"t{k}", [key.export_public_key().decode()], create=True)
+            out.append((f"t{k}", key))
+    return out
+
+
 def connect(port: int, key=None, username: str = "alice", **kw):
     return asyncssh.connect("127.0.0.1", port, username=username, client_keys=[key] if key else None,
                             known_hosts=None, agent_path=None, **kw)
@@ -113,8 +125,8 @@ async def test_logins_at_the_same_moment_get_no_more_apps_than_max_sessions(serv
     """Eight trainees' terminals opened at once against a limit of three: three apps, five told the server
     is full (the count is taken as a session starts, not once the database has answered). A race:
     test_the_session_limit_refuses_with_a_message checks the same count in a fixed order."""
-    hub, port, alice = server
-    conns = [await connect(port, alice).__aenter__() for _ in range(8)]
+    hub, port, _alice = server
+    conns = [await connect(port, key, name).__aenter__() for name, key in classmates(hub, 8)]
     try:
         opened = await asyncio.gather(*(open_terminal(c) for c in conns))
         terms = [term for _chan, term in opened]
@@ -373,8 +385,9 @@ async def test_the_session_limit_refuses_with_a_message(server):
     """Three sessions of three, then a fourth: refused with the reason. The three are counted as they
     start, while the database has not yet answered for any of them (held here), so logins at the same
     moment cannot all pass the check; and once their apps run, a fourth is refused all the same."""
-    hub, port, alice = server
-    conns = [await connect(port, alice) for _ in range(4)]  # logged in: the database answered for the keys
+    hub, port, _alice = server
+    others = classmates(hub, 4)
+    conns = [await connect(port, key, name) for name, key in others]  # logged in: the database answered for the keys
     held = asyncio.Event()
     db_call = hub.db_call
 
@@ -398,12 +411,26 @@ async def test_the_session_limit_refuses_with_a_message(server):
         held.set()
         for term in terms:
             await term.wait_for("The poison pill")
-        async with connect(port, alice) as extra:
+        async with connect(port, others[3][1], others[3][0]) as extra:
             await refused(extra)
     finally:
         held.set()
         for conn in conns:
             conn.close()
+
+
+async def test_a_second_login_of_a_trainee_ends_the_first(server):
+    """One app per trainee: a second login (another laptop, a forgotten window) takes over, the first is told
+    why; the games are the trainee's either way."""
+    hub, port, alice = server
+    async with connect(port, alice) as first, connect(port, alice) as second:
+        _chan, one = await open_terminal(first)
+        await one.wait_for("The poison pill")
+        _chan, two = await open_terminal(second)
+        await two.wait_for("The poison pill")
+        await asyncio.wait_for(one.closed.wait(), 30)
+        assert "session ended: you opened negtui again elsewhere (your games are kept)" in one.output
+        assert [s.name for s in hub.sessions] == ["alice"] and not two.closed.is_set()
 
 
 # --- one app per connection, on its own terminal -------------------------------------------------------------
