@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 
     from negtui.classroom.course import LoadedCourse
     from negtui.classroom.db import ResultsDB
+    from negtui.serve.doors import ServeOptions
     from negtui.serve.lock import DataDirLock
-    from negtui.serve.server import Hub, ServeOptions
+    from negtui.serve.server import Hub
 
 EXIT_TERMINATED = 128 + signal.SIGTERM
 
@@ -45,8 +46,8 @@ def serve(
 ) -> None:
     """Serve a course over SSH (and with --web to browsers): trainees log in with their keys (or their
     invite's web link) and play its exercises, coached."""
+    from negtui.serve.doors import ServeOptions
     from negtui.serve.lock import DataDirLock
-    from negtui.serve.server import ServeOptions
 
     with user_errors():
         if not 1 <= port <= 65535:
@@ -87,7 +88,8 @@ def _web_address(web: str | None, web_url: str | None) -> tuple[str, int] | None
 
 def _serve(loaded: LoadedCourse, data: Path, db: ResultsDB, lock: DataDirLock, options: ServeOptions) -> None:
     from negtui.serve.lock import Held
-    from negtui.serve.server import Hub, host_key
+    from negtui.serve.server import Hub
+    from negtui.serve.ssh_door import host_key
 
     try:
         lock.acquire()

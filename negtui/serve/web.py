@@ -40,7 +40,7 @@ from negtui.serve.pty_child import GRACE, in_background
 from negtui.serve.web_protocol import MAX_TYPED, Packets, TooLarge, from_browser
 
 if TYPE_CHECKING:
-    from negtui.serve.server import Hub
+    from negtui.serve.doors import DoorHub
 
 OUR_STATIC = Path(__file__).parent / "static"
 OURS = ("door.js", "door.css")
@@ -85,7 +85,7 @@ class Tries:
 
 
 class WebDoor:
-    def __init__(self, hub: Hub, host: str, port: int, public_url: str | None = None) -> None:
+    def __init__(self, hub: DoorHub, host: str, port: int, public_url: str | None = None) -> None:
         self.hub, self.host, self.port, self.public_url = hub, host, port, public_url
         self.secret = web_session.key(hub.options.data_dir)
         self.theirs = client_files()
@@ -236,7 +236,7 @@ class WebSession:
     """One browser's app: among the server's sessions beside the SSH ones (counted against --max-sessions, one
     per trainee, ended when idle), its child a PipeChild."""
 
-    def __init__(self, hub: Hub, name: str, ws: web.WebSocketResponse, peer: str) -> None:
+    def __init__(self, hub: DoorHub, name: str, ws: web.WebSocketResponse, peer: str) -> None:
         self.hub, self.name, self.ws, self.peer = hub, name, ws, peer
         self.child: PipeChild | None = None
         self.session_id: int | None = None

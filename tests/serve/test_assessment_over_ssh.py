@@ -13,7 +13,9 @@ import pytest_asyncio
 
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.gradebook import gradebook
-from negtui.serve.server import Hub, ServeOptions, host_key
+from negtui.serve.doors import ServeOptions
+from negtui.serve.server import Hub
+from negtui.serve.ssh_door import host_key
 from tests.serve.test_server import connect, open_terminal
 from tests.waiting import wait_for_async
 

@@ -19,7 +19,9 @@ import pytest_asyncio
 
 from negtui.classroom.db import ResultsDB
 from negtui.record import Replay, load_record
-from negtui.serve.server import Hub, ServeOptions, host_key
+from negtui.serve.doors import ServeOptions
+from negtui.serve.server import Hub
+from negtui.serve.ssh_door import host_key
 from tests.paths import INTRO_COURSE
 from tests.waiting import wait_for_async, within
 
@@ -212,7 +214,7 @@ async def test_a_client_that_stops_reading_holds_the_servers_memory_flat(server)
     """A paused client at the largest size, its app made to redraw until the server stops reading it:
     the server holds at most its buffer of the client's screen (before: everything drawn, 100 MB a
     minute) and the app waits, redraw after redraw; once the client reads again, the app answers."""
-    from negtui.serve.server import OUTPUT_BUFFERED
+    from negtui.serve.ssh_door import OUTPUT_BUFFERED
 
     hub, port, alice = server
     async with connect(port, alice) as conn:
@@ -248,7 +250,7 @@ async def test_a_client_that_stops_reading_holds_the_servers_memory_flat(server)
 async def test_a_client_that_stops_reading_holds_the_servers_memory_flat_under_a_flood(server):
     """The load version of the test above: sixty redraws at the largest size, one every 50 ms, whatever
     the server does meanwhile; what it holds never grows past its buffer."""
-    from negtui.serve.server import OUTPUT_BUFFERED
+    from negtui.serve.ssh_door import OUTPUT_BUFFERED
 
     hub, port, alice = server
     async with connect(port, alice) as conn:
@@ -287,7 +289,7 @@ async def test_silent_connections_before_login_are_limited_per_address_and_a_tra
     logs in."""
     import socket
 
-    from negtui.serve import server as served
+    from negtui.serve import ssh_door as served
 
     monkeypatch.setattr(served, "PREAUTH_PER_ADDRESS", 4)
     hub, port, alice = server

@@ -20,7 +20,9 @@ import pytest_asyncio
 
 from negtui.classroom.db import ResultsDB
 from negtui.serve import web_session
-from negtui.serve.server import Hub, ServeOptions, host_key
+from negtui.serve.doors import ServeOptions
+from negtui.serve.server import Hub
+from negtui.serve.ssh_door import host_key
 from tests.paths import INTRO_COURSE
 from tests.waiting import wait_for_async
 
