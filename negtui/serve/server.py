@@ -18,10 +18,10 @@ import asyncssh
 
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.dbtypes import DBError
+from negtui.serve import ssh_door
 from negtui.serve.doors import AppSession, ServeOptions
 from negtui.serve.lock import FOLDER_PREFIX
 from negtui.serve.pty_child import clamp, in_background
-from negtui.serve.ssh_door import PREAUTH_MAX, PREAUTH_PER_ADDRESS, listen_ssh
 from negtui.serve.tables import TableKeeper
 
 if TYPE_CHECKING:  # loaded by whoever starts the server: the server itself runs no game
@@ -72,8 +72,8 @@ class Hub:
         if now - self._refusals_shown >= REFUSALS_SHOWN_EVERY:
             self._refusals_shown = now
             said = ", ".join(f"{n} from {h}" for h, n in sorted(self._refusals.items(), key=lambda x: -x[1])[:5])
-            print(f"refused connections waiting to log in (over {PREAUTH_PER_ADDRESS} from one address or "
-                  f"{PREAUTH_MAX} in all): {said}", file=sys.stderr)
+            print(f"refused connections waiting to log in (over {ssh_door.PREAUTH_PER_ADDRESS} from one address or "
+                  f"{ssh_door.PREAUTH_MAX} in all): {said}", file=sys.stderr)
             self._refusals.clear()
 
     async def db_call(self, query: Callable[[ResultsDB], T]) -> T:
@@ -159,7 +159,7 @@ class Hub:
 
             self.web = WebDoor(self, *self.options.web, public_url=self.options.web_url)
             self.web_port = await self.web.start(self.course_title)
-        return await listen_ssh(self, key)
+        return await ssh_door.listen_ssh(self, key)
 
     async def _sweep_left_games(self, course: str, graded: list[str]) -> None:
         """Assessments left past the idle timeout are filed as abandoned, whether or not the trainee
