@@ -146,11 +146,13 @@ _BOUNDS = (("minimum", "≥ {}"), ("exclusiveMinimum", "> {}"), ("maximum", "≤
 
 
 def _bounds(spec: dict[str, Any]) -> str:
-    parts = [text.format(spec[key]) for key, text in _BOUNDS if key in spec]
+    found = [(key, text, spec[key]) for key, text in _BOUNDS if key in spec]
     for key in ("anyOf", "oneOf"):
         for alt in spec.get(key, []):
-            parts += [text.format(alt[k]) for k, text in _BOUNDS if k in alt]
-    return "; ".join(parts)
+            found += [(k, text, alt[k]) for k, text in _BOUNDS if k in alt]
+    parts = ["not empty" if key in ("minLength", "minItems") and value == 1 else text.format(value)
+             for key, text, value in found]
+    return ("(" + "; ".join(parts) + ")") if parts else ""
 
 
 def _object_table(name: str, spec: dict[str, Any], level: str) -> list[str]:
@@ -164,7 +166,7 @@ def _object_table(name: str, spec: dict[str, Any], level: str) -> list[str]:
     required = set(spec.get("required", []))
     out += ["| field | type | required / default | meaning |", "|---|---|---|---|"]
     for field, sub in props.items():
-        need = "yes" if field in required else (f"`{json.dumps(sub['default'])}`" if "default" in sub else "")
+        need = "yes" if field in required else (f"`{json.dumps(sub['default'])}`" if "default" in sub else "optional")
         meaning = " ".join(x for x in (sub.get("description", ""), _bounds(sub)) if x)
         out.append(f"| `{field}` | {_cell(_type_of(sub))} | {_cell(need)} | {_cell(meaning)} |")
     return [*out, ""]
@@ -194,6 +196,16 @@ def scenario_page() -> str:
         "the fields mean in play.", scenario_schema())
 
 
+def scoresheet_page() -> str:
+    from negtui.scenario.scoresheets.model import Scoresheet
+
+    return schema_page(
+        "Scoresheet file", "Every field of a scoresheet (TOML or JSON, `format = \"negtui-scoresheet/1\"`), generated "
+        "from the pydantic model that reads it; negtui compiles it into a scenario wherever it reads one. See "
+        "[Cases from scoresheets](../cases.md#cases-from-scoresheets) for what the fields mean in play.",
+        Scoresheet.model_json_schema())
+
+
 def course_page() -> str:
     from negtui.classroom.course import Course
 
@@ -217,6 +229,7 @@ def agent_protocol_page() -> str:
 PAGES: dict[str, Callable[[], str]] = {
     f"{GENERATED}/cli.md": cli_page,
     f"{GENERATED}/scenario.md": scenario_page,
+    f"{GENERATED}/scoresheet.md": scoresheet_page,
     f"{GENERATED}/course.md": course_page,
     f"{GENERATED}/agent-protocol.md": agent_protocol_page,
 }

@@ -104,15 +104,18 @@ def test_the_file_references_come_from_the_models(site: Path) -> None:
     from negtui.agents.wire import protocol_schema
     from negtui.classroom.course import Exercise
     from negtui.scenario.model import Scenario
+    from negtui.scenario.scoresheets.model import Party
 
     reference = site / "reference"
     scenario = (reference / "scenario" / "index.html").read_text(encoding="utf-8")
     course = (reference / "course" / "index.html").read_text(encoding="utf-8")
     protocol = (reference / "agent-protocol" / "index.html").read_text(encoding="utf-8")
+    sheet = (reference / "scoresheet" / "index.html").read_text(encoding="utf-8")
     assert all(f"<code>{field}</code>" in scenario for field in Scenario.model_fields)
     assert all(f"<code>{field}</code>" in course for field in Exercise.model_fields)
     assert Exercise.model_fields["decision_time"].description.split(";")[0] in course
     assert all(name in protocol for name in protocol_schema()["$defs"])
+    assert all(f"<code>{field}</code>" in sheet for field in Party.model_fields)
 
 
 def _released() -> list[tuple[str, str]]:
