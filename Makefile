@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test stress lint bench clean schema tools
+.PHONY: play test stress lint bench clean schema tools docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,10 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_app.py
 	$(BIN)/python bench/bench_serve.py
 	$(BIN)/python bench/bench_sweep.py
+
+# the documentation site into site/ (mkdocs.yml; the reference pages are generated from the code as it builds)
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict -d site
 
 schema: $(STAMP)
 	$(BIN)/negtui schema > negtui/scenario/scenario.schema.json
