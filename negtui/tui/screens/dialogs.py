@@ -56,6 +56,7 @@ class PartnerScreen(BesideTheMatrix, Dialog[int | tuple[int, list[int]] | None])
 
     BINDINGS = [Binding("escape", "cancel", "back"), Binding("x", "pass_turn", "pass the turn"),
                 Binding("b", "load_best", "load the suggested offer")]
+    SCROLLS = "#partners"  # a list of 22 partners ran past the terminal's edge, the cursor with it
 
     def __init__(self, proposer: str, names: list[str], options: list[PartnerOption], describe, *,
                  suggest: bool = True, labels: list[str] | None = None) -> None:
@@ -82,6 +83,7 @@ class PartnerScreen(BesideTheMatrix, Dialog[int | tuple[int, list[int]] | None])
         partners.clear_options()
         partners.add_options(self._items())
         partners.highlighted = 0 if self.options else None
+        self.call_after_refresh(self.fit_scrolling)  # the title may take another number of lines
         return self
 
     def _title(self) -> str:
