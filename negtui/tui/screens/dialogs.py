@@ -83,7 +83,6 @@ class PartnerScreen(BesideTheMatrix, Dialog[int | tuple[int, list[int]] | None])
         partners.clear_options()
         partners.add_options(self._items())
         partners.highlighted = 0 if self.options else None
-        self.call_after_refresh(self.fit_scrolling)  # the title may take another number of lines
         return self
 
     def _title(self) -> str:

@@ -118,11 +118,11 @@ class Dialog(ModalScreen[R]):
 
     def on_mount(self) -> None:
         self._fit_height()
-        self.call_after_refresh(self.fit_scrolling)
+        # after every layout of the dialog (its first, a resize, what it shows grown), its sizes then current
+        self.screen_layout_refresh_signal.subscribe(self, lambda _screen: self.fit_scrolling())
 
     def on_resize(self) -> None:
         self._fit_height()
-        self.call_after_refresh(self.fit_scrolling)
 
     def _fit_height(self) -> None:
         """On a short terminal (80×24) a dialog's padding, its titles' blank lines and its buttons' borders
@@ -134,7 +134,7 @@ class Dialog(ModalScreen[R]):
             if isinstance(widget, (Button, Input, Select)):
                 widget.compact = short
 
-    def room(self, box: Widget) -> int:
+    def rows_for(self, box: Widget) -> int:
         """The rows the dialog's box may take: its max-height, of the screen over the key bar."""
         keys = sum(child.outer_size.height for child in self.children if child.styles.dock == "bottom")
         space = Size(self.size.width, self.size.height - keys)
@@ -142,20 +142,20 @@ class Dialog(ModalScreen[R]):
         return int(tallest.resolve(space, self.app.size)) if tallest is not None else space.height
 
     def fit_scrolling(self) -> None:
-        """The part that scrolls (`SCROLLS`) fitted to the rows the rest of the box leaves."""
+        """The part that scrolls (`SCROLLS`) fitted to the rows the rest of the box leaves; called after each
+        layout of the dialog."""
         if self.SCROLLS is not None:
             for scroller in self.query(self.SCROLLS).results():
                 self.fit_scroller(scroller)
 
     def fit_scroller(self, scroller: Widget) -> None:
         """A scrolling part of the dialog's box given the rows its other parts leave, so that it scrolls
-        within the terminal rather than run past its edge (a box of `height: auto` is cut, not shrunk);
-        called once the box is laid out, and again on a resize or when what it holds grows."""
+        within the terminal rather than run past its edge (a box of `height: auto` is cut, not shrunk)."""
         box = scroller.parent
         if not isinstance(box, Widget) or not box.size:
             return
         others = sum(outer_height(child) for child in box.children if child is not scroller and child.display)
-        height = max(3, self.room(box) - box.styles.gutter.height - others)
+        height = max(3, self.rows_for(box) - box.styles.gutter.height - others)
         if scroller.max_scroll_y == 0 and outer_height(scroller) <= height:
             return  # all of it shows: the dialog is laid out once, as it opens (textual_guards)
         set_max_height(scroller, height)

@@ -93,7 +93,7 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
                 yield Button(f"{self.start_label} (ctrl+s)", variant="primary", id="done")
                 yield Button("All bots", id="bots")
                 yield Button("Cancel", id="cancel")
-            # the notes give way to the seats where the terminal is short (`_fit_list`): they scroll
+            # the notes give way to the seats where the terminal is short (`fit_scrolling`): they scroll
             with VerticalScroll(id="seat-notes"):
                 if self.note:
                     yield Static(self.note, classes="seat-note")
@@ -114,12 +114,8 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
         self.query_one("#dialog").styles.width = DIALOG_WIDTH + self.grid.name_width - NAME_WIDTH  # whole names
         self.query_one("#seat-list").can_focus = False  # tab goes to the grid, not to the list's frame
         self.grid.focus()  # arrows and enter at once; ctrl+s starts
-        self.call_after_refresh(self._fit_list)
 
-    def on_resize(self) -> None:
-        self.call_after_refresh(self._fit_list)
-
-    def _fit_list(self) -> None:
+    def fit_scrolling(self) -> None:
         """The seats take the height the dialog's other lines leave, before the notes do: at 80×24 the notes
         (why bots play a lens, why exact is not offered) pushed every seat of a six-party game out of sight,
         leaving arrows and enter acting on rows nobody saw.  The notes keep two lines at least, and scroll.
@@ -129,7 +125,7 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
         if not dialog.size:
             return
         others = sum(outer_height(child) for child in dialog.children if child is not notes and child is not seats)
-        left = self.room(dialog) - dialog.styles.gutter.height - others
+        left = self.rows_for(dialog) - dialog.styles.gutter.height - others
         rows = len(self.grid.rows)
         noted = sum(outer_height(note) for note in notes.children)
         height = min(rows, max(3, left - min(noted, NOTE_LINES)))
@@ -177,7 +173,6 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
         """A word found after the dialog opened (why a lens is not offered), with the other notes: the seats
         keep their rows."""
         self.query_one("#seat-notes").mount(Static(text, classes="seat-note"))
-        self.call_after_refresh(self._fit_list)
 
     # --- the person -----------------------------------------------------------------------------------------
     def on_seat_grid_open(self, event: SeatGrid.Open) -> None:

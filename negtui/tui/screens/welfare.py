@@ -161,7 +161,6 @@ class WelfareScreen(Dialog[tuple[str, int] | None]):
                       Text(f"{gain:+z.1f}", style=palette.signed(gain)))
         self.query_one("#welfare-table", Static).update(t)
         self.query_one("#mark", Button).disabled = res.bits is None
-        self.call_after_refresh(self.fit_scrolling)  # a table of 22 players runs past a short terminal
 
     def action_mark(self) -> None:
         """Close, leaving the optimum's commitments marked ◇◇ on the matrix until the next turn."""
