@@ -161,6 +161,27 @@ def player_names(sc: Scenario) -> list[str]:
     return _once(sc, "player_names", lambda s: [p.display if _spelled(p) else p.id for p in s.players])
 
 
+def players_named(sc: Scenario, text: str) -> list[str]:
+    """The ids of the players `text` names: an id, or a name as the app shows it ("Upstream State" for id
+    Upstream_State, "Alice" or "A · Alice" for A); case and spacing aside where nothing matches exactly.
+    An id is that player even where it is another's name; more than one id: two players go by that name."""
+    def ways(p: Player) -> set[str]:
+        return {p.id, p.display, player_label(p)}
+
+    if text in sc.player_ids:
+        return [text]
+    exact = [p.id for p in sc.players if text in ways(p)]
+    if exact:
+        return exact
+    folded = name_key(text)
+    return [p.id for p in sc.players if folded in {name_key(w) for w in ways(p)}]
+
+
+def name_key(text: str) -> str:
+    """A name as matched when typed: `_` as a space, spacing and case aside ("upstream  state")."""
+    return " ".join(text.replace("_", " ").split()).casefold()
+
+
 def goal_names(sc: Scenario, public: bool = False) -> list[str]:
     """A goal as people read it: its label, or its id when it has none; `public`: the label a seat that knows
     only its own values reads (its public label, where the label says who gains or is harmed)."""

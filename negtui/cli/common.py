@@ -210,12 +210,13 @@ def emit_json(obj: object) -> None:
 def report_fault(neg: Negotiation, labels: list[str]):
     """An on_fault callback that tells stderr which seat failed on which turn, and what was played."""
     from negtui.engine import Phase, shown_turn
+    from negtui.names import player_names
     from negtui.scenario.untrusted import one_line
 
     def report(move) -> None:
         played = "a pass" if move.phase is Phase.PROPOSE else "a rejection"
         # the scenario's and the agent's words: nothing a terminal acts on
-        seat = one_line(f"{neg.game.player_ids[move.player]} ({labels[move.player]})", 200)
+        seat = one_line(f"{player_names(neg.game.scenario)[move.player]} ({labels[move.player]})", 200)
         typer.echo(f"seat {seat}, turn {shown_turn(move.t)}: {one_line(move.fault or '', 300)}; played as {played}",
                    err=True)
 
