@@ -19,7 +19,10 @@ if TYPE_CHECKING:
     from negtui.scenario import Scenario
     from negtui.seats import Seat
 
-RulesOpt = Annotated[str, typer.Option("--rules", help="Rule set: paper (default) or reference.")]
+RULES_HELP = ("Rule set: paper (default) or reference, or either with switches turned on (+) or off (-): "
+              "paper+simultaneous (half the players propose at once each turn), paper+simultaneous=K (K of them), "
+              "paper-lower_reference_credibility; a switch misspelt is answered with the list of them.")
+RulesOpt = Annotated[str, typer.Option("--rules", help=RULES_HELP)]
 InformationOpt = Annotated[str | None, typer.Option(
     "--information", help="public (default): every seat knows every value; private: each seat knows its own values "
                           "and the ranges the scenario publishes, and its bots and agents decide on that alone.")]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from negtui.cli.common import (
+    RULES_HELP,
     TURN_HELP,
     AgentTimeoutOpt,
     InformationOpt,
@@ -79,7 +80,7 @@ def autoplay(
                                                   "(PROPOSE/RESPOND to split roles); default: the lens the paper "
                                                   "finds best for the scenario's payoff regime (said first).")] = None,
     seat: SeatOpt = None,
-    rules: Annotated[str | None, typer.Option("--rules", help="Rule set: paper (default) or reference.")] = None,
+    rules: Annotated[str | None, typer.Option("--rules", help=RULES_HELP)] = None,
     partner: Annotated[str | None, typer.Option(help="Partner choice: mcts (default), greedy or random.")] = None,
     sims: Annotated[int | None, typer.Option(help="MCTS simulations per turn (default 50).")] = None,
     ucb: Annotated[float | None, typer.Option(help="MCTS exploration constant (default 10).")] = None,
