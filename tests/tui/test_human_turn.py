@@ -480,3 +480,18 @@ async def test_b_in_the_offer_builder_starts_again_from_the_suggested_offer(wait
         await pilot.press("b")
         await wait_until(pilot, lambda: src.cells == frozenset(option.suggested.cells), "the suggested offer loaded")
         assert "the suggested offer to B loaded" in " ".join(str(ps.query_one("#status").render()).split())
+
+
+async def test_o_before_a_partner_is_chosen_says_so_and_asks_for_one(wait_until, pill_app):
+    """Escape from the partner dialog, then o: the key is not dead; it says an offer needs a partner and opens
+    the dialog again."""
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    notes: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "A's partner dialog")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, PartnerScreen), "the dialog closed")
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog again")
+        assert any("Choose a partner first" in n for n in notes), notes
