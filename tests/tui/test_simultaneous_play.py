@@ -63,12 +63,15 @@ async def toggle(pilot, app, *cells: int) -> None:
 
 
 async def read_log(pilot, app, wait_until) -> str:
-    """The turn log pane's entries, once the end-of-game screen is closed (3 opens the pane)."""
+    """The turn log's entries, once the end-of-game screen is closed: the log under the panes of a tall
+    terminal, or the pane 3 opens."""
     await wait_until(pilot, lambda: isinstance(app.screen, DebriefScreen), "the debrief")
     await pilot.press("escape")
     await wait_until(pilot, lambda: not isinstance(app.screen, DebriefScreen), "the game screen again")
-    await pilot.press("3")
-    log = app.screen.query_one(TurnLog)
+    tall = app.screen.view.has_class("roomy")
+    if not tall:
+        await pilot.press("3")
+    log = app.screen.query_one("#aside-log" if tall else "#log", TurnLog)
     await wait_until(pilot, lambda: "proposers at once" in log.plain, "the turn in the log")
     return log.plain
 
@@ -98,7 +101,8 @@ async def test_b_offers_the_port_and_the_ports_budget_voids_the_deal(size, scree
         assert "t  1 r1  2 proposers at once: 1 applied, 1 void" in log
         assert f"B → C accepted but void ({BUDGET_VOID})" in log
         assert "A → C accepted" in log
-        drawn = app.screen.query_one(TurnLog).lines  # each offer's words wrap under its own indent
+        # each offer's words wrap under its own indent
+        drawn = next(log for log in app.screen.query(TurnLog) if log.is_on_screen).lines
         first = next(k for k, line in enumerate(drawn) if line.startswith(" " * 9 + "A → C"))
         assert len(drawn) > first + 2 and all(line.startswith(" " * 9) for line in drawn[first:] if line.strip())
         status = flat(app.screen.query_one("#status").plain)
