@@ -86,8 +86,12 @@ def _player_names(p: Player) -> list[str]:
 def _readable(p: Player, action_id: str, label: str) -> str:
     if not OPAQUE.match(action_id) or not label.strip():
         return action_id
-    text = " ".join(label.split())
-    for prefix in (p.id, p.name):  # "P0 action 0" under P0's row reads "action 0"
+    return without_owner(p, " ".join(label.split()))
+
+
+def without_owner(p: Player, text: str) -> str:
+    """A label without its owner's name in front: "P0 action 0", read under P0's name, is "action 0"."""
+    for prefix in (p.id, p.name):
         if prefix and text.startswith(prefix + " ") and len(text) > len(prefix) + 1:
             text = text[len(prefix) + 1:]
     return text

@@ -527,3 +527,26 @@ async def test_filtering_the_log_in_sight_keeps_the_focused_players_turns(wait_u
         await wait_until(pilot, lambda: log.plain.startswith("turn log · only"), "the log filtered")
         mine = sum(player in ev.players for ev in app.game.events)
         assert mine and len([ln for ln in log.plain.splitlines()[1:] if ln.strip()]) == mine, log.plain
+
+
+@pytest.mark.parametrize("seat", ["P1", "Upstream_State"])
+async def test_the_focused_cell_says_its_action_once(screen_text, wait_until, seat):
+    """A generated game's action 0 of P1 is labelled "P1 action 0": under "P1:" it reads "action 0", once (it
+    read "P1: action 0 — P1 action 0"); a label of its own still stands beside a readable id."""
+    from negtui.tui.widgets.panes import CellInfo
+    from tests.paths import RIVER_BASIN
+
+    path = SIX if seat == "P1" else RIVER_BASIN
+    app = NegtuiApp(path, seats={seat: Seat.human()}, ask_seats=False, record=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        info = app.screen.query_one(CellInfo)
+        await wait_until(pilot, lambda: ":" in info.plain, "the focused cell explained")
+        head = info.plain.split("\nfeeds:")[0]
+        g = app.game.neg.game
+        i = g.player_ids.index(seat)
+        label = " ".join(g.scenario.players[i].actions[0].label.split())
+        if seat == "P1":
+            assert " ".join(head.split()) == "P1: action 0", head
+        else:
+            assert " ".join(head.split()) == f"Upstream State: {label}", head
