@@ -174,3 +174,18 @@ async def test_the_replays_marks_are_of_one_turn(screen_text, wait_until, play_s
         next_proposer = rp.neg.game.player_ids[rp.neg.game.proposer(3)]
         assert grid.count("▶") == 1 and f"▶ {next_proposer}" in grid, grid
         assert "◆" not in grid, grid
+
+
+async def test_the_jump_dialogs_shown_turn_is_where_enter_goes(screen_text, wait_until, play_screen, record_game,
+                                                               tmp_path):
+    """The empty field shows the last turn; enter goes there (it said "a number of turns, please")."""
+    rec = record_game(tmp_path / "six.jsonl")
+    app = NegtuiApp(replay=rec, record=False, data_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "REPLAY 0/24 turns played" in screen_text(app), "the replay's first screen")
+        await pilot.press("g")
+        await wait_until(pilot, lambda: isinstance(app.screen, JumpScreen), "the jump dialog")
+        assert app.screen.query_one("#turn").value == "" and "24" in screen_text(app)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not isinstance(app.screen, JumpScreen), "the dialog closed")
+        assert play_screen(app).source.pos == 24

@@ -209,8 +209,10 @@ class JumpScreen(Dialog[int | None]):
             yield TurnInput(placeholder=str(self.last), type="integer", id="turn")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Empty, the field shows the last turn (its placeholder), and enter goes there: what is shown is what
+        enter does, not "a number, please" under a number."""
         try:
-            t = int(event.value)
+            t = int(event.value.strip() or self.last)
         except ValueError:
             self.notify("a number of turns, please", severity="warning")
             return
