@@ -21,13 +21,15 @@ tools:
 	command -v ssh >/dev/null && command -v ssh-keygen >/dev/null || missing="$$missing openssh-client"; \
 	if [ -n "$$missing" ]; then \
 		if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
-			echo "installing$$missing"; apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
+			echo "make tools: running as root, so installing$$missing with apt-get (the tests drive the app in tmux and log in with ssh; as another user they are only named)"; \
+			apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
 		else echo "please install$$missing (the tests that need them are skipped)"; fi; \
 	fi
 	@# the browser only opens the class export: a mirror without it skips that one test rather than every test
 	@command -v chromium >/dev/null || { \
 		if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
-			echo "installing chromium"; apt-get install -y -qq chromium >/dev/null 2>&1 \
+			echo "make tools: running as root, so installing chromium with apt-get (one test opens the class export in it)"; \
+			apt-get install -y -qq chromium >/dev/null 2>&1 \
 			|| { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } \
 			|| echo "chromium could not be installed: the test that opens the class export is skipped"; \
 		else echo "please install chromium (the test that opens the class export is skipped)"; fi; }

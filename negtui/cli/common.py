@@ -19,7 +19,10 @@ if TYPE_CHECKING:
     from negtui.scenario import Scenario
     from negtui.seats import Seat
 
-RulesOpt = Annotated[str, typer.Option("--rules", help="Rule set: paper (default) or reference.")]
+RULES_HELP = ("Rule set: paper (default) or reference, or either with switches turned on (+) or off (-): "
+              "paper+simultaneous (half the players propose at once each turn), paper+simultaneous=K (K of them), "
+              "paper-lower_reference_credibility; a switch misspelt is answered with the list of them.")
+RulesOpt = Annotated[str, typer.Option("--rules", help=RULES_HELP)]
 InformationOpt = Annotated[str | None, typer.Option(
     "--information", help="public (default): every seat knows every value; private: each seat knows its own values "
                           "and the ranges the scenario publishes, and its bots and agents decide on that alone.")]
@@ -210,12 +213,13 @@ def emit_json(obj: object) -> None:
 def report_fault(neg: Negotiation, labels: list[str]):
     """An on_fault callback that tells stderr which seat failed on which turn, and what was played."""
     from negtui.engine import Phase, shown_turn
+    from negtui.names import player_names
     from negtui.scenario.untrusted import one_line
 
     def report(move) -> None:
         played = "a pass" if move.phase is Phase.PROPOSE else "a rejection"
         # the scenario's and the agent's words: nothing a terminal acts on
-        seat = one_line(f"{neg.game.player_ids[move.player]} ({labels[move.player]})", 200)
+        seat = one_line(f"{player_names(neg.game.scenario)[move.player]} ({labels[move.player]})", 200)
         typer.echo(f"seat {seat}, turn {shown_turn(move.t)}: {one_line(move.fault or '', 300)}; played as {played}",
                    err=True)
 

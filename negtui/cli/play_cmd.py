@@ -59,7 +59,7 @@ def play(
 
             scenario = locate(scenario)  # a library name: the app opens the file it names
             sc = load_scenario(scenario)
-            seats = parse_seats(seat or [], [p.id for p in sc.players], base)
+            seats = parse_seats(seat or [], sc, base)
             refusal = rule_set.refusal(sc)  # a game the rule set cannot play is refused here, not in the app
             if refusal is not None:
                 fail(f"error: {refusal}")

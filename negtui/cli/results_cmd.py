@@ -76,7 +76,7 @@ def results(
         if wide and exercise is not None and loaded is not None and exercise not in {
                 ex.id for ex in loaded.course.exercises}:
             fail(f"error: no exercise {exercise!r} in course {loaded.course.name!r}")
-        with opened(data_dir) as db:
+        with opened(data_dir, read=True) as db:
             if wide:
                 assert loaded is not None
                 columns, rows = wide_gradebook(db, loaded.course, count or "best",

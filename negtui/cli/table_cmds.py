@@ -62,7 +62,7 @@ def open_table(
         neg = negotiation(sc, rules)
         try:
             lens, why = regime_bots(sc)  # the bots' lens wherever none is named, as in `play` and `autoplay`
-            given = parse_seats(seat or [], sc.player_ids, Seat())
+            given = parse_seats(seat or [], sc, Seat())
             seats = {**default_seats(sc.player_ids, Seat(), lens), **given}
         except SeatError as err:
             fail(f"error: --seat: {err}")

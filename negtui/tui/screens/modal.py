@@ -11,7 +11,7 @@ settled.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from rich.console import RenderableType
 from rich.segment import Segment
@@ -25,9 +25,12 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.timer import Timer
 from textual.visual import RenderOptions, Visual
+from textual.widget import Widget
+from textual.widgets import Button, Input, Select
 
 R = TypeVar("R")
 SETTLE = 0.5  # seconds without a new layout below before the backdrop is drawn again
+SHORT = 32  # terminal rows under which a dialog is drawn compact: no blank lines, buttons and fields one row high
 
 
 class Backdrop(Visual):
@@ -111,6 +114,51 @@ class Dialog(ModalScreen[R]):
     _lines: set[int] | None = None  # the lines of the screen below to draw anew (None: every line)
     _settling: Timer | None = None
     _resizing = False
+    SCROLLS: ClassVar[str | None] = None  # the part of the box that scrolls (a selector), fitted to the terminal
+
+    def on_mount(self) -> None:
+        self._fit_height()
+        # after every layout of the dialog (its first, a resize, what it shows grown), its sizes then current
+        self.screen_layout_refresh_signal.subscribe(self, lambda _screen: self.fit_scrolling())
+
+    def on_resize(self) -> None:
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """On a short terminal (80×24) a dialog's padding, its titles' blank lines and its buttons' borders
+        took half its rows: a seat dialog had none left for the seats.  There it is drawn compact (class
+        `-short`, app.tcss), its buttons and fields one row high."""
+        short = self.app.size.height < SHORT
+        self.set_class(short, "-short")
+        for widget in self.query("Button, Input, Select").results():
+            if isinstance(widget, (Button, Input, Select)):
+                widget.compact = short
+
+    def rows_for(self, box: Widget) -> int:
+        """The rows the dialog's box may take: its max-height, of the screen over the key bar."""
+        keys = sum(child.outer_size.height for child in self.children if child.styles.dock == "bottom")
+        space = Size(self.size.width, self.size.height - keys)
+        tallest = box.styles.max_height
+        return int(tallest.resolve(space, self.app.size)) if tallest is not None else space.height
+
+    def fit_scrolling(self) -> None:
+        """The part that scrolls (`SCROLLS`) fitted to the rows the rest of the box leaves; called after each
+        layout of the dialog."""
+        if self.SCROLLS is not None:
+            for scroller in self.query(self.SCROLLS).results():
+                self.fit_scroller(scroller)
+
+    def fit_scroller(self, scroller: Widget) -> None:
+        """A scrolling part of the dialog's box given the rows its other parts leave, so that it scrolls
+        within the terminal rather than run past its edge (a box of `height: auto` is cut, not shrunk)."""
+        box = scroller.parent
+        if not isinstance(box, Widget) or not box.size:
+            return
+        others = sum(outer_height(child) for child in box.children if child is not scroller and child.display)
+        height = max(3, self.rows_for(box) - box.styles.gutter.height - others)
+        if scroller.max_scroll_y == 0 and outer_height(scroller) <= height:
+            return  # all of it shows: the dialog is laid out once, as it opens (textual_guards)
+        set_max_height(scroller, height)
 
     def render(self) -> RenderableType | Visual:  # type: ignore[override]  # a widget may render a Visual
         below = super().render()
@@ -187,3 +235,19 @@ class Dialog(ModalScreen[R]):
         changed = [Region(0, y, size.width, 1) for y, (was, now) in enumerate(zip(old[1].strips, strips)) if was != now]
         if changed:
             self.refresh(*changed)
+
+
+def outer_height(widget: Widget) -> int:
+    """The rows a widget takes in a vertical layout, its margins included."""
+    margin = widget.styles.margin
+    return widget.outer_size.height + margin.top + margin.bottom
+
+
+def set_max_height(widget: Widget, height: int) -> bool:
+    """A widget's max-height set to `height` rows, unless it is that already (each setting lays the screen out
+    anew); whether it changed."""
+    now = widget.styles.max_height
+    if now is not None and now.cells == height:
+        return False
+    widget.styles.max_height = height
+    return True
