@@ -33,7 +33,7 @@ def opened(data_dir: Path | None, read: bool = False) -> Iterator[ResultsDB]:
 
     where = data_dir or user_data_dir()
     if read and not (where / DB_NAME).is_file():
-        fail(f"error: no results database in {where} (no {DB_NAME}): nothing has been recorded there; "
-             f"`negtui serve --data-dir {where}` records its trainees' games")
+        fail(f"error: no results database in {where} (no {DB_NAME}): no trainee or game has been recorded there "
+             f"(check --data-dir; `negtui trainees add` and `negtui serve --data-dir {where}` make one)")
     with db_errors(), ResultsDB.open(where) as db:
         yield db

@@ -94,7 +94,7 @@ def set_(
     with user_errors():
         if student_id is None:
             fail("error: nothing to set: give --student-id ID (or --student-id '' to take it away)")
-        with opened(data_dir) as db:
+        with opened(data_dir, read=True) as db:
             db.students.set(name, student_id)
     typer.echo(f"{name}'s student id is {student_id.strip()}" if student_id.strip()
                else f"{name} has no student id now")
@@ -132,7 +132,7 @@ def import_(
 @trainees_app.command("list")
 def list_(data_dir: DataDirOpt = None, as_json: JsonOpt = False) -> None:
     """List trainees: their keys, a pending invite, how many games they played."""
-    with user_errors(), opened(data_dir) as db:
+    with user_errors(), opened(data_dir, read=True) as db:
         trainees = db.trainees()
     if as_json:
         emit_json([dataclasses.asdict(t) for t in trainees])
@@ -155,7 +155,7 @@ def remove(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Remove a trainee with their keys and invites; one who has played games needs --force."""
-    with user_errors(), opened(data_dir) as db:
+    with user_errors(), opened(data_dir, read=True) as db:
         games = next((t.games for t in db.trainees() if t.name == name), 0)
         if games and not force:
             fail(f"error: trainee {name!r} has played {games} game(s); give --force to delete them too")
