@@ -2,6 +2,7 @@
 
 - `root`: the repository root (the bundled files themselves are named in paths.py);
 - `cli`: runs the `negtui` command line in-process and returns Click's result;
+- `server`: a course's table keeper as the training server runs it (tests/keeper.py);
 - the markers `tmux`, `openssh` and `chromium` skip a test, with the reason, when the tool it drives is not on PATH;
 - under pytest-xdist, a test marked `exclusive` runs with no other test beside it (see `pytest_runtest_protocol`);
 - the app's pilot helpers: `screen_text(app)` (what the terminal shows now, as plain text), `await
@@ -29,6 +30,7 @@ from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -115,6 +117,19 @@ def cli() -> Callable[..., Result]:
         return runner.invoke(app, [str(a) for a in args], **kwargs)
 
     return invoke
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Generator[Any]:
+    """A course's table keeper as the training server runs it (tests/keeper.py), for the tests of the server, the
+    trainee's app and the trainer's console; a test folder that means another server names its own fixture."""
+    from tests.keeper import COURSE, Server
+
+    course = tmp_path / "course.toml"
+    course.write_text(COURSE)
+    s = Server(tmp_path / "data", course)
+    yield s
+    s.stop()
 
 
 # --- tiny games, without the engine -----------------------------------------------------------------------

@@ -14,8 +14,8 @@ from negtui.classroom.course import load_course
 from negtui.console.app import ClassApp
 from negtui.table.source import TableSource, sit
 from negtui.tui.screens.dialogs import ConfirmScreen
-from tests.serve.conftest import Server
-from tests.serve.test_seating import _listen
+from tests.console.test_seating import _listen
+from tests.keeper import Server
 
 
 @pytest.mark.asyncio
