@@ -3,6 +3,8 @@
 - `root`: the repository root (the bundled files themselves are named in paths.py);
 - `cli`: runs the `negtui` command line in-process and returns Click's result;
 - `server`: a course's table keeper as the training server runs it (tests/keeper.py);
+- a test whose call takes over 10 s fails unless it is marked `slow` (tests/slowness.py says how it allows for a
+  loaded machine);
 - the markers `tmux`, `openssh` and `chromium` skip a test, with the reason, when the tool it drives is not on PATH;
 - under pytest-xdist, a test marked `exclusive` runs with no other test beside it (see `pytest_runtest_protocol`);
 - the app's pilot helpers: `screen_text(app)` (what the terminal shows now, as plain text), `await
@@ -39,6 +41,7 @@ from rich.console import Console
 
 from negtui.scenario import Scenario, parse_scenario
 from tests.paths import ROOT
+from tests.slowness import pytest_runtest_makereport  # noqa: F401  (a test over 10 s must be marked slow)
 from tests.waiting import wait_for
 
 # marker -> the programs a test so marked runs
