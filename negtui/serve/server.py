@@ -18,10 +18,11 @@ import asyncssh
 
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.dbtypes import DBError
+from negtui.serve import ssh_door
 from negtui.serve.doors import AppSession, ServeOptions
 from negtui.serve.lock import FOLDER_PREFIX
 from negtui.serve.pty_child import clamp, in_background
-from negtui.serve.ssh_door import PREAUTH_MAX, PREAUTH_PER_ADDRESS, listen_ssh
+from negtui.serve.ssh_door import listen_ssh
 from negtui.serve.tables import TableKeeper
 
 if TYPE_CHECKING:  # loaded by whoever starts the server: the server itself runs no game
@@ -72,8 +73,9 @@ class Hub:
         if now - self._refusals_shown >= REFUSALS_SHOWN_EVERY:
             self._refusals_shown = now
             said = ", ".join(f"{n} from {h}" for h, n in sorted(self._refusals.items(), key=lambda x: -x[1])[:5])
-            print(f"refused connections waiting to log in (over {PREAUTH_PER_ADDRESS} from one address or "
-                  f"{PREAUTH_MAX} in all): {said}", file=sys.stderr)
+            # the door's limits as it applies them now (read from it, not copied at import)
+            print(f"refused connections waiting to log in (over {ssh_door.PREAUTH_PER_ADDRESS} from one address or "
+                  f"{ssh_door.PREAUTH_MAX} in all): {said}", file=sys.stderr)
             self._refusals.clear()
 
     async def db_call(self, query: Callable[[ResultsDB], T]) -> T:
