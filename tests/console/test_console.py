@@ -74,6 +74,7 @@ def _cells(app: ClassApp, table: str) -> list[str]:
     return [" | ".join(str(c) for c in dt.get_row_at(r)) for r in range(dt.row_count)]
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_the_console_lists_people_steers_a_table_and_debriefs_the_class(server: Server, wait_until,
                                                                              screen_text, tmp_path: Path) -> None:

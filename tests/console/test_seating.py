@@ -42,6 +42,7 @@ def _listen(source: TableSource) -> None:
     threading.Thread(target=run, daemon=True).start()
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_the_console_seats_a_roster_starts_pauses_and_times_the_class(classroom: Server, wait_until, screen_text,
                                                                            tmp_path: Path) -> None:

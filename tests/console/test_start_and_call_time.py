@@ -18,6 +18,7 @@ from tests.console.test_seating import _listen
 from tests.keeper import Server
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_start_all_skips_a_table_nobody_sits_at_and_call_time_files_the_games_as_they_stand(
         server: Server, wait_until, screen_text) -> None:
