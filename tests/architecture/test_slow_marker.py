@@ -35,7 +35,7 @@ def test_slow_marked():
 '''
 
 
-@pytest.mark.parametrize("workers", ["0", "2"])
+@pytest.mark.parametrize("workers", ["0", pytest.param("2", marks=pytest.mark.slow)])  # workers take seconds to start
 def test_a_test_over_the_limit_fails_unless_it_is_marked_slow(tmp_path: Path, workers: str) -> None:
     (tmp_path / "conftest.py").write_text("from tests.slowness import pytest_runtest_makereport  # noqa: F401\n")
     (tmp_path / "test_timed.py").write_text(SUITE)
