@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from negtui.classroom.course import LoadedCourse
     from negtui.classroom.db import ResultsDB
     from negtui.engine import Negotiation
+    from negtui.engine.game import Game
     from negtui.record import Replay
     from negtui.scenario import Scenario
     from negtui.seats import Seat
@@ -183,7 +184,8 @@ def as_baseline(seats: list[Seat], offers: str | None, responder: str | None) ->
 def open_app(scenario: Path | None = None, *, rules: str = "paper", seats: dict[str, Seat] | None = None,
              ask_seats: bool = True, replay: Path | None = None, follow: bool = False, record: bool = True,
              data_dir: Path | None = None, base: Seat | None = None, autoplay: bool = False,
-             options: AgentOptions | None = None) -> int:
+             options: AgentOptions | None = None, loaded: Scenario | None = None,
+             compiled: Game | None = None) -> int:
     """Run the app (negtui.tui.app.NegtuiApp, whose arguments these are) with garbage collection held off
     until its first screen is out: start-up makes long-lived objects only, and the app collects again once
     it has drawn.  Textual is imported here, after the collector is off."""
@@ -193,7 +195,8 @@ def open_app(scenario: Path | None = None, *, rules: str = "paper", seats: dict[
     from negtui.tui.app import NegtuiApp, run_app
 
     return run_app(NegtuiApp(scenario, rules=rules, seats=seats, ask_seats=ask_seats, replay=replay, follow=follow,
-                             record=record, data_dir=data_dir, base=base, autoplay=autoplay, options=options))
+                             record=record, data_dir=data_dir, base=base, autoplay=autoplay, options=options,
+                             loaded=loaded, compiled=compiled))
 
 
 def progress(total: int, label: str, enabled: bool = True):

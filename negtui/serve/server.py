@@ -72,6 +72,7 @@ class Hub:
         if now - self._refusals_shown >= REFUSALS_SHOWN_EVERY:
             self._refusals_shown = now
             said = ", ".join(f"{n} from {h}" for h, n in sorted(self._refusals.items(), key=lambda x: -x[1])[:5])
+            # the door's limits as it applies them now (read from it, not copied at import)
             print(f"refused connections waiting to log in (over {ssh_door.PREAUTH_PER_ADDRESS} from one address or "
                   f"{ssh_door.PREAUTH_MAX} in all): {said}", file=sys.stderr)
             self._refusals.clear()

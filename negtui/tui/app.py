@@ -39,6 +39,8 @@ from negtui.tui.too_small import SizeGuard
 # starts.
 if TYPE_CHECKING:
     from negtui.agents.options import AgentOptions
+    from negtui.engine.game import Game
+    from negtui.engine.rules import Rules
     from negtui.generator import GeneratorParams
     from negtui.play.live import LiveGame
     from negtui.play.sources import LiveSource
@@ -62,9 +64,12 @@ class NegtuiApp(SizeGuard, App):
                  ask_seats: bool = True, replay: Path | None = None, record: bool = True,
                  data_dir: Path | None = None, scenarios_dir: Path | None = None, base: Seat | None = None,
                  partner: str = "mcts", sims: int = 50, autoplay: bool = False,
-                 options: AgentOptions | None = None, follow: bool = False) -> None:
+                 options: AgentOptions | None = None, follow: bool = False, loaded: Scenario | None = None,
+                 compiled: Game | None = None) -> None:
         """`base` is the seat every bot starts from (lens and search settings); `partner` and `sims`
-        set it when it is not given.  Bots think in their own process unless `options` say otherwise."""
+        set it when it is not given.  Bots think in their own process unless `options` say otherwise.
+        `loaded` is the scenario at `scenario` as the command line read and checked it, and `compiled` that
+        scenario compiled under `rules`, if it was: the app reads and compiles neither again."""
         textual_guards.install()  # before any screen or toast exists: what negtui cannot live with in Textual
         super().__init__()
         self.options = options  # None: AgentOptions(remote_bots=True), made when a game starts
@@ -76,7 +81,10 @@ class NegtuiApp(SizeGuard, App):
         self.autoplay = autoplay
         self.live: LiveSource | None = None  # the game being played
         self.records_written: list[Path] = []  # named on the terminal after the app closes
-        get_rules(rules)  # fail early on an unknown rule set
+        self.rule_set = get_rules(rules)  # and fail early on an unknown rule set
+        self.loaded = loaded
+        # a scenario compiled already, with the rules it was compiled under
+        self._compiled = (loaded, self.rule_set, compiled) if loaded is not None and compiled is not None else None
 
     def on_mount(self) -> None:
         self._catch_signals()
@@ -102,6 +110,8 @@ class NegtuiApp(SizeGuard, App):
                 self.exit(message=err.render(), return_code=2)
                 return
             self.push_screen(ReplayScreen(ReplaySource(rp, self.replay_path if self.follow else None)))
+        elif self.loaded is not None:
+            self.choose_seats(self.loaded)
         elif self.scenario_path is not None:
             self.open_scenario(self.scenario_path)
         else:
@@ -159,6 +169,7 @@ class NegtuiApp(SizeGuard, App):
 
     def choose_seats(self, sc: Scenario, rules: str | None = None) -> None:
         rules = rules or self.rules_name
+        rule_set = self.rule_set if rules == self.rules_name else get_rules(rules)
         # bots play the lens that suits the game wherever no seat names another (as on the command line);
         # the dialog says why
         lens, why = suggested_lens(sc)
@@ -166,7 +177,7 @@ class NegtuiApp(SizeGuard, App):
         if not self.ask_seats:
             from negtui.play.starts import GameStart
 
-            self.start_game(GameStart(sc, get_rules(rules), seats))
+            self.start_game(GameStart(sc, rule_set, seats, compiled=self._compiled_for(sc, rule_set)))
             return
 
         def chosen(result: dict[str, Seat] | None) -> None:
@@ -175,9 +186,9 @@ class NegtuiApp(SizeGuard, App):
                 return
             from negtui.play.starts import GameStart
 
-            self.start_game(GameStart(sc, get_rules(rules), result))
+            self.start_game(GameStart(sc, rule_set, result, compiled=self._compiled_for(sc, rule_set)))
 
-        refusal = get_rules(rules).refusal(sc)
+        refusal = rule_set.refusal(sc)
         if refusal is not None:  # the rule set cannot play it: say why before any seat is chosen
             self.back_to_scenarios(f"cannot play {sc.name} under {rules} rules: {refusal}")
             return
@@ -188,21 +199,30 @@ class NegtuiApp(SizeGuard, App):
         # the dialog is drawn from the scenario alone; whether the exact lens fits the game is found while
         # the person reads it, in a thread that imports what playing the game needs (once the dialog is on the
         # terminal: the thread would hold up its drawing)
-        self._once_drawn(dialog, lambda: self.run_worker(lambda: self._check_game(dialog, sc, rules), thread=True,
+        self._once_drawn(dialog, lambda: self.run_worker(lambda: self._check_game(dialog, sc, rule_set), thread=True,
                                                          group="warm-up", exit_on_error=False))
 
-    def _check_game(self, dialog: SeatsScreen, sc: Scenario, rules: str) -> None:
+    def _compiled_for(self, sc: Scenario, rules: Rules) -> Game | None:
+        """The game compiled from this very scenario under these rules, if it was (by the command line, or
+        while the seats were chosen); None: starting the game compiles it."""
+        if self._compiled is not None and self._compiled[0] is sc and self._compiled[1] is rules:
+            return self._compiled[2]
+        return None
+
+    def _check_game(self, dialog: SeatsScreen, sc: Scenario, rules: Rules) -> None:
         """In a thread: compile the game (importing the engine, the bots and the game screens on the way)
-        and offer the exact lens if it fits."""
+        and offer the exact lens if it fits; the game starts from what was compiled here."""
         from negtui.engine.game import compile_game
         from negtui.play.live import exact_not_offered
         from negtui.play.starts import GameStart  # noqa: F401  what starting the game will import
         from negtui.tui.screens.live import LiveScreen  # noqa: F401
 
         try:
-            why_not = exact_not_offered(compile_game(sc, get_rules(rules)))
+            game = compile_game(sc, rules)
+            why_not = exact_not_offered(game)
         except ValueError:  # starting the game will say why
             return
+        self._compiled = (sc, rules, game)
         self.call_from_thread(self._exact_known, dialog, why_not)
 
     def _exact_known(self, dialog: SeatsScreen, why_not: str | None) -> None:
@@ -235,7 +255,8 @@ class NegtuiApp(SizeGuard, App):
                 record, key = default_record_path(how.scenario.name, self.records_dir), data_dir_key(self.data_dir)
             options = self.options or AgentOptions(remote_bots=True)  # bots think in their own process
             game = LiveGame(how.scenario, how.rules, how.seats, start=how.start, record=record, parent=how.parent,
-                            budget=how.budget, options=options, record_key=key, guided=how.guided)
+                            budget=how.budget, options=options, record_key=key, guided=how.guided,
+                            compiled=how.compiled)
         except (ValueError, OSError, SeatError) as err:
             self.back_to_scenarios(f"cannot start: {err}")
             return

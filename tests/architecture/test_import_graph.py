@@ -157,6 +157,7 @@ def test_no_import_cycle_between_modules() -> None:
     assert _cycles(IMPORTS) == []
 
 
+@pytest.mark.slow
 def test_no_cycle_even_through_names_imported_for_type_hints() -> None:
     """A module that names another's types for its hints depends on it as a reader follows it: two modules
     that name each other read as one, whatever runs.  What one needs of the other is a Protocol of its own

@@ -28,7 +28,7 @@ from negtui.table.source import TableSource, sit
 from negtui.tui.screens.dialogs import ConfirmScreen
 from negtui.tui.screens.say import SayScreen
 from negtui.tui.screens.table import TableScreen
-from tests.serve.conftest import Server
+from tests.keeper import Server
 
 
 def _numbers(t: int, cost: float) -> dict:
@@ -74,6 +74,7 @@ def _cells(app: ClassApp, table: str) -> list[str]:
     return [" | ".join(str(c) for c in dt.get_row_at(r)) for r in range(dt.row_count)]
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_the_console_lists_people_steers_a_table_and_debriefs_the_class(server: Server, wait_until,
                                                                              screen_text, tmp_path: Path) -> None:
@@ -268,7 +269,7 @@ async def test_a_trainees_app_says_where_it_is_and_shows_the_trainers_notices(se
 
 
 def test_the_class_debrief_counts_each_table_once_and_each_seat_against_its_baseline(tmp_path: Path) -> None:
-    from tests.serve.conftest import COURSE
+    from tests.keeper import COURSE
 
     (tmp_path / "course.toml").write_text(COURSE)
     course = load_course(tmp_path / "course.toml")
@@ -286,7 +287,7 @@ def test_the_class_debrief_counts_each_table_once_and_each_seat_against_its_base
 
 
 def test_the_class_debrief_names_a_table_by_the_trainers_name_for_it(tmp_path: Path) -> None:
-    from tests.serve.conftest import COURSE
+    from tests.keeper import COURSE
 
     (tmp_path / "course.toml").write_text(COURSE)
     course = load_course(tmp_path / "course.toml")

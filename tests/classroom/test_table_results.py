@@ -9,8 +9,8 @@ import pytest
 
 from negtui.classroom.course import load_course
 from negtui.classroom.db import ResultsDB
-from negtui.serve.table_child import TableResults
-from tests.serve.conftest import COURSE
+from negtui.classroom.table_results import TableResults
+from tests.keeper import COURSE
 
 
 @pytest.mark.parametrize(("over", "status"), [(True, "playing"), (False, "abandoned")])

@@ -1,17 +1,15 @@
-"""What the training server's tests share: a table keeper running as the server runs it (waiting for a state is
-tests/waiting.py's)."""
+"""A course's table keeper running as the training server runs it, for the tests of the server, the trainee's
+app and the trainer's console (waiting for a state is tests/waiting.py's)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from negtui.classroom.course import load_course
 from negtui.classroom.db import ResultsDB
@@ -39,6 +37,18 @@ title = "Alone"
 scenario = "poison-pill"
 seat = "B"
 """
+
+# the same course with a table of three, and a class of six to seat at it
+TRIO = COURSE + """
+[[exercises]]
+id = "trio"
+title = "The coalition trap, three people"
+scenario = "coalition-trap"
+humans = 3
+game_time = 3600
+information = "private"
+"""
+CLASS = ("alice", "bob", "carol", "dave", "erin", "frank")
 
 
 class Server:
@@ -72,14 +82,3 @@ class Server:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.pool.shutdown()
         self.db.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Generator[Server]:
-    course = tmp_path / "course.toml"
-    course.write_text(COURSE)
-    s = Server(tmp_path / "data", course)
-    yield s
-    s.stop()
-
-

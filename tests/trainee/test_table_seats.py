@@ -22,7 +22,7 @@ from negtui.table.steer import steer
 from negtui.trainee.lobby import LobbyScreen
 from negtui.trainee.table_picker import TablePicker
 from negtui.trainee.training import TrainingApp
-from tests.serve.conftest import Server
+from tests.keeper import Server
 from tests.waiting import wait_for
 
 ROLE_A = "You are Alice: the pill is your secret weapon."

@@ -14,10 +14,11 @@ from negtui.classroom.course import load_course
 from negtui.console.app import ClassApp
 from negtui.table.source import TableSource, sit
 from negtui.tui.screens.dialogs import ConfirmScreen
-from tests.serve.conftest import Server
-from tests.serve.test_seating import _listen
+from tests.console.test_seating import _listen
+from tests.keeper import Server
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_start_all_skips_a_table_nobody_sits_at_and_call_time_files_the_games_as_they_stand(
         server: Server, wait_until, screen_text) -> None:

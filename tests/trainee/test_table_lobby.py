@@ -17,7 +17,7 @@ from negtui.trainee.table_picker import TablePicker
 from negtui.trainee.training import TrainingApp
 from negtui.tui.screens.dialogs import ConfirmScreen
 from negtui.tui.screens.table import TableScreen
-from tests.serve.conftest import Server
+from tests.keeper import Server
 
 pytestmark = pytest.mark.asyncio
 

@@ -25,7 +25,7 @@ from negtui.trainee.messages import MessagesScreen
 from negtui.trainee.table_picker import TableChoice, TablePicker
 from negtui.trainee.training import TrainingApp
 from negtui.tui.screens.table import TableScreen
-from tests.serve.conftest import COURSE, Server
+from tests.keeper import COURSE, Server
 from tests.waiting import wait_for_async
 
 CLASS = COURSE + """
