@@ -138,8 +138,9 @@ def join_table(
     socket: Annotated[Path, typer.Argument(help="The table's socket (as `negtui table open` printed it), or its "
                                                 "file name in the data directory's tables/ folder.")],
     name: Annotated[str, typer.Option("--name", help="Your name, as the others see it.")],
-    player: Annotated[str | None, typer.Option("--as", help="The player you want to be, by id or by the name shown (default: the first free "
-                                                            "person's seat).")] = None,
+    player: Annotated[str | None, typer.Option(
+        "--as", help="The player you want to be, by id or by the name shown (default: the first free person's "
+                     "seat).")] = None,
     data_dir: Annotated[Path | None, typer.Option(
         "--data-dir", help="Where a SOCKET given by its file name alone is looked for: the tables/ folder of this data "
                            "directory, where `negtui table open --data-dir` puts it (default: the user data "
