@@ -21,7 +21,7 @@ from negtui.classroom.dbtypes import DBError
 from negtui.serve import ssh_door
 from negtui.serve.doors import AppSession, ServeOptions
 from negtui.serve.lock import FOLDER_PREFIX
-from negtui.serve.pty_child import clamp, in_background
+from negtui.serve.pty_child import clamp
 from negtui.serve.tables import TableKeeper
 
 if TYPE_CHECKING:  # loaded by whoever starts the server: the server itself runs no game
@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # loaded by whoever starts the server: the server itself runs
 T = TypeVar("T")
 SWEEP_EVERY = 60.0  # seconds between looks for assessments left past the idle timeout
 HUB_SOCKET = "hub.sock"  # trainees' apps ask the server for tables here
+TAKE_OVER_WAIT = 15.0  # seconds a new session waits for the trainee's older ones to end
 REFUSALS_SHOWN_EVERY = 60.0  # seconds between lines about connections refused before login
 
 
@@ -91,14 +92,25 @@ class Hub:
             self.folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX)  # a short path: Unix socket paths are limited
         return self.folder
 
-    def take_over(self, session: AppSession) -> None:
+    async def take_over(self, session: AppSession) -> None:
         """A trainee has one app at a time, whichever door: a new session ends their others (a second tab, an
-        SSH login beside a browser), as a second login to a website signs out the first."""
-        for other in list(self.sessions):
-            if other is not session and other.name == session.name:
-                self.sessions.discard(other)
-                in_background(other.end_for("session ended: you opened negtui again elsewhere (your games are "
-                                            "kept)", "opened again elsewhere"))
+        SSH login beside a browser), as a second login to a website signs out the first.  The new app starts
+        once the others have ended and their ends are filed, so a game one of them held is free to resume at
+        once (else 'open in another session' until the old app had gone)."""
+        others = [other for other in list(self.sessions) if other is not session and other.name == session.name]
+        for other in others:
+            self.sessions.discard(other)
+        if not others:
+            return
+        ending = asyncio.gather(*(other.end_for("session ended: you opened negtui again elsewhere (your games are "
+                                                "kept)", "opened again elsewhere") for other in others),
+                                return_exceptions=True)
+        try:
+            await asyncio.wait_for(asyncio.shield(ending), TAKE_OVER_WAIT)
+            if self._db_writes:
+                await asyncio.wait_for(asyncio.gather(*self._db_writes, return_exceptions=True), TAKE_OVER_WAIT)
+        except TimeoutError:
+            pass  # the old app goes on ending in the background; the new one starts (its resume may wait)
 
     def app_args(self, name: str, session_id: int, *, trainer: bool = False, web: bool = False) -> list[str]:
         """The arguments of a connection's app (negtui.serve.child), whichever door it came through."""

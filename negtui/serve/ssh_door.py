@@ -194,7 +194,7 @@ class _Session(asyncssh.SSHServerSession):
             return
         assert self.term is not None  # shell_requested refuses a session without a terminal
         name = self.name = self.chan.get_extra_info("username")
-        hub.take_over(self)
+        await hub.take_over(self)
         self.session_id = await hub.db_call(lambda db: db.session_started(name, conn.peer, conn.fingerprint))
         trainer = await hub.db_call(lambda db: db.classroom.is_trainer(name))
         if self.chan is None:  # gone while the database answered

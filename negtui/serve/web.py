@@ -258,7 +258,7 @@ class WebSession:
         hub.sessions.add(self)  # counted now: logins at the same moment must not all pass the check above
         sender = asyncio.ensure_future(self._send())
         try:
-            hub.take_over(self)
+            await hub.take_over(self)
             self.session_id = await hub.db_call(lambda db: db.session_started(self.name, f"{self.peer} (web)",
                                                                               "browser"))
             cols, rows = size

@@ -763,3 +763,32 @@ async def test_one_server_per_data_directory_and_a_killed_ones_leftovers_cleaned
             if proc is not None and proc.returncode is None:
                 proc.kill()
                 await proc.wait()
+
+
+async def test_a_new_session_starts_once_the_trainees_older_one_has_ended_and_its_end_is_filed(tmp_path):
+    """Take-over waits for the older session: a game it held is free by the time the new app starts (it had
+    been 'open in another session' while the old app was still going, however briefly)."""
+    with ResultsDB.open(tmp_path) as db:
+        hub = Hub(ServeOptions(data_dir=tmp_path, course=INTRO_COURSE), db)
+        filed: list[str] = []
+
+        class Session:
+            child = None
+
+            def __init__(self, name: str, slow: float = 0.0) -> None:
+                self.name, self.slow, self.said = name, slow, ""
+
+            async def end_for(self, said: str, reason: str) -> None:
+                await asyncio.sleep(self.slow)  # an app that takes its time to stop
+                self.said = said
+                hub.db_later(lambda _db: filed.append(f"{self.name} ended: {reason}"))
+
+            async def _end(self, reason: str) -> None:
+                await self.end_for("", reason)
+
+        old, other, new = Session("alice", slow=0.3), Session("bob", slow=0.3), Session("alice")
+        hub.sessions |= {old, other, new}
+        await hub.take_over(new)
+        assert filed == ["alice ended: opened again elsewhere"] and "opened negtui again elsewhere" in old.said
+        assert hub.sessions == {other, new} and other.said == ""
+        await hub.stop()
