@@ -89,6 +89,14 @@ class LLMAgent:
         self.responder = responder
         self.schema_refused = ""  # why the server took no strict JSON schema: answers are then JSON objects
         self.notes: list[str] = []  # what a result should say of how this seat was asked
+        # requests sent and chat completions received: a seat asked that never got one played no game of its
+        # own (every decision a pass), and a study must not read that as the model's play
+        self.asked = self.answered = 0
+        self.failure = ""  # why the last request got no answer
+        # set when a whole decision's tries found no server and none ever answered: the seat asks no more (a
+        # server that is down would otherwise cost every later decision its tries and waits, minutes a game,
+        # for a play that is void anyway)
+        self.given_up = ""
         p = g.scenario.players[player]
         self._system = prompts()["system"].substitute(
             seat=p.id, name=p.display, players=g.n, turns=g.T, budget=g.budget)
@@ -111,21 +119,37 @@ class LLMAgent:
                                    else {"type": "json_object"}}
         if self.seat.temperature is not None:
             body["temperature"] = self.seat.temperature
-        status, text = self._post(body, deadline)
+        self.asked += 1
+        try:
+            status, text = self._post(body, deadline)
+        except AgentFault as err:
+            self.failure = str(err)
+            raise
         if strict and status in REFUSED_FORMAT:
             self.schema_refused = f"{status}: {one_line(text, 120)}"
             self.notes.append(f"{self.model}: the server refused a strict JSON schema ({self.schema_refused}); "
                               "answers were asked for as JSON objects")
             return self._chat(messages, schema, deadline)
         if status != 200:
-            raise ApiError(f"{self.base_url} answered {status}: {one_line(text, 200)}")
+            self.failure = f"{self.base_url} answered {status}: {one_line(text, 200)}"
+            raise ApiError(self.failure)
         try:
             content = loads(text)["choices"][0]["message"]["content"]  # type: ignore[index]
         except (Untrusted, LookupError, TypeError):
-            raise AgentFault(f"{self.base_url} answered {one_line(text, 200)!r}, not a chat completion") from None
+            self.failure = f"{self.base_url} answered {one_line(text, 200)!r}, not a chat completion"
+            raise AgentFault(self.failure) from None
         if not isinstance(content, str):
-            raise AgentFault(f"{self.model} answered no text")
+            self.failure = f"{self.model} answered no text"
+            raise AgentFault(self.failure)
+        self.answered += 1
         return content
+
+    @property
+    def unanswered(self) -> str:
+        """Why this seat never got an answer, where it was asked and never did; "" otherwise."""
+        if not self.asked or self.answered:
+            return ""
+        return f"{self.label}: no answer from the model server in {self.asked} requests ({self.failure})"
 
     def _post(self, body: dict, deadline: float | None = None) -> tuple[int, str]:
         """The status and text of the answer, at most MAX_BODY bytes, with connecting, the response's headers
@@ -159,6 +183,8 @@ class LLMAgent:
     def _chat_with_backoff(self, messages: list[dict], schema: dict) -> str:
         """The paper's runner retries a failed API call with exponential waits; here within the decision's
         time limit (its 60-100 s waits would outlast any)."""
+        if self.given_up:
+            raise ApiError(self.given_up)
         deadline = time.monotonic() + self.timeout
         wait = BACKOFF_FIRST
         for attempt in range(BACKOFF_ATTEMPTS):
@@ -166,6 +192,8 @@ class LLMAgent:
                 return self._chat(messages, schema, deadline)
             except ApiError:
                 if attempt == BACKOFF_ATTEMPTS - 1 or time.monotonic() + wait >= deadline:
+                    if not self.answered:
+                        self.given_up = f"{self.failure}; not asked again after {attempt + 1} tries"
                     raise
             time.sleep(wait)
             wait *= 2

@@ -179,6 +179,10 @@ def _run(spec: SweepSpec, todo: list[Task], output: Path, fmt: str | None, worke
     finally:
         results.close()
     typer.echo(f"{output}: {results.rows} rows ({ran} games run now, {len(todo) - ran} already there)", err=True)
+    if results.void_games:
+        typer.echo(f"{results.void_games} plays by a language model are void: one of its seats never got an answer "
+                   "from the model server (the rows' notes say why); the report counts none of them. Is the server "
+                   "up? Re-run them into a new results file once it answers.", err=True)
     if results.over_exact_limit:
         from negtui.engine.outcome import AUTO_EXACT_LIMIT
 

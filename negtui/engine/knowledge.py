@@ -3,7 +3,8 @@
 Under public information (the paper's game) every player knows every value.  Under private
 information a seat knows its own values, and of another player's value only the range its goal
 publishes (`Goal.ranges`), or nothing; it reads each goal's public label (`Goal.public_label`, where the
-label says who gains or is harmed), no teaching note, and nothing of who a poison pill traps.  Everything
+label says who gains or is harmed), no teaching note, nothing of who a poison pill traps or whether the
+generator laid one, and no action's label that names a player beside a gain, a harm or a trap.  Everything
 else is public: who owns which action, what each goal requires, every commitment.
 
 A seat's picture of the game is the scenario with every value it does not know replaced by its
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from negtui.engine.negotiation import Negotiation
-from negtui.scenario.leaks import tells
+from negtui.scenario.leaks import action_tells, tells
 from negtui.scenario.model import Goal, Scenario
 
 if TYPE_CHECKING:
@@ -62,15 +63,23 @@ def seat_scenario(sc: Scenario, seat: str, estimates: Mapping[tuple[str, str], f
         if seat in goal.values:
             values[seat] = goal.values[seat]
         goals.append(goal.model_copy(update={"values": values, "label": goal.shown_label, "public_label": ""}))
-    # what tells values in words goes too: the teaching note (for after the game), who a poison pill traps, a
-    # description that says who gains or is harmed
+    # what tells values in words goes too: the teaching note (for after the game), who a poison pill traps (and
+    # that there is one: the generator's parameters say so, and its bait and poison are goals 0 and 1), an
+    # action labelled for what it does to a player ("P0 action 1 (added for the poison pill)"), a description
+    # that says who gains or is harmed
     meta = {k: v for k, v in sc.meta.items() if k != "poison_pill"}
+    if isinstance(generator := meta.get("generator"), dict):
+        meta["generator"] = {k: v for k, v in generator.items() if k != "poison_pill"}
     description = "" if tells(sc, sc.description) else sc.description
+    players = [p.model_copy(update={"actions": [a.model_copy(update={"label": f"{p.id} action {k}"})
+                                                if action_tells(sc, p.id, a.label) else a
+                                                for k, a in enumerate(p.actions)]})
+               for p in sc.players]
     # an issue's share of each reservation value is a value too: the seat's own only
     issues = [issue.model_copy(update={"reservation": {p: v for p, v in issue.reservation.items() if p == seat}})
               for issue in sc.issues]
     return unseeded(sc.model_copy(update={"goals": goals, "lesson": "", "meta": meta, "description": description,
-                                          "issues": issues}), schedule)
+                                          "issues": issues, "players": players}), schedule)
 
 
 def unseeded(sc: Scenario, schedule: list[str] | None = None) -> Scenario:

@@ -59,13 +59,15 @@ def observation(neg: Negotiation, s: State, player: int, information: str = "pub
     pay = payoffs_from_counts(g, info.counts)
     sat = satisfaction(g, info.counts)
     reachable = (g.d - info.lost) >= g.tau
+    picture = seat_negotiation(neg, player, information).game
+    told = picture.scenario.players  # the actions' labels as the seat reads them (engine.knowledge)
     players = []
     for i, p in enumerate(sc.players):
         actions = []
         for a, act in enumerate(p.actions):
             c = int(g.offset[i]) + a
             committed = bool(s.bits >> c & 1)
-            actions.append({"id": act.id, "label": act.label, "committed": committed,
+            actions.append({"id": act.id, "label": told[i].actions[a].label, "committed": committed,
                             "available": not committed and not (info.blocked >> c & 1)})
         players.append({"id": p.id, "name": p.display, "actions": actions})
     goals = []
@@ -80,7 +82,6 @@ def observation(neg: Negotiation, s: State, player: int, information: str = "pub
         if not all(known):
             goals[-1]["ranges"] = {pid: [_num(lo), _num(hi)] for pid, (lo, hi) in goal.ranges.items()
                                    if not known[g.index_of(pid)]}
-    picture = seat_negotiation(neg, player, information).game
     forecasts = {lens: _num(lens_vector(picture, neg.rules, lens, state_info(picture, s.bits), s.t)[player])
                  for lens in CLOSED_FORM_LENSES}
     seen = s.pending if s.pending is not None and (not g.simultaneous or player in (s.pending.proposer,

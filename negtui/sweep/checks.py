@@ -31,16 +31,18 @@ UNBOUNDED = ("nash_optimum", "nash_efficiency", "seconds", "improvement_var", "l
 
 SWEEP_NAME = r"^[A-Za-z0-9_.-]{1,64}$"  # as SweepSpec.name
 METHOD_NAME = r"^[A-Za-z0-9_.:/+-]{1,64}$"  # as Method.name
-TEXT_LIMITS = {"task": 256, "scenario": lim.MAX_ID, "scenario_file": 4096, "negtui": 64, "rules": 512, "notes": 1000}
+TEXT_LIMITS = {"task": 256, "scenario": lim.MAX_ID, "scenario_file": 4096, "negtui": 64, "rules": 512, "notes": 1000,
+               "llm_model": 2000, "llm_responder": 64}
 REQUIRED = ("sweep", "task", "scenario", "rules", "method", "players", "payoffs", "sum", "baseline_sum",
             "improvement")
 CHOICES: dict[str, tuple[str, ...]] = {"structure": ("adversarial", "cooperative"), "payoff": PAYOFF_REGIMES,
-                                       "information": ("public", "private")}
+                                       "information": ("public", "private"), "llm_prompt": ("negtui", "paper"),
+                                       "llm_offers": ("checked", "unchecked")}
 RULES_NAME = rf"^({'|'.join(RULES)})([+-][a-z_]+){{0,16}}$"  # a rule set or a variant (engine.rules)
 BOUNDS = {**{name: (0, top) for name, top in AXIS_LIMITS.items()}, "players": (1, lim.MAX_PLAYERS),
           "turns": (0, lim.MAX_TURNS), "all_or_nothing": (0, 1), "fraction_improved": (0, 1),
           "actions_up_to": (1, lim.MAX_ACTIONS), "negative_mass": (0, 1), "mixed_sign_goals": (0, 1),
-          "sign_agreement": (0, 1), "sample": (0, 99)}
+          "sign_agreement": (0, 1), "sample": (0, 99), "llm_samples": (1, 100), "llm_temperature": (0, 2)}
 
 
 class BadResults(ValueError):

@@ -22,7 +22,7 @@ from negtui.engine.rules import get_rules
 from negtui.sweep.judge import GRID_KEY, Claim, Comparison, Games, Part, games, seed_for, twins
 from negtui.sweep.report import LENS_NAMES, REGIME_TITLES
 from negtui.sweep.spec import EXACT
-from negtui.sweep.stats import Effect, bootstrap, paired_difference, slope, slope_difference
+from negtui.sweep.stats import Effect, paired_difference, resample, slope, slope_difference
 
 LENSES = tuple(LENS_NAMES)
 MATCH_MARGIN = 0.05  # "myopic matches": within 5 % of the best lens's mean improvement
@@ -61,20 +61,22 @@ def _means(g: Games) -> str:
 # --- the building blocks ---------------------------------------------------------------------------------------
 
 def lens_best(claim: str, text: str, lens: str, regimes: tuple[str, ...], rows: list[dict], column: str,
-              grid: str, **where: object) -> Claim:
-    """`lens` better than every other lens, on the same games, in each regime (lower is better for L1)."""
+              grid: str, *, pooled: bool = False, **where: object) -> Claim:
+    """`lens` better than every other lens, on the same games, in each regime (lower is better for L1); or,
+    `pooled`, over the games of all the regimes together (the paper's "overall")."""
     better = -1 if column == "l1_exact" else 1
     parts = []
-    for regime in regimes:
-        others = [m for m in lenses_in(rows) if m != lens]
+    others = [m for m in lenses_in(rows) if m != lens]
+    for label, regime in ([(" and ".join(REGIME_TITLES[g] for g in regimes) + ", pooled", regimes)] if pooled
+                          else [(REGIME_TITLES[g], g) for g in regimes]):
         g = games(rows, column, [lens, *others], payoff=regime, **where)
         if not len(g) or not others:
             continue
-        parts.append(Part(REGIME_TITLES[regime], tuple(
-            Comparison(f"{WORD[column]} {lens} − {o}", paired_difference(g.column(lens), g.column(o),
+        parts.append(Part(label, tuple(
+            Comparison(f"{WORD[column]} {lens} − {o}", paired_difference(g.column(lens), g.column(o), g.clusters,
                                                                         seed_for(claim, regime, o)), better)
-            for o in others), _means(g), g.per_seed))
-    scope = " or ".join(REGIME_TITLES[g] for g in regimes)
+            for o in others), _means(g)))
+    scope = (" and " if pooled else " or ").join(REGIME_TITLES[g] for g in regimes) + (" pooled" if pooled else "")
     return Claim(claim, text, column, f"{grid} games · {scope}" + _where(where), grid, tuple(parts),
                  missing=f"{lens} and another lens in {scope} games are not all in these results")
 
@@ -92,9 +94,10 @@ def contrast(a: Games, b: Games, axis: str, stat: Callable[[np.ndarray, np.ndarr
     if pair is not None:
         ia, ib = pair
         joined = np.hstack([a.values[ia], b.values[ib]])
-        return bootstrap([joined], lambda m: stat(m[0][:, :k], m[0][:, k:]), seed,
-                         f"paired bootstrap over games twinned across {axis}")
-    return bootstrap([a.values, b.values], lambda m: stat(m[0], m[1]), seed, "bootstrap over two sets of games")
+        return resample([joined], [a.clusters[ia]], lambda m: stat(m[0][:, :k], m[0][:, k:]), seed,
+                        f"paired bootstrap over games twinned across {axis}")
+    return resample([a.values, b.values], [a.clusters, b.clusters], lambda m: stat(m[0], m[1]), seed,
+                    "bootstrap over two sets of games")
 
 
 def _gap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -122,15 +125,10 @@ def per_lens_order(claim: str, text: str, rows: list[dict], pairs: list[tuple[st
         for lens in lenses_in(rows):
             found = [c for high, low in usable if (c := regime_gap(claim, rows, lens, high, low)) is not None]
             if found:
-                parts.append(Part(lens, tuple(found), games_per_seed=_per_seed(rows, lens)))
+                parts.append(Part(lens, tuple(found)))
     shown = ", ".join(REGIME_TITLES[g] for g in REGIME_TITLES if g in needed)
     return Claim(claim, text, "l1_exact", f"small games · each lens · {shown} and another regime", "small",
                  tuple(parts), missing=f"{shown} and another regime are not all in these results")
-
-
-def _per_seed(rows: list[dict], lens: str, **where: object) -> float:
-    g = games(rows, "l1_exact", [lens], **where)
-    return g.per_seed if len(g) else 1.0
 
 
 def fractions(g: Games) -> np.ndarray:
@@ -144,8 +142,8 @@ def small_claims(rows: list[dict]) -> list[Claim]:
     return [
         lens_best("small.myopic-best-balanced", "Reward (myopic) is best in balanced games", "myopic",
                   ("balanced",), rows, col, g),
-        lens_best("small.upper-best-negative", "Upper is best in negative-dominated games", "upper",
-                  ("negative", "negative-pp"), rows, col, g),
+        lens_best("small.upper-best-negative", "Upper is best overall in negative-dominated games (both negative "
+                  "regimes pooled)", "upper", ("negative", "negative-pp"), rows, col, g, pooled=True),
         pill_advantage("small.upper-advantage-pill", rows, col, g),
         lens_best("small.lower-best-positive", "Lower is best in positive-dominated games", "lower", ("positive",),
                   rows, col, g),
@@ -184,7 +182,7 @@ def pill_advantage(claim: str, rows: list[dict], column: str, grid: str) -> Clai
     part = Part("negative + poison pill against negative", (Comparison(
         f"upper's lead over the best other lens ({WORD[column]}), with the pill − without", e, 1),),
         f"lead {float(lead(pill.values.mean(axis=0, keepdims=True))[0]):+z.2f} with the pill, "
-        f"{float(lead(plain.values.mean(axis=0, keepdims=True))[0]):+z.2f} without", plain.per_seed)
+        f"{float(lead(plain.values.mean(axis=0, keepdims=True))[0]):+z.2f} without")
     return Claim(claim, text, column, subset, grid, (part,))
 
 
@@ -200,8 +198,8 @@ def robust_lower(rows: list[dict]) -> Claim:
     if len(g) and others and len(set(x)) > 1:
         parts = (Part(REGIME_TITLES["positive"], tuple(
             Comparison(f"slope of L1 on the fraction, lower − {o}",
-                       slope_difference(x, g.column("lower"), g.column(o), seed_for(claim, o)), -1)
-            for o in others), "", g.per_seed),)
+                       slope_difference(x, g.column("lower"), g.column(o), g.clusters, seed_for(claim, o)), -1)
+            for o in others)),)
     return Claim(claim, text, "l1_exact", "small games · positive · slope over the all-or-nothing fraction", "small",
                  parts, missing="lower and another lens over two all-or-nothing fractions in positive games are "
                                 "not in these results")
@@ -217,7 +215,7 @@ def adversarial_harder(rows: list[dict]) -> Claim:
             if len(a) and len(b):
                 e = contrast(a, b, "structure", _gap, seed_for(claim, regime, lens))
                 parts.append(Part(f"{REGIME_TITLES[regime]} {lens}",
-                                  (Comparison("L1 adversarial − cooperative", e, 1),), "", a.per_seed))
+                                  (Comparison("L1 adversarial − cooperative", e, 1),)))
     return Claim(claim, "Adversarial games are harder than cooperative ones (higher L1 error, each regime and lens)",
                  "l1_exact", "small games · each regime and lens", "small", tuple(parts),
                  missing="no regime with both structures in these results")
@@ -232,8 +230,8 @@ def rises_with_all_or_nothing(rows: list[dict]) -> Claim:
             x = fractions(g) if len(g) else np.array([])
             if len(g) and len(set(x)) > 1:
                 parts.append(Part(f"{REGIME_TITLES[regime]} {lens}", (Comparison(
-                    "slope of L1 on the fraction", slope(x, g.column(lens), seed_for(claim, regime, lens)), 1),),
-                    "", g.per_seed))
+                    "slope of L1 on the fraction", slope(x, g.column(lens), g.clusters, seed_for(claim, regime, lens)),
+                    1),)))
     return Claim(claim, "Difficulty (L1 error) rises with the all-or-nothing fraction (each regime and lens)",
                  "l1_exact", "small games · each regime and lens · slope over the all-or-nothing fraction", "small",
                  tuple(parts), missing="fewer than two all-or-nothing fractions in these results")
@@ -242,15 +240,16 @@ def rises_with_all_or_nothing(rows: list[dict]) -> Claim:
 # --- large games: the improvement over No-Negotiation (§4.2.3) ------------------------------------------------
 
 def large_claims(rows: list[dict]) -> list[Claim]:
-    g, col, adv = "large", "improvement", {"structure": "adversarial"}
+    g, col, adv = "large", "improvement", "adversarial"
     return [
         lens_best("large.myopic-best-balanced", "Reward (myopic) is best in balanced games (adversarial)", "myopic",
-                  ("balanced",), rows, col, g, **adv),
-        lens_best("large.upper-best-negative", "Upper is best in negative-dominated games (adversarial)", "upper",
-                  ("negative", "negative-pp"), rows, col, g, **adv),
+                  ("balanced",), rows, col, g, structure=adv),
+        lens_best("large.upper-best-negative", "Upper is best overall in negative-dominated games (both negative "
+                  "regimes pooled, adversarial)", "upper", ("negative", "negative-pp"), rows, col, g, pooled=True,
+                  structure=adv),
         pill_advantage("large.upper-advantage-pill", rows, col, g),
         lens_best("large.lower-best-positive", "Lower is best in positive-dominated games (adversarial)", "lower",
-                  ("positive",), rows, col, g, **adv),
+                  ("positive",), rows, col, g, structure=adv),
         cooperative_narrow(rows),
         myopic_sometimes_matches(rows),
     ]
@@ -272,7 +271,7 @@ def cooperative_narrow(rows: list[dict]) -> Claim:
             parts.append(Part(REGIME_TITLES[regime], (Comparison(
                 "spread of the lenses' means, adversarial − cooperative", e, 1),),
                 f"spread {float(spread(a.values.mean(axis=0, keepdims=True))[0]):z.2f} adversarial, "
-                f"{float(spread(b.values.mean(axis=0, keepdims=True))[0]):z.2f} cooperative", a.per_seed))
+                f"{float(spread(b.values.mean(axis=0, keepdims=True))[0]):z.2f} cooperative"))
     return Claim(claim, "Differences between the lenses narrow in cooperative games", "improvement",
                  "large games · each regime · both structures", "large", tuple(parts),
                  missing="no regime with both structures and two lenses in these results")
@@ -290,10 +289,10 @@ def myopic_sometimes_matches(rows: list[dict]) -> Claim:
             continue
         means = g.values.mean(axis=0)
         margin = MATCH_MARGIN * float(abs(means[1:].max()))
-        e = bootstrap([g.values], lambda m: m[0][:, 0] - m[0][:, 1:].max(axis=1), seed_for(claim, regime),
-                      "paired bootstrap over games")
+        e = resample([g.values], [g.clusters], lambda m: m[0][:, 0] - m[0][:, 1:].max(axis=1), seed_for(claim, regime),
+                     "paired bootstrap")
         parts.append(Part(REGIME_TITLES[regime], (Comparison(
-            "improvement myopic − the best other lens", e, 1, against=-margin),), _means(g), g.per_seed))
+            "improvement myopic − the best other lens", e, 1, against=-margin),), _means(g)))
     return Claim(claim, f"Myopic sometimes matches the other lenses in cooperative games (within {MATCH_MARGIN:.0%} "
                         "of the best lens's mean improvement, in at least one regime)", "improvement",
                  "large games · cooperative · each regime", "large", tuple(parts), any_part=True,

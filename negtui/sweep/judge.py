@@ -3,9 +3,15 @@
 A claim is one sentence of the paper (`text`), judged on one metric over a subset of the games.  It is made
 of parts (one per regime, or per regime and lens); each part is one or more comparisons, each an `Effect`
 with its interval (stats.py), and holds only when every comparison does.  A claim holds when every part
-does, fails when any part fails, and is otherwise indistinguishable (the counts say how many of each); a
-claim phrased "sometimes" holds when any part does, one phrased "largely" when more than half do and none
-fails (and fails when half or more fail).
+does, fails when any part fails, and is otherwise indistinguishable or identical play (the counts say how
+many of each); a claim phrased "sometimes" holds when any part does, one phrased "largely" when more than
+half do and none fails (and fails when half or more fail).
+
+**Multiplicity.**  A claim's comparisons are one family.  Where one comparison out of many is enough for a
+verdict — *fails* for a claim that needs every part, *holds* for a "sometimes" claim, both for a "largely"
+one — that verdict needs the comparison's Holm-adjusted p below 0.05 as well as its interval clear of zero,
+so that a claim of twelve parts fails by chance no more often than one of a single part.  A verdict every
+comparison must reach (holds for an every-part claim) needs no correction: each must clear its own test.
 
 Games are read by their `task` (one game, played by every method), so two lenses are compared on the very
 games both played.  Games of two regimes or structures at the same grid point and seed are drawn from one
@@ -17,11 +23,22 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from negtui.sweep.stats import FAILS, HOLDS, INDISTINGUISHABLE, UNMEASURABLE, VERDICTS, Effect, stable_seed
+from negtui.sweep.stats import (
+    ALPHA,
+    FAILS,
+    HOLDS,
+    IDENTICAL,
+    INDISTINGUISHABLE,
+    UNMEASURABLE,
+    VERDICTS,
+    Effect,
+    holm,
+    stable_seed,
+)
 
 GRID_KEY = ("players", "actions", "actions_up_to", "goals", "rounds", "budget", "factors", "structure",
             "all_or_nothing", "zipf", "payoff", "seed", "information")
@@ -35,10 +52,20 @@ class Comparison:
     effect: Effect
     direction: int
     against: float = 0.0  # the value the interval must clear (a margin, for a claim of matching)
+    family_p: float = math.nan  # Holm-adjusted p within the claim's comparisons (set by the claim)
+    corrected: frozenset[str] = frozenset()  # the verdicts that need family_p below 0.05
+
+    @property
+    def raw_verdict(self) -> str:
+        """The verdict of this comparison's own interval and test, before the claim's correction."""
+        return self.effect.verdict(self.direction, self.against)
 
     @property
     def verdict(self) -> str:
-        return self.effect.verdict(self.direction, self.against)
+        found = self.raw_verdict
+        if found in self.corrected and not (self.family_p < ALPHA):
+            return INDISTINGUISHABLE
+        return found
 
     @property
     def margin(self) -> float:
@@ -61,12 +88,31 @@ class Comparison:
         side = "above" if self.direction > 0 else "below"
         margin = f" (must stay {side} {self.against:+z.2f})" if self.against else ""
         if not math.isfinite(e.low):
-            return f"{self.what} {e.estimate:+z.2f}{margin} (n {e.n}: too few games for an interval)"
-        return f"{self.what} {e.estimate:+z.2f} [{e.low:+z.2f}, {e.high:+z.2f}]{margin}, {p_text(e.p)}, n {e.n}"
+            return f"{self.what} {e.estimate:+z.2f}{margin} (n {e.n}, {e.n_clusters} {e.unit}s: too few for an " \
+                   "interval)"
+        family = ""
+        if self.raw_verdict in self.corrected and self.verdict != self.raw_verdict:
+            family = f", Holm-adjusted {p_text(self.family_p)}: not settled within the claim"
+        equal = f", equal in {e.equal:.0%} of games" if e.equal is not None and e.equal >= 0.5 else ""
+        return (f"{self.what} {e.estimate:+z.2f} [{e.low:+z.2f}, {e.high:+z.2f}]{margin}, {p_text(e.p)}{family}, "
+                f"n {e.n} ({e.n_clusters} {e.unit}s){equal}")
 
 
 def p_text(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p {p:.3f}"
+
+
+def _combined(found: set[str]) -> str:
+    """Comparisons (or parts) that must all hold: fails if any fails, holds if all hold, identical play if
+    every one left undecided played identically."""
+    found = found - {UNMEASURABLE}
+    if not found:
+        return UNMEASURABLE
+    if FAILS in found:
+        return FAILS
+    if found == {HOLDS}:
+        return HOLDS
+    return IDENTICAL if found - {HOLDS} == {IDENTICAL} else INDISTINGUISHABLE
 
 
 @dataclass(frozen=True)
@@ -76,16 +122,11 @@ class Part:
     label: str
     comparisons: tuple[Comparison, ...]
     note: str = ""  # the means it rests on, in words
-    games_per_seed: float = 1.0  # 0: the games are scenarios, which seeds do not add to
+    per_seed: bool = True  # False: the games are scenarios, which seeds do not add to
 
     @property
     def verdict(self) -> str:
-        found = {c.verdict for c in self.comparisons}
-        if not found:
-            return UNMEASURABLE
-        if FAILS in found:
-            return FAILS
-        return HOLDS if found == {HOLDS} else INDISTINGUISHABLE
+        return _combined({c.verdict for c in self.comparisons})
 
     @property
     def decisive(self) -> Comparison | None:
@@ -98,19 +139,14 @@ class Part:
         return min(self.comparisons, key=lambda c: c.margin)
 
     @property
-    def games_needed(self) -> int | None:
-        c = self.decisive
-        return None if c is None else c.effect.games_needed(c.against)
-
-    @property
     def seeds_needed(self) -> int | None:
-        """None for a scenario sweep, whose games are its scenarios (more seeds add none)."""
         c = self.decisive
-        return None if c is None or not self.per_seed else c.effect.seeds_needed(self.games_per_seed, c.against)
+        return None if c is None else c.effect.seeds_needed(c.against)
 
     @property
-    def per_seed(self) -> bool:
-        return self.games_per_seed > 0
+    def seeds_needed_interval(self) -> tuple[int | None, int | None]:
+        c = self.decisive
+        return (None, None) if c is None else c.effect.seeds_needed_interval(c.against)
 
     def words(self) -> str:
         c = self.decisive
@@ -133,6 +169,35 @@ class Claim:
     most: bool = False  # "largely": more than half the parts holding and none failing is enough
     rules: str = ""
 
+    def __post_init__(self) -> None:
+        """Judge the claim's comparisons as one family: Holm-adjust their p-values for the verdicts one
+        comparison alone can give the claim."""
+        flat = [c for p in self.parts for c in p.comparisons]
+        if not flat or any(c.corrected for c in flat):
+            return
+        adjusted = iter(holm([c.effect.p if c.against == 0 else math.nan for c in flat]))
+        corrected = frozenset({HOLDS, FAILS} if self.most else {HOLDS} if self.any_part else {FAILS})
+        if len(flat) == 1:
+            corrected = frozenset()
+        parts = tuple(replace(p, comparisons=tuple(
+            replace(c, family_p=next(adjusted), corrected=corrected if c.against == 0 else frozenset())
+            for c in p.comparisons)) for p in self.parts)
+        object.__setattr__(self, "parts", parts)
+
+    @property
+    def comparisons(self) -> int:
+        return sum(len(p.comparisons) for p in self.parts)
+
+    @property
+    def correction(self) -> str:
+        """The multiplicity rule, in words (claims.json's `correction`)."""
+        m = self.comparisons
+        if m <= 1:
+            return "none: one comparison"
+        which = "holds and fails" if self.most else "holds" if self.any_part else "fails"
+        return f"Holm over the claim's {m} comparisons for {which}" + (
+            "" if self.any_part or self.most else "; holds needs every comparison to hold on its own")
+
     @property
     def counts(self) -> dict[str, int]:
         found = Counter(p.verdict for p in self.parts)
@@ -144,14 +209,12 @@ class Claim:
         if not found:
             return UNMEASURABLE
         if self.any_part:
-            return HOLDS if HOLDS in found else FAILS if all(v == FAILS for v in found) else INDISTINGUISHABLE
+            return HOLDS if HOLDS in found else FAILS if all(v == FAILS for v in found) else _undecided(found)
         if self.most:
             held, failed = found.count(HOLDS), found.count(FAILS)
             return HOLDS if 2 * held > len(found) and not failed else FAILS if 2 * failed >= len(found) \
-                else INDISTINGUISHABLE
-        if FAILS in found:
-            return FAILS
-        return HOLDS if all(v == HOLDS for v in found) else INDISTINGUISHABLE
+                else _undecided(found)
+        return _combined(set(found))
 
     @property
     def decisive(self) -> Part | None:
@@ -173,9 +236,9 @@ class Claim:
         return None if part is None else part.seeds_needed
 
     @property
-    def games_needed(self) -> int | None:
+    def seeds_needed_interval(self) -> tuple[int | None, int | None]:
         part = self.decisive
-        return None if part is None else part.games_needed
+        return (None, None) if part is None else part.seeds_needed_interval
 
     @property
     def evidence(self) -> str:
@@ -191,65 +254,85 @@ class Claim:
         part = self.decisive
         c = None if part is None else part.decisive
         return {"id": self.id, "rules": self.rules, "claim": self.text, "metric": self.metric, "subset": self.subset,
-                "verdict": self.verdict, "counts": self.counts, **_figures(c), "seeds_needed": self.seeds_needed,
-                "games_needed": self.games_needed,
+                "verdict": self.verdict, "counts": self.counts, **_figures(c), "correction": self.correction,
+                **_needed(self.seeds_needed, self.seeds_needed_interval),
                 "parts": [{"part": p.label, "verdict": p.verdict, **_figures(p.decisive),
-                           "seeds_needed": p.seeds_needed, "games_needed": p.games_needed, "comparisons": [
+                           **_needed(p.seeds_needed, p.seeds_needed_interval), "comparisons": [
                                {"what": x.what, "verdict": x.verdict, **_figures(x)} for x in p.comparisons]}
                           for p in self.parts],
                 **({"missing": self.missing} if not self.parts else {})}
 
 
+def _undecided(found: list[str]) -> str:
+    return IDENTICAL if all(v in (IDENTICAL, FAILS, HOLDS) for v in found) and IDENTICAL in found \
+        else INDISTINGUISHABLE
+
+
+def _needed(point: int | None, interval: tuple[int | None, int | None]) -> dict[str, object]:
+    return {"seeds_needed": point, "seeds_needed_ci95": None if interval[0] is None else list(interval)}
+
+
 def _figures(c: Comparison | None) -> dict[str, object]:
     if c is None:
-        return {"estimate": None, "ci95": None, "test": None, "p": None, "n_games": 0}
+        return {"estimate": None, "ci95": None, "test": None, "p": None, "n_games": 0, "resampled": None,
+                "n_clusters": 0}
     e = c.effect
 
     def num(x: float) -> float | None:
         return round(x, 6) if math.isfinite(x) else None
 
     return {"compared": c.what, "estimate": num(e.estimate), "ci95": [num(e.low), num(e.high)], "against": c.against,
-            "test": e.test, "p": num(e.p), "n_games": e.n}
+            "test": e.test, "p": num(e.p), "p_holm": num(c.family_p), "n_games": e.n, "resampled": e.unit,
+            "n_clusters": e.n_clusters, "equal_share": None if e.equal is None else round(e.equal, 4)}
 
 
 # --- games from rows -------------------------------------------------------------------------------------------
 
 @dataclass
 class Games:
-    """Per game (task), the values of one column for several methods, and the game's grid point and seed."""
+    """Per game (task), the values of one column for several methods, the game's grid point and seed, and the
+    independent cluster it belongs to (its seed: the generator draws one stream per seed)."""
 
     tasks: list[str]
     values: np.ndarray  # games × methods
     methods: list[str]
     keys: list[tuple] = field(default_factory=list)  # the grid point and seed of each game
-    seeds: int = 1
+    clusters: np.ndarray = field(default_factory=lambda: np.array([], dtype=int))  # per game, its cluster
+    unit: str = "seed"  # what a cluster is
 
     def column(self, method: str) -> np.ndarray:
         return self.values[:, self.methods.index(method)]
 
     @property
-    def per_seed(self) -> float:
-        return len(self.tasks) / max(1, self.seeds)
+    def seeds(self) -> int:
+        return len(set(self.clusters.tolist()))
 
     def __len__(self) -> int:
         return len(self.tasks)
 
 
+def _matches(value: object, wanted: object) -> bool:
+    """A row's value against `where`: equal, or one of a tuple of values (regimes pooled)."""
+    return value in wanted if isinstance(wanted, tuple) else value == wanted
+
+
 def games(rows: Iterable[dict], column: str, methods: list[str], **where: object) -> Games:
-    """The games where every one of `methods` has a finite value in `column`, among the rows matching `where`."""
+    """The games where every one of `methods` has a finite value in `column`, among the rows matching `where`
+    (a tuple: any of its values)."""
     found: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     point: dict[str, tuple] = {}
     for r in rows:
         v = r.get(column)
         if r["method"] in methods and v is not None and math.isfinite(float(v)) \
-                and all(r.get(k) == w for k, w in where.items()):
+                and all(_matches(r.get(k), w) for k, w in where.items()):
             found[r["task"]][r["method"]].append(float(v))  # a language model's samples of one game: their mean
             point[r["task"]] = tuple(r.get(k) for k in GRID_KEY)
     tasks = sorted(t for t, by in found.items() if all(m in by for m in methods))
     values = np.array([[float(np.mean(found[t][m])) for m in methods] for t in tasks],
                       dtype=float).reshape(len(tasks), len(methods))
-    seeds = len({point[t][GRID_KEY.index("seed")] for t in tasks})
-    return Games(tasks, values, list(methods), [point[t] for t in tasks], seeds)
+    at = GRID_KEY.index("seed")
+    clusters = np.array([-1 if point[t][at] is None else int(point[t][at]) for t in tasks], dtype=np.int64)
+    return Games(tasks, values, list(methods), [point[t] for t in tasks], clusters)
 
 
 def twins(a: Games, b: Games, axis: str) -> tuple[np.ndarray, np.ndarray] | None:

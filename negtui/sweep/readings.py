@@ -74,7 +74,8 @@ def lower_reading(sections: dict[str, list[dict]]) -> str:
             g = games(rows, column, ["lower", "myopic"], payoff=regime, **where)
             c = None
             if len(g):
-                e = paired_difference(g.column("lower"), g.column("myopic"), seed_for("lower-reading", name, regime))
+                e = paired_difference(g.column("lower"), g.column("myopic"), g.clusters,
+                                      seed_for("lower-reading", name, regime))
                 c = Comparison("lower − myopic", e, -1 if small else 1)
             effects.append(_effect(c) + ("" if c is None else f" ({c.verdict})"))
         body.append([md(name), *shares, *effects])
@@ -101,10 +102,10 @@ def linearised_exact(rows: list[dict], methods: list[str]) -> str:
         return ""
     body = []
     for regime in TABLE_REGIMES:
-        gap = [float(r["l1_true"]) for r in rows if r["method"] == EXACT and r["payoff"] == regime]
-        if not gap:
+        exact = [r for r in rows if r["method"] == EXACT and r["payoff"] == regime]
+        if not exact:
             continue
-        e = mean_of(gap, seed_for("exact-gap", regime))
+        e = mean_of([float(r["l1_true"]) for r in exact], [r["seed"] for r in exact], seed_for("exact-gap", regime))
         cells = []
         for m in methods:
             g = games(rows, "l1_exact", [m], payoff=regime)

@@ -30,11 +30,13 @@ from negtui.sweep.report import (
     information_cells,
     l1_by_regime,
     l1_normalised,
+    llm_text,
     mean_by,
     methods_of,
     scenario_table,
     spread_by_regime,
     table1,
+    void_games,
 )
 from negtui.sweep.simultaneous import simultaneous_markdown
 from negtui.sweep.table2 import carry_over, table2_claims
@@ -67,7 +69,8 @@ def table1_markdown(t: Table1) -> str:
     n = sorted({c.n for c in t.cells.values()})
     lines.append(f"Mean ± sd of the improvement over the No-Negotiation baseline (sum of payoffs), over "
                  f"{'/'.join(map(str, n))} games per cell. The best method per column in bold, with every method "
-                 "tied with it: the same games played by both, their mean difference under two standard errors.")
+                 "tied with it: the same games played by both, their paired difference not clear of zero (seeds "
+                 "resampled, 95 %).")
     return "\n".join(lines)
 
 
@@ -275,13 +278,22 @@ def write_report(rows: list[dict], source: Path, out: Path,
     grids: dict[str, dict[str, list[dict]]] = {}  # rules -> small | large -> the public games
     grid_sections: dict[str, list[dict]] = {}  # the public games of every section of a generated grid
     for (sweep, rules), sub in groups(rows).items():
+        sub, void = void_games(sub)
         sub = l1_normalised(sub)
         methods = methods_of(sub)
         games = len({r["task"] for r in sub})
         seeds = seed_range(sub)
-        sections.append({"sweep": sweep, "rules": rules, "games": games, "seeds": seeds})
-        parts += [f"## {md(sweep)} · {md(rules)} rules", "",
-                  f"{games} games, {seeds}; methods: {', '.join(map(md, methods))}.", ""]
+        files = {r["scenario_file"] for r in sub if r.get("scenario_file")}
+        sections.append({"sweep": sweep, "rules": rules, "games": games, "seeds": seeds, "void_games": void,
+                         "llm": llm_text(sub[0]) if sub else ""})
+        size = (f"{len(files)} scenario{'s' * (len(files) > 1)}, each played at {seeds}" if files
+                else f"{games} games, {seeds}")
+        parts += [f"## {md(sweep)} · {md(rules)} rules", "", f"{size}; methods: {', '.join(map(md, methods))}.", ""]
+        if void:
+            parts += ["**Void games, left out of everything below**: " + ", ".join(
+                f"{n} of {md(m)}" for m, n in sorted(void.items())) + " — a seat of the language model never got an "
+                "answer from its server (the rows' `notes` say why). Re-run them into a new results file once the "
+                "server answers.", ""]
         if rules.startswith("paper"):
             parts += [PAPER_RULES, ""]
         st = scenario_table(sub)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,6 @@ TABLE_REGIMES = ("balanced", "negative-pp", "negative", "positive")  # the paper
 REGIME_TITLES = {"balanced": "balanced", "negative-pp": "negative + poison pill", "negative": "negative",
                  "positive": "positive"}
 TIE = 1e-9  # means this close are equal
-TIE_SE = 2.0  # a method trailing the best by less than this many standard errors of their paired difference ties
 LENS_NAMES = {"myopic": "Reward (myopic)", "upper": "Upper", "lower": "Lower"}
 
 
@@ -44,11 +43,14 @@ def _value(r: dict, column: str) -> float | None:
     return float(v)
 
 
-def tied_best(values: dict[str, dict[str, float]]) -> set[str]:
+def tied_best(values: dict[str, dict[str, float]], clusters: Mapping[str, object] | None = None) -> set[str]:
     """The method with the best mean improvement, and every method that cannot be told apart from it.
-    `values`: method -> {task: improvement}.  Every method plays the same games, so methods are compared
-    game by game: a method ties with the best when the mean of their per-game differences is under
-    TIE_SE standard errors of those differences (about a 95% test), or within TIE with one game."""
+    `values`: method -> {game: improvement}; `clusters`: game -> its seed (default: each game its own).  Every
+    method plays the same games, so methods are compared game by game, resampling seeds (stats.py): a method
+    ties with the best unless the best is ahead of it with its interval clear of zero.  One play each is not a
+    sample to resample (a deterministic scenario played at one seed): there only means within TIE tie."""
+    from negtui.sweep.stats import HOLDS, paired_difference, stable_seed
+
     means = {m: statistics.fmean(v.values()) for m, v in values.items() if v}
     if not means:
         return set()
@@ -58,14 +60,17 @@ def tied_best(values: dict[str, dict[str, float]]) -> set[str]:
         if m == top:
             continue
         common = sorted(values[m].keys() & values[top].keys())
-        diffs = [values[top][k] - values[m][k] for k in common]
-        if means[top] - means[m] <= TIE or _within_noise(diffs):
+        if means[top] - means[m] <= TIE:
+            out.add(m)
+            continue
+        if len(common) < 2:
+            continue
+        seeds = [k if clusters is None else clusters.get(k, k) for k in common]
+        e = paired_difference([values[top][k] for k in common], [values[m][k] for k in common], seeds,
+                              stable_seed("tied-best", top, m, len(common)))
+        if e.verdict() != HOLDS:
             out.add(m)
     return out
-
-
-def _within_noise(diffs: list[float]) -> bool:
-    return len(diffs) >= 2 and statistics.fmean(diffs) <= TIE_SE * statistics.stdev(diffs) / math.sqrt(len(diffs))
 
 
 def game_key(r: dict) -> str:
@@ -90,10 +95,12 @@ class Table1:
     cells: dict[tuple[str, str, str], Cell]  # (structure, regime, method)
     games: dict[tuple[str, str, str], dict[str, float]]  # the same, per game (task)
     least: dict[tuple[str, str, str], float] = field(default_factory=dict)  # mean least gain of any player
+    seeds: dict[str, object] = field(default_factory=dict)  # per game, its seed (the cluster it is drawn with)
 
     def best(self, structure: str, regime: str, among: list[str] | None = None) -> set[str]:
         """The best method in a column and those tied with it (`tied_best`), among `among` (default all)."""
-        return tied_best({m: v for m in (among or self.methods) if (v := self.games.get((structure, regime, m)))})
+        return tied_best({m: v for m in (among or self.methods) if (v := self.games.get((structure, regime, m)))},
+                         self.seeds)
 
 
 @dataclass
@@ -112,6 +119,18 @@ class ScenarioTable:
     # by file: negative value mass, mixed-sign goals, sign agreement (negtui.scenario.shape); None before the
     # sweep measured them
     structure: dict[str, tuple[float, float, float] | None] = field(default_factory=dict)
+    generated: dict[str, bool | None] = field(default_factory=dict)  # by file: made by the generator (None: unknown)
+
+    @property
+    def split(self) -> bool:
+        """Both hand-written and generated games: reported apart, the claims judged on the generated ones
+        (a sample of one shape), the hand-written game beside them (one game, not a sample)."""
+        kinds = set(self.generated.values())
+        return True in kinds and False in kinds
+
+    def files(self, generated: bool | None = None) -> list[str]:
+        """The scenario files, or those of one kind."""
+        return [f for f, _, _ in self.scenarios if generated is None or self.generated.get(f) is generated]
 
     def best(self, scenario: str) -> set[str]:
         return tied_best({m: v for m in self.methods if (v := self.games.get((scenario, m)))})
@@ -120,9 +139,11 @@ class ScenarioTable:
         """The method's mean improvement per scenario (over its seeds)."""
         return {f: c.mean for f, _, _ in self.scenarios if (c := self.cells.get((f, method))) is not None}
 
-    def over_scenarios(self, method: str) -> Cell | None:
-        """Mean ± sd over the scenarios of the method's per-scenario mean improvement (Table 2's figure)."""
-        return _cell(list(self.by_scenario(method).values()))
+    def over_scenarios(self, method: str, files: list[str] | None = None) -> Cell | None:
+        """Mean ± sd over the scenarios (or `files`) of the method's per-scenario mean improvement (Table 2's
+        figure)."""
+        by = self.by_scenario(method)
+        return _cell([v for f, v in by.items() if files is None or f in files])
 
 
 def scenario_table(rows: list[dict]) -> ScenarioTable | None:
@@ -134,6 +155,7 @@ def scenario_table(rows: list[dict]) -> ScenarioTable | None:
     scenarios: dict[str, tuple[str, str, int]] = {}
     baseline: dict[str, float] = {}
     structure: dict[str, tuple[float, float, float] | None] = {}
+    generated: dict[str, bool | None] = {}
     gains: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
     ratios: dict[tuple[str, str], list[float]] = defaultdict(list)
     for r in mine:
@@ -142,6 +164,7 @@ def scenario_table(rows: list[dict]) -> ScenarioTable | None:
         baseline[f] = float(r["baseline_sum"])
         shape = [r.get(k) for k in ("negative_mass", "mixed_sign_goals", "sign_agreement")]
         structure[f] = None if None in shape else (float(shape[0]), float(shape[1]), float(shape[2]))  # type: ignore[arg-type]
+        generated[f] = r.get("generated")
         if r["method"] in methods:
             gains[(f, r["method"])][game_key(r)] = float(r["improvement"])
             if (e := _value(r, "efficiency")) is not None:
@@ -149,15 +172,45 @@ def scenario_table(rows: list[dict]) -> ScenarioTable | None:
     cells = {k: c for k, v in gains.items() if (c := _cell(list(v.values()))) is not None}
     eff = {k: c for k, v in ratios.items() if (c := _cell(v)) is not None}
     return ScenarioTable(mine[0]["sweep"], mine[0]["rules"], methods, list(scenarios.values()), baseline, cells, eff,
-                         dict(gains), structure)
+                         dict(gains), structure, generated)
+
+
+LLM_COLUMNS = ("llm_model", "llm_prompt", "llm_offers", "llm_responder", "llm_samples", "llm_temperature")
+
+
+def llm_text(r: dict) -> str:
+    """A row's language-model settings in words ("" for a sweep without a model): part of what a result is."""
+    if not r.get("llm_model"):
+        return ""
+    temperature = "the server's temperature" if r.get("llm_temperature") is None \
+        else f"temperature {r['llm_temperature']:g}"
+    answers = "the model answers offers" if r.get("llm_responder") in (None, "model") \
+        else f"{r['llm_responder']} answers offers"
+    return (f"llm {r['llm_model']}: {r.get('llm_prompt')} prompt, offers {r.get('llm_offers')}, {answers}, "
+            f"{r.get('llm_samples')} samples, {temperature}")
 
 
 def groups(rows: Iterable[dict]) -> dict[tuple[str, str], list[dict]]:
-    """Rows by (sweep, rules): each is reported on its own."""
+    """Rows by (sweep, rules): each is reported on its own.  A sweep played with a language model under
+    several settings is a section per setting ("table2 (llm m: paper prompt, …)"): its games are others."""
     out: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for r in rows:
-        out[(r["sweep"], r["rules"])].append(r)
+        llm = llm_text(r)
+        out[(f"{r['sweep']} ({llm})" if llm else r["sweep"], r["rules"])].append(r)
     return dict(sorted(out.items()))
+
+
+def void_games(rows: list[dict]) -> tuple[list[dict], dict[str, int]]:
+    """(the rows but the void games', void games by method): a game in which a model's seat never got an
+    answer from its server is no game of the model's and is counted in nothing."""
+    void: dict[str, int] = defaultdict(int)
+    kept = []
+    for r in rows:
+        if r.get("game_void"):
+            void[r["method"]] += 1
+        else:
+            kept.append(r)
+    return kept, dict(void)
 
 
 def by_information(rows: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -190,14 +243,16 @@ def table1(rows: list[dict]) -> Table1:
     methods = methods_of(rows)
     games: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
     least: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    seeds: dict[str, object] = {}
     for r in rows:
         if r["method"] in methods and r["structure"] and r["payoff"]:
             games[(r["structure"], r["payoff"], r["method"])][game_key(r)] = float(r["improvement"])
+            seeds[game_key(r)] = r.get("seed")
             if (v := _value(r, "improvement_min")) is not None:
                 least[(r["structure"], r["payoff"], r["method"])].append(v)
     cells = {k: c for k, v in games.items() if (c := _cell(list(v.values()))) is not None}
     return Table1(rows[0]["sweep"], rows[0]["rules"], methods, cells, dict(games),
-                  {k: statistics.fmean(v) for k, v in least.items()})
+                  {k: statistics.fmean(v) for k, v in least.items()}, seeds)
 
 
 def mean_by(rows: list[dict], key: str, column: str, methods: list[str]) -> dict[tuple[Any, str], Cell]:

@@ -35,10 +35,14 @@ SCHEMA = pa.schema([
     ("information", pa.string()), ("regret", pa.float64()), ("l1_true", pa.float64()),
     ("negative_mass", pa.float64()), ("mixed_sign_goals", pa.float64()), ("sign_agreement", pa.float64()),
     ("sample", pa.int64()), ("sample_seed", pa.int64()), ("notes", pa.string()), ("void", pa.int64()),
+    ("game_void", pa.bool_()), ("generated", pa.bool_()), ("llm_model", pa.string()), ("llm_prompt", pa.string()),
+    ("llm_offers", pa.string()), ("llm_responder", pa.string()), ("llm_samples", pa.int64()),
+    ("llm_temperature", pa.float64()),
 ])
 # columns added since the first results files: a file without them reads them as empty
 ADDED = ("improvement_var", "l1_normalised", "actions_up_to", "exact_solved", "information", "regret", "l1_true",
-         "negative_mass", "mixed_sign_goals", "sign_agreement", "sample", "sample_seed", "notes", "void")
+         "negative_mass", "mixed_sign_goals", "sign_agreement", "sample", "sample_seed", "notes", "void", "game_void",
+         "generated", "llm_model", "llm_prompt", "llm_offers", "llm_responder", "llm_samples", "llm_temperature")
 TIMING = ("seconds",)  # the only columns that differ between two runs of the same task
 
 
@@ -187,6 +191,7 @@ class Results:
             raise
 
     over_exact_limit = 0  # games added whose exact solution was asked for but over the size limit
+    void_games = 0  # plays added in which a language model's seat never got an answer from its server
 
     @property
     def rows(self) -> int:
@@ -198,6 +203,7 @@ class Results:
         if rows:
             self.done.add(rows[0]["task"])
             self.over_exact_limit += rows[0].get("exact_solved") is False  # asked for, too large to solve
+            self.void_games += sum(bool(r.get("game_void")) for r in rows)
 
     def write(self) -> None:
         """The whole table, atomically: a reader sees the old file or the new one, never half of one."""

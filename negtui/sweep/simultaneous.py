@@ -3,7 +3,7 @@
 A sweep whose rule sets hold both X and X+simultaneous (the same switches otherwise) plays every game under
 each, so the two are compared game by game: the grid point, seed and information, and the method.  Per
 payoff regime (structures together) and method the report gives, as the simultaneous mean minus the
-sequential one with its 95 % interval (a paired bootstrap over the games, stats.py):
+sequential one with its 95 % interval (a paired bootstrap resampling seeds, stats.py):
 
 - the improvement of the sum of payoffs over No-Negotiation;
 - welfare efficiency (the negotiated sum over the utilitarian optimum, where the optimum is not zero);
@@ -27,10 +27,10 @@ from negtui.engine.rules import PROTOCOL_SETTINGS, get_rules
 from negtui.sweep.judge import GRID_KEY, p_text, seed_for
 from negtui.sweep.markdown import markdown_table, md
 from negtui.sweep.report import REGIME_TITLES, TABLE_REGIMES, _value, methods_of, tied_best
-from negtui.sweep.stats import FAILS, HOLDS, INDISTINGUISHABLE, Effect, mean_of, paired_difference
+from negtui.sweep.stats import FAILS, HOLDS, IDENTICAL, INDISTINGUISHABLE, Effect, mean_of, paired_difference
 
 COLUMNS = (("improvement", "improvement"), ("efficiency", "welfare efficiency"), ("regret", "regret"))
-READING = {HOLDS: "higher", FAILS: "lower", INDISTINGUISHABLE: "indistinguishable"}
+READING = {HOLDS: "higher", FAILS: "lower", INDISTINGUISHABLE: "indistinguishable", IDENTICAL: "the same"}
 SCENARIOS = "scenarios"  # a sweep over scenario files has no regimes: its games are one group
 REGIMES = (*TABLE_REGIMES, SCENARIOS)
 TITLES = {**REGIME_TITLES, SCENARIOS: "scenario files"}
@@ -103,7 +103,8 @@ def comparison(rows: list[dict], sweep: str, seq: str, sim: str) -> list[dict]:
                     continue
                 a = np.array([values[sim][k] for k in keys])
                 b = np.array([values[seq][k] for k in keys])
-                effect = paired_difference(a, b, seed_for("simultaneous", sweep, sim, regime, m, column))
+                seeds = [k[0][KEY.index("seed")] for k in keys]
+                effect = paired_difference(a, b, seeds, seed_for("simultaneous", sweep, sim, regime, m, column))
                 out.append({"regime": regime, "method": m, "column": column, "sequential": float(b.mean()),
                             "simultaneous": float(a.mean()), "effect": effect,
                             "reading": READING.get(effect.verdict(+1), "not measurable") if len(keys) > 1
@@ -114,21 +115,26 @@ def comparison(rows: list[dict], sweep: str, seq: str, sim: str) -> list[dict]:
 def void_per_game(rows: list[dict], sweep: str, sim: str) -> dict[tuple[str, str], Effect]:
     """(regime, method) -> the mean number of accepted offers void per game under simultaneous rules."""
     found: dict[tuple[str, str], list[float]] = defaultdict(list)
+    seeds: dict[tuple[str, str], list[object]] = defaultdict(list)
     for r in rows:
         if r["sweep"] == sweep and r["rules"] == sim and r.get("void") is not None:
             found[(regime_of(r), r["method"])].append(float(r["void"]))
-    return {k: mean_of(v, seed_for("void", sweep, sim, *k)) for k, v in found.items()}
+            seeds[(regime_of(r), r["method"])].append(r.get("seed"))
+    return {k: mean_of(v, seeds[k], seed_for("void", sweep, sim, *k)) for k, v in found.items()}
 
 
 def lens_order(rows: list[dict], sweep: str, rules: str) -> dict[str, set[str]]:
     """Per regime, the method with the best mean improvement and every method tied with it."""
     games: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
+    seeds: dict[str, object] = {}
     methods = methods_of([r for r in rows if r["sweep"] == sweep and r["rules"] == rules])
     for r in rows:
         if r["sweep"] == sweep and r["rules"] == rules and r["method"] in methods \
                 and (v := _value(r, "improvement")) is not None:
-            games[regime_of(r)][r["method"]][str(tuple(r.get(k) for k in KEY))] = v
-    return {regime: tied_best(dict(by)) for regime, by in games.items()}
+            key = str(tuple(r.get(k) for k in KEY))
+            games[regime_of(r)][r["method"]][key] = v
+            seeds[key] = r.get("seed")
+    return {regime: tied_best(dict(by), seeds) for regime, by in games.items()}
 
 
 def simultaneous_markdown(rows: list[dict]) -> str:
@@ -149,7 +155,8 @@ def simultaneous_markdown(rows: list[dict]) -> str:
         parts += [f"## Sequential against simultaneous turns: {md(sweep)} · {md(seq)} and {md(sim)}", "",
                   f"The same games played with one proposer a turn ({md(seq)}) and with several at once ({md(sim)}), "
                   "compared game by game; the change is simultaneous minus sequential, with its 95 % interval "
-                  "(paired bootstrap over the games) — *higher* or *lower* only where the interval excludes zero. "
+                  "(paired bootstrap resampling seeds) — *higher* or *lower* only where the interval excludes zero, "
+                  "*the same* where the two protocols gave equal values in at least 90 % of games. "
                   "Regret is the summed gain players could still have had from one more commitment of their own "
                   "(lower is less regret). The exact solver does not solve simultaneous games: no L1 error here.", "",
                   *markdown_table(["regime", "method", "metric", "sequential", "simultaneous",
@@ -159,7 +166,9 @@ def simultaneous_markdown(rows: list[dict]) -> str:
                       "a commitment, an exclusive set or a player's budget they needed); mean [95 % interval]:", "",
                       *markdown_table(["regime", "method", "void offers per game"], voids), ""]
         if order:
-            parts += ["The best method by improvement per regime, with every method tied with it (the same games, "
-                      "their mean difference under two standard errors):", "",
+            parts += ["The best method by improvement per regime, with every method not told apart from it (the same "
+                      "games, their paired difference not clear of zero, seeds resampled). A method listed under both "
+                      "protocols is not shown to keep its place: a tie is what the data cannot break, not a sameness "
+                      "they prove.", "",
                       *markdown_table(["regime", f"best under {md(seq)}", f"best under {md(sim)}"], order), ""]
     return "\n".join(parts)

@@ -1,29 +1,39 @@
-"""Effects with their uncertainty, and the four verdicts drawn from them.
+"""Effects with their uncertainty, resampling the unit that is independent, and the verdicts drawn from them.
 
 Every claim of the paper compares means over games: one lens's L1 error against another's on the same
 games, a regime's against another's, a slope of the error against the all-or-nothing fraction, a spread
 between lenses.  Each such effect is a function of the *means* of a few per-game columns (a slope is
-cov(x, y) / var(x), itself made of the means of x, y, xy and x²), so one procedure serves them all: the
-**bootstrap over games**.  The games of each group are drawn again with replacement (a group's columns are
-drawn together, which is what pairs two lenses that played the same games), the effect is recomputed from
-the resampled means, and the 2.5th and 97.5th percentiles of those effects bound the 95 % interval.
+cov(x, y) / var(x), itself made of the means of x, y, xy and x²), so one procedure serves them all.
 
-With few games a percentile interval is too narrow (it cannot reach beyond the values the games gave), so
-under FEW games the interval is the estimate ± Student's t₀.₉₇₅,ₙ₋₁ times its bootstrap standard error
-(scaled by √(n/(n−1)), n the smallest group): for a mean that is exactly Student's t interval, and the p-value
-is the t test's.  From FEW games on, the percentiles are those of Hesterberg's *expanded percentile interval*
-(taken at Φ(−√(n/(n−1))·t₀.₉₇₅,ₙ₋₁) rather than 2.5 %, all but the same by then), and the p-value is the
-bootstrap's own: twice the share of resampled effects on the far side of zero (one added to both counts), so
-that an interval excluding zero and p < 0.05 say the same thing.
+**What is resampled.**  Games are not independent: the generator draws one random stream per seed, so the
+games of one seed at different grid points (all-or-nothing levels, Zipf exponents, structures) share value
+matrices and succeed or fail together.  The unit that *is* independent is the seed, so the bootstrap draws
+seeds with replacement and takes all of a drawn seed's games together (a *cluster bootstrap*); a group's
+columns are drawn together, which pairs two lenses that played the same games.  `resample` takes per-game
+values with their cluster ids (seeds; a scenario sweep's scenarios; or one id per game, which is the plain
+bootstrap over games) and returns the effect with its interval, test, p and the number of clusters.
 
-Verdicts, for an effect the claim says is positive (`direction` +1) or negative (−1):
-**holds** when the interval lies wholly on the claimed side of zero; **fails** when it lies wholly on the
-other; **indistinguishable** when it holds zero (the data cannot tell; never reported as holding); **not
-measurable** when the games it needs are not in the results.
+**The interval.**  With few clusters a percentile interval is too narrow (it cannot reach beyond what the
+clusters gave), so under FEW clusters the interval is the estimate ± Student's t₀.₉₇₅,C−1 times the
+bootstrap standard error scaled by √(C/(C−1)) (for a mean, the cluster-robust t interval), and p is that t
+test's.  From FEW clusters on the interval is Hesterberg's expanded percentile interval (percentiles at
+Φ(−√(C/(C−1))·t₀.₉₇₅,C−1), all but 2.5 % by then) and p the bootstrap's own (twice the share of resampled
+effects on the far side of zero, one added to both counts), so that an interval clear of zero and p < 0.05
+say the same thing.  A paired difference with fewer than FEW non-zero game differences is tested by the
+exact sign test on the seeds whose summed difference is not zero: few informative games cannot carry a
+bootstrap's p.
 
-`seeds_needed` answers "how many seeds would settle it": at the observed effect d and its standard error
-se over n games, the games needed for a 95 % interval to exclude zero with 80 % power are
-n·((z₀.₉₇₅ + z₀.₈₀)·se/|d|)², turned into seeds by the subset's games per seed.
+Verdicts, for an effect the claim says is positive (`direction` +1) or negative (−1): **holds** when the
+interval lies wholly on the claimed side of zero and p < 0.05; **fails** when it lies wholly on the other
+side and p < 0.05; **identical play** when it cannot tell and the two methods' values were equal in at least
+IDENTICAL of the games (they did not play differently, so no number of seeds separates them);
+**indistinguishable** otherwise (the data cannot tell; never reported as holding); **not measurable** when
+the games it needs are not in the results.
+
+`seeds_needed` answers "how many seeds would settle it": at the observed effect d and its clustered
+standard error se over C clusters, C·((z₀.₉₇₅ + z₀.₈₀)·se/|d|)² clusters give a 95 % interval that excludes
+zero with 80 % power.  Because d is itself uncertain, its interval is the same formula at the two ends of
+d's 95 % interval; an interval that holds zero leaves the count unbounded above.
 """
 
 from __future__ import annotations
@@ -34,22 +44,28 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import stats as sp
 
-HOLDS, INDISTINGUISHABLE, FAILS, UNMEASURABLE = "holds", "indistinguishable", "fails", "not measurable"
-VERDICTS = (HOLDS, INDISTINGUISHABLE, FAILS, UNMEASURABLE)
+HOLDS, IDENTICAL, INDISTINGUISHABLE, FAILS, UNMEASURABLE = (
+    "holds", "identical play", "indistinguishable", "fails", "not measurable")
+VERDICTS = (HOLDS, IDENTICAL, INDISTINGUISHABLE, FAILS, UNMEASURABLE)
 RESAMPLES = 2000  # bootstrap draws per effect
 LEVEL = 0.95
-Z975, Z80 = 1.959963984540054, 0.8416212335729143
-CHUNK = 200  # resamples drawn at once (memory: CHUNK × games × columns)
-FEW = 30  # games under which the interval is Student's t on the bootstrap standard error
+ALPHA = 1 - LEVEL
+Z975, Z80 = float(sp.norm.ppf(0.975)), float(sp.norm.ppf(0.80))
+CHUNK = 200  # resamples drawn at once (memory: CHUNK × clusters)
+FEW = 30  # clusters under which the interval is Student's t; non-zero differences under which the sign test
+IDENTICAL_SHARE = 0.9  # a paired comparison whose values are equal in this share of games is identical play
+EQUAL = 1e-9  # two values this close are equal
 
 Stat = Callable[[list[np.ndarray]], np.ndarray]  # per group, the means (draws × columns) -> the effect per draw
 Values = Sequence[float] | np.ndarray
+Ids = Sequence[object] | np.ndarray
 
 
 @dataclass(frozen=True)
 class Effect:
-    """An effect over games: its estimate, 95 % interval, p-value, the games it rests on and how judged."""
+    """An effect over games: its estimate, 95 % interval, p, the games and independent clusters it rests on."""
 
     estimate: float
     low: float
@@ -58,37 +74,51 @@ class Effect:
     n: int  # games: the pairs, or the games of the smallest group
     test: str
     se: float  # the bootstrap standard error (the spread of the resampled effects)
+    n_clusters: int = 0  # the independent units resampled (seeds; scenarios; games when each is its own)
+    unit: str = "seed"  # what those units are
+    equal: float | None = None  # paired comparisons: the share of games whose two values were equal
 
     def verdict(self, direction: int = 1, against: float = 0.0) -> str:
         """Holds when the interval lies wholly on the claimed side of `against` (zero: any effect; a margin
-        for a claim of matching), fails when wholly on the other side."""
+        for a claim of matching), fails when wholly on the other side; against zero the test's p must agree."""
         if not (math.isfinite(self.low) and math.isfinite(self.high)):
-            return INDISTINGUISHABLE
+            return self._undecided()
         low, high = self.low - against, self.high - against
         low, high = (low, high) if direction > 0 else (-high, -low)
-        if low > 0:
+        decided = against != 0 or (math.isfinite(self.p) and self.p < ALPHA)
+        if low > 0 and decided:
             return HOLDS
-        if high < 0:
+        if high < 0 and decided:
             return FAILS
-        return INDISTINGUISHABLE
+        return self._undecided()
 
-    def games_needed(self, against: float = 0.0) -> int | None:
-        """Games for a 95 % interval to exclude `against` with 80 % power at this effect and spread; None when
-        the effect sits on it (no number of games is sure to settle it)."""
-        gap = self.estimate - against
-        if gap == 0 or not math.isfinite(self.se) or not math.isfinite(gap):
-            return None
-        return max(2, math.ceil(self.n * ((Z975 + Z80) * self.se / abs(gap)) ** 2))
+    def _undecided(self) -> str:
+        return IDENTICAL if self.equal is not None and self.equal >= IDENTICAL_SHARE else INDISTINGUISHABLE
 
-    def seeds_needed(self, games_per_seed: float, against: float = 0.0) -> int | None:
-        games = self.games_needed(against)
-        if games is None or games_per_seed <= 0:
-            return None
-        return max(1, math.ceil(games / games_per_seed))
+    def seeds_needed(self, against: float = 0.0) -> int | None:
+        """Clusters for a 95 % interval to exclude `against` with 80 % power at this effect and spread; None
+        when the effect sits on it (no number of seeds is sure to settle it)."""
+        return _needed(self.estimate - against, self.se, self.n_clusters)
+
+    def seeds_needed_interval(self, against: float = 0.0) -> tuple[int | None, int | None]:
+        """The count at the far and the near end of the effect's interval (None above: unbounded, the
+        interval holds `against`); (None, None) where there is no interval."""
+        if not (math.isfinite(self.low) and math.isfinite(self.high)):
+            return None, None
+        ends = sorted((abs(self.low - against), abs(self.high - against)), reverse=True)
+        crosses = (self.low - against) * (self.high - against) <= 0
+        return _needed(ends[0], self.se, self.n_clusters), None if crosses else _needed(ends[1], self.se,
+                                                                                        self.n_clusters)
 
     @property
     def ci95(self) -> tuple[float, float]:
         return (self.low, self.high)
+
+
+def _needed(gap: float, se: float, clusters: int) -> int | None:
+    if gap == 0 or not math.isfinite(se) or not math.isfinite(gap) or clusters < 2:
+        return None
+    return max(2, math.ceil(clusters * ((Z975 + Z80) * se / abs(gap)) ** 2))
 
 
 def stable_seed(*parts: object) -> int:
@@ -96,66 +126,122 @@ def stable_seed(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:8], "little")
 
 
-def bootstrap(groups: Sequence[np.ndarray], stat: Stat, seed: int, test: str = "bootstrap over games",
-              resamples: int = RESAMPLES) -> Effect:
-    """The effect `stat` of the groups' column means, with its bootstrap interval and p-value.
+def _cluster_index(clusters: Sequence[Ids]) -> tuple[list[np.ndarray], int]:
+    """Each group's cluster ids as indices into the clusters of all groups (a seed is one cluster in every
+    group it has games in)."""
+    labels = [np.asarray(c) for c in clusters]
+    if not labels:
+        return [], 0
+    kinds = {a.dtype.kind for a in labels}
+    if len(kinds) > 1 or kinds & {"O", "U", "S"}:
+        labels = [a.astype(str) for a in labels]
+    found, inverse = np.unique(np.concatenate(labels), return_inverse=True)
+    bounds = np.cumsum([0, *(len(a) for a in labels)])
+    return [inverse[bounds[i]:bounds[i + 1]] for i in range(len(labels))], len(found)
 
-    `groups`: per group of games an array (games × columns); rows are drawn again together, so columns of
-    one group are paired by game.  `stat` maps a list of (draws × columns) mean arrays to one effect per
-    draw."""
+
+def resample(groups: Sequence[np.ndarray], clusters: Sequence[Ids], stat: Stat, seed: int,
+             test: str = "bootstrap", unit: str = "seed", resamples: int = RESAMPLES) -> Effect:
+    """The effect `stat` of the groups' column means, with its interval and p from resampling clusters.
+
+    `groups`: per group of games an array (games × columns); `clusters`: per group, each game's cluster id
+    (its seed).  A draw takes C clusters with replacement and, in every group, all the games of each
+    (columns together: paired by game); `stat` maps a list of (draws × columns) mean arrays to one effect
+    per draw.  One id per game is the plain bootstrap over games."""
     arrays = [np.asarray(g, dtype=float).reshape(len(g), -1) for g in groups]
     n = min(len(a) for a in arrays) if arrays else 0
     estimate = float(stat([a.mean(axis=0, keepdims=True) for a in arrays])[0]) if n else math.nan
-    name = f"{test} ({resamples:,} resamples)"
-    if n < 2 or not math.isfinite(estimate):
-        return Effect(estimate, math.nan, math.nan, math.nan, n, name, math.nan)
+    index, c = _cluster_index(clusters)
+    name = f"{test}, resampling {unit}s ({resamples:,} draws)"
+    if n < 2 or c < 2 or not math.isfinite(estimate):
+        return Effect(estimate, math.nan, math.nan, math.nan, n, name, math.nan, c, unit)
+    sums = []
+    for a, idx in zip(arrays, index, strict=True):
+        s = np.zeros((c, a.shape[1] + 1))
+        np.add.at(s, idx, np.column_stack([a, np.ones(len(a))]))
+        sums.append(s)
     rng = np.random.default_rng(seed)
     draws = np.empty(resamples)
-    for start in range(0, resamples, CHUNK):
-        b = min(CHUNK, resamples - start)
-        means = [a[rng.integers(0, len(a), size=(b, len(a)))].mean(axis=1) for a in arrays]
-        draws[start:start + b] = stat(means)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for start in range(0, resamples, CHUNK):
+            b = min(CHUNK, resamples - start)
+            drawn = rng.integers(0, c, size=(b, c), dtype=np.int32) + np.arange(b, dtype=np.int32)[:, None] * c
+            weights = np.bincount(drawn.ravel(), minlength=b * c).reshape(b, c).astype(float)
+            means = []
+            for s in sums:
+                total = weights @ s
+                means.append(total[:, :-1] / total[:, -1:])
+            draws[start:start + b] = stat(means)
     draws = draws[np.isfinite(draws)]
     if len(draws) < resamples // 2:  # the effect is undefined on most resamples (a constant x for a slope)
-        return Effect(estimate, math.nan, math.nan, math.nan, n, name, math.nan)
+        return Effect(estimate, math.nan, math.nan, math.nan, n, name, math.nan, c, unit)
     se = float(np.std(draws, ddof=1))
-    if n < FEW:
-        se *= math.sqrt(n / (n - 1))
-        half = t_quantile(1 - (1 - LEVEL) / 2, n - 1) * se
-        p = 2 * (1 - t_cdf(abs(estimate) / se, n - 1)) if se > 0 else float(estimate == 0)
+    if c < FEW:
+        se *= math.sqrt(c / (c - 1))
+        half = float(sp.t.ppf(1 - ALPHA / 2, c - 1)) * se
+        p = float(2 * sp.t.sf(abs(estimate) / se, c - 1)) if se > 0 else float(estimate == 0)
         return Effect(estimate, estimate - half, estimate + half, p, n,
-                      f"{test}: Student's t on its standard error, {n} games ({resamples:,} resamples)", se)
-    tail = expanded_tail(n)
+                      f"{test}: Student's t on its standard error, {c} {unit}s ({resamples:,} draws)", se, c, unit)
+    tail = expanded_tail(c)
     low, high = np.quantile(draws, [tail, 1 - tail])
     below, above = int((draws <= 0).sum()), int((draws >= 0).sum())
     p = min(1.0, 2 * (min(below, above) + 1) / (len(draws) + 1))
-    if se == 0:  # no spread at all: every game gave the same effect
+    if se == 0:  # no spread at all: every cluster gave the same effect
         p = float(estimate == 0)
-    return Effect(estimate, float(low), float(high), p, n, name, se)
+    return Effect(estimate, float(low), float(high), p, n, name, se, c, unit)
 
 
-def expanded_tail(n: int) -> float:
-    """The lower tail of the expanded percentile interval for n games (2.5 % as n grows)."""
-    return normal_cdf(-math.sqrt(n / (n - 1)) * t_quantile(1 - (1 - LEVEL) / 2, n - 1))
+def expanded_tail(clusters: int) -> float:
+    """The lower tail of the expanded percentile interval for C clusters (2.5 % as C grows)."""
+    return float(sp.norm.cdf(-math.sqrt(clusters / (clusters - 1)) * sp.t.ppf(1 - ALPHA / 2, clusters - 1)))
+
+
+def games_as_clusters(n: int) -> np.ndarray:
+    """One cluster per game: the plain bootstrap over games (right only where games are independent)."""
+    return np.arange(n)
 
 
 # --- the statistics claims use ---------------------------------------------------------------------------------
 
-def mean_of(values: Values, seed: int) -> Effect:
+def mean_of(values: Values, clusters: Ids, seed: int, unit: str = "seed", resamples: int = RESAMPLES) -> Effect:
     """The mean of one column (one-sample: is it above zero?)."""
-    return bootstrap([np.asarray(values, dtype=float)], lambda m: m[0][:, 0], seed)
+    return resample([np.asarray(values, dtype=float)], [clusters], lambda m: m[0][:, 0], seed, "bootstrap", unit,
+                    resamples)
 
 
-def paired_difference(a: Values, b: Values, seed: int) -> Effect:
-    """mean(a − b) over games both played (a and b in the same order of games)."""
+def paired_difference(a: Values, b: Values, clusters: Ids, seed: int, unit: str = "seed") -> Effect:
+    """mean(a − b) over games both played (a and b in the same order of games, `clusters` their seeds); the
+    exact sign test where fewer than FEW games differ at all and others do not (a bootstrap resting on a few
+    informative games among many equal ones cannot carry a p)."""
     diffs = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
-    return bootstrap([diffs], lambda m: m[0][:, 0], seed, "paired bootstrap over games")
+    e = resample([diffs], [clusters], lambda m: m[0][:, 0], seed, "paired bootstrap", unit)
+    equal = float(np.mean(np.abs(diffs) <= EQUAL)) if len(diffs) else None
+    differing = int(np.sum(np.abs(diffs) > EQUAL))
+    out = Effect(e.estimate, e.low, e.high, e.p, e.n, e.test, e.se, e.n_clusters, unit, equal)
+    if (0 < differing < FEW and differing < len(diffs)) or (len(diffs) and not differing):
+        p, k, m = sign_test(diffs, clusters)
+        out = Effect(e.estimate, e.low, e.high, p, e.n,
+                     f"exact sign test over the {unit}s whose summed difference is not zero ({k} of {m} positive; "
+                     f"{differing} of {len(diffs)} games differ), interval: {e.test}", e.se, e.n_clusters, unit,
+                     equal)
+    return out
 
 
-def difference(a: Values, b: Values, seed: int) -> Effect:
-    """mean(a) − mean(b) over two different sets of games."""
-    return bootstrap([np.asarray(a, dtype=float), np.asarray(b, dtype=float)],
-                     lambda m: m[0][:, 0] - m[1][:, 0], seed, "bootstrap over two sets of games")
+def sign_test(diffs: np.ndarray, clusters: Ids) -> tuple[float, int, int]:
+    """(two-sided p, clusters whose summed difference is positive, clusters whose sum is not zero): the exact
+    binomial test that a cluster's sum is as likely positive as negative (clusters are independent; games
+    of one cluster are not)."""
+    (idx,), c = _cluster_index([clusters])
+    sums = np.bincount(idx, weights=diffs, minlength=c)
+    nonzero = sums[np.abs(sums) > EQUAL]
+    k, m = int((nonzero > 0).sum()), len(nonzero)
+    return (float(sp.binomtest(k, m, 0.5).pvalue) if m else 1.0), k, m
+
+
+def difference(a: Values, b: Values, clusters_a: Ids, clusters_b: Ids, seed: int) -> Effect:
+    """mean(a) − mean(b) over two different sets of games, their seeds drawn together."""
+    return resample([np.asarray(a, dtype=float), np.asarray(b, dtype=float)], [clusters_a, clusters_b],
+                    lambda m: m[0][:, 0] - m[1][:, 0], seed, "bootstrap over two sets of games")
 
 
 def slope_columns(x: Values, y: Values) -> np.ndarray:
@@ -172,78 +258,42 @@ def slope_from(means: np.ndarray, y: int = 2) -> np.ndarray:
         return np.where(var > 1e-12, cov / np.where(var > 1e-12, var, 1.0), np.nan)
 
 
-def slope(x: Values, y: Values, seed: int) -> Effect:
+def slope(x: Values, y: Values, clusters: Ids, seed: int) -> Effect:
     """The least-squares slope of y on x over games."""
-    return bootstrap([slope_columns(x, y)], lambda m: slope_from(m[0]), seed, "bootstrap over games of the slope")
+    return resample([slope_columns(x, y)], [clusters], lambda m: slope_from(m[0]), seed, "bootstrap of the slope")
 
 
-def slope_difference(x: Values, y1: Values, y2: Values, seed: int) -> Effect:
+def slope_difference(x: Values, y1: Values, y2: Values, clusters: Ids, seed: int) -> Effect:
     """slope(y1 on x) − slope(y2 on x) over the same games."""
     cols = np.column_stack([slope_columns(x, y1), np.asarray(y2), np.asarray(x) * np.asarray(y2)])
-    return bootstrap([cols], lambda m: slope_from(m[0], 2) - slope_from(m[0], 4), seed,
-                     "paired bootstrap over games of the two slopes")
+    return resample([cols], [clusters], lambda m: slope_from(m[0], 2) - slope_from(m[0], 4), seed,
+                    "paired bootstrap of the two slopes")
 
 
-# --- distributions (no SciPy: the two the intervals need) -----------------------------------------------------
-
-def normal_cdf(z: float) -> float:
-    return 0.5 * math.erfc(-z / math.sqrt(2))
-
-
-def t_cdf(t: float, df: float) -> float:
-    """Student's t distribution function, through the regularised incomplete beta function."""
-    x = df / (df + t * t)
-    tail = 0.5 * incomplete_beta(df / 2, 0.5, x)
-    return 1 - tail if t > 0 else tail
-
-
-def t_quantile(q: float, df: float) -> float:
-    """The q-quantile of Student's t (bisection on the distribution function; q in (0, 1))."""
-    if q == 0.5:
+def clustered_se(values: Values, clusters: Ids) -> float:
+    """The standard error of a mean over games whose clusters (seeds) are the independent unit: the spread of
+    the clusters' sums about what the mean predicts for them (the sandwich estimator, with the small-sample
+    factor C/(C − 1)).  A figure's error bar needs no bootstrap; it must not count a seed's games as many
+    draws.  0 with one cluster or none (nothing to tell a spread from)."""
+    y = np.asarray(values, dtype=float)
+    if not len(y):
         return 0.0
-    if q < 0.5:
-        return -t_quantile(1 - q, df)
-    low, high = 0.0, 1.0
-    while t_cdf(high, df) < q:
-        high *= 2
-    for _ in range(200):
-        mid = (low + high) / 2
-        if t_cdf(mid, df) < q:
-            low = mid
-        else:
-            high = mid
-        if high - low < 1e-12 * max(1.0, high):
-            break
-    return (low + high) / 2
-
-
-def incomplete_beta(a: float, b: float, x: float) -> float:
-    """I_x(a, b) by its continued fraction (modified Lentz), using the symmetry where it converges faster."""
-    if x <= 0:
+    (idx,), c = _cluster_index([clusters])
+    if c < 2:
         return 0.0
-    if x >= 1:
-        return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
-    if x > (a + 1) / (a + b + 2):
-        return 1 - front * _beta_fraction(b, a, 1 - x) / b
-    return front * _beta_fraction(a, b, x) / a
+    mean = float(y.mean())
+    sums = np.bincount(idx, weights=y, minlength=c)
+    sizes = np.bincount(idx, minlength=c)
+    return float(np.sqrt(c / (c - 1) * np.sum((sums - sizes * mean) ** 2)) / len(y))
 
 
-def _beta_fraction(a: float, b: float, x: float) -> float:
-    tiny = 1e-300
-    c, d = 1.0, 1 - (a + b) * x / (a + 1)
-    d = 1 / (d if abs(d) > tiny else tiny)
-    out = d
-    for m in range(1, 500):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1 + num * d
-            d = 1 / (d if abs(d) > tiny else tiny)
-            c = 1 + num / c
-            c = c if abs(c) > tiny else tiny
-            out *= d * c
-        if abs(d * c - 1) < 1e-15:
-            break
+def holm(p: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (NaN stays NaN and counts for nothing)."""
+    order = sorted((v, i) for i, v in enumerate(p) if math.isfinite(v))
+    m, out, running = len(order), [math.nan] * len(p), 0.0
+    for rank, (v, i) in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * v))
+        out[i] = running
     return out
 
 
@@ -251,7 +301,5 @@ def proportion(k: int, n: int) -> tuple[float, float, float]:
     """A share k/n with its Wilson 95 % interval (sound at 0 and 1, where the normal one is not)."""
     if n == 0:
         return math.nan, math.nan, math.nan
-    p, z = k / n, Z975
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return p, max(0.0, centre - half), min(1.0, centre + half)
+    ci = sp.binomtest(k, n).proportion_ci(LEVEL, method="wilson")
+    return k / n, float(ci.low), float(ci.high)

@@ -17,11 +17,13 @@ from negtui.sweep.stats import mean_of, paired_difference
 
 
 def scenario_games(st: ScenarioTable, methods: list[str]) -> Games:
-    """Per scenario, each method's mean improvement (the scenarios every one of them played)."""
+    """Per scenario, each method's mean improvement (the scenarios every one of them played): the generated
+    ones where the table holds hand-written games too (those are one game each, not a sample of a shape)."""
     by = {m: st.by_scenario(m) for m in methods}
-    files = sorted(f for f, _, _ in st.scenarios if all(f in by[m] for m in methods))  # an order of its own
+    judged = st.files(generated=True) if st.split else st.files()
+    files = sorted(f for f in judged if all(f in by[m] for m in methods))  # an order of its own
     values = np.array([[by[m][f] for m in methods] for f in files], dtype=float).reshape(len(files), len(methods))
-    return Games(files, values, list(methods), seeds=1)
+    return Games(files, values, list(methods), clusters=np.arange(len(files)), unit="scenario")
 
 
 def table2_claims(st: ScenarioTable) -> list[Claim]:
@@ -36,8 +38,10 @@ def table2_claims(st: ScenarioTable) -> list[Claim]:
 
 
 def _claim(claim: str, text: str, parts: tuple[Part, ...], missing: str, st: ScenarioTable) -> Claim:
-    return Claim(claim, text, "improvement", f"the {len(st.scenarios)} scenarios, one observation each", "table2",
-                 parts, missing=missing, rules=st.rules)
+    n = len(st.files(generated=True)) if st.split else len(st.scenarios)
+    which = f"the {n} generated scenarios (the hand-written one apart)" if st.split else f"the {n} scenarios"
+    return Claim(claim, text, "improvement", f"{which}, one observation each", "table2", parts, missing=missing,
+                 rules=st.rules)
 
 
 def _best(st: ScenarioTable, lenses: list[str]) -> Claim:
@@ -48,9 +52,9 @@ def _best(st: ScenarioTable, lenses: list[str]) -> Claim:
         g = scenario_games(st, ["lower", *others])
         if len(g):
             parts = (Part("every scenario", tuple(
-                Comparison(f"improvement lower − {o}", paired_difference(g.column("lower"), g.column(o),
-                                                                         seed_for(claim, st.rules, o)), 1)
-                for o in others), _means(g), 0),)
+                Comparison(f"improvement lower − {o}", paired_difference(
+                    g.column("lower"), g.column(o), g.clusters, seed_for(claim, st.rules, o), "scenario"), 1)
+                for o in others), _means(g), per_seed=False),)
     return _claim(claim, text, parts, "lower and another lens are not among the methods", st)
 
 
@@ -64,7 +68,7 @@ def _sign(st: ScenarioTable, claim: str, text: str, lens: str, direction: int) -
         g = scenario_games(st, [lens])
         if len(g):
             parts = (Part("every scenario", (Comparison(f"improvement of {lens}", mean_of(
-                g.column(lens), seed_for(claim, st.rules)), direction),), "", 0),)
+                g.column(lens), g.clusters, seed_for(claim, st.rules), "scenario"), direction),), per_seed=False),)
     return _claim(claim, text, parts, f"{lens} is not among the methods", st)
 
 
@@ -76,9 +80,9 @@ def _model_lowest(st: ScenarioTable, lenses: list[str], models: list[str]) -> Cl
         g = scenario_games(st, [model, *lenses])
         if len(g) and lenses:
             parts.append(Part(model, tuple(
-                Comparison(f"improvement {model} − {lens}", paired_difference(g.column(model), g.column(lens),
-                                                                              seed_for(claim, st.rules, model, lens)),
-                           -1) for lens in lenses), _means(g), 0))
+                Comparison(f"improvement {model} − {lens}", paired_difference(
+                    g.column(model), g.column(lens), g.clusters, seed_for(claim, st.rules, model, lens), "scenario"),
+                           -1) for lens in lenses), _means(g), per_seed=False))
     return _claim(claim, text, tuple(parts), "no language-model method (sweep --with-llm MODEL) or no lens in these "
                                               "results", st)
 
@@ -103,7 +107,7 @@ def carry_over(small: list[dict], large: list[dict]) -> Claim:
             continue
         parts.append(Part(f"{REGIME_TITLES[regime]}: {best} (lowest L1 on small games)", tuple(
             Comparison(f"large-game improvement {best} − {o}", paired_difference(
-                g.column(best), g.column(o), seed_for(claim, regime, o)), 1) for o in rest), _means(g), g.per_seed))
+                g.column(best), g.column(o), g.clusters, seed_for(claim, regime, o)), 1) for o in rest), _means(g)))
     return Claim(claim, text, "l1_exact, then improvement", "small games' best lens per regime, on large games "
                  "(adversarial)", "both", tuple(parts), missing="small and large games with the same regimes and "
                  "lenses are not both in these results", most=True, rules=(small or large or [{}])[0].get("rules", ""))

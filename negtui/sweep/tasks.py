@@ -45,11 +45,16 @@ class Task:
         return dict(self.point)
 
 
-def task_key(sweep: str, point: dict[str, object], seed: int, rules: str, information: str = "public") -> str:
-    """Public information keeps the key it had before information was an axis, so old results resume."""
-    key = {"sweep": sweep, "point": point, "seed": seed, "rules": rules}
+def task_key(sweep: str, point: dict[str, object], seed: int, rules: str, information: str = "public",
+             llm: dict[str, object] | None = None) -> str:
+    """Public information keeps the key it had before information was an axis, so old results resume; a sweep
+    with a language model in it keys its games by the model's settings too (`llm_settings`), so a re-run with
+    other settings plays the games again instead of keeping rows played under the old ones."""
+    key: dict[str, object] = {"sweep": sweep, "point": point, "seed": seed, "rules": rules}
     if information != "public":
         key["information"] = information
+    if llm:
+        key["llm"] = llm
     text = json.dumps(key, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -69,9 +74,35 @@ def _points(spec: SweepSpec) -> list[dict[str, object]]:
 def tasks(spec: SweepSpec) -> list[Task]:
     """Every game of the sweep, in a fixed order (grid point, then rules, then seed); the cells the
     generator refuses are left out (`skipped` says which)."""
-    return [Task(task_key(spec.name, point, seed, rules, info), spec.name, tuple(point.items()), seed, rules, info)
+    llm = llm_settings(spec)
+    return [Task(task_key(spec.name, point, seed, rules, info, llm), spec.name, tuple(point.items()), seed, rules,
+                 info)
             for point in _points(spec) for rules in spec.rules if _refusal(point, rules) is None
             for info in spec.information for seed in range(spec.seed_start, spec.seed_start + spec.seeds)]
+
+
+def llm_settings(spec: SweepSpec) -> dict[str, object] | None:
+    """What a language model's play depends on, for a sweep with one (None otherwise): its methods' seats
+    (the models), the prompt, whether its offers bind, who answers offers to it, samples and temperature.
+    These are part of a result: they go into the task key and into every row of the sweep."""
+    methods = [m for m in spec.methods if m.uses_llm]
+    if not methods:
+        return None
+    return {"methods": [[m.name, m.seats] for m in methods], "prompt": spec.llm_prompt or "negtui",
+            "offers": spec.llm_offers, "responder": spec.llm_responder, "samples": spec.llm_samples,
+            "temperature": spec.llm_temperature}
+
+
+def _llm_columns(spec: SweepSpec) -> dict[str, object]:
+    """The language model's settings as columns of every row of a sweep with one (none otherwise)."""
+    llm = llm_settings(spec)
+    if llm is None:
+        return {}
+    texts = [text.strip() for m in spec.methods if m.uses_llm
+             for text in ([m.seats] if isinstance(m.seats, str) else m.seats)]
+    models = sorted({text[4:].strip() for text in texts if text.startswith("llm:")})
+    return {"llm_model": ", ".join(models), "llm_prompt": llm["prompt"], "llm_offers": llm["offers"],
+            "llm_responder": llm["responder"], "llm_samples": llm["samples"], "llm_temperature": llm["temperature"]}
 
 
 def skipped(spec: SweepSpec) -> list[tuple[dict[str, object], str, str]]:
@@ -196,7 +227,8 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
     common = {"sweep": task.sweep, "task": task.key, "scenario": sc.name, **_point_columns(task), "seed": task.seed,
               "rules": task.rules, "information": task.information, "negtui": __version__, "players": game.n,
               "exact_solved": None if not exact_asked else exact is not None, "negative_mass": negative_mass,
-              "mixed_sign_goals": mixed_sign_goals, "sign_agreement": sign_agreement}
+              "mixed_sign_goals": mixed_sign_goals, "sign_agreement": sign_agreement,
+              "generated": _generated(sc), **_llm_columns(spec)}
     setup = time.perf_counter() - started
 
     def row(method: str, pay: np.ndarray, turns: int | None, seconds: float, bits: int | None = None,
@@ -231,13 +263,22 @@ def run_task(task: Task, spec: SweepSpec) -> list[dict]:
                 end = driver.play_out()
                 pay = np.asarray(neg.returns(end), dtype=float)
                 notes = sorted({note for agent in seating.agents for note in getattr(agent, "notes", ())})
+                # a seat that never got an answer played no game of its own: the game is void, not data
+                silent = [why for agent in seating.agents if (why := getattr(agent, "unanswered", ""))]
             void = sum(void_count(ev.outcomes) for ev in driver.events)  # 0 under one proposer a turn
             out = row(method.name, pay, len(driver.events), time.perf_counter() - t0, end.bits, void)
             if method.uses_llm:
-                out |= {"sample": sample, "sample_seed": base_seat.seed,
+                if silent:
+                    notes = [f"void: {'; '.join(silent)}", *notes]
+                out |= {"sample": sample, "sample_seed": base_seat.seed, "game_void": bool(silent),
                         "notes": one_line("; ".join(notes), MAX_NOTES) or None}
             rows.append(out)
     return rows
+
+
+def _generated(sc: Scenario) -> bool:
+    """A game the generator made (a grid's, or a scenario file it wrote) rather than one written by hand."""
+    return "generator" in sc.meta
 
 
 def _point_columns(task: Task) -> dict[str, object]:

@@ -109,3 +109,72 @@ def test_a_lens_answers_offers_to_a_model_seat_when_the_spec_says_so(fake_chat):
 def test_the_baselines_spec_fields_are_checked(field, value, words):
     with pytest.raises(ValueError, match=words):
         SweepSpec(name="x", scenarios=[str(PILL)], **{field: value})
+
+
+def dead_url() -> str:
+    """A loopback address nothing listens on (the port was free a moment ago)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def test_a_server_that_never_answers_gives_void_games_not_data(tmp_path):
+    """With the model server down, every decision of the model's seats fails: those plays are void (the note
+    says why), the sweep says how many, and the report counts none of them (no model column, its claim not
+    measurable) instead of reading the passes as the model's play."""
+    spec = SweepSpec(name="down", scenarios=[str(PILL)], methods=["myopic", {"name": "llm", "seats": "llm:m"}],
+                     seeds=1, exact=False, welfare="none", llm_prompt="negtui", llm_samples=2)
+    path = tmp_path / "spec.json"
+    path.write_text(spec.model_dump_json())
+    env = {**os.environ, "OPENAI_BASE_URL": dead_url(), "OPENAI_API_KEY": "sk-test-key"}
+    res = subprocess.run([sys.executable, "-m", "negtui.cli", "sweep", str(path), "-o", str(tmp_path / "r.parquet"),
+                          "--workers", "1"], capture_output=True, text=True, env=env, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "2 plays by a language model are void" in res.stderr
+    rows = read_table(tmp_path / "r.parquet").to_pylist()
+    llm = [r for r in rows if r["method"] == "llm"]
+    assert len(llm) == 2 and all(r["game_void"] for r in llm)
+    assert all(r["notes"].startswith("void: ") and "no answer from the model server" in r["notes"]
+               and "cannot reach" in r["notes"] for r in llm)
+    assert all(r["game_void"] is None for r in rows if r["method"] != "llm")
+    out = subprocess.run([sys.executable, "-m", "negtui.cli", "report", str(tmp_path / "r.parquet"), "-o",
+                          str(tmp_path / "rep")], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "**Void games, left out of everything below**: 2 of llm" in md
+    assert "methods: myopic." in md  # the model's plays are in no table
+    claims = json.loads((tmp_path / "rep" / "claims.json").read_text())
+    assert claims["sections"][0]["void_games"] == {"llm": 2}
+    assert next(c for c in claims["claims"] if c["id"] == "table2.llm-lowest")["verdict"] == "not measurable"
+
+
+def test_the_models_settings_are_result_columns_and_part_of_the_task_key(fake_chat, tmp_path):
+    """Re-running a sweep into its file with the model's offers unchecked plays its games again (they are other
+    games: the settings are in the task key) instead of saying there is nothing left to play; every row says
+    how the model was asked, and the report gives each setting a section of its own."""
+    chat = fake_chat(pill_paper_policy)
+    spec = SweepSpec(name="settings", scenarios=[str(PILL)], methods=["myopic", {"name": "llm", "seats": "llm:m"}],
+                     seeds=1, exact=False, welfare="none", llm_prompt="paper", llm_samples=1, llm_temperature=0.5)
+    path = tmp_path / "spec.json"
+    path.write_text(spec.model_dump_json())
+    out = tmp_path / "r.parquet"
+    first = run(chat, "sweep", str(path), "-o", str(out), "--workers", "1")
+    assert first.returncode == 0, first.stderr
+    again = run(chat, "sweep", str(path), "-o", str(out), "--workers", "1", "--llm-offers", "unchecked")
+    assert again.returncode == 0, again.stderr
+    assert "1 games run now, 0 already there" in again.stderr
+    rows = read_table(out).to_pylist()
+    assert {(r["method"], r["llm_offers"]) for r in rows} == {
+        (m, o) for m in ("baseline", "myopic", "llm") for o in ("checked", "unchecked")}
+    assert {(r["llm_model"], r["llm_prompt"], r["llm_samples"], r["llm_temperature"], r["llm_responder"])
+            for r in rows} == {("m", "paper", 1, 0.5, "model")}
+    assert all(r["game_void"] is False for r in rows if r["method"] == "llm")
+    res = run(chat, "report", str(out), "-o", str(tmp_path / "rep"))
+    assert res.returncode == 0, res.stderr
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "## settings (llm m: paper prompt, offers checked, the model answers offers, 1 samples, temperature " \
+           "0.5) · paper rules" in md
+    assert "offers unchecked" in md

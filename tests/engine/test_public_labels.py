@@ -62,3 +62,25 @@ def test_the_bundled_scenarios_give_nothing_away_in_their_labels(root):
     for path in sorted((root / "scenarios").rglob("*.json")):
         found = [(where, words) for where, words in leaks(load_scenario(path)) if where != "$.description"]
         assert not found, (path, found)
+
+
+def test_an_action_added_for_the_pill_and_the_generators_word_of_one_reach_no_private_seat(cli, tmp_path):
+    """With one action a player, the generator adds the pill's receiver an action labelled for it, and its
+    parameters say a pill was laid: under private information no seat reads either (its scenario, which an
+    outside program's hello carries, and the prompt's words), and `negtui validate` warns of the label."""
+    sc = generate(GeneratorParams(players=4, actions=1, goals=5, payoff="negative", poison_pill=True, seed=2))
+    labels = [a.label for p in sc.players for a in p.actions]
+    assert "P0 action 1 (added for the poison pill)" in labels and sc.meta["generator"]["poison_pill"] is True
+    neg = Negotiation.from_scenario(sc, PAPER)
+    for seat in range(4):
+        picture = seat_negotiation(neg, seat, "private").game.scenario
+        text = json.dumps(picture.model_dump(mode="json"))
+        assert "poison" not in text and "added for" not in text, seat
+        assert [a.label for a in picture.players[0].actions] == ["P0 action 0", "P0 action 1"]
+        assert "poison" not in observation_text(neg, neg.initial_state(), seat, "private")
+    assert "added for the poison pill" in observation_text(neg, neg.initial_state(), 1, "public")  # known anyway
+    path = tmp_path / "pill.json"
+    path.write_text(sc.model_dump_json())
+    res = cli("validate", path)
+    assert res.exit_code == 0, res.output
+    assert "$.players[0].actions[1].label: 'P0 action 1 (added for the poison pill)' names P0" in res.stderr

@@ -85,11 +85,17 @@ def test_a_lens_that_is_worse_fails_and_a_lens_tied_with_the_best_is_indistingui
     tied = {**BASE, "balanced": {"myopic": 7.0, "upper": 9.0, "lower": 7.0}}
     rows = small_rows(tied, noise=1.0)
     assert judged(rows)["myopic-best-balanced"].verdict == INDISTINGUISHABLE  # never "holds" for a tie
-    # upper best without the pill only: a claim over two regimes fails when one part fails
+    # "upper is best overall in negative games" pools both negative regimes: upper far behind with the pill
+    # fails overall (means over both: myopic 5.75, upper 6.25, lower 6.25)
     pill = {**BASE, "negative-pp": {"myopic": 5.5, "upper": 7.0, "lower": 6.0}}
     found = judged(small_rows(pill))
-    assert found["upper-best-negative"].verdict == FAILS and found["upper-best-negative"].counts == {HOLDS: 1, FAILS: 1}
+    assert found["upper-best-negative"].verdict == FAILS and found["upper-best-negative"].counts == {FAILS: 1}
+    assert found["upper-best-negative"].parts[0].label == "negative and negative + poison pill, pooled"
     assert found["upper-advantage-pill"].verdict == FAILS
+    # a little behind with the pill, well ahead without: best overall, though it would fail column by column
+    # (means over both: myopic 5.75, upper 5.55, lower 6.25)
+    overall = judged(small_rows({**BASE, "negative-pp": {"myopic": 5.5, "upper": 5.6, "lower": 6.0}}))
+    assert overall["upper-best-negative"].verdict == HOLDS
 
 
 def test_the_l1_claims_are_per_lens_so_one_lens_cannot_decide_for_all():

@@ -84,3 +84,38 @@ def test_with_llm_adds_the_model_as_a_method_with_the_papers_prompt(cli, tmp_pat
     assert res.exit_code == 0 and "llm: seats use the negtui prompt" in res.output  # the spec's own prompt kept
     res = cli("sweep", "--preset", "table2", "--with-llm", " ", "--dry-run")
     assert res.exit_code == 2 and "--with-llm needs a model name" in res.stderr
+
+
+def test_the_hand_written_game_stands_apart_from_the_generated_ones(cli, tmp_path):
+    """Table 2 pools no hand-written game with generated stand-ins: the mean is over the generated games, the
+    claims are judged on them, and the hand-written game's row stands above them as one game of its own."""
+    from negtui.sweep.render_scenarios import scenario_markdown
+
+    rows = [r | {"generated": r["scenario_file"] != "/s/g0.json"}
+            for r in scenarios({"myopic": 10.0, "upper": -5.0, "lower": 12.0}, k=5)]
+    rows = [r | {"improvement": 900.0} if r["scenario_file"] == "/s/g0.json" and r["method"] == "myopic" else r
+            for r in rows]  # a hand-written game where myopic is far ahead: pooled, it would sway the mean
+    st = scenario_table(rows)
+    assert st.split and st.files(generated=False) == ["/s/g0.json"]
+    text = scenario_markdown(st)
+    assert "mean ± sd over the 4 generated games" in text and "The hand-written game (g0) stands apart" in text
+    assert text.index("| g0 |") < text.index("| g1 |")
+    found = {c.id: c for c in table2_claims(st)}
+    best = found["table2.lower-best"]
+    assert best.subset == "the 4 generated scenarios (the hand-written one apart), one observation each"
+    assert best.parts[0].comparisons[0].effect.n == 4 and best.verdict == HOLDS  # lower +2 over myopic in each
+    pooled = scenario_table([r | {"generated": None} for r in rows])  # files from before the column: as before
+    assert not pooled.split and "mean ± sd over the 5 games" in scenario_markdown(pooled)
+
+
+def test_the_hand_written_game_heads_both_tables_wherever_its_file_sorts():
+    """The sign-structure table lists the games in the scenario table's order, the hand-written one first,
+    so the two tables read row against row."""
+    from negtui.sweep.render_scenarios import scenario_markdown, structure_markdown
+
+    shape = {"negative_mass": 0.16, "mixed_sign_goals": 0.62, "sign_agreement": 0.76}
+    rows = [r | shape | {"generated": r["scenario_file"] != "/s/g3.json"}
+            for r in scenarios({"myopic": 10.0, "upper": -5.0, "lower": 12.0}, k=5)]
+    st = scenario_table(rows)
+    for text in (scenario_markdown(st), structure_markdown(st)):
+        assert text.index("| g3 |") < text.index("| g0 |") < text.index("| g4 |"), text

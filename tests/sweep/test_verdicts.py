@@ -11,77 +11,170 @@ import numpy as np
 import pytest
 
 from negtui.sweep.claims import claims, lens_best
+from negtui.sweep.judge import Claim, Comparison, Part
 from negtui.sweep.stats import (
     FAILS,
     HOLDS,
+    IDENTICAL,
     INDISTINGUISHABLE,
     UNMEASURABLE,
     Effect,
     expanded_tail,
-    incomplete_beta,
+    games_as_clusters,
+    holm,
     mean_of,
     paired_difference,
     slope,
-    t_quantile,
 )
 
-# --- the distributions and the interval ------------------------------------------------------------------------
+# --- the interval, and what it resamples ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("df, want", [(1, 12.7062), (2, 4.3027), (4, 2.7764), (9, 2.2622), (30, 2.0423),
-                                      (1000, 1.9623)])
-def test_students_t_quantiles_are_the_tables(df, want):
-    assert t_quantile(0.975, df) == pytest.approx(want, abs=1e-4)
-
-
-def test_the_incomplete_beta_function_at_known_points():
-    assert incomplete_beta(2, 3, 0.4) == pytest.approx(0.5248)  # 1 − Σ_{k<2} C(4,k) 0.4^k 0.6^(4−k)
-    assert incomplete_beta(1, 1, 0.3) == pytest.approx(0.3)
-    assert incomplete_beta(0.5, 0.5, 0.5) == pytest.approx(0.5)
-
-
-def test_the_interval_of_a_mean_is_students_for_few_games_and_the_normal_one_for_many():
-    """For a few games the expanded percentile interval is about Student's t interval (its width within 10 %);
+def test_the_interval_of_a_mean_is_students_for_few_clusters_and_the_normal_one_for_many():
+    """For a few games, each its own cluster, the interval is Student's t interval (its width within 10 %);
     for many it is the normal one, mean ± 1.96·sd/√n."""
     rng = np.random.default_rng(5)
     for n in (6, 8, 12, 20):
         values = rng.normal(0.5, 1, n)
-        e = mean_of(values, seed=1)
-        half = t_quantile(0.975, n - 1) * values.std(ddof=1) / math.sqrt(n)
+        e = mean_of(values, games_as_clusters(n), seed=1)
+        half = t_975(n - 1) * values.std(ddof=1) / math.sqrt(n)
         assert e.estimate == pytest.approx(values.mean())
         assert (e.high - e.low) == pytest.approx(2 * half, rel=0.1), (n, e)
     values = 0.5 + np.array([-1.0, 1.0] * 200)
-    e = mean_of(values, seed=1)
+    e = mean_of(values, games_as_clusters(400), seed=1)
     half = 1.96 * values.std(ddof=1) / math.sqrt(400)
     assert e.low == pytest.approx(0.5 - half, abs=0.01) and e.high == pytest.approx(0.5 + half, abs=0.01)
     assert expanded_tail(1000) == pytest.approx(0.025, abs=1e-3)
-    assert expanded_tail(5) < 0.005  # few games: a wider interval than the plain 2.5 % percentiles
+    assert expanded_tail(5) < 0.005  # few clusters: a wider interval than the plain 2.5 % percentiles
 
 
-def test_the_same_effect_in_every_game_is_exact_and_no_effect_is_none():
-    e = paired_difference([3.0, 4.0, 5.0], [1.0, 2.0, 3.0], seed=1)
+def t_975(df: int) -> float:
+    from scipy import stats
+
+    return float(stats.t.ppf(0.975, df))
+
+
+SEEDS, PER_SEED, STUDIES, TRUTH = 20, 32, 400, 0.3
+
+
+def simulated_studies(seed_sd: float) -> tuple[np.ndarray, np.ndarray]:
+    """STUDIES studies of SEEDS seeds with PER_SEED games each; a game's value is TRUTH + its seed's shared
+    part (sd `seed_sd`) + its own noise (sd 1): the shape of a regime's games on the paper's grid."""
+    rng = np.random.default_rng(2026)
+    shared = rng.normal(0, seed_sd, (STUDIES, SEEDS, 1))
+    values = TRUTH + shared + rng.normal(0, 1, (STUDIES, SEEDS, PER_SEED))
+    return values.reshape(STUDIES, -1), np.repeat(np.arange(SEEDS), PER_SEED)
+
+
+def coverage(values: np.ndarray, clusters: np.ndarray, resamples: int = 2000) -> float:
+    hits = 0
+    for k, study in enumerate(values):
+        e = mean_of(study, clusters, seed=k, resamples=resamples)
+        hits += e.low <= TRUTH <= e.high
+    return hits / len(values)
+
+
+def test_intervals_that_resample_seeds_cover_the_truth_and_game_level_ones_do_not():
+    """400 simulated studies whose games share a seed-level part (intra-seed correlation 0.2): the 95 %
+    intervals that resample seeds hold the true mean in 93–97 % of studies; those that resample games as if
+    each were independent hold it far less often."""
+    values, seeds = simulated_studies(seed_sd=0.5)
+    assert 0.93 <= coverage(values, seeds) <= 0.97
+    assert coverage(values, games_as_clusters(values.shape[1]), resamples=400) < 0.6
+    e = mean_of(values[0], seeds, seed=0)
+    assert (e.n, e.n_clusters, e.unit) == (SEEDS * PER_SEED, SEEDS, "seed")
+
+
+def test_where_games_of_a_seed_are_independent_both_intervals_cover():
+    values, seeds = simulated_studies(seed_sd=0.0)
+    assert 0.93 <= coverage(values, seeds) <= 0.97
+
+
+def test_a_figures_standard_error_counts_seeds_not_games():
+    """A figure's error bar: games of one seed that are copies of each other are one draw, so the standard
+    error is that of the seeds' means, not of as many independent games; across the simulated studies it
+    is as large as the spread of their means."""
+    from negtui.sweep.stats import clustered_se
+
+    copies = np.array([1.0, 1.0, 1.0, 3.0, 3.0, 3.0])
+    assert clustered_se(copies, [0, 0, 0, 1, 1, 1]) == pytest.approx(1.0)  # the two seeds' means, 1 and 3
+    assert clustered_se(copies, range(6)) == pytest.approx(copies.std(ddof=1) / math.sqrt(6))
+    assert clustered_se(copies, [5] * 6) == 0.0 and clustered_se([], []) == 0.0
+    values, seeds = simulated_studies(seed_sd=0.5)
+    se = np.array([clustered_se(v, seeds) for v in values])
+    assert float(np.sqrt(np.mean(se ** 2))) == pytest.approx(values.mean(axis=1).std(ddof=1), rel=0.1)
+
+
+def test_the_same_effect_in_every_game_is_exact_and_no_effect_is_identical_play():
+    e = paired_difference(np.arange(8.0) + 2, np.arange(8.0), np.arange(8), seed=1)
     assert (e.estimate, e.low, e.high) == (2.0, 2.0, 2.0) and e.verdict() == HOLDS and e.verdict(-1) == FAILS
-    zero = paired_difference([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], seed=1)
-    assert (zero.low, zero.high, zero.p) == (0.0, 0.0, 1.0) and zero.verdict() == INDISTINGUISHABLE
-    assert zero.seeds_needed(4) is None  # no effect: no number of seeds is sure to find one
+    zero = paired_difference([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [0, 1, 2], seed=1)
+    assert (zero.low, zero.high, zero.p) == (0.0, 0.0, 1.0) and zero.verdict() == IDENTICAL
+    assert zero.seeds_needed() is None  # no effect: no number of seeds is sure to find one
 
 
-def test_one_game_has_no_interval_and_settles_nothing():
-    e = mean_of([5.0], seed=1)
-    assert e.estimate == 5.0 and math.isnan(e.low) and e.verdict() == INDISTINGUISHABLE
+def test_few_informative_games_are_judged_by_the_exact_sign_test():
+    """Five games of 64 differ, all one way, each on a seed of its own: the bootstrap's interval clears zero,
+    but five signs alike happen by chance with p = 2/2⁵ = 0.0625, so nothing is settled (and the two played
+    alike in 59 of 64 games: identical play)."""
+    diffs = np.zeros(64)
+    diffs[[0, 13, 26, 39, 52]] = [1.0, 2.0, 1.5, 1.0, 3.0]
+    seeds = np.arange(64) % 32
+    e = paired_difference(diffs, np.zeros(64), seeds, seed=1)
+    assert e.p == pytest.approx(0.0625) and "exact sign test" in e.test
+    assert e.low > 0  # the interval alone would have called it
+    assert e.verdict() == IDENTICAL
+    diffs[[1, 2, 3, 4, 5, 6, 7, 8, 9]] = 1.0  # nine more seeds, every one the same way: 14 of 14
+    assert paired_difference(diffs, np.zeros(64), seeds, seed=1).verdict() == HOLDS
 
 
-def test_seeds_needed_grows_with_the_spread_and_shrinks_with_the_effect():
-    e = Effect(1.0, -0.2, 2.2, 0.1, n=40, test="t", se=0.6)
-    # games = 40 · ((1.95996 + 0.84162) · 0.6 / 1)² = 113.02 → 114; at 8 games a seed, 15 seeds
-    assert e.games_needed() == 114 and e.seeds_needed(8) == 15
-    assert Effect(2.0, 0, 0, 0, 40, "t", 0.6).seeds_needed(8) < e.seeds_needed(8)
-    assert Effect(1.0, 0, 0, 0, 40, "t", 1.2).seeds_needed(8) > e.seeds_needed(8)
+def test_lenses_that_played_alike_are_identical_play_not_merely_indistinguishable():
+    rng = np.random.default_rng(8)
+    a = rng.normal(5, 2, 200)
+    b = a.copy()
+    b[:6] += rng.normal(0, 1, 6)  # 97 % of games equal
+    e = paired_difference(a, b, np.arange(200) % 20, seed=1)
+    assert e.equal == pytest.approx(0.97) and e.verdict() == IDENTICAL
+    c = a + rng.normal(0, 1, 200)  # every game different, no effect: a tie the data cannot break
+    assert paired_difference(a, c, np.arange(200) % 20, seed=1).verdict() == INDISTINGUISHABLE
+
+
+def test_seeds_needed_counts_clusters_and_comes_with_its_interval():
+    e = Effect(1.0, 0.2, 1.8, 0.01, n=640, test="t", se=0.4, n_clusters=20)
+    # 20 · ((1.95996 + 0.84162) · 0.4 / 1)² = 25.1 → 26 seeds; at the ends 1.8 and 0.2: 8 and 628
+    assert e.seeds_needed() == 26 and e.seeds_needed_interval() == (8, 628)
+    crossing = Effect(0.3, -0.5, 1.1, 0.4, n=640, test="t", se=0.4, n_clusters=20)
+    assert crossing.seeds_needed_interval() == (21, None)  # unbounded above: the interval holds zero
+
+
+def test_a_claim_of_many_parts_fails_only_past_holms_correction():
+    """One comparison out of twelve on the wrong side at p 0.02 fails a claim of one part, but not a claim of
+    twelve: there it is what chance gives one time in four."""
+    def comparison(p: float, estimate: float) -> Comparison:
+        half = 0.5 * abs(estimate) if p < 0.05 else 2 * abs(estimate)
+        return Comparison("x", Effect(estimate, estimate - half, estimate + half, p, 100, "t", 0.1, 20), 1)
+
+    wrong = comparison(0.02, -1.0)
+    assert Claim("c", "c", "m", "s", "small", (Part("only", (wrong,)),)).verdict == FAILS
+    many = Claim("c", "c", "m", "s", "small", (Part("bad", (wrong,)),
+                                                *(Part(f"p{i}", (comparison(0.5, 0.1),)) for i in range(11))))
+    assert many.parts[0].comparisons[0].raw_verdict == FAILS
+    assert many.verdict == INDISTINGUISHABLE and many.counts == {INDISTINGUISHABLE: 12}
+    assert "Holm-adjusted p 0.240" in many.evidence and "Holm over the claim's 12 comparisons" in many.correction
+    clear = comparison(0.0001, -1.0)
+    assert replace_first(many, clear).verdict == FAILS  # 12 × 0.0001 is still far below 0.05
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+
+
+def replace_first(claim: Claim, c: Comparison) -> Claim:
+    return Claim(claim.id, claim.text, claim.metric, claim.subset, claim.grid,
+                 (Part("bad", (c,)), *(Part(p.label, tuple(Comparison(x.what, x.effect, x.direction)
+                                                          for x in p.comparisons)) for p in claim.parts[1:])))
 
 
 def test_the_bootstrap_is_reproducible():
     rng = np.random.default_rng(3)
     a, b = rng.normal(0, 1, 60), rng.normal(0.3, 1, 60)
-    assert paired_difference(a, b, seed=7) == paired_difference(a, b, seed=7)
+    assert paired_difference(a, b, np.arange(60) % 6, seed=7) == paired_difference(a, b, np.arange(60) % 6, seed=7)
 
 
 # --- lens claims on hand-made games -----------------------------------------------------------------------------
@@ -134,9 +227,9 @@ def test_a_clear_winner_holds_and_a_clear_loser_fails():
 def test_a_trend_whose_interval_crosses_zero_is_indistinguishable():
     rng = np.random.default_rng(2)
     x = np.repeat([0.0, 0.15, 0.3, 0.5], 10)
-    flat = slope(x, 5 + rng.normal(0, 2, 40), seed=1)
+    flat = slope(x, 5 + rng.normal(0, 2, 40), np.arange(40) % 10, seed=1)
     assert flat.low < 0 < flat.high and flat.verdict() == INDISTINGUISHABLE
-    rising = slope(x, 5 + 8 * x + rng.normal(0, 0.5, 40), seed=1)
+    rising = slope(x, 5 + 8 * x + rng.normal(0, 0.5, 40), np.arange(40) % 10, seed=1)
     assert rising.verdict() == HOLDS and rising.estimate == pytest.approx(8, abs=1.0)
 
 
