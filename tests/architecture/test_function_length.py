@@ -10,18 +10,16 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "negtui"
 LONGEST = 80
 
-# folders whose functions are not held to it yet, each with why; keep this short
-NOT_YET: dict[str, str] = {
-    "sweep/": "being rewritten (its statistics and report); goes from here when that lands",
-}
+# folders whose functions are not held to it yet, each with why; keep this short (empty: every folder is)
+NOT_YET: dict[str, str] = {}
 
 
-def long_functions(package: Path = PACKAGE, longest: int = LONGEST) -> list[str]:
+def long_functions(package: Path = PACKAGE, longest: int = LONGEST, not_yet: dict[str, str] = NOT_YET) -> list[str]:
     """`path:line name (n lines)` of every function longer than `longest` lines outside the folders NOT_YET names."""
     out = []
     for path in sorted(package.rglob("*.py")):
         rel = path.relative_to(package).as_posix()
-        if any(rel.startswith(folder) for folder in NOT_YET):
+        if any(rel.startswith(folder) for folder in not_yet):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -45,5 +43,5 @@ def test_the_count_runs_from_the_def_to_the_last_line_of_nested_functions_and_me
                                         + "            return 1\n        return inner\n")
     (tmp_path / "sweep").mkdir()
     (tmp_path / "sweep" / "old.py").write_text("def old():\n" + body(4) + "    y = 1\n    z = 2\n")
-    found = long_functions(tmp_path)
+    found = long_functions(tmp_path, not_yet={"sweep/": "a folder let off, as one may be for a while"})
     assert found == [f"negtui/nested.py:2 m ({LONGEST + 3} lines)", f"negtui/nested.py:3 inner ({LONGEST + 1} lines)"]
