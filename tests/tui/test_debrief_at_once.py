@@ -79,14 +79,13 @@ async def test_a_debrief_whose_scrollbar_appears_is_laid_out_twice(guarded, wait
     second layout, asked for a third."""
     from contextlib import nullcontext
 
-    from textual.screen import Screen
-
-    from tests.tui.test_textual_guards import screens_laid_out, unguarded
+    from negtui.tui.screen_base import NegtuiScreen
+    from tests.tui.layouts import as_textuals, screens_laid_out
 
     app = NegtuiApp(None, record=False)
     async with app.run_test(size=(100, 24)) as pilot:
         await pilot.pause()
-        with unguarded(Screen, "_on_layout") if not guarded else nullcontext(), screens_laid_out() as laid_out:
+        with as_textuals(NegtuiScreen, "_on_layout") if not guarded else nullcontext(), screens_laid_out() as laid_out:
             screen = DebriefScreen(pill_ending())
             await app.push_screen(screen)
             for _ in range(6):

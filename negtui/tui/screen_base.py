@@ -1,0 +1,130 @@
+"""The base of negtui's screens: fewer layouts and frames than Textual's `Screen` makes, in our own subclass.
+
+Every layout of a screen and every frame it paints is CPU on a training server, for every trainee; what a
+screen of ours does differently from Textual's, and why:
+
+- A screen pushed receives its first size as a resize and passes it on to every screen below that shows
+  through (a dialog's dimmed background): each of those was laid out and drawn in full again although its size
+  had not changed.  A resize reaches a screen here only if it is not laid out at that size yet.
+- A screen shown for the first time was laid out three times or more: as it resumed, as its first size
+  arrived, and for each request its widgets sent while it was composed.  A request sent before the screen's
+  latest full layout is dropped (that layout measured the widget), and every full layout clears the screen's
+  "layout required" flag (Textual clears it only in its update timer's layout).
+- That first layout draws every cell; the whole-screen repaint asked for after it, as the screen resumes, is
+  withdrawn.  A screen class with `PAINTED_AFTER_FIRST_SIZES` (the game screen: its panes draw at the sizes
+  its first layout gives them) is arranged by its first layout and painted at the next tick, complete.
+- A screen under one of our dialogs (`draws_below_once`, screens/modal.py) tells the dialog what it repainted
+  instead of making the dialog repaint it at once and again a frame later; the dialog draws it anew once it
+  settles.  Its own whole repaint, asked for as the dialog was pushed, shows nothing there and is dropped.
+- A screen popped off the stack is removed as a node of no parent's layout: its removal no longer lays out the
+  screen it uncovers.
+
+These override Textual's private hooks of `Screen`; a Textual release that renames one leaves the override
+unused (the screen then behaves as Textual's own, a little slower), and tests/tui/test_screen_base.py fails
+by name.  What only a change in Textual can fix for every screen is written up in docs/upstream.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from textual import events, messages
+from textual._time import get_time
+from textual.await_remove import AwaitRemove
+from textual.geometry import Size
+from textual.screen import ModalScreen, Screen
+
+R = TypeVar("R")
+
+
+class NegtuiScreen(Screen[R]):
+    """A screen laid out once as it opens, drawn once, and quiet under a dialog."""
+
+    PAINTED_AFTER_FIRST_SIZES = False  # True: the first layout arranges, the next tick paints (see above)
+    _laid_out_at: float | None = None  # the clock of Textual's messages at the latest full layout
+    _paint_held = False  # laid out for the first time, to be painted by the update timer's next tick
+    _ticking = False  # inside the update timer's tick
+
+    def _screen_resized(self, size: Size) -> None:
+        if self._compositor.size == size and (self is not self.app.screen or not self._layout_required):
+            return  # a screen below the one pushed, or the one pushed, already laid out at this size
+        super()._screen_resized(size)
+
+    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        if scroll:
+            super()._refresh_layout(size, scroll)
+            return
+        first = self._laid_out_at is None
+        self._laid_out_at = get_time()
+        self._layout_required = False  # what asked for a layout so far is laid out now
+        quiet = self.is_current and not self.app._batch_count
+        if self._repaint_required and quiet:
+            # a repaint of the whole screen asked for too: made by the paint that follows this layout
+            self._repaint_required = False
+            self._dirty_widgets.add(self)
+        if first and self.PAINTED_AFTER_FIRST_SIZES and self.is_current:
+            # arranged, not painted: the update timer's next tick paints, after what the widgets drew at their
+            # first sizes (and the layouts they and the screen's own first resize asked for meanwhile)
+            self._paint_held = True
+            super()._refresh_layout(size, scroll)
+            self.refresh()
+            return
+        super()._refresh_layout(size, scroll)
+
+    async def _on_layout(self, message: messages.Layout) -> None:
+        if self._laid_out_at is not None and message.time < self._laid_out_at:
+            message.stop()  # sent, the arrangements it changed forgotten, before a full layout since
+            message.prevent_default()
+            return
+        await super()._on_layout(message)  # stops the message: Textual's handler is not called twice
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        event.prevent_default()  # Textual's handler, called here, is not called again further up the classes
+        laid_out = self._laid_out_at
+        super()._on_screen_resume(event)
+        if (laid_out is None and self._laid_out_at is not None and self.is_current and not self.app._batch_count
+                and not self.PAINTED_AFTER_FIRST_SIZES):
+            # shown for the first time and drawn in full by that layout: the repaint asked for after it is moot
+            # (not so for a screen painted after its first sizes: that repaint is its first frame)
+            self._repaint_required = False
+            self._dirty_regions.clear()
+            self._repaint_regions.clear()
+
+    def _compositor_refresh(self) -> None:
+        if self._paint_held:
+            if not self._ticking:
+                return  # laid out before its first frame, which the update timer paints (PAINTED_AFTER_FIRST_SIZES)
+            self._paint_held = False  # that first frame
+        app = self.app
+        top: Any = app.screen
+        if top is not self and getattr(top, "draws_below_once", False) and self in app._background_screens:
+            changed = [w.region for w in self._dirty_widgets if w is not self and w.region]
+            if changed:  # a widget's content (the screen's own repaint, as it is covered, changes nothing)
+                top.below_changed(self, changed)
+            self._compositor._dirty_regions.clear()
+            self._dirty_widgets.clear()
+            return
+        super()._compositor_refresh()
+
+    def _on_timer_update(self) -> None:
+        top: Any = self.app.screen
+        if self._repaint_required and top is not self and getattr(top, "draws_below_once", False):
+            # its own repaint, asked for as the dialog was pushed, changes nothing under a kept backdrop; made,
+            # it would stand for its widgets' repaints in the same frame, and the dialog would not learn of them
+            self._repaint_required = False
+        self._ticking = True
+        try:
+            super()._on_timer_update()
+        finally:
+            self._ticking = False
+
+    def remove(self) -> AwaitRemove:
+        if self._parent is self.app:
+            return self.app._prune(self, parent=None)  # a screen leaving the stack is no part of the one below
+        return super().remove()
+
+
+class NegtuiModalScreen(ModalScreen[R], NegtuiScreen[R]):
+    """A modal screen with the same economy (the base of every dialog).  ModalScreen first: Textual finds a
+    class's CSS along its first bases, and ModalScreen's makes the screen translucent; it overrides none of
+    NegtuiScreen's hooks."""
