@@ -6,13 +6,10 @@ screen of ours does differently from Textual's, and why:
 - A screen pushed receives its first size as a resize and passes it on to every screen below that shows
   through (a dialog's dimmed background): each of those was laid out and drawn in full again although its size
   had not changed.  A resize reaches a screen here only if it is not laid out at that size yet.
-- A screen shown for the first time was laid out three times or more: as it resumed, as its first size
-  arrived, and for each request its widgets sent while it was composed.  A request sent before the screen's
-  latest full layout is dropped (that layout measured the widget), and every full layout clears the screen's
-  "layout required" flag (Textual clears it only in its update timer's layout).
-- That first layout draws every cell; the whole-screen repaint asked for after it, as the screen resumes, is
-  withdrawn.  A screen class with `PAINTED_AFTER_FIRST_SIZES` (the game screen: its panes draw at the sizes
-  its first layout gives them) is arranged by its first layout and painted at the next tick, complete.
+- A screen shown for the first time is laid out as it resumes, and that layout draws every cell; the
+  whole-screen repaint Textual asks for after it is withdrawn.  A screen class with `PAINTED_AFTER_FIRST_SIZES`
+  (the game screen: its panes draw at the sizes its first layout gives them) paints nothing until its update
+  timer's next tick, after its widgets have answered their first sizes: its first frame is complete.
 - A screen under one of our dialogs (`draws_below_once`, screens/modal.py) tells the dialog what it repainted
   instead of making the dialog repaint it at once and again a frame later; the dialog draws it anew once it
   settles.  Its own whole repaint, asked for as the dialog was pushed, shows nothing there and is dropped.
@@ -28,8 +25,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from textual import events, messages
-from textual._time import get_time
+from textual import events
 from textual.await_remove import AwaitRemove
 from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
@@ -41,7 +37,7 @@ class NegtuiScreen(Screen[R]):
     """A screen laid out once as it opens, drawn once, and quiet under a dialog."""
 
     PAINTED_AFTER_FIRST_SIZES = False  # True: the first layout arranges, the next tick paints (see above)
-    _laid_out_at: float | None = None  # the clock of Textual's messages at the latest full layout
+    _laid_out = False  # by a full layout, once at least
     _paint_held = False  # laid out for the first time, to be painted by the update timer's next tick
     _ticking = False  # inside the update timer's tick
 
@@ -54,9 +50,8 @@ class NegtuiScreen(Screen[R]):
         if scroll:
             super()._refresh_layout(size, scroll)
             return
-        first = self._laid_out_at is None
-        self._laid_out_at = get_time()
-        self._layout_required = False  # what asked for a layout so far is laid out now
+        first = not self._laid_out
+        self._laid_out = True
         quiet = self.is_current and not self.app._batch_count
         if self._repaint_required and quiet:
             # a repaint of the whole screen asked for too: made by the paint that follows this layout
@@ -71,18 +66,11 @@ class NegtuiScreen(Screen[R]):
             return
         super()._refresh_layout(size, scroll)
 
-    async def _on_layout(self, message: messages.Layout) -> None:
-        if self._laid_out_at is not None and message.time < self._laid_out_at:
-            message.stop()  # sent, the arrangements it changed forgotten, before a full layout since
-            message.prevent_default()
-            return
-        await super()._on_layout(message)  # stops the message: Textual's handler is not called twice
-
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         event.prevent_default()  # Textual's handler, called here, is not called again further up the classes
-        laid_out = self._laid_out_at
+        laid_out = self._laid_out
         super()._on_screen_resume(event)
-        if (laid_out is None and self._laid_out_at is not None and self.is_current and not self.app._batch_count
+        if (not laid_out and self._laid_out and self.is_current and not self.app._batch_count
                 and not self.PAINTED_AFTER_FIRST_SIZES):
             # shown for the first time and drawn in full by that layout: the repaint asked for after it is moot
             # (not so for a screen painted after its first sizes: that repaint is its first frame)

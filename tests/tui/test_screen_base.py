@@ -78,7 +78,7 @@ def test_no_attribute_of_textual_or_rich_is_replaced_by_running_our_apps():
 
 
 @pytest.mark.parametrize(("cls", "name"), [("Screen", "_refresh_layout"), ("Screen", "_screen_resized"),
-                                           ("Screen", "_on_layout"), ("Screen", "_on_screen_resume"),
+                                           ("Screen", "_on_screen_resume"),
                                            ("Screen", "_compositor_refresh"), ("Screen", "_on_timer_update"),
                                            ("Screen", "remove"), ("App", "_background_screens"),
                                            ("App", "_refresh_notifications"), ("Stylesheet", "_parse_rules"),
@@ -235,20 +235,20 @@ async def confirm_laid_out(wait_until, without: str | None = None) -> list[str]:
 
 
 @pytest.mark.asyncio
-async def test_a_dialog_opening_is_laid_out_twice(wait_until):
-    """Textual laid it out three times, each layout followed by a frame: as it resumed, as its first size
-    arrived as a resize, and for what its widgets asked for while it was composed; and once more as Textual
-    reported it mounted.  That last one, asked for by Textual's mounting of a pushed screen, stays (see
-    docs/upstream.md)."""
-    assert await confirm_laid_out(wait_until) == ["ConfirmScreen", "ConfirmScreen"]
+async def test_a_dialog_opening_is_laid_out_three_times(wait_until):
+    """Textual laid it out more often, each layout followed by a frame: as it resumed, as its first size
+    arrived as a resize, and for each request its widgets sent while it was composed.  Two layouts stay, each
+    asked for by Textual alone: as its widgets' first sizes set their virtual sizes, and as Textual's mounting
+    of a pushed screen ends (docs/upstream.md)."""
+    assert await confirm_laid_out(wait_until) == ["ConfirmScreen"] * 3
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("name", ["_on_layout", "_refresh_layout", "_screen_resized"])
+@pytest.mark.parametrize("name", ["_screen_resized"])
 async def test_each_layout_override_matters(name, wait_until):
     """Without any one of them the dialog is laid out more often (or the screens below it are)."""
     laid_out = await confirm_laid_out(wait_until, name)
-    assert len(laid_out) > 2, laid_out
+    assert len(laid_out) > 3, laid_out
 
 
 @pytest.mark.asyncio
@@ -365,7 +365,7 @@ def test_css_parsed_once_is_not_parsed_again_by_a_second_stylesheet(monkeypatch)
 @pytest.mark.parametrize("guarded", [True, False])
 async def test_a_screen_shown_for_the_first_time_is_drawn_in_full_once(guarded, wait_until):
     """Its first layout draws every cell; the repaint Textual asks for as it resumes drew them all again a frame
-    later."""
+    later.  (The layout Textual's mounting asks for draws a second whole frame: docs/upstream.md.)"""
     from negtui.tui.screens.dialogs import ConfirmScreen
 
     app = pill_app_of_a()
@@ -378,7 +378,7 @@ async def test_a_screen_shown_for_the_first_time_is_drawn_in_full_once(guarded, 
             for _ in range(6):
                 await pilot.pause(0.05)
     full = [screen for screen, whole in drawn if whole]
-    assert full == (["ConfirmScreen"] if guarded else ["ConfirmScreen", "ConfirmScreen"]), drawn
+    assert full == ["ConfirmScreen"] * (2 if guarded else 3), drawn
 
 
 @pytest.mark.asyncio
@@ -553,13 +553,12 @@ async def test_a_game_screen_is_painted_once_its_panes_have_drawn_at_their_first
         finally:
             Screen._compositor_refresh = spied  # type: ignore[method-assign]
     game = [whole for screen, whole in drawn if screen == "LiveScreen"]
-    assert game and game[0], drawn  # its first frame draws every cell
-    if held:
-        assert forecast_lines[0] > 3, forecast_lines  # a line per player under the heads, from the first frame
-        assert game.count(True) == 1, drawn
+    if held:  # the game shows complete: on its own frame, or (A's turn comes at once) under the partner dialog
+        assert all(lines > 3 for lines in forecast_lines), forecast_lines  # a line per player under the heads
+        assert game.count(True) <= 1 and all(game), drawn
     else:
-        assert forecast_lines[0] <= 1, forecast_lines  # drawn before the pane had its size: empty
-        assert game.count(True) >= 1 and len(game) >= 2, drawn
+        assert forecast_lines and forecast_lines[0] <= 1, forecast_lines  # drawn before the pane had its size
+        assert game and game[0], drawn  # a whole frame of empty panes
 
 
 def test_what_a_stylesheet_worked_out_carries_over_the_rules_a_new_widget_class_adds():
