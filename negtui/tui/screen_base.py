@@ -37,9 +37,9 @@ class NegtuiScreen(Screen[R]):
     """A screen laid out once as it opens, drawn once, and quiet under a dialog."""
 
     PAINTED_AFTER_FIRST_SIZES = False  # True: the first layout arranges, the next tick paints (see above)
-    _laid_out = False  # by a full layout, once at least
-    _paint_held = False  # laid out for the first time, to be painted by the update timer's next tick
-    _ticking = False  # inside the update timer's tick
+    _fully_laid_out = False  # by a full layout, once at least
+    _first_paint_held = False  # laid out for the first time, to be painted by the update timer's next tick
+    _in_update_tick = False  # inside the update timer's tick
 
     def _screen_resized(self, size: Size) -> None:
         if self._compositor.size == size and (self is not self.app.screen or not self._layout_required):
@@ -50,8 +50,8 @@ class NegtuiScreen(Screen[R]):
         if scroll:
             super()._refresh_layout(size, scroll)
             return
-        first = not self._laid_out
-        self._laid_out = True
+        first = not self._fully_laid_out
+        self._fully_laid_out = True
         quiet = self.is_current and not self.app._batch_count
         if self._repaint_required and quiet:
             # a repaint of the whole screen asked for too: made by the paint that follows this layout
@@ -60,7 +60,7 @@ class NegtuiScreen(Screen[R]):
         if first and self.PAINTED_AFTER_FIRST_SIZES and self.is_current:
             # arranged, not painted: the update timer's next tick paints, after what the widgets drew at their
             # first sizes (and the layouts they and the screen's own first resize asked for meanwhile)
-            self._paint_held = True
+            self._first_paint_held = True
             super()._refresh_layout(size, scroll)
             self.refresh()
             return
@@ -68,9 +68,9 @@ class NegtuiScreen(Screen[R]):
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         event.prevent_default()  # Textual's handler, called here, is not called again further up the classes
-        laid_out = self._laid_out
+        laid_out = self._fully_laid_out
         super()._on_screen_resume(event)
-        if (not laid_out and self._laid_out and self.is_current and not self.app._batch_count
+        if (not laid_out and self._fully_laid_out and self.is_current and not self.app._batch_count
                 and not self.PAINTED_AFTER_FIRST_SIZES):
             # shown for the first time and drawn in full by that layout: the repaint asked for after it is moot
             # (not so for a screen painted after its first sizes: that repaint is its first frame)
@@ -79,10 +79,10 @@ class NegtuiScreen(Screen[R]):
             self._repaint_regions.clear()
 
     def _compositor_refresh(self) -> None:
-        if self._paint_held:
-            if not self._ticking:
+        if self._first_paint_held:
+            if not self._in_update_tick:
                 return  # laid out before its first frame, which the update timer paints (PAINTED_AFTER_FIRST_SIZES)
-            self._paint_held = False  # that first frame
+            self._first_paint_held = False  # that first frame
         app = self.app
         top: Any = app.screen
         if top is not self and getattr(top, "draws_below_once", False) and self in app._background_screens:
@@ -100,11 +100,11 @@ class NegtuiScreen(Screen[R]):
             # its own repaint, asked for as the dialog was pushed, changes nothing under a kept backdrop; made,
             # it would stand for its widgets' repaints in the same frame, and the dialog would not learn of them
             self._repaint_required = False
-        self._ticking = True
+        self._in_update_tick = True
         try:
             super()._on_timer_update()
         finally:
-            self._ticking = False
+            self._in_update_tick = False
 
     def remove(self) -> AwaitRemove:
         if self._parent is self.app:

@@ -542,7 +542,7 @@ async def test_a_game_screen_is_painted_once_its_panes_have_drawn_at_their_first
 
         def counting(self):
             if isinstance(self, GameScreen) and self is self.app.screen and self._compositor._dirty_regions \
-                    and not self._paint_held:  # a layout that paints nothing
+                    and not self._first_paint_held:  # a layout that paints nothing
                 forecast_lines.append(len(self.query_one(Forecasts)._lines))
             return spied(self)
 
@@ -582,3 +582,34 @@ def test_what_a_stylesheet_worked_out_carries_over_the_rules_a_new_widget_class_
     assert negtui_stylesheet._carried_over(memo, [old[0], rule("Button")])[2] == {}  # a rule gone
     assert negtui_stylesheet._carried_over(memo, old + [rule("*")])[2] == {}  # a rule for every node
     assert negtui_stylesheet._carried_over(None, old) == (old, {}, {})
+
+
+def test_no_screen_of_ours_reuses_a_name_the_base_screen_keeps_its_state_in():
+    """The base screen keeps its state in a few attributes; a screen class setting one of those names for
+    its own ends (a table's clock once did, as `_ticking`) would break the base's frames."""
+    import importlib
+    import pkgutil
+    import re
+
+    import negtui
+
+    for info in pkgutil.walk_packages(negtui.__path__, "negtui."):
+        if info.name.startswith(("negtui.tui", "negtui.trainee", "negtui.console")):
+            importlib.import_module(info.name)
+    from textual.screen import Screen
+
+    textuals = set(vars(type("Probe", (Screen,), {})))  # what Textual itself sets on every screen class
+    state = [name for name, value in vars(NegtuiScreen).items()
+             if name.startswith("_") and not name.startswith("__") and not callable(value) and name not in textuals]
+    assert state
+    screens: list[type] = []
+    stack: list[type] = [NegtuiScreen]
+    while stack:
+        cls = stack.pop()
+        screens.append(cls)
+        stack.extend(cls.__subclasses__())
+    assert len(screens) > 10
+    for cls in screens[1:]:
+        source = inspect.getsource(cls)
+        reused = [name for name in state if re.search(rf"\bself\.{name}\s*[:=]", source) or name in vars(cls)]
+        assert not reused, f"{cls.__qualname__} sets {reused}, the base screen's own"
