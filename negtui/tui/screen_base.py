@@ -6,10 +6,15 @@ screen of ours does differently from Textual's, and why:
 - A screen pushed receives its first size as a resize and passes it on to every screen below that shows
   through (a dialog's dimmed background): each of those was laid out and drawn in full again although its size
   had not changed.  A resize reaches a screen here only if it is not laid out at that size yet.
-- A screen shown for the first time is laid out as it resumes, and that layout draws every cell; the
-  whole-screen repaint Textual asks for after it is withdrawn.  A screen class with `PAINTED_AFTER_FIRST_SIZES`
-  (the game screen: its panes draw at the sizes its first layout gives them) paints nothing until its update
-  timer's next tick, after its widgets have answered their first sizes: its first frame is complete.
+- A screen shown for the first time was laid out three times or more: as it resumed, as its first size
+  arrived, for each request its widgets sent while it was composed, and as its widgets' first sizes set their
+  virtual sizes.  A request sent before the screen's latest full layout is dropped (that layout measured the
+  widget), every full layout clears the screen's "layout required" flag (Textual clears it only in its update
+  timer's layout), and what a widget asks for as the layout sets its virtual size is withdrawn unless a
+  scrollbar appears or goes.  A whole repaint asked for with a layout is made by the layout's own paint.
+- A screen class with `PAINTED_AFTER_FIRST_SIZES` (the game screen: its panes draw at the sizes its first
+  layout gives them) paints nothing until its update timer's next tick, after its widgets have answered their
+  first sizes: its first frame is complete.
 - A screen under one of our dialogs (`draws_below_once`, screens/modal.py) tells the dialog what it repainted
   instead of making the dialog repaint it at once and again a frame later; the dialog draws it anew once it
   settles.  Its own whole repaint, asked for as the dialog was pushed, shows nothing there and is dropped.
@@ -25,10 +30,12 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from textual import events
+from textual import messages
+from textual._time import get_time
 from textual.await_remove import AwaitRemove
 from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 
 R = TypeVar("R")
 
@@ -38,6 +45,7 @@ class NegtuiScreen(Screen[R]):
 
     PAINTED_AFTER_FIRST_SIZES = False  # True: the first layout arranges, the next tick paints (see above)
     _fully_laid_out = False  # by a full layout, once at least
+    _full_layout_at = 0.0  # the clock of Textual's messages at the latest full layout
     _first_paint_held = False  # laid out for the first time, to be painted by the update timer's next tick
     _in_update_tick = False  # inside the update timer's tick
 
@@ -52,31 +60,48 @@ class NegtuiScreen(Screen[R]):
             return
         first = not self._fully_laid_out
         self._fully_laid_out = True
+        self._full_layout_at = get_time()
+        self._layout_required = False  # what asked for a layout so far is laid out now (Textual keeps the flag)
         quiet = self.is_current and not self.app._batch_count
         if self._repaint_required and quiet:
             # a repaint of the whole screen asked for too: made by the paint that follows this layout
             self._repaint_required = False
             self._dirty_widgets.add(self)
+        asked = self._layout_asked()
         if first and self.PAINTED_AFTER_FIRST_SIZES and self.is_current:
             # arranged, not painted: the update timer's next tick paints, after what the widgets drew at their
             # first sizes (and the layouts they and the screen's own first resize asked for meanwhile)
             self._first_paint_held = True
             super()._refresh_layout(size, scroll)
+            self._sized_in_place(asked)
             self.refresh()
             return
         super()._refresh_layout(size, scroll)
+        self._sized_in_place(asked)
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        event.prevent_default()  # Textual's handler, called here, is not called again further up the classes
-        laid_out = self._fully_laid_out
-        super()._on_screen_resume(event)
-        if (not laid_out and self._fully_laid_out and self.is_current and not self.app._batch_count
-                and not self.PAINTED_AFTER_FIRST_SIZES):
-            # shown for the first time and drawn in full by that layout: the repaint asked for after it is moot
-            # (not so for a screen painted after its first sizes: that repaint is its first frame)
-            self._repaint_required = False
-            self._dirty_regions.clear()
-            self._repaint_regions.clear()
+    async def _on_layout(self, message: messages.Layout) -> None:
+        if self._fully_laid_out and message.time < self._full_layout_at:
+            message.stop()  # sent before a full layout since, which measured the widget anew
+            message.prevent_default()
+            return
+        await super()._on_layout(message)  # which stops the message: Textual's handler is not called twice
+
+    def _layout_asked(self) -> dict[Widget, tuple[bool, bool, bool]]:
+        """Each widget laid out now: whether it has asked for a layout, and whether it shows its scrollbars."""
+        return {widget: (widget._layout_required, widget.show_vertical_scrollbar, widget.show_horizontal_scrollbar)
+                for widget in self._compositor.widgets}
+
+    def _sized_in_place(self, before: dict[Widget, tuple[bool, bool, bool]]) -> None:
+        """A layout gives each widget its size and virtual size, and a virtual size set asks for another layout
+        of the screen, although only the widget's scrollbars depend on it: Textual's layout, done, leaves every
+        widget whose size changed asking for one more.  What a widget asked for during the layout, its
+        scrollbars unchanged, is withdrawn; a scrollbar appearing or going still asks (docs/upstream.md)."""
+        for widget in self._compositor.widgets:
+            if widget._layout_required:
+                asked, vertical, horizontal = before.get(widget, (False, False, False))
+                if not asked and (vertical, horizontal) == (widget.show_vertical_scrollbar,
+                                                            widget.show_horizontal_scrollbar):
+                    widget._layout_required = False
 
     def _compositor_refresh(self) -> None:
         if self._first_paint_held:
