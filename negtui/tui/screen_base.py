@@ -11,7 +11,10 @@ screen of ours does differently from Textual's, and why:
   virtual sizes.  A request sent before the screen's latest full layout is dropped (that layout measured the
   widget), every full layout clears the screen's "layout required" flag (Textual clears it only in its update
   timer's layout), and what a widget asks for as the layout sets its virtual size is withdrawn unless a
-  scrollbar appears or goes.  A whole repaint asked for with a layout is made by the layout's own paint.
+  scrollbar appears or goes.  A whole repaint asked for with a layout is made by the layout's own paint, and
+  the one Textual asks for after the first layout (which drew every cell) is withdrawn.
+- Textual's mounting of a pushed screen asks for a whole layout of it once it is mounted, although it was laid
+  out as it resumed with everything it composed: that request is withdrawn when nothing is pending.
 - A screen class with `PAINTED_AFTER_FIRST_SIZES` (the game screen: its panes draw at the sizes its first
   layout gives them) paints nothing until its update timer's next tick, after its widgets have answered their
   first sizes: its first frame is complete.
@@ -28,12 +31,12 @@ by name.  What only a change in Textual can fix for every screen is written up i
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
-from textual import messages
+from textual import events, messages
 from textual._time import get_time
 from textual.await_remove import AwaitRemove
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 
@@ -48,6 +51,8 @@ class NegtuiScreen(Screen[R]):
     _full_layout_at = 0.0  # the clock of Textual's messages at the latest full layout
     _first_paint_held = False  # laid out for the first time, to be painted by the update timer's next tick
     _in_update_tick = False  # inside the update timer's tick
+    _mount_layout_seen = False  # the whole layout asked for once it was mounted
+    _laying_out = False  # inside a full layout
 
     def _screen_resized(self, size: Size) -> None:
         if self._compositor.size == size and (self is not self.app.screen or not self._layout_required):
@@ -68,16 +73,31 @@ class NegtuiScreen(Screen[R]):
             self._repaint_required = False
             self._dirty_widgets.add(self)
         asked = self._layout_asked()
-        if first and self.PAINTED_AFTER_FIRST_SIZES and self.is_current:
-            # arranged, not painted: the update timer's next tick paints, after what the widgets drew at their
-            # first sizes (and the layouts they and the screen's own first resize asked for meanwhile)
-            self._first_paint_held = True
+        held = first and self.PAINTED_AFTER_FIRST_SIZES and self.is_current
+        # held: arranged, not painted; the update timer's next tick paints, after what the widgets drew at their
+        # first sizes (and the layouts they and the screen's own first resize asked for meanwhile)
+        self._first_paint_held = self._first_paint_held or held
+        self._laying_out = True
+        try:
             super()._refresh_layout(size, scroll)
-            self._sized_in_place(asked)
-            self.refresh()
-            return
-        super()._refresh_layout(size, scroll)
+        finally:
+            self._laying_out = False
         self._sized_in_place(asked)
+        if held:
+            self.refresh()
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        """Textual's mounting of a pushed screen asks for a whole layout of it once it is mounted, although the
+        screen was laid out as it resumed, with everything it composed (what changes later asks for its own): the
+        first such request after its mounting is withdrawn when a full layout has been made and none is pending
+        (docs/upstream.md)."""
+        if (layout and repaint and not regions and not recompose and not self._mount_layout_seen
+                and not self._laying_out and self._mounted_event.is_set()):
+            self._mount_layout_seen = True
+            if self._fully_laid_out and not self._layout_required and not self._layout_widgets:
+                return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     async def _on_layout(self, message: messages.Layout) -> None:
         if self._fully_laid_out and message.time < self._full_layout_at:
@@ -102,6 +122,18 @@ class NegtuiScreen(Screen[R]):
                 if not asked and (vertical, horizontal) == (widget.show_vertical_scrollbar,
                                                             widget.show_horizontal_scrollbar):
                     widget._layout_required = False
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        event.prevent_default()  # Textual's handler, called here, is not called again further up the classes
+        laid_out = self._fully_laid_out
+        super()._on_screen_resume(event)
+        if (not laid_out and self._fully_laid_out and self.is_current and not self.app._batch_count
+                and not self.PAINTED_AFTER_FIRST_SIZES):
+            # shown for the first time and drawn in full by that layout: the repaint asked for after it is moot
+            # (not so for a screen painted after its first sizes: that repaint is its first frame)
+            self._repaint_required = False
+            self._dirty_regions.clear()
+            self._repaint_regions.clear()
 
     def _compositor_refresh(self) -> None:
         if self._first_paint_held:
