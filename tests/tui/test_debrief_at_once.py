@@ -81,8 +81,8 @@ async def test_past_the_budget_the_numbers_arrive_from_workers(monkeypatch, wait
 
 @pytest.mark.parametrize("guarded", [True, False])
 async def test_a_debrief_whose_scrollbar_appears_is_laid_out_twice(guarded, wait_until):
-    """As it opens and once for its scrollbar, and the picker below it not at all; without our screens' override, its first size, passed on to the picker below,
-    laid the picker out again."""
+    """As it opens and once for its scrollbar, and the picker below it not at all; without our screens'
+    override, its first size, passed on to the picker below, laid the picker out again."""
     from contextlib import nullcontext
 
     from negtui.tui.screen_base import NegtuiScreen
