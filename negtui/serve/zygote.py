@@ -54,12 +54,12 @@ def preload(course: str | None = None) -> None:
     from rich._unicode_data import load
 
     from negtui.scenario.library import bundled_root, catalogue
-    from negtui.tui import textual_guards
     from negtui.tui.app import NegtuiApp
+    from negtui.tui.stylesheet import preparse
 
     load()  # the table of character widths, read on the first line drawn
     catalogue(bundled_root())  # the library by name: a course may name its scenarios so
-    textual_guards.preparse(NegtuiApp(None, record=False))  # every widget's CSS, under the apps' theme
+    preparse(NegtuiApp(None, record=False))  # every widget's CSS, under the apps' theme
     if course is not None:
         from negtui.classroom.course import CourseError, load_course
 

@@ -10,7 +10,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -24,6 +23,7 @@ from negtui.trainee.messages import MessagesScreen
 from negtui.trainee.table_picker import TableChoice, TablePicker
 from negtui.tui import palette
 from negtui.tui.labels import rules_words
+from negtui.tui.screen_base import NegtuiScreen
 from negtui.tui.widgets.fit_table import FitTable
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.options import Options
@@ -68,7 +68,7 @@ class LobbyHost(Protocol):
     def messages(self) -> list[Message]: ...
 
 
-class TrainingScreen(Screen[None]):
+class TrainingScreen(NegtuiScreen[None]):
     """A screen of the training app, around the games."""
 
     @property

@@ -19,6 +19,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
+from textual.widgets._toast import ToastRack
 
 from negtui.coach.regime import suggested_lens
 from negtui.datadir import default_record_path, user_data_dir
@@ -28,10 +29,11 @@ from negtui.names import player_labels
 from negtui.scenario import Scenario, ScenarioError, load_scenario, write_scenario
 from negtui.scenario.library import bundled_root
 from negtui.seats import Seat, SeatError, default_seats
-from negtui.tui import textual_guards
 from negtui.tui.keys import palette_entries
 from negtui.tui.screens.dialogs import HelpScreen
 from negtui.tui.screens.seats import SeatsScreen
+from negtui.tui.stylesheet import NegtuiStylesheet
+from negtui.tui.toasts import LastingNotifications
 from negtui.tui.too_small import SizeGuard
 
 # The first screen (the seats of a scenario, or the picker) is drawn from the scenario alone; the engine's
@@ -70,8 +72,10 @@ class NegtuiApp(SizeGuard, App):
         set it when it is not given.  Bots think in their own process unless `options` say otherwise.
         `loaded` is the scenario at `scenario` as the command line read and checked it, and `compiled` that
         scenario compiled under `rules`, if it was: the app reads and compiles neither again."""
-        textual_guards.install()  # before any screen or toast exists: what negtui cannot live with in Textual
         super().__init__()
+        # CSS parsed once per process and theme, nodes styled from memory (stylesheet.py)
+        self.stylesheet = NegtuiStylesheet(variables=self.get_css_variables())
+        self._notifications = LastingNotifications()  # no toast for a notification about to expire (toasts.py)
         self.options = options  # None: AgentOptions(remote_bots=True), made when a game starts
         self.scenario_path, self.rules_name, self.seats = scenario, rules, seats or {}
         self.ask_seats, self.replay_path, self.follow = ask_seats, replay, follow
@@ -351,6 +355,29 @@ class NegtuiApp(SizeGuard, App):
             self.live.close()
         for sig in self._signals:
             asyncio.get_running_loop().remove_signal_handler(sig)
+
+    # --- what Textual's App does that a screen of ours does not need ----------------------------------------
+    @property
+    def _background_screens(self) -> list[Screen]:
+        """Textual counts the screen just below the top one as showing through it, the top one opaque or not: its
+        update timer laid it out and drew it, and each region it drew made the top screen repaint that region
+        (a lobby refreshing its list as a game opened over it was laid out twice and repainted the game).  A
+        screen below shows only through a translucent one (a dialog)."""
+        stack = self.screen_stack
+        if stack and stack[-1].styles.background.a == 1:
+            return []  # nothing shows through an opaque screen
+        return super()._background_screens
+
+    def _refresh_notifications(self) -> None:
+        """Every screen resuming tells its toast rack the notifications, and the rack sets its `display` from
+        them: with none, hidden over its hidden, which Textual takes for a change and answers with a layout of
+        the screen (each screen shown was laid out once more for it).  A rack with nothing to show and nothing
+        shown is left as it is."""
+        if not self._notifications:
+            rack = next(iter(self.screen.query_children(ToastRack)), None) if self.screen_stack else None
+            if rack is None or (not rack.display and not rack.children):
+                return
+        super()._refresh_notifications()
 
     # --- signals --------------------------------------------------------------------------------------
     _signals: tuple[int, ...] = ()

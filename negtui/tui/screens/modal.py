@@ -20,13 +20,15 @@ from textual.color import Color
 from textual.css.styles import RulesMap
 from textual.geometry import Region, Size
 from textual.renderables.background_screen import BackgroundScreen
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.strip import Strip
 from textual.style import Style
 from textual.timer import Timer
 from textual.visual import RenderOptions, Visual
 from textual.widget import Widget
 from textual.widgets import Button, Input, Select
+
+from negtui.tui.screen_base import NegtuiModalScreen
 
 R = TypeVar("R")
 SETTLE = 0.5  # seconds without a new layout below before the backdrop is drawn again
@@ -105,10 +107,10 @@ def tint_segments(tint: Color, base: RichStyle) -> Callable[[Strip], list[Segmen
     return blend
 
 
-class Dialog(ModalScreen[R]):
+class Dialog(NegtuiModalScreen[R]):
     """A modal screen whose dimmed background is drawn once per terminal size."""
 
-    draws_below_once = True  # what the screen below repaints shows only once it is laid out (textual_guards)
+    draws_below_once = True  # what the screen below repaints shows only once it is laid out (screen_base.py)
     _backdrop: tuple[Size, Backdrop] | None = None
     _below: BackgroundScreen | None = None  # what the backdrop was last drawn of (its screen's layouts watched)
     _lines: set[int] | None = None  # the lines of the screen below to draw anew (None: every line)
@@ -157,7 +159,7 @@ class Dialog(ModalScreen[R]):
         others = sum(outer_height(child) for child in box.children if child is not scroller and child.display)
         height = max(3, self.rows_for(box) - box.styles.gutter.height - others)
         if scroller.max_scroll_y == 0 and outer_height(scroller) <= height:
-            return  # all of it shows: the dialog is laid out once, as it opens (textual_guards)
+            return  # all of it shows: the dialog is laid out once, as it opens (screen_base)
         set_max_height(scroller, height)
 
     def render(self) -> RenderableType | Visual:  # type: ignore[override]  # a widget may render a Visual
@@ -176,7 +178,7 @@ class Dialog(ModalScreen[R]):
         return self._backdrop[1]
 
     def below_changed(self, screen: Screen, regions: list[Region]) -> None:
-        """The screen below repainted `regions` (a countdown's line, a pane's), as textual_guards reports:
+        """The screen below repainted `regions` (a countdown's line, a pane's), as it reports (screen_base.py):
         drawn anew once it settles, unless the dialog's own box hides them all (they show as it closes)."""
         box = next(iter(self.query("#dialog")), None)
         shown = [r for r in regions if box is None or not box.region.contains_region(r)]

@@ -7,11 +7,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, OptionList, Static
 
 from negtui.names import fit_unique
 from negtui.seats import Seat
+from negtui.tui.screen_base import NegtuiModalScreen
 from negtui.tui.screens.modal import Dialog, outer_height, set_max_height
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.seat_grid import EVERY, NAME_WIDTH, PLAYS, SeatGrid, SeatRow, header, name_width
@@ -229,7 +229,7 @@ class Choices(OptionList):
     BINDINGS = [Binding("enter", "select", "choose")]
 
 
-class ChoiceMenu(ModalScreen[str | None]):
+class ChoiceMenu(NegtuiModalScreen[str | None]):
     """The choices of one cell of the seat grid, opened under it; enter picks, escape or a click elsewhere
     leaves the cell as it was."""
 

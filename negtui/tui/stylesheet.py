@@ -1,58 +1,41 @@
-"""Guards on how Textual styles nodes, each tied to the pinned version (the others: textual_guards.py,
-which puts these in place with the rest).
+"""negtui's stylesheet: CSS parsed once per process and theme, styles remembered for a place and state in the
+tree.  The app sets it as its own (`NegtuiApp.__init__`); Textual's `Stylesheet` class stays as it is.
 
-Every app parses the CSS of each widget class it shows, and parses it all again when a screen with CSS
-of its own first shows (a fresh stylesheet, an empty cache): about 30 ms of every trainee's session went
-to parsing the same sources with the same theme.  The guard keeps parsed rules per process, by source and
-theme variables; the fork server parses every widget class's CSS once before it forks
-(`textual_guards.preparse`), so a trainee's app parses nothing.
+Every app parses the CSS of each widget class it shows, and parses it all again when a screen with CSS of its
+own first shows: about 30 ms of every trainee's session went to parsing the same sources with the same theme.
+This stylesheet keeps parsed rules per process, by source and theme variables; the fork server parses every
+widget class's CSS once before it forks (`preparse`), so a trainee's app parses nothing.
 
 Textual works out each node's styles by checking every rule that could apply against the node and its
 ancestors, whenever the node mounts, changes class or state, or its screen resumes: 312 times in a
-`bench_serve.py` session, about 0.3 ms each.  A stylesheet now remembers what it worked out for a place
-and state in the tree (the types, ids, classes and pseudo-classes of the node and each ancestor, the
-only things a selector tests) and gives it to the next node in the same place and state, until it is
-parsed anew; a widget not yet in the tree (a button styles itself as it adds its classes) is left to be
-styled as it mounts.  Of the pseudo-classes, only those the rules that may apply to the node test count: those
-tested on the node itself, and those tested on an ancestor (the app's focus, which the terminal reports after
-the first screen is styled, made every node styled before it a stranger).  Nodes whose rules look at their
-siblings or descendants are worked out each time, as Textual's own cache does.
+`bench_serve.py` session, about 0.3 ms each.  This stylesheet remembers what it worked out for a place and
+state in the tree (the types, ids, classes and pseudo-classes of the node and each ancestor, the only things a
+selector tests) and gives it to the next node in the same place and state, until it is parsed anew; a widget
+not yet in the tree (a button styles itself as it adds its classes) is left to be styled as it mounts.  Of the
+pseudo-classes, only those the rules that may apply to the node test count: those tested on the node itself,
+and those tested on an ancestor.  Nodes whose rules look at their siblings or descendants are worked out each
+time, as Textual's own cache does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 from textual.css.model import CombinatorType
 from textual.css.stylesheet import Stylesheet
+from textual.css.types import CSSLocation
 from textual.dom import DOMNode
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 PARSED_MOST = 4096  # parsed sources kept (the code's CSS under a few themes); beyond, the cache starts anew
 STYLED_MOST = 4096  # nodes' styles kept per stylesheet (places in a tree, in a state); beyond, it starts anew
 
 _parsed: dict[tuple, list] = {}  # (theme variables' number, source, where from, …) -> its rules
 _themes: dict[tuple[tuple[str, str], ...], int] = {}  # theme variables -> a small number standing for them
-
-
-def _parsed_once(parse_rules: Callable[..., Any]) -> Callable[..., Any]:
-    def _parse_rules(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
-                     tie_breaker: int = 0, scope: str = "") -> list:
-        variables = self._variables
-        seen = self.__dict__.get("_negtui_theme")
-        if seen is None or seen[0] is not variables:  # Textual replaces the dict when the theme changes
-            seen = (variables, _themes.setdefault(tuple(sorted(variables.items())), len(_themes)))
-            self._negtui_theme = seen  # type: ignore[attr-defined]
-        key = (seen[1], css, read_from, is_default_rules, tie_breaker, scope)
-        rules = _parsed.get(key)
-        if rules is None:
-            rules = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
-            if len(_parsed) >= PARSED_MOST:
-                _parsed.clear()
-            _parsed[key] = rules
-        return rules
-
-    return _parse_rules
 
 
 class _Kept(dict):
@@ -121,15 +104,46 @@ def _carried_over(memo: _Memo | None, rules: list) -> _Memo:
     return rules, tested, styled
 
 
-def _styled_from_memory(apply: Callable[..., Any]) -> Callable[..., Any]:
-    def apply_(self: Stylesheet, node: DOMNode, *, animate: bool = False, cache: dict | None = None) -> None:
+
+
+class NegtuiStylesheet(Stylesheet):
+    """Textual's stylesheet, parsing each source once per process and theme and styling a node from memory."""
+
+    _theme: tuple[dict[str, str], int] | None = None  # the variables seen last and the number standing for them
+    _memo: _Memo | None = None
+
+    def _parse_rules(self, css: str, read_from: CSSLocation, is_default_rules: bool = False,
+                     tie_breaker: int = 0, scope: str = "") -> list:
+        variables = self._variables
+        seen = self._theme
+        if seen is None or seen[0] is not variables:  # Textual replaces the dict when the theme changes
+            seen = self._theme = (variables, _themes.setdefault(tuple(sorted(variables.items())), len(_themes)))
+        key = (seen[1], css, read_from, is_default_rules, tie_breaker, scope)
+        rules = _parsed.get(key)
+        if rules is None:
+            rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
+            if len(_parsed) >= PARSED_MOST:
+                _parsed.clear()
+            _parsed[key] = rules
+        return rules
+
+    def reparse(self) -> None:
+        """Textual parses into a fresh `Stylesheet` (of its own class, without the parsed rules kept) so that an
+        error leaves this one as it was; `parse` does too (the rules are set only once every source parsed)."""
+        self.parse()
+
+    def copy(self) -> NegtuiStylesheet:
+        sheet = NegtuiStylesheet(variables=self._variables.copy())
+        sheet.source = self.source.copy()
+        return sheet
+
+    def apply(self, node: DOMNode, *, animate: bool = False, cache: dict | None = None) -> None:
         if not node.is_attached:
             return  # a widget being made (a Button adds its classes as it is made): styled as it is mounted
         rules = self.rules
-        memo: _Memo | None = self.__dict__.get("_negtui_styled")
+        memo = self._memo
         if memo is None or memo[0] is not rules:  # parsed anew: what was worked out before may not hold
-            memo = _carried_over(memo, rules)
-            self._negtui_styled = memo  # type: ignore[attr-defined]
+            memo = self._memo = _carried_over(memo, rules)
         _, tested, styled = memo
         names = frozenset(node._selector_names)
         pseudo = tested.get(names)
@@ -150,11 +164,32 @@ def _styled_from_memory(apply: Callable[..., Any]) -> Callable[..., Any]:
             self._process_component_classes(node)
             return
         kept = _Kept(cache)
-        apply(self, node, animate=animate, cache=kept)
-        if kept.rules is not None:  # Textual caches no node whose rules look at its siblings or descendants
+        super().apply(node, animate=animate, cache=kept)
+        if kept.rules is not None:  # Textual caches no node whose rules look at their siblings or descendants
             if len(styled) >= STYLED_MOST:
                 styled.clear()
             styled[key] = (kept.rules, (node._has_hover_style, node._has_focus_within, node._has_order_style,
                                         node._has_odd_or_even), names)
 
-    return apply_
+
+def preparse(app: App) -> int:
+    """Parse the CSS of every widget class imported so far under `app`'s theme, as an app registering that
+    class would: done once before forking, it leaves each child nothing to parse.  The number of sources."""
+    sheet = NegtuiStylesheet(variables=app.get_css_variables())
+    classes: list[type[DOMNode]] = []
+    stack: list[type[DOMNode]] = [DOMNode]
+    while stack:
+        cls = stack.pop()
+        classes.append(cls)
+        stack.extend(cls.__subclasses__())
+    for path in app.css_path:
+        sheet.read(path)
+    sheet.parse()
+    default_css: Callable[[object], list[tuple[Any, str, int, str]]] = DOMNode._get_default_css  # type: ignore[assignment]
+    sources = {(read_from, css, tie_breaker, scope) for cls in classes
+               # a class's CSS is parsed once for each place it takes among a subclass's bases
+               for read_from, css, tie_breaker, scope in default_css(
+                   SimpleNamespace(_node_bases=DOMNode._css_bases(cls)))}  # all the method reads of a node
+    for read_from, css, tie_breaker, scope in sources:
+        sheet._parse_rules(css, read_from, True, tie_breaker, scope)
+    return len(sheet.source) + len(sources)
