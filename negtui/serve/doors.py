@@ -5,15 +5,17 @@ The doors and the server that owns them are read apart: a door names the hub thr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from negtui.classroom.db import ResultsDB
-from negtui.serve.pty_child import PtyChild
+from negtui.serve.pty_child import PtyChild, in_background
 
 T = TypeVar("T")
+IDLE_SAID = "session ended: idle too long (your games are kept)"
 
 
 @dataclass(frozen=True)
@@ -62,3 +64,23 @@ class DoorHub(Protocol):
     def app_args(self, name: str, session_id: int, *, trainer: bool = False, web: bool = False) -> list[str]: ...
 
     def app_env(self, cols: int | None = None, rows: int | None = None) -> dict[str, str]: ...
+
+
+class IdleClock:
+    """A session's idle time-out, the same at either door: each key press starts it again, and when it runs out
+    the session ends with a word on the trainee's screen."""
+
+    def __init__(self, seconds: float, end_for: Callable[[str, str], Coroutine[Any, Any, None]]) -> None:
+        self.seconds, self.end_for = seconds, end_for
+        self.timer: asyncio.TimerHandle | None = None
+
+    def touch(self) -> None:
+        self.stop()
+        self.timer = asyncio.get_running_loop().call_later(self.seconds, self._out)
+
+    def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+
+    def _out(self) -> None:
+        in_background(self.end_for(IDLE_SAID, "idle"))

@@ -9,7 +9,6 @@ ended after `idle_timeout` seconds without a key press, and recorded in the data
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 from collections.abc import Mapping
@@ -18,7 +17,7 @@ from pathlib import Path
 import asyncssh
 
 from negtui.classroom.db import ResultsDB
-from negtui.serve.doors import DoorHub
+from negtui.serve.doors import DoorHub, IdleClock
 from negtui.serve.pty_child import PtyChild, in_background
 
 HOST_KEY = "ssh_host_ed25519_key"
@@ -143,7 +142,7 @@ class _Session(asyncssh.SSHServerSession):
         self.child: PtyChild | None = None
         self.name = ""  # the trainee, once authenticated
         self.session_id: int | None = None
-        self.idle: asyncio.TimerHandle | None = None
+        self.idle = IdleClock(hub.options.idle_timeout, self.end_for)
 
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self.chan = chan
@@ -213,7 +212,7 @@ class _Session(asyncssh.SSHServerSession):
                 self.chan.write_stderr(f"the training app could not start: {err}\r\n".encode())
             self._close("could not start", 1)
             return
-        self._touch()
+        self.idle.touch()
 
     def _output(self, data: bytes) -> None:
         if self.chan is not None:
@@ -227,21 +226,12 @@ class _Session(asyncssh.SSHServerSession):
             session_id, self.session_id = self.session_id, None
             self.hub.db_later(lambda db: db.session_ended(session_id, reason))
         self.hub.sessions.discard(self)
-        if self.idle is not None:
-            self.idle.cancel()
+        self.idle.stop()
         if self.chan is not None:
             try:
                 self.chan.exit(status)
             except OSError:
                 pass
-
-    def _touch(self) -> None:
-        if self.idle is not None:
-            self.idle.cancel()
-        self.idle = asyncio.get_running_loop().call_later(self.hub.options.idle_timeout, self._idle_out)
-
-    def _idle_out(self) -> None:
-        in_background(self.end_for("session ended: idle too long (your games are kept)", "idle"))
 
     async def end_for(self, said: str, reason: str) -> None:
         """End the session with a word on the client's terminal (idle, or the trainee's newer session)."""
@@ -257,7 +247,7 @@ class _Session(asyncssh.SSHServerSession):
     def data_received(self, data: bytes, datatype: object) -> None:
         if self.child is not None:
             self.child.write(data)
-            self._touch()
+            self.idle.touch()
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self.cols, self.rows = width, height

@@ -34,6 +34,7 @@ from aiohttp import WSMsgType, web
 
 from negtui.classroom.invitebook import Redeemed
 from negtui.serve import web_pages, web_session
+from negtui.serve.doors import IdleClock
 from negtui.serve.links import JOIN
 from negtui.serve.pipe_child import PipeChild
 from negtui.serve.pty_child import GRACE, in_background
@@ -240,7 +241,7 @@ class WebSession:
         self.hub, self.name, self.ws, self.peer = hub, name, ws, peer
         self.child: PipeChild | None = None
         self.session_id: int | None = None
-        self.idle: asyncio.TimerHandle | None = None
+        self.idle = IdleClock(hub.options.idle_timeout, self.end_for)
         self.packets = Packets.new()
         self.out: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.queued = 0
@@ -271,7 +272,7 @@ class WebSession:
                 self.said = f"the training app could not start: {err}"
                 self._close("could not start")
                 return
-            self._touch()
+            self.idle.touch()
             async for message in self.ws:
                 if message.type != WSMsgType.TEXT:
                     continue
@@ -281,7 +282,7 @@ class WebSession:
                 elif isinstance(data, bytes) and self.child is not None:
                     self.child.write(data)
                     if kind == "stdin":
-                        self._touch()
+                        self.idle.touch()
         finally:
             await self._end("disconnected")
             self.out.put_nowait(None)
@@ -336,20 +337,11 @@ class WebSession:
             session_id, self.session_id = self.session_id, None
             self.hub.db_later(lambda db: db.session_ended(session_id, reason))
         self.hub.sessions.discard(self)
-        if self.idle is not None:
-            self.idle.cancel()
+        self.idle.stop()
         if self.said is not None:
             self.out.put_nowait(f"\r\n{self.said}\r\n".encode())
         self.out.put_nowait(b"")
         self.ended.set()
-
-    def _touch(self) -> None:
-        if self.idle is not None:
-            self.idle.cancel()
-        self.idle = asyncio.get_running_loop().call_later(self.hub.options.idle_timeout, self._idle_out)
-
-    def _idle_out(self) -> None:
-        in_background(self.end_for("session ended: idle too long (your games are kept)", "idle"))
 
     async def end_for(self, said: str, reason: str) -> None:
         """End the session with a word on the browser's terminal (another of the trainee's, idle, the server
