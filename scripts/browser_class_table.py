@@ -20,17 +20,15 @@ import csv
 import io
 import json
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cdp import Browser, Page
 from tmux_full_game import Failure, Tmux, negtui_command, show
-from tmux_serve_game import free_port, stop
+from tmux_serve_game import SSH_TOOLS, free_port, script_main, stop
 
 COURSE = """\
 name = "door"
@@ -199,26 +197,8 @@ async def run(data: Path, pairs: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=1, help="mixed tables: one ssh and one browser trainee each")
-    parser.add_argument("--keep", action="store_true")
-    args = parser.parse_args()
-    for tool in ("tmux", "ssh", "ssh-keygen", "chromium"):
-        if shutil.which(tool) is None:
-            print(f"{tool} is not installed", file=sys.stderr)
-            return 2
-    data = Path(tempfile.mkdtemp(prefix="negtui-door-"))
-    started = time.monotonic()
-    try:
-        asyncio.run(run(data, args.pairs))
-    except (Failure, TimeoutError) as err:
-        print(f"FAILED: {err}", file=sys.stderr)
-        return 1
-    finally:
-        if args.keep:
-            print(f"data kept in {data}")
-        else:
-            shutil.rmtree(data, ignore_errors=True)
-    print(f"done in {time.monotonic() - started:.1f} s")
-    return 0
+    return script_main(lambda data, options: asyncio.run(run(data, options.pairs)), parser.description or "",
+                       "negtui-door-", SSH_TOOLS + ("chromium",), parser)
 
 
 if __name__ == "__main__":
