@@ -3,7 +3,7 @@ own and every trainee's app its client: key-to-screen latency, CPU and memory, a
 results, record and messages are there.
 
     .venv/bin/python bench/bench_class.py [--tables 8] [--people 5] [--think 2] [--ramp 40] [--keep]
-                                          [--information private] [--game-time S]
+                                          [--information private] [--game-time S] [--web N]
 
 Starts `negtui serve` on a free loopback port with a one-exercise course: the six-party generated game
 (`generated-N6-J10-cooperative-positive-seed7`, 24 turns) played by `--people` trainees at a table, a
@@ -20,6 +20,11 @@ them; with `--game-time S` each table's round ends by its clock after S seconds 
 as it stands, if its turns have not run out first: a timed confidential role-play, the standard exercise.
 Every trainee must see the end (the debrief) either way.
 
+With `--web N`, N of the trainees (every other one, so the tables mix both) come in through the browser door
+(`negtui serve --web`) instead: each follows its invite link (the join form, its cookie) and speaks the
+websocket protocol textual-serve's browser client speaks; no browser is needed for the load.  Latency and the
+CPU of the trainees' apps are then reported for each door side by side.
+
 Key-to-screen latency is the time from a key leaving the client to the first screen update coming back.
 Memory is the proportional set size of the server and everything it started (fork server, apps, table
 processes, bots), at its peak, per trainee; CPU is every process's user and system time, summed."""
@@ -28,7 +33,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import codecs
 import collections
+import contextlib
 import json
 import os
 import random
@@ -38,12 +45,13 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
+import aiohttp
 import asyncssh
-from bench_serve import Sampler, Terminal, start_class  # one server set-up, client and sampler for both
+from bench_serve import Sampler, Terminal, free_port, start_class  # one server set-up, client and sampler for all
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = "generated-N6-J10-cooperative-positive-seed7"
@@ -107,13 +115,56 @@ async def turn_after(term: Terminal, turn: int, timeout: float = 120) -> int | N
     return (await drawn_until(term, later, f"a turn after {turn}", timeout))[0]
 
 
+class WebTerminal(Terminal):
+    """A trainee in a browser, as textual-serve's client speaks to the browser door (no browser: its websocket
+    frames): the screen comes as binary frames, keys go as `["stdin", KEYS]`."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        super().__init__()
+        self.ws = ws
+        self.decode = codecs.getincrementaldecoder("utf-8")("replace").decode
+        self.reader = asyncio.ensure_future(self._read())
+        self.sending: set[asyncio.Future] = set()
+
+    async def _read(self) -> None:
+        async for message in self.ws:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.data_received(self.decode(message.data), None)
+        self.connection_lost(None)
+
+    def write(self, keys: str) -> None:
+        self.sending.add(task := asyncio.ensure_future(self.ws.send_str(json.dumps(["stdin", keys]))))
+        task.add_done_callback(self.sending.discard)
+
+
+@contextlib.asynccontextmanager
+async def connected(k: int, port: int, key: asyncssh.SSHKey, web: str | None) -> AsyncIterator[tuple[Any, Terminal]]:
+    """Trainee k's screen and what their keys are written to: over SSH, or (`web`: the door's address) a
+    browser's websocket, signed in with the trainee's invite link as a browser would be."""
+    if web is None:
+        async with asyncssh.connect("127.0.0.1", port, username=f"t{k}", client_keys=[key], known_hosts=None,
+                                    agent_path=None) as conn:
+            yield await conn.create_session(Terminal, term_type="xterm-256color", term_size=(120, 36))
+        return
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+        async with http.post(f"{web}/join/t{k}/{CODES[k]}", headers={"Origin": web}, allow_redirects=False) as res:
+            if res.status != 303:
+                raise RuntimeError(f"t{k}'s invite link: {res.status}")
+        async with http.ws_connect(f"{web.replace('http:', 'ws:')}/ws?width=120&height=36",
+                                   headers={"Origin": web}) as ws:
+            term = WebTerminal(ws)
+            yield term, term
+
+
+CODES: dict[int, str] = {}  # the web trainees' invite codes
+
+
 async def trainee(k: int, port: int, key: asyncssh.SSHKey, delay: float, opener: bool, think: float,
-                  out: dict) -> None:
+                  out: dict, web: str | None = None) -> None:
     rng = random.Random(k)
     await asyncio.sleep(delay)
-    async with asyncssh.connect("127.0.0.1", port, username=f"t{k}", client_keys=[key], known_hosts=None,
-                                agent_path=None) as conn:
-        chan, term = await conn.create_session(Terminal, term_type="xterm-256color", term_size=(120, 36))
+    door = "web" if web else "ssh"
+    async with connected(k, port, key, web) as (chan, term):
         await term.wait_for("Six parties")
 
         async def press(keys: str, expect: str | None = None, what: str = "", *, at_once: bool = False,
@@ -128,6 +179,7 @@ async def trainee(k: int, port: int, key: asyncssh.SSHKey, delay: float, opener:
             await asyncio.wait_for(term.received.wait(), 120)
             lag = time.monotonic() - sent
             out["latency"].append(lag)
+            out["door_latency"][door].append(lag)
             out["by_key"].setdefault(what or expect or repr(keys), []).append(lag)
             if expect is not None and await look(term, (expect, OVER) if playing else (expect,), 180) == OVER:
                 raise RoundOver  # the round's clock (or the trainer) ended the game under this key
@@ -157,6 +209,11 @@ async def trainee(k: int, port: int, key: asyncssh.SSHKey, delay: float, opener:
         chan.write("q")
         await asyncio.wait_for(term.closed.wait(), 60)
         out["done"] += 1
+
+
+def quantile(values: list[float], q: float) -> float:
+    """The q-quantile of sorted seconds, in milliseconds."""
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
 
 
 class RoundOver(Exception):
@@ -204,8 +261,16 @@ async def main_async(args) -> int:
     course.write_text(COURSE.format(scenario=SCENARIO, people=args.people, information=args.information,
                                     game_time=f"game_time = {args.game_time:g}\n" if args.game_time else ""))
     n = args.tables * args.people
-    server, port, keys = start_class(course, data, n)
-    out: dict = {"latency": [], "by_key": {}, "done": 0, "saw_end": 0, "sent": []}
+    web_port = free_port() if args.web else None
+    server, port, keys = start_class(course, data, n, web_port)
+    on_web = set(range(0, n, 2)[:args.web]) | set(range(1, n, 2)[:max(0, args.web - (n + 1) // 2)])
+    if on_web:  # every other trainee (so every table has both), their invites made as a trainer makes them
+        with ResultsDB.open(data) as db:
+            CODES.update((int(i.trainee[1:]), i.code) for i in db.invites.issue([f"t{k}" for k in sorted(on_web)],
+                                                                                 3600))
+    web = f"http://127.0.0.1:{web_port}"
+    out: dict = {"latency": [], "by_key": {}, "done": 0, "saw_end": 0, "sent": [],
+                 "door_latency": {"ssh": [], "web": []}}
     sampler = Sampler(server.pid)
     started = time.monotonic()
     # the groups spread over the ramp, each opener a few seconds before the others, who sit at the first
@@ -213,8 +278,8 @@ async def main_async(args) -> int:
     gap = args.ramp / max(1, args.tables)
     starts = [(gap * (k // args.people) + (0 if k % args.people == 0 else 3 + 2 * args.think + 0.3 * (k % args.people)),
                k % args.people == 0) for k in range(n)]
-    results = await asyncio.gather(*(trainee(k, port, keys[k], starts[k][0], starts[k][1], args.think, out)
-                                     for k in range(n)), return_exceptions=True)
+    results = await asyncio.gather(*(trainee(k, port, keys[k], starts[k][0], starts[k][1], args.think, out,
+                                             web if k in on_web else None) for k in range(n)), return_exceptions=True)
     wall = time.monotonic() - started
     peak, cpu = sampler.stop()
     server.terminate()
@@ -247,6 +312,21 @@ async def main_async(args) -> int:
     print(f"  memory per trainee     {peak / max(1, n) / 2**20:.0f} MiB (peak {peak / 2**30:.2f} GiB for all)")
     print(f"  CPU per trainee        {cpu / max(1, n):.2f} s (server, apps, tables and bots, sampled every 0.25 s; "
           f"{cpu:.0f} s in all over {wall:.0f} s of {os.cpu_count()} cores)")
+    doors = {"ssh": n - len(on_web), "web": len(on_web)}
+    for door, count in doors.items():
+        if not count:
+            continue
+        lags = sorted(out["door_latency"][door])
+        apps = sampler.apps[door]
+        spread = f" (sd {statistics.stdev(apps):.2f} s over {len(apps)} apps)" if len(apps) > 1 else ""
+        print(f"  {door} trainees {count:>3}        key-to-screen median {quantile(lags, 0.5):.0f} ms, p99 "
+              f"{quantile(lags, 0.99):.0f} ms over {len(lags)} keys; their app's CPU "
+              f"{sampler.by_door.get(door, 0.0) / count:.2f} s each{spread}")
+    if all(doors.values()):
+        each = {door: sampler.by_door.get(door, 0.0) / count for door, count in doors.items()}
+        ratio = each["web"] / max(1e-9, each["ssh"])
+        print(f"  a web trainee's app costs {ratio:.2f}x an SSH trainee's (the server's own CPU, "
+              f"{sampler.by_door.get('server', 0.0):.0f} s with tables and bots, serves both doors)")
     ended = collections.Counter(t.ending or "not over" for t in tables)
     endings = ", ".join(f"{k} {v}" for k, v in sorted(ended.items()))
     print(f"  results rows finished  {len(rows)}; tables {len(tables)}, complete records {complete}, "
@@ -259,7 +339,9 @@ async def main_async(args) -> int:
         print(f"data kept in {data}")
     else:
         shutil.rmtree(data, ignore_errors=True)
-    json.dump({"trainees": n, "think": args.think, "information": args.information, "game_time": args.game_time,
+    json.dump({"trainees": n, "web": len(on_web), "cpu_by_door": sampler.by_door,
+               "p99_ms_by_door": {d: quantile(sorted(v), 0.99) for d, v in out["door_latency"].items()},
+               "think": args.think, "information": args.information, "game_time": args.game_time,
                "saw_end": out["saw_end"], "wall": wall, "median_ms": p(0.5), "p99_ms": p(0.99),
                "mib_per_trainee": peak / max(1, n) / 2**20, "cpu_per_trainee": cpu / max(1, n), "ok": ok},
               sys.stderr)
@@ -276,11 +358,15 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the data directory")
     parser.add_argument("--information", choices=("public", "private"), default="public",
                         help="private: confidential roles, each seat knows its own values only")
+    parser.add_argument("--web", type=int, default=0, metavar="N",
+                        help="N of the trainees come through the browser door's websocket (every other one)")
     parser.add_argument("--game-time", type=float, default=None, metavar="S",
                         help="seconds a table's round lasts before its clock ends it (default: no clock)")
     args = parser.parse_args()
     if not 1 <= args.people <= 6 or args.tables < 1:
         parser.error("--people 1..6 and --tables ≥ 1")
+    if not 0 <= args.web <= args.tables * args.people:
+        parser.error("--web is at most the number of trainees (--tables × --people)")
     if args.game_time is not None and args.game_time <= 0:
         parser.error("--game-time is a number of seconds above 0")
     return asyncio.run(main_async(args))

@@ -178,6 +178,7 @@ def sample(server: int, stop, out) -> None:
     peak = 0
     ticks: dict[tuple[int, str], int] = {}
     names: dict[tuple[int, str], str] = {}
+    doors: dict[tuple[int, str], str] = {}  # a trainee's app: "ssh" (on a terminal) or "web" (on pipes)
     by_process = bool(os.environ.get("BENCH_CPU_BY_PROCESS"))
     while not stop.is_set():
         pids = [server, *descendants(server)]
@@ -186,13 +187,28 @@ def sample(server: int, stop, out) -> None:
             seen = cpu_ticks(p)
             if seen is not None:
                 ticks[(p, seen[0])] = seen[1]
+                if (p, seen[0]) not in doors:
+                    doors[(p, seen[0])] = door_of(p)
                 if by_process and (p, seen[0]) not in names:
                     try:
                         names[(p, seen[0])] = Path(f"/proc/{p}/cmdline").read_text().replace("\0", " ")[:90]
                     except OSError:
                         names[(p, seen[0])] = "?"
         stop.wait(0.25)
-    out.put((peak, ticks, names))
+    out.put((peak, ticks, names, doors))
+
+
+def door_of(pid: int) -> str:
+    """Whose process this is: a trainee's app over SSH (its stdin a terminal), one in a browser (a pipe; both
+    forked from the fork server), or the server's own ("server": the server, the fork server, tables, bots)."""
+    try:
+        parent = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]
+        if "negtui.serve.zygote" not in Path(f"/proc/{parent}/cmdline").read_text():
+            return "server"
+        stdin = os.readlink(f"/proc/{pid}/fd/0")
+    except (OSError, IndexError):
+        return "server"
+    return "web" if stdin.startswith("pipe:") else "ssh"
 
 
 class Sampler:
@@ -206,12 +222,21 @@ class Sampler:
         self._process.start()
 
     def stop(self) -> tuple[int, float]:
+        """Also keeps `by_door`: CPU seconds of the trainees' apps over SSH ("ssh"), in browsers ("web"), and of
+        the rest ("server")."""
         self._stop.set()
-        peak, ticks, names = self._out.get(timeout=60)
+        peak, ticks, names, doors = self._out.get(timeout=60)
         self._process.join(timeout=10)
         tick = os.sysconf("SC_CLK_TCK")
         for k, name in names.items():
             print(f"    {ticks[k] / tick:6.2f} s  {k[0]} {name}")
+        self.by_door: dict[str, float] = {}
+        self.apps: dict[str, list[float]] = {"ssh": [], "web": []}  # each app's CPU seconds, by door
+        for k, used in ticks.items():
+            door = doors.get(k, "server")
+            self.by_door[door] = self.by_door.get(door, 0.0) + used / tick
+            if door in self.apps:
+                self.apps[door].append(used / tick)
         return peak, sum(ticks.values()) / tick
 
 
@@ -225,22 +250,29 @@ def _ends_with_us() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def start_class(course: Path, data: Path, trainees: int) -> tuple[subprocess.Popen, int, list[asyncssh.SSHKey]]:
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_class(course: Path, data: Path, trainees: int,
+                web_port: int | None = None) -> tuple[subprocess.Popen, int, list[asyncssh.SSHKey]]:
     """`negtui serve` on a free loopback port with `trainees` trainees t0, t1, … (a key each), once it
-    listens: the server, its port and the keys."""
+    listens: the server, its port and the keys; with `web_port`, its browser door there too."""
     from negtui.classroom.db import ResultsDB
 
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(trainees)]
     with ResultsDB.open(data) as db:
         for k, key in enumerate(keys):
             db.add_keys(f"t{k}", [key.export_public_key().decode()], create=True)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     negtui = [str(ROOT / ".venv" / "bin" / "negtui")] if (ROOT / ".venv" / "bin" / "negtui").exists() else \
         [sys.executable, "-m", "negtui.cli"]
     server = subprocess.Popen([*negtui, "serve", "--course", str(course), "--data-dir", str(data), "--port", str(port),
-                               "--max-sessions", str(trainees + 5)], stdout=subprocess.PIPE, text=True,
+                               "--max-sessions", str(trainees + 5),
+                               *(["--web", f"127.0.0.1:{web_port}"] if web_port else [])], stdout=subprocess.PIPE,
+                              text=True,
                               preexec_fn=_ends_with_us)
     assert server.stdout is not None
     server.stdout.readline()  # the banner: it listens

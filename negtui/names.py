@@ -86,8 +86,12 @@ def _player_names(p: Player) -> list[str]:
 def _readable(p: Player, action_id: str, label: str) -> str:
     if not OPAQUE.match(action_id) or not label.strip():
         return action_id
-    text = " ".join(label.split())
-    for prefix in (p.id, p.name):  # "P0 action 0" under P0's row reads "action 0"
+    return without_owner(p, " ".join(label.split()))
+
+
+def without_owner(p: Player, text: str) -> str:
+    """A label without its owner's name in front: "P0 action 0", read under P0's name, is "action 0"."""
+    for prefix in (p.id, p.name):
         if prefix and text.startswith(prefix + " ") and len(text) > len(prefix) + 1:
             text = text[len(prefix) + 1:]
     return text
@@ -159,6 +163,27 @@ def player_names(sc: Scenario) -> list[str]:
     """A player in one short word or phrase, for tables and grids: its name where the id only spells
     the name ("Midstream State"), else its id ("A", as offers and logs say it)."""
     return _once(sc, "player_names", lambda s: [p.display if _spelled(p) else p.id for p in s.players])
+
+
+def players_named(sc: Scenario, text: str) -> list[str]:
+    """The ids of the players `text` names: an id, or a name as the app shows it ("Upstream State" for id
+    Upstream_State, "Alice" or "A · Alice" for A); case and spacing aside where nothing matches exactly.
+    An id is that player even where it is another's name; more than one id: two players go by that name."""
+    def ways(p: Player) -> set[str]:
+        return {p.id, p.display, player_label(p)}
+
+    if text in sc.player_ids:
+        return [text]
+    exact = [p.id for p in sc.players if text in ways(p)]
+    if exact:
+        return exact
+    folded = name_key(text)
+    return [p.id for p in sc.players if folded in {name_key(w) for w in ways(p)}]
+
+
+def name_key(text: str) -> str:
+    """A name as matched when typed: `_` as a space, spacing and case aside ("upstream  state")."""
+    return " ".join(text.replace("_", " ").split()).casefold()
 
 
 def goal_names(sc: Scenario, public: bool = False) -> list[str]:

@@ -62,9 +62,24 @@ def turn_line(game: Game, ev: TurnEvent, whole: bool = False, deciders: bool = F
     if ev.simultaneous:
         head = f"t{shown_turn(ev.t):>3} r{game.round_of(ev.t):<2} "
         return "\n".join([head + turn_summary(ev), *(" " * len(head) + outcome_words(game, out, whole)
-                                                     + (f" ({out.decided_by})" if deciders else "")
+                                                     + (f" ({decider_words(game, out.decided_by)})" if deciders
+                                                        else "")
                                                      for out in ev.outcomes)])
-    return _one_offer(game, ev, whole) + (f" ({ev.decided_by})" if deciders else "")
+    return _one_offer(game, ev, whole) + (f" ({decider_words(game, ev.decided_by)})" if deciders else "")
+
+
+def decider_words(game: Game, decided_by: str) -> str:
+    """Who decided a turn, as a record says it ('Upstream_State (lower)'), the player named as the turn's line
+    names it ('Upstream State (lower)')."""
+    for i, pid in enumerate(game.player_ids):
+        if decided_by == pid or decided_by.startswith(pid + " ("):
+            return player_names(game.scenario)[i] + decided_by[len(pid):]
+    return decided_by
+
+
+def payoffs_words(game: Game, payoffs: Iterable[float]) -> str:
+    """'Upstream State 6.33, Midstream State 38.67, …': each player as the turn lines name it."""
+    return ", ".join(f"{name} {float(v):z.2f}" for name, v in zip(player_names(game.scenario), payoffs, strict=True))
 
 
 def _one_offer(game: Game, ev: TurnEvent, whole: bool) -> str:

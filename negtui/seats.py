@@ -25,7 +25,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serial
 
 from negtui.engine.lens_model import based, short_name
 from negtui.engine.vocabulary import CRITERIA, LENSES, PARTNER_METHODS, check_judge, split_judge, split_roles
+from negtui.names import name_key, player_labels, player_names, players_named
 from negtui.scenario.io import problems_from_validation
+from negtui.scenario.model import Scenario
 
 DEFAULT_LENS = "upper"
 DEFAULT_TIMEOUT = 30.0  # seconds an outside agent may take for one decision
@@ -257,21 +259,22 @@ def _check_spelling(text: str) -> None:
                         ) from None
 
 
-def parse_seats(specs: list[str], player_ids: list[str], base: Seat | dict[str, Seat] | None = None,
+def parse_seats(specs: list[str], players: list[str] | Scenario, base: Seat | dict[str, Seat] | None = None,
                 ) -> dict[str, Seat]:
-    """Seats given as NAME=SEAT, by player id; raises SeatError naming the spec at fault.
+    """Seats given as NAME=SEAT, by player id; raises SeatError naming the spec at fault.  Given the scenario,
+    NAME is an id or a name as the app shows it (`--seat "Upstream State=human"`); the seats are keyed by id.
 
     Lens bots take their search parameters from `base`: one seat for all (bot i seeded base.seed + i,
     as in `default_seats`), or each player's own (a fork keeps the recorded bots' parameters)."""
+    sc, player_ids = (players, players.player_ids) if isinstance(players, Scenario) else (None, players)
     out: dict[str, Seat] = {}
     for spec in specs:
-        name, sep, what = spec.partition("=")
-        name = name.strip()
-        if not sep or not name or not what.strip():
+        given, sep, what = spec.partition("=")
+        given = given.strip()
+        if not sep or not given or not what.strip():
             raise SeatError(f"seat {spec!r}: expected NAME=SEAT, e.g. {player_ids[0]}=upper, "
                             f"{player_ids[0]}=human or {player_ids[0]}=cmd:\"python agent.py\"")
-        if name not in player_ids:
-            raise SeatError(f"seat {spec!r}: no player {name!r}; players are {', '.join(player_ids)}")
+        name = _player(spec, given, player_ids, sc)
         if isinstance(base, dict):
             own = base.get(name) or Seat()
         else:
@@ -282,6 +285,25 @@ def parse_seats(specs: list[str], player_ids: list[str], base: Seat | dict[str, 
         except SeatError as err:
             raise SeatError(f"seat {spec!r}: {err}") from None
     return out
+
+
+def _player(spec: str, given: str, player_ids: list[str], sc: Scenario | None) -> str:
+    """The id of the player a seat's NAME names, or a SeatError saying who the players are (by the names
+    the app shows) and which one a typo meant."""
+    found = [given] if given in player_ids else [] if sc is None else players_named(sc, given)
+    if len(found) == 1:
+        return found[0]
+    labels = player_labels(sc) if sc is not None else {pid: pid for pid in player_ids}
+    if found:
+        raise SeatError(f"seat {spec!r}: {given!r} could be {' or '.join(labels[pid] for pid in found)}: give the "
+                        f"id ({', '.join(found)})")
+    import difflib
+
+    shown = dict(zip(player_ids, player_names(sc) if sc is not None else player_ids, strict=True))
+    ways = {name_key(w): shown[pid] for pid in player_ids for w in (pid, shown[pid], labels[pid])}
+    near = difflib.get_close_matches(name_key(given), list(ways), n=1, cutoff=0.6)
+    guess = f"; did you mean {ways[near[0]]!r}?" if near else ""
+    raise SeatError(f"seat {spec!r}: no player {given!r}{guess}; players are {', '.join(labels.values())}")
 
 
 def default_seats(player_ids: list[str], base: Seat | None = None, lens: str | None = None) -> dict[str, Seat]:

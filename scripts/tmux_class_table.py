@@ -186,7 +186,7 @@ def run(data: Path) -> None:
 
 
 def main() -> int:
-    return script_main(run, __doc__.splitlines()[0], "negtui-class-")
+    return script_main(lambda data, _options: run(data), __doc__.splitlines()[0], "negtui-class-")
 
 
 if __name__ == "__main__":

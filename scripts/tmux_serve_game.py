@@ -119,21 +119,26 @@ def run(data: Path) -> None:
         stop(server)
 
 
-def script_main(run: Callable[[Path], None], description: str, prefix: str) -> int:
+SSH_TOOLS = ("tmux", "ssh", "ssh-keygen")
+
+
+def script_main(run: Callable[[Path, argparse.Namespace], None], description: str, prefix: str,
+                tools: tuple[str, ...] = SSH_TOOLS, parser: argparse.ArgumentParser | None = None) -> int:
     """What an SSH script's `main` does: check the tools, run in a fresh data directory (`--keep` keeps
-    it), print the failure or the time taken; the exit status."""
-    parser = argparse.ArgumentParser(description=description)
+    it), print the failure or the time taken; the exit status.  A script with options of its own passes its
+    `parser` (`--keep` is added to it); `run` gets the data directory and the options."""
+    parser = parser or argparse.ArgumentParser(description=description)
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
-    for tool in ("tmux", "ssh", "ssh-keygen"):
+    for tool in tools:
         if shutil.which(tool) is None:
             print(f"{tool} is not installed", file=sys.stderr)
             return 2
     data = Path(tempfile.mkdtemp(prefix=prefix))
     started = time.monotonic()
     try:
-        run(data)
-    except Failure as err:
+        run(data, args)
+    except (Failure, TimeoutError) as err:
         print(f"FAILED: {err}", file=sys.stderr)
         return 1
     finally:
@@ -146,7 +151,7 @@ def script_main(run: Callable[[Path], None], description: str, prefix: str) -> i
 
 
 def main() -> int:
-    return script_main(run, __doc__.splitlines()[0], "negtui-serve-")
+    return script_main(lambda data, _options: run(data), __doc__.splitlines()[0], "negtui-serve-")
 
 
 if __name__ == "__main__":

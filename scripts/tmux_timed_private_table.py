@@ -91,7 +91,7 @@ def run(data: Path) -> None:
 
 
 def main() -> int:
-    return script_main(run, __doc__.splitlines()[0], "negtui-timed-")
+    return script_main(lambda data, _options: run(data), __doc__.splitlines()[0], "negtui-timed-")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,9 @@
 
 - `root`: the repository root (the bundled files themselves are named in paths.py);
 - `cli`: runs the `negtui` command line in-process and returns Click's result;
+- `server`: a course's table keeper as the training server runs it (tests/keeper.py);
+- a test whose call takes over 10 s fails unless it is marked `slow` (tests/slowness.py says how it allows for a
+  loaded machine);
 - the markers `tmux`, `openssh` and `chromium` skip a test, with the reason, when the tool it drives is not on PATH;
 - under pytest-xdist, a test marked `exclusive` runs with no other test beside it (see `pytest_runtest_protocol`);
 - the app's pilot helpers: `screen_text(app)` (what the terminal shows now, as plain text), `await
@@ -29,6 +32,7 @@ from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -37,6 +41,7 @@ from rich.console import Console
 
 from negtui.scenario import Scenario, parse_scenario
 from tests.paths import ROOT
+from tests.slowness import pytest_runtest_makereport  # noqa: F401  (a test over 10 s must be marked slow)
 from tests.waiting import wait_for
 
 # marker -> the programs a test so marked runs
@@ -115,6 +120,19 @@ def cli() -> Callable[..., Result]:
         return runner.invoke(app, [str(a) for a in args], **kwargs)
 
     return invoke
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Generator[Any]:
+    """A course's table keeper as the training server runs it (tests/keeper.py), for the tests of the server, the
+    trainee's app and the trainer's console; a test folder that means another server names its own fixture."""
+    from tests.keeper import COURSE, Server
+
+    course = tmp_path / "course.toml"
+    course.write_text(COURSE)
+    s = Server(tmp_path / "data", course)
+    yield s
+    s.stop()
 
 
 # --- tiny games, without the engine -----------------------------------------------------------------------

@@ -82,6 +82,7 @@ def _peak_rss_of(args: list[str], limit_as: int | None = None) -> tuple[subproce
     return subprocess.CompletedProcess(args, out["code"], out["out"], out["err"]), out["peak"]
 
 
+@pytest.mark.slow
 def test_a_solve_stays_within_its_estimate_and_one_too_large_is_refused_under_a_memory_cap(tmp_path):
     small = tmp_path / "s14.json"
     write_scenario(generate(GeneratorParams(players=14, actions=1, goals=15, factors=5, rounds=8, seed=1)), small)

@@ -93,6 +93,10 @@ class LLMAgent:
         # own (every decision a pass), and a study must not read that as the model's play
         self.asked = self.answered = 0
         self.failure = ""  # why the last request got no answer
+        # set when a whole decision's tries found no server and none ever answered: the seat asks no more (a
+        # server that is down would otherwise cost every later decision its tries and waits, minutes a game,
+        # for a play that is void anyway)
+        self.given_up = ""
         p = g.scenario.players[player]
         self._system = prompts()["system"].substitute(
             seat=p.id, name=p.display, players=g.n, turns=g.T, budget=g.budget)
@@ -179,6 +183,8 @@ class LLMAgent:
     def _chat_with_backoff(self, messages: list[dict], schema: dict) -> str:
         """The paper's runner retries a failed API call with exponential waits; here within the decision's
         time limit (its 60-100 s waits would outlast any)."""
+        if self.given_up:
+            raise ApiError(self.given_up)
         deadline = time.monotonic() + self.timeout
         wait = BACKOFF_FIRST
         for attempt in range(BACKOFF_ATTEMPTS):
@@ -186,6 +192,8 @@ class LLMAgent:
                 return self._chat(messages, schema, deadline)
             except ApiError:
                 if attempt == BACKOFF_ATTEMPTS - 1 or time.monotonic() + wait >= deadline:
+                    if not self.answered:
+                        self.given_up = f"{self.failure}; not asked again after {attempt + 1} tries"
                     raise
             time.sleep(wait)
             wait *= 2

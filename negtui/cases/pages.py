@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment
 
+from negtui import pages
 from negtui.cases.note import TeachingNote
 from negtui.cases.roles import RoleSheet
 from negtui.cases.terms import number, share
@@ -33,10 +34,7 @@ class Written:
 
 
 def environment() -> Environment:
-    env = Environment(loader=PackageLoader("negtui.cases", "templates"), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    env.filters.update(num=number, share=share, cut=cut)
-    return env
+    return pages.environment("negtui.cases", {"num": number, "share": share, "cut": cut})
 
 
 def role_file(k: int, name: str) -> str:

@@ -89,3 +89,50 @@ def parse_class_list(text: str, source: str) -> list[Given]:
     if not out:
         raise ClassListError(source, [Problem("$", "no trainee in it (one row per trainee under the header)")])
     return out
+
+
+def read_trainees(path: Path) -> list[str]:
+    """The trainees a roster names, in its order, each once: any CSV whose header names a `trainee` column
+    (a class list, the console's seating roster with a row per trainee and exercise, a registrar's export);
+    ClassListError with every problem, each at its line."""
+    try:
+        text = untrusted.read_text(path, MAX_CLASS_LIST_BYTES)
+    except untrusted.Untrusted as err:
+        raise ClassListError(str(path), [Problem("$", str(err))]) from None
+    return parse_trainees(text, str(path))
+
+
+def parse_trainees(text: str, source: str) -> list[str]:
+    try:
+        rows = untrusted.csv_rows(text)
+    except untrusted.BadTable as err:
+        raise ClassListError(source, [Problem(err.path, str(err))]) from None
+    header = [c.strip().lower() for c in rows[0][1]] if rows else []
+    if header.count("trainee") != 1:
+        said = "is named twice" if "trainee" in header else "is missing"
+        raise ClassListError(source, [Problem("line 1", f"the header must name the column trainee (other columns "
+                                                         f"are left alone); it {said}")])
+    if len(rows) - 1 > MAX_CLASS_LIST_ROWS:
+        raise ClassListError(source, [Problem("$", f"{len(rows) - 1:,} rows; a roster holds at most "
+                                                   f"{MAX_CLASS_LIST_ROWS:,}")])
+    at = header.index("trainee")
+    problems: list[Problem] = []
+    names: dict[str, int] = {}  # trainee -> the first line naming them
+    for n, row in rows[1:]:
+        if not any(c.strip() for c in row):
+            continue
+        if len(row) != len(header):
+            problems.append(Problem(f"line {n}", f"{len(row)} columns; the header has {len(header)}"))
+            continue
+        name = row[at].strip()
+        try:
+            check_name(name)
+        except DBError as err:
+            problems.append(Problem(f"line {n}, trainee", str(err)))
+            continue
+        names.setdefault(name, n)
+    if problems:
+        raise ClassListError(source, problems)
+    if not names:
+        raise ClassListError(source, [Problem("$", "no trainee in it (one row per trainee under the header)")])
+    return list(names)

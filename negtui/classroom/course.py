@@ -90,7 +90,7 @@ class Exercise(_Strict):
     partner: Literal["mcts", "greedy", "random"] = "mcts"
     sims: int = Field(default=50, ge=1, le=1_000_000)
     rules: Annotated[str, Field(max_length=512, description=(
-        "paper, reference, or a variant of one such as paper+lower_reference_credibility (README: Rule sets)")),
+        "paper, reference, or a variant of one such as paper+lower_reference_credibility (documentation: Rule sets)")),
         AfterValidator(rule_set_name)] = "paper"
     attempts: int | None = Field(default=None, ge=1, description="Plays allowed; null is unlimited.")
     hints: bool = True

@@ -26,6 +26,7 @@ from negtui.classroom.classbook import ClassBook, Filters
 from negtui.classroom.dbtypes import RESULT_COLUMNS, DBError, Decision, GameRow, Key, Trainee, now_iso
 from negtui.classroom.gradebook import Allowance, GradeBook, attempt_numbers, check_allowance
 from negtui.classroom.identity import check_name, code_hash, key_of
+from negtui.classroom.invitebook import InviteBook
 from negtui.classroom.schema import MIGRATIONS, SCHEMA_VERSION, statements
 from negtui.classroom.scoring import score
 from negtui.classroom.seatbook import SeatBook
@@ -55,6 +56,7 @@ class ResultsDB:
         self.grades = GradeBook(self)
         self.seats = SeatBook(self)
         self.students = StudentBook(self)
+        self.invites = InviteBook(self)
 
     @classmethod
     def open(cls, data_dir: Path) -> Self:

@@ -14,7 +14,6 @@ read per exercise.  matplotlib is imported here only when an export is made, off
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from negtui.classroom.dbtypes import now_iso
 from negtui.classroom.debrief import TABLES_SHOWN, ClassDebrief, class_debrief, mean_sd
 from negtui.csvcells import write_rows
 from negtui.names import cut
+from negtui.pages import environment
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -231,69 +231,21 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 """
 
 
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+def _counted(d: ClassDebrief) -> str:
+    return (f"{d.played} play{'s' * (d.played != 1)} finished (tables and games played alone)"
+            + (f"; the {d.left_out} oldest left out (at most {d.played} shown)" if d.left_out else "")
+            + (f"; {d.unfinished} unfinished or abandoned game{'s' * (d.unfinished != 1)} not counted"
+               if d.unfinished else ""))
 
 
-def _table(head: Sequence[str], rows: list[list[tuple[str, bool]]], caption: str) -> str:
-    """An HTML table; each cell (its HTML, already escaped; whether it is a number)."""
-    out = [f"<table><caption class=\"note\">{caption}</caption><thead><tr>"
-           + "".join(f"<th>{_e(h)}</th>" for h in head) + "</tr></thead><tbody>"]
-    for row in rows:
-        out.append("<tr>" + "".join(f"<td class=\"n\">{c}</td>" if num else f"<td>{c}</td>" for c, num in row)
-                   + "</tr>")
-    out.append("</tbody></table>")
-    return "\n".join(out)
-
-
-def _figure_html(stem: str, alt: str, caption: str, csv_name: str) -> str:
-    return (f"<figure><img src=\"figures/{_e(stem)}.svg\" alt=\"{_e(alt)}\">"
-            f"<figcaption>{caption} · <a href=\"figures/{_e(stem)}.png\">PNG</a> · "
-            f"<a href=\"data/{_e(csv_name)}\">CSV</a></figcaption></figure>")
-
-
-def _section(k: int, d: ClassDebrief, figures: dict[str, str]) -> str:
-    counted = (f"{d.played} play{'s' * (d.played != 1)} finished (tables and games played alone)"
-               + (f"; the {d.left_out} oldest left out (at most {d.played} shown)" if d.left_out else "")
-               + (f"; {d.unfinished} unfinished or abandoned game{'s' * (d.unfinished != 1)} not counted"
-                  if d.unfinished else ""))
-    out = [f"<section id=\"ex-{_e(d.exercise)}\"><h2>{k}. {_e(d.title)}</h2>", f"<p class=\"note\">{_e(counted)}</p>"]
-    if not d.played:
-        out.append("<p>No table has finished this exercise yet.</p></section>")
-        return "\n".join(out)
-    out.append(_figure_html(figures["seats"], f"{d.title}: each seat's payoff",
-                            _e(f"Each seat's payoff over the plays ({d.plays_summary}): a trainee's outcome filled, a "
-                               "bot's hollow; the orange bar is the No-Negotiation baseline, the green diamond the "
-                               "seat's payoff at the welfare optimum, the black square the mean ± s.d."
-                               + _drawn_seats(d, "; ")),
-                            figures["seats-csv"]))
-    out.append(_table(("seat", "n", "mean ± s.d.", "baseline", "optimum"),
-                      [[(_e(s.label), False), (str(s.n), True), (_e(mean_sd(s.mean, s.sd)), True),
-                        (_e(_num(s.baseline)), True), (_e(_num(s.optimum)) or "not filed", True)] for s in d.seats],
-                      _e(f"Each seat ({d.plays_summary})")))
-    out.append(_figure_html(figures["tables"], f"{d.title}: each table's total",
-                            _e(f"Each table's total against the most it could have made together ({d.plays_summary}; "
-                               f"{d.share_summary}{_drawn_tables(d, '; ')})."), figures["tables-csv"]))
-    out.append(_table(("where", "people", "total", "optimum", "share", "ended"),
-                      [[(_e(t.where), False), (_e(", ".join(t.people)), False), (_e(_num(t.total)), True),
-                        (_e(_num(t.optimum)), True), (_e(_num(t.efficiency, "z.0%")), True), (_e(t.ended), False)]
-                       for t in d.tables_by_share],
-                      _e(f"Each table, best share first (n = {d.played}; {d.share_summary})")))
-    if not d.costliest:
-        out.append(f"<p class=\"note\">No decision cost anything under the coaching lens (n = {d.decided} "
-                   "decisions).</p></section>")
-        return "\n".join(out)
-    out.append(_figure_html(figures["costly"], f"{d.title}: the costliest decisions",
-                            _e(f"The costliest decisions (n = {len(d.costliest)} shown of {d.decided}); cost: what "
-                               "the best alternative was worth more, under the exact solution or the mean of the "
-                               "lenses. Hatched: the time ran out and the table decided."), figures["costly-csv"]))
-    out.append(_table(("who", "where", "turn", "chose", "better", "cost"),
-                      [[(_e(f"{c.trainee} ({c.seat})"), False), (_e(c.where), False), (str(c.turn), True),
-                        (f"<span class=\"timeout\">{_e(c.chose)}</span>" if c.timed_out else _e(c.chose), False),
-                        (_e(c.better), False), (_e(_num(c.cost)), True)] for c in d.costliest],
-                      _e(f"The costliest decisions (n = {len(d.costliest)} of {d.decided})")))
-    out.append("</section>")
-    return "\n".join(out)
+def _section(d: ClassDebrief, figures: dict[str, str]) -> dict[str, Any]:
+    """What the page's template shows of one exercise: its words and its tables' cells, formatted here."""
+    return {"d": d, "figures": figures, "counted": _counted(d), "drawn_seats": _drawn_seats(d, "; "),
+            "drawn_tables": _drawn_tables(d, "; "),
+            "seat_rows": [(s.label, s.n, mean_sd(s.mean, s.sd), _num(s.baseline), _num(s.optimum) or "not filed")
+                          for s in d.seats],
+            "table_rows": [(t.where, ", ".join(t.people), _num(t.total), _num(t.optimum), _num(t.efficiency, "z.0%"),
+                            t.ended) for t in d.tables_by_share]}
 
 
 def export_class(db: ResultsDB, course: LoadedCourse, out: Path, tables: int = TABLES_SHOWN,
@@ -321,17 +273,9 @@ def export_class(db: ResultsDB, course: LoadedCourse, out: Path, tables: int = T
                 figures[f"{part}-csv"] = f"{stem}-{part}.csv"
                 done.files += draw(d, out / "figures" / f"{stem}-{part}")
                 done.files.append(_write_csv(out / "data" / f"{stem}-{part}.csv", columns, rows))
-        sections.append(_section(k, d, figures))
-    c = course.course
-    contents = "".join(f"<li><a href=\"#ex-{_e(d.exercise)}\">{_e(d.title)}</a> ({d.played} play"
-                       f"{'s' * (d.played != 1)})</li>" for d in debriefs)
-    page = "\n".join([
-        "<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
-        f"<title>{_e(c.title)}: class debrief</title>", f"<style>{STYLE}</style></head><body>",
-        f"<h1>{_e(c.title)}: class debrief</h1>",
-        f"<p class=\"note\">Course {_e(c.name)}, exported {_e(now_iso()[:16].replace('T', ' '))} UTC. Finished games "
-        f"only; at most {tables} plays per exercise, the newest. Each figure's numbers are in the CSV beside it.</p>",
-        f"<nav><ol>{contents}</ol></nav>", *sections, "</body></html>", ""])
+        sections.append(_section(d, figures))
+    page = environment("negtui.classroom", {"num": _num}).get_template("class.html.j2").render(
+        course=course.course, exported=now_iso()[:16].replace("T", " "), tables=tables, sections=sections,
+        style=STYLE)
     done.index.write_text(page, encoding="utf-8")
     return done

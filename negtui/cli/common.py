@@ -15,11 +15,15 @@ if TYPE_CHECKING:
     from negtui.classroom.course import LoadedCourse
     from negtui.classroom.db import ResultsDB
     from negtui.engine import Negotiation
+    from negtui.engine.game import Game
     from negtui.record import Replay
     from negtui.scenario import Scenario
     from negtui.seats import Seat
 
-RulesOpt = Annotated[str, typer.Option("--rules", help="Rule set: paper (default) or reference.")]
+RULES_HELP = ("Rule set: paper (default) or reference, or either with switches turned on (+) or off (-): "
+              "paper+simultaneous (half the players propose at once each turn), paper+simultaneous=K (K of them), "
+              "paper-lower_reference_credibility; a switch misspelt is answered with the list of them.")
+RulesOpt = Annotated[str, typer.Option("--rules", help=RULES_HELP)]
 InformationOpt = Annotated[str | None, typer.Option(
     "--information", help="public (default): every seat knows every value; private: each seat knows its own values "
                           "and the ranges the scenario publishes, and its bots and agents decide on that alone.")]
@@ -181,7 +185,8 @@ def as_baseline(seats: list[Seat], offers: str | None, responder: str | None) ->
 def open_app(scenario: Path | None = None, *, rules: str = "paper", seats: dict[str, Seat] | None = None,
              ask_seats: bool = True, replay: Path | None = None, follow: bool = False, record: bool = True,
              data_dir: Path | None = None, base: Seat | None = None, autoplay: bool = False,
-             options: AgentOptions | None = None) -> int:
+             options: AgentOptions | None = None, loaded: Scenario | None = None,
+             compiled: Game | None = None) -> int:
     """Run the app (negtui.tui.app.NegtuiApp, whose arguments these are) with garbage collection held off
     until its first screen is out: start-up makes long-lived objects only, and the app collects again once
     it has drawn.  Textual is imported here, after the collector is off."""
@@ -191,7 +196,8 @@ def open_app(scenario: Path | None = None, *, rules: str = "paper", seats: dict[
     from negtui.tui.app import NegtuiApp, run_app
 
     return run_app(NegtuiApp(scenario, rules=rules, seats=seats, ask_seats=ask_seats, replay=replay, follow=follow,
-                             record=record, data_dir=data_dir, base=base, autoplay=autoplay, options=options))
+                             record=record, data_dir=data_dir, base=base, autoplay=autoplay, options=options,
+                             loaded=loaded, compiled=compiled))
 
 
 def progress(total: int, label: str, enabled: bool = True):
@@ -211,12 +217,13 @@ def emit_json(obj: object) -> None:
 def report_fault(neg: Negotiation, labels: list[str]):
     """An on_fault callback that tells stderr which seat failed on which turn, and what was played."""
     from negtui.engine import Phase, shown_turn
+    from negtui.names import player_names
     from negtui.scenario.untrusted import one_line
 
     def report(move) -> None:
         played = "a pass" if move.phase is Phase.PROPOSE else "a rejection"
         # the scenario's and the agent's words: nothing a terminal acts on
-        seat = one_line(f"{neg.game.player_ids[move.player]} ({labels[move.player]})", 200)
+        seat = one_line(f"{player_names(neg.game.scenario)[move.player]} ({labels[move.player]})", 200)
         typer.echo(f"seat {seat}, turn {shown_turn(move.t)}: {one_line(move.fault or '', 300)}; played as {played}",
                    err=True)
 

@@ -30,7 +30,7 @@ def describe(
     as_json: JsonOpt = False,
 ) -> None:
     """A scenario's scale and sign structure: negative value mass, mixed-sign goals, sign agreement (defined in
-    the README), side by side for several games."""
+    the documentation's Scenarios page), side by side for several games."""
     from rich.console import Console
     from rich.table import Table
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from negtui.cli.common import (
+    RULES_HELP,
     TURN_HELP,
     AgentTimeoutOpt,
     InformationOpt,
@@ -60,7 +61,7 @@ def _fork(from_record: Path, turn: int | None, seat: list[str], lens: str | None
     stand_in = lens if lens is not None else regime_bots(replay.record.scenario)[0]
     recorded = recorded_seats(replay, t, stand_in)
     changes = {pid: parse_seat(lens, recorded.seats.get(pid)) for pid in ids} if lens is not None else {}
-    given = parse_seats(seat, ids, {**recorded.seats, **changes})
+    given = parse_seats(seat, replay.record.scenario, {**recorded.seats, **changes})
     fk = fork(replay, t, {**changes, **given}, stand_in)
     left = RecordedSeats(recorded.seats, {pid: s for pid, s in recorded.stood_in.items() if pid not in given})
     if left.stood_in:
@@ -80,7 +81,7 @@ def autoplay(
                                                   "(PROPOSE/RESPOND to split roles); default: the lens the paper "
                                                   "finds best for the scenario's payoff regime (said first).")] = None,
     seat: SeatOpt = None,
-    rules: Annotated[str | None, typer.Option("--rules", help="Rule set: paper (default) or reference.")] = None,
+    rules: Annotated[str | None, typer.Option("--rules", help=RULES_HELP)] = None,
     partner: Annotated[str | None, typer.Option(help="Partner choice: mcts (default), greedy or random.")] = None,
     sims: Annotated[int | None, typer.Option(help="MCTS simulations per turn (default 50).")] = None,
     ucb: Annotated[float | None, typer.Option(help="MCTS exploration constant (default 10).")] = None,
@@ -174,7 +175,7 @@ def _new_game(sc: Scenario, rules: str, budget: int | None, specs: list[str], ba
 
     neg = negotiation(sc, rules, budget)
     ids = neg.game.player_ids
-    chosen = {**default_seats(ids, base), **parse_seats(specs, ids, base)}
+    chosen = {**default_seats(ids, base), **parse_seats(specs, sc, base)}
     return _Start(neg, [chosen[pid] for pid in ids], neg.initial_state())
 
 
@@ -183,7 +184,7 @@ def _play(game: _Start, record: Path | None, force: bool, key: bytes | None, api
     """Seat the agents, play to the end and record every turn; Ctrl-C stops with the record so far."""
     from negtui.agents import AgentOptions, Seating
     from negtui.engine import TurnDriver, shown_turn
-    from negtui.narrate import turn_line
+    from negtui.narrate import payoffs_words, turn_line
     from negtui.record import RecordWriter
 
     neg, start, parent = game.neg, game.start, game.parent
@@ -216,7 +217,7 @@ def _play(game: _Start, record: Path | None, force: bool, key: bytes | None, api
             except KeyboardInterrupt:
                 saved = f"; record so far in {record}" if writer else ""
                 fail(f"interrupted after {driver.state.t} of {g.T} turns{saved}; payoffs so far: "
-                     + ", ".join(f"{p} {v:z.2f}" for p, v in zip(g.player_ids, neg.returns(driver.state))),
+                     + payoffs_words(g, neg.returns(driver.state)),
                      EXIT_INTERRUPTED)
         if writer:
             writer.result(final)
@@ -280,6 +281,7 @@ def solve(
     from negtui.cli.render import payoff_table
     from negtui.engine.exact import solve as exact_solve
     from negtui.engine.outcome import outcome, rounded
+    from negtui.names import player_names
     from negtui.narrate import offer_words
 
     with user_errors():
@@ -308,12 +310,13 @@ def solve(
                                  "offer": game.pairs_of(s.bits)} for s in path],
                        "seconds": round(seconds, 3)})
             return
+        names = player_names(game.scenario)
         for s in path:
-            who = game.player_ids[s.proposer]
+            who = names[s.proposer]
             if s.partner is None:
                 typer.echo(f"t{shown_turn(s.t):>3} {who}: no deal")
             else:
-                typer.echo(f"t{shown_turn(s.t):>3} {who} → {game.player_ids[s.partner]}: "
+                typer.echo(f"t{shown_turn(s.t):>3} {who} → {names[s.partner]}: "
                            f"{offer_words(game, s.bits, s.proposer, s.partner)}")
         payoff_table(game, result, ["exact"] * game.n)
         note = " (all goals linear, as the reference's solver)" if sol.linearised else ""

@@ -53,20 +53,21 @@ def play(
         except ValueError as err:
             fail(f"error: {err}")
         base = base_seat(None, partner, sims, None, None, agent_timeout, llm_base_url, llm_prompt, llm_temperature)
-        seats = {}
+        seats, sc, compiled = {}, None, None
         if scenario is not None:
             from negtui.scenario import load_scenario
 
             scenario = locate(scenario)  # a library name: the app opens the file it names
             sc = load_scenario(scenario)
-            seats = parse_seats(seat or [], [p.id for p in sc.players], base)
+            seats = parse_seats(seat or [], sc, base)
             refusal = rule_set.refusal(sc)  # a game the rule set cannot play is refused here, not in the app
             if refusal is not None:
                 fail(f"error: {refusal}")
             if any(s.uses_exact for s in seats.values()):
                 from negtui.engine.exact import check_size
 
-                check_size(negotiation(sc, rules).game)  # refused here, not as a bot that never moves
+                compiled = negotiation(sc, rules).game
+                check_size(compiled)  # refused here, not as a bot that never moves
         elif seat:
             fail("error: --seat needs a scenario file")
         if record:  # refused here, not as a blank screen with a notice once the app is up
@@ -81,7 +82,8 @@ def play(
             if not os.access(folder, os.W_OK | os.X_OK):
                 fail(f"error: cannot keep records in {folder}: not writable (choose another --data-dir, "
                      "or --no-record)")
+        # the app starts from the scenario read and checked here (and compiled, if it was), not the file again
         code = open_app(scenario=scenario, rules=rules, seats=seats, ask_seats=not seats, record=record,
                        data_dir=data_dir, base=base, autoplay=autoplay,
-                       options=AgentOptions(api_key=llm_api_key, remote_bots=True))
+                       options=AgentOptions(api_key=llm_api_key, remote_bots=True), loaded=sc, compiled=compiled)
     raise typer.Exit(code)

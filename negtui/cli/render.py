@@ -1,7 +1,7 @@
 """Rich tables for the terminal: final payoffs, the No-Negotiation baseline, welfare optima.
 
-Actions are named as everywhere people read them (negtui.names); player ids wrap rather than lose
-their ends, since people type them back in `--seat`."""
+Players and actions are named as the app names them (negtui.names); a player's name wraps rather than
+lose its end, since people type it back in `--seat` (which takes an id or a name)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from negtui.engine.game import Game
-from negtui.names import action_names
+from negtui.names import action_names, player_names
 
 if TYPE_CHECKING:
     from negtui.welfare.options import WelfareResult
@@ -33,9 +33,9 @@ def _made(game: Game, i: int, bits_or_row: int | Sequence[int]) -> str:
 
 def _table(game: Game, columns: Sequence[tuple[str, JustifyMethod]]) -> Table:
     t = Table()
-    ids = min(max(len(pid) for pid in game.player_ids), 24)  # whole ids where they fit; longer ones fold
+    names = min(max(len(name) for name in player_names(game.scenario)), 24)  # whole where they fit, else folded
     for col, just in columns:
-        t.add_column(col, justify=just, overflow="fold", min_width=ids if col == "player" else None)
+        t.add_column(col, justify=just, overflow="fold", min_width=names if col == "player" else None)
     return t
 
 
@@ -46,7 +46,7 @@ def _commitments(console: Console, game: Game, made: Sequence[int | Sequence[int
     t = Table(box=None, show_header=False, padding=(0, 1))
     t.add_column(no_wrap=True, style="bold")
     t.add_column(overflow="fold")
-    for i, pid in enumerate(game.player_ids):
+    for i, pid in enumerate(player_names(game.scenario)):
         t.add_row(pid, _made(game, i, made[i]))
     console.print(t)
 
@@ -54,7 +54,7 @@ def _commitments(console: Console, game: Game, made: Sequence[int | Sequence[int
 def payoff_table(game: Game, result: dict, labels: list[str]) -> None:
     t = _table(game, PAYOFF_COLUMNS)
     imp = result["improvement"]["per_player"]
-    for i, pid in enumerate(game.player_ids):
+    for i, pid in enumerate(player_names(game.scenario)):
         t.add_row(pid, labels[i], f"{result['payoffs'][i]:z.2f}", f"{result['baseline']['payoffs'][i]:z.2f}",
                   f"{imp[i]:+z.2f}")
     t.add_section()
@@ -71,7 +71,7 @@ def payoff_table(game: Game, result: dict, labels: list[str]) -> None:
 
 def baseline_table(game: Game, payoffs: Sequence[float], commitments: Sequence[Sequence[int]]) -> None:
     t = _table(game, (("player", "left"), ("payoff", "right")))
-    for i, pid in enumerate(game.player_ids):
+    for i, pid in enumerate(player_names(game.scenario)):
         t.add_row(pid, f"{payoffs[i]:z.2f}")
     t.add_section()
     t.add_row("sum", f"{sum(payoffs):z.2f}")
@@ -90,7 +90,7 @@ def welfare_table(game: Game, res: WelfareResult, negotiated: Sequence[float] | 
         raise ValueError("the negotiated payoffs come with their gap to the optimum")
     cols = ["player", "optimal payoff"] + (["negotiated", "optimum − negotiated"] if negotiated else [])
     t = _table(game, [(c, "left" if c == "player" else "right") for c in cols])
-    for i, pid in enumerate(game.player_ids):
+    for i, pid in enumerate(player_names(game.scenario)):
         row = [pid, f"{res.payoffs[i]:z.2f}"]
         if negotiated and gap is not None:
             row += [f"{negotiated[i]:z.2f}", f"{gap[i]:+z.2f}"]

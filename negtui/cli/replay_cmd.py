@@ -57,7 +57,7 @@ def replay(
         if opens_app and sys.stdout.isatty() and sys.stdin.isatty():
             from negtui.seats import Seat, parse_seats
 
-            seats = parse_seats(seat or [], rp.neg.game.player_ids)
+            seats = parse_seats(seat or [], rp.record.scenario)
             raise typer.Exit(open_app(replay=file, data_dir=data_dir, seats=seats, base=Seat(base_url=llm_base_url)))
         checks = _check(rp, secret) if verify_bots else None
         if as_json:
@@ -129,7 +129,7 @@ def _emit(rp: Replay, checks: _Checks | None) -> None:
 
 def _print(rp: Replay, checks: _Checks | None) -> None:
     from negtui.engine import shown_turn
-    from negtui.narrate import turn_line
+    from negtui.narrate import payoffs_words, turn_line
     from negtui.table.endings import ended_words
 
     rec, game = rp.record, rp.neg.game
@@ -147,7 +147,7 @@ def _print(rp: Replay, checks: _Checks | None) -> None:
         typer.echo(_said(game, message))
     if rec.result is not None and rec.result.ended is not None:
         typer.echo(ended_words(rec.result.ended, len(rec.turns), game.T))
-    typer.echo("payoffs: " + ", ".join(f"{p} {v:z.2f}" for p, v in zip(game.player_ids, rp.neg.returns(rp.final))))
+    typer.echo("payoffs: " + payoffs_words(game, rp.neg.returns(rp.final)))
     if rec.stopped:
         typer.echo(f"note: {rec.stopped}")
     elif not rec.complete:

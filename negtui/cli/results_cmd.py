@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from negtui.classroom.course import Course, LoadedCourse
+    from negtui.classroom.db import ResultsDB
 
 
 @app.command()
@@ -48,55 +49,20 @@ def results(
 ) -> None:
     """Results of negtui serve: one row per finished or unfinished game (or per decision, or per trainee
     and exercise), oldest first."""
-    from negtui.classroom.classbook import Filters, decision_columns
-    from negtui.classroom.dbtypes import RESULT_COLUMNS
-    from negtui.classroom.gradebook import GRADEBOOK_COLUMNS
-    from negtui.classroom.gradebook import gradebook as grades
-    from negtui.classroom.wide_gradebook import wide_gradebook
-
     with user_errors():
-        if as_json and as_csv:
-            fail("error: give --json or --csv, not both")
-        if gradebook and decisions:
-            fail("error: give --gradebook or --decisions, not both")
-        if wide and not gradebook:
-            fail("error: --wide is a shape of the gradebook: give --gradebook --wide")
-        if count is not None and not wide:
-            fail("error: --count picks the game of the wide gradebook (--gradebook --wide); the long form gives "
-                 "best_score and last_score both")
-        if count not in (None, "best", "last"):
-            fail(f"error: --count is best or last, not {count!r}")
+        _check_shape(as_json, as_csv, gradebook, decisions, wide, count)
         loaded = _course_file(course)
         if gradebook and loaded is None:
             fail("error: --gradebook needs the course file (--course path/to/course.toml): it lists the "
                  "exercises, the attempts they allow and what each scores by")
-        name = loaded.course.name if loaded is not None else course
-        settings: dict[tuple[str, str], tuple[str, str]] | None = None if loaded is None else {
-            (loaded.course.name, ex.id): (ex.mode, ex.score) for ex in loaded.course.exercises}
         if wide and exercise is not None and loaded is not None and exercise not in {
                 ex.id for ex in loaded.course.exercises}:
             fail(f"error: no exercise {exercise!r} in course {loaded.course.name!r}")
-        with opened(data_dir) as db:
-            if wide:
-                assert loaded is not None
-                columns, rows = wide_gradebook(db, loaded.course, count or "best",
-                                               None if exercise is None else [exercise])
-                rows = [r for r in rows if trainee in (None, r["trainee"])]
-            elif gradebook:
-                assert loaded is not None
-                rows = [r for r in grades(db, loaded.course)
-                        if trainee in (None, r["trainee"]) and exercise in (None, r["exercise"])]
-            elif decisions:
-                rows = db.decisions(Filters(name, exercise, trainee, table))
-            else:
-                rows = [r for r in db.results(course=name, trainee=trainee, exercises=settings)
-                        if exercise in (None, r["exercise"]) and table in (None, r["table"])]
+        with opened(data_dir, read=True) as db:
+            columns, rows = _rows(db, course, loaded, trainee, exercise, table, decisions, gradebook, wide, count)
     if as_json:
         emit_json(rows)
     elif as_csv:
-        if not wide:
-            columns = list(GRADEBOOK_COLUMNS) if gradebook else _decision_columns(decision_columns(rows)) if decisions \
-                else list(RESULT_COLUMNS)
         _csv(rows, columns)
     elif wide:
         _wide(rows, loaded.course if loaded is not None else None, count or "best", exercise)
@@ -106,6 +72,49 @@ def results(
         _decisions(rows)
     else:
         _table(rows)
+
+
+def _check_shape(as_json: bool, as_csv: bool, gradebook: bool, decisions: bool, wide: bool,
+                 count: str | None) -> None:
+    """The options that pick the output's shape go together, or say which way they may."""
+    if as_json and as_csv:
+        fail("error: give --json or --csv, not both")
+    if gradebook and decisions:
+        fail("error: give --gradebook or --decisions, not both")
+    if wide and not gradebook:
+        fail("error: --wide is a shape of the gradebook: give --gradebook --wide")
+    if count is not None and not wide:
+        fail("error: --count picks the game of the wide gradebook (--gradebook --wide); the long form gives "
+             "best_score and last_score both")
+    if count not in (None, "best", "last"):
+        fail(f"error: --count is best or last, not {count!r}")
+
+
+def _rows(db: ResultsDB, course: str | None, loaded: LoadedCourse | None, trainee: str | None, exercise: str | None,
+          table: int | None, decisions: bool, gradebook: bool, wide: bool,
+          count: str | None) -> tuple[list[str], list[dict[str, Any]]]:
+    """The CSV's columns and the rows the options ask for, read from the results database."""
+    from negtui.classroom.classbook import Filters, decision_columns
+    from negtui.classroom.dbtypes import RESULT_COLUMNS
+    from negtui.classroom.gradebook import GRADEBOOK_COLUMNS
+    from negtui.classroom.gradebook import gradebook as grades
+    from negtui.classroom.wide_gradebook import wide_gradebook
+
+    if wide or gradebook:
+        assert loaded is not None  # --gradebook without the course file is refused before
+        if wide:
+            columns, rows = wide_gradebook(db, loaded.course, count or "best", None if exercise is None else [exercise])
+            return columns, [r for r in rows if trainee in (None, r["trainee"])]
+        return list(GRADEBOOK_COLUMNS), [r for r in grades(db, loaded.course)
+                                         if trainee in (None, r["trainee"]) and exercise in (None, r["exercise"])]
+    name = loaded.course.name if loaded is not None else course
+    if decisions:
+        rows = db.decisions(Filters(name, exercise, trainee, table))
+        return _decision_columns(decision_columns(rows)), rows
+    settings: dict[tuple[str, str], tuple[str, str]] | None = None if loaded is None else {
+        (loaded.course.name, ex.id): (ex.mode, ex.score) for ex in loaded.course.exercises}
+    return list(RESULT_COLUMNS), [r for r in db.results(course=name, trainee=trainee, exercises=settings)
+                                  if exercise in (None, r["exercise"]) and table in (None, r["table"])]
 
 
 def _course_file(course: str | None) -> LoadedCourse | None:

@@ -25,9 +25,15 @@ def db_errors() -> Iterator[None]:
 
 
 @contextmanager
-def opened(data_dir: Path | None) -> Iterator[ResultsDB]:
-    from negtui.classroom.db import ResultsDB
+def opened(data_dir: Path | None, read: bool = False) -> Iterator[ResultsDB]:
+    """The results database of `data_dir`; `read`: a command that only reads it refuses a folder without one
+    rather than make it (a mistyped --data-dir would leave an empty database and read as "no results")."""
+    from negtui.classroom.db import DB_NAME, ResultsDB
     from negtui.datadir import user_data_dir
 
-    with db_errors(), ResultsDB.open(data_dir or user_data_dir()) as db:
+    where = data_dir or user_data_dir()
+    if read and not (where / DB_NAME).is_file():
+        fail(f"error: no results database in {where} (no {DB_NAME}): no trainee or game has been recorded there "
+             f"(check --data-dir; `negtui trainees add` and `negtui serve --data-dir {where}` make one)")
+    with db_errors(), ResultsDB.open(where) as db:
         yield db

@@ -17,7 +17,18 @@ app = typer.Typer(
 )
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        from negtui import installed_version
+
+        typer.echo(f"negtui {installed_version()}")
+        raise typer.Exit()
+
+
 @app.callback()
-def commands() -> None:
+def commands(
+    show_version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                      help="Print negtui's version and exit."),
+) -> None:
     # a group, even when one command is registered (negtui.cli.commands registers the one it runs)
     pass

@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 
     from negtui.classroom.course import LoadedCourse
     from negtui.classroom.db import ResultsDB
+    from negtui.serve.doors import ServeOptions
     from negtui.serve.lock import DataDirLock
-    from negtui.serve.server import Hub, ServeOptions
+    from negtui.serve.server import Hub
 
 EXIT_TERMINATED = 128 + signal.SIGTERM
 
@@ -36,29 +37,59 @@ def serve(
                                                                       "session ends (its games are kept).")] = 30.0,
     child_memory: Annotated[int, typer.Option("--child-memory", help="MiB of address space each connection's "
                                                                      "app may use.")] = 4096,
+    web: Annotated[str | None, typer.Option("--web", metavar="HOST:PORT", help=(
+        "Also serve the app to browsers here (127.0.0.1:8080; put it behind a TLS reverse proxy to reach it "
+        "from other machines): trainees join with their invite's web link."))] = None,
+    web_url: Annotated[str | None, typer.Option("--web-url", help=(
+        "Where browsers reach the --web door, when a reverse proxy stands before it (https://class.example.org): "
+        "pages of that address alone may open the app."))] = None,
 ) -> None:
-    """Serve a course over SSH: trainees log in with their keys and play its exercises, coached."""
+    """Serve a course over SSH (and with --web to browsers): trainees log in with their keys (or their
+    invite's web link) and play its exercises, coached."""
+    from negtui.serve.doors import ServeOptions
     from negtui.serve.lock import DataDirLock
-    from negtui.serve.server import ServeOptions
 
     with user_errors():
         if not 1 <= port <= 65535:
             fail(f"error: --port must be between 1 and 65535, not {port}")
         if max_sessions < 1 or not idle_timeout > 0 or child_memory < 256:
             fail("error: --max-sessions ≥ 1, --idle-timeout > 0 and --child-memory ≥ 256 are needed")
+        door = _web_address(web, web_url)
         loaded, data, db = course_and_results(course, data_dir)
         lock = DataDirLock(data)
         try:  # the database and the lock are let go however the server ends, or fails to start
             _serve(loaded, data, db, lock, ServeOptions(data, course.resolve(), host, port, max_sessions,
-                                                        idle_timeout * 60, child_memory * 2**20))
+                                                        idle_timeout * 60, child_memory * 2**20, web=door,
+                                                        web_url=web_url and web_url.strip().rstrip("/")))
         finally:
             db.close()
             lock.release()
 
 
+def _web_address(web: str | None, web_url: str | None) -> tuple[str, int] | None:
+    """--web's HOST:PORT (a bare PORT: on 127.0.0.1), checked with --web-url before anything starts."""
+    from negtui.serve.links import BadURL, check_base_url
+
+    if web_url is not None:
+        if web is None:
+            fail("error: --web-url needs --web HOST:PORT (the door it names)")
+        try:
+            check_base_url(web_url)
+        except BadURL as err:
+            fail(f"error: --web-url {web_url[:80]!r} {err}")
+    if web is None:
+        return None
+    host, _, port_text = web.strip().rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535 or len(host) > 253:
+        fail(f"error: --web must be HOST:PORT (127.0.0.1:8080) or a PORT, not {web[:80]!r}")
+    return host, int(port_text)
+
+
 def _serve(loaded: LoadedCourse, data: Path, db: ResultsDB, lock: DataDirLock, options: ServeOptions) -> None:
     from negtui.serve.lock import Held
-    from negtui.serve.server import Hub, host_key
+    from negtui.serve.server import Hub
+    from negtui.serve.ssh_door import host_key
 
     try:
         lock.acquire()
@@ -76,7 +107,8 @@ def _serve(loaded: LoadedCourse, data: Path, db: ResultsDB, lock: DataDirLock, o
     try:
         asyncio.run(_run(hub, key, loaded, len(db.trainees()), lock))
     except OSError as err:
-        fail(f"error: cannot listen on {options.host}:{options.port}: {err.strerror or err}")
+        where = f"{options.host}:{options.port}" + (f" or {options.web[0]}:{options.web[1]}" if options.web else "")
+        fail(f"error: cannot listen on {where}: {err.strerror or err}")
     except KeyboardInterrupt:
         typer.echo("negtui serve stopped", err=True)
         raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -102,13 +134,19 @@ async def _run(hub: Hub, key: asyncssh.SSHKey, loaded: LoadedCourse, trainees: i
     o = hub.options
     from negtui.serve.address import keep_address
 
-    keep_address(o.data_dir, o.host, server.get_port() or o.port)
+    web = None
+    if o.web is not None:
+        host = f"[{o.web[0]}]" if ":" in o.web[0] else o.web[0]
+        web = o.web_url or f"http://{host}:{hub.web_port or o.web[1]}"
+    keep_address(o.data_dir, o.host, server.get_port() or o.port, web)
     typer.echo(f"negtui serve: course {loaded.course.name} ({len(loaded.course.exercises)} exercises) "
-               f"on {o.host}:{o.port}")
+               f"on {o.host}:{o.port}" + (f", browsers at {web}" if web else ""))
     typer.echo(f"host key {key.get_fingerprint('sha256')} (trainees can check it when ssh asks)")
     typer.echo(f"{trainees} trainee{'s' * (trainees != 1)}; add one with: negtui trainees add NAME KEYFILE"
                f" --data-dir {o.data_dir}")
-    typer.echo(f"trainees connect with: ssh -p {o.port} NAME@{o.host}; Ctrl-C stops the server")
+    typer.echo(f"trainees connect with: ssh -p {o.port} NAME@{o.host}"
+               + (f", or open their invite's web link (negtui trainees invite --roster FILE --base-url {web} --csv)"
+                  if web else "") + "; Ctrl-C stops the server")
     sys.stdout.flush()
     try:
         await stop.wait()

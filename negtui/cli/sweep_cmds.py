@@ -4,7 +4,7 @@ and figures)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -47,38 +47,15 @@ def sweep(
 ) -> None:
     """Play a grid of games with every method against the No-Negotiation baseline (and, on small games,
     the exact solution); one row per game and method. Re-running the same command skips finished games."""
-    from pydantic import ValidationError
-
-    from negtui.scenario.io import first_problem
-    from negtui.sweep.spec import SweepSpec
     from negtui.sweep.tasks import skipped, tasks
 
     with user_errors():
-        spec = _spec(spec_file, preset)
-        update = _overrides(seeds, rules, welfare)
-        if seed_start is not None:
-            update["seed_start"] = seed_start
-        for key, value in (("llm_base_url", llm_base_url), ("llm_prompt", llm_prompt),
-                           ("llm_temperature", llm_temperature), ("llm_offers", llm_offers),
-                           ("llm_responder", llm_responder), ("llm_samples", llm_samples)):
-            if value is not None:
-                update[key] = value
-        if with_llm is not None:
-            if not with_llm.strip():
-                fail("error: --with-llm needs a model name")
-            update["methods"] = [*spec.model_dump()["methods"], {"name": "llm", "seats": f"llm:{with_llm.strip()}"}]
-            if spec.llm_prompt is None:  # the paper's prompt, unless the spec or --llm-prompt names one
-                update.setdefault("llm_prompt", "paper")
         if workers is not None and workers < 1:
             fail("error: --workers is at least 1")
-        try:
-            spec = SweepSpec.model_validate({**spec.model_dump(), **update})  # each option checked as in a spec
-        except ValidationError as err:
-            problem = first_problem(err)
-            for key in ("llm_base_url", "llm_prompt", "llm_temperature", "rules", "seed_start", "llm_offers",
-                        "llm_responder", "llm_samples"):
-                problem = problem.replace(f"$.{key}", "--" + key.replace("_", "-"))
-            fail("error: " + problem)
+        options = {"seed_start": seed_start, "llm_base_url": llm_base_url, "llm_prompt": llm_prompt,
+                   "llm_temperature": llm_temperature, "llm_offers": llm_offers, "llm_responder": llm_responder,
+                   "llm_samples": llm_samples}
+        spec = _with_options(_spec(spec_file, preset), _overrides(seeds, rules, welfare), options, with_llm)
         _check_scenarios(spec, spec_file or preset)
         todo = tasks(spec)
         refused = skipped(spec)
@@ -87,19 +64,50 @@ def sweep(
             what = "scenario(s) a rule set cannot play" if spec.grid is None else "grid cell(s) the generator refuses"
             typer.echo(f"skipping {len(refused)} {what}: " + "; ".join(reasons), err=True)
         if dry_run:
-            typer.echo(f"{spec.name}: {len(todo)} games × {len(spec.methods)} methods "
-                       f"({', '.join(m.name for m in spec.methods)}), rules {', '.join(spec.rules)}, "
-                       f"{spec.seeds} seed{'s' * (spec.seeds != 1)} ({spec.seed_start}"
-                       + (f"–{spec.seed_start + spec.seeds - 1})" if spec.seeds > 1 else ")")
-                       + (", exact where small" if spec.exact else "")
-                       + (f"; llm: seats use the {spec.llm_prompt or 'negtui'} prompt, offers {spec.llm_offers}, "
-                          f"answered by {spec.llm_responder}, {spec.llm_samples} sample"
-                          f"{'s' * (spec.llm_samples != 1)} a game" if any(m.uses_llm for m in spec.methods)
-                          else ""))
+            typer.echo(_plan(spec, len(todo)))
             raise typer.Exit(0)
         if output is None:
             fail("error: say where the results go: -o results.parquet")
         _run(spec, todo, output, fmt, workers, scheduler)
+
+
+def _with_options(spec: SweepSpec, update: dict[str, Any], options: dict[str, Any],
+                  with_llm: str | None) -> SweepSpec:
+    """The spec with the command line's options over it, each checked as it would be in a spec file and named
+    as the option it came from when it is refused."""
+    from pydantic import ValidationError
+
+    from negtui.scenario.io import first_problem
+    from negtui.sweep.spec import SweepSpec
+
+    update.update({key: value for key, value in options.items() if value is not None})
+    if with_llm is not None:
+        if not with_llm.strip():
+            fail("error: --with-llm needs a model name")
+        update["methods"] = [*spec.model_dump()["methods"], {"name": "llm", "seats": f"llm:{with_llm.strip()}"}]
+        if spec.llm_prompt is None:  # the paper's prompt, unless the spec or --llm-prompt names one
+            update.setdefault("llm_prompt", "paper")
+    try:
+        return SweepSpec.model_validate({**spec.model_dump(), **update})
+    except ValidationError as err:
+        problem = first_problem(err)
+        for key in ("llm_base_url", "llm_prompt", "llm_temperature", "rules", "seed_start", "llm_offers",
+                    "llm_responder", "llm_samples"):
+            problem = problem.replace(f"$.{key}", "--" + key.replace("_", "-"))
+        fail("error: " + problem)
+
+
+def _plan(spec: SweepSpec, games: int) -> str:
+    """What --dry-run says would run."""
+    return (f"{spec.name}: {games} games × {len(spec.methods)} methods "
+            f"({', '.join(m.name for m in spec.methods)}), rules {', '.join(spec.rules)}, "
+            f"{spec.seeds} seed{'s' * (spec.seeds != 1)} ({spec.seed_start}"
+            + (f"–{spec.seed_start + spec.seeds - 1})" if spec.seeds > 1 else ")")
+            + (", exact where small" if spec.exact else "")
+            + (f"; llm: seats use the {spec.llm_prompt or 'negtui'} prompt, offers {spec.llm_offers}, "
+               f"answered by {spec.llm_responder}, {spec.llm_samples} sample"
+               f"{'s' * (spec.llm_samples != 1)} a game" if any(m.uses_llm for m in spec.methods)
+               else ""))
 
 
 def _spec(spec_file: Path | None, preset: str | None) -> SweepSpec:

@@ -62,7 +62,7 @@ def open_table(
         neg = negotiation(sc, rules)
         try:
             lens, why = regime_bots(sc)  # the bots' lens wherever none is named, as in `play` and `autoplay`
-            given = parse_seats(seat or [], sc.player_ids, Seat())
+            given = parse_seats(seat or [], sc, Seat())
             seats = {**default_seats(sc.player_ids, Seat(), lens), **given}
         except SeatError as err:
             fail(f"error: --seat: {err}")
@@ -138,8 +138,9 @@ def join_table(
     socket: Annotated[Path, typer.Argument(help="The table's socket (as `negtui table open` printed it), or its "
                                                 "file name in the data directory's tables/ folder.")],
     name: Annotated[str, typer.Option("--name", help="Your name, as the others see it.")],
-    player: Annotated[str | None, typer.Option("--as", help="The player you want to be (default: the first free "
-                                                            "person's seat).")] = None,
+    player: Annotated[str | None, typer.Option(
+        "--as", help="The player you want to be, by id or by the name shown (default: the first free person's "
+                     "seat).")] = None,
     data_dir: Annotated[Path | None, typer.Option(
         "--data-dir", help="Where a SOCKET given by its file name alone is looked for: the tables/ folder of this data "
                            "directory, where `negtui table open --data-dir` puts it (default: the user data "

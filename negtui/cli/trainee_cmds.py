@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from negtui.cli.common import DataDirOpt, JsonOpt, emit_json
+from negtui.cli.common import DataDirOpt, JsonOpt, emit_json, progress
 from negtui.cli.errors import fail, user_errors
 from negtui.cli.resultsdb import db_errors, opened
 from negtui.cli.root import app
-
-if TYPE_CHECKING:
-
-    pass
 
 trainees_app = typer.Typer(no_args_is_help=True,
                            help="Trainees of negtui serve: who may connect over SSH, with which keys.")
@@ -98,7 +94,7 @@ def set_(
     with user_errors():
         if student_id is None:
             fail("error: nothing to set: give --student-id ID (or --student-id '' to take it away)")
-        with opened(data_dir) as db:
+        with opened(data_dir, read=True) as db:
             db.students.set(name, student_id)
     typer.echo(f"{name}'s student id is {student_id.strip()}" if student_id.strip()
                else f"{name} has no student id now")
@@ -136,7 +132,7 @@ def import_(
 @trainees_app.command("list")
 def list_(data_dir: DataDirOpt = None, as_json: JsonOpt = False) -> None:
     """List trainees: their keys, a pending invite, how many games they played."""
-    with user_errors(), opened(data_dir) as db:
+    with user_errors(), opened(data_dir, read=True) as db:
         trainees = db.trainees()
     if as_json:
         emit_json([dataclasses.asdict(t) for t in trainees])
@@ -159,7 +155,7 @@ def remove(
     data_dir: DataDirOpt = None,
 ) -> None:
     """Remove a trainee with their keys and invites; one who has played games needs --force."""
-    with user_errors(), opened(data_dir) as db:
+    with user_errors(), opened(data_dir, read=True) as db:
         games = next((t.games for t in db.trainees() if t.name == name), 0)
         if games and not force:
             fail(f"error: trainee {name!r} has played {games} game(s); give --force to delete them too")
@@ -169,27 +165,90 @@ def remove(
 
 @trainees_app.command("invite")
 def invite(
-    name: Annotated[str, typer.Argument(help="Trainee to invite (created if new).")],
+    name: Annotated[str | None, typer.Argument(help="Trainee to invite (created if new).")] = None,
+    roster: Annotated[Path | None, typer.Option("--roster", help=(
+        "A CSV file whose header names a trainee column (a class list, a seating roster): a code for each "
+        "trainee named, the new ones created."))] = None,
     hours: Annotated[float, typer.Option("--hours", help="How long the code stays valid.")] = 24.0,
+    base_url: Annotated[str | None, typer.Option("--base-url", help=(
+        "The address trainees reach the server at (https://class.example.org, or http://HOST:PORT of "
+        "negtui serve --web): the web link is built on it, the ssh command uses its host."))] = None,
+    as_csv: Annotated[bool, typer.Option("--csv", help=(
+        "Print CSV for a mail merge: trainee, code, expires, ssh (the command to type), web (the link)."))] = False,
     data_dir: DataDirOpt = None,
 ) -> None:
-    """Make a one-time code with which a trainee enrols their own SSH key on first connection."""
+    """One-time codes with which trainees enrol: over SSH the key they connect with, from a browser (the
+    web link) that browser."""
+    from negtui.classroom.classlist import ClassListError, read_trainees
     from negtui.classroom.identity import check_name
     from negtui.datadir import user_data_dir
     from negtui.serve.address import last_address
+    from negtui.serve.links import BadURL, check_base_url
 
     with user_errors():
-        with db_errors():
-            check_name(name)
-        if not hours > 0:
-            fail(f"error: --hours must be positive, not {hours}")
-        with opened(data_dir) as db:
-            if not any(t.name == name for t in db.trainees()):
-                db.add_trainee(name)
-            code = db.invite(name, ttl=hours * 3600)
-    typer.echo(f"invite code for {name}: {code}  (valid {hours:g} hours, once; shown only now)")
-    where = last_address(data_dir or user_data_dir())
-    port = where[1] if where else "PORT"
-    typer.echo(f"{name} connects with `ssh -p {port} {name}@HOST` and types the code when asked; "
-               "the key they connect with is then theirs."
-               + ("" if where else " (PORT: the one negtui serve listens on, 2222 unless --port says otherwise)"))
+        if (name is None) == (roster is None):
+            fail("error: give a trainee's NAME or --roster FILE (one of them)")
+        if not 0 < hours <= MAX_INVITE_HOURS:
+            fail(f"error: --hours must be above 0 and at most {MAX_INVITE_HOURS} (a year), not {hours:g}")
+        base = None
+        if base_url is not None:
+            try:
+                base = check_base_url(base_url)
+            except BadURL as err:
+                fail(f"error: --base-url {base_url[:80]!r} {err}")
+        elif roster is not None or as_csv:
+            fail("error: give --base-url URL, the address trainees reach the server at (https://class.example.org, "
+                 "or http://HOST:PORT of negtui serve --web): the links and ssh commands are built on it")
+        if name is not None:
+            with db_errors():
+                check_name(name)
+            names = [name]
+        else:
+            assert roster is not None
+            try:
+                names = read_trainees(roster)
+            except ClassListError as err:
+                fail(err.render())
+        where = last_address(data_dir or user_data_dir())
+        with opened(data_dir) as db, progress(len(names), "making codes", enabled=len(names) > 20) as bar:
+            task = bar.add_task("codes", total=len(names))
+            issued = db.invites.issue(names, hours * 3600, lambda k: bar.update(task, completed=k))
+    port = where[1] if where else DEFAULT_SSH_PORT
+    if as_csv or roster is not None:
+        _invites_out(issued, base, port, as_csv)
+        return
+    typer.echo(f"invite code for {name}: {issued[0].code}  (valid {hours:g} hours, once; shown only now)")
+    typer.echo(f"{name} connects with `ssh -p {where[1] if where else 'PORT'} {name}@HOST` and types the code when "
+               "asked; the key they connect with is then theirs."
+               + ("" if where else f" (PORT: the one negtui serve listens on, {DEFAULT_SSH_PORT} unless --port says "
+                                   "otherwise)"))
+    if base is not None:
+        from negtui.serve.links import join_link
+
+        typer.echo(f"or opens {join_link(base, issued[0].trainee, issued[0].code)} in a browser")
+
+
+MAX_INVITE_HOURS = 24 * 366
+DEFAULT_SSH_PORT = 2222
+INVITE_COLUMNS = ("trainee", "code", "expires", "ssh", "web")
+
+
+def _invites_out(issued: list, base: str | None, port: int, as_csv: bool) -> None:
+    """The codes as CSV (a mail merge's data) or one line per trainee; what was made on stderr."""
+    import sys
+
+    from negtui.serve.links import join_link, ssh_command
+
+    assert base is not None  # asked for with --roster and --csv
+    rows = [{"trainee": i.trainee, "code": i.code, "expires": i.expires, "ssh": ssh_command(base, i.trainee, port),
+             "web": join_link(base, i.trainee, i.code)} for i in issued]
+    if as_csv:
+        from negtui.csvcells import write_rows
+
+        write_rows(sys.stdout, INVITE_COLUMNS, rows)
+    else:
+        for r in rows:
+            typer.echo(f"{r['trainee']:<24} {r['code']}  {r['ssh']}  {r['web']}")
+    created = [i.trainee for i in issued if i.created]
+    typer.echo(f"{len(issued)} invite code(s), valid until {issued[0].expires} (UTC), once each, shown only now"
+               + (f"; {len(created)} new trainee(s)" if created else ""), err=True)

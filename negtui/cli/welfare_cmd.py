@@ -123,7 +123,7 @@ def _negotiate(neg: Negotiation, lens: str, specs: list[str], partner: str, sims
 
     game = neg.game
     base = base_seat(lens, partner, sims, 10.0, 0)
-    chosen = {**default_seats(game.player_ids, base), **parse_seats(specs, game.player_ids, base)}
+    chosen = {**default_seats(game.player_ids, base), **parse_seats(specs, game.scenario, base)}
     with Seating(neg, chosen, AgentOptions(echo_stderr=True)) as seating, \
             progress(game.T, "negotiating") as bar:
         task = bar.add_task("turns", total=game.T)
@@ -150,6 +150,7 @@ def _solve(neg: Negotiation, bits: int, opts: WelfareOptions) -> WelfareResult:
 def _print(neg: Negotiation, res: WelfareResult, out: dict, solver: str) -> None:
     from negtui.cli.render import welfare_table
     from negtui.engine.outcome import rounded
+    from negtui.names import player_names
     from negtui.welfare.options import MEANING, efficiency_words
 
     if res.payoffs is None:
@@ -176,5 +177,6 @@ def _print(neg: Negotiation, res: WelfareResult, out: dict, solver: str) -> None
         else:
             typer.echo(f"negotiated welfare {won:z.2f}; efficiency {eff:z.1%}: "
                        + efficiency_words(res.objective, won, res.welfare, len(res.included)))
-        typer.echo(f"would gain from the optimum: {', '.join(out['gainers']) or 'nobody'}; "
-                   f"would lose: {', '.join(out['losers']) or 'nobody'}")
+        named = dict(zip(neg.game.player_ids, player_names(neg.game.scenario), strict=True))  # JSON keeps the ids
+        typer.echo(f"would gain from the optimum: {', '.join(named[p] for p in out['gainers']) or 'nobody'}; "
+                   f"would lose: {', '.join(named[p] for p in out['losers']) or 'nobody'}")

@@ -123,7 +123,7 @@ class ConsoleHelp(Dialog[None]):
 
 
 if TYPE_CHECKING:  # the console's app is what its screen asks of its host
-    from negtui.console.screen import ConsoleHost
+    from negtui.console.host import ConsoleHost
 
     def _hosts(app: ClassApp) -> ConsoleHost:
         return app

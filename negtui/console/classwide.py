@@ -23,7 +23,7 @@ from negtui.tui.labels import clock_words
 from negtui.tui.screens.dialogs import ConfirmScreen
 
 if TYPE_CHECKING:
-    from negtui.console.screen import ConsoleHost
+    from negtui.console.host import ConsoleHost
 
 OPENING = 60.0  # seconds the console waits for the server to open a table it asked for
 CALL_TIME_ALL = ("Every game under way ends as it stands: the commitments made bind, the results are filed with the "

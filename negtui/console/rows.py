@@ -47,8 +47,9 @@ def absent_of(t: TableRow) -> Text:
             continue
         if out:
             out.append(", ")
-        out.append(f"{s.name} {AWAY}", style=palette.NEGATIVE if s.is_person else palette.ORANGE)
-        out.append(" away" if s.is_person else " not here yet", style="dim")
+        away = s.is_person and t.status == "playing"  # left their seat; else not come to the seat kept for them
+        out.append(f"{s.name} {AWAY}", style=palette.NEGATIVE if away else palette.ORANGE)
+        out.append(" away" if away else " not here yet", style="dim")
     return out
 
 

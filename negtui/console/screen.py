@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, cast
+from typing import cast
 
 from rich.text import Text
 from textual import work
@@ -18,12 +18,11 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from negtui.classroom.classbook import Present
-from negtui.classroom.course import LoadedCourse
-from negtui.classroom.db import ResultsDB
 from negtui.classroom.dbtypes import DBError, TableRow, Trainee
 from negtui.console.classwide import ClassWide
 from negtui.console.debrief_pane import DebriefPane
 from negtui.console.dialogs import AssignScreen
+from negtui.console.host import ConsoleHost
 from negtui.console.rows import (
     IDLE_ALARM,
     IDLE_WARN,
@@ -47,15 +46,6 @@ from negtui.tui.labels import clock_words
 from negtui.tui.screens.dialogs import ConfirmScreen
 from negtui.tui.screens.say import SayScreen
 from negtui.tui.widgets.keybar import KeyBar
-
-
-class ConsoleHost(Protocol):
-    """What the console's screen asks of its app (ClassApp)."""
-
-    course: LoadedCourse
-    db: ResultsDB
-
-    def watch_table(self, t: TableRow) -> None: ...
 
 
 class KeyedTabs(TabbedContent):

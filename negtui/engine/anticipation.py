@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -39,8 +39,28 @@ from negtui.engine.simultaneous import Flight, conflict_of, settle
 from negtui.engine.vocabulary import split_anticipation
 
 if TYPE_CHECKING:
+    from negtui.engine.cache import BoundedCache
     from negtui.engine.game import Game
-    from negtui.engine.valuation import Valuation
+    from negtui.engine.negotiation import Negotiation
+    from negtui.engine.rules import Rules
+
+
+class Valuation(Protocol):
+    """What the anticipating search asks of the valuation it serves (engine.valuation.Valuation, which calls
+    it): the game, the offer search and its caches.  Named here, so that this module depends on the search
+    it runs in by what it uses, not by importing it back."""
+
+    neg: Negotiation
+    game: Game
+    rules: Rules
+    turn_cache: BoundedCache
+    evaluated: int
+
+    def best_offer(self, s: State, q: int, lens_p: str, lens_q: str) -> Offer: ...
+
+    def candidates_at(self, s: State, q: int) -> Candidates: ...
+
+    def values(self, s: State, cand: Candidates, lens: str, i: int) -> np.ndarray: ...
 
 PREDICTING_LENS = "myopic"  # how the other proposers' moves and their partners' answers are predicted
 TIE = 1e-9

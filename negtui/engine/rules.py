@@ -80,11 +80,11 @@ class Rules:
     generator: Literal["paper", "reference"]
     # --- added later (a default keeps the rules of records written before them) --------------------------
     # Offers of equal lens value to the proposer: the higher realised (myopic) payoff to the proposer
-    # first, then fewer new cells, then the lowest index (paper since negtui 0.1.0's sweep).  Off: fewer
+    # first, then fewer new cells, then the lowest index (paper since negtui 0.3.0).  Off: fewer
     # cells first, with which an `upper` proposer never gains from a deal and offers nothing.
     offer_ties_realised: bool = False
     # The exact solver breaks ties as the offer search does under `offer_ties_realised`: equal values go to
-    # the proposer's higher payoff right after the deal (paper since negtui 0.1.0's claims).  Off: fewer
+    # the proposer's higher payoff right after the deal (paper since negtui 0.3.0).  Off: fewer
     # cells first, so that part of a lens's L1 error against the solution was the two tie rules differing.
     exact_ties_realised: bool = False
     # --- protocol (not a difference between paper and reference: PROTOCOL_SETTINGS) ----------------------

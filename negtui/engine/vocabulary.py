@@ -59,8 +59,13 @@ def check_lens(name: str) -> str:
                              f"not {inner!r}")
         return name
     if name not in LENSES:
-        raise ValueError(f"unknown lens {name!r}; choose from {', '.join(LENSES)}, {LEARNED}[:MODEL.npz], or "
-                         f"{ANTICIPATE}:LENS under simultaneous rules")
+        import difflib
+
+        near = difflib.get_close_matches(name, LENSES, n=1, cutoff=0.6)
+        guess = f"did you mean {near[0]}? " if near else ""
+        raise ValueError(f"unknown lens {name!r}; {guess}choose from {', '.join(LENSES)}, {LEARNED}[:MODEL.npz], "
+                         f"or {ANTICIPATE}:LENS under "
+                         "simultaneous rules")
     return name
 
 

@@ -69,7 +69,7 @@ class LiveGame:
                  budget: int | None = None, start: State | None = None,
                  record: str | os.PathLike[str] | None = None, parent: Parent | None = None,
                  options: AgentOptions | None = None, record_key: bytes | None = None,
-                 known: frozenset[int] | None = None, guided: bool = True):
+                 known: frozenset[int] | None = None, guided: bool = True, compiled: Game | None = None):
         """`record` is a new file (created exclusively) for the game's record, signed with `record_key`.
         `known`: the players whose values this game's screens may show (None: everyone's); a game that
         hides some is a seat's picture (engine.knowledge), and has no exact solution to show.
@@ -77,7 +77,9 @@ class LiveGame:
         forecasts while playing; people's decisions are still assessed, for the debrief."""
         self.known, self.guided = known, guided
         self.ended: str | None = None  # why the game stopped before its last turn (`end_now`)
-        self.neg = Negotiation.from_scenario(scenario, rules, budget=budget)
+        # `compiled`: the scenario compiled under these rules and budget by whoever started the game
+        self.neg = Negotiation(compiled, rules) if compiled is not None else \
+            Negotiation.from_scenario(scenario, rules, budget=budget)
         self.seating = Seating(self.neg, seats or {}, options)
         self.valuation: Valuation = self.seating.valuation  # the bots' own: what they searched is a look-up here
         try:

@@ -319,16 +319,17 @@ class ReplaySource:
         return self.pos >= self.replay.last_turn
 
     def snapshot(self) -> Snapshot:
+        """No partner is marked: the matrix's ▶, as the top bar's, is who proposes next, and a ◆ beside it would
+        pair it with the previous turn's partner; the turn just played is read in the log and its new cells."""
         rp, s = self.replay, self.state
         k = self.pos - rp.first_turn
         seats = rp.seats_at(self.pos)
         labels = [seats[pid].label if pid in seats else "human" for pid in self.neg.game.player_ids]
         forecasts: dict[str, np.ndarray] = rp.forecasts_at(self.pos)
-        partner = rp.events[k - 1].partner if k > 0 else None  # the last turn's, marked on the matrix
         result = rp.record.result  # a game the clock or the trainer ended before its last turn: over at its end
         ended = self.at_end and result is not None and result.ended is not None
         return Snapshot(self.neg.game, self.neg.rules.name, s, rp.events[:k], labels, forecasts,
-                        self._payoffs[:k + 1], self.neg.blocked(s), partner=partner, mode=self.mode,
+                        self._payoffs[:k + 1], self.neg.blocked(s), mode=self.mode,
                         position=(rp.first_turn, self.pos, rp.last_turn), ended=ended)
 
     def last_turn_shown(self) -> TurnEvent | None:

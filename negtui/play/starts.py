@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from negtui.engine.game import Game
 from negtui.engine.negotiation import State
 from negtui.engine.rules import Rules
 from negtui.play.views import Earlier
@@ -25,6 +26,7 @@ class GameStart:
     budget: int | None = None  # None: the scenario's
     earlier: Earlier = field(default_factory=Earlier)  # the turns before `start`, for the log and the trends
     guided: bool = True  # guidance while playing (False: an assessment, coached only in the debrief)
+    compiled: Game | None = None  # the scenario compiled under `rules` and `budget` already: not compiled again
 
 
 def earlier_of(replay: Replay, t: int) -> Earlier:

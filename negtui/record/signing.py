@@ -59,16 +59,17 @@ def read_key(path: str | os.PathLike[str]) -> bytes:
     return key
 
 
-def data_dir_key(data_dir: str | os.PathLike[str]) -> bytes:
-    """The data directory's record key, made on first use (32 random bytes, readable by its owner only).
+def data_dir_key(data_dir: str | os.PathLike[str], name: str = KEY_FILE) -> bytes:
+    """The data directory's record key (or another key of its, `name`: the web door's session key), made on
+    first use (32 random bytes, readable by its owner only).
 
     A data directory is often first used by many processes at once (a class, a sweep): the key is written
     whole to a private file and then linked into place, so no process ever reads a key half written, and
     every process ends up with the one key that stays."""
-    p = Path(data_dir) / KEY_FILE
+    p = Path(data_dir) / name
     if not p.exists():
         p.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".record.key.", dir=p.parent)  # mode 0600
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=p.parent)  # mode 0600
         try:
             with os.fdopen(fd, "w") as fh:
                 fh.write(_new_key())

@@ -51,10 +51,11 @@ def _first_sentence(text: str) -> str:
 
 
 def catalogue(root: Path) -> list[Entry]:
-    """Every valid scenario (or HNC topfile) under root, by folder then file name; invalid files skipped.
+    """Every valid scenario (an HNC topfile, a scoresheet) under root, by folder then file name; invalid files
+    skipped: every game that `find` finds by its name.
     Read once while no file under root changes: a course naming a scenario by its name is resolved in
     every session's app on a training server (the fork server reads the library before it forks)."""
-    files = sorted(root.rglob("*.json"))
+    files = sorted([*root.rglob("*.json"), *root.rglob("*.toml")])
     return list(_catalogue(root, tuple((f, _stamp(f)) for f in files)))
 
 

@@ -1,5 +1,6 @@
-"""The training app for one SSH connection: `python -m negtui.serve.child`, started by the server on
-the connection's pseudo-terminal with the trainee's name, the course and the data directory."""
+"""The training app for one connection: `python -m negtui.serve.child`, started by the server on the SSH
+connection's pseudo-terminal (or, `--web`, on pipes speaking Textual's web protocol to a browser) with the
+trainee's name, the course and the data directory."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hub", default=None)  # the server's socket: tables are asked for there
     parser.add_argument("--idle-timeout", type=float, default=None)  # seconds; assessments left longer are abandoned
     parser.add_argument("--trainer", action="store_true")  # a trainer account: the console, not the lobby
+    parser.add_argument("--web", action="store_true")  # Textual's web protocol on stdin and stdout (web.py)
     args = parser.parse_args(argv)
     from negtui.classroom.course import CourseError, load_course
     from negtui.classroom.db import ResultsDB
@@ -40,6 +42,10 @@ def main(argv: list[str] | None = None) -> int:
 
         app = TrainingApp(course, db, args.trainee, data_dir=args.data_dir, session_id=args.session,
                           enrol_key=args.enrol_key, hub=args.hub, idle_timeout=args.idle_timeout)
+        if args.web:  # the driver Textual would pick from TEXTUAL_DRIVER, which a forked app was started without
+            from textual.drivers.web_driver import WebDriver
+
+            app.driver_class = WebDriver
         app.run()
         return app.return_code or 0
 

@@ -64,35 +64,44 @@ class PtyChild:
         self.pid: int | None = None
         self.returncode: int | None = None
         self._ended: asyncio.Future[int] | None = None
-        self.master = -1
+        self.master = -1  # what the app draws is read here
+        self._input = -1  # and what the client types written here (the same terminal, or a pipe)
         self._paused = False
 
     async def start(self) -> None:
         master, slave = pty.openpty()
         _winsize(slave, self.cols, self.rows)
-        self._ended = asyncio.get_running_loop().create_future()
         try:
-            if self.zygote:
-                try:
-                    loop = asyncio.get_running_loop()
-                    self.pid = await loop.run_in_executor(None, self._fork, self.zygote, slave, loop)
-                except OSError:  # the fork server is gone: start a new interpreter instead
-                    self.zygote = None
-            if not self.zygote:
-                self.pid = await self._exec(slave)
+            await self._spawn([slave], self._exec_pty)
         finally:
             os.close(slave)
-        self.master = master
-        os.set_blocking(master, False)
-        asyncio.get_running_loop().add_reader(master, self._readable)
+        self.master = self._input = master
+        self._reading()
 
-    def _fork(self, zygote: str, slave: int, loop: asyncio.AbstractEventLoop) -> int:
-        """Ask the fork server for a child on this pty; a thread then waits for its exit report."""
+    async def _spawn(self, fds: list[int], exec_: Callable[[list[int]], Coroutine[Any, Any, int]]) -> None:
+        """The child, given `fds` (its terminal, or its standard streams): forked by the fork server if there
+        is one, else started by `exec_`."""
+        self._ended = asyncio.get_running_loop().create_future()
+        if self.zygote:
+            try:
+                loop = asyncio.get_running_loop()
+                self.pid = await loop.run_in_executor(None, self._fork, self.zygote, fds, loop)
+            except OSError:  # the fork server is gone: start a new interpreter instead
+                self.zygote = None
+        if not self.zygote:
+            self.pid = await exec_(fds)
+
+    def _reading(self) -> None:
+        os.set_blocking(self.master, False)
+        asyncio.get_running_loop().add_reader(self.master, self._readable)
+
+    def _fork(self, zygote: str, fds: list[int], loop: asyncio.AbstractEventLoop) -> int:
+        """Ask the fork server for a child on these fds; a thread then waits for its exit report."""
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.settimeout(30)
         sock.connect(zygote)
         request = {"argv": self.args, "env": self.env, "memory": self.memory_limit}
-        socket.send_fds(sock, [json.dumps(request).encode()], [slave])
+        socket.send_fds(sock, [json.dumps(request).encode()], fds)
         stream = sock.makefile("r")
         pid = int(json.loads(stream.readline())["pid"])
         sock.settimeout(None)
@@ -109,17 +118,23 @@ class PtyChild:
         threading.Thread(target=wait, daemon=True).start()
         return pid
 
-    async def _exec(self, slave: int) -> int:
+    async def _exec_pty(self, fds: list[int]) -> int:
+        return await self._exec(fds[0], fds[0], fds[0], terminal=True)
+
+    async def _exec(self, stdin: int, stdout: int, stderr: int, terminal: bool) -> int:
+        """The app as a new interpreter, leading a session of its own (`terminal`: its stdin the controlling
+        terminal), with the resource limits set before it runs."""
         limit = self.memory_limit
 
-        def setup() -> None:  # in the child, after setsid(): the pty becomes its controlling terminal
-            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        def setup() -> None:  # in the child, after setsid()
+            if terminal:
+                fcntl.ioctl(0, termios.TIOCSCTTY, 0)
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
             if limit:
                 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-I", "-m", "negtui.serve.child", *self.args, stdin=slave, stdout=slave, stderr=slave,
+            sys.executable, "-I", "-m", "negtui.serve.child", *self.args, stdin=stdin, stdout=stdout, stderr=stderr,
             env=self.env, start_new_session=True, preexec_fn=setup, close_fds=True)
 
         async def wait() -> None:
@@ -176,16 +191,16 @@ class PtyChild:
         except OSError:
             pass
         self._stop_reading()
-        if self.master >= 0:
-            os.close(self.master)
-            self.master = -1
+        for fd in {self.master, self._input} - {-1}:
+            os.close(fd)
+        self.master = self._input = -1
         self.on_exit(code)
 
     def write(self, data: bytes) -> None:
-        if self.master < 0:
+        if self._input < 0:
             return
         try:
-            os.write(self.master, data)
+            os.write(self._input, data)
         except BlockingIOError:  # the app is not reading fast enough: keys are dropped rather than queued
             pass
         except OSError:

@@ -8,7 +8,9 @@ copy-on-write and starts in milliseconds.
 `python -m negtui.serve.zygote SOCKET COURSE` also checks the course served before it forks.
 
 Protocol, on a Unix socket, one connection per child: the server sends one JSON line (`argv` for
-`negtui.serve.child`, `env`, `memory` limit) with the pseudo-terminal's slave end attached (SCM_RIGHTS);
+`negtui.serve.child`, `env`, `memory` limit) with the pseudo-terminal's slave end attached (SCM_RIGHTS), or
+three pipes for the child's stdin, stdout and stderr (an app served to a browser speaks Textual's web
+driver protocol on them);
 the zygote answers `{"pid": N}` once the child runs, and `{"exit": CODE}` (negative: killed by that
 signal) when it ends.  Single-threaded (no thread may be running when a process forks): one select
 loop that also reaps children.  When the server is gone (or stops it with SIGTERM) the zygote hangs up
@@ -52,12 +54,12 @@ def preload(course: str | None = None) -> None:
     from rich._unicode_data import load
 
     from negtui.scenario.library import bundled_root, catalogue
-    from negtui.tui import textual_guards
     from negtui.tui.app import NegtuiApp
+    from negtui.tui.stylesheet import preparse
 
     load()  # the table of character widths, read on the first line drawn
     catalogue(bundled_root())  # the library by name: a course may name its scenarios so
-    textual_guards.preparse(NegtuiApp(None, record=False))  # every widget's CSS, under the apps' theme
+    preparse(NegtuiApp(None, record=False))  # every widget's CSS, under the apps' theme
     if course is not None:
         from negtui.classroom.course import CourseError, load_course
 
@@ -67,15 +69,19 @@ def preload(course: str | None = None) -> None:
             pass  # each app says what is wrong with it
 
 
-def _child(slave: int, request: dict) -> None:
-    """In the forked child: the pty as controlling terminal and standard streams, then the app."""
+def _child(fds: list[int], request: dict) -> None:
+    """In the forked child, leading a session of its own: its pty as controlling terminal and standard
+    streams (one fd), or the three pipes it is given as stdin, stdout and stderr (the web door's app), then
+    the app."""
     try:
         os.setsid()
-        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
-        for fd in (0, 1, 2):
-            os.dup2(slave, fd)
-        if slave > 2:
-            os.close(slave)
+        streams = fds if len(fds) == 3 else [fds[0]] * 3
+        if len(fds) == 1:
+            fcntl.ioctl(fds[0], termios.TIOCSCTTY, 0)
+        for fd, stream in enumerate(streams):
+            os.dup2(stream, fd)
+        for fd in set(fds) - {0, 1, 2}:
+            os.close(fd)
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
             signal.signal(sig, signal.SIG_DFL)
         os.environ.clear()
@@ -134,12 +140,14 @@ def serve(path: str, course: str | None = None) -> None:
             conn, _ = listener.accept()
             conn.settimeout(10)
             try:
-                data, fds, _flags, _addr = socket.recv_fds(conn, 1 << 16, 1)
+                data, fds, _flags, _addr = socket.recv_fds(conn, 1 << 16, 3)
                 request = json.loads(data)
             except (OSError, ValueError):
                 conn.close()
                 continue
-            if not fds:
+            if len(fds) not in (1, 3):
+                for fd in fds:
+                    os.close(fd)
                 conn.close()
                 continue
             pid = os.fork()
@@ -148,8 +156,9 @@ def serve(path: str, course: str | None = None) -> None:
                 conn.close()
                 for other in children.values():
                     other.close()
-                _child(fds[0], request)
-            os.close(fds[0])
+                _child(fds, request)
+            for fd in fds:
+                os.close(fd)
             children[pid] = conn
             _send(conn, {"pid": pid})
         _reap(children)

@@ -70,6 +70,8 @@ def lens_best(claim: str, text: str, lens: str, regimes: tuple[str, ...], rows: 
     better = -1 if column == "l1_exact" else 1
     parts = []
     others = [m for m in lenses_in(rows) if m != lens]
+    if pooled:  # named for the regimes these results hold (reference rules play no poison pill)
+        regimes = tuple(g for g in regimes if any(r.get("payoff") == g for r in rows)) or regimes
     for label, regime in ([(" and ".join(REGIME_TITLES[g] for g in regimes) + ", pooled", regimes)] if pooled
                           else [(REGIME_TITLES[g], g) for g in regimes]):
         g = games(rows, column, [lens, *others], payoff=regime, **where)

@@ -60,13 +60,29 @@ def _n_range(cells: dict) -> str:
     return f"n = {ns[0]}" if len(ns) == 1 else f"n = {ns[0]}–{ns[-1]}"
 
 
-def l1_figure(rows: list[dict], methods: list[str], path: Path, title: str) -> list[Path]:
-    """Small games: mean L1 error by all-or-nothing fraction, with the standard error of each mean;
-    none when there are no exact solutions.  Methods that coincide (myopic and lower often do) stay
-    visible: each has its marker and line style, and sits a little apart along the x axis."""
-    import math
+def _l1_se(rows: list[dict], methods: list[str]) -> dict[tuple[str, float, str], float]:
+    """(regime, fraction, method) -> the standard error of the mean L1 error over seeds (a seed's games share
+    value matrices: they are not independent draws)."""
+    from collections import defaultdict
 
+    from negtui.sweep.stats import clustered_se
+
+    values: dict[tuple[str, float, str], list[float]] = defaultdict(list)
+    seeds: dict[tuple[str, float, str], list[object]] = defaultdict(list)
+    for r in rows:
+        if r["method"] in methods and r.get("all_or_nothing") is not None and r.get("l1_exact") is not None:
+            key = (r["payoff"], r["all_or_nothing"], r["method"])
+            values[key].append(float(r["l1_exact"]))
+            seeds[key].append(r.get("seed"))
+    return {k: clustered_se(v, seeds[k]) for k, v in values.items()}
+
+
+def l1_figure(rows: list[dict], methods: list[str], path: Path, title: str) -> list[Path]:
+    """Small games: mean L1 error by all-or-nothing fraction, with the standard error of each mean over
+    seeds; none when there are no exact solutions.  Methods that coincide (myopic and lower often do) stay
+    visible: each has its marker and line style, and sits a little apart along the x axis."""
     data = l1_by_fraction(rows, methods)
+    se = _l1_se(rows, methods)
     if not data:
         return []
     plt = _pyplot()
@@ -80,13 +96,13 @@ def l1_figure(rows: list[dict], methods: list[str], path: Path, title: str) -> l
                 continue
             shift = (k - (len(methods) - 1) / 2) * step * 0.06
             ax.errorbar([f + shift for f, _ in pts], [c.mean for _, c in pts],
-                        yerr=[c.sd / math.sqrt(c.n) if c.n > 1 else 0.0 for _, c in pts],
+                        yerr=[se.get((regime, f, m), 0.0) for f, _ in pts],
                         marker=MARKERS[k % len(MARKERS)], linestyle=LINES[k % len(LINES)], markersize=4,
                         capsize=2, label=m)
         ax.set_title(f"{REGIME_TITLES.get(regime, regime)} ({_n_range(cells)} per point)", fontsize="medium")
         ax.set_xlabel("all-or-nothing fraction")
         ax.grid(alpha=0.3)
-    return _finish(plt, fig, axes, "L1 error vs exact (mean ± s.e.)", len(methods), title, path)
+    return _finish(plt, fig, axes, "L1 error vs exact (mean ± s.e. over seeds)", len(methods), title, path)
 
 
 def no_efficiency(rows: list[dict], regime: str, methods: list[str]) -> str:

@@ -4,6 +4,7 @@ terminal tables."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich import box
@@ -262,6 +263,26 @@ def seed_range(rows: list[dict]) -> str:
     return f"seed{'s' * (len(seeds) > 1)} {shown} ({len(seeds)})"
 
 
+@dataclass
+class _Report:
+    """What the sections of a report add to as they are written: its Markdown, the tables and claims shown in
+    the terminal, the claims per section for the overview and claims.json, and the grids' public games."""
+
+    out: Path
+    parts: list[str] = field(default_factory=list)
+    shown: list[tuple[Table1 | ScenarioTable, list[Claim]]] = field(default_factory=list)
+    overview: dict[str, list[Claim]] = field(default_factory=dict)
+    judged: list[dict] = field(default_factory=list)
+    sections: list[dict] = field(default_factory=list)
+    grids: dict[str, dict[str, list[dict]]] = field(default_factory=dict)  # rules -> small | large -> games
+    grid_sections: dict[str, list[dict]] = field(default_factory=dict)  # every generated grid section's games
+
+    def judge(self, key: str, sweep: str, table: Table1 | ScenarioTable, found: list[Claim]) -> None:
+        self.shown.append((table, found))
+        self.overview[key] = found
+        self.judged += [{"sweep": sweep, **c.as_dict()} for c in found]
+
+
 def write_report(rows: list[dict], source: Path, out: Path,
                  ) -> tuple[Path, list[tuple[Table1 | ScenarioTable, list[Claim]]]]:
     """report.md, claims.json and the figures in `out`; the tables and claims per (sweep, rules) for the
@@ -270,92 +291,102 @@ def write_report(rows: list[dict], source: Path, out: Path,
     head = [f"# negtui report: {md(source.name)}", "",
             f"{len(rows)} rows from {md(source)}, reported by negtui {__version__}. Each section is one sweep "
             "under one rule set.", "", HOW_TO_READ, ""]
-    parts: list[str] = []
-    shown: list[tuple[Table1 | ScenarioTable, list[Claim]]] = []
-    overview: dict[str, list[Claim]] = {}
-    judged: list[dict] = []
-    sections: list[dict] = []
-    grids: dict[str, dict[str, list[dict]]] = {}  # rules -> small | large -> the public games
-    grid_sections: dict[str, list[dict]] = {}  # the public games of every section of a generated grid
+    report = _Report(out)
     for (sweep, rules), sub in groups(rows).items():
-        sub, void = void_games(sub)
-        sub = l1_normalised(sub)
-        methods = methods_of(sub)
-        games = len({r["task"] for r in sub})
-        seeds = seed_range(sub)
-        files = {r["scenario_file"] for r in sub if r.get("scenario_file")}
-        sections.append({"sweep": sweep, "rules": rules, "games": games, "seeds": seeds, "void_games": void,
-                         "llm": llm_text(sub[0]) if sub else ""})
-        size = (f"{len(files)} scenario{'s' * (len(files) > 1)}, each played at {seeds}" if files
-                else f"{games} games, {seeds}")
-        parts += [f"## {md(sweep)} · {md(rules)} rules", "", f"{size}; methods: {', '.join(map(md, methods))}.", ""]
-        if void:
-            parts += ["**Void games, left out of everything below**: " + ", ".join(
-                f"{n} of {md(m)}" for m, n in sorted(void.items())) + " — a seat of the language model never got an "
-                "answer from its server (the rows' `notes` say why). Re-run them into a new results file once the "
-                "server answers.", ""]
-        if rules.startswith("paper"):
-            parts += [PAPER_RULES, ""]
-        st = scenario_table(sub)
-        if st is not None:
-            found = table2_claims(st)
-            shown.append((st, found))
-            overview[f"{sweep} · {rules}"] = found
-            judged += [{"sweep": sweep, **c.as_dict()} for c in found]
-            parts += ["### Scenarios: improvement over the No-Negotiation baseline", "", scenario_markdown(st), ""]
-            if (shapes := structure_markdown(st)):
-                parts += ["### The games' sign structure", "", shapes, ""]
-            parts += ["### Table 2's claims", "",
-                      "The paper's order on its real-life games is Lower > Myopic > 0 > Upper (§4.2.4), judged here "
-                      "on each method's mean improvement per scenario, each scenario one observation (its seeds "
-                      "or model samples averaged); its claims about generated regimes need a grid.", "",
-                      claims_markdown(found), ""]
-            continue
-        public, private = by_information(sub)
-        both, sub = sub, public or private  # the paper's game; a sweep of private information alone is its own
-        t, found = table1(sub), claims(sub)
-        grids.setdefault(rules, {}).setdefault("small" if is_small(sub) else "large", sub)
-        grid_sections[f"{sweep} · {rules}"] = sub
-        shown.append((t, found))
-        overview[f"{sweep} · {rules}"] = found
-        judged += [{"sweep": sweep, **c.as_dict()} for c in found]
-        parts += ["### Table 1: improvement over the No-Negotiation baseline", "", table1_markdown(t), ""]
-        stem = f"{sweep}-{rules}"
-        if is_small(sub) and (l1_table := l1_markdown(sub, methods)):
-            parts += ["### L1 error against the exact solution", "", l1_table, ""]
-            l1 = l1_figure(sub, methods, out / f"l1-by-all-or-nothing-{stem}", f"{sweep} · {rules} rules")
-            if l1:
-                parts += [f"![L1 error by all-or-nothing fraction]({l1[0].name})", ""]
-            if (gap := linearised_exact(sub, methods)):
-                parts += ["### L1 against the linearised and the true exact solution", "", gap, ""]
-        if (adaptive := adaptive_markdown(t)):
-            parts += ["### The adaptive lens against every lens and the best in hindsight", "", adaptive, ""]
-        if (social := social_markdown(t)):
-            parts += ["### Welfare- and fairness-minded players", "", social, ""]
-        if public and (informed := information_markdown(both, methods)):
-            parts += ["### Private against full information", "", informed, ""]
-        if (spread := spread_markdown(sub, methods)):
-            parts += ["### How evenly the gains fall: Var(Δ)", "", spread, ""]
-        eff = efficiency_figure(sub, methods, out / f"efficiency-{stem}", f"{sweep} · {rules} rules")
-        if eff:
-            parts += ["### Welfare efficiency", "", efficiency_markdown(sub, methods), "",
-                      f"![Welfare efficiency by regime]({eff[0].name})", ""]
-        parts += ["### The paper's claims", "", skipped_metric_note(sub), "", claims_markdown(found), ""]
-    for rules, pair in grids.items():
+        sub = _section_head(report, sweep, rules, sub)
+        if (st := scenario_table(sub)) is not None:
+            _scenario_section(report, sweep, rules, st)
+        else:
+            _grid_section(report, sweep, rules, sub)
+    parts, overview = report.parts, report.overview
+    for rules, pair in report.grids.items():
         if {"small", "large"} <= pair.keys():
             found = [carry_over(pair["small"], pair["large"])]
             overview[f"both grids · {rules}"] = found
-            judged += [{"sweep": "both", **c.as_dict()} for c in found]
+            report.judged += [{"sweep": "both", **c.as_dict()} for c in found]
             parts += [f"## Small and large games · {md(rules)} rules", "", claims_markdown(found), ""]
     if len(overview) > 1:
         head += ["## The paper's claims at a glance", "", overview_markdown(overview), "",
                  "Each verdict is explained, with its figures, in its section below; — marks a claim the paper "
                  "states for the other grid.", ""]
-    if (reading := lower_reading(grid_sections)):
+    if (reading := lower_reading(report.grid_sections)):
         head += ["## The lower lens's reading of credible threats", "", reading, ""]
     if (concurrent := simultaneous_markdown(rows)):
         parts += [concurrent, ""]
     path = out / "report.md"
     path.write_text("\n".join(head + parts))
-    write_claims_json(judged, out / "claims.json", sections)
-    return path, shown
+    write_claims_json(report.judged, out / "claims.json", report.sections)
+    return path, report.shown
+
+
+def _section_head(report: _Report, sweep: str, rules: str, sub: list[dict]) -> list[dict]:
+    """A section's heading, size, methods and void games; the rows it reports (void games left out)."""
+    sub, void = void_games(sub)
+    sub = l1_normalised(sub)
+    methods = methods_of(sub)
+    games = len({r["task"] for r in sub})
+    seeds = seed_range(sub)
+    files = {r["scenario_file"] for r in sub if r.get("scenario_file")}
+    report.sections.append({"sweep": sweep, "rules": rules, "games": games, "seeds": seeds, "void_games": void,
+                            "llm": llm_text(sub[0]) if sub else ""})
+    size = (f"{len(files)} scenario{'s' * (len(files) > 1)}, each played at {seeds}" if files
+            else f"{games} games, {seeds}")
+    parts = report.parts
+    parts += [f"## {md(sweep)} · {md(rules)} rules", "", f"{size}; methods: {', '.join(map(md, methods))}.", ""]
+    if void:
+        parts += ["**Void games, left out of everything below**: " + ", ".join(
+            f"{n} of {md(m)}" for m, n in sorted(void.items())) + " — a seat of the language model never got an "
+            "answer from its server (the rows' `notes` say why). Re-run them into a new results file once the "
+            "server answers.", ""]
+    if rules.startswith("paper"):
+        parts += [PAPER_RULES, ""]
+    return sub
+
+
+def _scenario_section(report: _Report, sweep: str, rules: str, st: ScenarioTable) -> None:
+    """A sweep over scenario files: each scenario's improvements, the games' sign structure, Table 2's claims."""
+    found = table2_claims(st)
+    report.judge(f"{sweep} · {rules}", sweep, st, found)
+    parts = report.parts
+    parts += ["### Scenarios: improvement over the No-Negotiation baseline", "", scenario_markdown(st), ""]
+    if (shapes := structure_markdown(st)):
+        parts += ["### The games' sign structure", "", shapes, ""]
+    parts += ["### Table 2's claims", "",
+              "The paper's order on its real-life games is Lower > Myopic > 0 > Upper (§4.2.4), judged here "
+              "on each method's mean improvement per scenario, each scenario one observation (its seeds "
+              "or model samples averaged); its claims about generated regimes need a grid.", "",
+              claims_markdown(found), ""]
+
+
+def _grid_section(report: _Report, sweep: str, rules: str, sub: list[dict]) -> None:
+    """A generated grid: Table 1, the L1 error, the lenses beyond the paper's, the spread of gains, welfare
+    efficiency and the paper's claims."""
+    methods = methods_of(sub)
+    public, private = by_information(sub)
+    both, sub = sub, public or private  # the paper's game; a sweep of private information alone is its own
+    t, found = table1(sub), claims(sub)
+    report.grids.setdefault(rules, {}).setdefault("small" if is_small(sub) else "large", sub)
+    report.grid_sections[f"{sweep} · {rules}"] = sub
+    report.judge(f"{sweep} · {rules}", sweep, t, found)
+    parts, out, stem = report.parts, report.out, f"{sweep}-{rules}"
+    parts += ["### Table 1: improvement over the No-Negotiation baseline", "", table1_markdown(t), ""]
+    if is_small(sub) and (l1_table := l1_markdown(sub, methods)):
+        parts += ["### L1 error against the exact solution", "", l1_table, ""]
+        l1 = l1_figure(sub, methods, out / f"l1-by-all-or-nothing-{stem}", f"{sweep} · {rules} rules")
+        if l1:
+            parts += [f"![L1 error by all-or-nothing fraction]({l1[0].name})", ""]
+        if (gap := linearised_exact(sub, methods)):
+            parts += ["### L1 against the linearised and the true exact solution", "", gap, ""]
+    if (adaptive := adaptive_markdown(t)):
+        parts += ["### The adaptive lens against every lens and the best in hindsight", "", adaptive, ""]
+    if (social := social_markdown(t)):
+        parts += ["### Welfare- and fairness-minded players", "", social, ""]
+    if public and (informed := information_markdown(both, methods)):
+        parts += ["### Private against full information", "", informed, ""]
+    if (spread := spread_markdown(sub, methods)):
+        parts += ["### How evenly the gains fall: Var(Δ)", "", spread, ""]
+    eff = efficiency_figure(sub, methods, out / f"efficiency-{stem}", f"{sweep} · {rules} rules")
+    if eff:
+        parts += ["### Welfare efficiency", "", efficiency_markdown(sub, methods), "",
+                  f"![Welfare efficiency by regime]({eff[0].name})", ""]
+    parts += ["### The paper's claims", "", skipped_metric_note(sub), "", claims_markdown(found), ""]

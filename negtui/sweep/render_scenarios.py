@@ -35,8 +35,7 @@ def scenario_markdown(st: ScenarioTable) -> str:
         rows.append([md(name), str(players), f"{st.baseline[f]:z.2f}", *cells])
     if st.split:  # the hand-written games stand apart: the mean is over the generated ones alone
         made = st.files(generated=True)
-        rows = [r for (f, _, _), r in zip(st.scenarios, rows) if f not in made] + \
-            [r for (f, _, _), r in zip(st.scenarios, rows) if f in made]
+        rows = [r for _, r in sorted(zip(st.scenarios, rows), key=lambda x: x[0][0] in made)]
         if len(made) > 1:
             rows.append([f"**mean ± sd over the {len(made)} generated games**", "", "",
                          *("" if (c := st.over_scenarios(m, made)) is None else f"{c.mean:+z.2f} ± {c.sd:z.2f}"
@@ -76,8 +75,10 @@ def _apart(st: ScenarioTable) -> str:
 
 def structure_markdown(st: ScenarioTable) -> str:
     """Each scenario's sign structure, measured as `negtui describe` measures it; "" for results without it."""
+    made = set(st.files(generated=True)) if st.split else set()
     rows = [[md(name), str(players), f"{s[0]:.0%}", f"{s[1]:.0%}", f"{s[2]:.2f}"]
-            for f, name, players in st.scenarios if (s := st.structure.get(f)) is not None]
+            for f, name, players in sorted(st.scenarios, key=lambda x: x[0] in made)  # as the scenario table
+            if (s := st.structure.get(f)) is not None]
     if not rows:
         return ""
     return "\n".join([*_markdown_table(["scenario", "players", "negative value mass", "mixed-sign goals",

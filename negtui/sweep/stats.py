@@ -270,6 +270,23 @@ def slope_difference(x: Values, y1: Values, y2: Values, clusters: Ids, seed: int
                     "paired bootstrap of the two slopes")
 
 
+def clustered_se(values: Values, clusters: Ids) -> float:
+    """The standard error of a mean over games whose clusters (seeds) are the independent unit: the spread of
+    the clusters' sums about what the mean predicts for them (the sandwich estimator, with the small-sample
+    factor C/(C − 1)).  A figure's error bar needs no bootstrap; it must not count a seed's games as many
+    draws.  0 with one cluster or none (nothing to tell a spread from)."""
+    y = np.asarray(values, dtype=float)
+    if not len(y):
+        return 0.0
+    (idx,), c = _cluster_index([clusters])
+    if c < 2:
+        return 0.0
+    mean = float(y.mean())
+    sums = np.bincount(idx, weights=y, minlength=c)
+    sizes = np.bincount(idx, minlength=c)
+    return float(np.sqrt(c / (c - 1) * np.sum((sums - sizes * mean) ** 2)) / len(y))
+
+
 def holm(p: Sequence[float]) -> list[float]:
     """Holm's step-down adjusted p-values (NaN stays NaN and counts for nothing)."""
     order = sorted((v, i) for i, v in enumerate(p) if math.isfinite(v))

@@ -127,13 +127,20 @@ class Serving:
         name = person_name(m.get("name"))
         if not name:
             return self._turn_away(client, "a name is needed to sit down")
-        pid = self.sitting.seat_to_give(name, m.get("seat"), self._bot_holds())
+        wanted = m.get("seat")
+        if wanted is not None:
+            if not isinstance(wanted, str):
+                return self._turn_away(client, "the seat asked for is a player's id or name")
+            wanted, why = self.spec.seat_named(wanted)
+            if why is not None:
+                return self._turn_away(client, why)
+        pid = self.sitting.seat_to_give(name, wanted, self._bot_holds())
         if pid is None:
             return self._turn_away(client, "every seat for a person at this table is taken")
         why = await self.events.admit(name, pid)
         if why is not None:
             return self._turn_away(client, why)
-        person = self.sitting.seat_for(name, m.get("seat"), self._bot_holds())
+        person = self.sitting.seat_for(name, wanted, self._bot_holds())
         if person is None or person.player != pid:  # the table started, or its seats changed, meanwhile
             if self.game is None:
                 self.events.gave_up(name, pid)

@@ -12,7 +12,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from negtui.engine.exact import NOT_SIMULTANEOUS
 from negtui.engine.knowledge import seat_scenario
 from negtui.engine.vocabulary import split_anticipation
+from negtui.names import player_labels, players_named
 from negtui.scenario.io import parse_scenario
+from negtui.scenario.untrusted import one_line
 from negtui.seats import Seat
 
 ANTICIPATE_PRIVATE = ("anticipate: lenses predict the other proposers' deals from everyone's values, which private "
@@ -93,6 +95,21 @@ class TableSpec(BaseModel):
     def room(self) -> int:
         """How many people the table seats: `places` of its people's seats (the rest get bots)."""
         return len(self.people) if self.places is None else self.places
+
+    def seat_named(self, text: str) -> tuple[str | None, str | None]:
+        """The person's seat `text` asks for, by id or by the name shown ("Upstream State", "alice"); else why
+        not: a seat nobody may take must be refused, not swapped for the first free one in silence."""
+        sc = parse_scenario(self.game["scenario"])
+        labels = player_labels(sc)
+        people = ", ".join(labels[pid] for pid in self.people)
+        found = players_named(sc, text)
+        if not found:
+            return None, f"no player {one_line(text, 40)!r} at this table; the seats for people: {people}"
+        if len(found) > 1:
+            return None, f"{one_line(text, 40)!r} names {' and '.join(found)}: ask for one by its id"
+        if found[0] not in self.people:
+            return None, f"{labels[found[0]]} is played by a bot at this table; the seats for people: {people}"
+        return found[0], None
 
     def bot_for(self, pid: str) -> Seat:
         return self.bots.get(pid) or Seat.lens("upper", seed=list(self.seats).index(pid))

@@ -10,7 +10,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -24,6 +23,7 @@ from negtui.trainee.messages import MessagesScreen
 from negtui.trainee.table_picker import TableChoice, TablePicker
 from negtui.tui import palette
 from negtui.tui.labels import rules_words
+from negtui.tui.screen_base import NegtuiScreen
 from negtui.tui.widgets.fit_table import FitTable
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.options import Options
@@ -68,7 +68,7 @@ class LobbyHost(Protocol):
     def messages(self) -> list[Message]: ...
 
 
-class TrainingScreen(Screen[None]):
+class TrainingScreen(NegtuiScreen[None]):
     """A screen of the training app, around the games."""
 
     @property
@@ -166,11 +166,27 @@ class LobbyScreen(TrainingScreen):
 
     def refresh_list(self) -> None:
         self._listed = True
-        app = self.host
-        app.abandon_left()
-        items = []
+        self.host.abandon_left()
         self.entries: list[GameRow | TableRow | Exercise] = []  # a game to resume, a table to go back to, an exercise
-        # each exercise's standings, read once per refresh: the leaderboard shown as the highlight moves
+        tables, state = self._read_class()
+        items = self._table_entries(tables) + self._resumable_entries() + self._exercise_entries(state)
+        self._listings += 1
+        lst = self.query_one(OptionList)
+        keep = lst.highlighted
+        if items and lst.option_count == len(items):  # the same entries, words changed (a play counted, a best)
+            for k, item in enumerate(items):  # in place: no layout, and the list stays scrolled where it was
+                lst.replace_option_prompt_at_index(k, item.prompt)
+        else:
+            lst.clear_options()
+            lst.add_options(items)
+        if items:
+            lst.highlighted = min(keep or 0, len(items) - 1)
+            self._show(lst.highlighted)
+
+    def _read_class(self) -> tuple[list[TableRow], LobbyState]:
+        """What the class holds now, read once per listing: each exercise's standings (the leaderboard shown as
+        the highlight moves), the results the trainer holds, the tables open and who waits at them."""
+        app = self.host
         self.boards = {ex.id: standings(app.db.games(app.course.course.name, ex.id), ex.score)
                        for ex in app.course.course.exercises}
         try:
@@ -183,7 +199,12 @@ class LobbyScreen(TrainingScreen):
             tables = app.db.tables.live(app.course.course.name)
         except DBError:
             tables = []
-        self.state = lobby_state(tables, released, app.trainee, app.rooms)
+        self.state = state = lobby_state(tables, released, app.trainee, app.rooms)
+        return tables, state
+
+    def _table_entries(self, tables: list[TableRow]) -> list[Option]:
+        """The tables the trainee holds a seat at: one to go back to, or one the trainer kept for them."""
+        app, items = self.host, []
         for table in tables:
             held = table.holds(app.trainee)
             if held is None:
@@ -198,6 +219,11 @@ class LobbyScreen(TrainingScreen):
                                                + (", under way: a bot plays it until you sit down" if kept and
                                                   table.status == "playing" else "") + ")", "dim"))))
             self.entries.append(table)
+        return items
+
+    def _resumable_entries(self) -> list[Option]:
+        """The trainee's own games left unfinished in this course (a table's game is the table's to end)."""
+        app, items = self.host, []
         for row in app.db.unfinished_games(app.trainee):
             if row.course != app.course.course.name or row.table_id is not None:
                 continue  # a table's game is the table's to end
@@ -211,42 +237,40 @@ class LobbyScreen(TrainingScreen):
                                               f"{title} as {app.seat_label(row.exercise, row.seat)}",
                                               (f"  (started {row.started[:16].replace('T', ' ')})", "dim"))))
             self.entries.append(row)
-        for k, ex in enumerate(app.course.course.exercises, start=1):
-            used = app.plays_used(ex)
-            best = personal_best(self.boards[ex.id], app.trainee)
+        return items
+
+    def _exercise_entries(self, state: LobbyState) -> list[Option]:
+        """Every exercise of the course, with the trainee's plays, their best and the tables waiting for people."""
+        items = []
+        for k, ex in enumerate(self.host.course.course.exercises, start=1):
             t = Text(f"{k}. {ex.title}", style="bold")
             if not ex.guided:
                 t.append("  assessment", style=f"bold {palette.ORANGE}")
-            status = f"{used} play{'s' * (used != 1)}" + (f" of {ex.attempts}" if ex.attempts else "")
-            if not ex.guided:
-                lost = app.db.grades.abandoned(app.trainee, app.course.course.name, ex.id)
-                status += f" ({lost} abandoned)" if lost else ""
-            if ex.is_table:
-                waiting, under_way = self.state.waiting(ex.id)
-                status = (f"a table of {app.rooms[ex.id]} people · "
-                          + (f"{waiting} waiting for people · " if waiting else "")
-                          + (f"{under_way} under way with a seat open · " if under_way else "") + status)
-            if ex.id in self.held:
-                status += " · results held by the trainer"
-            elif best is not None:
-                status += f" · best {best:z.1f}" + ("" if ex.score == "payoff" else f" ({SHORT[ex.score]})")
-            if ex.attempts is not None and used >= ex.attempts:
-                status += " · no plays left"
-            t.append(f"\n   {status}", style="dim")
+            t.append(f"\n   {self._exercise_status(ex, state)}", style="dim")
             items.append(Option(t))
             self.entries.append(ex)
-        self._listings += 1
-        lst = self.query_one(OptionList)
-        keep = lst.highlighted
-        if items and lst.option_count == len(items):  # the same entries, words changed (a play counted, a best)
-            for k, item in enumerate(items):  # in place: no layout, and the list stays scrolled where it was
-                lst.replace_option_prompt_at_index(k, item.prompt)
-        else:
-            lst.clear_options()
-            lst.add_options(items)
-        if items:
-            lst.highlighted = min(keep or 0, len(items) - 1)
-            self._show(lst.highlighted)
+        return items
+
+    def _exercise_status(self, ex: Exercise, state: LobbyState) -> str:
+        app = self.host
+        used = app.plays_used(ex)
+        best = personal_best(self.boards[ex.id], app.trainee)
+        status = f"{used} play{'s' * (used != 1)}" + (f" of {ex.attempts}" if ex.attempts else "")
+        if not ex.guided:
+            lost = app.db.grades.abandoned(app.trainee, app.course.course.name, ex.id)
+            status += f" ({lost} abandoned)" if lost else ""
+        if ex.is_table:
+            waiting, under_way = state.waiting(ex.id)
+            status = (f"a table of {app.rooms[ex.id]} people · "
+                      + (f"{waiting} waiting for people · " if waiting else "")
+                      + (f"{under_way} under way with a seat open · " if under_way else "") + status)
+        if ex.id in self.held:
+            status += " · results held by the trainer"
+        elif best is not None:
+            status += f" · best {best:z.1f}" + ("" if ex.score == "payoff" else f" ({SHORT[ex.score]})")
+        if ex.attempts is not None and used >= ex.attempts:
+            status += " · no plays left"
+        return status
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show(event.option_index)

@@ -19,6 +19,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
+from textual.widgets._toast import ToastRack
 
 from negtui.coach.regime import suggested_lens
 from negtui.datadir import default_record_path, user_data_dir
@@ -28,10 +29,11 @@ from negtui.names import player_labels
 from negtui.scenario import Scenario, ScenarioError, load_scenario, write_scenario
 from negtui.scenario.library import bundled_root
 from negtui.seats import Seat, SeatError, default_seats
-from negtui.tui import textual_guards
 from negtui.tui.keys import palette_entries
 from negtui.tui.screens.dialogs import HelpScreen
 from negtui.tui.screens.seats import SeatsScreen
+from negtui.tui.stylesheet import NegtuiStylesheet
+from negtui.tui.toasts import LastingNotifications
 from negtui.tui.too_small import SizeGuard
 
 # The first screen (the seats of a scenario, or the picker) is drawn from the scenario alone; the engine's
@@ -39,6 +41,8 @@ from negtui.tui.too_small import SizeGuard
 # starts.
 if TYPE_CHECKING:
     from negtui.agents.options import AgentOptions
+    from negtui.engine.game import Game
+    from negtui.engine.rules import Rules
     from negtui.generator import GeneratorParams
     from negtui.play.live import LiveGame
     from negtui.play.sources import LiveSource
@@ -62,11 +66,16 @@ class NegtuiApp(SizeGuard, App):
                  ask_seats: bool = True, replay: Path | None = None, record: bool = True,
                  data_dir: Path | None = None, scenarios_dir: Path | None = None, base: Seat | None = None,
                  partner: str = "mcts", sims: int = 50, autoplay: bool = False,
-                 options: AgentOptions | None = None, follow: bool = False) -> None:
+                 options: AgentOptions | None = None, follow: bool = False, loaded: Scenario | None = None,
+                 compiled: Game | None = None) -> None:
         """`base` is the seat every bot starts from (lens and search settings); `partner` and `sims`
-        set it when it is not given.  Bots think in their own process unless `options` say otherwise."""
-        textual_guards.install()  # before any screen or toast exists: what negtui cannot live with in Textual
+        set it when it is not given.  Bots think in their own process unless `options` say otherwise.
+        `loaded` is the scenario at `scenario` as the command line read and checked it, and `compiled` that
+        scenario compiled under `rules`, if it was: the app reads and compiles neither again."""
         super().__init__()
+        # CSS parsed once per process and theme, nodes styled from memory (stylesheet.py)
+        self.stylesheet = NegtuiStylesheet(variables=self.get_css_variables())
+        self._notifications = LastingNotifications()  # no toast for a notification about to expire (toasts.py)
         self.options = options  # None: AgentOptions(remote_bots=True), made when a game starts
         self.scenario_path, self.rules_name, self.seats = scenario, rules, seats or {}
         self.ask_seats, self.replay_path, self.follow = ask_seats, replay, follow
@@ -76,7 +85,10 @@ class NegtuiApp(SizeGuard, App):
         self.autoplay = autoplay
         self.live: LiveSource | None = None  # the game being played
         self.records_written: list[Path] = []  # named on the terminal after the app closes
-        get_rules(rules)  # fail early on an unknown rule set
+        self.rule_set = get_rules(rules)  # and fail early on an unknown rule set
+        self.loaded = loaded
+        # a scenario compiled already, with the rules it was compiled under
+        self._compiled = (loaded, self.rule_set, compiled) if loaded is not None and compiled is not None else None
 
     def on_mount(self) -> None:
         self._catch_signals()
@@ -102,6 +114,8 @@ class NegtuiApp(SizeGuard, App):
                 self.exit(message=err.render(), return_code=2)
                 return
             self.push_screen(ReplayScreen(ReplaySource(rp, self.replay_path if self.follow else None)))
+        elif self.loaded is not None:
+            self.choose_seats(self.loaded)
         elif self.scenario_path is not None:
             self.open_scenario(self.scenario_path)
         else:
@@ -159,6 +173,7 @@ class NegtuiApp(SizeGuard, App):
 
     def choose_seats(self, sc: Scenario, rules: str | None = None) -> None:
         rules = rules or self.rules_name
+        rule_set = self.rule_set if rules == self.rules_name else get_rules(rules)
         # bots play the lens that suits the game wherever no seat names another (as on the command line);
         # the dialog says why
         lens, why = suggested_lens(sc)
@@ -166,7 +181,7 @@ class NegtuiApp(SizeGuard, App):
         if not self.ask_seats:
             from negtui.play.starts import GameStart
 
-            self.start_game(GameStart(sc, get_rules(rules), seats))
+            self.start_game(GameStart(sc, rule_set, seats, compiled=self._compiled_for(sc, rule_set)))
             return
 
         def chosen(result: dict[str, Seat] | None) -> None:
@@ -175,9 +190,9 @@ class NegtuiApp(SizeGuard, App):
                 return
             from negtui.play.starts import GameStart
 
-            self.start_game(GameStart(sc, get_rules(rules), result))
+            self.start_game(GameStart(sc, rule_set, result, compiled=self._compiled_for(sc, rule_set)))
 
-        refusal = get_rules(rules).refusal(sc)
+        refusal = rule_set.refusal(sc)
         if refusal is not None:  # the rule set cannot play it: say why before any seat is chosen
             self.back_to_scenarios(f"cannot play {sc.name} under {rules} rules: {refusal}")
             return
@@ -188,21 +203,30 @@ class NegtuiApp(SizeGuard, App):
         # the dialog is drawn from the scenario alone; whether the exact lens fits the game is found while
         # the person reads it, in a thread that imports what playing the game needs (once the dialog is on the
         # terminal: the thread would hold up its drawing)
-        self._once_drawn(dialog, lambda: self.run_worker(lambda: self._check_game(dialog, sc, rules), thread=True,
+        self._once_drawn(dialog, lambda: self.run_worker(lambda: self._check_game(dialog, sc, rule_set), thread=True,
                                                          group="warm-up", exit_on_error=False))
 
-    def _check_game(self, dialog: SeatsScreen, sc: Scenario, rules: str) -> None:
+    def _compiled_for(self, sc: Scenario, rules: Rules) -> Game | None:
+        """The game compiled from this very scenario under these rules, if it was (by the command line, or
+        while the seats were chosen); None: starting the game compiles it."""
+        if self._compiled is not None and self._compiled[0] is sc and self._compiled[1] is rules:
+            return self._compiled[2]
+        return None
+
+    def _check_game(self, dialog: SeatsScreen, sc: Scenario, rules: Rules) -> None:
         """In a thread: compile the game (importing the engine, the bots and the game screens on the way)
-        and offer the exact lens if it fits."""
+        and offer the exact lens if it fits; the game starts from what was compiled here."""
         from negtui.engine.game import compile_game
         from negtui.play.live import exact_not_offered
         from negtui.play.starts import GameStart  # noqa: F401  what starting the game will import
         from negtui.tui.screens.live import LiveScreen  # noqa: F401
 
         try:
-            why_not = exact_not_offered(compile_game(sc, get_rules(rules)))
+            game = compile_game(sc, rules)
+            why_not = exact_not_offered(game)
         except ValueError:  # starting the game will say why
             return
+        self._compiled = (sc, rules, game)
         self.call_from_thread(self._exact_known, dialog, why_not)
 
     def _exact_known(self, dialog: SeatsScreen, why_not: str | None) -> None:
@@ -235,7 +259,8 @@ class NegtuiApp(SizeGuard, App):
                 record, key = default_record_path(how.scenario.name, self.records_dir), data_dir_key(self.data_dir)
             options = self.options or AgentOptions(remote_bots=True)  # bots think in their own process
             game = LiveGame(how.scenario, how.rules, how.seats, start=how.start, record=record, parent=how.parent,
-                            budget=how.budget, options=options, record_key=key, guided=how.guided)
+                            budget=how.budget, options=options, record_key=key, guided=how.guided,
+                            compiled=how.compiled)
         except (ValueError, OSError, SeatError) as err:
             self.back_to_scenarios(f"cannot start: {err}")
             return
@@ -330,6 +355,29 @@ class NegtuiApp(SizeGuard, App):
             self.live.close()
         for sig in self._signals:
             asyncio.get_running_loop().remove_signal_handler(sig)
+
+    # --- what Textual's App does that a screen of ours does not need ----------------------------------------
+    @property
+    def _background_screens(self) -> list[Screen]:
+        """Textual counts the screen just below the top one as showing through it, the top one opaque or not: its
+        update timer laid it out and drew it, and each region it drew made the top screen repaint that region
+        (a lobby refreshing its list as a game opened over it was laid out twice and repainted the game).  A
+        screen below shows only through a translucent one (a dialog)."""
+        stack = self.screen_stack
+        if stack and stack[-1].styles.background.a == 1:
+            return []  # nothing shows through an opaque screen
+        return super()._background_screens
+
+    def _refresh_notifications(self) -> None:
+        """Every screen resuming tells its toast rack the notifications, and the rack sets its `display` from
+        them: with none, hidden over its hidden, which Textual takes for a change and answers with a layout of
+        the screen (each screen shown was laid out once more for it).  A rack with nothing to show and nothing
+        shown is left as it is."""
+        if not self._notifications:
+            rack = next(iter(self.screen.query_children(ToastRack)), None) if self.screen_stack else None
+            if rack is None or (not rack.display and not rack.children):
+                return
+        super()._refresh_notifications()
 
     # --- signals --------------------------------------------------------------------------------------
     _signals: tuple[int, ...] = ()

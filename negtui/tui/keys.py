@@ -174,7 +174,9 @@ def help_table(mode: str = LIVE, keys: tuple[Key, ...] = GAME_KEYS) -> Table:
         table.add_row(Text(group, style="bold"), "")
         for k in entries:
             if k.action.startswith("pane("):
-                table.add_row(f" 1–{len(panes)}", "side panes: " + ", ".join(p.footer for p in panes))
+                table.add_row(f" 1–{len(panes)}", "side panes: " + ", ".join(p.footer for p in panes)
+                              + (" (on a terminal of 100×40 or more the log stands under the pane open; 3 hides it and "
+                                 "shows it again)" if any(p.footer == "log" for p in panes) else ""))
             else:
                 table.add_row(f" {_spelled(k)}", k.help)
     return table

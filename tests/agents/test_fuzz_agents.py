@@ -103,7 +103,7 @@ def _model_policy(seed: int, log: list[str]):
     return answer
 
 
-@pytest.mark.parametrize("games", [pytest.param(2, id=SHORT),
+@pytest.mark.parametrize("games", [pytest.param(2, id=SHORT, marks=pytest.mark.slow),
                                    pytest.param(MODEL_GAMES, id=LONG, marks=[pytest.mark.stress, pytest.mark.slow])])
 def test_hostile_bodies_from_a_model_server_never_break_a_game(tmp_path, games):
     cases: list[str] = []

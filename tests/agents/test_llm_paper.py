@@ -97,6 +97,26 @@ def test_api_errors_are_retried_with_backoff_then_the_answer_is_used(fake_chat):
     assert calls[1] - calls[0] >= 0.45 and calls[2] - calls[1] >= 0.95  # waits of 0.5 s, then 1 s
 
 
+def test_a_seat_whose_server_never_answered_a_whole_decision_asks_no_more(fake_chat, tmp_path):
+    """A server that is down costs each seat one decision's tries, not every decision's: the game is void
+    anyway (no answer ever came), and asking on would take minutes a game."""
+    longer = json.loads(PILL.read_text())
+    longer["protocol"] |= {"rounds": 4, "schedule": None}
+    path = tmp_path / "pill-4-rounds.json"
+    path.write_text(json.dumps(longer))
+    chat = fake_chat(lambda body: ("status", 503, "down"))
+    env = {**os.environ, "OPENAI_BASE_URL": chat.url, "OPENAI_API_KEY": "sk-test-key"}
+    res = subprocess.run([sys.executable, "-m", "negtui.cli", "autoplay", str(path), "--seat", "A=llm:m", "--seat",
+                          "B=llm:m", "--llm-prompt", "paper", "--json", "--agent-timeout", "1"],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert res.returncode == 0, res.stderr
+    turns = json.loads(res.stdout)["turns"]
+    assert len(turns) == 8
+    assert len(chat.requests) <= 4  # two tries (0.5 s apart, within 1 s) by each of the two seats, then none
+    assert all("answered 503" in t["fault"] for t in turns)
+    assert all("not asked again after 2 tries" in t["fault"] for t in turns[2:])
+
+
 def test_an_unreadable_answer_is_zero_commitments_not_a_second_question(fake_chat):
     chat = fake_chat(lambda body: "this is not JSON")
     res = autoplay(chat)

@@ -36,6 +36,7 @@ def moves(out: dict) -> list[tuple]:
     return [(t["proposer"], t["partner"], t["offer"], t["accepted"]) for t in out["turns"]]
 
 
+@pytest.mark.slow
 def test_every_seat_a_lens_agent_plays_the_game_the_built_in_bots_play(tmp_path):
     builtin = negtui("autoplay", SIX, "--lens", "myopic", "--partner", "greedy", "--json")
     assert builtin.returncode == 0, builtin.stderr
@@ -143,6 +144,7 @@ def test_a_command_that_cannot_start_exits_2_naming_the_seat():
     assert res.returncode == 2 and "needs a command" in res.stderr
 
 
+@pytest.mark.slow
 def test_forks_restart_outside_agents_only_when_given_again(tmp_path):
     """A record's program is not run by a fork of it (a lens bot plays the seat, and stderr says so); given
     again with --seat, it plays on as it played."""

@@ -4,7 +4,7 @@ never beside it.  One table, read by both the source check (test_import_graph.py
 
     cli  >  serve  >  trainee, console  >  tui, classroom, cases  >  table, learn  >  play, sweep  >  coach
          >  agents, record, welfare  >  seats, narrate, generator  >  engine, names  >  scenario
-         >  datadir, locks, children, lazy, csvcells
+         >  datadir, locks, children, lazy, csvcells, pages
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("seats", "narrate", "generator"),
     ("engine", "names"),
     ("scenario",),
-    ("datadir", "locks", "children", "lazy", "csvcells"),
+    ("datadir", "locks", "children", "lazy", "csvcells", "pages"),
 )
 
 

@@ -44,6 +44,11 @@ EXTRA: dict[str, tuple[str, ...]] = {
     "negtui.classroom.classbook": UI_AND_SOLVER + ("numpy", "negtui.engine", "negtui.play"),
     "negtui.serve.server": UI_AND_SOLVER + ("negtui.tui", "negtui.play", "numpy", "negtui.trainee.training",
                                             "negtui.trainee.lobby", "negtui.console"),
+    # the doors start apps as processes of their own: neither loads one
+    "negtui.serve.ssh_door": UI_AND_SOLVER + ("negtui.tui", "negtui.play", "numpy", "negtui.trainee.training",
+                                              "negtui.trainee.lobby", "negtui.console", "aiohttp"),
+    "negtui.serve.web": UI_AND_SOLVER + ("negtui.tui", "negtui.play", "numpy", "negtui.trainee.training",
+                                         "negtui.trainee.lobby", "negtui.console", "asyncssh"),
     "negtui.serve.tables": UI_AND_SOLVER + ("negtui.tui", "negtui.play", "numpy", "negtui.trainee.training"),
     # a course's table runs its game and files its results: no app, no SSH, no research stack
     "negtui.serve.table_child": ("textual", "negtui.tui", "asyncssh", "negtui.trainee.training", "negtui.console")

@@ -33,6 +33,9 @@ RUNS = {
                                 "nothing lost"]),
     "bench_class.py": (["--tables", "1", "--people", "2", "--think", "0", "--ramp", "0"],
                        ["trainees completed     2/2", "messages kept 2 of 2 sent", "nothing lost"]),
+    "bench_class.py web": (["--tables", "1", "--people", "2", "--think", "0", "--ramp", "0", "--web", "1"],
+                           ["trainees completed     2/2", "ssh trainees   1", "web trainees   1",
+                            "a web trainee's app costs", "messages kept 2 of 2 sent", "nothing lost"]),
 }
 
 

@@ -22,7 +22,7 @@ from negtui.classroom.db import DB_NAME, ResultsDB
 from negtui.classroom.dbtypes import Decision, now_iso
 from negtui.classroom.debrief import class_debrief
 from negtui.classroom.export import BASELINE, COST, OPTIMUM, PERSON
-from tests.serve.test_console import show_tab
+from tests.console.test_console import show_tab
 
 COURSE = """\
 name = "class"

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from negtui.classroom.course import load_course
 from negtui.classroom.db import ResultsDB
@@ -95,6 +96,7 @@ def _many_seats(players: int) -> dict:
                        "values": {p: 1 for p in ids}}]}
 
 
+@pytest.mark.slow
 def test_many_seats_and_tables_are_drawn_up_to_a_cap_and_the_figures_say_so(tmp_path: Path, cli) -> None:
     players, plays = SEATS_DRAWN + 10, TABLES_DRAWN + 5
     course = _course(tmp_path, _many_seats(players), 'seat = "P0"')

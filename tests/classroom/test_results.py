@@ -139,3 +139,24 @@ def test_a_time_out_among_the_costliest_is_marked(filed) -> None:
     top = d.costliest[0]
     assert (top.cost, top.timed_out, top.choice, top.chose) == (99.0, True, "no offer", "no offer (time ran out)")
     assert all(c.chose == c.choice for c in d.costliest[1:])
+
+
+def test_reading_results_from_a_folder_without_a_database_makes_none(cli, tmp_path):
+    """A mistyped --data-dir is said, and leaves nothing behind: a read does not create a database."""
+    new = tmp_path / "no-such-class"
+    res = cli("results", "--data-dir", new)
+    assert res.exit_code == 2
+    assert f"no results database in {new}" in res.stderr and "Traceback" not in res.output
+    assert not new.exists()
+    ResultsDB.open(new).close()  # an existing one, empty, reads as no games
+    assert cli("results", "--json", "--data-dir", new).stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("command", [("trainees", "list"), ("trainees", "remove", "ann"),
+                                     ("trainees", "set", "ann", "--student-id", "7")])
+def test_trainee_commands_that_only_change_what_exists_make_no_database(cli, tmp_path, command):
+    """Listing, removing or changing trainees in a mistyped --data-dir is said and creates nothing there."""
+    new = tmp_path / "no-such-class"
+    res = cli(*command, "--data-dir", new)
+    assert res.exit_code == 2 and f"no results database in {new}" in res.stderr
+    assert "Traceback" not in res.output and not new.exists()

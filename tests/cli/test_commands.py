@@ -66,7 +66,7 @@ def test_results_name_commitments_in_words_under_titled_tables(cli):
     base = cli("baseline", HUMANITARIAN).stdout
     assert base.startswith("No-Negotiation baseline: each player's best commitments made alone\n")
     assert "┃ player" in base and "┃ payoff" in base and "Commitments made alone" in base
-    assert "UN_Humanitarian_Coordinator " in base  # whole, at 80 columns
+    assert "UN Humanitarian Coordinator " in base  # whole, at 80 columns, as the app names it
 
 
 def test_solve_and_baseline_json(cli):

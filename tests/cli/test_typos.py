@@ -41,3 +41,21 @@ def test_a_name_near_nothing_bundled_still_says_that_bundled_names_work(cli):
 def test_a_missing_file_in_a_folder_is_only_missing(cli, tmp_path):
     res = cli("autoplay", tmp_path / "missing.json")
     assert res.exit_code == 2 and "file not found" in res.stderr and "bundled" not in res.stderr
+
+
+@pytest.mark.parametrize("args", [("autoplay", "poison-pill", "--lens", "uper"),
+                                  ("welfare", "poison-pill", "--lens", "uper"),
+                                  ("autoplay", "poison-pill", "--seat", "A=uper/lower")])
+def test_a_misspelt_lens_is_told_the_lens_it_was_close_to(cli, args):
+    res = cli(*args)
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "unknown lens 'uper'; did you mean upper?" in res.stderr
+
+
+def test_the_rules_help_names_the_variants(cli):
+    """Variants such as paper+simultaneous are rule sets too; the help of every command that takes --rules says so."""
+    for command in ("autoplay", "play", "welfare", "solve"):
+        res = cli(command, "--help", env={"COLUMNS": "200"})
+        assert res.exit_code == 0
+        words = " ".join(res.stdout.replace("│", " ").split())
+        assert "paper+simultaneous" in words and "(+) or off (-)" in words, (command, words)

@@ -269,11 +269,14 @@ def test_teaching_lesson_numbers(name, myopic, upper, lower, exact, optimum):
 # --- the catalogue --------------------------------------------------------------------------------------
 
 def test_scenarios_json_lists_every_bundled_file(cli):
+    """Scoresheets too (regional-bus-network): every game a name finds is listed."""
     res = cli("scenarios", "--json")
     assert res.exit_code == 0, res.output
     entries = {Path(e["path"]).resolve(): e for e in json.loads(res.stdout)}
-    assert set(entries) == {f.resolve() for f in FILES}
-    for f in FILES:
+    games = [*FILES, *sorted(SCENARIOS.rglob("*.toml"))]
+    assert set(entries) == {f.resolve() for f in games}
+    assert "regional-bus-network" in {e["name"] for e in entries.values()}
+    for f in games:
         e, sc = entries[f.resolve()], scenario(f)
         assert (e["name"], e["players"], e["goals"]) == (sc.name, len(sc.players), len(sc.goals))
         assert e["kind"] == f.relative_to(SCENARIOS).parts[0]

@@ -13,7 +13,9 @@ import pytest_asyncio
 
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.gradebook import gradebook
-from negtui.serve.server import Hub, ServeOptions, host_key
+from negtui.serve.doors import ServeOptions
+from negtui.serve.server import Hub
+from negtui.serve.ssh_door import host_key
 from tests.serve.test_server import connect, open_terminal
 from tests.waiting import wait_for_async
 
@@ -70,14 +72,15 @@ async def test_a_drop_mid_assessment_keeps_one_attempt_and_files_the_result_once
     chan.write("x")  # reject the bundle: turn 1 is played and recorded
     await term.wait_for("B, choose a partner")
     (game,) = hub.db.unfinished_games("alice")
-    async with connect(port, alice) as other:  # the same trainee, a second terminal, while the first plays on
-        chan2, term2 = await open_terminal(other, 120, 36)
-        await term2.wait_for("resume")
-        chan2.write("\r")
-        await term2.wait_for("open in another session", words=True)
-        chan2.write("q")
-        await asyncio.wait_for(term2.closed.wait(), 20)
-    conn.abort()  # the network goes away mid-game
+    conn2 = await connect(port, alice)  # the same trainee, a second terminal, while the first plays on:
+    chan2, term2 = await open_terminal(conn2, 120, 36)  # the first session ends, its game kept
+    await asyncio.wait_for(term.closed.wait(), 20)
+    assert "you opened negtui again elsewhere" in term.shown()
+    await term2.wait_for("resume")
+    chan2.write("\r")  # the game the first session held resumes at once, where it stopped
+    await term2.wait_for("B, choose a partner")
+    conn.close()
+    conn2.abort()  # the network goes away mid-game
     await wait_for_async(lambda: _open_sessions(hub.db) == 0, "both sessions to end",
                          seen=lambda: _open_sessions(hub.db))
     assert [g.id for g in hub.db.unfinished_games("alice")] == [game.id]

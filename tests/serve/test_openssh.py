@@ -45,3 +45,19 @@ def test_a_timed_private_round_over_openssh_ends_reveals_and_debriefs_on_both_sc
     assert res.returncode == 0, f"{res.stdout}\n{res.stderr}"
     assert "OK: a timed private round over ssh ended, revealed and debriefed on both screens" in res.stdout
     assert "table ended by the clock" in res.stdout
+
+
+@pytest.mark.tmux
+@pytest.mark.openssh
+@pytest.mark.chromium
+@pytest.mark.slow
+def test_a_roster_invited_class_plays_at_a_table_one_over_ssh_one_in_chromium(root):
+    """scripts/browser_class_table.py: one roster, one `trainees invite --csv`; an SSH trainee types the code at
+    the enrolment screen, a browser follows the web link and presses join; both sit at one table, play to the
+    debrief, and the results and gradebook hold both."""
+    res = subprocess.run([sys.executable, str(SCRIPTS / "browser_class_table.py")], capture_output=True, text=True,
+                         timeout=400, cwd=root)
+    assert res.returncode == 0, f"{res.stdout}\n{res.stderr}"
+    assert "OK: 1 mixed table(s), ssh and chromium, played to their debriefs, every trainee graded" in res.stdout
+    assert "tables: [['s1', 'w1']]; gradebook rows: ['s1', 'w1']" in res.stdout
+    assert "s1 enrolled over ssh" in res.stdout and "w1 in chromium" in res.stdout

@@ -19,7 +19,9 @@ import pytest_asyncio
 
 from negtui.classroom.db import ResultsDB
 from negtui.record import Replay, load_record
-from negtui.serve.server import Hub, ServeOptions, host_key
+from negtui.serve.doors import ServeOptions
+from negtui.serve.server import Hub
+from negtui.serve.ssh_door import host_key
 from tests.paths import INTRO_COURSE
 from tests.waiting import wait_for_async, within
 
@@ -78,6 +80,18 @@ async def server(tmp_path, request):
     db.close()
 
 
+def classmates(hub: Hub, n: int) -> list[tuple[str, asyncssh.SSHKey]]:
+    """`n` more trainees (t0, t1, …), each with a key: a trainee has one app at a time, so sessions counted
+    together are different trainees'."""
+    out = []
+    with ResultsDB.open(hub.options.data_dir) as db:
+        for k in range(n):
+            key = asyncssh.generate_private_key("ssh-ed25519")
+            db.add_keys(f"t{k}", [key.export_public_key().decode()], create=True)
+            out.append((f"t{k}", key))
+    return out
+
+
 def connect(port: int, key=None, username: str = "alice", **kw):
     return asyncssh.connect("127.0.0.1", port, username=username, client_keys=[key] if key else None,
                             known_hosts=None, agent_path=None, **kw)
@@ -113,8 +127,8 @@ async def test_logins_at_the_same_moment_get_no_more_apps_than_max_sessions(serv
     """Eight trainees' terminals opened at once against a limit of three: three apps, five told the server
     is full (the count is taken as a session starts, not once the database has answered). A race:
     test_the_session_limit_refuses_with_a_message checks the same count in a fixed order."""
-    hub, port, alice = server
-    conns = [await connect(port, alice).__aenter__() for _ in range(8)]
+    hub, port, _alice = server
+    conns = [await connect(port, key, name).__aenter__() for name, key in classmates(hub, 8)]
     try:
         opened = await asyncio.gather(*(open_terminal(c) for c in conns))
         terms = [term for _chan, term in opened]
@@ -200,7 +214,7 @@ async def test_a_client_that_stops_reading_holds_the_servers_memory_flat(server)
     """A paused client at the largest size, its app made to redraw until the server stops reading it:
     the server holds at most its buffer of the client's screen (before: everything drawn, 100 MB a
     minute) and the app waits, redraw after redraw; once the client reads again, the app answers."""
-    from negtui.serve.server import OUTPUT_BUFFERED
+    from negtui.serve.ssh_door import OUTPUT_BUFFERED
 
     hub, port, alice = server
     async with connect(port, alice) as conn:
@@ -236,7 +250,7 @@ async def test_a_client_that_stops_reading_holds_the_servers_memory_flat(server)
 async def test_a_client_that_stops_reading_holds_the_servers_memory_flat_under_a_flood(server):
     """The load version of the test above: sixty redraws at the largest size, one every 50 ms, whatever
     the server does meanwhile; what it holds never grows past its buffer."""
-    from negtui.serve.server import OUTPUT_BUFFERED
+    from negtui.serve.ssh_door import OUTPUT_BUFFERED
 
     hub, port, alice = server
     async with connect(port, alice) as conn:
@@ -275,7 +289,7 @@ async def test_silent_connections_before_login_are_limited_per_address_and_a_tra
     logs in."""
     import socket
 
-    from negtui.serve import server as served
+    from negtui.serve import ssh_door as served
 
     monkeypatch.setattr(served, "PREAUTH_PER_ADDRESS", 4)
     hub, port, alice = server
@@ -373,8 +387,9 @@ async def test_the_session_limit_refuses_with_a_message(server):
     """Three sessions of three, then a fourth: refused with the reason. The three are counted as they
     start, while the database has not yet answered for any of them (held here), so logins at the same
     moment cannot all pass the check; and once their apps run, a fourth is refused all the same."""
-    hub, port, alice = server
-    conns = [await connect(port, alice) for _ in range(4)]  # logged in: the database answered for the keys
+    hub, port, _alice = server
+    others = classmates(hub, 4)
+    conns = [await connect(port, key, name) for name, key in others]  # logged in: the database answered for the keys
     held = asyncio.Event()
     db_call = hub.db_call
 
@@ -398,12 +413,26 @@ async def test_the_session_limit_refuses_with_a_message(server):
         held.set()
         for term in terms:
             await term.wait_for("The poison pill")
-        async with connect(port, alice) as extra:
+        async with connect(port, others[3][1], others[3][0]) as extra:
             await refused(extra)
     finally:
         held.set()
         for conn in conns:
             conn.close()
+
+
+async def test_a_second_login_of_a_trainee_ends_the_first(server):
+    """One app per trainee: a second login (another laptop, a forgotten window) takes over, the first is told
+    why; the games are the trainee's either way."""
+    hub, port, alice = server
+    async with connect(port, alice) as first, connect(port, alice) as second:
+        _chan, one = await open_terminal(first)
+        await one.wait_for("The poison pill")
+        _chan, two = await open_terminal(second)
+        await two.wait_for("The poison pill")
+        await asyncio.wait_for(one.closed.wait(), 30)
+        assert "session ended: you opened negtui again elsewhere (your games are kept)" in one.output
+        assert [s.name for s in hub.sessions] == ["alice"] and not two.closed.is_set()
 
 
 # --- one app per connection, on its own terminal -------------------------------------------------------------
@@ -734,3 +763,32 @@ async def test_one_server_per_data_directory_and_a_killed_ones_leftovers_cleaned
             if proc is not None and proc.returncode is None:
                 proc.kill()
                 await proc.wait()
+
+
+async def test_a_new_session_starts_once_the_trainees_older_one_has_ended_and_its_end_is_filed(tmp_path):
+    """Take-over waits for the older session: a game it held is free by the time the new app starts (it had
+    been 'open in another session' while the old app was still going, however briefly)."""
+    with ResultsDB.open(tmp_path) as db:
+        hub = Hub(ServeOptions(data_dir=tmp_path, course=INTRO_COURSE), db)
+        filed: list[str] = []
+
+        class Session:
+            child = None
+
+            def __init__(self, name: str, slow: float = 0.0) -> None:
+                self.name, self.slow, self.said = name, slow, ""
+
+            async def end_for(self, said: str, reason: str) -> None:
+                await asyncio.sleep(self.slow)  # an app that takes its time to stop
+                self.said = said
+                hub.db_later(lambda _db: filed.append(f"{self.name} ended: {reason}"))
+
+            async def _end(self, reason: str) -> None:
+                await self.end_for("", reason)
+
+        old, other, new = Session("alice", slow=0.3), Session("bob", slow=0.3), Session("alice")
+        hub.sessions |= {old, other, new}
+        await hub.take_over(new)
+        assert filed == ["alice ended: opened again elsewhere"] and "opened negtui again elsewhere" in old.said
+        assert hub.sessions == {other, new} and other.said == ""
+        await hub.stop()

@@ -15,7 +15,7 @@ from negtui.record import load_record
 from negtui.record.audit import audit
 from negtui.record.replay import Replay
 from negtui.table.source import sit
-from tests.serve.conftest import Server
+from tests.keeper import Server
 from tests.serve.test_tables import play_through
 from tests.waiting import wait_for
 

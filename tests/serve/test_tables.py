@@ -20,7 +20,7 @@ from negtui.record.replay import Replay
 from negtui.record.signing import check_chain, read_key
 from negtui.table.source import TableSource, sit
 from negtui.trainee.hub import ask
-from tests.serve.conftest import Server
+from tests.keeper import Server
 from tests.waiting import wait_for
 
 

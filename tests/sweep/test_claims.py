@@ -96,6 +96,9 @@ def test_a_lens_that_is_worse_fails_and_a_lens_tied_with_the_best_is_indistingui
     # (means over both: myopic 5.75, upper 5.55, lower 6.25)
     overall = judged(small_rows({**BASE, "negative-pp": {"myopic": 5.5, "upper": 5.6, "lower": 6.0}}))
     assert overall["upper-best-negative"].verdict == HOLDS
+    # results with no poison-pill games (reference rules play none) name the pooled part for what they hold
+    no_pill = judged([r for r in small_rows() if r["payoff"] != "negative-pp"])["upper-best-negative"]
+    assert no_pill.parts[0].label == "negative, pooled" and "poison pill" not in no_pill.subset
 
 
 def test_the_l1_claims_are_per_lens_so_one_lens_cannot_decide_for_all():

@@ -60,6 +60,7 @@ def test_the_reference_generator_refuses_a_pill_where_a_receiver_may_have_one_ac
     assert len(tasks(spec)) == 3 * 2  # three (range, rules) cells played, two seeds
 
 
+@pytest.mark.slow
 def test_a_sweep_over_ranges_records_them_and_counts_the_games_over_the_exact_limit(cli, tmp_path: Path):
     """2-3 actions for 10 players is 20-30 cells: 5 rounds × 2^20 states is over the limit in every game;
     1-2 is at most 20 cells, under it in most."""

@@ -365,6 +365,6 @@ def test_figures_show_every_regime_their_n_and_methods_that_coincide(tmp_path):
     paths = l1_figure(same, ["myopic", "upper", "lower"], tmp_path / "l1", "hand")
     svg = next(p for p in paths if p.suffix == ".svg").read_text()
     assert "(n = 2 per point)" in svg
-    assert "mean ± s.e." in svg
+    assert "mean ± s.e. over seeds" in svg
     # three methods, three marker shapes in the legend and the panels: each is a path id of its own
     assert len(set(re.findall(r'id="(m[0-9a-f]+)"', svg))) >= 3

@@ -103,6 +103,7 @@ def test_the_pool_and_a_dask_cluster_give_the_same_rows(sweep, tmp_path):
     assert pq.read_schema(local).names == SCHEMA.names
 
 
+@pytest.mark.slow
 def test_an_interrupted_sweep_resumes_without_duplicates(sweep, root, tmp_path):
     spec = spec_file(tmp_path, SMALL.replace("seeds = 2", "seeds = 6"))
     out = tmp_path / "r.parquet"

@@ -106,3 +106,16 @@ def test_the_hand_written_game_stands_apart_from_the_generated_ones(cli, tmp_pat
     assert best.parts[0].comparisons[0].effect.n == 4 and best.verdict == HOLDS  # lower +2 over myopic in each
     pooled = scenario_table([r | {"generated": None} for r in rows])  # files from before the column: as before
     assert not pooled.split and "mean ± sd over the 5 games" in scenario_markdown(pooled)
+
+
+def test_the_hand_written_game_heads_both_tables_wherever_its_file_sorts():
+    """The sign-structure table lists the games in the scenario table's order, the hand-written one first,
+    so the two tables read row against row."""
+    from negtui.sweep.render_scenarios import scenario_markdown, structure_markdown
+
+    shape = {"negative_mass": 0.16, "mixed_sign_goals": 0.62, "sign_agreement": 0.76}
+    rows = [r | shape | {"generated": r["scenario_file"] != "/s/g3.json"}
+            for r in scenarios({"myopic": 10.0, "upper": -5.0, "lower": 12.0}, k=5)]
+    st = scenario_table(rows)
+    for text in (scenario_markdown(st), structure_markdown(st)):
+        assert text.index("| g3 |") < text.index("| g0 |") < text.index("| g4 |"), text

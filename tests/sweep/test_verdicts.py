@@ -89,6 +89,21 @@ def test_where_games_of_a_seed_are_independent_both_intervals_cover():
     assert 0.93 <= coverage(values, seeds) <= 0.97
 
 
+def test_a_figures_standard_error_counts_seeds_not_games():
+    """A figure's error bar: games of one seed that are copies of each other are one draw, so the standard
+    error is that of the seeds' means, not of as many independent games; across the simulated studies it
+    is as large as the spread of their means."""
+    from negtui.sweep.stats import clustered_se
+
+    copies = np.array([1.0, 1.0, 1.0, 3.0, 3.0, 3.0])
+    assert clustered_se(copies, [0, 0, 0, 1, 1, 1]) == pytest.approx(1.0)  # the two seeds' means, 1 and 3
+    assert clustered_se(copies, range(6)) == pytest.approx(copies.std(ddof=1) / math.sqrt(6))
+    assert clustered_se(copies, [5] * 6) == 0.0 and clustered_se([], []) == 0.0
+    values, seeds = simulated_studies(seed_sd=0.5)
+    se = np.array([clustered_se(v, seeds) for v in values])
+    assert float(np.sqrt(np.mean(se ** 2))) == pytest.approx(values.mean(axis=1).std(ddof=1), rel=0.1)
+
+
 def test_the_same_effect_in_every_game_is_exact_and_no_effect_is_identical_play():
     e = paired_difference(np.arange(8.0) + 2, np.arange(8.0), np.arange(8), seed=1)
     assert (e.estimate, e.low, e.high) == (2.0, 2.0, 2.0) and e.verdict() == HOLDS and e.verdict(-1) == FAILS

@@ -402,3 +402,18 @@ def test_seats_kept_at_the_opening_are_the_trainees(open_table, person, tmp_path
     bob = person(table.path, "bob")
     assert bob.expect("welcome")["you"] == "A"
     alice.expect("started")
+
+
+def test_a_seat_is_asked_for_by_id_or_by_the_name_shown_and_an_unknown_one_is_refused(open_table, person) -> None:
+    """`table join --as`: the name the app shows finds the seat ('operations' is B); a name no player has, or a
+    bot's seat, is refused with the people's seats named, never swapped for the first free one."""
+    table = open_table()  # people sit in A (Finance) and B (Operations); C (Research) is a bot's
+    nobody = person(table.path, "dora", seat="Marketing")
+    why = nobody.expect("refused")["why"]
+    assert "no player 'Marketing'" in why and "A · Finance, B · Operations" in why
+    bots = person(table.path, "erin", seat="research")
+    assert "C · Research is played by a bot" in bots.expect("refused")["why"]
+    alice = person(table.path, "alice", seat="operations")
+    assert alice.expect("welcome")["you"] == "B"
+    bob = person(table.path, "bob", seat="A · Finance")
+    assert bob.expect("welcome")["you"] == "A"

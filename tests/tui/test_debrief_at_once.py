@@ -4,6 +4,8 @@ to workers and fill the screen as they arrive."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from negtui.agents import AgentOptions
@@ -62,10 +64,14 @@ async def test_a_small_games_debrief_is_complete_before_its_first_frame(monkeypa
 async def test_past_the_budget_the_numbers_arrive_from_workers(monkeypatch, wait_until):
     monkeypatch.setattr(debrief_screen, "AT_ONCE_SECONDS", 0.0)
     monkeypatch.setattr(summary, "AT_ONCE_FREE_CELLS", 0)
+    solve = threading.Event()  # the optimum's worker waits for the first frame to be read
+    enumerated = summary.SummaryScreen._enumerated
+    monkeypatch.setattr(summary.SummaryScreen, "_enumerated", lambda self: solve.wait(10) and enumerated(self))
     app = NegtuiApp(None, record=False)
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         screen, workers, (welfare_line,) = await debrief_opened(app, pilot)
+        solve.set()
         assert sorted(workers) == ["debrief:<lambda>", "welfare:_enumerate"], workers
         assert "solving" in welfare_line
         await wait_until(pilot, lambda: not screen._pending, "the replays and the optimum")
@@ -75,24 +81,24 @@ async def test_past_the_budget_the_numbers_arrive_from_workers(monkeypatch, wait
 
 @pytest.mark.parametrize("guarded", [True, False])
 async def test_a_debrief_whose_scrollbar_appears_is_laid_out_twice(guarded, wait_until):
-    """Once as it opens and once for its scrollbar; unguarded, the scrollbar's request, sent before the
-    second layout, asked for a third."""
+    """As it opens and once for its scrollbar, and the picker below it not at all; without our screens'
+    override, its first size, passed on to the picker below, laid the picker out again."""
     from contextlib import nullcontext
 
-    from textual.screen import Screen
-
-    from tests.tui.test_textual_guards import screens_laid_out, unguarded
+    from negtui.tui.screen_base import NegtuiScreen
+    from tests.tui.layouts import as_textuals, screens_laid_out
 
     app = NegtuiApp(None, record=False)
     async with app.run_test(size=(100, 24)) as pilot:
         await pilot.pause()
-        with unguarded(Screen, "_on_layout") if not guarded else nullcontext(), screens_laid_out() as laid_out:
+        with as_textuals(NegtuiScreen, "_screen_resized") if not guarded else nullcontext(), \
+                screens_laid_out() as laid_out:
             screen = DebriefScreen(pill_ending())
             await app.push_screen(screen)
             for _ in range(6):
                 await pilot.pause(0.05)
         assert screen.query_one("#dialog").show_vertical_scrollbar
-    assert (laid_out.count("DebriefScreen") == 2) is guarded, laid_out
+    assert (laid_out == ["DebriefScreen"] * 2) is guarded, laid_out
 
 
 async def test_a_tables_numbers_told_before_the_debrief_opens_are_shown_as_it_opens():

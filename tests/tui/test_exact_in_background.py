@@ -94,6 +94,7 @@ def _first_mover(path: Path) -> str:
     return neg.game.player_ids[neg.proposer(neg.initial_state())]
 
 
+@pytest.mark.slow
 async def test_an_exact_seat_opens_at_once_and_moves_when_the_background_solve_is_done(screen_text, wait_until,
                                                                                    tmp_path, held_solve):
     """A seat playing the exact lens does not solve the game before the first screen (it froze the terminal
@@ -115,6 +116,7 @@ async def test_an_exact_seat_opens_at_once_and_moves_when_the_background_solve_i
         assert app.game.valuation.exact_solved
 
 
+@pytest.mark.slow
 async def test_cancelling_the_solve_an_exact_seat_waits_for_says_how_to_go_on(screen_text, wait_until, play_screen,
                                                                             tmp_path, held_solve):
     from negtui.seats import Seat

@@ -114,17 +114,30 @@ async def test_the_cursor_starts_on_your_own_row(screen_text):
 
 
 async def test_the_turn_log_is_drawn_once_and_only_in_its_pane(screen_text, wait_until, pill_app):
-    """One log on the screen, however tall: a turn is wrapped once, in the pane that shows it."""
+    """One log on the screen, however tall: a turn is wrapped once.  On a tall terminal the log is under the
+    pane open (the room a short one does not have), and 3 hides it and shows it again; on 80×24 it is a pane."""
     app = pill_app(A=Seat.lens("myopic"), B=Seat.lens("upper"))
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         await pilot.press("n")
         await wait_until(pilot, lambda: app.game.events, "the first turn")
-        assert len(app.screen.query(TurnLog)) == 1
-        assert "turn log" not in screen_text(app)  # the forecasts are open: no copy of the log under them
+        await wait_until(pilot, lambda: "t  1 r1  A → B" in screen_text(app).split("Log · 3 hides it")[-1],
+                         "the turn in the log under the forecasts")
+        assert "payoffs and forecasts" in screen_text(app)  # the pane open, above the log
+        logs = list(app.screen.query(TurnLog))
+        assert [log.id for log in logs if log.is_on_screen] == ["aside-log"]
+        assert app.screen.query_one("#log", TurnLog).wrapped == 0  # the pane's log, out of sight, wraps nothing
+        assert screen_text(app).count("t  1 r1  A → B") == 2  # the log, and the status line saying it
         await pilot.press("3")
-        await wait_until(pilot, lambda: "t  1 r1  A → B" in screen_text(app), "the turn in the log pane")
-        assert screen_text(app).count("t  1 r1  A → B") == 2  # the log pane, and the status line saying it
+        await wait_until(pilot, lambda: "Log · 3 hides it" not in screen_text(app), "the log hidden")
+        assert screen_text(app).count("t  1 r1  A → B") == 1 and "payoffs and forecasts" in screen_text(app)
+        await pilot.press("3")
+        await wait_until(pilot, lambda: "Log · 3 hides it" in screen_text(app), "the log shown again")
+        await pilot.resize_terminal(80, 24)
+        await wait_until(pilot, lambda: "Log · 3 hides it" not in screen_text(app), "no room for it at 80×24")
+        await pilot.press("3")
+        await wait_until(pilot, lambda: screen_text(app).count("t  1 r1  A → B") == 2, "the log pane at 80×24")
+        assert [log.id for log in app.screen.query(TurnLog) if log.is_on_screen] == ["log"]
 
 
 async def test_a_resize_relays_the_side_panes_at_once(screen_text, wait_until):
@@ -452,9 +465,8 @@ async def test_the_log_filtered_to_a_player_leaves_out_other_players_passes(wait
         passes = [ev for ev in app.game.events if ev.passed and not ev.accepted and ev.partner != ev.proposer]
         assert passes, "no pass naming another player: the test shows nothing"
         who = passes[0].partner
-        log = ps.query_one(TurnLog)
+        log = ps.query_one("#aside-log", TurnLog)  # at 160×50 the log is in view under the pane open
         log.only = who
-        ps.view.show_pane("log")  # a pane is drawn when it is in view
         only = f"turn log · only {player_names(app.game.neg.game.scenario)[who]}"
         await wait_until(pilot, lambda: log.plain.split("\n")[0] == only, "the log drawn for one player")
         shown = log.plain  # the head, then a line per turn
@@ -482,3 +494,61 @@ async def test_b_in_the_offer_builder_starts_again_from_the_suggested_offer(wait
         await pilot.press("b")
         await wait_until(pilot, lambda: src.cells == frozenset(option.suggested.cells), "the suggested offer loaded")
         assert "the suggested offer to B loaded" in " ".join(str(ps.query_one("#status").render()).split())
+
+
+async def test_o_before_a_partner_is_chosen_says_so_and_asks_for_one(wait_until, pill_app):
+    """Escape from the partner dialog, then o: the key is not dead; it says an offer needs a partner and opens
+    the dialog again."""
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    notes: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "A's partner dialog")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, PartnerScreen), "the dialog closed")
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "the partner dialog again")
+        assert any("Choose a partner first" in n for n in notes), notes
+
+
+async def test_filtering_the_log_in_sight_keeps_the_focused_players_turns(wait_until, play_screen):
+    """f on the log pane, open while the turns were played: the focused player's turns stay listed (the log
+    taken in before was dropped, and the filtered log said "no turns yet")."""
+    app = NegtuiApp(SIX, seats={f"P{i}": Seat.lens("myopic", partner="greedy", sims=4) for i in range(6)},
+                    ask_seats=False, record=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        ps = play_screen(app)
+        await pilot.press("3")
+        for _ in range(6):
+            await pilot.press("n")
+        await wait_until(pilot, lambda: len(app.game.events) >= 6, "six turns")
+        log = ps.query_one("#log", TurnLog)
+        await wait_until(pilot, lambda: log.plain.count("\n") >= 6, "the turns in the log pane")
+        player = int(app.game.neg.game.owner[ps.view.focused_cell])
+        await pilot.press("f")
+        await wait_until(pilot, lambda: log.plain.startswith("turn log · only"), "the log filtered")
+        mine = sum(player in ev.players for ev in app.game.events)
+        assert mine and len([ln for ln in log.plain.splitlines()[1:] if ln.strip()]) == mine, log.plain
+
+
+@pytest.mark.parametrize("seat", ["P1", "Upstream_State"])
+async def test_the_focused_cell_says_its_action_once(screen_text, wait_until, seat):
+    """A generated game's action 0 of P1 is labelled "P1 action 0": under "P1:" it reads "action 0", once (it
+    read "P1: action 0 — P1 action 0"); a label of its own still stands beside a readable id."""
+    from negtui.tui.widgets.panes import CellInfo
+    from tests.paths import RIVER_BASIN
+
+    path = SIX if seat == "P1" else RIVER_BASIN
+    app = NegtuiApp(path, seats={seat: Seat.human()}, ask_seats=False, record=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        info = app.screen.query_one(CellInfo)
+        await wait_until(pilot, lambda: ":" in info.plain, "the focused cell explained")
+        head = info.plain.split("\nfeeds:")[0]
+        g = app.game.neg.game
+        i = g.player_ids.index(seat)
+        label = " ".join(g.scenario.players[i].actions[0].label.split())
+        if seat == "P1":
+            assert " ".join(head.split()) == "P1: action 0", head
+        else:
+            assert " ".join(head.split()) == f"Upstream State: {label}", head

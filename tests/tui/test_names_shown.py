@@ -79,3 +79,35 @@ async def test_the_end_of_the_game_names_your_seat_once(screen_text, wait_until)
         assert "your game as Midstream State" in text
         assert "(Midstream State)" not in text and not [i for i in IDS if i in text], text
     game.close()
+
+
+@pytest.mark.parametrize("width", [80, 160])
+async def test_the_network_pane_cuts_a_name_once_and_never_wraps_it(screen_text, wait_until, cli, tmp_path, width):
+    """At 80 columns the pane is 40 wide: a player's name is whole or cut once with '…' at a word, on one line
+    (it was cut and wrapped: "Midstre…" over "State"); at 160 columns the names are whole."""
+    from negtui.scenario import load_scenario as load
+    from negtui.tui.widgets.network import DealNetwork
+
+    rec = tmp_path / "river.jsonl"
+    assert cli("autoplay", RIVER_BASIN, "--partner", "greedy", "--quiet", "--record", rec).exit_code == 0
+    names = [p.display for p in load(RIVER_BASIN).players]
+    app = NegtuiApp(replay=rec, record=False, data_dir=tmp_path)
+    async with app.run_test(size=(width, 150)) as pilot:  # tall: the whole pane in sight
+        await wait_until(pilot, lambda: "REPLAY 0/24" in screen_text(app), "the replay")
+        await pilot.press("g", "2", "4", "enter", "4")
+        await wait_until(pilot, lambda: "REPLAY 24/24" in screen_text(app) and "centrality" in screen_text(app),
+                         "the network pane at the end")
+        pane = app.screen.query_one(DealNetwork).region
+        lines = [ln[pane.x:pane.right].rstrip() for ln in screen_text(app).splitlines()[pane.y:pane.bottom]]
+        top = lines.index(next(ln for ln in lines if ln.strip() == "centrality"))
+        rows = lines[top + 2:top + 2 + len(names)]  # a line per player, its numbers on it
+        assert all(ln.split()[-1].replace(".", "").isdigit() for ln in rows), "\n".join(lines)
+        shown = [ln.strip().rsplit(None, 3)[0] for ln in rows]
+        for name in shown:
+            assert name in names or (name.endswith("…") and any(n.startswith(name[:-1] + " ") for n in names)), \
+                (name, "\n".join(lines))
+        if width >= 160:
+            assert sorted(shown) == sorted(names)
+        for ln in lines:  # no line begins with the tail of a name cut on the line before
+            assert ln.strip() not in {"State", "Bank", "Organisation", "Consortium", "Society", "Basin"}, \
+                "\n".join(lines)

@@ -10,7 +10,7 @@ from textual.geometry import Size
 from textual.widgets import OptionList
 
 from negtui.tui.widgets.options import Options
-from tests.tui.test_textual_guards import screens_laid_out
+from tests.tui.layouts import screens_laid_out
 
 
 class Listing(App):

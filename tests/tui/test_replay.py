@@ -154,3 +154,38 @@ async def test_a_game_left_before_its_first_turn_leaves_no_record(wait_until, tm
         await pilot.press("ctrl+q")
     [kept] = list((tmp_path / "records").glob("*.jsonl"))
     assert len(kept.read_text().splitlines()) == 2  # the header and the turn
+
+
+async def test_the_replays_marks_are_of_one_turn(screen_text, wait_until, play_screen, record_game, tmp_path):
+    """▶ marks who proposes next, as the top bar says; no ◆ marks the previous turn's partner beside it."""
+    from negtui.tui.widgets.matrix import CommitmentMatrix
+
+    rec = record_game(tmp_path / "six.jsonl")
+    rp = Replay(load_record(rec))
+    app = NegtuiApp(replay=rec, record=False, data_dir=tmp_path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_until(pilot, lambda: "REPLAY 0/24 turns played" in screen_text(app), "the replay's first screen")
+        await pilot.press("full_stop", "full_stop", "full_stop")
+        await wait_until(pilot, lambda: "REPLAY 3/24 turns played" in screen_text(app), "turn 3 played")
+        assert rp.events[2].partner != rp.neg.game.proposer(3)  # the previous turn's partner is another player
+        region = app.screen.query_one(CommitmentMatrix).region
+        rows = screen_text(app).splitlines()[region.y:region.bottom]
+        grid = "\n".join(ln[region.x:region.right] for ln in rows)
+        next_proposer = rp.neg.game.player_ids[rp.neg.game.proposer(3)]
+        assert grid.count("▶") == 1 and f"▶ {next_proposer}" in grid, grid
+        assert "◆" not in grid, grid
+
+
+async def test_the_jump_dialogs_shown_turn_is_where_enter_goes(screen_text, wait_until, play_screen, record_game,
+                                                               tmp_path):
+    """The empty field shows the last turn; enter goes there (it said "a number of turns, please")."""
+    rec = record_game(tmp_path / "six.jsonl")
+    app = NegtuiApp(replay=rec, record=False, data_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "REPLAY 0/24 turns played" in screen_text(app), "the replay's first screen")
+        await pilot.press("g")
+        await wait_until(pilot, lambda: isinstance(app.screen, JumpScreen), "the jump dialog")
+        assert app.screen.query_one("#turn").value == "" and "24" in screen_text(app)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not isinstance(app.screen, JumpScreen), "the dialog closed")
+        assert play_screen(app).source.pos == 24

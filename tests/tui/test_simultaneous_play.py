@@ -63,12 +63,15 @@ async def toggle(pilot, app, *cells: int) -> None:
 
 
 async def read_log(pilot, app, wait_until) -> str:
-    """The turn log pane's entries, once the end-of-game screen is closed (3 opens the pane)."""
+    """The turn log's entries, once the end-of-game screen is closed: the log under the panes of a tall
+    terminal, or the pane 3 opens."""
     await wait_until(pilot, lambda: isinstance(app.screen, DebriefScreen), "the debrief")
     await pilot.press("escape")
     await wait_until(pilot, lambda: not isinstance(app.screen, DebriefScreen), "the game screen again")
-    await pilot.press("3")
-    log = app.screen.query_one(TurnLog)
+    tall = app.screen.view.has_class("roomy")
+    if not tall:
+        await pilot.press("3")
+    log = app.screen.query_one("#aside-log" if tall else "#log", TurnLog)
     await wait_until(pilot, lambda: "proposers at once" in log.plain, "the turn in the log")
     return log.plain
 
@@ -98,7 +101,8 @@ async def test_b_offers_the_port_and_the_ports_budget_voids_the_deal(size, scree
         assert "t  1 r1  2 proposers at once: 1 applied, 1 void" in log
         assert f"B → C accepted but void ({BUDGET_VOID})" in log
         assert "A → C accepted" in log
-        drawn = app.screen.query_one(TurnLog).lines  # each offer's words wrap under its own indent
+        # each offer's words wrap under its own indent
+        drawn = next(log for log in app.screen.query(TurnLog) if log.is_on_screen).lines
         first = next(k for k, line in enumerate(drawn) if line.startswith(" " * 9 + "A → C"))
         assert len(drawn) > first + 2 and all(line.startswith(" " * 9) for line in drawn[first:] if line.strip())
         status = flat(app.screen.query_one("#status").plain)
@@ -213,3 +217,29 @@ async def test_a_simultaneous_record_replays_in_the_app(screen_text, wait_until,
         await pilot.press("full_stop")
         await wait_until(pilot, lambda: "turn 1 settled" in flat(screen_text(app)), "the turn")
         assert f"1 applied, 1 void. A → C accepted; B → C accepted but void ({BUDGET_VOID})" in flat(screen_text(app))
+
+
+async def test_the_debrief_does_not_clear_decisions_the_bots_in_the_seat_beat(wait_until, tmp_path):
+    """B goes to the port and its deal is voided (0), where a lens bot in B's seat, searching its partner as the
+    app's bots do (MCTS), docks with D (6): each decision judged alone cost nothing, and the debrief says so
+    beside what the bots did better, not as a clean bill."""
+    from rich.console import Console
+
+    seats = {pid: Seat.lens("myopic") for pid in "ACD"} | {"B": Seat.human()}  # 50 simulations: B docks with D
+    app = NegtuiApp(RACE, rules=SIM, seats=seats, ask_seats=False, record=False, data_dir=tmp_path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PartnerScreen), "B's partner dialog")
+        await choose_partner(pilot, app, 2)
+        await toggle(pilot, app, BERTH3, BERTH4)
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, DebriefScreen), "the debrief")
+        debrief = app.screen
+        await wait_until(pilot, lambda: len(debrief.debriefs[1].counterfactual) == 3, "the lens bots' games",
+                         timeout=60)
+        d = debrief.debriefs[1]
+        assert d.payoff == 0.0 and max(d.counterfactual.values()) == 6.0, d.counterfactual
+        console = Console(width=200, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+        console.print(debrief._debrief_view(1))
+        said = flat(console.export_text())
+        assert "no decision of yours cost anything against" not in said
+        assert "yet every lens bot in your seat did 6.00 better over the whole game" in said, said

@@ -69,7 +69,8 @@ async def test_welfare_optimum_shown_then_a_solve_cancelled(screen_text, wait_un
             assert scr.result.payoffs == pytest.approx([30.0, 30.0])
             shown = str(status.content)
             assert "utilitarian: welfare 60.00, the largest sum of payoffs" in shown
-            assert "the optimum adds: A commits bait; B commits bait" in shown  # which commitments reach it
+            adds = str(scr.query_one("#welfare-adds", Static).content)
+            assert "the optimum adds: A commits bait; B commits bait" in adds  # which commitments reach it
             await wait_until(pilot, lambda: all(word in screen_text(app) for word in ("optimum", "30.0", "gap")),
                              "the optimum's table drawn")
             # another objective: solved at once, the old table gone, its number explained

@@ -204,13 +204,13 @@ class DebriefScreen(SummaryScreen):
                 decisions.add_row(f" {k}", words)
             parts.append(decisions)
         elif self.session.assessments and g.simultaneous:  # no exact solution; the plain reading (DEBRIEF_NOTE)
-            parts.append(Text("no decision of yours cost anything against the lens bots, each judged as its turn's "
-                              "only deal", style=palette.POSITIVE))
+            alone = "the lens bots, each judged as its turn's only deal"
+            parts.append(_nothing_cost(d.payoff, d.counterfactual, alone))
         elif self.session.assessments:  # judged by the exact solution only where the game was small enough for it
             exact = all(a.reference == "exact" for a in self.session.assessments)
             against = "the lens bots and the exact solution" if exact else "the lens bots (the game is too large to " \
                 "solve exactly)"
-            parts.append(Text(f"no decision of yours cost anything against {against}", style=palette.POSITIVE))
+            parts.append(_nothing_cost(d.payoff, d.counterfactual, against))
         return Group(*parts)
 
     def _agreed(self, sheet: Sheet, player: int) -> list:
@@ -236,6 +236,22 @@ class DebriefScreen(SummaryScreen):
         app, retry = self.app, self.retry
         self.action_close()
         app.call_after_refresh(retry, picks[k].t)  # once this dialog is gone
+
+
+def _nothing_cost(payoff: float, bots: dict[str, float], against: str) -> Text:
+    """No decision judged alone cost anything; said plainly only where no lens bot in the seat did better over the
+    whole game, since the table just above would otherwise contradict it (the cost is then in how the decisions
+    played together, or in what the others made of them: under simultaneous rules, a deal voided in its turn)."""
+    better = {lens: v - payoff for lens, v in bots.items() if v - payoff > 1e-6}
+    if not better:
+        return Text(f"no decision of yours cost anything against {against}", style=palette.POSITIVE)
+    gaps = sorted(set(round(x, 2) for x in better.values()))
+    by = f"{gaps[0]:z.2f}" if len(gaps) == 1 else f"{gaps[0]:z.2f} to {gaps[-1]:z.2f}"
+    who = "every lens bot" if len(better) == len(CLOSED_FORM_LENSES) else \
+        f"the {' and '.join(better)} bot{'s' * (len(better) > 1)}"
+    return Text(f"no decision of yours, judged one at a time against {against}, cost anything; yet {who} in your "
+                f"seat did {by} better over the whole game (above): the difference is in how your decisions played "
+                "together and how the others answered them")
 
 
 def _pts(o: OptionState) -> str:

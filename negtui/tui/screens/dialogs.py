@@ -56,6 +56,7 @@ class PartnerScreen(BesideTheMatrix, Dialog[int | tuple[int, list[int]] | None])
 
     BINDINGS = [Binding("escape", "cancel", "back"), Binding("x", "pass_turn", "pass the turn"),
                 Binding("b", "load_best", "load the suggested offer")]
+    SCROLLS = "#partners"  # a list of 22 partners ran past the terminal's edge, the cursor with it
 
     def __init__(self, proposer: str, names: list[str], options: list[PartnerOption], describe, *,
                  suggest: bool = True, labels: list[str] | None = None) -> None:
@@ -208,8 +209,10 @@ class JumpScreen(Dialog[int | None]):
             yield TurnInput(placeholder=str(self.last), type="integer", id="turn")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Empty, the field shows the last turn (its placeholder), and enter goes there: what is shown is what
+        enter does, not "a number, please" under a number."""
         try:
-            t = int(event.value)
+            t = int(event.value.strip() or self.last)
         except ValueError:
             self.notify("a number of turns, please", severity="warning")
             return

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding
-from textual.screen import Screen
 
 from negtui.narrate import commitment_words
 from negtui.play.sources import Ending, GameSource
 from negtui.play.views import Snapshot
 from negtui.tui.autoplay import Autoplay
 from negtui.tui.keys import GAME_KEYS, REPLAY, KeyContext, keys_of, rule
+from negtui.tui.screen_base import NegtuiScreen
 from negtui.tui.screens.dialogs import HelpScreen, LessonScreen
 from negtui.tui.screens.welfare import WelfareScreen
 from negtui.tui.widgets.game_view import GameView
@@ -52,10 +52,10 @@ class GameHost(Protocol):
     def leave_game(self) -> None: ...
 
 
-class GameScreen(Screen[None]):
+class GameScreen(NegtuiScreen[None]):
     MODE = ""
     # its panes draw at the sizes its first layout gives them (names cut to the width, the matrix's list or
-    # grid chosen for its box): painted only after that, the screen shows once, complete (textual_guards)
+    # grid chosen for its box): painted only after that, the screen shows once, complete (screen_base.py)
     PAINTED_AFTER_FIRST_SIZES = True
 
     def __init__(self, source: GameSource) -> None:

@@ -12,7 +12,7 @@ from contextlib import suppress
 from typing import Any, TypeVar, cast
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.timer import Timer
 from textual.worker import WorkerCancelled, WorkerFailed
 
@@ -317,6 +317,16 @@ class LiveScreen(ExactSolving):
             self.view.status_until_moved(problem)
             return
         self.show_snapshot()
+
+    def on_key(self, event: events.Key) -> None:
+        """`o` before a partner is chosen (the partner dialog closed with escape) is not a usable key, so the key
+        bar leaves it out; pressed anyway, it says why and asks whom the offer goes to, rather than nothing."""
+        src = self.source
+        if event.key == "o" and src.person_proposing and src.partner is None:
+            event.stop()
+            event.prevent_default()
+            self.notify("Choose a partner first: an offer goes to one player (or to yourself alone).", timeout=6)
+            self.action_partner()
 
     def action_submit(self) -> None:
         src = self.source

@@ -11,7 +11,7 @@ settled.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from rich.console import RenderableType
 from rich.segment import Segment
@@ -20,14 +20,19 @@ from textual.color import Color
 from textual.css.styles import RulesMap
 from textual.geometry import Region, Size
 from textual.renderables.background_screen import BackgroundScreen
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.strip import Strip
 from textual.style import Style
 from textual.timer import Timer
 from textual.visual import RenderOptions, Visual
+from textual.widget import Widget
+from textual.widgets import Button, Input, Select
+
+from negtui.tui.screen_base import NegtuiModalScreen
 
 R = TypeVar("R")
 SETTLE = 0.5  # seconds without a new layout below before the backdrop is drawn again
+SHORT = 32  # terminal rows under which a dialog is drawn compact: no blank lines, buttons and fields one row high
 
 
 class Backdrop(Visual):
@@ -102,15 +107,60 @@ def tint_segments(tint: Color, base: RichStyle) -> Callable[[Strip], list[Segmen
     return blend
 
 
-class Dialog(ModalScreen[R]):
+class Dialog(NegtuiModalScreen[R]):
     """A modal screen whose dimmed background is drawn once per terminal size."""
 
-    draws_below_once = True  # what the screen below repaints shows only once it is laid out (textual_guards)
+    draws_below_once = True  # what the screen below repaints shows only once it is laid out (screen_base.py)
     _backdrop: tuple[Size, Backdrop] | None = None
     _below: BackgroundScreen | None = None  # what the backdrop was last drawn of (its screen's layouts watched)
     _lines: set[int] | None = None  # the lines of the screen below to draw anew (None: every line)
     _settling: Timer | None = None
     _resizing = False
+    SCROLLS: ClassVar[str | None] = None  # the part of the box that scrolls (a selector), fitted to the terminal
+
+    def on_mount(self) -> None:
+        self._fit_height()
+        # after every layout of the dialog (its first, a resize, what it shows grown), its sizes then current
+        self.screen_layout_refresh_signal.subscribe(self, lambda _screen: self.fit_scrolling())
+
+    def on_resize(self) -> None:
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """On a short terminal (80×24) a dialog's padding, its titles' blank lines and its buttons' borders
+        took half its rows: a seat dialog had none left for the seats.  There it is drawn compact (class
+        `-short`, app.tcss), its buttons and fields one row high."""
+        short = self.app.size.height < SHORT
+        self.set_class(short, "-short")
+        for widget in self.query("Button, Input, Select").results():
+            if isinstance(widget, (Button, Input, Select)):
+                widget.compact = short
+
+    def rows_for(self, box: Widget) -> int:
+        """The rows the dialog's box may take: its max-height, of the screen over the key bar."""
+        keys = sum(child.outer_size.height for child in self.children if child.styles.dock == "bottom")
+        space = Size(self.size.width, self.size.height - keys)
+        tallest = box.styles.max_height
+        return int(tallest.resolve(space, self.app.size)) if tallest is not None else space.height
+
+    def fit_scrolling(self) -> None:
+        """The part that scrolls (`SCROLLS`) fitted to the rows the rest of the box leaves; called after each
+        layout of the dialog."""
+        if self.SCROLLS is not None:
+            for scroller in self.query(self.SCROLLS).results():
+                self.fit_scroller(scroller)
+
+    def fit_scroller(self, scroller: Widget) -> None:
+        """A scrolling part of the dialog's box given the rows its other parts leave, so that it scrolls
+        within the terminal rather than run past its edge (a box of `height: auto` is cut, not shrunk)."""
+        box = scroller.parent
+        if not isinstance(box, Widget) or not box.size:
+            return
+        others = sum(outer_height(child) for child in box.children if child is not scroller and child.display)
+        height = max(3, self.rows_for(box) - box.styles.gutter.height - others)
+        if scroller.max_scroll_y == 0 and outer_height(scroller) <= height:
+            return  # all of it shows: the dialog is laid out once, as it opens (screen_base)
+        set_max_height(scroller, height)
 
     def render(self) -> RenderableType | Visual:  # type: ignore[override]  # a widget may render a Visual
         below = super().render()
@@ -128,7 +178,7 @@ class Dialog(ModalScreen[R]):
         return self._backdrop[1]
 
     def below_changed(self, screen: Screen, regions: list[Region]) -> None:
-        """The screen below repainted `regions` (a countdown's line, a pane's), as textual_guards reports:
+        """The screen below repainted `regions` (a countdown's line, a pane's), as it reports (screen_base.py):
         drawn anew once it settles, unless the dialog's own box hides them all (they show as it closes)."""
         box = next(iter(self.query("#dialog")), None)
         shown = [r for r in regions if box is None or not box.region.contains_region(r)]
@@ -187,3 +237,19 @@ class Dialog(ModalScreen[R]):
         changed = [Region(0, y, size.width, 1) for y, (was, now) in enumerate(zip(old[1].strips, strips)) if was != now]
         if changed:
             self.refresh(*changed)
+
+
+def outer_height(widget: Widget) -> int:
+    """The rows a widget takes in a vertical layout, its margins included."""
+    margin = widget.styles.margin
+    return widget.outer_size.height + margin.top + margin.bottom
+
+
+def set_max_height(widget: Widget, height: int) -> bool:
+    """A widget's max-height set to `height` rows, unless it is that already (each setting lays the screen out
+    anew); whether it changed."""
+    now = widget.styles.max_height
+    if now is not None and now.cells == height:
+        return False
+    widget.styles.max_height = height
+    return True

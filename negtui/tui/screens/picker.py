@@ -11,13 +11,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
 
 from negtui.datadir import recent_records
 from negtui.names import shorten
 from negtui.scenario.library import catalogue
+from negtui.tui.screen_base import NegtuiScreen
 from negtui.tui.screens.modal import Dialog
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.options import Options
@@ -43,7 +43,7 @@ class PickerHost(Protocol):
     def open_generated(self, params: GeneratorParams) -> None: ...
 
 
-class PickerScreen(Screen[None]):
+class PickerScreen(NegtuiScreen[None]):
     @property
     def host(self) -> PickerHost:
         return cast("PickerHost", self.app)

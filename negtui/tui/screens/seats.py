@@ -8,14 +8,14 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.geometry import Region, Size
-from textual.screen import ModalScreen
+from textual.geometry import Region
 from textual.widgets import Button, Label, OptionList, Static
 
 from negtui.engine.lens_model import split_learned
 from negtui.names import fit_unique
 from negtui.seats import Seat
-from negtui.tui.screens.modal import Dialog
+from negtui.tui.screen_base import NegtuiModalScreen
+from negtui.tui.screens.modal import Dialog, outer_height, set_max_height
 from negtui.tui.widgets.keybar import KeyBar
 from negtui.tui.widgets.seat_grid import EVERY, NAME_WIDTH, PLAYS, SeatGrid, SeatRow, header, name_width
 
@@ -25,6 +25,7 @@ ANY_GAME = ("adaptive", "learned", "utilitarian", "maximin")
 AS_IS = "as-is"  # keep an outside agent (cmd:, llm:) in its seat
 SAME = "same"  # a lens bot answers offers with the lens it proposes with
 DIALOG_WIDTH = 70  # .dialog's width in app.tcss, with the grid's narrowest name column
+NOTE_LINES = 2  # the notes' lines kept in sight where the seats need the rest
 
 
 def _label(lens: str) -> str:
@@ -98,13 +99,15 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
         yield KeyBar()  # this dialog's keys, not those of the screen under it
         with Vertical(id="dialog", classes="dialog"):
             yield Label(f"{self.title_text} — who plays each player?", classes="dialog-title")
-            if self.note:
-                yield Static(self.note, classes="dialog-note")
             # buttons first: with many players the list scrolls and the buttons stay in view
             with Horizontal(classes="dialog-buttons"):
                 yield Button(f"{self.start_label} (ctrl+s)", variant="primary", id="done")
                 yield Button("All bots", id="bots")
                 yield Button("Cancel", id="cancel")
+            # the notes give way to the seats where the terminal is short (`fit_scrolling`): they scroll
+            with VerticalScroll(id="seat-notes"):
+                if self.note:
+                    yield Static(self.note, classes="seat-note")
             yield Static("arrows move; enter or a click changes the choice at the cursor", classes="dim seat-help")
             labels = [self.labels.get(pid, pid) for pid in self.seats]
             width = name_width(labels)
@@ -122,26 +125,24 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
         self.query_one("#dialog").styles.width = DIALOG_WIDTH + self.grid.name_width - NAME_WIDTH  # whole names
         self.query_one("#seat-list").can_focus = False  # tab goes to the grid, not to the list's frame
         self.grid.focus()  # arrows and enter at once; ctrl+s starts
-        self.call_after_refresh(self._fit_list)
 
-    def on_resize(self) -> None:
-        self.call_after_refresh(self._fit_list)
-
-    def _fit_list(self) -> None:
-        """The list of seats takes the height the dialog's other lines leave (a fixed cap showed 20 of 22
-        seats with rows to spare above and below), read from the dialog as laid out: a list taller than
-        what shows would scroll the cursor out of sight."""
-        dialog, seats = self.query_one("#dialog"), self.query_one("#seat-list")
+    def fit_scrolling(self) -> None:
+        """The seats take the height the dialog's other lines leave, before the notes do: at 80×24 the notes
+        (why bots play a lens, why exact is not offered) pushed every seat of a six-party game out of sight,
+        leaving arrows and enter acting on rows nobody saw.  The notes keep two lines at least, and scroll.
+        A list taller than what shows would scroll the cursor out of sight: its height is read from the
+        dialog as laid out (a fixed cap showed 20 of 22 seats with rows to spare)."""
+        dialog, notes, seats = self.query_one("#dialog"), self.query_one("#seat-notes"), self.query_one("#seat-list")
         if not dialog.size:
             return
-        space = Size(self.size.width, self.size.height - self.query_one(KeyBar).outer_size.height)  # over the keys
-        tallest = dialog.styles.max_height
-        room = int(tallest.resolve(space, self.app.size)) if tallest is not None else space.height
-        above = seats.region.y - dialog.region.y  # the border, the padding and every line over the list
-        below = dialog.region.bottom - dialog.content_region.bottom
-        height = max(3, room - above - below)
-        if seats.styles.max_height != height:
-            seats.styles.max_height = height
+        others = sum(outer_height(child) for child in dialog.children if child is not notes and child is not seats)
+        left = self.rows_for(dialog) - dialog.styles.gutter.height - others
+        rows = len(self.grid.rows)
+        noted = sum(outer_height(note) for note in notes.children)
+        height = min(rows, max(3, left - min(noted, NOTE_LINES)))
+        notes_height = max(min(noted, 1), left - height)
+        changed = set_max_height(seats, height)
+        if set_max_height(notes, notes_height) or changed:
             self.call_after_refresh(self.grid.show_cursor)
 
     # --- reading and setting seats (the grid shows them) ---------------------------------------------------
@@ -180,10 +181,9 @@ class SeatsScreen(Dialog[dict[str, Seat] | None]):
         self.grid.changed()
 
     def add_note(self, text: str) -> None:
-        """A word under the dialog's title found after it opened (why a lens is not offered)."""
-        helper = self.query_one(".seat-help", Static)  # a line under the keys' help: the seats keep their rows
-        helper.update(f"{helper.render()}\n{text}")
-        self.call_after_refresh(self._fit_list)
+        """A word found after the dialog opened (why a lens is not offered), with the other notes: the seats
+        keep their rows."""
+        self.query_one("#seat-notes").mount(Static(text, classes="seat-note"))
 
     # --- the person -----------------------------------------------------------------------------------------
     def on_seat_grid_open(self, event: SeatGrid.Open) -> None:
@@ -240,7 +240,7 @@ class Choices(OptionList):
     BINDINGS = [Binding("enter", "select", "choose")]
 
 
-class ChoiceMenu(ModalScreen[str | None]):
+class ChoiceMenu(NegtuiModalScreen[str | None]):
     """The choices of one cell of the seat grid, opened under it; enter picks, escape or a click elsewhere
     leaves the cell as it was."""
 

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label, Select, Static
 
 from negtui.engine.negotiation import Negotiation
@@ -35,6 +35,7 @@ from negtui.welfare.options import MEANING
 class WelfareScreen(Dialog[tuple[str, int] | None]):
     """Dismissed with (objective, the optimum's commitments) when the person asks to see it on the matrix."""
 
+    SCROLLS = "#welfare-body"
     BINDINGS = [
         Binding("enter", "solve", "solve"),
         Binding("c", "cancel_solve", "cancel solve"),
@@ -63,10 +64,15 @@ class WelfareScreen(Dialog[tuple[str, int] | None]):
                 yield Button("Solve (enter)", variant="primary", id="solve")
                 yield Button("Cancel (c)", id="cancel")
                 yield Button("Mark (m)", id="mark", disabled=True)
-            yield Static("", id="welfare-status")
-            yield Static("", id="welfare-table")
+            # what the solve found scrolls under the buttons; the table before the words on what the optimum
+            # adds, which on a large game run for a dozen lines (at 80×24 they hid the table)
+            with VerticalScroll(id="welfare-body"):
+                yield Static("", id="welfare-status")
+                yield Static("", id="welfare-table")
+                yield Static("", id="welfare-adds")
 
     def on_mount(self) -> None:
+        self.query_one("#welfare-body").focus()  # arrows scroll what was found; tab reaches the objective
         self.action_solve()
 
     @property
@@ -100,6 +106,7 @@ class WelfareScreen(Dialog[tuple[str, int] | None]):
         self.action_cancel_solve(quiet=True)
         self.query_one("#welfare-status", Static).update(f"solving {self.objective} … (c cancels)")
         self.query_one("#welfare-table", Static).update("")
+        self.query_one("#welfare-adds", Static).update("")
         self.query_one("#mark", Button).disabled = True
         self.result = None
         self.job = WelfareJob(WelfareRequest(self.game, self.bits, WelfareOptions(objective=self.objective,
@@ -140,11 +147,11 @@ class WelfareScreen(Dialog[tuple[str, int] | None]):
             "0% (someone in the product has gained nothing yet, or lost)"
         lines = [f"{res.objective}: welfare {res.welfare:z.2f}, {MEANING[res.objective]} ({proven}, {res.solves} "
                  f"solve(s), {seconds:z.1f} s)", f"the game so far reaches {so_far} of it"]
-        if self.describe is not None and res.bits is not None:
-            lines.append(f"the optimum adds: {self.describe(res.bits & ~self.bits)}")
         if res.message:
             lines.append(res.message)
         status.update("\n".join(lines))
+        if self.describe is not None and res.bits is not None:
+            self.query_one("#welfare-adds", Static).update(f"the optimum adds: {self.describe(res.bits & ~self.bits)}")
         t = Table(box=None, padding=(0, 1))
         for col in ("player", "now", "forecast", "optimum", "gap"):
             t.add_column(col, justify="left" if col == "player" else "right")

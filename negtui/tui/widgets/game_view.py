@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
+from textual.widgets import Static
 
 from negtui.coach.assess import Assessment
 from negtui.play.views import Snapshot
@@ -28,6 +29,7 @@ from negtui.tui.widgets.topbar import Legend, TopBar
 from negtui.tui.widgets.turn_log import TurnLog
 
 PANES = ("table", "goals", "forecasts", "log", "network", "coach")  # in the order their names are listed
+ROOMY = (100, 40)  # a terminal this wide and tall shows the turn log under the pane open (the panes' width as before)
 SHORT = 36  # terminal rows under which the offer's preview, while one is built, takes the legend's place
 
 
@@ -92,6 +94,9 @@ class GameView(Vertical):
                     if self.coach:
                         with VerticalScroll(id="coach"):
                             yield CoachPane(id="coach-pane").data_bind(GameView.snapshot, GameView.coaching)
+                with Vertical(id="aside"):  # a tall terminal: the turn log under the pane open, never among them
+                    yield Static(Text("Log · 3 hides it"), id="aside-name")
+                    yield TurnLog(id="aside-log").data_bind(GameView.snapshot)
         yield StatusLine(id="status")
 
     @property
@@ -104,8 +109,20 @@ class GameView(Vertical):
         self.query_one(PaneNames).active = self.pane
 
     def on_resize(self) -> None:
+        self._roomy(self.app.size.width >= ROOMY[0] and self.app.size.height >= ROOMY[1])
         self.size_left()  # the side panes choose their layout by the terminal's width
         self.query_one("#left").set_class(self.app.size.height < SHORT, "short")
+
+    def _roomy(self, roomy: bool) -> None:
+        """A tall terminal shows the turn log under the pane open (3 hides it and shows it again) rather than
+        as a pane: one log on screen either way, so a turn is still wrapped once."""
+        if roomy == self.has_class("roomy"):
+            return
+        self.set_class(roomy, "roomy")
+        if roomy and self.pane == "log":
+            self.show_pane("forecasts")
+        under, pane = self.query_one("#aside-log", TurnLog), self.query_one("#log", TurnLog)
+        (under if roomy else pane).only = (pane if roomy else under).only
 
     def size_left(self) -> None:
         """The left column as wide as whole names need on a wide terminal (40 columns on a narrow one)."""
@@ -166,6 +183,9 @@ class GameView(Vertical):
         return self.query_one(SidePanes).current or ""
 
     def show_pane(self, pane: str) -> None:
+        if pane == "log" and self.has_class("roomy"):
+            self.toggle_class("log-hidden")  # in sight already, under the pane open: 3 hides it, or shows it again
+            return
         if pane in self.panes and pane != self.pane:
             self.query_one(SidePanes).current = pane
             self.query_one(PaneNames).active = pane
@@ -176,11 +196,14 @@ class GameView(Vertical):
 
     def filter_log(self) -> None:
         """Only the focused player's turns, or every turn again."""
-        log = self.query_one(TurnLog)
+        log = self.query_one("#aside-log" if self.has_class("roomy") else "#log", TurnLog)
         player = int(self.snapshot.game.owner[self.focused_cell]) if self.snapshot and self.focused_cell is not None \
             else None
         log.only = None if log.only is not None else player
-        self.show_pane("log")
+        if self.has_class("roomy"):
+            self.remove_class("log-hidden")
+        else:
+            self.show_pane("log")
 
     def on_commitment_matrix_cell_focused(self, event: CommitmentMatrix.CellFocused) -> None:
         if event.cell != self.focused_cell and self._until_moved is not None:

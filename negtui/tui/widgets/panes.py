@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.reactive import reactive
 
 from negtui.engine.payoff import committed_vector, satisfaction
-from negtui.names import action_names, fit_unique, goal_names, player_label, player_names, shorten
+from negtui.names import action_names, fit_unique, goal_names, player_label, player_names, shorten, without_owner
 from negtui.tui import palette
 from negtui.tui.labels import (
     FORECASTS_NARROW,
@@ -176,8 +176,9 @@ class CellInfo(Drawn, TextPane):
         goals = [j for j in range(g.n_goals) if g.inc[cell, j]]
         text = Text()
         a = cell - int(g.offset[i])
-        name, label = action_names(g.scenario)[i][a], " ".join(act.label.split())
-        text.append(player_label(g.scenario.players[i]) + ": ", style="bold")
+        player = g.scenario.players[i]
+        name, label = action_names(g.scenario)[i][a], without_owner(player, " ".join(act.label.split()))
+        text.append(player_label(player) + ": ", style="bold")
         if label and not label.startswith(name.rstrip("…")):  # a readable id: it and the label beside it
             text.append(name, style="bold")
             text.append(f" — {label}")

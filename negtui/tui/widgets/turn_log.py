@@ -68,6 +68,7 @@ class TurnLog(ScrollView, can_focus=False):
                      and (not drawn or events[len(drawn) - 1] is drawn[-1]))  # the same turns, and more
         if not continues:
             self._restart(snap.game)
+            drawn = self._events  # anew: every turn is new (the list taken in before is gone)
         new = list(events[len(drawn):])
         if not new:
             if not continues:
