@@ -52,6 +52,7 @@ WRONG_CODES = 10  # wrong codes for one trainee within WRONG_WINDOW seconds, the
 WRONG_CODES_ALL = 200  # and for everyone together (each check is a slow hash)
 WRONG_WINDOW = 600.0
 SUBMITTED_MAX = 4096  # bytes of a join form's body
+HEADERS_WAIT = 10.0  # seconds a new connection has to send its first request's headers, then it is closed
 TRAINER = ("A trainer's account opens the trainer's console, over SSH (the invite's code at the enrolment screen) "
            "or with negtui class, not in a browser.")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -92,13 +93,15 @@ class WebDoor:
         self.theirs = client_files()
         self.tries = Tries()
         self.runner: web.AppRunner | None = None
+        self.listening: asyncio.Server | None = None
+        self.heard: set[asyncio.Protocol] = set()  # connections whose first request came within HEADERS_WAIT
         self.course_title = ""
 
     # --- serving --------------------------------------------------------------------------------------
     async def start(self, course_title: str) -> int:
         """Listen; the port listened on."""
         self.course_title = course_title
-        app = web.Application(client_max_size=SUBMITTED_MAX, middlewares=[_headers])
+        app = web.Application(client_max_size=SUBMITTED_MAX, middlewares=[self._heard_in_time, _headers])
         app.router.add_get("/", self.page)
         app.router.add_get(f"/{JOIN}/{{trainee}}/{{code}}", self.join_page)
         app.router.add_post(f"/{JOIN}/{{trainee}}/{{code}}", self.join)
@@ -107,15 +110,36 @@ class WebDoor:
         self.runner = web.AppRunner(app, access_log=None, handler_cancellation=True, keepalive_timeout=30,
                                     max_line_size=8190, max_field_size=8190, shutdown_timeout=5)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, self.host, self.port)
-        await site.start()
-        server = getattr(site, "_server", None)
-        sockets = getattr(server, "sockets", None) or []
-        return int(sockets[0].getsockname()[1]) if sockets else self.port
+        self.listening = await asyncio.get_running_loop().create_server(self._connection, self.host, self.port)
+        return int(self.listening.sockets[0].getsockname()[1])
+
+    def _connection(self) -> asyncio.Protocol:
+        """aiohttp's handler of a new connection, with a deadline for its first request: aiohttp waits for
+        headers as long as a client trickles them, one slow client a socket held for ever (once a request
+        is answered, aiohttp's keep-alive time-out closes an idle connection)."""
+        assert self.runner is not None and self.runner.server is not None
+        handler = self.runner.server()
+        asyncio.get_running_loop().call_later(HEADERS_WAIT, self._unheard, handler)
+        return handler
+
+    def _unheard(self, handler: asyncio.Protocol) -> None:
+        if handler in self.heard:
+            self.heard.discard(handler)
+        elif (transport := getattr(handler, "transport", None)) is not None:
+            transport.close()
+
+    @web.middleware
+    async def _heard_in_time(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.protocol is not None:
+            self.heard.add(request.protocol)
+        return await handler(request)
 
     async def stop(self) -> None:
+        if self.listening is not None:
+            self.listening.close()
         if self.runner is not None:
             await self.runner.cleanup()
+        self.heard.clear()
 
     async def static(self, request: web.Request) -> web.StreamResponse:
         path = request.match_info["path"]

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from negtui.engine import Negotiation, Valuation, get_rules
-from negtui.engine.lens_model import FEATURES, FORMAT, MAX_MODEL_BYTES, default_model_path, load_model
+from negtui.engine.lens_model import FEATURES, FORMAT, MAX_MODEL_BYTES, load_model
+from negtui.engine.lens_names import default_model_path
 from negtui.engine.negotiation import State
 from negtui.generator import GeneratorParams, generate
 

@@ -331,3 +331,29 @@ async def test_behind_a_proxy_only_pages_of_its_public_address_open_the_app(tmp_
         acceptor.close()
         await door.hub.stop()
         db.close()
+
+
+# --- a connection that never finishes asking ---------------------------------------------------------------
+
+async def test_a_connection_that_never_finishes_its_headers_is_closed(door, monkeypatch):
+    """A client that opens a connection and trickles a request's headers (or sends nothing) would hold a
+    socket of the server for ever: it gets web.HEADERS_WAIT seconds, then is closed; a request that arrives
+    in time is answered, and the page it gets does not depend on the wait."""
+    from negtui.serve import web
+
+    monkeypatch.setattr(web, "HEADERS_WAIT", 0.5)
+    port = int(door.url.rsplit(":", 1)[1])
+    silent = await asyncio.open_connection("127.0.0.1", port)
+    trickle = await asyncio.open_connection("127.0.0.1", port)
+    trickle[1].write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    await trickle[1].drain()
+    for reader, writer in (silent, trickle):
+        assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the server, nothing sent
+        writer.close()
+    prompt = await asyncio.open_connection("127.0.0.1", port)
+    prompt[1].write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    answer = await asyncio.wait_for(prompt[0].read(), 5)
+    assert answer.startswith(b"HTTP/1.1 401"), answer[:80]
+    await asyncio.sleep(0.8)  # past the wait: an answered connection was never cut short
+    prompt[1].close()
+    assert not door.hub.web.heard  # nothing kept of connections past their wait
