@@ -29,7 +29,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from negtui.sweep.rows import finite, grouped, one_of, table_of
+from negtui.sweep.rows import aggregation, finite, grouped, one_of, table_of
 from negtui.sweep.stats import (
     ALPHA,
     FAILS,
@@ -325,7 +325,7 @@ def games(rows: Iterable[dict], column: str, methods: list[str], **where: object
     found: dict[str, dict[str, float]] = defaultdict(dict)
     for (task, method), mean in grouped(t, ["task", "method"], column, "mean").items():
         found[task][method] = mean  # a language model's samples of one game: their mean
-    by_task = t.group_by("task", use_threads=False).aggregate([(k, "last") for k in GRID_KEY])
+    by_task = t.group_by("task", use_threads=False).aggregate([aggregation(k, "last") for k in GRID_KEY])
     point = dict(zip(by_task["task"].to_pylist(),
                      zip(*(by_task[f"{k}_last"].to_pylist() for k in GRID_KEY), strict=True), strict=True))
     tasks = sorted(task for task, by in found.items() if len(by) == len(set(methods)))

@@ -324,7 +324,7 @@ def write_report(rows: list[dict], source: Path, out: Path,
 def _section_head(report: _Report, sweep: str, rules: str, sub: list[dict]) -> list[dict]:
     """A section's heading, size, methods and void games; the rows it reports (void games left out)."""
     sub, void = void_games(sub)
-    sub = l1_normalised(sub)
+    sub = Rows(l1_normalised(sub))
     methods = methods_of(sub)
     games = len({r["task"] for r in sub})
     seeds = seed_range(sub)

@@ -65,10 +65,17 @@ def one_of(table: pa.Table, column: str, wanted: object) -> pa.ChunkedArray:
     return pc.is_in(table[column], value_set=pa.array(values, type=table.schema.field(column).type))
 
 
+def aggregation(column: str, how: str) -> tuple:
+    """An aggregation for `Table.group_by().aggregate`; "first" and "last" mean the first and last row's value,
+    an empty cell included (Arrow's default skips empty cells)."""
+    if how in ("first", "last"):
+        return (column, how, pc.ScalarAggregateOptions(skip_nulls=False))
+    return (column, how)
+
+
 def grouped(table: pa.Table, keys: Sequence[str], column: str, how: str = "list") -> dict[tuple, Any]:
     """key tuple -> the aggregate of `column` over the key's rows (default: their values in row order), keys in
     the order they first appear."""
-    out = table.group_by(list(keys), use_threads=False).aggregate([(column, how)])
-    found = out[f"{column}_{how}"].to_pylist()
-    key_values = [out[k].to_pylist() for k in keys]
-    return dict(zip(zip(*key_values, strict=True), found, strict=True))
+    out = table.group_by(list(keys), use_threads=False).aggregate([aggregation(column, how)])
+    return dict(zip(zip(*(out[k].to_pylist() for k in keys), strict=True), out[f"{column}_{how}"].to_pylist(),
+                    strict=True))
