@@ -47,7 +47,7 @@ def _value(r: dict, column: str) -> float | None:
     return float(v)
 
 
-def _usable(t: pa.Table, column: str) -> pa.ChunkedArray:
+def usable(t: pa.Table, column: str) -> pa.ChunkedArray:
     """`_value` on a whole table: where `column` holds a number the report uses (`t` holds `welfare_optimum`
     when `column` is efficiency)."""
     keep = finite(t, column)
@@ -190,7 +190,7 @@ def scenario_table(rows: list[dict]) -> ScenarioTable | None:
     gains: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
     for (f, m, game), v in grouped(played, ["scenario_file", "method", GAME], "improvement", "last").items():
         gains[(f, m)][game] = float(v)
-    ratios = grouped(played.filter(_usable(played, "efficiency")), ["scenario_file", "method"], "efficiency")
+    ratios = grouped(played.filter(usable(played, "efficiency")), ["scenario_file", "method"], "efficiency")
     cells = {k: c for k, v in gains.items() if (c := _cell(list(v.values()))) is not None}
     eff = {k: c for k, v in ratios.items() if (c := _cell(v)) is not None}
     return ScenarioTable(mine[0]["sweep"], mine[0]["rules"], methods, scenarios, baseline, cells, eff,
@@ -245,7 +245,7 @@ def information_cells(rows: list[dict], methods: list[str]) -> dict[tuple[str, s
     t = t.set_column(t.schema.get_field_index("information"), "information", pc.fill_null(t["information"], "public"))
     out: dict[tuple[str, str, str, str], Cell] = {}
     for column in ("improvement", "regret"):
-        for (information, regime, m), v in grouped(t.filter(_usable(t, column)), ["information", "payoff", "method"],
+        for (information, regime, m), v in grouped(t.filter(usable(t, column)), ["information", "payoff", "method"],
                                                    column).items():
             if (c := _cell(v)) is not None:
                 out[(information, regime, m, column)] = c
@@ -269,7 +269,7 @@ def table1(rows: list[dict]) -> Table1:
     for (structure, regime, m, game), v in grouped(t, [*keys, GAME], "improvement", "last").items():
         games[(structure, regime, m)][game] = float(v)
     seeds = {game: seed for (game,), seed in grouped(t, [GAME], "seed", "last").items()}
-    least = grouped(t.filter(_usable(t, "improvement_min")), keys, "improvement_min")
+    least = grouped(t.filter(usable(t, "improvement_min")), keys, "improvement_min")
     cells = {k: c for k, v in games.items() if (c := _cell(list(v.values()))) is not None}
     return Table1(rows[0]["sweep"], rows[0]["rules"], methods, cells, dict(games),
                   {k: statistics.fmean(v) for k, v in least.items()}, seeds)
@@ -279,7 +279,7 @@ def mean_by(rows: list[dict], key: str, column: str, methods: list[str]) -> dict
     """Statistics of `column` by (row[key], method) over the rows that have it (a key is the row's value,
     of whatever type its column holds)."""
     t = table_of(rows, [key, "method", column, "welfare_optimum"])
-    t = t.filter(pc.and_(pc.and_(_played(t, methods), pc.is_valid(t[key])), _usable(t, column)))
+    t = t.filter(pc.and_(pc.and_(_played(t, methods), pc.is_valid(t[key])), usable(t, column)))
     return {k: c for k, v in grouped(t, [key, "method"], column).items() if (c := _cell(v)) is not None}
 
 
