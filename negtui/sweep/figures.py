@@ -63,18 +63,18 @@ def _n_range(cells: dict) -> str:
 def _l1_se(rows: list[dict], methods: list[str]) -> dict[tuple[str, float, str], float]:
     """(regime, fraction, method) -> the standard error of the mean L1 error over seeds (a seed's games share
     value matrices: they are not independent draws)."""
-    from collections import defaultdict
+    import pyarrow as pa
+    import pyarrow.compute as pc
 
+    from negtui.sweep.rows import grouped, table_of
     from negtui.sweep.stats import clustered_se
 
-    values: dict[tuple[str, float, str], list[float]] = defaultdict(list)
-    seeds: dict[tuple[str, float, str], list[object]] = defaultdict(list)
-    for r in rows:
-        if r["method"] in methods and r.get("all_or_nothing") is not None and r.get("l1_exact") is not None:
-            key = (r["payoff"], r["all_or_nothing"], r["method"])
-            values[key].append(float(r["l1_exact"]))
-            seeds[key].append(r.get("seed"))
-    return {k: clustered_se(v, seeds[k]) for k, v in values.items()}
+    t = table_of(rows, ["payoff", "all_or_nothing", "method", "l1_exact", "seed"])
+    t = t.filter(pc.and_(pc.is_in(t["method"], value_set=pa.array(methods, pa.string())),
+                         pc.and_(pc.is_valid(t["all_or_nothing"]), pc.is_valid(t["l1_exact"]))))
+    keys = ["payoff", "all_or_nothing", "method"]
+    seeds = grouped(t, keys, "seed")
+    return {k: clustered_se(v, seeds[k]) for k, v in grouped(t, keys, "l1_exact").items()}
 
 
 def l1_figure(rows: list[dict], methods: list[str], path: Path, title: str) -> list[Path]:

@@ -26,7 +26,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from negtui.sweep.rows import aggregation, finite, grouped, one_of, table_of
 from negtui.sweep.stats import (
     ALPHA,
     FAILS,
@@ -311,28 +314,26 @@ class Games:
         return len(self.tasks)
 
 
-def _matches(value: object, wanted: object) -> bool:
-    """A row's value against `where`: equal, or one of a tuple of values (regimes pooled)."""
-    return value in wanted if isinstance(wanted, tuple) else value == wanted
-
-
 def games(rows: Iterable[dict], column: str, methods: list[str], **where: object) -> Games:
     """The games where every one of `methods` has a finite value in `column`, among the rows matching `where`
     (a tuple: any of its values)."""
-    found: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    point: dict[str, tuple] = {}
-    for r in rows:
-        v = r.get(column)
-        if r["method"] in methods and v is not None and math.isfinite(float(v)) \
-                and all(_matches(r.get(k), w) for k, w in where.items()):
-            found[r["task"]][r["method"]].append(float(v))  # a language model's samples of one game: their mean
-            point[r["task"]] = tuple(r.get(k) for k in GRID_KEY)
-    tasks = sorted(t for t, by in found.items() if all(m in by for m in methods))
-    values = np.array([[float(np.mean(found[t][m])) for m in methods] for t in tasks],
+    t = table_of(rows, ["task", "method", column, *GRID_KEY, *where])
+    keep = pc.and_(pc.is_in(t["method"], value_set=pa.array(methods, pa.string())), finite(t, column))
+    for k, w in where.items():
+        keep = pc.and_(keep, one_of(t, k, w))
+    t = t.filter(keep)
+    found: dict[str, dict[str, float]] = defaultdict(dict)
+    for (task, method), mean in grouped(t, ["task", "method"], column, "mean").items():
+        found[task][method] = mean  # a language model's samples of one game: their mean
+    by_task = t.group_by("task", use_threads=False).aggregate([aggregation(k, "last") for k in GRID_KEY])
+    point = dict(zip(by_task["task"].to_pylist(),
+                     zip(*(by_task[f"{k}_last"].to_pylist() for k in GRID_KEY), strict=True), strict=True))
+    tasks = sorted(task for task, by in found.items() if len(by) == len(set(methods)))
+    values = np.array([[found[task][m] for m in methods] for task in tasks],
                       dtype=float).reshape(len(tasks), len(methods))
     at = GRID_KEY.index("seed")
-    clusters = np.array([-1 if point[t][at] is None else int(point[t][at]) for t in tasks], dtype=np.int64)
-    return Games(tasks, values, list(methods), [point[t] for t in tasks], clusters)
+    clusters = np.array([-1 if point[task][at] is None else int(point[task][at]) for task in tasks], dtype=np.int64)
+    return Games(tasks, values, list(methods), [point[task] for task in tasks], clusters)
 
 
 def twins(a: Games, b: Games, axis: str) -> tuple[np.ndarray, np.ndarray] | None:

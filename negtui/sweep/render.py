@@ -39,6 +39,7 @@ from negtui.sweep.report import (
     table1,
     void_games,
 )
+from negtui.sweep.rows import Rows
 from negtui.sweep.simultaneous import simultaneous_markdown
 from negtui.sweep.table2 import carry_over, table2_claims
 from negtui.sweep.verdicts import HOW_TO_READ, claims_markdown, overview_markdown, write_claims_json
@@ -292,6 +293,7 @@ def write_report(rows: list[dict], source: Path, out: Path,
             f"{len(rows)} rows from {md(source)}, reported by negtui {__version__}. Each section is one sweep "
             "under one rule set.", "", HOW_TO_READ, ""]
     report = _Report(out)
+    rows = Rows(rows)
     for (sweep, rules), sub in groups(rows).items():
         sub = _section_head(report, sweep, rules, sub)
         if (st := scenario_table(sub)) is not None:
@@ -322,7 +324,7 @@ def write_report(rows: list[dict], source: Path, out: Path,
 def _section_head(report: _Report, sweep: str, rules: str, sub: list[dict]) -> list[dict]:
     """A section's heading, size, methods and void games; the rows it reports (void games left out)."""
     sub, void = void_games(sub)
-    sub = l1_normalised(sub)
+    sub = Rows(l1_normalised(sub))
     methods = methods_of(sub)
     games = len({r["task"] for r in sub})
     seeds = seed_range(sub)
@@ -363,7 +365,7 @@ def _grid_section(report: _Report, sweep: str, rules: str, sub: list[dict]) -> N
     efficiency and the paper's claims."""
     methods = methods_of(sub)
     public, private = by_information(sub)
-    both, sub = sub, public or private  # the paper's game; a sweep of private information alone is its own
+    both, sub = sub, Rows(public or private)  # the paper's game; a sweep of private information alone is its own
     t, found = table1(sub), claims(sub)
     report.grids.setdefault(rules, {}).setdefault("small" if is_small(sub) else "large", sub)
     report.grid_sections[f"{sweep} · {rules}"] = sub

@@ -13,6 +13,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from negtui.sweep.rows import GAME, aggregation, finite, grouped, table_of
 from negtui.sweep.spec import BASELINE, EXACT, PAYOFF_REGIMES
 from negtui.welfare.options import ZERO_WELFARE
 
@@ -41,6 +45,25 @@ def _value(r: dict, column: str) -> float | None:
     if column == "efficiency" and (opt := r.get("welfare_optimum")) is not None and abs(opt) < ZERO_WELFARE:
         return None
     return float(v)
+
+
+def usable(t: pa.Table, column: str) -> pa.ChunkedArray:
+    """`_value` on a whole table: where `column` holds a number the report uses (`t` holds `welfare_optimum`
+    when `column` is efficiency)."""
+    keep = finite(t, column)
+    if column == "efficiency":
+        zero = pc.fill_null(pc.less(pc.abs(t["welfare_optimum"]), ZERO_WELFARE), False)
+        keep = pc.and_(keep, pc.invert(zero))
+    return keep
+
+
+def _played(t: pa.Table, methods: list[str]) -> pa.ChunkedArray:
+    return pc.is_in(t["method"], value_set=pa.array(methods, pa.string()))
+
+
+def _named(t: pa.Table, column: str) -> pa.ChunkedArray:
+    """Where `column` holds a name (neither empty nor "")."""
+    return pc.fill_null(pc.not_equal(t[column], ""), False)
 
 
 def tied_best(values: dict[str, dict[str, float]], clusters: Mapping[str, object] | None = None) -> set[str]:
@@ -152,26 +175,25 @@ def scenario_table(rows: list[dict]) -> ScenarioTable | None:
     if not mine:
         return None
     methods = methods_of(mine)
-    scenarios: dict[str, tuple[str, str, int]] = {}
-    baseline: dict[str, float] = {}
-    structure: dict[str, tuple[float, float, float] | None] = {}
-    generated: dict[str, bool | None] = {}
+    shape = ("negative_mass", "mixed_sign_goals", "sign_agreement")
+    t = table_of(mine, ["scenario_file", "scenario", "players", "baseline_sum", *shape, "generated", "method", GAME,
+                        "improvement", "efficiency", "welfare_optimum"])
+    files = t.group_by("scenario_file", use_threads=False).aggregate(
+        [aggregation("scenario", "first"), aggregation("players", "first"), aggregation("baseline_sum", "last"),
+         *(aggregation(k, "last") for k in (*shape, "generated"))]).to_pylist()
+    scenarios = [(f["scenario_file"], f["scenario_first"], int(f["players_first"])) for f in files]
+    baseline = {f["scenario_file"]: float(f["baseline_sum_last"]) for f in files}
+    structure = {f["scenario_file"]: None if None in (v := [f[f"{k}_last"] for k in shape])
+                 else (float(v[0]), float(v[1]), float(v[2])) for f in files}
+    generated = {f["scenario_file"]: f["generated_last"] for f in files}
+    played = t.filter(_played(t, methods))
     gains: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
-    ratios: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for r in mine:
-        f = r["scenario_file"]
-        scenarios.setdefault(f, (f, r["scenario"], int(r["players"])))
-        baseline[f] = float(r["baseline_sum"])
-        shape = [r.get(k) for k in ("negative_mass", "mixed_sign_goals", "sign_agreement")]
-        structure[f] = None if None in shape else (float(shape[0]), float(shape[1]), float(shape[2]))  # type: ignore[arg-type]
-        generated[f] = r.get("generated")
-        if r["method"] in methods:
-            gains[(f, r["method"])][game_key(r)] = float(r["improvement"])
-            if (e := _value(r, "efficiency")) is not None:
-                ratios[(f, r["method"])].append(e)
+    for (f, m, game), v in grouped(played, ["scenario_file", "method", GAME], "improvement", "last").items():
+        gains[(f, m)][game] = float(v)
+    ratios = grouped(played.filter(usable(played, "efficiency")), ["scenario_file", "method"], "efficiency")
     cells = {k: c for k, v in gains.items() if (c := _cell(list(v.values()))) is not None}
     eff = {k: c for k, v in ratios.items() if (c := _cell(v)) is not None}
-    return ScenarioTable(mine[0]["sweep"], mine[0]["rules"], methods, list(scenarios.values()), baseline, cells, eff,
+    return ScenarioTable(mine[0]["sweep"], mine[0]["rules"], methods, scenarios, baseline, cells, eff,
                          dict(gains), structure, generated)
 
 
@@ -203,14 +225,10 @@ def groups(rows: Iterable[dict]) -> dict[tuple[str, str], list[dict]]:
 def void_games(rows: list[dict]) -> tuple[list[dict], dict[str, int]]:
     """(the rows but the void games', void games by method): a game in which a model's seat never got an
     answer from its server is no game of the model's and is counted in nothing."""
-    void: dict[str, int] = defaultdict(int)
-    kept = []
-    for r in rows:
-        if r.get("game_void"):
-            void[r["method"]] += 1
-        else:
-            kept.append(r)
-    return kept, dict(void)
+    t = table_of(rows, ["game_void", "method"])
+    void = pc.fill_null(t["game_void"], False)
+    kept = [r for r, out in zip(rows, void.to_pylist(), strict=True) if not out]
+    return kept, {m: n for (m,), n in grouped(t.filter(void), ["method"], "method", "count").items()}
 
 
 def by_information(rows: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -222,13 +240,16 @@ def by_information(rows: list[dict]) -> tuple[list[dict], list[dict]]:
 
 def information_cells(rows: list[dict], methods: list[str]) -> dict[tuple[str, str, str, str], Cell]:
     """Improvement and regret by (information, regime, method, column), structures pooled."""
-    out: dict[tuple[str, str, str, str], list[float]] = defaultdict(list)
-    for r in rows:
-        if r["method"] in methods and r.get("payoff"):
-            for column in ("improvement", "regret"):
-                if (v := _value(r, column)) is not None:
-                    out[(r.get("information") or "public", r["payoff"], r["method"], column)].append(v)
-    return {k: c for k, v in out.items() if (c := _cell(v)) is not None}
+    t = table_of(rows, ["method", "payoff", "information", "improvement", "regret"])
+    t = t.filter(pc.and_(_played(t, methods), _named(t, "payoff")))
+    t = t.set_column(t.schema.get_field_index("information"), "information", pc.fill_null(t["information"], "public"))
+    out: dict[tuple[str, str, str, str], Cell] = {}
+    for column in ("improvement", "regret"):
+        for (information, regime, m), v in grouped(t.filter(usable(t, column)), ["information", "payoff", "method"],
+                                                   column).items():
+            if (c := _cell(v)) is not None:
+                out[(information, regime, m, column)] = c
+    return out
 
 
 def methods_of(rows: list[dict]) -> list[str]:
@@ -241,15 +262,14 @@ def methods_of(rows: list[dict]) -> list[str]:
 
 def table1(rows: list[dict]) -> Table1:
     methods = methods_of(rows)
+    t = table_of(rows, ["method", "structure", "payoff", GAME, "seed", "improvement", "improvement_min"])
+    t = t.filter(pc.and_(_played(t, methods), pc.and_(_named(t, "structure"), _named(t, "payoff"))))
+    keys = ["structure", "payoff", "method"]
     games: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
-    least: dict[tuple[str, str, str], list[float]] = defaultdict(list)
-    seeds: dict[str, object] = {}
-    for r in rows:
-        if r["method"] in methods and r["structure"] and r["payoff"]:
-            games[(r["structure"], r["payoff"], r["method"])][game_key(r)] = float(r["improvement"])
-            seeds[game_key(r)] = r.get("seed")
-            if (v := _value(r, "improvement_min")) is not None:
-                least[(r["structure"], r["payoff"], r["method"])].append(v)
+    for (structure, regime, m, game), v in grouped(t, [*keys, GAME], "improvement", "last").items():
+        games[(structure, regime, m)][game] = float(v)
+    seeds = {game: seed for (game,), seed in grouped(t, [GAME], "seed", "last").items()}
+    least = grouped(t.filter(usable(t, "improvement_min")), keys, "improvement_min")
     cells = {k: c for k, v in games.items() if (c := _cell(list(v.values()))) is not None}
     return Table1(rows[0]["sweep"], rows[0]["rules"], methods, cells, dict(games),
                   {k: statistics.fmean(v) for k, v in least.items()}, seeds)
@@ -258,11 +278,9 @@ def table1(rows: list[dict]) -> Table1:
 def mean_by(rows: list[dict], key: str, column: str, methods: list[str]) -> dict[tuple[Any, str], Cell]:
     """Statistics of `column` by (row[key], method) over the rows that have it (a key is the row's value,
     of whatever type its column holds)."""
-    values: dict[tuple[Any, str], list[float]] = defaultdict(list)
-    for r in rows:
-        if r["method"] in methods and r.get(key) is not None and (v := _value(r, column)) is not None:
-            values[(r[key], r["method"])].append(v)
-    return {k: c for k, v in values.items() if (c := _cell(v)) is not None}
+    t = table_of(rows, [key, "method", column, "welfare_optimum"])
+    t = t.filter(pc.and_(pc.and_(_played(t, methods), pc.is_valid(t[key])), usable(t, column)))
+    return {k: c for k, v in grouped(t, [key, "method"], column).items() if (c := _cell(v)) is not None}
 
 
 def l1_by_fraction(rows: list[dict], methods: list[str]) -> dict[str, dict[tuple[float, str], Cell]]:

@@ -22,11 +22,14 @@ import math
 from collections import defaultdict
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from negtui.engine.rules import PROTOCOL_SETTINGS, get_rules
 from negtui.sweep.judge import GRID_KEY, p_text, seed_for
 from negtui.sweep.markdown import markdown_table, md
-from negtui.sweep.report import REGIME_TITLES, TABLE_REGIMES, _value, methods_of, tied_best
+from negtui.sweep.report import REGIME_TITLES, TABLE_REGIMES, methods_of, tied_best, usable
+from negtui.sweep.rows import grouped, table_of
 from negtui.sweep.stats import FAILS, HOLDS, IDENTICAL, INDISTINGUISHABLE, Effect, mean_of, paired_difference
 
 COLUMNS = (("improvement", "improvement"), ("efficiency", "welfare efficiency"), ("regret", "regret"))
@@ -37,18 +40,12 @@ TITLES = {**REGIME_TITLES, SCENARIOS: "scenario files"}
 KEY = (*GRID_KEY, "scenario_file")  # one game: its grid point (or scenario file), seed and information
 
 
-def regime_of(r: dict) -> str:
-    return r.get("payoff") or SCENARIOS
-
-
 def pairs(rows: list[dict]) -> list[tuple[str, str, str]]:
     """(sweep, sequential rule set, simultaneous rule set) for every simultaneous rule set of a sweep whose
     sequential twin (the same switches, one proposer a turn) the sweep also played."""
-    names: dict[str, set[str]] = defaultdict(set)
-    for r in rows:
-        names[r["sweep"]].add(r["rules"])
+    names = grouped(table_of(rows, ["sweep", "rules"]), ["sweep"], "rules", "distinct")
     out = []
-    for sweep, rules in sorted(names.items()):
+    for (sweep,), rules in sorted(names.items()):
         for sim in sorted(rules):
             try:
                 s = get_rules(sim)
@@ -67,13 +64,19 @@ def pairs(rows: list[dict]) -> list[tuple[str, str, str]]:
     return out
 
 
-def _per_game(rows: list[dict], column: str) -> dict[tuple, float]:
+def _table(rows: list[dict], sweep: str, rules: tuple[str, ...], *columns: str) -> pa.Table:
+    """The rows of `sweep` under any of `rules`: each game's key, method, regime (its payoff regime, or
+    SCENARIOS for a sweep over scenario files) and `columns`."""
+    t = table_of(rows, ["sweep", "rules", "method", *KEY, *columns])
+    t = t.filter(pc.and_(pc.equal(t["sweep"], sweep), pc.is_in(t["rules"], value_set=pa.array(rules, pa.string()))))
+    named = pc.fill_null(pc.not_equal(t["payoff"], ""), False)
+    return t.append_column("regime", pc.if_else(named, t["payoff"], SCENARIOS))
+
+
+def _per_game(t: pa.Table, column: str) -> dict[tuple, float]:
     """(game key, method) -> the value (a language model's samples of one game averaged)."""
-    found: dict[tuple, list[float]] = defaultdict(list)
-    for r in rows:
-        if (v := _value(r, column)) is not None:
-            found[(tuple(r.get(k) for k in KEY), r["method"])].append(v)
-    return {k: float(np.mean(v)) for k, v in found.items()}
+    means = grouped(t.filter(usable(t, column)), [*KEY, "method"], column, "mean")
+    return {(key[:-1], key[-1]): v for key, v in means.items()}
 
 
 def _effect_text(e: Effect) -> str:
@@ -90,11 +93,11 @@ def _count_text(e: Effect) -> str:
 
 def comparison(rows: list[dict], sweep: str, seq: str, sim: str) -> list[dict]:
     """Per regime, method and column: the sequential and simultaneous means and the paired effect."""
-    mine = [r for r in rows if r["sweep"] == sweep and r["rules"] in (seq, sim)]
-    methods = methods_of(mine)
+    methods = methods_of([r for r in rows if r["sweep"] == sweep and r["rules"] in (seq, sim)])
+    t = _table(rows, sweep, (seq, sim), *(c for c, _ in COLUMNS), "welfare_optimum")
     out = []
     for column, _ in COLUMNS:
-        values = {rules: _per_game([r for r in mine if r["rules"] == rules], column) for rules in (seq, sim)}
+        values = {rules: _per_game(t.filter(pc.equal(t["rules"], rules)), column) for rules in (seq, sim)}
         for regime in REGIMES:
             for m in methods:
                 keys = sorted((k for k in values[seq].keys() & values[sim].keys()
@@ -114,26 +117,23 @@ def comparison(rows: list[dict], sweep: str, seq: str, sim: str) -> list[dict]:
 
 def void_per_game(rows: list[dict], sweep: str, sim: str) -> dict[tuple[str, str], Effect]:
     """(regime, method) -> the mean number of accepted offers void per game under simultaneous rules."""
-    found: dict[tuple[str, str], list[float]] = defaultdict(list)
-    seeds: dict[tuple[str, str], list[object]] = defaultdict(list)
-    for r in rows:
-        if r["sweep"] == sweep and r["rules"] == sim and r.get("void") is not None:
-            found[(regime_of(r), r["method"])].append(float(r["void"]))
-            seeds[(regime_of(r), r["method"])].append(r.get("seed"))
-    return {k: mean_of(v, seeds[k], seed_for("void", sweep, sim, *k)) for k, v in found.items()}
+    t = _table(rows, sweep, (sim,), "void")
+    t = t.filter(pc.is_valid(t["void"]))
+    t = t.set_column(t.schema.get_field_index("void"), "void", pc.cast(t["void"], pa.float64()))
+    seeds = grouped(t, ["regime", "method"], "seed")
+    return {k: mean_of(v, seeds[k], seed_for("void", sweep, sim, *k))
+            for k, v in grouped(t, ["regime", "method"], "void").items()}
 
 
 def lens_order(rows: list[dict], sweep: str, rules: str) -> dict[str, set[str]]:
     """Per regime, the method with the best mean improvement and every method tied with it."""
-    games: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
-    seeds: dict[str, object] = {}
     methods = methods_of([r for r in rows if r["sweep"] == sweep and r["rules"] == rules])
-    for r in rows:
-        if r["sweep"] == sweep and r["rules"] == rules and r["method"] in methods \
-                and (v := _value(r, "improvement")) is not None:
-            key = str(tuple(r.get(k) for k in KEY))
-            games[regime_of(r)][r["method"]][key] = v
-            seeds[key] = r.get("seed")
+    t = _table(rows, sweep, (rules,), "improvement")
+    t = t.filter(pc.and_(pc.is_in(t["method"], value_set=pa.array(methods, pa.string())), usable(t, "improvement")))
+    games: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
+    for (regime, m, *key), v in grouped(t, ["regime", "method", *KEY], "improvement", "last").items():
+        games[regime][m][str(tuple(key))] = v
+    seeds = {str(key): seed for key, seed in grouped(t, list(KEY), "seed", "last").items()}
     return {regime: tied_best(dict(by), seeds) for regime, by in games.items()}
 
 

@@ -58,7 +58,8 @@ EXTRA: dict[str, tuple[str, ...]] = {
     "negtui.sweep.spec": UI_AND_SOLVER + RESEARCH,
     "negtui.sweep.tasks": UI_AND_SOLVER + RESEARCH,
     "negtui.sweep.runner": ("textual", "matplotlib", "distributed"),
-    "negtui.sweep.report": UI_AND_SOLVER + RESEARCH,
+    # the report groups the results table's rows with pyarrow, as it reads them; it draws nothing itself
+    "negtui.sweep.report": UI_AND_SOLVER + ("distributed", "dask", "matplotlib"),
     # the results table is plain pyarrow: the engine and the agents stay in the workers
     "negtui.sweep.results": UI_AND_SOLVER + ("matplotlib", "distributed", "dask", "negtui.engine", "negtui.agents"),
     "negtui.play": UI_AND_SOLVER,

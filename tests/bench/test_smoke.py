@@ -25,6 +25,7 @@ RUNS = {
                      ["poison-pill", "full screen", "App start to first drawn play screen",
                       "during autoplay (22 players, no delay) n=2"]),
     "bench_sweep.py": (["--cells", "1", "--workers", "1"], ["paper-small      1 games", "full grid"]),
+    "bench_report.py": (["--cells", "2", "--runs", "1"], ["negtui report of 10 rows", "s CPU (n=1 runs)"]),
     "bench_serve.py": (["--sessions", "2", "--ramp", "0.2", "--think", "0"], ["sessions completed     2/2",
                                                                               "nothing lost"]),
     "bench_class.py private": (["--tables", "1", "--people", "2", "--think", "0.3", "--ramp", "0", "--information",

@@ -151,3 +151,48 @@ async def test_the_key_bar_draws_its_line_as_textual_draws_its_text(wait_until, 
         assert bar.render_line(0) is ours  # nothing changed: the line kept
         bar._shown = bar._shown[:-1]
         assert bar.render_line(0) is not ours
+
+
+
+@pytest.mark.asyncio
+async def test_a_click_on_a_usable_key_in_the_key_bar_presses_it_and_a_dimmed_key_does_nothing(wait_until, pill_app):
+    """The bar makes its own click regions from the keys it shows: a usable key's cells click and are drawn
+    as links; a dimmed key's cells do neither."""
+    from negtui.seats import Seat
+    from negtui.tui.screens.dialogs import HelpScreen
+    from negtui.tui.widgets.keybar import KeyBar
+
+    app = pill_app(A=Seat.human(), B=Seat.lens("upper"))
+    async with app.run_test(size=(160, 32)) as pilot:
+        await wait_until(pilot, lambda: len(app.screen_stack) > 2, "A's partner dialog over the game")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, LiveScreen), "the game screen")
+        await pilot.pause()
+        bar = app.screen.query_one(KeyBar)
+
+        def cells() -> tuple[str, list]:
+            line = bar.render_line(0)
+            return line.text, [seg.style for seg in line for _ in seg.text]
+
+        def looks_like_a_link(style) -> bool:
+            return style + bar.link_style == style  # the link's colour and underline are already there
+
+        text, styles = cells()
+        at = text.index(" help ")
+        help_cells = styles[at - 2:at + 6]  # " ? help "
+        assert all("@click" in st.meta and looks_like_a_link(st) for st in help_cells)
+        assert bar.link_style.underline and not looks_like_a_link(styles[text.index("   ") + 1])  # the gap
+        await pilot.click(KeyBar, offset=(at + 2, 0))
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen, from a click")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, LiveScreen), "the game screen again")
+
+        bar._shown = tuple((k, d, t, False if a.endswith("help") else e, a) for k, d, t, e, a in bar._shown)
+        bar.refresh()
+        await pilot.pause()
+        text, styles = cells()
+        at = text.index(" help ")
+        assert not any("@click" in st.meta or looks_like_a_link(st) for st in styles[at - 2:at + 6])
+        await pilot.click(KeyBar, offset=(at + 2, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, LiveScreen)

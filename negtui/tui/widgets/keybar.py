@@ -97,28 +97,25 @@ class KeyBar(Widget):
         link = self.link_style if self.auto_links else None  # a key that clicks is drawn as a link, as Textual draws it
         drawn_from = (self._shown, width, base, key_style, text_style, link)
         if self._drawn is None or self._drawn[0] != drawn_from:
-            line = self._line(width, key_style, text_style)
-            segments = []
-            for text, style, _ in line.render(self.app.console, end=""):
-                if style is None:
-                    segments.append(Segment(text, base))
-                    continue
-                style = base + style
-                if link is not None and style._meta is not None and "@click" in style.meta:
-                    style += link
-                segments.append(Segment(text, style))
+            line = self._line(width, key_style, text_style, link)
+            segments = [Segment(text, base if style is None else base + style)
+                        for text, style, _ in line.render(self.app.console, end="")]
             self._drawn = (drawn_from, Strip(segments, line.cell_len))
         return self._drawn[1]
 
     def render(self) -> Text:
         """The line as text (what `render_line` draws)."""
         return self._line(max(1, self.size.width), self.get_component_rich_style("keybar--key"),
-                          self.get_component_rich_style("keybar--description"))
+                          self.get_component_rich_style("keybar--description"),
+                          self.link_style if self.auto_links else None)
 
-    def _line(self, width: int, key_style: Style, text_style: Style) -> Text:
+    def _line(self, width: int, key_style: Style, text_style: Style, link: Style | None) -> Text:
+        """The keys that fit; a usable key clicks (its `@click` meta) and, with `link`, is drawn as a link, as
+        Textual draws a click in a widget's content: the bar knows which keys click, and never reads them back
+        out of the styles."""
         parts: list[tuple[Text, str]] = []
         for key, display, description, enabled, action in self._shown:
-            click = Style(meta={"@click": f"app.simulate_key({key!r})"}) if enabled else Style()
+            click = Style(meta={"@click": f"app.simulate_key({key!r})"}) + (link or Style()) if enabled else Style()
             dim = Style(dim=True) if not enabled else Style()
             part = Text()
             part.append(f" {display} ", key_style + dim + click)
