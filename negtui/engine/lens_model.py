@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+from negtui.engine.blas import one_thread
+
 FORMAT = "negtui-learned-lens/1"
 LEARNED = "learned"  # the lens's name: `learned` (the model shipped with negtui) or `learned:PATH`
 MAX_MODEL_BYTES = 5 * 2**20
@@ -71,13 +73,16 @@ class LensModel:
     meta: str  # what it was trained on (JSON text, shown by `negtui learn` and kept in the model card)
 
     def predict(self, x: np.ndarray) -> np.ndarray:
-        """(O,) the normalised gap for feature rows x (O, F)."""
+        """(O,) the normalised gap for feature rows x (O, F), on one BLAS thread (blas.py: a search's few hundred
+        rows gain nothing from more, and on busy cores lose much)."""
         h = (x - self.mean) / self.std
         last = len(self.weights) - 1
-        for k, (w, b) in enumerate(zip(self.weights, self.biases)):
-            h = h @ w + b
-            if k < last:
-                np.maximum(h, 0.0, out=h)
+        with one_thread():
+            for k, (w, b) in enumerate(zip(self.weights, self.biases)):
+                h = h @ w
+                h += b
+                if k < last:
+                    np.maximum(h, 0.0, out=h)
         return h[:, 0]
 
 
@@ -137,6 +142,7 @@ def model_for(name: str) -> LensModel:
     times a game, and a process plays with the file as it was when it first read it."""
     hit = _by_name.get(name)
     if hit is None:
+        canonical_name(name)  # a name it cannot read is refused as a seat's would be
         hit = _by_name[name] = load_model(model_path(name))
     return hit
 
