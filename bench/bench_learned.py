@@ -1,6 +1,8 @@
-"""What the learned lens costs beside the hand lenses: seconds per game played by lens bots (MCTS, 50
+"""What the learned lens costs beside the hand lenses: CPU seconds per game played by lens bots (MCTS, 50
 simulations) on the paper's small or large games, each lens on the same games, and per offer search (the
-issue's budget: a search at most 2× the upper lens's).  The learned value depends on the turn, so a state met
+issue's budget: a search at most 2× the upper lens's).  CPU time of the whole process, every BLAS thread
+included, not wall-clock time: on a shared machine the wall clock measures the neighbours' load, and a
+BLAS thread that spins waiting for work shows only in CPU time.  The learned value depends on the turn, so a state met
 again a round later is searched again where a closed-form lens looks its offer up: more searches a game.
 
     .venv/bin/python bench/bench_learned.py [--seeds 5] [--model learned:PATH] [--large]
@@ -26,14 +28,14 @@ LENSES = ("myopic", "upper", "lower")
 
 
 def play(sc, lens: str) -> tuple[float, int]:
-    """(seconds, offer searches) of one game with every seat a `lens` bot."""
+    """(CPU seconds, offer searches) of one game with every seat a `lens` bot."""
     neg = Negotiation.from_scenario(sc, get_rules("paper"))
     val = Valuation(neg)
     seats = [parse_seat(lens).model_copy(update={"seed": i}) for i in range(neg.game.n)]
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with Seating(neg, seats, AgentOptions(remote_bots=False), val) as seating:
         TurnDriver(neg, seating.agents).play_out()
-    return time.perf_counter() - t0, max(1, val.searches)
+    return time.process_time() - t0, max(1, val.searches)
 
 
 def main() -> None:
@@ -43,7 +45,7 @@ def main() -> None:
     ap.add_argument("--large", action="store_true", help="10 players × 5 actions instead of × 1")
     args = ap.parse_args()
     actions = 5 if args.large else 1
-    print(f"Lens bots, seconds per game: 10 players x {actions} action(s), 15 goals, 5 rounds, MCTS 50")
+    print(f"Lens bots, CPU seconds per game: 10 players x {actions} action(s), 15 goals, 5 rounds, MCTS 50")
     times: dict[str, list[float]] = {lens: [] for lens in (*LENSES, args.model)}
     per_search: dict[str, list[float]] = {lens: [] for lens in times}
     for seed in range(args.seeds):

@@ -288,22 +288,21 @@ def realised_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates,
 
 
 _DISTINCT_FROM = 24  # candidates from which a search looks for repeated successors first (below, it costs more)
-_ROW_HASH = np.random.default_rng(55).integers(1, 2**62, size=4096) | 1  # odd weights: one number a successor
+_ROW_WEIGHTS = np.random.default_rng(55).uniform(1.0, 2.0, size=4096)  # one number a successor: its weighted sum
 
 
 def distinct_rows(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(first, back) of the rows of a float array (O, K): the index of one row of each distinct value, and each
-    row's position among those, so key[first][back] == key.  Rows are told apart by one weighted sum of their
-    bits each (a sort of O numbers instead of O rows); if two different rows ever shared one, the rows are
-    compared whole instead, so the answer is always exact."""
-    key = np.ascontiguousarray(key, dtype=np.float64)
-    rows, width = key.shape
-    weights = _ROW_HASH[:width] if width <= len(_ROW_HASH) else None
-    if weights is not None:
-        _, first, back = np.unique(key.view(np.int64) @ weights, return_index=True, return_inverse=True)
+    """(first, back) of the rows of an array (O, K): the index of one row of each distinct value, and each row's
+    position among those, so key[first][back] == key.  Rows are told apart by one weighted sum each (a sort of
+    O numbers instead of O rows); if two different rows ever shared one, the rows are compared whole instead,
+    so the answer is always exact."""
+    width = key.shape[1]
+    if width <= len(_ROW_WEIGHTS):
+        _, first, back = np.unique(key @ _ROW_WEIGHTS[:width], return_index=True, return_inverse=True)
         if np.array_equal(key[first][back], key):
             return first, back
-    _, first, back = np.unique(key.view(np.dtype((np.void, width * 8))).ravel(), return_index=True,
+    whole = np.ascontiguousarray(key, dtype=np.float64)
+    _, first, back = np.unique(whole.view(np.dtype((np.void, width * 8))).ravel(), return_index=True,
                                return_inverse=True)
     return first, back
 

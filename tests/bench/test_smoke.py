@@ -18,7 +18,7 @@ RUNS = {
                                                        "anticipate:lower", "searches ratio"]),
     "bench_games.py long": (["--long", "20,40"], ["Long games", "ms/turn"]),
     "bench_games.py private": (["--quick", "--information", "private"], ["private information", "reference  lower"]),
-    "bench_learned.py": (["--seeds", "1"], ["Lens bots, seconds per game", "learned / upper ratio"]),
+    "bench_learned.py": (["--seeds", "1"], ["Lens bots, CPU seconds per game", "learned / upper ratio"]),
     "bench_exact.py": (["--seeds", "1"], ["Exact solves", "paper          1", "reference      1"]),
     "bench_welfare.py": (["--seeds", "1"], ["utilitarian", "nash"]),
     "bench_app.py": (["--starts", "1", "--presses", "2", "--scenarios", "poison-pill"],
