@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from negtui.engine.game import Game
-from negtui.engine.lens_model import LensModel
+from negtui.engine.lens_model import FEATURES, LensModel
 from negtui.engine.lenses import Owing, effective_lens, lens_core
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import Rules
@@ -117,19 +117,19 @@ def state_features(game: Game, rules: Rules, players: np.ndarray, counts: np.nda
         out = (x @ w.T).T if x.ndim == 2 else np.einsum("poj,pj->po", x, w)
         return out / mass
 
-    P, rows = len(players), counts.shape[0]
-    zero = np.zeros((P, rows))
-    cols = [
-        myopic / mass, (upper - myopic) / mass, (lower - myopic) / mass,
-        zero, zero, zero,
-        np.full((P, rows), float(game.budget)), np.full((P, rows), float(game.n)),
-        by(open_, pos), by(open_ * ~reachable, pos), by(reach_open, neg),
-        by(reach_open * own_only, pos), by(reach_open * own_only, neg),
-        by(reach_open * support, pos), by(reach_open * support, neg),
-        by(reach_open * binary, pos), by(reach_open * binary, neg),
-        by(reach_open * progress, pos), by(reach_open * progress, neg),
-    ]
-    return np.stack(cols, axis=-1)
+    x = np.zeros((len(players), counts.shape[0], len(FEATURES)))  # the turn's columns stay 0
+    x[:, :, 0] = myopic / mass
+    x[:, :, 1] = (upper - myopic) / mass
+    x[:, :, 2] = (lower - myopic) / mass
+    x[:, :, 6] = float(game.budget)
+    x[:, :, 7] = float(game.n)
+    for k, (part, w) in enumerate(((open_, pos), (open_ * ~reachable, pos), (reach_open, neg),
+                                   (reach_open * own_only, pos), (reach_open * own_only, neg),
+                                   (reach_open * support, pos), (reach_open * support, neg),
+                                   (reach_open * binary, pos), (reach_open * binary, neg),
+                                   (reach_open * progress, pos), (reach_open * progress, neg)), start=8):
+        x[:, :, k] = by(part, w)
+    return x
 
 
 def features_of(game: Game, rules: Rules, players: np.ndarray, t: int | np.ndarray, counts: np.ndarray,
