@@ -152,10 +152,6 @@ class Batch:
     realised: np.ndarray  # (P, O)
     mass: np.ndarray  # (P,)
 
-    @property
-    def nbytes(self) -> int:
-        return self.x.nbytes + self.realised.nbytes + self.mass.nbytes
-
 
 def batch(game: Game, rules: Rules, players: np.ndarray, counts: np.ndarray, lost: np.ndarray,
           owes: np.ndarray) -> Batch:
