@@ -27,9 +27,9 @@ VIEW_CACHE_BYTES = 128 * MB  # per game: the goals each pair of players can touc
 
 
 def _info_bytes(info) -> int:
-    # the lower lens adds four (N, J) arrays of who still owes what to the entry's memo later, and
-    # the offer search two (N, J) arrays of lens terms per lens
-    return nbytes(info.x, info.counts, info.lost) + 9 * info.owes.nbytes
+    # the lower lens adds four (N, J) arrays of who still owes what to the entry's memo later, the
+    # offer search two (N, J) arrays of lens terms per lens, and a learned forecast 21 floats a player
+    return nbytes(info.x, info.counts, info.lost) + 9 * info.owes.nbytes + 21 * 8 * len(info.owes)
 
 
 def _views_bytes(views) -> int:

@@ -10,10 +10,13 @@ candidate's successor together), in numpy.
 
 from __future__ import annotations
 
+import weakref
+from dataclasses import dataclass
+
 import numpy as np
 
 from negtui.engine.game import Game
-from negtui.engine.lens_model import LensModel
+from negtui.engine.lens_model import FEATURES, LensModel
 from negtui.engine.lenses import Owing, effective_lens, lens_core
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import Rules
@@ -35,12 +38,49 @@ def own_turns_left(game: Game, players: np.ndarray, turn: np.ndarray) -> np.ndar
     return (mine[-1][:, None] - mine[positions].T).astype(float)
 
 
-def features_of(game: Game, rules: Rules, players: np.ndarray, t: int | np.ndarray, counts: np.ndarray,
-                lost: np.ndarray, owes: np.ndarray) -> np.ndarray:
+TURN_COLUMNS = slice(3, 6)  # turns_left_fraction, rounds_left, own_turns_left: all that depends on the turn
+
+
+def turn_features(game: Game, players: np.ndarray, t: int | np.ndarray, rows: int) -> np.ndarray:
+    """(P, O, 3) the features that depend on the turn (TURN_COLUMNS), at turn t (one for all, or one per row)."""
+    if np.ndim(t) == 0:
+        return np.broadcast_to(_at_turn(game, int(t))[players][:, None, :], (len(players), rows, 3))
+    T, n = game.T, game.n
+    turn = np.broadcast_to(np.asarray(t, dtype=np.int64), (rows,))
+    out = np.empty((len(players), rows, 3))
+    out[:, :, 0] = (T - turn) / T
+    out[:, :, 1] = (T - turn) / n
+    out[:, :, 2] = own_turns_left(game, players, turn)
+    return out
+
+
+_turns: weakref.WeakKeyDictionary[Game, dict[int, np.ndarray]] = weakref.WeakKeyDictionary()
+_TURNS_KEPT = 64  # a search looks a few turns ahead of the game's
+
+
+def _at_turn(game: Game, t: int) -> np.ndarray:
+    """(N, 3) every player's turn features at turn t, as `turn_features` computes them row by row, kept for the
+    searches of the turns around t."""
+    kept = _turns.get(game)
+    if kept is None:
+        kept = _turns[game] = {}
+    hit = kept.get(t)
+    if hit is None:
+        if len(kept) >= _TURNS_KEPT:
+            kept.clear()
+        hit = turn_features(game, np.arange(game.n), np.array([t]), 1)[:, 0]
+        hit.flags.writeable = False
+        kept[t] = hit
+    return hit
+
+
+def state_features(game: Game, rules: Rules, players: np.ndarray, counts: np.ndarray, lost: np.ndarray,
+                   owes: np.ndarray) -> np.ndarray:
     """(P, O, F) the features of each of `players` at states with goal counts `counts` and required cells
-    ruled out `lost` (O, J), and every player's cells still owed `owes` (O, N, J), at turn t < T (one for
-    all, or one per row).  What does not depend on the player is computed once for all of them: an offer
-    search reads its proposer's and its partner's values of the same successors, a forecast every player's."""
+    ruled out `lost` (O, J), and every player's cells still owed `owes` (O, N, J), but those that depend on the
+    turn (TURN_COLUMNS, left 0): a state met again at a later turn is read again with only those changed.
+    What does not depend on the player is computed once for all of them: an offer search reads its proposer's
+    and its partner's values of the same successors, a forecast every player's."""
     goals, L = game.all_goals, game.scale
     g = game.G[:, players].T  # (P, J)
     mass = np.abs(g).sum(axis=1)
@@ -77,22 +117,58 @@ def features_of(game: Game, rules: Rules, players: np.ndarray, t: int | np.ndarr
         out = (x @ w.T).T if x.ndim == 2 else np.einsum("poj,pj->po", x, w)
         return out / mass
 
-    T, n = game.T, game.n
-    rows = counts.shape[0]
-    P = len(players)
-    turn = np.broadcast_to(np.asarray(t, dtype=np.int64), (rows,))
-    left = np.broadcast_to((T - turn) / T, (P, rows))
-    cols = [
-        myopic / mass, (upper - myopic) / mass, (lower - myopic) / mass,
-        left, np.broadcast_to((T - turn) / n, (P, rows)), own_turns_left(game, players, turn),
-        np.full((P, rows), float(game.budget)), np.full((P, rows), float(n)),
-        by(open_, pos), by(open_ * ~reachable, pos), by(reach_open, neg),
-        by(reach_open * own_only, pos), by(reach_open * own_only, neg),
-        by(reach_open * support, pos), by(reach_open * support, neg),
-        by(reach_open * binary, pos), by(reach_open * binary, neg),
-        by(reach_open * progress, pos), by(reach_open * progress, neg),
-    ]
-    return np.stack(cols, axis=-1)
+    x = np.zeros((len(players), counts.shape[0], len(FEATURES)))  # the turn's columns stay 0
+    x[:, :, 0] = myopic / mass
+    x[:, :, 1] = (upper - myopic) / mass
+    x[:, :, 2] = (lower - myopic) / mass
+    x[:, :, 6] = float(game.budget)
+    x[:, :, 7] = float(game.n)
+    for k, (part, w) in enumerate(((open_, pos), (open_ * ~reachable, pos), (reach_open, neg),
+                                   (reach_open * own_only, pos), (reach_open * own_only, neg),
+                                   (reach_open * support, pos), (reach_open * support, neg),
+                                   (reach_open * binary, pos), (reach_open * binary, neg),
+                                   (reach_open * progress, pos), (reach_open * progress, neg)), start=8):
+        x[:, :, k] = by(part, w)
+    return x
+
+
+def features_of(game: Game, rules: Rules, players: np.ndarray, t: int | np.ndarray, counts: np.ndarray,
+                lost: np.ndarray, owes: np.ndarray) -> np.ndarray:
+    """(P, O, F) the features of each of `players` at states (`state_features`) at turn t < T (one for all, or
+    one per row)."""
+    x = state_features(game, rules, players, counts, lost, owes)
+    x[:, :, TURN_COLUMNS] = turn_features(game, players, t, counts.shape[0])
+    return x
+
+
+@dataclass(frozen=True)
+class Batch:
+    """States some players' values are asked of, read at any turn: what the network reads of them but the
+    turn, and their realised payoffs.  A search or a forecast met again a round later (nobody made a deal
+    meanwhile) keeps it and pays only the forward pass."""
+
+    players: np.ndarray  # (P,)
+    x: np.ndarray  # (P, O, F) state_features
+    realised: np.ndarray  # (P, O)
+    mass: np.ndarray  # (P,)
+
+
+def batch(game: Game, rules: Rules, players: np.ndarray, counts: np.ndarray, lost: np.ndarray,
+          owes: np.ndarray) -> Batch:
+    realised = ((scaled_satisfaction(game.all_goals, counts) @ game.G[:, players]) / game.scale).T
+    return Batch(players, state_features(game, rules, players, counts, lost, owes), realised,
+                 np.abs(game.G[:, players]).sum(axis=0))
+
+
+def batch_values(game: Game, model: LensModel, b: Batch, t: int) -> np.ndarray:
+    """(P, O) each player's learned value of each state of the batch at turn t, in one forward pass of the
+    network; at the end of the game, the realised payoff."""
+    if t >= game.T:
+        return b.realised
+    x = b.x.copy()
+    x[:, :, TURN_COLUMNS] = turn_features(game, b.players, t, x.shape[1])
+    gap = model.predict(x.reshape(-1, x.shape[-1])).reshape(x.shape[:2])
+    return np.where(b.mass[:, None] == 0, b.realised, b.realised + b.mass[:, None] * gap)
 
 
 def features(game: Game, rules: Rules, i: int, t: int | np.ndarray, counts: np.ndarray, lost: np.ndarray,
@@ -103,15 +179,10 @@ def features(game: Game, rules: Rules, i: int, t: int | np.ndarray, counts: np.n
 
 def values_of(game: Game, rules: Rules, model: LensModel, players: np.ndarray, t: int, counts: np.ndarray,
               lost: np.ndarray, owes: np.ndarray) -> np.ndarray:
-    """(P, O) each player's learned value of each state, in one forward pass of the network; at the end of
-    the game, the realised payoff."""
-    realised = ((scaled_satisfaction(game.all_goals, counts) @ game.G[:, players]) / game.scale).T
+    """(P, O) each player's learned value of each state (`batch_values`)."""
     if t >= game.T:
-        return realised
-    mass = np.abs(game.G[:, players]).sum(axis=0)
-    x = features_of(game, rules, players, t, counts, lost, owes)
-    gap = model.predict(x.reshape(-1, x.shape[-1])).reshape(x.shape[:2])
-    return np.where(mass[:, None] == 0, realised, realised + mass[:, None] * gap)
+        return ((scaled_satisfaction(game.all_goals, counts) @ game.G[:, players]) / game.scale).T
+    return batch_values(game, model, batch(game, rules, players, counts, lost, owes), t)
 
 
 def values(game: Game, rules: Rules, model: LensModel, i: int, t: int, counts: np.ndarray, lost: np.ndarray,
@@ -121,6 +192,10 @@ def values(game: Game, rules: Rules, model: LensModel, i: int, t: int, counts: n
 
 
 def state_vector(game: Game, rules: Rules, model: LensModel, info: StateInfo, t: int) -> np.ndarray:
-    """(N,) every player's learned value of one state."""
-    return values_of(game, rules, model, np.arange(game.n), t, info.counts[None], info.lost[None],
-                     info.owes[None])[:, 0]
+    """(N,) every player's learned value of one state; what it reads of the state but the turn is kept with the
+    state (its memo), for the turns that meet it again."""
+    b = info.memo.get("learned")
+    if b is None:
+        b = info.memo["learned"] = batch(game, rules, np.arange(game.n), info.counts[None], info.lost[None],
+                                         info.owes[None])
+    return batch_values(game, model, b, t)[:, 0]

@@ -63,14 +63,39 @@ class LensModel:
     meta: str  # what it was trained on (JSON text, shown by `negtui learn` and kept in the model card)
 
     def predict(self, x: np.ndarray) -> np.ndarray:
-        """(O,) the normalised gap for feature rows x (O, F)."""
-        h = (x - self.mean) / self.std
+        """(O,) the normalised gap for feature rows x (O, F), a block of rows at a time (`_block_rows`)."""
+        h0 = (x - self.mean) / self.std
+        step = _block_rows(self.weights)
+        if step >= len(h0):
+            return self._forward(h0)
+        out = np.empty(len(h0))
+        for a in range(0, len(h0), step):
+            out[a:a + step] = self._forward(h0[a:a + step])
+        return out
+
+    def _forward(self, h: np.ndarray) -> np.ndarray:
         last = len(self.weights) - 1
         for k, (w, b) in enumerate(zip(self.weights, self.biases)):
-            h = h @ w + b
+            h = h @ w
+            h += b
             if k < last:
                 np.maximum(h, 0.0, out=h)
         return h[:, 0]
+
+
+# OpenBLAS (numpy's BLAS) runs a product of m·n·k multiplications up to this on the calling thread and splits a
+# larger one over every core (interface/gemm.c: SMP_THRESHOLD_MIN × GEMM_MULTITHREAD_THRESHOLD, 65,536 × 4).
+# A search's few hundred rows gain nothing from a second thread, whose workers then spin waiting for the next
+# product: on a machine whose cores are busy (a sweep's pool, a server's bots, other users) that cost a learned
+# search about twenty times the CPU time of the same products on one thread.
+ONE_THREAD_PRODUCT = 65_536 * 4
+
+
+def _block_rows(weights: tuple[np.ndarray, ...]) -> int:
+    """Rows a block of the forward pass, so that every layer's product stays on the calling thread (64 for the
+    shipped network's 64 × 64 layer); a network too wide for blocks of 16 rows runs whole."""
+    step = ONE_THREAD_PRODUCT // max(w.shape[0] * w.shape[1] for w in weights)
+    return step if step >= 16 else 2**62
 
 
 def canonical_name(name: str) -> str:
@@ -94,6 +119,7 @@ def model_for(name: str) -> LensModel:
     times a game, and a process plays with the file as it was when it first read it."""
     hit = _by_name.get(name)
     if hit is None:
+        canonical_name(name)  # a name it cannot read is refused as a seat's would be
         hit = _by_name[name] = load_model(model_path(name))
     return hit
 

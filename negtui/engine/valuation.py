@@ -46,7 +46,8 @@ _TURN_CACHE_BYTES = 16 * MB  # simultaneous turns: the predicted deals of a turn
 
 
 def _candidate_bytes(c: Candidates) -> int:
-    return nbytes(c.ip, c.iq, c.counts, c.lost, c.n_cells, c.owes_p, c.owes_q, c.owes_all)
+    # a learned search adds its successors' features to the memo later: at most 2 players x 21 floats a candidate
+    return nbytes(c.ip, c.iq, c.counts, c.lost, c.n_cells, c.owes_p, c.owes_q, c.owes_all) + 42 * 8 * len(c)
 
 
 def _by_turn(lens: str) -> bool:
@@ -116,8 +117,10 @@ class Valuation:
 
             self.searches += 1
             return self._offers.put(key, anticipation.best_offer(self, s, q, lens_p, lens_q))
-        # a simultaneous turn's proposers' trees and anticipating frames read the turn's start again: keep them
-        cand = self.candidates_at(s, q) if self.game.simultaneous else self.candidates(s, q)
+        # a simultaneous turn's proposers' trees and anticipating frames read the turn's start again, and a learned
+        # search the same state a round later (what it read of the successors but the turn is kept with them)
+        again = self.game.simultaneous or any(split_learned(x)[0] for x in (lens_p, lens_q))
+        cand = self.candidates_at(s, q) if again else self.candidates(s, q)
         self.searches += 1
         self.evaluated += len(cand)
         same = lens_q == lens_p and (q == p or split_judge(lens_p)[0] is not None)  # a criterion is everyone's
@@ -197,12 +200,12 @@ class Valuation:
         hit = self._forecasts.get(key)
         if hit is not None:
             return hit
-        check_lens(lens)
-        if split_learned(lens)[0]:
+        if split_learned(lens)[0]:  # its name and model are checked on the model's first read (model_for)
             out = learned.state_vector(self.game, self.rules, model_for(lens),
                                        state_info(self.game, s.bits), s.t)
             out.flags.writeable = False
             return self._forecasts.put(key, out)
+        check_lens(lens)
         out = lens_vector(self.game, self.rules, lens, state_info(self.game, s.bits), s.t,
                           self._exact_lookup if lens == "exact" else None)
         out.flags.writeable = False

@@ -197,3 +197,115 @@ def test_a_search_reads_each_distinct_successor_once(model_file: Path, monkeypat
     monkeypatch.setattr(offers, "_DISTINCT_FROM", 10**9)
     alone = np.stack([val.values(s, cand, lens, k) for k in (p, q)])
     np.testing.assert_allclose(both, alone, rtol=0, atol=1e-9)
+
+
+class _Watched(np.ndarray):
+    """A weight matrix that notes the shape of every product it enters."""
+
+    products: list[tuple[int, int, int]] = []
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if ufunc is np.matmul:
+            a, b = (np.asarray(x) for x in inputs)
+            _Watched.products.append((a.shape[0], a.shape[1], b.shape[1]))
+        return getattr(ufunc, method)(*(np.asarray(x) for x in inputs), **kwargs)
+
+
+def test_the_forward_pass_keeps_every_product_on_one_blas_thread() -> None:
+    """A search's few hundred rows go through the network in blocks whose products OpenBLAS runs on the calling
+    thread (a larger one it splits over every core, and the spinning second thread cost a learned search about
+    twenty times the CPU time of the products on a busy machine); the values are the whole batch's."""
+    from negtui.engine.lens_model import ONE_THREAD_PRODUCT, LensModel
+
+    shipped = load_model(default_model_path())
+    model = LensModel(shipped.path, FEATURES, shipped.mean, shipped.std,
+                      tuple(w.view(_Watched) for w in shipped.weights), shipped.biases, shipped.meta)
+    x = np.random.default_rng(2).normal(size=(300, len(FEATURES)))
+    _Watched.products.clear()
+    got = model.predict(x)
+    assert _Watched.products and sum(m for m, _, _ in _Watched.products) == 300 * len(shipped.weights)
+    assert all(m * k * n <= ONE_THREAD_PRODUCT for m, k, n in _Watched.products), _Watched.products
+    h = (x - shipped.mean) / shipped.std
+    for i, (w, b) in enumerate(zip(shipped.weights, shipped.biases)):
+        h = h @ w + b
+        h = np.maximum(h, 0.0) if i < len(shipped.weights) - 1 else h
+    np.testing.assert_allclose(got, h[:, 0], rtol=0, atol=1e-12)
+
+
+def large_game(seed: int = 2) -> Negotiation:
+    """The paper's large games' shape (10 players × 5 actions, 15 goals), as bench/bench_learned.py --large."""
+    sc = generate(GeneratorParams(players=10, actions=5, goals=15, factors=5, all_or_nothing=0.3, zipf=1.6,
+                                  payoff="balanced", rounds=2, budget=2, seed=seed))
+    return Negotiation.from_scenario(sc, get_rules("paper"))
+
+
+@pytest.mark.parametrize("game", ["large", "exclusive sets"])
+def test_a_large_search_values_each_successor_as_its_forecast_does(game: str, root: Path) -> None:
+    """On a large game (some 250 offers a pair, most of them repeating another's successor) and on one with
+    exclusive sets (every player's owed cells change), every candidate's value from the batched search, read
+    once per distinct successor, is what the forecast of that successor state alone says."""
+    from negtui.scenario.io import load_scenario
+
+    if game == "large":
+        neg = large_game()
+    else:
+        neg = Negotiation.from_scenario(load_scenario(root / "scenarios/hnc/water/river-basin-treaty.json"),
+                                        get_rules("paper"))
+    val = Valuation(neg)
+    s = State(1, 0)
+    p = neg.proposer(s)
+    searched = 0
+    for q in (k for k in range(neg.game.n) if k != p):
+        cand = val.candidates(s, q)
+        batch = np.stack([val.values(s, cand, "learned", k) for k in (p, q)])
+        offer = val.best_offer(s, q, "learned", "learned")
+        assert offer.value_proposer == pytest.approx(batch[0, max(offer.index, 0)], abs=1e-9)
+        for o in range(len(cand)):
+            child = val.forecast(State(s.t + 1, s.bits | cand.bits(neg.game, o)), "learned")
+            assert batch[:, o] == pytest.approx(child[[p, q]], abs=1e-9)
+        searched += len(cand)
+    assert searched >= (1000 if game == "large" else 20)
+
+
+def test_a_state_searched_again_a_round_later_reads_its_successors_once(monkeypatch) -> None:
+    """A learned value depends on the turn, so a state met again later (nobody made a deal meanwhile) is searched
+    again; only the turn's three features change, so the rest of what the network reads of its successors is
+    built once, and the later search's values are what a fresh search at that turn gives."""
+    from negtui.engine import learned
+
+    neg = large_game(3)
+    n = neg.game.n
+    built: list[int] = []
+    state_features = learned.state_features
+
+    def counted(*args, **kwargs):
+        built.append(1)
+        return state_features(*args, **kwargs)
+
+    monkeypatch.setattr(learned, "state_features", counted)
+    val = Valuation(neg)
+    now, later = State(0, 0), State(n, 0)  # the same proposer a round later
+    assert neg.proposer(now) == neg.proposer(later)
+    q = (neg.proposer(now) + 1) % n
+    first = val.best_offer(now, q, "learned", "learned")
+    assert len(built) == 1
+    again = val.best_offer(later, q, "learned", "learned")
+    assert len(built) == 1
+    fresh = Valuation(neg).best_offer(later, q, "learned", "learned")
+    assert len(built) == 2
+    assert (again.bits, again.value_proposer, again.value_partner) == (fresh.bits, fresh.value_proposer,
+                                                                      fresh.value_partner)
+    assert first.value_proposer != again.value_proposer  # the turn is read: another value a round later
+
+
+def test_repeated_successors_are_told_apart_exactly_even_when_their_numbers_collide(monkeypatch) -> None:
+    """Rows are grouped by one weighted number each; rows that differ but share a number (forced here with
+    equal weights) are still told apart, by comparing them whole."""
+    from negtui.engine import offers
+
+    key = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, 2.0], [1.0, 0.0, 2.0], [0.0, 0.0, 3.0], [0.0, 1.0, 2.0]])
+    for weights in (offers._ROW_WEIGHTS, np.ones(4096)):
+        monkeypatch.setattr(offers, "_ROW_WEIGHTS", weights)
+        first, back = offers.distinct_rows(key)
+        assert len(first) == 3
+        np.testing.assert_array_equal(key[first][back], key)

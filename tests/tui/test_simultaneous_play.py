@@ -234,7 +234,8 @@ async def test_the_debrief_does_not_clear_decisions_the_bots_in_the_seat_beat(wa
         await pilot.press("o")
         await wait_until(pilot, lambda: isinstance(app.screen, DebriefScreen), "the debrief")
         debrief = app.screen
-        await wait_until(pilot, lambda: len(debrief.debriefs[1].counterfactual) == 4, "the lens bots' games (learned too)",
+        # the three hand lenses' bots and the learned one
+        await wait_until(pilot, lambda: len(debrief.debriefs[1].counterfactual) == 4, "the lens bots' games",
                          timeout=60)
         d = debrief.debriefs[1]
         assert d.payoff == 0.0 and max(d.counterfactual.values()) == 6.0, d.counterfactual
