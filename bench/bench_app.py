@@ -9,12 +9,17 @@ Start: seconds from a Python process starting to the play screen being drawn (he
 10 ms resolution).
 Latency: time from a key event being posted to its action running, sampled during autoplay of the
 22-player scenario at full speed and during a Nash welfare solve of the same scenario.
+Dialogs: the app's CPU time (process time, headless at 100x32) to close and reopen the partner dialog over the
+poison-pill game, and to open and close Help over it, each until the dialog or the game is drawn and settled;
+mean ± sd over `--dialogs` cycles after one unmeasured cycle of each.  `--only-dialogs` measures nothing else
+(paired runs against another checkout: PYTHONPATH=THAT_CHECKOUT python bench/bench_app.py --only-dialogs).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import os
 import random
@@ -29,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BIG = ROOT / "scenarios" / "generated" / "twenty-two-party.json"
 SMALL = ROOT / "scenarios" / "generated" / "six-party.json"
+PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
 
 START_SCRIPT = """
 import asyncio
@@ -169,6 +175,72 @@ async def latencies(presses: int) -> tuple[list[float], list[float], int]:
     return during_play, during_welfare, turns
 
 
+async def _until(pilot, cond, what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"dialogs: no {what} after {timeout:.0f} s")
+        await pilot.pause(0.01)
+
+
+async def dialog_costs(cycles: int, size: tuple[int, int] = (100, 32)) -> dict[str, list[float]]:
+    """Seconds of the process's CPU per close and reopen of the partner dialog, and per open and close of Help,
+    over A's turn of the poison-pill game (B a bot, idle meanwhile)."""
+    from negtui.seats import Seat
+    from negtui.tui.app import NegtuiApp
+    from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen
+
+    app = NegtuiApp(PILL, seats={"A": Seat.human(), "B": Seat.lens("upper")}, ask_seats=False, record=False)
+    costs: dict[str, list[float]] = {"partner": [], "help": []}
+
+    def settled(cls: type) -> bool:
+        screen = app.screen
+        return isinstance(screen, cls) and screen._backdrop is not None and screen._settling is None
+
+    async with app.run_test(size=size) as pilot:
+        await _until(pilot, lambda: settled(PartnerScreen), "partner dialog on A's turn")
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.2)
+        game = app.screen_stack[-2]
+        for cycle in range(cycles + 1):
+            gc.collect()  # a collection of what earlier cycles left would fall on one cycle at random
+            t0 = time.process_time()
+            await pilot.press("escape")
+            await _until(pilot, lambda: app.screen is game, "game after the partner dialog")
+            await pilot.pause(0.1)
+            await pilot.press("p")
+            await _until(pilot, lambda: settled(PartnerScreen), "partner dialog reopened")
+            await pilot.pause(0.1)
+            if cycle:  # the first cycle makes what later ones reuse (the screen's CSS, the dialog kept)
+                costs["partner"].append(time.process_time() - t0)
+            await pilot.press("escape")
+            await _until(pilot, lambda: app.screen is game, "game for Help")
+            await pilot.pause(0.1)
+            gc.collect()
+            t0 = time.process_time()
+            app.push_screen(HelpScreen("play"))
+            await _until(pilot, lambda: settled(HelpScreen), "Help")
+            await pilot.pause(0.1)
+            await pilot.press("escape")
+            await _until(pilot, lambda: app.screen is game, "game after Help")
+            await pilot.pause(0.1)
+            if cycle:
+                costs["help"].append(time.process_time() - t0)
+            await pilot.press("p")
+            await _until(pilot, lambda: settled(PartnerScreen), "partner dialog for the next cycle")
+            await pilot.pause(0.1)
+    return costs
+
+
+def show_dialogs(cycles: int) -> None:
+    costs = asyncio.run(dialog_costs(cycles))
+    print(f"A dialog's open and close, the app's CPU (headless, 100x32, poison-pill), mean ± sd, n={cycles}")
+    for name, label in (("partner", "partner dialog closed and reopened"), ("help", "Help opened and closed")):
+        xs = costs[name]
+        sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
+        print(f"  {label:<38} {1000 * statistics.mean(xs):6.1f} ± {1000 * sd:4.1f} ms")
+
+
 def show(label: str, xs: list[float]) -> None:
     if not xs:
         print(f"  {label:<38} no samples")
@@ -183,7 +255,12 @@ def main() -> None:
     ap.add_argument("--starts", type=int, default=3, help="app starts timed per scenario")
     ap.add_argument("--scenarios", default="all", help="bundled scenarios whose first screen is timed in a "
                     "terminal: all, or names (comma-separated file stems)")
+    ap.add_argument("--dialogs", type=int, default=10, help="open-and-close cycles of each dialog measured")
+    ap.add_argument("--only-dialogs", action="store_true", help="measure the dialogs' open and close only")
     args = ap.parse_args()
+    if args.only_dialogs:
+        show_dialogs(args.dialogs)
+        return
     if shutil.which("tmux"):
         keep = f"bench-app-{os.getpid()}-keep"  # one session for the whole run keeps the tmux server up
         subprocess.run(["tmux", "new-session", "-d", "-s", keep, "sleep", "3600"], check=True)
@@ -202,6 +279,7 @@ def main() -> None:
     print(f"Key press to its action running (autoplay moved {turns} turns while sampled)")
     show("during autoplay (22 players, no delay)", play)
     show("during a Nash welfare solve (22 x 45)", welfare)
+    show_dialogs(args.dialogs)
 
 
 if __name__ == "__main__":
