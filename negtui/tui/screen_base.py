@@ -10,9 +10,10 @@ screen of ours does differently from Textual's, and why:
   arrived, for each request its widgets sent while it was composed, and as its widgets' first sizes set their
   virtual sizes.  A request sent before the screen's latest full layout is dropped (that layout measured the
   widget), every full layout clears the screen's "layout required" flag (Textual clears it only in its update
-  timer's layout), and what a widget asks for as the layout sets its virtual size is withdrawn unless a
-  scrollbar appears or goes.  A whole repaint asked for with a layout is made by the layout's own paint, and
-  the one Textual asks for after the first layout (which drew every cell) is withdrawn.
+  timer's layout), and what a widget (a scrollbar too) asks for as the layout sets its virtual size is withdrawn
+  unless a scrollbar appears or goes: its layout, and the repaint of a widget the layout's own paint drew.  A
+  whole repaint asked for with a layout is made by the layout's own paint, and the one Textual asks for after
+  the first layout (which drew every cell) is withdrawn.
 - Textual's mounting of a pushed screen asks for a whole layout of it once it is mounted, although it was laid
   out as it resumed with everything it composed: that request is withdrawn when nothing is pending.
 - A screen class with `PAINTED_AFTER_FIRST_SIZES` (the game screen: its panes draw at the sizes its first
