@@ -225,6 +225,8 @@ async def test_the_debrief_does_not_clear_decisions_the_bots_in_the_seat_beat(wa
     beside what the bots did better, not as a clean bill."""
     from rich.console import Console
 
+    from negtui.coach.assess import coach_lenses
+
     seats = {pid: Seat.lens("myopic") for pid in "ACD"} | {"B": Seat.human()}  # 50 simulations: B docks with D
     app = NegtuiApp(RACE, rules=SIM, seats=seats, ask_seats=False, record=False, data_dir=tmp_path)
     async with app.run_test(size=(160, 50)) as pilot:
@@ -234,7 +236,8 @@ async def test_the_debrief_does_not_clear_decisions_the_bots_in_the_seat_beat(wa
         await pilot.press("o")
         await wait_until(pilot, lambda: isinstance(app.screen, DebriefScreen), "the debrief")
         debrief = app.screen
-        await wait_until(pilot, lambda: len(debrief.debriefs[1].counterfactual) == 3, "the lens bots' games",
+        bots = coach_lenses(app.game.neg.game)  # the closed-form lenses and the learned one
+        await wait_until(pilot, lambda: len(debrief.debriefs[1].counterfactual) == len(bots), "the lens bots' games",
                          timeout=60)
         d = debrief.debriefs[1]
         assert d.payoff == 0.0 and max(d.counterfactual.values()) == 6.0, d.counterfactual

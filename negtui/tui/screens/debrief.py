@@ -247,7 +247,7 @@ def _nothing_cost(payoff: float, bots: dict[str, float], against: str) -> Text:
         return Text(f"no decision of yours cost anything against {against}", style=palette.POSITIVE)
     gaps = sorted(set(round(x, 2) for x in better.values()))
     by = f"{gaps[0]:z.2f}" if len(gaps) == 1 else f"{gaps[0]:z.2f} to {gaps[-1]:z.2f}"
-    who = "every lens bot" if len(better) == len(CLOSED_FORM_LENSES) else \
+    who = "every lens bot" if len(better) == len(bots) else \
         f"the {' and '.join(better)} bot{'s' * (len(better) > 1)}"
     return Text(f"no decision of yours, judged one at a time against {against}, cost anything; yet {who} in your "
                 f"seat did {by} better over the whole game (above): the difference is in how your decisions played "
