@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
 
-from negtui.engine.lens_model import based, short_name
+from negtui.engine.learned_names import based, short_name
 from negtui.engine.vocabulary import CRITERIA, LENSES, PARTNER_METHODS, check_judge, split_judge, split_roles
 from negtui.names import name_key, player_labels, player_names, players_named
 from negtui.scenario.io import problems_from_validation

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from negtui.engine.game import Game
-from negtui.engine.lens_model import LEARNED
+from negtui.engine.learned_names import LEARNED
 from negtui.engine.negotiation import Negotiation, Phase, State
 from negtui.engine.offers import Offer
 from negtui.engine.search import greedy_partner

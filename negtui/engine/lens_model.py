@@ -1,5 +1,6 @@
-"""The learned lens's model file: its name in a seat (`learned`, `learned:PATH`), its format, and the checks
-that refuse a file it cannot use, before any game starts.  Plain numpy: a seat is checked with it.
+"""The learned lens's model file: its format, and the checks that refuse a file it cannot use, before any game
+starts.  Plain numpy: a seat naming a model is checked with it.  Its name in a seat (`learned`, `learned:PATH`)
+is a plain word of vocabulary.py, read without numpy (the seat dialog is drawn before numpy is imported).
 
 What the model computes from a state is in learned.py (docs/learned-lens.md).
 
@@ -18,8 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
+from negtui.engine.learned_names import LEARNED, split_learned
+
 FORMAT = "negtui-learned-lens/1"
-LEARNED = "learned"  # the lens's name: `learned` (the model shipped with negtui) or `learned:PATH`
 MAX_MODEL_BYTES = 5 * 2**20
 MAX_LAYERS = 8
 MAX_WIDTH = 1024
@@ -86,34 +88,9 @@ def default_model_path() -> Path:
     return Path(__file__).resolve().parent / "models" / "learned-lens.npz"
 
 
-def split_learned(name: str) -> tuple[bool, str | None]:
-    """(whether the lens is the learned one, its model file; None: the shipped model)."""
-    if name == LEARNED:
-        return True, None
-    head, sep, path = name.partition(":")
-    if sep and head == LEARNED:
-        return True, path
-    return False, None
-
-
-def short_name(name: str) -> str:
-    """A lens as a label shows it: `learned:PATH` by its file's name (the record keeps the whole path)."""
-    learned, path = split_learned(name)
-    return f"{LEARNED}:{Path(path).name}" if learned and path else name
-
-
 def model_path(name: str) -> Path:
     _, path = split_learned(name)
     return default_model_path() if path is None else Path(path)
-
-
-def based(name: str, base: Path) -> str:
-    """`learned:PATH` with a relative PATH read from `base` (a course's folder, as its scenarios are);
-    any other lens as it is."""
-    _, path = split_learned(name)
-    if not path or not path.strip() or Path(path).expanduser().is_absolute():
-        return name
-    return f"{LEARNED}:{base / path.strip()}"
 
 
 def canonical_name(name: str) -> str:

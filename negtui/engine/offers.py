@@ -15,7 +15,8 @@ import numpy as np
 from negtui.engine import issues, learned
 from negtui.engine.exclusion import exclusions
 from negtui.engine.game import Game, GoalView
-from negtui.engine.lens_model import model_for, split_learned
+from negtui.engine.learned_names import split_learned
+from negtui.engine.lens_model import model_for
 from negtui.engine.lenses import Owing, effective_lens, issue_lens, lens_core, lens_sum, lens_terms, owing_all
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import REFERENCE_SLACK, VALUE_TIE, Rules

@@ -22,7 +22,8 @@ from negtui.engine import learned
 from negtui.engine.cache import MB, BoundedCache, nbytes
 from negtui.engine.exact import ExactSolution, solve
 from negtui.engine.game import Game
-from negtui.engine.lens_model import model_for, split_learned
+from negtui.engine.learned_names import split_learned
+from negtui.engine.lens_model import model_for
 from negtui.engine.lenses import combine, concrete_lens, lens_vector
 from negtui.engine.negotiation import IllegalMove, Negotiation, State
 from negtui.engine.offers import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from negtui.engine.lens_model import LEARNED, canonical_name, split_learned
+from negtui.engine.learned_names import LEARNED, split_learned
 
 Lens = Literal["myopic", "upper", "lower", "exact", "adaptive"]
 LENSES: tuple[str, ...] = ("myopic", "upper", "lower", "exact", "adaptive")
@@ -51,6 +51,8 @@ def check_lens(name: str) -> str:
     """A lens in its canonical spelling; `learned:PATH` with PATH absolute, its model read and checked now
     (lens_model.LensModelError, a ValueError, says what is wrong with the file)."""
     if split_learned(name)[0]:
+        from negtui.engine.lens_model import canonical_name  # numpy: only a seat naming the learned lens needs it
+
         return canonical_name(name)
     ahead, inner = split_anticipation(name)
     if ahead:

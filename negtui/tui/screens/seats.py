@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region
 from textual.widgets import Button, Label, OptionList, Static
 
-from negtui.engine.lens_model import split_learned
+from negtui.engine.learned_names import split_learned
 from negtui.names import fit_unique
 from negtui.seats import Seat
 from negtui.tui.screen_base import NegtuiModalScreen
