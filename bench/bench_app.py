@@ -12,7 +12,8 @@ Latency: time from a key event being posted to its action running, sampled durin
 Dialogs: the app's CPU time (process time, headless at 100x32) to close and reopen the partner dialog over the
 poison-pill game, and to open and close Help over it, each until the dialog or the game is drawn and settled;
 mean ± sd over `--dialogs` cycles after one unmeasured cycle of each.  `--only-dialogs` measures nothing else
-(paired runs against another checkout: PYTHONPATH=THAT_CHECKOUT python bench/bench_app.py --only-dialogs).
+(paired runs against another checkout: PYTHONPATH=THAT_CHECKOUT python bench/bench_app.py --only-dialogs; the
+first screen's app in its tmux pane, on a tmux server of the benchmark's own, is given the same PYTHONPATH).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import gc
 import itertools
 import os
 import random
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -62,6 +64,7 @@ asyncio.run(Timed(Path({path!r}), ask_seats=False, record=False).run_async(headl
 
 FULL_SCREEN = ("player?", "^s start")  # the seat dialog and the key bar under it
 RUNS = itertools.count()  # a session name per run: tmux may still be closing the one before
+TMUX = ["tmux", "-L", f"bench-app-{os.getpid()}"]  # a tmux server of the benchmark's own, ended with it
 
 
 def first_screen(path: Path, size: tuple[int, int] = (160, 50), timeout: float = 30.0) -> tuple[float, float]:
@@ -69,14 +72,17 @@ def first_screen(path: Path, size: tuple[int, int] = (160, 50), timeout: float =
     negtui = Path(sys.executable).with_name("negtui")
     with tempfile.TemporaryDirectory() as tmp:
         stamp, name = Path(tmp) / "start", f"bench-app-{os.getpid()}-{next(RUNS)}"
-        command = f"date +%s.%N > {stamp}; exec {negtui} play {path} --no-record"
-        subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
+        # the caller's PYTHONPATH reaches the app (a paired run against another checkout's code); tmux gives a
+        # pane its server's environment, not the caller's
+        where = f"PYTHONPATH={shlex.quote(os.environ['PYTHONPATH'])} " if os.environ.get("PYTHONPATH") else ""
+        command = f"date +%s.%N > {stamp}; {where}exec {negtui} play {path} --no-record"
+        subprocess.run([*TMUX, "new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
                         "sh", "-c", command], check=True)
         drawn = full = None
         try:
             deadline = time.time() + timeout
             while full is None and time.time() < deadline:
-                screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", name], capture_output=True,
+                screen = subprocess.run([*TMUX, "capture-pane", "-p", "-t", name], capture_output=True,
                                         text=True).stdout
                 now = time.time()
                 if drawn is None and screen.strip():
@@ -85,7 +91,7 @@ def first_screen(path: Path, size: tuple[int, int] = (160, 50), timeout: float =
                     full = now
                 time.sleep(0.01)
         finally:
-            subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+            subprocess.run([*TMUX, "kill-session", "-t", name], capture_output=True)
         if full is None or drawn is None:
             raise SystemExit(f"{path.name}: no full screen after {timeout:.0f} s")
         started = float(stamp.read_text())
@@ -263,11 +269,11 @@ def main() -> None:
         return
     if shutil.which("tmux"):
         keep = f"bench-app-{os.getpid()}-keep"  # one session for the whole run keeps the tmux server up
-        subprocess.run(["tmux", "new-session", "-d", "-s", keep, "sleep", "3600"], check=True)
+        subprocess.run([*TMUX, "new-session", "-d", "-s", keep, "sleep", "3600"], check=True)
         try:
             first_screens(args.scenarios, args.starts)
         finally:
-            subprocess.run(["tmux", "kill-session", "-t", keep], capture_output=True)
+            subprocess.run([*TMUX, "kill-server"], capture_output=True)
     else:
         print("First full screen in a terminal: not measured (no tmux)")
     starts = [start_time(SMALL) for _ in range(args.starts)]
