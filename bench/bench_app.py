@@ -9,15 +9,22 @@ Start: seconds from a Python process starting to the play screen being drawn (he
 10 ms resolution).
 Latency: time from a key event being posted to its action running, sampled during autoplay of the
 22-player scenario at full speed and during a Nash welfare solve of the same scenario.
+Dialogs: the app's CPU time (process time, headless at 100x32) to close and reopen the partner dialog over the
+poison-pill game, and to open and close Help over it, each until the dialog or the game is drawn and settled;
+mean ± sd over `--dialogs` cycles after one unmeasured cycle of each.  `--only-dialogs` measures nothing else
+(paired runs against another checkout: PYTHONPATH=THAT_CHECKOUT python bench/bench_app.py --only-dialogs; the
+first screen's app in its tmux pane, on a tmux server of the benchmark's own, is given the same PYTHONPATH).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import os
 import random
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -29,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BIG = ROOT / "scenarios" / "generated" / "twenty-two-party.json"
 SMALL = ROOT / "scenarios" / "generated" / "six-party.json"
+PILL = ROOT / "scenarios" / "teaching" / "poison-pill.json"
 
 START_SCRIPT = """
 import asyncio
@@ -56,6 +64,7 @@ asyncio.run(Timed(Path({path!r}), ask_seats=False, record=False).run_async(headl
 
 FULL_SCREEN = ("player?", "^s start")  # the seat dialog and the key bar under it
 RUNS = itertools.count()  # a session name per run: tmux may still be closing the one before
+TMUX = ["tmux", "-L", f"bench-app-{os.getpid()}"]  # a tmux server of the benchmark's own, ended with it
 
 
 def first_screen(path: Path, size: tuple[int, int] = (160, 50), timeout: float = 30.0) -> tuple[float, float]:
@@ -63,14 +72,17 @@ def first_screen(path: Path, size: tuple[int, int] = (160, 50), timeout: float =
     negtui = Path(sys.executable).with_name("negtui")
     with tempfile.TemporaryDirectory() as tmp:
         stamp, name = Path(tmp) / "start", f"bench-app-{os.getpid()}-{next(RUNS)}"
-        command = f"date +%s.%N > {stamp}; exec {negtui} play {path} --no-record"
-        subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
+        # the caller's PYTHONPATH reaches the app (a paired run against another checkout's code); tmux gives a
+        # pane its server's environment, not the caller's
+        where = f"PYTHONPATH={shlex.quote(os.environ['PYTHONPATH'])} " if os.environ.get("PYTHONPATH") else ""
+        command = f"date +%s.%N > {stamp}; {where}exec {negtui} play {path} --no-record"
+        subprocess.run([*TMUX, "new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
                         "sh", "-c", command], check=True)
         drawn = full = None
         try:
             deadline = time.time() + timeout
             while full is None and time.time() < deadline:
-                screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", name], capture_output=True,
+                screen = subprocess.run([*TMUX, "capture-pane", "-p", "-t", name], capture_output=True,
                                         text=True).stdout
                 now = time.time()
                 if drawn is None and screen.strip():
@@ -79,7 +91,7 @@ def first_screen(path: Path, size: tuple[int, int] = (160, 50), timeout: float =
                     full = now
                 time.sleep(0.01)
         finally:
-            subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+            subprocess.run([*TMUX, "kill-session", "-t", name], capture_output=True)
         if full is None or drawn is None:
             raise SystemExit(f"{path.name}: no full screen after {timeout:.0f} s")
         started = float(stamp.read_text())
@@ -169,6 +181,72 @@ async def latencies(presses: int) -> tuple[list[float], list[float], int]:
     return during_play, during_welfare, turns
 
 
+async def _until(pilot, cond, what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"dialogs: no {what} after {timeout:.0f} s")
+        await pilot.pause(0.01)
+
+
+async def dialog_costs(cycles: int, size: tuple[int, int] = (100, 32)) -> dict[str, list[float]]:
+    """Seconds of the process's CPU per close and reopen of the partner dialog, and per open and close of Help,
+    over A's turn of the poison-pill game (B a bot, idle meanwhile)."""
+    from negtui.seats import Seat
+    from negtui.tui.app import NegtuiApp
+    from negtui.tui.screens.dialogs import HelpScreen, PartnerScreen
+
+    app = NegtuiApp(PILL, seats={"A": Seat.human(), "B": Seat.lens("upper")}, ask_seats=False, record=False)
+    costs: dict[str, list[float]] = {"partner": [], "help": []}
+
+    def settled(cls: type) -> bool:
+        screen = app.screen
+        return isinstance(screen, cls) and screen._backdrop is not None and screen._settling is None
+
+    async with app.run_test(size=size) as pilot:
+        await _until(pilot, lambda: settled(PartnerScreen), "partner dialog on A's turn")
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.2)
+        game = app.screen_stack[-2]
+        for cycle in range(cycles + 1):
+            gc.collect()  # a collection of what earlier cycles left would fall on one cycle at random
+            t0 = time.process_time()
+            await pilot.press("escape")
+            await _until(pilot, lambda: app.screen is game, "game after the partner dialog")
+            await pilot.pause(0.1)
+            await pilot.press("p")
+            await _until(pilot, lambda: settled(PartnerScreen), "partner dialog reopened")
+            await pilot.pause(0.1)
+            if cycle:  # the first cycle makes what later ones reuse (the screen's CSS, the dialog kept)
+                costs["partner"].append(time.process_time() - t0)
+            await pilot.press("escape")
+            await _until(pilot, lambda: app.screen is game, "game for Help")
+            await pilot.pause(0.1)
+            gc.collect()
+            t0 = time.process_time()
+            app.push_screen(HelpScreen("play"))
+            await _until(pilot, lambda: settled(HelpScreen), "Help")
+            await pilot.pause(0.1)
+            await pilot.press("escape")
+            await _until(pilot, lambda: app.screen is game, "game after Help")
+            await pilot.pause(0.1)
+            if cycle:
+                costs["help"].append(time.process_time() - t0)
+            await pilot.press("p")
+            await _until(pilot, lambda: settled(PartnerScreen), "partner dialog for the next cycle")
+            await pilot.pause(0.1)
+    return costs
+
+
+def show_dialogs(cycles: int) -> None:
+    costs = asyncio.run(dialog_costs(cycles))
+    print(f"A dialog's open and close, the app's CPU (headless, 100x32, poison-pill), mean ± sd, n={cycles}")
+    for name, label in (("partner", "partner dialog closed and reopened"), ("help", "Help opened and closed")):
+        xs = costs[name]
+        sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
+        print(f"  {label:<38} {1000 * statistics.mean(xs):6.1f} ± {1000 * sd:4.1f} ms")
+
+
 def show(label: str, xs: list[float]) -> None:
     if not xs:
         print(f"  {label:<38} no samples")
@@ -183,14 +261,19 @@ def main() -> None:
     ap.add_argument("--starts", type=int, default=3, help="app starts timed per scenario")
     ap.add_argument("--scenarios", default="all", help="bundled scenarios whose first screen is timed in a "
                     "terminal: all, or names (comma-separated file stems)")
+    ap.add_argument("--dialogs", type=int, default=10, help="open-and-close cycles of each dialog measured")
+    ap.add_argument("--only-dialogs", action="store_true", help="measure the dialogs' open and close only")
     args = ap.parse_args()
+    if args.only_dialogs:
+        show_dialogs(args.dialogs)
+        return
     if shutil.which("tmux"):
         keep = f"bench-app-{os.getpid()}-keep"  # one session for the whole run keeps the tmux server up
-        subprocess.run(["tmux", "new-session", "-d", "-s", keep, "sleep", "3600"], check=True)
+        subprocess.run([*TMUX, "new-session", "-d", "-s", keep, "sleep", "3600"], check=True)
         try:
             first_screens(args.scenarios, args.starts)
         finally:
-            subprocess.run(["tmux", "kill-session", "-t", keep], capture_output=True)
+            subprocess.run([*TMUX, "kill-server"], capture_output=True)
     else:
         print("First full screen in a terminal: not measured (no tmux)")
     starts = [start_time(SMALL) for _ in range(args.starts)]
@@ -202,6 +285,7 @@ def main() -> None:
     print(f"Key press to its action running (autoplay moved {turns} turns while sampled)")
     show("during autoplay (22 players, no delay)", play)
     show("during a Nash welfare solve (22 x 45)", welfare)
+    show_dialogs(args.dialogs)
 
 
 if __name__ == "__main__":

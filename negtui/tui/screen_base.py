@@ -10,9 +10,10 @@ screen of ours does differently from Textual's, and why:
   arrived, for each request its widgets sent while it was composed, and as its widgets' first sizes set their
   virtual sizes.  A request sent before the screen's latest full layout is dropped (that layout measured the
   widget), every full layout clears the screen's "layout required" flag (Textual clears it only in its update
-  timer's layout), and what a widget asks for as the layout sets its virtual size is withdrawn unless a
-  scrollbar appears or goes.  A whole repaint asked for with a layout is made by the layout's own paint, and
-  the one Textual asks for after the first layout (which drew every cell) is withdrawn.
+  timer's layout), and what a widget (a scrollbar too) asks for as the layout sets its virtual size is withdrawn
+  unless a scrollbar appears or goes: its layout, and the repaint of a widget the layout's own paint drew.  A
+  whole repaint asked for with a layout is made by the layout's own paint, and the one Textual asks for after
+  the first layout (which drew every cell) is withdrawn.
 - Textual's mounting of a pushed screen asks for a whole layout of it once it is mounted, although it was laid
   out as it resumed with everything it composed: that request is withdrawn when nothing is pending.
 - A screen class with `PAINTED_AFTER_FIRST_SIZES` (the game screen: its panes draw at the sizes its first
@@ -82,7 +83,7 @@ class NegtuiScreen(Screen[R]):
             super()._refresh_layout(size, scroll)
         finally:
             self._laying_out = False
-        self._sized_in_place(asked)
+        self._sized_in_place(asked, painted=quiet and not held)
         if held:
             self.refresh()
 
@@ -106,22 +107,30 @@ class NegtuiScreen(Screen[R]):
             return
         await super()._on_layout(message)  # which stops the message: Textual's handler is not called twice
 
-    def _layout_asked(self) -> dict[Widget, tuple[bool, bool, bool]]:
-        """Each widget laid out now: whether it has asked for a layout, and whether it shows its scrollbars."""
-        return {widget: (widget._layout_required, widget.show_vertical_scrollbar, widget.show_horizontal_scrollbar)
-                for widget in self._compositor.widgets}
+    def _layout_asked(self) -> dict[Widget, tuple[bool, bool, bool, object]]:
+        """Each widget laid out now, its scrollbars included: whether it has asked for a layout, whether it shows
+        its scrollbars, and where the compositor has it."""
+        return {widget: (widget._layout_required, widget.show_vertical_scrollbar, widget.show_horizontal_scrollbar,
+                         geometry)
+                for widget, geometry in self._compositor.layers}
 
-    def _sized_in_place(self, before: dict[Widget, tuple[bool, bool, bool]]) -> None:
+    def _sized_in_place(self, before: dict[Widget, tuple[bool, bool, bool, object]], painted: bool) -> None:
         """A layout gives each widget its size and virtual size, and a virtual size set asks for another layout
-        of the screen, although only the widget's scrollbars depend on it: Textual's layout, done, leaves every
-        widget whose size changed asking for one more.  What a widget asked for during the layout, its
-        scrollbars unchanged, is withdrawn; a scrollbar appearing or going still asks (docs/upstream.md)."""
-        for widget in self._compositor.widgets:
+        of the screen and a repaint of the whole widget, although only the widget's scrollbars depend on it:
+        Textual's layout, done, leaves every widget whose size changed (a scrollbar too) asking for one more
+        layout, and drawn again a frame after the layout's own paint.  What a widget asked for during the layout,
+        its scrollbars unchanged, is withdrawn; a scrollbar appearing or going still asks.  A layout that painted
+        the screen drew every widget it moved or resized whole, with what the widget had asked to show: the
+        widget's repaint is withdrawn with its layout (docs/upstream.md)."""
+        for widget, geometry in self._compositor.layers:
             if widget._layout_required:
-                asked, vertical, horizontal = before.get(widget, (False, False, False))
+                asked, vertical, horizontal, was = before.get(widget, (False, False, False, None))
                 if not asked and (vertical, horizontal) == (widget.show_vertical_scrollbar,
                                                             widget.show_horizontal_scrollbar):
                     widget._layout_required = False
+                    if painted and geometry != was:
+                        widget._repaint_required = False
+                        widget._exchange_repaint_regions()  # drawn: nothing left for its next frame
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         event.prevent_default()  # Textual's handler, called here, is not called again further up the classes

@@ -107,3 +107,12 @@ def test_the_command_line_starts_without_the_app_the_solver_or_the_agents():
                                                              "sklearn") + RESEARCH
                  if m == f or m.startswith(f + "."))
     assert bad == [], f"negtui.cli imports {bad}"
+
+
+@pytest.mark.parametrize("module", ["negtui.engine.vocabulary", "negtui.seats", "negtui.tui.screens.seats",
+                                    "negtui.tui.app"])
+def test_the_seat_dialog_is_drawn_before_numpy_is_imported(module):
+    """`negtui play` shows its seat dialog while numpy, the engine's arrays and the bots are imported (about
+    0.1 s of its first screen): the words a seat is described in, the learned lens's name among them, are plain
+    names; the learned lens's model is read with numpy only when a seat names it."""
+    assert "numpy" not in imported_by(module)

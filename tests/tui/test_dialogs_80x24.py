@@ -156,19 +156,14 @@ def test_snapshot_seats_80x24(snap_compare):
 
 
 def test_snapshot_partner_80x24(snap_compare):
-    """The dialog as `p` opens it over a game screen already drawn: the one that opens by itself on the seat's
-    turn may come up before the screen behind it has taken its sizes (sooner on a loaded machine)."""
-    shown = wait_for(lambda a: isinstance(a.screen, PartnerScreen) and wholly_shown(a.screen.query_one("#partners")),
-                     "the partner dialog")
-
-    async def run_before(pilot) -> None:
-        await shown(pilot)
-        await pilot.press("escape")
-        await wait_for(lambda a: not isinstance(a.screen, PartnerScreen), "the game screen")(pilot)
-        await pilot.press("p")
-        await shown(pilot)
-
-    assert snap_compare(big_app(P18=Seat.human()), terminal_size=SIZE, run_before=run_before)
+    """The game under the dialog is laid out again as its panes answer their first sizes, after the dialog drew
+    its backdrop: the backdrop shows the game as it is once it has settled (taken before, the picture
+    depended on how soon the snapshot came)."""
+    assert snap_compare(big_app(P18=Seat.human()), terminal_size=SIZE,
+                        run_before=wait_for(lambda a: isinstance(a.screen, PartnerScreen)
+                                            and wholly_shown(a.screen.query_one("#partners"))
+                                            and a.screen._backdrop is not None and a.screen._settling is None,
+                                            "the partner dialog, its backdrop settled"))
 
 
 def test_snapshot_respond_80x24(snap_compare):

@@ -243,6 +243,48 @@ async def test_a_dialog_opening_is_laid_out_once(wait_until):
     assert await confirm_laid_out(wait_until) == ["ConfirmScreen"]
 
 
+async def dialog_opened(wait_until, make) -> tuple[list[str], list[tuple[str, bool]], bool]:
+    """The layouts and frames of a dialog (`make()`) pushed over A's partner dialog, until it settles, and
+    whether a part of it shows a scrollbar."""
+    app = pill_app_of_a()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await partner_dialog_settled(app, pilot, wait_until)
+        dialog = make()
+        with screens_laid_out() as laid_out, frames_drawn() as drawn:
+            app.push_screen(dialog)
+            await wait_until(pilot, lambda: app.screen is dialog and dialog._backdrop is not None, "the dialog")
+            for _ in range(6):  # what its first sizes and its scrollbar asked for is laid out and drawn
+                await pilot.pause(0.05)
+        scrolls = any(widget.show_vertical_scrollbar for widget in dialog.query("*"))
+    return laid_out, drawn, scrolls
+
+
+@pytest.mark.asyncio
+async def test_a_dialog_opening_is_drawn_in_one_frame(wait_until):
+    """Its first layout draws every widget it sizes; each widget's virtual size, set by that layout, asked for
+    a repaint too, and the next frame drew the widgets (the key bar, the box) again."""
+    from negtui.tui.screens.dialogs import ConfirmScreen
+
+    laid_out, drawn, scrolls = await dialog_opened(wait_until, lambda: ConfirmScreen("Sure?", "A question."))
+    assert not scrolls
+    assert laid_out == ["ConfirmScreen"]
+    assert drawn == [("ConfirmScreen", True)], drawn
+
+
+@pytest.mark.asyncio
+async def test_a_dialog_whose_scrollbar_appears_is_laid_out_twice(wait_until):
+    """Help's text is longer than its box: its first layout shows a scrollbar, which asks for a second layout
+    (the text narrower beside it).  That layout sets the new scrollbar's virtual size, whose request for a
+    third layout was kept (the compositor's widgets, looked through, leave scrollbars out): a third layout
+    and frame for nothing."""
+    from negtui.tui.screens.dialogs import HelpScreen
+
+    laid_out, drawn, scrolls = await dialog_opened(wait_until, lambda: HelpScreen("play"))
+    assert scrolls  # the second layout is the scrollbar's own
+    assert laid_out == ["HelpScreen", "HelpScreen"], laid_out
+    assert drawn == [("HelpScreen", True), ("HelpScreen", False)], drawn
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("name", ["_on_layout", "_refresh_layout", "_screen_resized", "refresh"])
 async def test_each_layout_override_matters(name, wait_until):
