@@ -17,7 +17,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "negtui"
 
 KNOWN = {  # file under negtui/ -> the private names of Textual's it still reads
     "tui/screen_base.py": {"_compositor", "_batch_count", "_prune", "_dirty_widgets", "_mounted_event",
-                           "_layout_widgets", "_dirty_regions", "_repaint_regions", "_parent"},
+                           "_layout_widgets", "_dirty_regions", "_repaint_regions", "_parent",
+                           "_exchange_repaint_regions"},  # a resized widget's repaint the layout already drew
     "tui/screens/modal.py": {"_compositor", "_render_chops"},
     "tui/stylesheet.py": {"_EXCLUDE_PSEUDO_CLASSES_FROM_CACHE", "_get_default_css", "_variables", "_selector_names",
                           "_id", "_process_component_classes", "_classes", "_css_bases"},
