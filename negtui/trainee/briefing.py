@@ -24,7 +24,10 @@ from negtui.tui.widgets.keybar import KeyBar
 class BriefingScreen(Dialog[str | None]):
     """An exercise before play: the briefing, and the seat (when the trainee may choose one)."""
 
-    BINDINGS = [Binding("escape", "cancel", "back"), Binding("ctrl+s", "start", "start")]
+    BINDINGS = [Binding("escape", "cancel", "back"), Binding("ctrl+s", "start", "start"),
+                # the briefing scrolls from where focus starts (the Start button), as its scrollbar promises
+                *(Binding(key, f"briefing('{how}')", show=False)
+                  for key, how in (("down", "down"), ("up", "up"), ("pagedown", "page_down"), ("pageup", "page_up")))]
 
     def __init__(self, exercise: Exercise, scenario: Scenario) -> None:
         super().__init__()
@@ -83,3 +86,8 @@ class BriefingScreen(Dialog[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def action_briefing(self, how: str) -> None:
+        text = self.query_one(".briefing", VerticalScroll)
+        {"down": text.scroll_down, "up": text.scroll_up, "page_down": text.scroll_page_down,
+         "page_up": text.scroll_page_up}[how]()
