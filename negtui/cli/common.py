@@ -56,7 +56,7 @@ LlmKeyOpt = Annotated[str | None, typer.Option(
 def course_and_results(course: Path, data_dir: Path | None) -> tuple[LoadedCourse, Path, ResultsDB]:
     """A course served from a data directory: the course checked (every problem, with its path), the
     directory resolved and its results database open; a clear error and status 2 otherwise."""
-    from negtui.classroom.course import CourseError, load_course
+    from negtui.classroom.course_loading import CourseError, load_course
     from negtui.classroom.db import DBError, ResultsDB
     from negtui.datadir import user_data_dir
 

@@ -121,7 +121,7 @@ def _course_file(course: str | None) -> LoadedCourse | None:
     """The course loaded when `--course` names a file, else None (a course's name)."""
     if course is None or not Path(course).is_file():
         return None
-    from negtui.classroom.course import CourseError, load_course
+    from negtui.classroom.course_loading import CourseError, load_course
 
     try:
         return load_course(Path(course))

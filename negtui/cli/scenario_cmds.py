@@ -53,7 +53,7 @@ def validate(files: Annotated[list[Path], typer.Argument(help="Scenario, scoresh
 def _is_course(path: Path) -> bool:
     """A TOML file that is not a scoresheet (whose `format` says it is one), or JSON whose top level has
     `exercises` (scenarios are JSON without it)."""
-    from negtui.classroom.course import MAX_COURSE_BYTES
+    from negtui.classroom.course_loading import MAX_COURSE_BYTES
     from negtui.scenario import untrusted
     from negtui.scenario.io import begins_as_scoresheet
     from negtui.scenario.scoresheets import MAX_SHEET_BYTES, is_scoresheet
@@ -75,7 +75,7 @@ def _is_course(path: Path) -> bool:
 
 
 def _validate_course(path: Path) -> bool:
-    from negtui.classroom.course import CourseError, load_course
+    from negtui.classroom.course_loading import CourseError, load_course
 
     try:
         loaded = load_course(path)

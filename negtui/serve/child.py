@@ -21,7 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trainer", action="store_true")  # a trainer account: the console, not the lobby
     parser.add_argument("--web", action="store_true")  # Textual's web protocol on stdin and stdout (web.py)
     args = parser.parse_args(argv)
-    from negtui.classroom.course import CourseError, load_course
+    from negtui.classroom.course_loading import CourseError, load_course
     from negtui.classroom.db import ResultsDB
 
     try:

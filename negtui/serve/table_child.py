@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from negtui.classroom.course import CourseError, LoadedCourse, load_course
+from negtui.classroom.course import LoadedCourse
+from negtui.classroom.course_loading import CourseError, load_course
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.dbtypes import DBError, table_called
 from negtui.classroom.seatbook import seat_rules

@@ -61,7 +61,7 @@ def preload(course: str | None = None) -> None:
     catalogue(bundled_root())  # the library by name: a course may name its scenarios so
     preparse(NegtuiApp(None, record=False))  # every widget's CSS, under the apps' theme
     if course is not None:
-        from negtui.classroom.course import CourseError, load_course
+        from negtui.classroom.course_loading import CourseError, load_course
 
         try:
             load_course(course, kept=True)

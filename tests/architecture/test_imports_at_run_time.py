@@ -38,6 +38,7 @@ EXTRA: dict[str, tuple[str, ...]] = {
     "negtui.classroom.dbtypes": UI_AND_SOLVER + ("negtui.engine", "negtui.play", "sqlite3", "asyncssh"),
     "negtui.classroom.identity": UI_AND_SOLVER + ("negtui.engine", "negtui.play", "sqlite3"),
     "negtui.classroom.course": UI_AND_SOLVER + ("negtui.play", "negtui.record"),
+    "negtui.classroom.course_loading": UI_AND_SOLVER + ("negtui.play", "negtui.record"),
     # the class export imports matplotlib only when it draws
     "negtui.classroom.export": UI_AND_SOLVER + RESEARCH,
     # what the SSH server reads of the class runs no game

@@ -12,14 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from negtui.classroom.course import (
-    MAX_COURSE_BYTES,
-    Course,
-    CourseError,
-    LoadedCourse,
-    load_course,
-    scenario_digest,
-)
+from negtui.classroom.course import Course, LoadedCourse, scenario_digest
+from negtui.classroom.course_loading import MAX_COURSE_BYTES, CourseError, load_course
 from negtui.scenario import load_scenario
 from negtui.scenario.library import bundled_root
 from negtui.seats import Seat

@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from negtui.classroom.course import LoadedCourse, load_course
+from negtui.classroom.course import LoadedCourse
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.db import DB_NAME, ResultsDB
 from negtui.classroom.dbtypes import Decision, now_iso
 from negtui.classroom.debrief import class_debrief

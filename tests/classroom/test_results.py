@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.db import DB_NAME, ResultsDB
 from negtui.classroom.debrief import class_debrief
 from negtui.classroom.results import keep

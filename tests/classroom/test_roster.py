@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.seating import MAX_ROSTER_BYTES, RosterError, read_roster
 from negtui.scenario import limits
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.seating import RosterError, balanced, parse_roster
 from tests.keeper import CLASS, TRIO
 

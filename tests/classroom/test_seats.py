@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.gradebook import Allowance, NoAttempt, gradebook
 from negtui.classroom.seatbook import SeatClosed, SeatRules

@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.console import Console
 
 from negtui.classroom.agreements import TAIL, final_commitments
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.debrief import class_debrief
 from negtui.classroom.results import keep

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.table_results import TableResults
 from tests.keeper import COURSE

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.seating import RosterError, read_roster
 from tests.mutations import TEXT_PIECES, mutate, text_mutation
 from tests.paths import ROOT, SCENARIOS

@@ -10,7 +10,7 @@ import pytest
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.db import ResultsDB
 from negtui.console.app import ClassApp, ServedClassApp
 from negtui.console.screen import ClassScreen

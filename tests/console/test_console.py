@@ -16,7 +16,7 @@ import pytest
 from textual.widgets import TabbedContent
 from typer.testing import CliRunner
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.dbtypes import Decision
 from negtui.classroom.debrief import class_debrief

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.console.app import ClassApp
 from negtui.console.seating import SeatingScreen, TimeScreen
 from negtui.record import load_record

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.console.app import ClassApp
 from negtui.table.source import TableSource, sit
 from negtui.tui.screens.dialogs import ConfirmScreen

@@ -410,7 +410,7 @@ def test_validate_reads_the_case_and_its_course(cli):
 
 
 def test_the_course_plays_the_case_from_the_library():
-    from negtui.classroom.course import load_course
+    from negtui.classroom.course_loading import load_course
 
     loaded = load_course(COURSE)
     assert set(loaded.scenarios) == {"bus-veto", "bus-outvoted"}

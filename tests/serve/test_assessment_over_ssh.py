@@ -105,7 +105,7 @@ async def test_a_drop_mid_assessment_keeps_one_attempt_and_files_the_result_once
     assert hub.db.grades.attempts("alice", "graded", "exam", every_start=True) == 1
     (results,) = hub.db.results("graded")
     assert results["attempt"] == 1 and results["decisions"] > 0
-    from negtui.classroom.course import load_course
+    from negtui.classroom.course_loading import load_course
 
     (grades,) = gradebook(hub.db, load_course(Path(hub.options.course)).course)
     assert grades["attempts_used"] == 1 and grades["finished"] == 1 and grades["abandoned"] == 0

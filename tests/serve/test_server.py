@@ -622,7 +622,7 @@ async def test_a_training_game_left_before_its_first_turn_is_not_offered_to_resu
     lobby files the game as abandoned instead of offering a resume that has nothing in it."""
     from textual.widgets import OptionList
 
-    from negtui.classroom.course import load_course
+    from negtui.classroom.course_loading import load_course
     from negtui.trainee.briefing import BriefingScreen
     from negtui.trainee.lobby import LobbyScreen
     from negtui.trainee.training import TrainingApp
@@ -661,7 +661,7 @@ from negtui.serve import zygote
 zygote.preload()
 before = set(sys.modules)
 from negtui.trainee.briefing import BriefingScreen
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.db import ResultsDB
 from negtui.trainee.lobby import LobbyScreen
 from negtui.trainee.training import TrainingApp

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from negtui.classroom.course import CourseError, load_course
+from negtui.classroom.course_loading import CourseError, load_course
 from negtui.classroom.db import ResultsDB
 from negtui.trainee.briefing import BriefingScreen
 from negtui.trainee.lobby import LobbyScreen

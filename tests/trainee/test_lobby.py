@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.db import ResultsDB
 from negtui.trainee.briefing import BriefingScreen
 from negtui.trainee.lobby import LobbyScreen

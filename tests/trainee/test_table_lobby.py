@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.db import ResultsDB
 from negtui.table.source import TableSource, sit
 from negtui.trainee.hub import ask

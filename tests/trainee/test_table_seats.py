@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.db import ResultsDB
 from negtui.classroom.gradebook import gradebook
 from negtui.classroom.seatbook import seat_rules

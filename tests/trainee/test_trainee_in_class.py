@@ -15,7 +15,7 @@ import pytest
 from rich.text import Text
 from textual.widgets import OptionList, Select
 
-from negtui.classroom.course import load_course
+from negtui.classroom.course_loading import load_course
 from negtui.classroom.db import ResultsDB
 from negtui.console.app import ClassApp
 from negtui.console.dialogs import AssignScreen

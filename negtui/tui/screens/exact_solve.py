@@ -18,7 +18,7 @@ class ExactCancelled(Exception):
 
 
 class ExactSolving(GameScreen):
-    """A live game's screen, as far as the exact solve goes (screens/live.py is the rest)."""
+    """A live game's screen, as far as the exact solve goes (screens/live.py composes it with the other parts)."""
 
     def __init__(self, source: LiveSource) -> None:
         super().__init__(source)
