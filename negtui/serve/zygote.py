@@ -53,6 +53,7 @@ def preload(course: str | None = None) -> None:
         importlib.import_module(late)
     from rich._unicode_data import load
 
+    from negtui.classroom.course_loading import CourseError, load_course  # every session checks its course
     from negtui.scenario.library import bundled_root, catalogue
     from negtui.tui.app import NegtuiApp
     from negtui.tui.stylesheet import preparse
@@ -61,8 +62,6 @@ def preload(course: str | None = None) -> None:
     catalogue(bundled_root())  # the library by name: a course may name its scenarios so
     preparse(NegtuiApp(None, record=False))  # every widget's CSS, under the apps' theme
     if course is not None:
-        from negtui.classroom.course_loading import CourseError, load_course
-
         try:
             load_course(course, kept=True)
         except CourseError:
