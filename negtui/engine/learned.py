@@ -17,7 +17,7 @@ import numpy as np
 
 from negtui.engine.game import Game
 from negtui.engine.lens_model import FEATURES, LensModel
-from negtui.engine.lenses import Owing, effective_lens, lens_core
+from negtui.engine.lenses import Owing, effective_lens, lens_terms, upper_remainder
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import Rules
 
@@ -74,62 +74,100 @@ def _at_turn(game: Game, t: int) -> np.ndarray:
     return hit
 
 
+@dataclass(frozen=True)
+class _Weights:
+    """What the features read of some players' goal values, made once per compiled game (it does not change) and
+    set of players: each weighted sum of the features is then a column of one matrix product."""
+
+    g: np.ndarray  # (P, J) their goal values
+    by_kind: np.ndarray  # (J, 3P): the columns g, max(g, 0), max(-g, 0) of every player
+    by_sign: np.ndarray  # (P, J, 2): max(g, 0), max(-g, 0)
+    mass: np.ndarray  # (P,) value mass, 1 where it is 0 (the features are then 0)
+    kinds: np.ndarray  # (3, N, J) every player, any goal; goals it likes; goals it dislikes
+
+
+_weights: weakref.WeakKeyDictionary[Game, dict[tuple[int, ...], _Weights]] = weakref.WeakKeyDictionary()
+_WEIGHTS_KEPT = 256  # a search's pairs of players and every player's forecast: N² + 1 sets at most
+
+
+def _weights_of(game: Game, players: np.ndarray) -> _Weights:
+    kept = _weights.get(game)
+    if kept is None:
+        kept = _weights[game] = {}
+    key = tuple(int(k) for k in players)
+    hit = kept.get(key)
+    if hit is None:
+        if len(kept) >= _WEIGHTS_KEPT:
+            kept.clear()
+        g = game.G[:, players].T
+        pos, neg = np.maximum(g, 0.0), np.maximum(-g, 0.0)
+        mass = np.abs(g).sum(axis=1)
+        gt = game.G.T
+        hit = kept[key] = _Weights(g, np.concatenate([g, pos, neg]).T.copy(), np.stack([pos, neg], axis=2),
+                                   np.where(mass == 0, 1.0, mass),
+                                   np.stack([np.ones_like(gt, dtype=bool), gt > 0, gt < 0]))
+    return hit
+
+
+# The weighted sums over goals that are the same for every player but for its weights: (what is summed, row of
+# `shared` below; whose weights, 0 g, 1 liked, 2 disliked) for the columns SHARED_COLUMNS, divided by the mass.
+_SHARED = (np.array([0, 1, 2, 3, 4, 5, 5, 6, 6]), np.array([0, 1, 1, 1, 2, 1, 2, 1, 2]))
+SHARED_COLUMNS = np.array([FEATURES.index(f) for f in (
+    "myopic", "upper_gain", "positive_open", "positive_unreachable", "negative_open", "positive_binary",
+    "negative_binary", "positive_progress", "negative_progress")])
+OWING_COLUMNS = slice(FEATURES.index("positive_own_only"), FEATURES.index("negative_support") + 1)
+
+
 def state_features(game: Game, rules: Rules, players: np.ndarray, counts: np.ndarray, lost: np.ndarray,
                    owes: np.ndarray) -> np.ndarray:
     """(P, O, F) the features of each of `players` at states with goal counts `counts` and required cells
     ruled out `lost` (O, J), and every player's cells still owed `owes` (O, N, J), but those that depend on the
-    turn (TURN_COLUMNS, left 0): a state met again at a later turn is read again with only those changed.
-    What does not depend on the player is computed once for all of them: an offer search reads its proposer's
-    and its partner's values of the same successors, a forecast every player's."""
+    turn (TURN_COLUMNS, left 0): a state met again at a later turn is read again with only those changed."""
+    return _state_features(game, rules, players, counts, lost, owes)[0]
+
+
+def _state_features(game: Game, rules: Rules, players: np.ndarray, counts: np.ndarray, lost: np.ndarray,
+                    owes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(`state_features`, the scaled satisfaction (O, J)).  A batch is some 20 to 80 states of one or two players
+    (a search) or one state of every player (a forecast): each numpy call costs more than its arithmetic, so the
+    weighted sums are columns of two matrix products, one over what every player shares and one over what it
+    owes, and what does not depend on the player is computed once for all of them."""
     goals, L = game.all_goals, game.scale
-    g = game.G[:, players].T  # (P, J)
-    mass = np.abs(g).sum(axis=1)
-    mass = np.where(mass == 0, 1.0, mass)[:, None]  # (P, 1)
+    w = _weights_of(game, players)
+    rows, P = counts.shape[0], len(players)
     scaled = scaled_satisfaction(goals, counts)
-    s = scaled / L  # (O, J)
-    myopic = (s @ g.T).T  # (P, O)
-    memo = {"s": scaled}  # the lenses' own satisfaction, computed once
-    gp = g[:, None, :]  # (P, 1, J): the lenses' values broadcast over the states
-    upper = lens_core(goals, rules, "upper", counts, lost, gp, None, memo=memo)
-    owing = owes > 0  # (O, N, J)
-    own_owes, own_owing = owes[:, players].transpose(1, 0, 2), owing[:, players].transpose(1, 0, 2)  # (P, O, J)
-    others_owing = owing.sum(axis=1)[None] - own_owing
-    if effective_lens(game, rules, "lower") == "myopic":
-        lower = myopic
-    else:
-        hostile = owing & (game.G.T < 0)
-        lower = lens_core(goals, rules, "lower", counts, lost, gp,
-                          Owing(own_owes, owes.sum(axis=1)[None] - own_owes, others_owing,
-                                hostile.sum(axis=1)[None] - hostile[:, players].transpose(1, 0, 2)), memo=memo)
     reachable = (goals.d - lost) >= goals.tau
-    open_ = (1.0 - s)
-    pos, neg = np.maximum(g, 0.0), np.maximum(-g, 0.0)  # (P, J)
-    liking = owing & (game.G.T[None] > 0)
-    others_liking = liking.sum(axis=1)[None] - liking[:, players].transpose(1, 0, 2)
-    support = np.where(others_owing > 0, others_liking / np.maximum(others_owing, 1), 0.0)  # (P, O, J)
-    own_only = (others_owing == 0) & own_owing
-    progress = np.minimum(counts, goals.tau) / goals.tau
-    binary = goals.binary
-    reach_open = open_ * reachable  # (O, J)
+    shared = np.empty((rows, 7, counts.shape[1]))  # (O, 7, J): summed with each player's g, liked or disliked
+    s = np.divide(scaled, L, out=shared[:, 0])
+    np.divide(upper_remainder(goals, rules, counts, lost, scaled), L, out=shared[:, 1])
+    open_ = np.subtract(1.0, s, out=shared[:, 2])
+    np.multiply(open_, ~reachable, out=shared[:, 3])
+    reach_open = np.multiply(open_, reachable, out=shared[:, 4])
+    np.multiply(reach_open, goals.binary, out=shared[:, 5])
+    np.multiply(reach_open, np.minimum(counts, goals.tau) / goals.tau, out=shared[:, 6])
+    sums = (shared @ w.by_kind).reshape(rows, 7, 3, P)
+    x = np.zeros((rows, P, len(FEATURES)))  # the turn's columns stay 0
+    x[:, :, SHARED_COLUMNS] = sums[:, _SHARED[0], _SHARED[1]].transpose(0, 2, 1) / w.mass[:, None]
 
-    def by(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-        """(P, O): x (O, J) or (P, O, J) weighted by each player's w (P, J), over the mass."""
-        out = (x @ w.T).T if x.ndim == 2 else np.einsum("poj,pj->po", x, w)
-        return out / mass
+    kinds = (owes > 0)[:, None] & w.kinds  # (O, 3, N, J): owing at all; owing and liking; owing and disliking
+    mine = kinds[:, :, players]  # (O, 3, P, J)
+    others = kinds.sum(axis=2)[:, :, None] - mine  # how many other players
+    own_owing, others_owing = mine[:, 0], others[:, 0]
+    owing = np.empty((rows, P, 2, counts.shape[1]))  # (O, P, 2, J): summed with each one's liked or disliked
+    np.multiply((others_owing == 0) & own_owing, reach_open[:, None], out=owing[:, :, 0])  # only it can advance
+    np.multiply(others[:, 1] / np.maximum(others_owing, 1), reach_open[:, None], out=owing[:, :, 1])  # support
+    x[:, :, OWING_COLUMNS] = (owing @ w.by_sign).reshape(rows, P, 4) / w.mass[:, None]
 
-    x = np.zeros((len(players), counts.shape[0], len(FEATURES)))  # the turn's columns stay 0
-    x[:, :, 0] = myopic / mass
-    x[:, :, 1] = (upper - myopic) / mass
-    x[:, :, 2] = (lower - myopic) / mass
-    x[:, :, 6] = float(game.budget)
-    x[:, :, 7] = float(game.n)
-    for k, (part, w) in enumerate(((open_, pos), (open_ * ~reachable, pos), (reach_open, neg),
-                                   (reach_open * own_only, pos), (reach_open * own_only, neg),
-                                   (reach_open * support, pos), (reach_open * support, neg),
-                                   (reach_open * binary, pos), (reach_open * binary, neg),
-                                   (reach_open * progress, pos), (reach_open * progress, neg)), start=8):
-        x[:, :, k] = by(part, w)
-    return x
+    if effective_lens(game, rules, "lower") != "myopic":
+        own_owes = owes[:, players]
+        owed = Owing(own_owes, owes.sum(axis=1)[:, None] - own_owes, others_owing, others[:, 2])
+        _, gain, factor = lens_terms(goals, rules, "lower", counts[:, None], lost[:, None], w.g, owed,
+                                     memo={"s": scaled[:, None]})
+        assert gain is not None
+        x[:, :, FEATURES.index("lower_loss")] = gain.sum(axis=-1) * (factor / L) / w.mass
+    x[:, :, FEATURES.index("budget")] = float(game.budget)
+    x[:, :, FEATURES.index("players")] = float(game.n)
+    return x.transpose(1, 0, 2), scaled
 
 
 def features_of(game: Game, rules: Rules, players: np.ndarray, t: int | np.ndarray, counts: np.ndarray,
@@ -155,9 +193,8 @@ class Batch:
 
 def batch(game: Game, rules: Rules, players: np.ndarray, counts: np.ndarray, lost: np.ndarray,
           owes: np.ndarray) -> Batch:
-    realised = ((scaled_satisfaction(game.all_goals, counts) @ game.G[:, players]) / game.scale).T
-    return Batch(players, state_features(game, rules, players, counts, lost, owes), realised,
-                 np.abs(game.G[:, players]).sum(axis=0))
+    x, scaled = _state_features(game, rules, players, counts, lost, owes)
+    return Batch(players, x, ((scaled @ game.G[:, players]) / game.scale).T, np.abs(game.G[:, players]).sum(axis=0))
 
 
 def batch_values(game: Game, model: LensModel, b: Batch, t: int) -> np.ndarray:
