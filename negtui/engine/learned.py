@@ -77,13 +77,14 @@ def _at_turn(game: Game, t: int) -> np.ndarray:
 @dataclass(frozen=True)
 class _Weights:
     """What the features read of some players' goal values, made once per compiled game (it does not change) and
-    set of players: each weighted sum of the features is then a column of one matrix product."""
+    set of players, so that every sum over goals is a column of a matrix product."""
 
-    g: np.ndarray  # (P, J) their goal values
-    by_kind: np.ndarray  # (J, 3P): the columns g, max(g, 0), max(-g, 0) of every player
-    by_sign: np.ndarray  # (P, J, 2): max(g, 0), max(-g, 0)
-    mass: np.ndarray  # (P,) value mass, 1 where it is 0 (the features are then 0)
-    kinds: np.ndarray  # (3, N, J) every player, any goal; goals it likes; goals it dislikes
+    gp: np.ndarray  # (P, 1, J) their goal values, as the lenses broadcast them over states
+    by_kind: np.ndarray  # (J, 3P): the columns g, max(g, 0), max(-g, 0) of every player, over its mass
+    by_sign: np.ndarray  # (P, J, 2): max(g, 0), max(-g, 0), over its mass
+    sign: np.ndarray  # (2, P, 1, J): whether each likes, dislikes each goal (1.0 or 0.0)
+    every_sign: np.ndarray  # (2, N, 1, J): the same of every player
+    mass: np.ndarray  # (P, 1) value mass, 1 where it is 0 (the features are then 0)
 
 
 _weights: weakref.WeakKeyDictionary[Game, dict[tuple[int, ...], _Weights]] = weakref.WeakKeyDictionary()
@@ -99,18 +100,52 @@ def _weights_of(game: Game, players: np.ndarray) -> _Weights:
     if hit is None:
         if len(kept) >= _WEIGHTS_KEPT:
             kept.clear()
-        g = game.G[:, players].T
-        pos, neg = np.maximum(g, 0.0), np.maximum(-g, 0.0)
-        mass = np.abs(g).sum(axis=1)
-        gt = game.G.T
-        hit = kept[key] = _Weights(g, np.concatenate([g, pos, neg]).T.copy(), np.stack([pos, neg], axis=2),
-                                   np.where(mass == 0, 1.0, mass),
-                                   np.stack([np.ones_like(gt, dtype=bool), gt > 0, gt < 0]))
+        hit = kept[key] = _make_weights(game, players)
     return hit
 
 
-# The weighted sums over goals that are the same for every player but for its weights: (what is summed, row of
-# `shared` below; whose weights, 0 g, 1 liked, 2 disliked) for the columns SHARED_COLUMNS, divided by the mass.
+def _make_weights(game: Game, players: np.ndarray) -> _Weights:
+    g = game.G[:, players].T  # (P, J)
+    mass = np.abs(g).sum(axis=1)
+    mass = np.where(mass == 0, 1.0, mass)[:, None]
+    pos, neg = np.maximum(g, 0.0) / mass, np.maximum(-g, 0.0) / mass
+    every_sign = np.stack([game.G.T > 0, game.G.T < 0]).astype(float)[:, :, None, :]
+    return _Weights(g[:, None, :], np.concatenate([g / mass, pos, neg]).T.copy(), np.stack([pos, neg], axis=2),
+                    every_sign[:, players], every_sign, mass)
+
+
+def _owed(owes: np.ndarray, sign: np.ndarray) -> np.ndarray:
+    """(4, ..., O, J) of players' cells still owed `owes` (..., O, J) and their signs `sign` (2, ..., 1, J): whether
+    each owes a cell of the goal, whether it owes one and likes the goal, dislikes it, and how many it owes.  The
+    counts are small integers, exact in floats."""
+    out = np.empty((4, *owes.shape))
+    np.minimum(owes, 1.0, out=out[0])
+    np.multiply(out[0], sign, out=out[1:3])
+    out[3] = owes
+    return out
+
+
+def _others(game: Game, players: np.ndarray, w: _Weights, owes: np.ndarray, varying: np.ndarray | None,
+            ) -> np.ndarray:
+    """(4, P, O, J) `_owed` summed over the players but each of `players`.  In an offer search only the pair's
+    cells change from one successor to the next (`varying`; None: anyone's may), so the other players' sum is
+    made once from the first state and the pair's added to it: two rows a state instead of every player's."""
+    own = _owed(owes[:, players].transpose(1, 0, 2), w.sign)  # (4, P, O, J)
+    if varying is None:
+        total = _owed(owes.transpose(1, 0, 2), w.every_sign).sum(axis=1)  # (4, O, J)
+    else:
+        fixed = np.ones(game.n, dtype=bool)
+        fixed[varying] = False
+        if len(players) == len(varying) and not fixed[players].any():  # the pair's own rows are those that vary
+            total = own.sum(axis=1)
+        else:
+            total = _owed(owes[:, varying].transpose(1, 0, 2), w.every_sign[:, varying]).sum(axis=1)
+        total += _owed(owes[0, fixed][:, None], w.every_sign[:, fixed]).sum(axis=1)
+    return total[:, None] - own
+
+
+# The weighted sums over goals of what is the same for every player (row of `shared` below, whose weights: 0 its
+# values, 1 those it likes, 2 those it dislikes), for the columns SHARED_COLUMNS.
 _SHARED = (np.array([0, 1, 2, 3, 4, 5, 5, 6, 6]), np.array([0, 1, 1, 1, 2, 1, 2, 1, 2]))
 SHARED_COLUMNS = np.array([FEATURES.index(f) for f in (
     "myopic", "upper_gain", "positive_open", "positive_unreachable", "negative_open", "positive_binary",
@@ -127,17 +162,18 @@ def state_features(game: Game, rules: Rules, players: np.ndarray, counts: np.nda
 
 
 def _state_features(game: Game, rules: Rules, players: np.ndarray, counts: np.ndarray, lost: np.ndarray,
-                    owes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(`state_features`, the scaled satisfaction (O, J)).  A batch is some 20 to 80 states of one or two players
+                    owes: np.ndarray, varying: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(`state_features`, the scaled satisfaction (O, J)); `varying`: the players whose owed cells may differ
+    from one state to the next, if not everyone's (`_others`).  A batch is some 20 to 80 states of one or two players
     (a search) or one state of every player (a forecast): each numpy call costs more than its arithmetic, so the
-    weighted sums are columns of two matrix products, one over what every player shares and one over what it
-    owes, and what does not depend on the player is computed once for all of them."""
+    sums over goals and over players are columns of three matrix products, and what does not depend on the
+    player is computed once for all of them."""
     goals, L = game.all_goals, game.scale
     w = _weights_of(game, players)
-    rows, P = counts.shape[0], len(players)
+    (rows, J), P = counts.shape, len(players)
     scaled = scaled_satisfaction(goals, counts)
     reachable = (goals.d - lost) >= goals.tau
-    shared = np.empty((rows, 7, counts.shape[1]))  # (O, 7, J): summed with each player's g, liked or disliked
+    shared = np.empty((rows, 7, J))  # (O, 7, J): summed with each player's values, liked or disliked
     s = np.divide(scaled, L, out=shared[:, 0])
     np.divide(upper_remainder(goals, rules, counts, lost, scaled), L, out=shared[:, 1])
     open_ = np.subtract(1.0, s, out=shared[:, 2])
@@ -145,29 +181,25 @@ def _state_features(game: Game, rules: Rules, players: np.ndarray, counts: np.nd
     reach_open = np.multiply(open_, reachable, out=shared[:, 4])
     np.multiply(reach_open, goals.binary, out=shared[:, 5])
     np.multiply(reach_open, np.minimum(counts, goals.tau) / goals.tau, out=shared[:, 6])
-    sums = (shared @ w.by_kind).reshape(rows, 7, 3, P)
-    x = np.zeros((rows, P, len(FEATURES)))  # the turn's columns stay 0
-    x[:, :, SHARED_COLUMNS] = sums[:, _SHARED[0], _SHARED[1]].transpose(0, 2, 1) / w.mass[:, None]
+    sums = (shared.reshape(rows * 7, J) @ w.by_kind).reshape(rows, 7, 3, P)
+    x = np.zeros((P, rows, len(FEATURES)))  # the turn's columns stay 0
+    x[:, :, SHARED_COLUMNS] = sums[:, _SHARED[0], _SHARED[1]].transpose(2, 0, 1)
 
-    kinds = (owes > 0)[:, None] & w.kinds  # (O, 3, N, J): owing at all; owing and liking; owing and disliking
-    mine = kinds[:, :, players]  # (O, 3, P, J)
-    others = kinds.sum(axis=2)[:, :, None] - mine  # how many other players
-    own_owing, others_owing = mine[:, 0], others[:, 0]
-    owing = np.empty((rows, P, 2, counts.shape[1]))  # (O, P, 2, J): summed with each one's liked or disliked
-    np.multiply((others_owing == 0) & own_owing, reach_open[:, None], out=owing[:, :, 0])  # only it can advance
-    np.multiply(others[:, 1] / np.maximum(others_owing, 1), reach_open[:, None], out=owing[:, :, 1])  # support
-    x[:, :, OWING_COLUMNS] = (owing @ w.by_sign).reshape(rows, P, 4) / w.mass[:, None]
+    others_owing, others_liking, others_hostile, others_owe = _others(game, players, w, owes, varying)
+    own_owes = owes[:, players].transpose(1, 0, 2)
+    owing = np.empty((P, rows, 2, J))  # summed with each one's liked or disliked goals
+    np.multiply((others_owing == 0) & (own_owes > 0), reach_open, out=owing[:, :, 0])  # only it can advance them
+    np.multiply(others_liking / np.maximum(others_owing, 1), reach_open, out=owing[:, :, 1])  # support
+    x[:, :, OWING_COLUMNS] = (owing.reshape(P, rows * 2, J) @ w.by_sign).reshape(P, rows, 4)
 
     if effective_lens(game, rules, "lower") != "myopic":
-        own_owes = owes[:, players]
-        owed = Owing(own_owes, owes.sum(axis=1)[:, None] - own_owes, others_owing, others[:, 2])
-        _, gain, factor = lens_terms(goals, rules, "lower", counts[:, None], lost[:, None], w.g, owed,
-                                     memo={"s": scaled[:, None]})
+        owed = Owing(own_owes, others_owe, others_owing, others_hostile)
+        _, gain, factor = lens_terms(goals, rules, "lower", counts, lost, w.gp, owed, memo={"s": scaled})
         assert gain is not None
         x[:, :, FEATURES.index("lower_loss")] = gain.sum(axis=-1) * (factor / L) / w.mass
     x[:, :, FEATURES.index("budget")] = float(game.budget)
     x[:, :, FEATURES.index("players")] = float(game.n)
-    return x.transpose(1, 0, 2), scaled
+    return x, scaled
 
 
 def features_of(game: Game, rules: Rules, players: np.ndarray, t: int | np.ndarray, counts: np.ndarray,
@@ -192,8 +224,10 @@ class Batch:
 
 
 def batch(game: Game, rules: Rules, players: np.ndarray, counts: np.ndarray, lost: np.ndarray,
-          owes: np.ndarray) -> Batch:
-    x, scaled = _state_features(game, rules, players, counts, lost, owes)
+          owes: np.ndarray, varying: np.ndarray | None = None) -> Batch:
+    """The batch of states (`Batch`); `varying`: the players whose owed cells may differ from one state to the
+    next, if not everyone's (an offer search's pair)."""
+    x, scaled = _state_features(game, rules, players, counts, lost, owes, varying)
     return Batch(players, x, ((scaled @ game.G[:, players]) / game.scale).T, np.abs(game.G[:, players]).sum(axis=0))
 
 
