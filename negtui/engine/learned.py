@@ -237,7 +237,7 @@ def batch_values(game: Game, model: LensModel, b: Batch, t: int) -> np.ndarray:
     if t >= game.T:
         return b.realised
     x = b.x.copy()
-    x[:, :, TURN_COLUMNS] = turn_features(game, b.players, t, x.shape[1])
+    x[:, :, TURN_COLUMNS] = _at_turn(game, t)[b.players][:, None, :]
     gap = model.predict(x.reshape(-1, x.shape[-1])).reshape(x.shape[:2])
     return np.where(b.mass[:, None] == 0, b.realised, b.realised + b.mass[:, None] * gap)
 
