@@ -100,18 +100,22 @@ def _weights_of(game: Game, players: np.ndarray) -> _Weights:
     if hit is None:
         if len(kept) >= _WEIGHTS_KEPT:
             kept.clear()
-        hit = kept[key] = _make_weights(game, players)
+        every = kept.get(()) or _make_weights(game)  # every player's, the rows the others are taken from
+        kept[()] = every
+        hit = kept[key] = _Weights(every.gp[players], every.by_kind.reshape(-1, 3, game.n)[:, :, players].reshape(
+            -1, 3 * len(players)), every.by_sign[players], every.sign[:, players], every.every_sign,
+            every.mass[players])
     return hit
 
 
-def _make_weights(game: Game, players: np.ndarray) -> _Weights:
-    g = game.G[:, players].T  # (P, J)
+def _make_weights(game: Game) -> _Weights:
+    g = game.G.T  # (N, J)
     mass = np.abs(g).sum(axis=1)
     mass = np.where(mass == 0, 1.0, mass)[:, None]
     pos, neg = np.maximum(g, 0.0) / mass, np.maximum(-g, 0.0) / mass
-    every_sign = np.stack([game.G.T > 0, game.G.T < 0]).astype(float)[:, :, None, :]
+    sign = np.stack([g > 0, g < 0]).astype(float)[:, :, None, :]
     return _Weights(g[:, None, :], np.concatenate([g / mass, pos, neg]).T.copy(), np.stack([pos, neg], axis=2),
-                    every_sign[:, players], every_sign, mass)
+                    sign, sign, mass)
 
 
 def _owed(owes: np.ndarray, sign: np.ndarray) -> np.ndarray:
