@@ -225,6 +225,8 @@ def test_the_forward_pass_keeps_every_product_on_one_blas_thread() -> None:
     got = model.predict(x)
     assert _Watched.products and sum(m for m, _, _ in _Watched.products) == 300 * len(shipped.weights)
     assert all(m * k * n <= ONE_THREAD_PRODUCT for m, k, n in _Watched.products), _Watched.products
+    # each layer in blocks as large as one thread allows: the 19 x 64 layer in 2, the 64 x 64 in 5, the 64 x 1 whole
+    assert [k for _, k, _ in _Watched.products] == [len(FEATURES)] * 2 + [64] * 6, _Watched.products
     h = (x - shipped.mean) / shipped.std
     for i, (w, b) in enumerate(zip(shipped.weights, shipped.biases)):
         h = h @ w + b
@@ -406,3 +408,30 @@ def test_the_fused_features_are_the_per_feature_ones(game: str, rules: str, root
     assert compared >= 2000
     if game == "exclusive sets":
         assert exclusive_rows > 0  # successors that rule cells out: the owing and reachable features change
+
+
+def test_a_search_sums_who_owes_what_over_the_pair_for_each_successor(root: Path) -> None:
+    """An offer changes only its pair's owed cells, so who owes what is summed over the other players once, from
+    the first successor, and over the pair for each: the other players' rows of the later successors are not read
+    (here they are made NaN), and the features are those of the whole array."""
+    from negtui.engine import learned
+    from negtui.engine.offers import full_arrays
+    from negtui.engine.payoff import state_info
+
+    neg = large_game()
+    g, val, s = neg.game, Valuation(neg), State(0, 0)
+    p = neg.proposer(s)
+    q = (p + 1) % g.n
+    cand = val.candidates(s, q)
+    assert cand.owes_all is None  # no exclusive sets: the others' owed cells are the state's
+    counts, lost, owes = full_arrays(g, state_info(g, s.bits), cand, owed=True)
+    assert owes is not None
+    pair, players = np.array(sorted({p, q})), np.array([p, q])
+    blurred = owes.copy()
+    others = np.setdiff1d(np.arange(g.n), pair)
+    blurred[1:, others] = np.nan
+    want = _per_feature_reference(g, neg.rules, players, counts, lost, owes)
+    got = learned.batch(g, neg.rules, players, counts, lost, blurred, pair).x
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    alone = learned.batch(g, neg.rules, np.array([q]), counts, lost, blurred, pair).x  # one of the pair
+    np.testing.assert_allclose(alone, want[1:], rtol=0, atol=1e-12)
