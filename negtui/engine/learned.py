@@ -88,6 +88,7 @@ class _Weights:
 
 
 _weights: weakref.WeakKeyDictionary[Game, dict[tuple[int, ...], _Weights]] = weakref.WeakKeyDictionary()
+_every: weakref.WeakKeyDictionary[Game, _Weights] = weakref.WeakKeyDictionary()  # every player's, in order
 _WEIGHTS_KEPT = 256  # a search's pairs of players and every player's forecast: N² + 1 sets at most
 
 
@@ -100,8 +101,9 @@ def _weights_of(game: Game, players: np.ndarray) -> _Weights:
     if hit is None:
         if len(kept) >= _WEIGHTS_KEPT:
             kept.clear()
-        every = kept.get(()) or _make_weights(game)  # every player's, the rows the others are taken from
-        kept[()] = every
+        every = _every.get(game)
+        if every is None:
+            every = _every[game] = _make_weights(game)
         hit = kept[key] = _Weights(every.gp[players], every.by_kind.reshape(-1, 3, game.n)[:, :, players].reshape(
             -1, 3 * len(players)), every.by_sign[players], every.sign[:, players], every.every_sign,
             every.mass[players])
@@ -168,10 +170,10 @@ def state_features(game: Game, rules: Rules, players: np.ndarray, counts: np.nda
 def _state_features(game: Game, rules: Rules, players: np.ndarray, counts: np.ndarray, lost: np.ndarray,
                     owes: np.ndarray, varying: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(`state_features`, the scaled satisfaction (O, J)); `varying`: the players whose owed cells may differ
-    from one state to the next, if not everyone's (`_others`).  A batch is some 20 to 80 states of one or two players
-    (a search) or one state of every player (a forecast): each numpy call costs more than its arithmetic, so the
-    sums over goals and over players are columns of three matrix products, and what does not depend on the
-    player is computed once for all of them."""
+    from one state to the next, if not everyone's (`_others`).  A batch is some 20 to 80 states of one or two
+    players (a search) or one state of every player (a forecast), and half its cost is the numpy calls
+    themselves: the weighted sums over goals are columns of two matrix products, whatever does not depend on the
+    player is computed once for all of them, and who owes what is summed over the players an offer changes."""
     goals, L = game.all_goals, game.scale
     w = _weights_of(game, players)
     (rows, J), P = counts.shape, len(players)
