@@ -17,7 +17,7 @@ import numpy as np
 
 from negtui.engine.game import Game
 from negtui.engine.lens_model import FEATURES, LensModel
-from negtui.engine.lenses import Owing, effective_lens, lens_core
+from negtui.engine.lenses import Owing, effective_lens, lens_terms, upper_remainder
 from negtui.engine.payoff import StateInfo, scaled_satisfaction
 from negtui.engine.rules import Rules
 
@@ -74,62 +74,138 @@ def _at_turn(game: Game, t: int) -> np.ndarray:
     return hit
 
 
+@dataclass(frozen=True)
+class _Weights:
+    """What the features read of some players' goal values, made once per compiled game (it does not change) and
+    set of players, so that every sum over goals is a column of a matrix product."""
+
+    gp: np.ndarray  # (P, 1, J) their goal values, as the lenses broadcast them over states
+    by_kind: np.ndarray  # (J, 3P): the columns g, max(g, 0), max(-g, 0) of every player, over its mass
+    by_sign: np.ndarray  # (P, J, 2): max(g, 0), max(-g, 0), over its mass
+    sign: np.ndarray  # (2, P, 1, J): whether each likes, dislikes each goal (1.0 or 0.0)
+    every_sign: np.ndarray  # (2, N, 1, J): the same of every player
+    mass: np.ndarray  # (P, 1) value mass, 1 where it is 0 (the features are then 0)
+
+
+_weights: weakref.WeakKeyDictionary[Game, dict[tuple[int, ...], _Weights]] = weakref.WeakKeyDictionary()
+_every: weakref.WeakKeyDictionary[Game, _Weights] = weakref.WeakKeyDictionary()  # every player's, in order
+_WEIGHTS_KEPT = 256  # a search's pairs of players and every player's forecast: N² + 1 sets at most
+
+
+def _weights_of(game: Game, players: np.ndarray) -> _Weights:
+    kept = _weights.get(game)
+    if kept is None:
+        kept = _weights[game] = {}
+    key = tuple(int(k) for k in players)
+    hit = kept.get(key)
+    if hit is None:
+        if len(kept) >= _WEIGHTS_KEPT:
+            kept.clear()
+        every = _every.get(game)
+        if every is None:
+            every = _every[game] = _make_weights(game)
+        hit = kept[key] = _Weights(every.gp[players], every.by_kind.reshape(-1, 3, game.n)[:, :, players].reshape(
+            -1, 3 * len(players)), every.by_sign[players], every.sign[:, players], every.every_sign,
+            every.mass[players])
+    return hit
+
+
+def _make_weights(game: Game) -> _Weights:
+    g = game.G.T  # (N, J)
+    mass = np.abs(g).sum(axis=1)
+    mass = np.where(mass == 0, 1.0, mass)[:, None]
+    pos, neg = np.maximum(g, 0.0) / mass, np.maximum(-g, 0.0) / mass
+    sign = np.stack([g > 0, g < 0]).astype(float)[:, :, None, :]
+    return _Weights(g[:, None, :], np.concatenate([g / mass, pos, neg]).T.copy(), np.stack([pos, neg], axis=2),
+                    sign, sign, mass)
+
+
+def _owed(owes: np.ndarray, sign: np.ndarray) -> np.ndarray:
+    """(4, ..., O, J) of players' cells still owed `owes` (..., O, J) and their signs `sign` (2, ..., 1, J): whether
+    each owes a cell of the goal, whether it owes one and likes the goal, dislikes it, and how many it owes.  The
+    counts are small integers, exact in floats."""
+    out = np.empty((4, *owes.shape))
+    np.minimum(owes, 1.0, out=out[0])
+    np.multiply(out[0], sign, out=out[1:3])
+    out[3] = owes
+    return out
+
+
+def _others(game: Game, players: np.ndarray, w: _Weights, owes: np.ndarray, varying: np.ndarray | None,
+            ) -> np.ndarray:
+    """(4, P, O, J) `_owed` summed over the players but each of `players`.  In an offer search only the pair's
+    cells change from one successor to the next (`varying`; None: anyone's may), so the other players' sum is
+    made once from the first state and the pair's added to it: two rows a state instead of every player's."""
+    own = _owed(owes[:, players].transpose(1, 0, 2), w.sign)  # (4, P, O, J)
+    if varying is None:
+        total = _owed(owes.transpose(1, 0, 2), w.every_sign).sum(axis=1)  # (4, O, J)
+    else:
+        fixed = np.ones(game.n, dtype=bool)
+        fixed[varying] = False
+        if len(players) == len(varying) and not fixed[players].any():  # the pair's own rows are those that vary
+            total = own.sum(axis=1)
+        else:
+            total = _owed(owes[:, varying].transpose(1, 0, 2), w.every_sign[:, varying]).sum(axis=1)
+        total += _owed(owes[0, fixed][:, None], w.every_sign[:, fixed]).sum(axis=1)
+    return total[:, None] - own
+
+
+# The weighted sums over goals of what is the same for every player (row of `shared` below, whose weights: 0 its
+# values, 1 those it likes, 2 those it dislikes), for the columns SHARED_COLUMNS.
+_SHARED = (np.array([0, 1, 2, 3, 4, 5, 5, 6, 6]), np.array([0, 1, 1, 1, 2, 1, 2, 1, 2]))
+SHARED_COLUMNS = np.array([FEATURES.index(f) for f in (
+    "myopic", "upper_gain", "positive_open", "positive_unreachable", "negative_open", "positive_binary",
+    "negative_binary", "positive_progress", "negative_progress")])
+OWING_COLUMNS = slice(FEATURES.index("positive_own_only"), FEATURES.index("negative_support") + 1)
+
+
 def state_features(game: Game, rules: Rules, players: np.ndarray, counts: np.ndarray, lost: np.ndarray,
                    owes: np.ndarray) -> np.ndarray:
     """(P, O, F) the features of each of `players` at states with goal counts `counts` and required cells
     ruled out `lost` (O, J), and every player's cells still owed `owes` (O, N, J), but those that depend on the
-    turn (TURN_COLUMNS, left 0): a state met again at a later turn is read again with only those changed.
-    What does not depend on the player is computed once for all of them: an offer search reads its proposer's
-    and its partner's values of the same successors, a forecast every player's."""
+    turn (TURN_COLUMNS, left 0): a state met again at a later turn is read again with only those changed."""
+    return _state_features(game, rules, players, counts, lost, owes)[0]
+
+
+def _state_features(game: Game, rules: Rules, players: np.ndarray, counts: np.ndarray, lost: np.ndarray,
+                    owes: np.ndarray, varying: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(`state_features`, the scaled satisfaction (O, J)); `varying`: the players whose owed cells may differ
+    from one state to the next, if not everyone's (`_others`).  A batch is some 20 to 80 states of one or two
+    players (a search) or one state of every player (a forecast), and half its cost is the numpy calls
+    themselves: the weighted sums over goals are columns of two matrix products, whatever does not depend on the
+    player is computed once for all of them, and who owes what is summed over the players an offer changes."""
     goals, L = game.all_goals, game.scale
-    g = game.G[:, players].T  # (P, J)
-    mass = np.abs(g).sum(axis=1)
-    mass = np.where(mass == 0, 1.0, mass)[:, None]  # (P, 1)
+    w = _weights_of(game, players)
+    (rows, J), P = counts.shape, len(players)
     scaled = scaled_satisfaction(goals, counts)
-    s = scaled / L  # (O, J)
-    myopic = (s @ g.T).T  # (P, O)
-    memo = {"s": scaled}  # the lenses' own satisfaction, computed once
-    gp = g[:, None, :]  # (P, 1, J): the lenses' values broadcast over the states
-    upper = lens_core(goals, rules, "upper", counts, lost, gp, None, memo=memo)
-    owing = owes > 0  # (O, N, J)
-    own_owes, own_owing = owes[:, players].transpose(1, 0, 2), owing[:, players].transpose(1, 0, 2)  # (P, O, J)
-    others_owing = owing.sum(axis=1)[None] - own_owing
-    if effective_lens(game, rules, "lower") == "myopic":
-        lower = myopic
-    else:
-        hostile = owing & (game.G.T < 0)
-        lower = lens_core(goals, rules, "lower", counts, lost, gp,
-                          Owing(own_owes, owes.sum(axis=1)[None] - own_owes, others_owing,
-                                hostile.sum(axis=1)[None] - hostile[:, players].transpose(1, 0, 2)), memo=memo)
     reachable = (goals.d - lost) >= goals.tau
-    open_ = (1.0 - s)
-    pos, neg = np.maximum(g, 0.0), np.maximum(-g, 0.0)  # (P, J)
-    liking = owing & (game.G.T[None] > 0)
-    others_liking = liking.sum(axis=1)[None] - liking[:, players].transpose(1, 0, 2)
-    support = np.where(others_owing > 0, others_liking / np.maximum(others_owing, 1), 0.0)  # (P, O, J)
-    own_only = (others_owing == 0) & own_owing
-    progress = np.minimum(counts, goals.tau) / goals.tau
-    binary = goals.binary
-    reach_open = open_ * reachable  # (O, J)
+    shared = np.empty((rows, 7, J))  # (O, 7, J): summed with each player's values, liked or disliked
+    s = np.divide(scaled, L, out=shared[:, 0])
+    np.divide(upper_remainder(goals, rules, counts, lost, scaled), L, out=shared[:, 1])
+    open_ = np.subtract(1.0, s, out=shared[:, 2])
+    np.multiply(open_, ~reachable, out=shared[:, 3])
+    reach_open = np.multiply(open_, reachable, out=shared[:, 4])
+    np.multiply(reach_open, goals.binary, out=shared[:, 5])
+    np.multiply(reach_open, np.minimum(counts, goals.tau) / goals.tau, out=shared[:, 6])
+    sums = (shared.reshape(rows * 7, J) @ w.by_kind).reshape(rows, 7, 3, P)
+    x = np.zeros((P, rows, len(FEATURES)))  # the turn's columns stay 0
+    x[:, :, SHARED_COLUMNS] = sums[:, _SHARED[0], _SHARED[1]].transpose(2, 0, 1)
 
-    def by(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-        """(P, O): x (O, J) or (P, O, J) weighted by each player's w (P, J), over the mass."""
-        out = (x @ w.T).T if x.ndim == 2 else np.einsum("poj,pj->po", x, w)
-        return out / mass
+    others_owing, others_liking, others_hostile, others_owe = _others(game, players, w, owes, varying)
+    own_owes = owes[:, players].transpose(1, 0, 2)
+    owing = np.empty((P, rows, 2, J))  # summed with each one's liked or disliked goals
+    np.multiply((others_owing == 0) & (own_owes > 0), reach_open, out=owing[:, :, 0])  # only it can advance them
+    np.multiply(others_liking / np.maximum(others_owing, 1), reach_open, out=owing[:, :, 1])  # support
+    x[:, :, OWING_COLUMNS] = (owing.reshape(P, rows * 2, J) @ w.by_sign).reshape(P, rows, 4)
 
-    x = np.zeros((len(players), counts.shape[0], len(FEATURES)))  # the turn's columns stay 0
-    x[:, :, 0] = myopic / mass
-    x[:, :, 1] = (upper - myopic) / mass
-    x[:, :, 2] = (lower - myopic) / mass
-    x[:, :, 6] = float(game.budget)
-    x[:, :, 7] = float(game.n)
-    for k, (part, w) in enumerate(((open_, pos), (open_ * ~reachable, pos), (reach_open, neg),
-                                   (reach_open * own_only, pos), (reach_open * own_only, neg),
-                                   (reach_open * support, pos), (reach_open * support, neg),
-                                   (reach_open * binary, pos), (reach_open * binary, neg),
-                                   (reach_open * progress, pos), (reach_open * progress, neg)), start=8):
-        x[:, :, k] = by(part, w)
-    return x
+    if effective_lens(game, rules, "lower") != "myopic":
+        owed = Owing(own_owes, others_owe, others_owing, others_hostile)
+        _, gain, factor = lens_terms(goals, rules, "lower", counts, lost, w.gp, owed, memo={"s": scaled})
+        assert gain is not None
+        x[:, :, FEATURES.index("lower_loss")] = gain.sum(axis=-1) * (factor / L) / w.mass
+    x[:, :, FEATURES.index("budget")] = float(game.budget)
+    x[:, :, FEATURES.index("players")] = float(game.n)
+    return x, scaled
 
 
 def features_of(game: Game, rules: Rules, players: np.ndarray, t: int | np.ndarray, counts: np.ndarray,
@@ -154,10 +230,11 @@ class Batch:
 
 
 def batch(game: Game, rules: Rules, players: np.ndarray, counts: np.ndarray, lost: np.ndarray,
-          owes: np.ndarray) -> Batch:
-    realised = ((scaled_satisfaction(game.all_goals, counts) @ game.G[:, players]) / game.scale).T
-    return Batch(players, state_features(game, rules, players, counts, lost, owes), realised,
-                 np.abs(game.G[:, players]).sum(axis=0))
+          owes: np.ndarray, varying: np.ndarray | None = None) -> Batch:
+    """The batch of states (`Batch`); `varying`: the players whose owed cells may differ from one state to the
+    next, if not everyone's (an offer search's pair)."""
+    x, scaled = _state_features(game, rules, players, counts, lost, owes, varying)
+    return Batch(players, x, ((scaled @ game.G[:, players]) / game.scale).T, np.abs(game.G[:, players]).sum(axis=0))
 
 
 def batch_values(game: Game, model: LensModel, b: Batch, t: int) -> np.ndarray:
@@ -166,7 +243,7 @@ def batch_values(game: Game, model: LensModel, b: Batch, t: int) -> np.ndarray:
     if t >= game.T:
         return b.realised
     x = b.x.copy()
-    x[:, :, TURN_COLUMNS] = turn_features(game, b.players, t, x.shape[1])
+    x[:, :, TURN_COLUMNS] = _at_turn(game, t)[b.players][:, None, :]
     gap = model.predict(x.reshape(-1, x.shape[-1])).reshape(x.shape[:2])
     return np.where(b.mass[:, None] == 0, b.realised, b.realised + b.mass[:, None] * gap)
 

@@ -63,20 +63,19 @@ class LensModel:
     meta: str  # what it was trained on (JSON text, shown by `negtui learn` and kept in the model card)
 
     def predict(self, x: np.ndarray) -> np.ndarray:
-        """(O,) the normalised gap for feature rows x (O, F), a block of rows at a time (`_block_rows`)."""
-        h0 = (x - self.mean) / self.std
-        step = _block_rows(self.weights)
-        if step >= len(h0):
-            return self._forward(h0)
-        out = np.empty(len(h0))
-        for a in range(0, len(h0), step):
-            out[a:a + step] = self._forward(h0[a:a + step])
-        return out
-
-    def _forward(self, h: np.ndarray) -> np.ndarray:
+        """(O,) the normalised gap for feature rows x (O, F), each layer's product a block of rows at a time
+        (`_block_rows`: the narrow first and last layers take a search's rows whole, the square one in blocks)."""
+        h = (x - self.mean) / self.std
         last = len(self.weights) - 1
         for k, (w, b) in enumerate(zip(self.weights, self.biases)):
-            h = h @ w
+            step = _block_rows(w)
+            if step >= len(h):
+                h = h @ w
+            else:
+                out = np.empty((len(h), w.shape[1]))
+                for a in range(0, len(h), step):
+                    np.matmul(h[a:a + step], w, out=out[a:a + step])
+                h = out
             h += b
             if k < last:
                 np.maximum(h, 0.0, out=h)
@@ -91,10 +90,10 @@ class LensModel:
 ONE_THREAD_PRODUCT = 65_536 * 4
 
 
-def _block_rows(weights: tuple[np.ndarray, ...]) -> int:
-    """Rows a block of the forward pass, so that every layer's product stays on the calling thread (64 for the
-    shipped network's 64 × 64 layer); a network too wide for blocks of 16 rows runs whole."""
-    step = ONE_THREAD_PRODUCT // max(w.shape[0] * w.shape[1] for w in weights)
+def _block_rows(w: np.ndarray) -> int:
+    """Rows a block of a layer's product with weights w, so that it stays on the calling thread (64 for the
+    shipped network's 64 × 64 layer); a layer too wide for blocks of 16 rows runs whole."""
+    step = ONE_THREAD_PRODUCT // (w.shape[0] * w.shape[1])
     return step if step >= 16 else 2**62
 
 

@@ -106,11 +106,7 @@ def lens_terms(goals: GoalView, rules: Rules, lens: str, counts: np.ndarray, los
     if lens == "upper":
         remainder = memo.get("remainder")
         if remainder is None:
-            if rules.upper_linear_remainder:
-                remainder = L - counts * goals.mult_d
-            else:
-                remainder = (L - s) * ((goals.d - lost) >= goals.tau)
-            memo["remainder"] = remainder
+            remainder = memo["remainder"] = upper_remainder(goals, rules, counts, lost, s)
         return first, remainder * np.maximum(g, 0.0), 1.0
     if lens == "lower":
         assert owing is not None
@@ -122,6 +118,14 @@ def lens_terms(goals: GoalView, rules: Rules, lens: str, counts: np.ndarray, los
         completed = scaled_satisfaction(goals, np.minimum(counts + owing.others, goals.d - lost))
         return first, credible * (completed - s) * g, 1.0
     raise ValueError(f"lens {lens!r} has no closed form")
+
+
+def upper_remainder(goals: GoalView, rules: Rules, counts: np.ndarray, lost: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """What the upper lens still counts of each goal on the integer scale L (times the goal's value if liked):
+    the unrealised part of a reachable goal, or (reference rules) the linear part still missing."""
+    if rules.upper_linear_remainder:
+        return goals.scale - counts * goals.mult_d
+    return (goals.scale - s) * ((goals.d - lost) >= goals.tau)
 
 
 def lens_sum(first_sum, second_sum, factor: float):

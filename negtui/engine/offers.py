@@ -324,7 +324,8 @@ def _learned_batch(game: Game, rules: Rules, info: StateInfo, cand: Candidates, 
             first = back = None
     counts, lost, owes_full = full_arrays(game, info, cand if first is None else cand.take(first), owed=True)
     assert owes_full is not None
-    return learned.batch(game, rules, players, counts, lost, owes_full), back
+    varying = None if cand.owes_all is not None else np.array(sorted({cand.p, cand.q}))  # whose owed cells change
+    return learned.batch(game, rules, players, counts, lost, owes_full, varying), back
 
 
 def learned_candidate_values(game: Game, rules: Rules, info: StateInfo, cand: Candidates, t_next: int, lens: str,

@@ -225,6 +225,8 @@ def test_the_forward_pass_keeps_every_product_on_one_blas_thread() -> None:
     got = model.predict(x)
     assert _Watched.products and sum(m for m, _, _ in _Watched.products) == 300 * len(shipped.weights)
     assert all(m * k * n <= ONE_THREAD_PRODUCT for m, k, n in _Watched.products), _Watched.products
+    # each layer in blocks as large as one thread allows: the 19 x 64 layer in 2, the 64 x 64 in 5, the 64 x 1 whole
+    assert [k for _, k, _ in _Watched.products] == [len(FEATURES)] * 2 + [64] * 6, _Watched.products
     h = (x - shipped.mean) / shipped.std
     for i, (w, b) in enumerate(zip(shipped.weights, shipped.biases)):
         h = h @ w + b
@@ -276,13 +278,13 @@ def test_a_state_searched_again_a_round_later_reads_its_successors_once(monkeypa
     neg = large_game(3)
     n = neg.game.n
     built: list[int] = []
-    state_features = learned.state_features
+    state_features = learned._state_features
 
     def counted(*args, **kwargs):
         built.append(1)
         return state_features(*args, **kwargs)
 
-    monkeypatch.setattr(learned, "state_features", counted)
+    monkeypatch.setattr(learned, "_state_features", counted)
     val = Valuation(neg)
     now, later = State(0, 0), State(n, 0)  # the same proposer a round later
     assert neg.proposer(now) == neg.proposer(later)
@@ -309,3 +311,127 @@ def test_repeated_successors_are_told_apart_exactly_even_when_their_numbers_coll
         first, back = offers.distinct_rows(key)
         assert len(first) == 3
         np.testing.assert_array_equal(key[first][back], key)
+
+
+def _per_feature_reference(game, rules, players: np.ndarray, counts: np.ndarray, lost: np.ndarray,
+                           owes: np.ndarray) -> np.ndarray:
+    """The features as they were built before they were fused into two matrix products: one numpy reduction per
+    feature, the upper and lower lenses through lens_core (the reading the shipped model was fitted to)."""
+    from negtui.engine.lenses import Owing, effective_lens, lens_core
+    from negtui.engine.payoff import scaled_satisfaction
+
+    goals, L = game.all_goals, game.scale
+    g = game.G[:, players].T
+    mass = np.abs(g).sum(axis=1)
+    mass = np.where(mass == 0, 1.0, mass)[:, None]
+    scaled = scaled_satisfaction(goals, counts)
+    s = scaled / L
+    myopic = (s @ g.T).T
+    memo = {"s": scaled}
+    gp = g[:, None, :]
+    upper = lens_core(goals, rules, "upper", counts, lost, gp, None, memo=memo)
+    owing = owes > 0
+    own_owes, own_owing = owes[:, players].transpose(1, 0, 2), owing[:, players].transpose(1, 0, 2)
+    others_owing = owing.sum(axis=1)[None] - own_owing
+    if effective_lens(game, rules, "lower") == "myopic":
+        lower = myopic
+    else:
+        hostile = owing & (game.G.T < 0)
+        lower = lens_core(goals, rules, "lower", counts, lost, gp,
+                          Owing(own_owes, owes.sum(axis=1)[None] - own_owes, others_owing,
+                                hostile.sum(axis=1)[None] - hostile[:, players].transpose(1, 0, 2)), memo=memo)
+    reachable = (goals.d - lost) >= goals.tau
+    open_ = (1.0 - s)
+    pos, neg = np.maximum(g, 0.0), np.maximum(-g, 0.0)
+    liking = owing & (game.G.T[None] > 0)
+    others_liking = liking.sum(axis=1)[None] - liking[:, players].transpose(1, 0, 2)
+    support = np.where(others_owing > 0, others_liking / np.maximum(others_owing, 1), 0.0)
+    own_only = (others_owing == 0) & own_owing
+    progress = np.minimum(counts, goals.tau) / goals.tau
+    reach_open = open_ * reachable
+
+    def by(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        out = (x @ w.T).T if x.ndim == 2 else np.einsum("poj,pj->po", x, w)
+        return out / mass
+
+    x = np.zeros((len(players), counts.shape[0], len(FEATURES)))
+    x[:, :, 0] = myopic / mass
+    x[:, :, 1] = (upper - myopic) / mass
+    x[:, :, 2] = (lower - myopic) / mass
+    x[:, :, 6] = float(game.budget)
+    x[:, :, 7] = float(game.n)
+    for k, (part, w) in enumerate(((open_, pos), (open_ * ~reachable, pos), (reach_open, neg),
+                                   (reach_open * own_only, pos), (reach_open * own_only, neg),
+                                   (reach_open * support, pos), (reach_open * support, neg),
+                                   (reach_open * goals.binary, pos), (reach_open * goals.binary, neg),
+                                   (reach_open * progress, pos), (reach_open * progress, neg)), start=8):
+        x[:, :, k] = by(part, w)
+    return x
+
+
+@pytest.mark.parametrize(("game", "rules"), [
+    ("large", "paper"), ("large", "reference"), ("large", "paper+simultaneous"), ("small", "paper"),
+    ("small", "reference"), ("exclusive sets", "paper"), ("two players", "paper"),
+])
+def test_the_fused_features_are_the_per_feature_ones(game: str, rules: str, root: Path) -> None:
+    """Every feature of every successor an offer search reads (its pair, one player, every player), along a game
+    that moves on by random offers, is the per-feature reading's to 1e-12: the fused products only sum in
+    another order."""
+    from negtui.engine import learned
+    from negtui.engine.offers import full_arrays
+    from negtui.engine.payoff import state_info
+    from negtui.scenario.io import load_scenario
+
+    paths = {"small": SMALL_GAME, "exclusive sets": "scenarios/hnc/water/river-basin-treaty.json",
+             "two players": "scenarios/classic/buyer-seller.json"}
+    neg = (large_game() if game == "large" else
+           Negotiation.from_scenario(load_scenario(root / paths[game]), get_rules("paper")))
+    neg = Negotiation.from_scenario(neg.game.scenario, get_rules(rules))
+    g, rng, val = neg.game, np.random.default_rng(7), Valuation(neg)
+    s, compared, exclusive_rows = State(0, 0), 0, 0
+    while s.t < g.T and compared < 4000:
+        p = neg.proposer(s)
+        q = int(rng.choice([k for k in range(g.n) if k != p or g.unilateral]))
+        cand = val.candidates(s, q)
+        info = state_info(g, s.bits)
+        counts, lost, owes = full_arrays(g, info, cand, owed=True)
+        assert owes is not None
+        pair = None if cand.owes_all is not None else np.array(sorted({p, q}))  # as the search tells it
+        for players in (np.array([p, q]), np.array([q]), np.arange(g.n)):
+            want = _per_feature_reference(g, neg.rules, players, counts, lost, owes)
+            for varying in (None, pair):
+                got = learned.batch(g, neg.rules, players, counts, lost, owes, varying).x
+                np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+                compared += got.size
+        exclusive_rows += int((lost > info.lost).any(axis=1).sum())
+        s = State(s.t + 1, s.bits | cand.bits(g, int(rng.integers(len(cand)))))
+    assert compared >= 2000
+    if game == "exclusive sets":
+        assert exclusive_rows > 0  # successors that rule cells out: the owing and reachable features change
+
+
+def test_a_search_sums_who_owes_what_over_the_pair_for_each_successor(root: Path) -> None:
+    """An offer changes only its pair's owed cells, so who owes what is summed over the other players once, from
+    the first successor, and over the pair for each: the other players' rows of the later successors are not read
+    (here they are made NaN), and the features are those of the whole array."""
+    from negtui.engine import learned
+    from negtui.engine.offers import full_arrays
+    from negtui.engine.payoff import state_info
+
+    neg = large_game()
+    g, val, s = neg.game, Valuation(neg), State(0, 0)
+    p = neg.proposer(s)
+    q = (p + 1) % g.n
+    cand = val.candidates(s, q)
+    assert cand.owes_all is None  # no exclusive sets: the others' owed cells are the state's
+    counts, lost, owes = full_arrays(g, state_info(g, s.bits), cand, owed=True)
+    assert owes is not None
+    pair, players = np.array(sorted({p, q})), np.array([p, q])
+    blurred = owes.copy()
+    others = np.setdiff1d(np.arange(g.n), pair)
+    blurred[1:, others] = np.nan
+    want = _per_feature_reference(g, neg.rules, players, counts, lost, owes)
+    got = learned.batch(g, neg.rules, players, counts, lost, blurred, pair).x
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    alone = learned.batch(g, neg.rules, np.array([q]), counts, lost, blurred, pair).x  # one of the pair
+    np.testing.assert_allclose(alone, want[1:], rtol=0, atol=1e-12)
