@@ -112,7 +112,7 @@ def _plan(spec: SweepSpec, games: int) -> str:
 
 def _spec(spec_file: Path | None, preset: str | None) -> SweepSpec:
     """The spec file's, or the preset's: exactly one of them."""
-    from negtui.sweep.spec import SpecError, load_spec, presets
+    from negtui.sweep.spec import SCENARIO_PRESETS, SpecError, load_spec, presets
 
     if (spec_file is None) == (preset is None):
         fail(f"error: give a spec file or --preset ({', '.join(presets())})")
@@ -122,6 +122,11 @@ def _spec(spec_file: Path | None, preset: str | None) -> SweepSpec:
         except SpecError as err:
             fail(err.render())
     known = presets()
+    if preset in SCENARIO_PRESETS and preset not in known:
+        from negtui.scenario.library import bundled_root
+
+        fail(f"error: preset {preset!r} plays the bundled scenarios of {bundled_root()}, which this installation "
+             f"does not have (they come with a clone of the repository); presets here: {', '.join(known)}")
     if preset not in known:
         fail(f"error: unknown preset {preset!r}; presets: {', '.join(known)}")
     return known[preset]

@@ -275,27 +275,34 @@ class SweepSpec(_Strict):
                                      f"{simultaneous[0]}")
 
 
+SCENARIO_PRESETS = ("hnc", "table2")  # presets of bundled scenario files, which only a clone of the repository has
+
+
 def presets() -> dict[str, SweepSpec]:
     """The paper's grids: small games (10 players × 1 action, solved exactly), large ones (10 × 5), the
-    bundled real-life (HNC) scenarios, and Table 2's five games of their scale."""
+    bundled real-life (HNC) scenarios, and Table 2's five games of their scale; the scenario presets only
+    where the bundled scenarios are (an installed wheel has none)."""
     from negtui.scenario.library import bundled_root
 
     hnc = sorted(str(p) for p in (bundled_root() / "hnc").rglob("*.json"))
     # Table 2: the climate game and four generated at its scale (scenarios/generated/hnc-scale/README.md)
-    table2 = [str(bundled_root() / "hnc" / "climate" / "cop-climate-22.json"),
-              *sorted(str(p) for p in (bundled_root() / "generated" / "hnc-scale").glob("*.json"))]
-    return {
+    climate = bundled_root() / "hnc" / "climate" / "cop-climate-22.json"
+    table2 = [str(climate), *sorted(str(p) for p in (bundled_root() / "generated" / "hnc-scale").glob("*.json"))]
+    found = {
         "paper-small": SweepSpec(name="paper-small", description="10 players × 1 action, 15 goals, 5 rounds, "
                                  "budget 2: every regime of the paper, exact solutions", grid=Grid(actions=[1])),
         "paper-large": SweepSpec(name="paper-large", description="10 players × 5 actions, 15 goals, 5 rounds, "
                                  "budget 2: every regime of the paper", grid=Grid(actions=[5]), exact=False),
-        # a scenario is the same game whatever the seed, and MCTS and the lenses are deterministic: one seed
-        "hnc": SweepSpec(name="hnc", description="the bundled real-life negotiation scenarios", scenarios=hnc,
-                         seeds=1, exact=False),
-        "table2": SweepSpec(name="table2", description="the paper's Table 2: five games of the real-life games' "
-                            "scale (the climate game, four generated at its regime), mean ± sd over the games",
-                            scenarios=table2, seeds=1, exact=False),
     }
+    # a scenario is the same game whatever the seed, and MCTS and the lenses are deterministic: one seed
+    if hnc:
+        found["hnc"] = SweepSpec(name="hnc", description="the bundled real-life negotiation scenarios", scenarios=hnc,
+                                 seeds=1, exact=False)
+    if climate.is_file():
+        found["table2"] = SweepSpec(name="table2", description="the paper's Table 2: five games of the real-life "
+                                    "games' scale (the climate game, four generated at its regime), mean ± sd over "
+                                    "the games", scenarios=table2, seeds=1, exact=False)
+    return found
 
 
 def load_spec(path: str | os.PathLike[str]) -> SweepSpec:

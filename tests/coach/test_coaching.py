@@ -188,3 +188,24 @@ def test_a_choice_the_learned_bot_would_make_reads_as_the_learned_bots():
     assert "your choice is worth 7.0, the learned bot's 10.0 (cost 3.0)" in said, said
     assert "no less than the learned bot's choice (reject)" in said, said
     ses.close()
+
+
+def test_where_no_bot_agrees_the_coach_names_them_once():
+    """Every bot and the exact solution would have decided otherwise: the line names them once ("upper,
+    learned, exact: each would have decided otherwise"), not "no lens agrees; upper, learned, exact would not"."""
+    from dataclasses import replace
+
+    from negtui.tui.widgets.coach import summary
+
+    ses = pill_session(A=Seat.lens("myopic"), B=Seat.human())
+    for move in ses.think():
+        ses.submit(move)
+    ses.submit(ses.answer(True))
+    (a,) = ses.assess_pending()
+    against = replace(a, others=tuple(c for c in a.others if c.who not in a.agreeing()))
+    assert against.agreeing() == [] and len(against.others) >= 2
+    said = summary(ses.neg.game, against)
+    names = ", ".join(c.who for c in against.others)
+    assert said.startswith(f"coach, turn 1: {names}: each would have decided otherwise. "), said
+    assert "no lens agrees" not in said and "would not" not in said
+    ses.close()

@@ -477,3 +477,20 @@ def test_a_results_file_from_before_the_added_columns_is_read_and_extended(tmp_p
     again = read_table(path).to_pylist()
     assert len(again) == 5 and again[-1]["l1_normalised"] == 0.25
     assert again[-1]["improvement_var"] == new["improvement_var"] and again[0]["improvement_var"] is None
+
+
+def test_without_the_bundled_scenarios_the_scenario_presets_are_said_missing(cli, tmp_path, monkeypatch):
+    """An installed wheel has no scenarios/ folder: the generated presets still run, and asking for a preset
+    of bundled scenarios names the folder looked in (status 2), where every preset used to end in a
+    validation traceback."""
+    import negtui.scenario.library as library
+
+    monkeypatch.setattr(library, "bundled_root", lambda: tmp_path / "no-scenarios")
+    assert sorted(presets()) == ["paper-large", "paper-small"]
+    for name in ("hnc", "table2"):
+        res = cli("sweep", "--preset", name, "-o", tmp_path / "out.parquet")
+        assert res.exit_code == 2, res.output
+        said = " ".join(res.output.split())
+        assert f"preset '{name}' plays the bundled scenarios of {tmp_path / 'no-scenarios'}" in said, said
+        assert "presets here: paper-small, paper-large" in said and "Traceback" not in res.output
+    assert not (tmp_path / "out.parquet").exists()

@@ -30,10 +30,11 @@ def summary(game: Game, a: Assessment, reason: bool = True, caveat: bool = True)
                 f"(worth {a.value(best):z.1f})")
     agree = a.agreeing()
     differ = [c.who for c in a.others if c.who not in agree]
-    head = f"coach, turn {shown_turn(a.t)}: " + (f"{', '.join(agree)} would have done the same" if agree
-                                                 else "no lens agrees")
-    if differ:
-        head += f"; {', '.join(differ)} would not"
+    head = f"coach, turn {shown_turn(a.t)}: "
+    if not agree:
+        head += f"{', '.join(differ)}: each would have decided otherwise"
+    else:
+        head += f"{', '.join(agree)} would have done the same" + (f"; {', '.join(differ)} would not" if differ else "")
     said = f" ({a.caveat})" if a.caveat and caveat else ""
     if a.cost > 1e-9:
         return (head + f". Under {ref} your choice is worth {a.value(a.yours):z.1f}, {a.best.whose} "
