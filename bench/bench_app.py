@@ -270,10 +270,14 @@ def main() -> None:
     if shutil.which("tmux"):
         keep = f"bench-app-{os.getpid()}-keep"  # one session for the whole run keeps the tmux server up
         subprocess.run([*TMUX, "new-session", "-d", "-s", keep, "sleep", "3600"], check=True)
+        socket = subprocess.run([*TMUX, "display-message", "-p", "#{socket_path}"], capture_output=True,
+                                text=True).stdout.strip()
         try:
             first_screens(args.scenarios, args.starts)
         finally:
             subprocess.run([*TMUX, "kill-server"], capture_output=True)
+            if socket:  # tmux 3.3 leaves the socket file of a server it ended
+                Path(socket).unlink(missing_ok=True)
     else:
         print("First full screen in a terminal: not measured (no tmux)")
     starts = [start_time(SMALL) for _ in range(args.starts)]

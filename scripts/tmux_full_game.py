@@ -103,10 +103,14 @@ class Tmux:
         return screen
 
     def close(self) -> None:
+        """End the private server and remove its socket file (tmux 3.3 leaves it behind: a file a run)."""
         try:
+            path = self.tmux("display-message", "-p", "#{socket_path}").strip()
             self.tmux("kill-server")
         except (Failure, subprocess.TimeoutExpired):
-            pass
+            return
+        if path:
+            Path(path).unlink(missing_ok=True)
 
 
 STARTED = time.monotonic()
