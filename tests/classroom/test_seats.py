@@ -6,7 +6,6 @@ game under way counts against the plays left when another session starts one."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from negtui.classroom.db import ResultsDB
 from negtui.classroom.gradebook import Allowance, NoAttempt, gradebook
 from negtui.classroom.seatbook import SeatClosed, SeatRules
 from negtui.table.views import Occupant
+from tests.racing import at_once
 
 COURSE = """\
 name = "seats"
@@ -68,28 +68,8 @@ def test_of_sessions_sitting_down_at_the_same_moment_at_different_tables_exactly
     with ResultsDB.open(tmp_path) as db:
         db.add_trainee("alice")
         tables = _tables(db, sessions)
-    gate = threading.Barrier(sessions)
-    won: list[int] = []
-    refused: list[str] = []
-    failed: list[BaseException] = []
-
-    def session(k: int) -> None:
-        try:
-            with ResultsDB.open(tmp_path) as db:
-                gate.wait(timeout=60)
-                try:
-                    won.append(db.seats.claim(tables[k], "alice", "A", rules))
-                except SeatClosed as err:
-                    refused.append(str(err))
-        except BaseException as err:  # reported below
-            failed.append(err)
-
-    threads = [threading.Thread(target=session, args=(k,)) for k in range(sessions)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
-    assert not failed, failed
+    won, refused = at_once(tmp_path, sessions, lambda db, k: db.seats.claim(tables[k], "alice", "A", rules),
+                           SeatClosed)
     assert len(won) == 1 and len(refused) == sessions - 1, (won, refused)
     with ResultsDB.open(tmp_path) as db:
         assert len(db.rows("SELECT id FROM games WHERE status = 'playing'")) == 1

@@ -4,7 +4,6 @@ session comes second is refused, whatever its own lobby said a moment before."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from negtui.trainee.briefing import BriefingScreen
 from negtui.trainee.lobby import LobbyScreen
 from negtui.trainee.training import TrainingApp
 from negtui.tui.screens.dialogs import ConfirmScreen
+from tests.racing import at_once
 
 COURSE = """\
 name = "graded"
@@ -48,29 +48,7 @@ def test_of_sessions_starting_at_the_same_moment_exactly_one_files_a_game(tmp_pa
     with ResultsDB.open(tmp_path) as db:
         db.add_trainee("alice")
     sessions = 8
-    gate = threading.Barrier(sessions)
-    won: list[int] = []
-    refused: list[str] = []
-    failed: list[BaseException] = []
-
-    def session(k: int) -> None:
-        try:
-            with ResultsDB.open(tmp_path) as db:
-                gate.wait(timeout=60)
-                try:
-                    won.append(_start(db, k + 1, allowance))
-                except NoAttempt as err:
-                    refused.append(str(err))
-        except BaseException as err:  # reported below, with the thread's own error
-            failed.append(err)
-
-    threads = [threading.Thread(target=session, args=(k,)) for k in range(sessions)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
-    assert not any(t.is_alive() for t in threads), "a session's start did not end within 120 s"
-    assert not failed, failed
+    won, refused = at_once(tmp_path, sessions, lambda db, k: _start(db, k + 1, allowance), NoAttempt)
     assert len(won) == 1 and len(refused) == sessions - 1, (won, refused)
     assert all("your game of this exercise is under way" in why for why in refused), refused
     with ResultsDB.open(tmp_path) as db:
