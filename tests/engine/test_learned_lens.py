@@ -34,6 +34,22 @@ def model_file(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.fixture
+def passes(monkeypatch) -> list[int]:
+    """The rows of every forward pass of a learned model, as they run."""
+    from negtui.engine.lens_model import LensModel
+
+    seen: list[int] = []
+    predict = LensModel.predict
+
+    def counted(self: LensModel, x: np.ndarray) -> np.ndarray:
+        seen.append(len(x))
+        return predict(self, x)
+
+    monkeypatch.setattr(LensModel, "predict", counted)
+    return seen
+
+
 def _refused(cli, root: Path, lens: str) -> str:
     result = cli("autoplay", root / SMALL_GAME, "--lens", lens)
     assert result.exit_code == 2, result.output
@@ -127,25 +143,17 @@ def test_the_shipped_model_plays_a_game_on_its_own_name(cli, root: Path) -> None
     assert "learned" in result.stdout
 
 
-def test_a_search_reads_both_players_in_one_forward_pass(model_file: Path, monkeypatch) -> None:
+def test_a_search_reads_both_players_in_one_forward_pass(model_file: Path, passes: list[int]) -> None:
     """The proposer's and the partner's values of an offer search's successors come from one pass of the
     network (what keeps a search near the closed forms' cost), and are what each player's own pass says; a
     forecast reads every player in one pass too."""
     from negtui.engine import learned
-    from negtui.engine.lens_model import LensModel, model_for
+    from negtui.engine.lens_model import model_for
     from negtui.engine.payoff import state_info
 
     sc = generate(GeneratorParams(players=5, actions=2, goals=8, factors=3, rounds=2, seed=7, payoff="negative"))
     neg = Negotiation.from_scenario(sc, get_rules("paper"))
     lens = f"learned:{model_file}"
-    passes: list[int] = []
-    predict = LensModel.predict
-
-    def counted(self: LensModel, x: np.ndarray) -> np.ndarray:
-        passes.append(len(x))
-        return predict(self, x)
-
-    monkeypatch.setattr(LensModel, "predict", counted)
     s = neg.initial_state()
     p = neg.proposer(s)
     val = Valuation(neg)
@@ -167,11 +175,10 @@ def test_a_search_reads_both_players_in_one_forward_pass(model_file: Path, monke
         assert vector[i] == pytest.approx(alone[0], abs=1e-9)
 
 
-def test_a_search_reads_each_distinct_successor_once(model_file: Path, monkeypatch) -> None:
+def test_a_search_reads_each_distinct_successor_once(model_file: Path, passes: list[int], monkeypatch) -> None:
     """Offers whose cells feed the same goals leave the same successor arrays: the network reads each distinct
     one once, and every candidate gets the value it would get read alone."""
     from negtui.engine import offers
-    from negtui.engine.lens_model import LensModel
     from negtui.engine.payoff import state_info
 
     sc = generate(GeneratorParams(players=6, actions=4, goals=6, factors=3, rounds=2, seed=3, payoff="balanced"))
@@ -183,15 +190,8 @@ def test_a_search_reads_each_distinct_successor_once(model_file: Path, monkeypat
     val = Valuation(neg)
     cand = val.candidates(s, q)
     assert len(cand) >= offers._DISTINCT_FROM
-    passes: list[int] = []
-    predict = LensModel.predict
-
-    def counted(self: LensModel, x: np.ndarray) -> np.ndarray:
-        passes.append(len(x))
-        return predict(self, x)
-
-    monkeypatch.setattr(LensModel, "predict", counted)
     info = state_info(neg.game, s.bits)
+    passes.clear()
     both = offers.learned_candidate_values(neg.game, neg.rules, info, cand, s.t + 1, lens, np.array([p, q]))
     assert len(passes) == 1 and passes[0] < 2 * len(cand)  # fewer rows than candidates: repeats read once
     monkeypatch.setattr(offers, "_DISTINCT_FROM", 10**9)
