@@ -22,6 +22,7 @@ from negtui.engine import learned
 from negtui.engine.cache import MB, BoundedCache, nbytes
 from negtui.engine.exact import ExactSolution, solve
 from negtui.engine.game import Game
+from negtui.engine.learned_search import learned_candidate_values
 from negtui.engine.lens_model import model_for
 from negtui.engine.lens_names import split_learned
 from negtui.engine.lenses import combine, concrete_lens, lens_vector
@@ -32,7 +33,6 @@ from negtui.engine.offers import (
     candidate_values,
     candidates,
     choose,
-    learned_candidate_values,
     realised_values,
 )
 from negtui.engine.payoff import state_info
@@ -95,7 +95,10 @@ class Valuation:
         if criterion is not None:
             return combine(criterion, np.stack([self.values(s, cand, inner, k) for k in range(self.game.n)]))
         lens = concrete_lens(self.game, lens, i, s.t)
-        return candidate_values(self.game, self.rules, state_info(self.game, s.bits), cand, s.t + 1, lens, i,
+        info = state_info(self.game, s.bits)
+        if split_learned(lens)[0] and s.t + 1 < self.game.T:  # at the end every lens is the realised payoff
+            return learned_candidate_values(self.game, self.rules, info, cand, s.t + 1, lens, np.array([i]))[0]
+        return candidate_values(self.game, self.rules, info, cand, s.t + 1, lens, i,
                                 self._exact_lookup if lens == "exact" else None)
 
     def best_offer(self, s: State, q: int, lens_p: str, lens_q: str) -> Offer:

@@ -178,7 +178,7 @@ def test_a_search_reads_both_players_in_one_forward_pass(model_file: Path, passe
 def test_a_search_reads_each_distinct_successor_once(model_file: Path, passes: list[int], monkeypatch) -> None:
     """Offers whose cells feed the same goals leave the same successor arrays: the network reads each distinct
     one once, and every candidate gets the value it would get read alone."""
-    from negtui.engine import offers
+    from negtui.engine import learned_search
     from negtui.engine.payoff import state_info
 
     sc = generate(GeneratorParams(players=6, actions=4, goals=6, factors=3, rounds=2, seed=3, payoff="balanced"))
@@ -189,12 +189,12 @@ def test_a_search_reads_each_distinct_successor_once(model_file: Path, passes: l
     q = (p + 1) % neg.game.n
     val = Valuation(neg)
     cand = val.candidates(s, q)
-    assert len(cand) >= offers._DISTINCT_FROM
+    assert len(cand) >= learned_search._DISTINCT_FROM
     info = state_info(neg.game, s.bits)
     passes.clear()
-    both = offers.learned_candidate_values(neg.game, neg.rules, info, cand, s.t + 1, lens, np.array([p, q]))
+    both = learned_search.learned_candidate_values(neg.game, neg.rules, info, cand, s.t + 1, lens, np.array([p, q]))
     assert len(passes) == 1 and passes[0] < 2 * len(cand)  # fewer rows than candidates: repeats read once
-    monkeypatch.setattr(offers, "_DISTINCT_FROM", 10**9)
+    monkeypatch.setattr(learned_search, "_DISTINCT_FROM", 10**9)
     alone = np.stack([val.values(s, cand, lens, k) for k in (p, q)])
     np.testing.assert_allclose(both, alone, rtol=0, atol=1e-9)
 
@@ -303,12 +303,12 @@ def test_a_state_searched_again_a_round_later_reads_its_successors_once(monkeypa
 def test_repeated_successors_are_told_apart_exactly_even_when_their_numbers_collide(monkeypatch) -> None:
     """Rows are grouped by one weighted number each; rows that differ but share a number (forced here with
     equal weights) are still told apart, by comparing them whole."""
-    from negtui.engine import offers
+    from negtui.engine import learned_search
 
     key = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, 2.0], [1.0, 0.0, 2.0], [0.0, 0.0, 3.0], [0.0, 1.0, 2.0]])
-    for weights in (offers._ROW_WEIGHTS, np.ones(4096)):
-        monkeypatch.setattr(offers, "_ROW_WEIGHTS", weights)
-        first, back = offers.distinct_rows(key)
+    for weights in (learned_search._ROW_WEIGHTS, np.ones(4096)):
+        monkeypatch.setattr(learned_search, "_ROW_WEIGHTS", weights)
+        first, back = learned_search.distinct_rows(key)
         assert len(first) == 3
         np.testing.assert_array_equal(key[first][back], key)
 
