@@ -94,7 +94,7 @@ class WebDoor:
         self.tries = Tries()
         self.runner: web.AppRunner | None = None
         self.listening: asyncio.Server | None = None
-        self.heard: set[asyncio.Protocol] = set()  # connections whose first request came within HEADERS_WAIT
+        self.waiting: set[asyncio.Protocol] = set()  # connections yet to send their first request's headers
         self.course_title = ""
 
     # --- serving --------------------------------------------------------------------------------------
@@ -119,19 +119,19 @@ class WebDoor:
         is answered, aiohttp's keep-alive time-out closes an idle connection)."""
         assert self.runner is not None and self.runner.server is not None
         handler = self.runner.server()
+        self.waiting.add(handler)
         asyncio.get_running_loop().call_later(HEADERS_WAIT, self._unheard, handler)
         return handler
 
     def _unheard(self, handler: asyncio.Protocol) -> None:
-        if handler in self.heard:
-            self.heard.discard(handler)
-        elif (transport := getattr(handler, "transport", None)) is not None:
-            transport.close()
+        if handler in self.waiting:
+            self.waiting.discard(handler)
+            if (transport := getattr(handler, "transport", None)) is not None:
+                transport.close()
 
     @web.middleware
     async def _heard_in_time(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        if request.protocol is not None:
-            self.heard.add(request.protocol)
+        self.waiting.discard(request.protocol)  # a connection's later requests find it gone: nothing is kept
         return await handler(request)
 
     async def stop(self) -> None:
@@ -139,7 +139,7 @@ class WebDoor:
             self.listening.close()
         if self.runner is not None:
             await self.runner.cleanup()
-        self.heard.clear()
+        self.waiting.clear()
 
     async def static(self, request: web.Request) -> web.StreamResponse:
         path = request.match_info["path"]
